@@ -1,0 +1,128 @@
+#pragma once
+
+#include "loop/agentconfig.h"
+#include "loop/agentevent.h"
+#include "loop/clock.h"
+#include "loop/interceptor.h"
+#include "loop/turnresult.h"
+#include "safety/shield.h"
+#include "trace/tracenode.h"
+
+#include <QList>
+#include <QObject>
+
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QThreadPool;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+
+class ModelClient;
+class Shield;
+class Trace;
+class Workbench;
+
+/*!
+    The tool loop. One user message starts a turn: the agent asks the model,
+    runs the tool calls it answers with (concurrently, off this thread), feeds
+    the results and every error back, and asks again until the model answers,
+    a limit is reached, a handoff or shield ends it, or the caller cancels.
+    Everything it does is recorded in the Trace and announced as AgentEvents.
+
+    The agent owns none of its collaborators; they must outlive it.
+*/
+class Agent final : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class State { Idle, AwaitingDecision, WaitingForModel, RunningTools };
+    Q_ENUM(State)
+
+    Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *parent = nullptr);
+    ~Agent() override;
+
+    void setConfig(const AgentConfig &config);
+    const AgentConfig &config() const { return m_config; }
+
+    void setClock(std::shared_ptr<const Clock> clock);
+    void addShield(std::shared_ptr<const Shield> shield);
+    void clearShields();
+    // Consulted in the order added; not owned. Remove before destroying it.
+    void addInterceptor(Interceptor *interceptor);
+    void removeInterceptor(Interceptor *interceptor);
+
+    const QList<Message> &history() const { return m_history; }
+    // Replaces the conversation, e.g. a reopened transcript. Ignored while a turn runs.
+    bool setHistory(const QList<Message> &history);
+
+    State state() const { return m_state; }
+    bool isRunning() const { return m_state != State::Idle; }
+
+    // Starts a turn. Returns false (and does nothing) while another turn runs.
+    bool send(const QString &userText);
+    // Ends the running turn as cancelled; the history stays valid for the next one.
+    void cancel();
+
+signals:
+    void event(const Loopscope::AgentEvent &event);
+    void messageAppended(const Loopscope::Message &message);
+    void stateChanged(Loopscope::Agent::State state);
+    void turnFinished(const Loopscope::TurnResult &result);
+
+private:
+    struct Turn;
+    struct PendingToolCall;
+
+    void startIteration();
+    ModelRequest buildRequest(bool reflection) const;
+    void interceptModelCall(ModelRequest request, bool reflection);
+    void dispatchModelCall(ModelRequest request, bool edited, bool reflection);
+    void onModelResponse(const ModelResponse &response);
+    void onModelFailure(const ModelError &error);
+    void onModelAttempt(const ModelAttempt &attempt);
+    void onTextDelta(const QString &text);
+
+    void handleToolCalls(const ModelResponse &response);
+    void handleHandoff(const QList<ToolCall> &calls, int winner);
+    void prepareToolCall(PendingToolCall &pending);
+    void interceptToolCall(int index, int interceptorIndex);
+    void applyToolVerdict(int index, int interceptorIndex, const ToolCallVerdict &verdict);
+    void queueToolCall(int index);
+    void startQueuedTools();
+    void startTool(int index);
+    void completeToolCall(int index, const ToolResult &result, TraceStatus status,
+                          qint64 startedUs = 0, qint64 endedUs = 0);
+    void finishToolPhase();
+
+    void runPostLoop();
+    void finishWithAnswer(const QString &text, TurnOutcome outcome);
+    void finishTurn(TurnOutcome outcome, const QString &text, const QString &error = {});
+    void recordError(int parent, const QString &code, const QString &message);
+    bool passesShields(ShieldStage stage, const QString &subject, const QString &content, int parent,
+                       QString *reason);
+
+    void appendMessage(const Message &message);
+    void emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text = {},
+                   const ToolCall &call = {}, bool isError = false, const QJsonObject &data = {});
+    void setState(State state);
+    qint64 now() const { return m_clock->nowUs(); }
+    int iterationsRemaining() const;
+
+    ModelClient *m_client;
+    Workbench *m_workbench;
+    Trace *m_trace;
+    AgentConfig m_config;
+    std::shared_ptr<const Clock> m_clock;
+    QList<std::shared_ptr<const Shield>> m_shields;
+    QList<Interceptor *> m_interceptors;
+    QThreadPool *m_toolPool;
+    QList<Message> m_history;
+    std::unique_ptr<Turn> m_turn;
+    quint64 m_turnSerial = 0;
+    State m_state = State::Idle;
+};
+
+} // namespace Loopscope

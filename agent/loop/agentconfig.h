@@ -1,0 +1,50 @@
+#pragma once
+
+#include "model/modelrequest.h"
+
+#include <QJsonObject>
+#include <QString>
+
+namespace Loopscope {
+
+/*! What happens when the loop ends on tool results instead of an answer. */
+enum class PostLoopMode {
+    Reflect, // one more model call, tools disabled, to turn the results into an answer
+    Summary, // no model call: a line per tool call from summaryFormat
+    None,    // the fallback message
+};
+QString postLoopModeName(PostLoopMode mode);
+std::optional<PostLoopMode> postLoopModeFromName(const QString &name);
+
+/*! Everything that shapes one agent's loop. The defaults are what a new user gets. */
+struct AgentConfig
+{
+    QString name = QStringLiteral("assistant");
+    QString systemPrompt;
+    ModelOptions model;
+
+    int maxIterations = 10;
+    int wrapUpIterations = 2;           // the last N iterations carry the wrap-up note
+    bool toolLessFinalIteration = true; // the last iteration uses tool choice "none"
+    int maxParallelTools = 4;           // 1 runs a response's tool calls one after another
+    int toolTimeoutMs = 60'000;         // a tool may override it
+    int maxConsecutiveErrors = 3;       // error-only iterations before the turn gives up
+    int maxRepeatedCalls = 3;           // identical calls in a row before the guard refuses
+    qint64 tokenBudget = 0;             // per turn; 0 means no limit
+    PostLoopMode postLoop = PostLoopMode::Reflect;
+    QString summaryFormat = QStringLiteral("{tool_name}({arguments}) -> {result}");
+
+    // %1: iterations remaining including this one.
+    QString wrapUpNote = QStringLiteral(
+        "%1 iterations remaining: prioritise an answer. Call a tool only if you cannot answer without it.");
+    QString finalIterationNote = QStringLiteral(
+        "This is the final iteration: tools are disabled. Answer now with what you have.");
+    QString fallbackMessage = QStringLiteral(
+        "The agent stopped without a final answer after %1 iterations. The tool results so far are in the trace.");
+
+    bool operator==(const AgentConfig &) const = default;
+    QJsonObject toJson() const;
+    static AgentConfig fromJson(const QJsonObject &json);
+};
+
+} // namespace Loopscope

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "trace/tracenode.h"
+
+#include <QJsonArray>
+#include <QObject>
+
+#include <vector>
+
+namespace Loopscope {
+
+/*!
+    The session's trace: a forest of Turn trees, append-only while the agent
+    runs. Nodes are never removed (except by clear()), so a node's id is stable
+    and models can use it as their internal id. Lives on one thread.
+*/
+class Trace final : public QObject
+{
+    Q_OBJECT
+
+public:
+    using QObject::QObject;
+
+    int begin(int parent, TraceKind kind, const QString &label, qint64 startedUs,
+              TracePayload payload = {});
+    void finish(int id, TraceStatus status, qint64 endedUs);
+
+    // Change a node in place; emits nodeChanged once the editor returns.
+    template<typename Editor> void update(int id, Editor &&editor)
+    {
+        Q_ASSERT(id >= 0 && id < int(m_nodes.size()));
+        editor(m_nodes[size_t(id)]);
+        emit nodeChanged(id);
+    }
+
+    const TraceNode &node(int id) const { return m_nodes[size_t(id)]; }
+    int size() const { return int(m_nodes.size()); }
+    bool isValid(int id) const { return id >= 0 && id < size(); }
+    const QList<int> &roots() const { return m_roots; }
+    const QList<int> &childrenOf(int parent) const;
+
+    void clear();
+
+    // The whole forest as nested JSON, and back. fromJson() replaces the
+    // contents and returns false (leaving the trace empty) on a malformed tree.
+    QJsonArray toJson() const;
+    bool fromJson(const QJsonArray &json, QString *error = nullptr);
+
+    // One subtree, e.g. a single turn for export.
+    QJsonObject nodeToJson(int id) const;
+
+signals:
+    void aboutToAppend(int parent, int row);
+    void appended(int id);
+    void nodeChanged(int id);
+    void aboutToReset();
+    void reset();
+
+private:
+    int appendNode(TraceNode node);
+
+    std::vector<TraceNode> m_nodes;
+    QList<int> m_roots;
+};
+
+} // namespace Loopscope

@@ -1,0 +1,153 @@
+#pragma once
+
+#include "model/modelrequest.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <variant>
+
+namespace Loopscope {
+
+enum class TraceKind {
+    Turn,
+    Iteration,
+    ModelCall,
+    Retry,
+    ToolCall,
+    ShieldCheck,
+    Reflection,
+    Summary,
+    Handoff,
+    Error,
+};
+
+enum class TraceStatus {
+    Running,
+    Ok,
+    Error,
+    Cancelled,
+    Blocked, // a shield stopped this step
+    Denied,  // an interceptor (the user) refused a tool call
+    Skipped, // not run: a guard, a handoff that lost, a budget
+};
+
+QString traceKindName(TraceKind kind);
+std::optional<TraceKind> traceKindFromName(const QString &name);
+QString traceStatusName(TraceStatus status);
+std::optional<TraceStatus> traceStatusFromName(const QString &name);
+
+struct TurnData
+{
+    QString agentName;
+    QString input;
+    QString output;
+    QString outcome; // TurnOutcome name once finished
+    TokenUsage usage;
+    bool operator==(const TurnData &) const = default;
+};
+
+struct IterationData
+{
+    int number = 0;
+    int maxIterations = 0;
+    bool wrapUpNote = false;
+    bool toolsOffered = true;
+    bool operator==(const IterationData &) const = default;
+};
+
+struct ModelCallData
+{
+    QString provider;
+    QString model;
+    QJsonObject request; // the provider-neutral request the agent sent
+    ModelResponse response;
+    QList<ModelAttempt> attempts; // what went over the wire, redacted
+    QString error;
+    bool editedByInterceptor = false;
+    bool operator==(const ModelCallData &) const = default;
+};
+
+struct RetryData
+{
+    int attempt = 0;
+    int httpStatus = 0;
+    QString reason;
+    qint64 delayMs = 0;
+    bool operator==(const RetryData &) const = default;
+};
+
+struct ToolCallData
+{
+    ToolCall call;
+    QString originalArguments; // set when an interceptor edited the arguments
+    QString result;
+    bool isError = false;
+    QString decision; // "auto", "allowed", "denied", "manual result"
+    QStringList progress;
+    bool operator==(const ToolCallData &) const = default;
+};
+
+struct ShieldCheckData
+{
+    QString shield;
+    QString stage; // "input", "tool_call", "output"
+    QString subject;
+    bool passed = true;
+    QString reason;
+    bool operator==(const ShieldCheckData &) const = default;
+};
+
+struct TextData // Reflection and Summary
+{
+    QString text;
+    bool operator==(const TextData &) const = default;
+};
+
+struct HandoffData
+{
+    QString target;
+    QString reason;
+    QString toolCallId;
+    bool operator==(const HandoffData &) const = default;
+};
+
+struct ErrorData
+{
+    QString message;
+    QString code; // a stable word for programs, e.g. "unknown_tool", "provider"
+    bool operator==(const ErrorData &) const = default;
+};
+
+using TracePayload = std::variant<std::monostate, TurnData, IterationData, ModelCallData, RetryData,
+                                  ToolCallData, ShieldCheckData, TextData, HandoffData, ErrorData>;
+
+/*!
+    One node of the trace tree as a plain value. Timestamps are microseconds
+    since the Unix epoch; endedUs is 0 while the step runs. The tree links
+    (parent, row, children) are indices into the owning Trace.
+*/
+struct TraceNode
+{
+    int id = -1;
+    int parent = -1;
+    int row = 0;
+    QList<int> children;
+
+    TraceKind kind = TraceKind::Turn;
+    TraceStatus status = TraceStatus::Running;
+    QString label;
+    qint64 startedUs = 0;
+    qint64 endedUs = 0;
+    TracePayload payload;
+
+    qint64 durationUs() const { return endedUs > 0 ? endedUs - startedUs : 0; }
+    bool operator==(const TraceNode &) const = default;
+
+    template<typename T> T &data() { return std::get<T>(payload); }
+    template<typename T> const T &data() const { return std::get<T>(payload); }
+};
+
+} // namespace Loopscope
