@@ -78,27 +78,28 @@ private:
 
     void startIteration();
     ModelRequest buildRequest(bool reflection) const;
-    void interceptModelCall(ModelRequest request, bool reflection);
+    void consultModelInterceptors(int interceptorIndex, ModelRequest request, bool edited, bool reflection);
     void dispatchModelCall(ModelRequest request, bool edited, bool reflection);
     void onModelResponse(const ModelResponse &response);
     void onModelFailure(const ModelError &error);
     void onModelAttempt(const ModelAttempt &attempt);
     void onTextDelta(const QString &text);
 
-    void handleToolCalls(const ModelResponse &response);
     void handleHandoff(const QList<ToolCall> &calls, int winner);
-    void prepareToolCall(PendingToolCall &pending);
-    void interceptToolCall(int index, int interceptorIndex);
+    void handleToolCalls(const ModelResponse &response);
+    void prepareToolCall(int index);
+    void consultToolInterceptors(int index, int interceptorIndex);
     void applyToolVerdict(int index, int interceptorIndex, const ToolCallVerdict &verdict);
     void queueToolCall(int index);
     void startQueuedTools();
     void startTool(int index);
     void completeToolCall(int index, const ToolResult &result, TraceStatus status,
                           qint64 startedUs = 0, qint64 endedUs = 0);
+    void maybeFinishToolPhase();
     void finishToolPhase();
 
     void runPostLoop();
-    void finishWithAnswer(const QString &text, TurnOutcome outcome);
+    void finishWithAnswer(const QString &text, TurnOutcome outcome, bool alreadyInHistory = false);
     void finishTurn(TurnOutcome outcome, const QString &text, const QString &error = {});
     void recordError(int parent, const QString &code, const QString &message);
     bool passesShields(ShieldStage stage, const QString &subject, const QString &content, int parent,

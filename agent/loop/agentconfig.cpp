@@ -1,0 +1,81 @@
+#include "agentconfig.h"
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+QString postLoopModeName(PostLoopMode mode)
+{
+    switch (mode) {
+    case PostLoopMode::Reflect: return u"reflect"_s;
+    case PostLoopMode::Summary: return u"summary"_s;
+    case PostLoopMode::None: return u"none"_s;
+    }
+    return {};
+}
+
+std::optional<PostLoopMode> postLoopModeFromName(const QString &name)
+{
+    for (auto mode : {PostLoopMode::Reflect, PostLoopMode::Summary, PostLoopMode::None}) {
+        if (postLoopModeName(mode) == name)
+            return mode;
+    }
+    return std::nullopt;
+}
+
+QJsonObject AgentConfig::toJson() const
+{
+    return {{u"name"_s, name},
+            {u"systemPrompt"_s, systemPrompt},
+            {u"model"_s, model.toJson()},
+            {u"maxIterations"_s, maxIterations},
+            {u"wrapUpIterations"_s, wrapUpIterations},
+            {u"toolLessFinalIteration"_s, toolLessFinalIteration},
+            {u"maxParallelTools"_s, maxParallelTools},
+            {u"toolTimeoutMs"_s, toolTimeoutMs},
+            {u"maxConsecutiveErrors"_s, maxConsecutiveErrors},
+            {u"maxRepeatedCalls"_s, maxRepeatedCalls},
+            {u"tokenBudget"_s, tokenBudget},
+            {u"postLoop"_s, postLoopModeName(postLoop)},
+            {u"summaryFormat"_s, summaryFormat},
+            {u"wrapUpNote"_s, wrapUpNote},
+            {u"finalIterationNote"_s, finalIterationNote},
+            {u"fallbackMessage"_s, fallbackMessage}};
+}
+
+// Missing keys keep their defaults, so older files and hand-written configs load.
+AgentConfig AgentConfig::fromJson(const QJsonObject &json)
+{
+    AgentConfig c;
+    const auto str = [&json](const char16_t *key, QString &field) {
+        const QJsonValue v = json.value(QStringView(key));
+        if (v.isString())
+            field = v.toString();
+    };
+    const auto integer = [&json](const char16_t *key, auto &field) {
+        const QJsonValue v = json.value(QStringView(key));
+        if (v.isDouble())
+            field = decltype(field + 0)(v.toInteger());
+    };
+    str(u"name", c.name);
+    str(u"systemPrompt", c.systemPrompt);
+    if (json.value(u"model"_s).isObject())
+        c.model = ModelOptions::fromJson(json.value(u"model"_s).toObject());
+    integer(u"maxIterations", c.maxIterations);
+    integer(u"wrapUpIterations", c.wrapUpIterations);
+    if (json.value(u"toolLessFinalIteration"_s).isBool())
+        c.toolLessFinalIteration = json.value(u"toolLessFinalIteration"_s).toBool();
+    integer(u"maxParallelTools", c.maxParallelTools);
+    integer(u"toolTimeoutMs", c.toolTimeoutMs);
+    integer(u"maxConsecutiveErrors", c.maxConsecutiveErrors);
+    integer(u"maxRepeatedCalls", c.maxRepeatedCalls);
+    integer(u"tokenBudget", c.tokenBudget);
+    c.postLoop = postLoopModeFromName(json.value(u"postLoop"_s).toString()).value_or(c.postLoop);
+    str(u"summaryFormat", c.summaryFormat);
+    str(u"wrapUpNote", c.wrapUpNote);
+    str(u"finalIterationNote", c.finalIterationNote);
+    str(u"fallbackMessage", c.fallbackMessage);
+    return c;
+}
+
+} // namespace Loopscope

@@ -31,6 +31,7 @@ public:
 
 private:
     std::unique_ptr<valijson::Schema> m_schema;
+    QJsonObject m_schemaJson;
     QString m_schemaError;
 };
 
