@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
 #include <variant>
 
 namespace Loopscope {
@@ -149,5 +150,8 @@ struct TraceNode
     template<typename T> T &data() { return std::get<T>(payload); }
     template<typename T> const T &data() const { return std::get<T>(payload); }
 };
+
+// The payload's own fields, as a node's "data" in the trace JSON: for a details pane.
+QJsonObject tracePayloadToJson(const TracePayload &payload);
 
 } // namespace Loopscope
