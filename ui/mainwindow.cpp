@@ -31,15 +31,19 @@ MainWindow::MainWindow(Trace *trace, QWidget *parent)
     m_traceView->setAccessibleName(tr("Trace"));
     m_traceView->setModel(m_traceModel);
     m_traceView->setUniformRowHeights(true);
-    m_traceView->header()->setStretchLastSection(false);
-    m_traceView->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    // The label takes what room there is; kind, status, time and tokens are short.
+    QHeaderView *header = m_traceView->header();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(TraceModel::NameColumn, QHeaderView::Stretch);
 
     m_splitter->insertWidget(0, chat);
     m_splitter->setChildrenCollapsible(true);
-    m_splitter->setStretchFactor(0, 3);
-    m_splitter->setStretchFactor(1, 2);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 1);
     setCentralWidget(m_splitter);
     resize(1200, 760);
+    m_splitter->setSizes({660, 540});
 }
 
 MainWindow::~MainWindow() = default;
