@@ -1,0 +1,119 @@
+#include "providerprofile.h"
+
+#include <QSettings>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+QString providerKindName(ProviderKind kind)
+{
+    switch (kind) {
+    case ProviderKind::OpenAi: return u"openai"_s;
+    case ProviderKind::Anthropic: return u"anthropic"_s;
+    case ProviderKind::Gemini: return u"gemini"_s;
+    case ProviderKind::Ollama: return u"ollama"_s;
+    }
+    return {};
+}
+
+std::optional<ProviderKind> providerKindFromName(const QString &name)
+{
+    for (auto kind : {ProviderKind::OpenAi, ProviderKind::Anthropic, ProviderKind::Gemini, ProviderKind::Ollama}) {
+        if (providerKindName(kind) == name.trimmed().toLower())
+            return kind;
+    }
+    return std::nullopt;
+}
+
+QUrl defaultBaseUrl(ProviderKind kind)
+{
+    switch (kind) {
+    case ProviderKind::OpenAi: return QUrl(u"https://api.openai.com/v1"_s);
+    case ProviderKind::Anthropic: return QUrl(u"https://api.anthropic.com"_s);
+    case ProviderKind::Gemini: return QUrl(u"https://generativelanguage.googleapis.com"_s);
+    case ProviderKind::Ollama: return QUrl(u"http://localhost:11434"_s);
+    }
+    return {};
+}
+
+ProviderProfileStore::ProviderProfileStore(QSettings *settings)
+    : m_settings(settings)
+{
+    Q_ASSERT(settings);
+}
+
+QList<ProviderProfile> ProviderProfileStore::profiles() const
+{
+    QList<ProviderProfile> result;
+    m_settings->beginGroup(u"providers"_s);
+    const QStringList ids = m_settings->childGroups();
+    m_settings->endGroup();
+    for (const QString &id : ids) {
+        if (auto p = profile(id))
+            result.append(*p);
+    }
+    return result;
+}
+
+std::optional<ProviderProfile> ProviderProfileStore::profile(const QString &id) const
+{
+    m_settings->beginGroup(u"providers/"_s + id);
+    const auto kind = providerKindFromName(m_settings->value(u"kind"_s).toString());
+    ProviderProfile p;
+    p.id = id;
+    p.name = m_settings->value(u"name"_s, id).toString();
+    p.baseUrl = QUrl(m_settings->value(u"baseUrl"_s).toString());
+    p.model = m_settings->value(u"model"_s).toString();
+    p.apiKeyEnv = m_settings->value(u"apiKeyEnv"_s).toString();
+    p.defaults.stream = m_settings->value(u"stream"_s, true).toBool();
+    if (m_settings->contains(u"temperature"_s))
+        p.defaults.temperature = m_settings->value(u"temperature"_s).toDouble();
+    if (m_settings->contains(u"maxOutputTokens"_s))
+        p.defaults.maxOutputTokens = m_settings->value(u"maxOutputTokens"_s).toInt();
+    m_settings->endGroup();
+    if (!kind)
+        return std::nullopt;
+    p.kind = *kind;
+    p.defaults.model = p.model;
+    return p;
+}
+
+void ProviderProfileStore::save(const ProviderProfile &profile)
+{
+    Q_ASSERT(!profile.id.isEmpty());
+    m_settings->remove(u"providers/"_s + profile.id);
+    m_settings->beginGroup(u"providers/"_s + profile.id);
+    m_settings->setValue(u"kind"_s, providerKindName(profile.kind));
+    m_settings->setValue(u"name"_s, profile.name);
+    if (!profile.baseUrl.isEmpty())
+        m_settings->setValue(u"baseUrl"_s, profile.baseUrl.toString());
+    m_settings->setValue(u"model"_s, profile.model);
+    if (!profile.apiKeyEnv.isEmpty())
+        m_settings->setValue(u"apiKeyEnv"_s, profile.apiKeyEnv);
+    m_settings->setValue(u"stream"_s, profile.defaults.stream);
+    if (profile.defaults.temperature)
+        m_settings->setValue(u"temperature"_s, *profile.defaults.temperature);
+    if (profile.defaults.maxOutputTokens)
+        m_settings->setValue(u"maxOutputTokens"_s, *profile.defaults.maxOutputTokens);
+    m_settings->endGroup();
+}
+
+void ProviderProfileStore::remove(const QString &id)
+{
+    m_settings->remove(u"providers/"_s + id);
+    if (defaultProfileId() == id)
+        m_settings->remove(u"defaultProvider"_s);
+}
+
+QString ProviderProfileStore::defaultProfileId() const
+{
+    return m_settings->value(u"defaultProvider"_s).toString();
+}
+
+void ProviderProfileStore::setDefaultProfileId(const QString &id)
+{
+    m_settings->setValue(u"defaultProvider"_s, id);
+}
+
+} // namespace Loopscope

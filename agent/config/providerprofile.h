@@ -1,0 +1,65 @@
+#pragma once
+
+#include "model/modelrequest.h"
+
+#include <QList>
+#include <QString>
+#include <QUrl>
+
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QSettings;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+
+enum class ProviderKind { OpenAi, Anthropic, Gemini, Ollama };
+QString providerKindName(ProviderKind kind); // "openai", "anthropic", "gemini", "ollama"
+std::optional<ProviderKind> providerKindFromName(const QString &name);
+QUrl defaultBaseUrl(ProviderKind kind);
+
+/*!
+    How to reach one model: the protocol, where, which model and its default
+    parameters. Never the key: that comes from the keychain (under the
+    profile's id) or from the environment variable the profile names.
+*/
+struct ProviderProfile
+{
+    QString id;   // stable, also the keychain account
+    QString name; // what the user calls it
+    ProviderKind kind = ProviderKind::OpenAi;
+    QUrl baseUrl;
+    QString model;
+    QString apiKeyEnv; // e.g. OPENAI_API_KEY; empty: use the keychain
+    ModelOptions defaults;
+
+    QUrl effectiveBaseUrl() const { return baseUrl.isEmpty() ? defaultBaseUrl(kind) : baseUrl; }
+    // Ollama runs locally without one; everything else needs a key.
+    bool needsKey() const { return kind != ProviderKind::Ollama; }
+
+    bool operator==(const ProviderProfile &) const = default;
+};
+
+/*!
+    Provider profiles kept in QSettings. A profile has no field for a key, so
+    nothing secret can reach the settings file through it.
+*/
+class ProviderProfileStore final
+{
+public:
+    explicit ProviderProfileStore(QSettings *settings);
+
+    QList<ProviderProfile> profiles() const;
+    std::optional<ProviderProfile> profile(const QString &id) const;
+    void save(const ProviderProfile &profile);
+    void remove(const QString &id);
+
+    QString defaultProfileId() const;
+    void setDefaultProfileId(const QString &id);
+
+private:
+    QSettings *m_settings;
+};
+
+} // namespace Loopscope

@@ -1,0 +1,282 @@
+#include "httpmodelclient.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+HttpModelClient::HttpModelClient(QNetworkAccessManager *network, std::unique_ptr<ProviderProtocol> protocol,
+                                 ProviderEndpoint endpoint, QObject *parent)
+    : ModelClient(parent)
+    , m_network(network)
+    , m_protocol(std::move(protocol))
+    , m_endpoint(std::move(endpoint))
+    , m_retryPolicy(m_endpoint.maxRetries)
+    , m_clock(std::make_shared<SystemClock>())
+{
+    Q_ASSERT(m_network && m_protocol);
+    m_redactor.addSecret(m_endpoint.apiKey);
+    for (QTimer *timer : {&m_connectTimer, &m_readTimer, &m_retryTimer})
+        timer->setSingleShot(true);
+    connect(&m_connectTimer, &QTimer::timeout, this, [this] { onTimeout(Timeout::Connect); });
+    connect(&m_readTimer, &QTimer::timeout, this, [this] { onTimeout(Timeout::Read); });
+    connect(&m_retryTimer, &QTimer::timeout, this, &HttpModelClient::startAttempt);
+}
+
+HttpModelClient::~HttpModelClient()
+{
+    releaseReply();
+}
+
+QString HttpModelClient::providerName() const
+{
+    return m_protocol->name();
+}
+
+void HttpModelClient::setClock(std::shared_ptr<const Clock> clock)
+{
+    if (clock)
+        m_clock = std::move(clock);
+}
+
+void HttpModelClient::send(const ModelRequest &request)
+{
+    Q_ASSERT_X(!m_busy, "HttpModelClient::send", "one request at a time");
+    m_request = request;
+    m_call = m_protocol->encode(request, m_endpoint);
+    m_body = QJsonDocument(m_call.body).toJson(QJsonDocument::Compact);
+    m_retriesDone = 0;
+    m_busy = true;
+    startAttempt();
+}
+
+void HttpModelClient::cancel()
+{
+    if (!m_busy)
+        return;
+    m_busy = false;
+    m_retryTimer.stop();
+    releaseReply();
+}
+
+void HttpModelClient::startAttempt()
+{
+    if (!m_busy)
+        return;
+    QNetworkRequest request(m_call.url);
+    for (const auto &[name, value] : std::as_const(m_call.headers))
+        request.setRawHeader(name, value);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+
+    m_decoder = m_protocol->createDecoder(m_request.options.stream);
+    m_errorBody.clear();
+    m_httpStatus = 0;
+    m_streamStarted = false;
+    m_timedOut = Timeout::None;
+    m_attemptStartedUs = m_clock->nowUs();
+
+    m_reply = m_network->post(request, m_body);
+    connect(m_reply, &QNetworkReply::readyRead, this, &HttpModelClient::onReadyRead);
+    connect(m_reply, &QNetworkReply::finished, this, &HttpModelClient::onFinished);
+    // The connect timer runs until the request is on the wire; from then on
+    // only silence longer than the read timeout counts.
+    connect(m_reply, &QNetworkReply::requestSent, this, [this] {
+        m_connectTimer.stop();
+        m_readTimer.start(m_endpoint.readTimeoutMs);
+    });
+    m_connectTimer.start(m_endpoint.connectTimeoutMs);
+}
+
+void HttpModelClient::onReadyRead()
+{
+    if (!m_reply)
+        return;
+    m_connectTimer.stop();
+    m_readTimer.start(m_endpoint.readTimeoutMs);
+    m_httpStatus = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QByteArray bytes = m_reply->readAll();
+    if (m_httpStatus < 200 || m_httpStatus >= 300) {
+        m_errorBody += bytes; // read whole, judged in onFinished
+        return;
+    }
+    m_streamStarted = true;
+    const QString error = m_decoder->feed(bytes, m_forwarder);
+    if (!error.isEmpty()) {
+        const QJsonValue recorded = m_decoder->recordedResponse();
+        releaseReply();
+        finishAttempt(error, -1, recorded);
+        fail({ModelError::Kind::Protocol, m_httpStatus, error});
+    }
+}
+
+void HttpModelClient::onFinished()
+{
+    QNetworkReply *reply = m_reply;
+    if (!reply || !m_busy)
+        return;
+    m_connectTimer.stop();
+    m_readTimer.stop();
+    // Take what is left before judging: a last chunk can come with finished().
+    if (reply->bytesAvailable() > 0)
+        onReadyRead();
+    if (!m_reply)
+        return; // the decoder already failed the request
+    const QNetworkReply::NetworkError networkError = reply->error();
+    const QString networkErrorText = reply->errorString();
+    m_httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    HttpHeaders responseHeaders;
+    for (const auto &pair : reply->rawHeaderPairs())
+        responseHeaders.append(pair);
+    releaseReply();
+
+    if (m_timedOut != Timeout::None) {
+        const bool connect = m_timedOut == Timeout::Connect;
+        const QString message = connect
+            ? tr("could not connect to %1 within %2 s").arg(m_call.url.host()).arg(m_endpoint.connectTimeoutMs / 1000.0)
+            : tr("the provider sent nothing for %1 s").arg(m_endpoint.readTimeoutMs / 1000.0);
+        if (m_streamStarted) {
+            finishAttempt(message, -1, m_decoder->recordedResponse());
+            fail({ModelError::Kind::Timeout, m_httpStatus, tr("The stream stopped: %1.").arg(message)});
+        } else {
+            retryOrFail({ModelError::Kind::Timeout, 0, message}, {});
+        }
+        return;
+    }
+
+    if (m_httpStatus >= 200 && m_httpStatus < 300) {
+        if (networkError != QNetworkReply::NoError) {
+            const QString message = tr("The connection was cut while the response arrived: %1").arg(networkErrorText);
+            finishAttempt(message, -1, m_decoder->recordedResponse());
+            fail({ModelError::Kind::Network, m_httpStatus, message});
+            return;
+        }
+        auto outcome = m_decoder->finish();
+        if (auto *error = std::get_if<QString>(&outcome)) {
+            finishAttempt(*error, -1, m_decoder->recordedResponse());
+            fail({ModelError::Kind::Protocol, m_httpStatus, *error});
+            return;
+        }
+        ModelResponse response = std::get<ModelResponse>(std::move(outcome));
+        response.streamedChunks = m_request.options.stream ? m_decoder->chunkCount() : 0;
+        response.raw = m_redactor.json(m_decoder->recordedResponse());
+        finishAttempt({}, -1, response.raw);
+        succeed(std::move(response));
+        return;
+    }
+
+    if (m_httpStatus == 0) {
+        retryOrFail({ModelError::Kind::Network, 0,
+                     tr("could not reach %1: %2").arg(m_call.url.host(), networkErrorText)},
+                    {});
+        return;
+    }
+    retryOrFail({ModelError::Kind::Http, m_httpStatus, describeHttpError(m_httpStatus, m_errorBody)},
+                responseHeaders);
+}
+
+void HttpModelClient::onTimeout(Timeout which)
+{
+    if (!m_reply)
+        return;
+    m_timedOut = which;
+    m_reply->abort(); // finished() follows, and onFinished() reports the timeout
+}
+
+void HttpModelClient::retryOrFail(const ModelError &error, const HttpHeaders &responseHeaders)
+{
+    const QJsonValue body = m_errorBody.isEmpty() ? QJsonValue() : [this] {
+        const QJsonDocument document = QJsonDocument::fromJson(m_errorBody);
+        return document.isNull() ? QJsonValue(QString::fromUtf8(m_errorBody)) : QJsonValue(document.object());
+    }();
+    const std::optional<qint64> delay = m_retryPolicy.retryDelay(m_retriesDone, error.httpStatus, responseHeaders);
+    if (!delay) {
+        finishAttempt(error.message, -1, m_redactor.json(body));
+        ModelError final = error;
+        final.message = m_redactor.text(error.message);
+        fail(final);
+        return;
+    }
+    const QString message = tr("%1 — retrying in %2 s (attempt %3 of %4)")
+                                .arg(m_redactor.text(error.message))
+                                .arg(QString::number(*delay / 1000.0, 'g', 3))
+                                .arg(m_retriesDone + 2)
+                                .arg(m_endpoint.maxRetries + 1);
+    finishAttempt(message, *delay, m_redactor.json(body));
+    ++m_retriesDone;
+    m_retryTimer.start(int(*delay));
+}
+
+void HttpModelClient::finishAttempt(const QString &error, qint64 retryInMs, const QJsonValue &response)
+{
+    ModelAttempt attempt;
+    attempt.number = m_retriesDone + 1;
+    attempt.startedUs = m_attemptStartedUs;
+    attempt.endedUs = m_clock->nowUs();
+    attempt.httpStatus = m_httpStatus;
+    attempt.error = m_redactor.text(error);
+    attempt.retryInMs = retryInMs;
+    QJsonObject headers;
+    for (const auto &[name, value] : m_redactor.headers(m_call.headers))
+        headers.insert(QString::fromLatin1(name), QString::fromUtf8(value));
+    attempt.request = {{u"method"_s, u"POST"_s},
+                       {u"url"_s, m_redactor.url(m_call.url).toString()},
+                       {u"headers"_s, headers},
+                       {u"body"_s, m_redactor.json(m_call.body)}};
+    attempt.response = response;
+    emit attemptFinished(attempt);
+}
+
+void HttpModelClient::succeed(ModelResponse response)
+{
+    m_busy = false;
+    emit finished(response);
+}
+
+void HttpModelClient::fail(const ModelError &error)
+{
+    m_busy = false;
+    emit failed(error);
+}
+
+void HttpModelClient::releaseReply()
+{
+    m_connectTimer.stop();
+    m_readTimer.stop();
+    if (QNetworkReply *reply = m_reply.data()) {
+        m_reply = nullptr;
+        reply->disconnect(this);
+        if (reply->isRunning())
+            reply->abort();
+        reply->deleteLater();
+    }
+}
+
+QString HttpModelClient::describeHttpError(int status, const QByteArray &body) const
+{
+    QString detail = m_protocol->errorMessage(body);
+    if (detail.isEmpty())
+        detail = QString::fromUtf8(body.left(300)).simplified();
+    QString summary;
+    if (status == 401 || status == 403)
+        summary = tr("the API key was rejected (%1)").arg(status);
+    else if (status == 429)
+        summary = tr("rate limited (429)");
+    else if (status == 404)
+        summary = tr("not found (404): check the base URL and the model name");
+    else if (status == 400 || status == 422)
+        summary = tr("the provider refused the request (%1)").arg(status);
+    else if (status == 529 || status == 503)
+        summary = tr("the provider is overloaded (%1)").arg(status);
+    else if (status >= 500)
+        summary = tr("the provider failed (%1)").arg(status);
+    else
+        summary = tr("unexpected HTTP status %1").arg(status);
+    return detail.isEmpty() ? summary : summary + u": "_s + detail;
+}
+
+} // namespace Loopscope

@@ -1,0 +1,97 @@
+#pragma once
+
+#include "loop/clock.h"
+#include "model/modelclient.h"
+#include "providers/providerprotocol.h"
+#include "providers/retrypolicy.h"
+#include "providers/secretredactor.h"
+
+#include <QPointer>
+#include <QTimer>
+
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QNetworkAccessManager;
+class QNetworkReply;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+
+/*!
+    A ModelClient that speaks HTTP for any ProviderProtocol: it sends the
+    encoded request on a shared QNetworkAccessManager, streams the body
+    through the protocol's decoder, retries what the SDKs retry (never once a
+    stream has started), enforces the connect and idle-read timeouts, and
+    reports every attempt, redacted, for the trace.
+*/
+class HttpModelClient final : public ModelClient
+{
+    Q_OBJECT
+
+public:
+    HttpModelClient(QNetworkAccessManager *network, std::unique_ptr<ProviderProtocol> protocol,
+                    ProviderEndpoint endpoint, QObject *parent = nullptr);
+    ~HttpModelClient() override;
+
+    void send(const ModelRequest &request) override;
+    void cancel() override;
+    QString providerName() const override;
+
+    const ProviderEndpoint &endpoint() const { return m_endpoint; }
+    void setClock(std::shared_ptr<const Clock> clock);
+    RetryPolicy &retryPolicy() { return m_retryPolicy; }
+
+private:
+    enum class Timeout { None, Connect, Read };
+
+    void startAttempt();
+    void onReadyRead();
+    void onFinished();
+    void onTimeout(Timeout which);
+    void retryOrFail(const ModelError &error, const HttpHeaders &responseHeaders);
+    void succeed(ModelResponse response);
+    void fail(const ModelError &error);
+    void finishAttempt(const QString &error, qint64 retryInMs, const QJsonValue &response);
+    void releaseReply();
+    QString describeHttpError(int status, const QByteArray &body) const;
+
+    // Forwards a decoder's deltas as this client's signals.
+    class Forwarder final : public StreamSink
+    {
+    public:
+        explicit Forwarder(HttpModelClient *client) : m_client(client) {}
+        void textDelta(const QString &text) override { emit m_client->textDelta(text); }
+        void toolCallDelta(const ToolCallDelta &delta) override { emit m_client->toolCallDelta(delta); }
+
+    private:
+        HttpModelClient *m_client;
+    };
+
+    QNetworkAccessManager *m_network;
+    std::unique_ptr<ProviderProtocol> m_protocol;
+    ProviderEndpoint m_endpoint;
+    RetryPolicy m_retryPolicy;
+    SecretRedactor m_redactor;
+    std::shared_ptr<const Clock> m_clock;
+    Forwarder m_forwarder{this};
+
+    // The request in flight.
+    ModelRequest m_request;
+    HttpCall m_call;
+    QByteArray m_body;
+    QPointer<QNetworkReply> m_reply;
+    std::unique_ptr<ResponseDecoder> m_decoder;
+    QByteArray m_errorBody;
+    int m_httpStatus = 0;
+    int m_retriesDone = 0;
+    bool m_busy = false;
+    bool m_streamStarted = false;
+    qint64 m_attemptStartedUs = 0;
+    Timeout m_timedOut = Timeout::None;
+    QTimer m_connectTimer;
+    QTimer m_readTimer;
+    QTimer m_retryTimer;
+};
+
+} // namespace Loopscope

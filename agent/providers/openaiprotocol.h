@@ -1,0 +1,24 @@
+#pragma once
+
+#include "providers/providerprotocol.h"
+
+namespace Loopscope {
+
+/*!
+    OpenAI Chat Completions, which Ollama's /v1, llama.cpp's server, vLLM, LM
+    Studio and OpenRouter speak too. The decoder tolerates their quirks: ids
+    missing, empty or sent only on the first chunk, arguments sent as an
+    object, content null beside tool calls, finish reason "stop" after calls.
+*/
+class OpenAiProtocol final : public ProviderProtocol
+{
+public:
+    QString name() const override { return QStringLiteral("openai"); }
+    HttpCall encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const override;
+    std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const override;
+
+    static QJsonArray encodeMessages(const QList<Message> &messages);
+    static QJsonArray encodeTools(const QList<ToolSchema> &tools);
+};
+
+} // namespace Loopscope

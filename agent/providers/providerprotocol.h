@@ -1,0 +1,83 @@
+#pragma once
+
+#include "model/modelrequest.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QUrl>
+
+#include <memory>
+#include <utility>
+#include <variant>
+
+namespace Loopscope {
+
+/*! Where and how to reach one provider. The key lives in memory only. */
+struct ProviderEndpoint
+{
+    QUrl baseUrl;
+    QString apiKey;
+    int connectTimeoutMs = 5'000;
+    int readTimeoutMs = 600'000; // idle time between reads, not the whole response
+    int maxRetries = 2;
+    int defaultMaxOutputTokens = 4096; // for protocols that require one (Anthropic)
+};
+
+using HttpHeaders = QList<std::pair<QByteArray, QByteArray>>;
+
+/*! One HTTP request as a protocol wants it sent. */
+struct HttpCall
+{
+    QUrl url;
+    HttpHeaders headers;
+    QJsonObject body;
+};
+
+/*! What a decoder tells the client while a response streams in. */
+class StreamSink
+{
+public:
+    virtual ~StreamSink() = default;
+    virtual void textDelta(const QString &text) = 0;
+    virtual void toolCallDelta(const ToolCallDelta &delta) = 0;
+};
+
+/*!
+    Turns one provider's response bytes into a ModelResponse. A streaming
+    decoder is fed the body as it arrives; a plain one gets it whole in
+    feed() too. finish() says how it ended: a response or a protocol error
+    (a malformed chunk, an error event inside a 200 stream, a cut stream).
+*/
+class ResponseDecoder
+{
+public:
+    virtual ~ResponseDecoder() = default;
+    // Returns an error message to stop early (e.g. an error event), else empty.
+    virtual QString feed(QByteArrayView bytes, StreamSink &sink) = 0;
+    virtual std::variant<ModelResponse, QString> finish() = 0;
+    // Streamed events or chunks seen so far, for the trace.
+    virtual int chunkCount() const = 0;
+    // What to record as the response in the trace: the body, or the stream's events.
+    virtual QJsonValue recordedResponse() const = 0;
+};
+
+/*!
+    One wire protocol, with no network in it: how a provider-neutral request
+    becomes an HTTP call, how the answer is decoded, and how the provider
+    words its errors. HttpModelClient does the sending, retrying and timing.
+*/
+class ProviderProtocol
+{
+public:
+    virtual ~ProviderProtocol() = default;
+
+    virtual QString name() const = 0; // "openai", "anthropic", "gemini", "ollama"
+    virtual HttpCall encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const = 0;
+    virtual std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const = 0;
+    // The provider's own error text from an error body, empty if it has none.
+    virtual QString errorMessage(const QByteArray &body) const;
+};
+
+} // namespace Loopscope

@@ -1,0 +1,134 @@
+#include "config/providerprofile.h"
+#include "config/secretstore.h"
+
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Loopscope;
+using namespace Qt::StringLiterals;
+
+// Runs inside dbus-run-session with an unlocked gnome-keyring (see CMakeLists.txt):
+// the keychain calls below reach a real Secret Service.
+class ProviderConfigTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    static SecretStore::Result readSecret(SecretStore &store, const QString &account)
+    {
+        std::optional<SecretStore::Result> result;
+        QObject context;
+        store.read(account, &context, [&result](const SecretStore::Result &r) { result = r; });
+        if (!QTest::qWaitFor([&] { return result.has_value(); }, 10000))
+            return {std::nullopt, u"the keychain did not answer"_s};
+        return *result;
+    }
+
+    static QString writeSecret(SecretStore &store, const QString &account, const QString &secret)
+    {
+        std::optional<QString> error;
+        QObject context;
+        store.write(account, secret, &context, [&error](const QString &e) { error = e; });
+        if (!QTest::qWaitFor([&] { return error.has_value(); }, 10000))
+            return u"the keychain did not answer"_s;
+        return *error;
+    }
+
+private slots:
+    void aKeyWrittenToTheKeychainReadsBackAndCanBeReplacedAndRemoved()
+    {
+        KeychainSecretStore store(u"Loopscope tests"_s);
+        const QString account = u"profile-%1"_s.arg(QCoreApplication::applicationPid());
+
+        QCOMPARE(writeSecret(store, account, u"sk-first-0123456789"_s), QString());
+        SecretStore::Result read = readSecret(store, account);
+        QCOMPARE(read.error, QString());
+        QCOMPARE(read.secret, std::optional<QString>(u"sk-first-0123456789"_s));
+
+        QCOMPARE(writeSecret(store, account, u"sk-second-ÄÖÜ-0123456789"_s), QString());
+        QCOMPARE(readSecret(store, account).secret, std::optional<QString>(u"sk-second-ÄÖÜ-0123456789"_s));
+
+        std::optional<QString> removeError;
+        QObject context;
+        store.remove(account, &context, [&removeError](const QString &e) { removeError = e; });
+        QTRY_VERIFY(removeError.has_value());
+        QCOMPARE(*removeError, QString());
+        read = readSecret(store, account);
+        QCOMPARE(read.secret, std::nullopt);
+        QCOMPARE(read.error, QString());
+    }
+
+    void aMissingKeyIsNotAnError()
+    {
+        KeychainSecretStore store(u"Loopscope tests"_s);
+        const SecretStore::Result read = readSecret(store, u"never-written"_s);
+        QCOMPARE(read.secret, std::nullopt);
+        QCOMPARE(read.error, QString());
+    }
+
+    void aCallbackWhoseContextIsGoneIsNotCalled()
+    {
+        KeychainSecretStore store(u"Loopscope tests"_s);
+        bool called = false;
+        auto *context = new QObject;
+        store.read(u"whatever"_s, context, [&called](const SecretStore::Result &) { called = true; });
+        delete context;
+        QTest::qWait(300);
+        QVERIFY(!called);
+    }
+
+    void profilesRoundTripThroughSettings_data()
+    {
+        QTest::addColumn<ProviderProfile>("profile");
+        ProviderProfile openai{u"work"_s, u"Work OpenAI"_s, ProviderKind::OpenAi, QUrl(u"https://api.openai.com/v1"_s),
+                               u"gpt-4o-mini"_s, u"OPENAI_API_KEY"_s, {}};
+        openai.defaults.temperature = 0.2;
+        openai.defaults.maxOutputTokens = 1024;
+        openai.defaults.model = openai.model;
+        ProviderProfile ollama{u"local"_s, u"Ollama"_s, ProviderKind::Ollama, {}, u"qwen2.5"_s, {}, {}};
+        ollama.defaults.model = ollama.model;
+        ollama.defaults.stream = false;
+        QTest::newRow("openai with parameters") << openai;
+        QTest::newRow("ollama with defaults") << ollama;
+    }
+
+    void profilesRoundTripThroughSettings()
+    {
+        QFETCH(ProviderProfile, profile);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"settings.ini"_s);
+        {
+            QSettings settings(path, QSettings::IniFormat);
+            ProviderProfileStore store(&settings);
+            store.save(profile);
+            store.setDefaultProfileId(profile.id);
+        }
+        QSettings settings(path, QSettings::IniFormat);
+        ProviderProfileStore store(&settings);
+        QCOMPARE(store.profiles().size(), 1);
+        QCOMPARE(store.profile(profile.id), std::optional<ProviderProfile>(profile));
+        QCOMPARE(store.defaultProfileId(), profile.id);
+        QCOMPARE(store.profile(profile.id)->needsKey(), profile.kind != ProviderKind::Ollama);
+        QCOMPARE(store.profile(u"local"_s).has_value() ? store.profile(u"local"_s)->effectiveBaseUrl()
+                                                       : QUrl(u"http://localhost:11434"_s),
+                 QUrl(u"http://localhost:11434"_s));
+        store.remove(profile.id);
+        QVERIFY(store.profiles().isEmpty());
+        QCOMPARE(store.defaultProfileId(), QString());
+    }
+
+    void providerKindsHaveStableNames()
+    {
+        for (auto kind : {ProviderKind::OpenAi, ProviderKind::Anthropic, ProviderKind::Gemini, ProviderKind::Ollama})
+            QCOMPARE(providerKindFromName(providerKindName(kind)), std::optional<ProviderKind>(kind));
+        QCOMPARE(providerKindFromName(u" OpenAI "_s), std::optional<ProviderKind>(ProviderKind::OpenAi));
+        QCOMPARE(providerKindFromName(u"mistral"_s), std::nullopt);
+    }
+};
+
+Q_DECLARE_METATYPE(Loopscope::ProviderProfile)
+
+QTEST_GUILESS_MAIN(ProviderConfigTest)
+#include "tst_providerconfig.moc"
