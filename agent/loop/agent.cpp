@@ -303,7 +303,7 @@ void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection
     ModelCallData data;
     data.provider = m_client->providerName();
     data.model = request.options.model;
-    data.request = request.toJson();
+    data.request = request;
     data.editedByInterceptor = edited;
     const int parent = reflection ? turn.reflectionNode : turn.iterationNode;
     const QString label = request.options.model.isEmpty() ? tr("chat")

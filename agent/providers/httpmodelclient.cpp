@@ -48,6 +48,8 @@ void HttpModelClient::send(const ModelRequest &request)
     Q_ASSERT_X(!m_busy, "HttpModelClient::send", "one request at a time");
     m_request = request;
     m_call = m_protocol->encode(request, m_endpoint);
+    // Recorded with the other headers, so the trace shows what was sent.
+    m_call.headers.prepend({"Content-Type"_ba, "application/json"_ba});
     m_body = QJsonDocument(m_call.body).toJson(QJsonDocument::Compact);
     m_retriesDone = 0;
     m_busy = true;
@@ -70,7 +72,6 @@ void HttpModelClient::startAttempt()
     QNetworkRequest request(m_call.url);
     for (const auto &[name, value] : std::as_const(m_call.headers))
         request.setRawHeader(name, value);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
 
     m_decoder = m_protocol->createDecoder(m_request.options.stream);
@@ -164,7 +165,7 @@ void HttpModelClient::onFinished()
         ModelResponse response = std::get<ModelResponse>(std::move(outcome));
         response.streamedChunks = m_request.options.stream ? m_decoder->chunkCount() : 0;
         response.raw = m_redactor.json(m_decoder->recordedResponse());
-        finishAttempt({}, -1, response.raw);
+        finishAttempt({}, -1, m_decoder->recordedResponse());
         succeed(std::move(response));
         return;
     }
@@ -195,10 +196,8 @@ void HttpModelClient::retryOrFail(const ModelError &error, const HttpHeaders &re
     }();
     const std::optional<qint64> delay = m_retryPolicy.retryDelay(m_retriesDone, error.httpStatus, responseHeaders);
     if (!delay) {
-        finishAttempt(error.message, -1, m_redactor.json(body));
-        ModelError final = error;
-        final.message = m_redactor.text(error.message);
-        fail(final);
+        finishAttempt(error.message, -1, body);
+        fail(error);
         return;
     }
     const QString message = tr("%1 — retrying in %2 s (attempt %3 of %4)")
@@ -206,7 +205,7 @@ void HttpModelClient::retryOrFail(const ModelError &error, const HttpHeaders &re
                                 .arg(QString::number(*delay / 1000.0, 'g', 3))
                                 .arg(m_retriesDone + 2)
                                 .arg(m_endpoint.maxRetries + 1);
-    finishAttempt(message, *delay, m_redactor.json(body));
+    finishAttempt(message, *delay, body);
     ++m_retriesDone;
     m_retryTimer.start(int(*delay));
 }
@@ -227,7 +226,8 @@ void HttpModelClient::finishAttempt(const QString &error, qint64 retryInMs, cons
                        {u"url"_s, m_redactor.url(m_call.url).toString()},
                        {u"headers"_s, headers},
                        {u"body"_s, m_redactor.json(m_call.body)}};
-    attempt.response = response;
+    // Providers echo keys in error bodies and stream events: scrub whatever is recorded.
+    attempt.response = m_redactor.json(response);
     emit attemptFinished(attempt);
 }
 
@@ -240,7 +240,9 @@ void HttpModelClient::succeed(ModelResponse response)
 void HttpModelClient::fail(const ModelError &error)
 {
     m_busy = false;
-    emit failed(error);
+    ModelError redacted = error;
+    redacted.message = m_redactor.text(error.message);
+    emit failed(redacted);
 }
 
 void HttpModelClient::releaseReply()

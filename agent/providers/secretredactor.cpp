@@ -4,6 +4,8 @@
 #include <QJsonObject>
 #include <QUrlQuery>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -58,28 +60,61 @@ QString SecretRedactor::text(const QString &text) const
     return result;
 }
 
+bool SecretRedactor::containsSecret(QStringView text) const
+{
+    return std::any_of(m_secrets.cbegin(), m_secrets.cend(),
+                       [text](const QString &secret) { return text.contains(secret); });
+}
+
 QJsonValue SecretRedactor::json(const QJsonValue &value) const
 {
     if (m_secrets.isEmpty())
         return value;
+    std::optional<QJsonValue> redacted = redactedJson(value);
+    return redacted ? *std::move(redacted) : value;
+}
+
+// Nothing when no secret occurs inside: the caller keeps its (shared) value, so
+// recording a long conversation's request body costs a scan, not a deep copy.
+std::optional<QJsonValue> SecretRedactor::redactedJson(const QJsonValue &value) const
+{
     switch (value.type()) {
-    case QJsonValue::String:
-        return text(value.toString());
+    case QJsonValue::String: {
+        const QString string = value.toString();
+        if (!containsSecret(string))
+            return std::nullopt;
+        return text(string);
+    }
     case QJsonValue::Array: {
-        QJsonArray array;
-        for (const QJsonValue &item : value.toArray())
-            array.append(json(item));
-        return array;
+        const QJsonArray array = value.toArray();
+        std::optional<QJsonArray> copy;
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            if (std::optional<QJsonValue> item = redactedJson(array.at(i))) {
+                if (!copy)
+                    copy = array;
+                copy->replace(i, *item);
+            }
+        }
+        return copy ? std::optional<QJsonValue>(*copy) : std::nullopt;
     }
     case QJsonValue::Object: {
         const QJsonObject object = value.toObject();
-        QJsonObject result;
-        for (auto it = object.begin(); it != object.end(); ++it)
-            result.insert(text(it.key()), json(it.value()));
-        return result;
+        std::optional<QJsonObject> copy;
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+            const bool keyHasSecret = containsSecret(it.key());
+            std::optional<QJsonValue> item = redactedJson(it.value());
+            if (!keyHasSecret && !item)
+                continue;
+            if (!copy)
+                copy = object;
+            if (keyHasSecret)
+                copy->remove(it.key());
+            copy->insert(text(it.key()), item ? *item : it.value());
+        }
+        return copy ? std::optional<QJsonValue>(*copy) : std::nullopt;
     }
     default:
-        return value;
+        return std::nullopt;
     }
 }
 

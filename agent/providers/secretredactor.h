@@ -5,6 +5,8 @@
 #include <QJsonValue>
 #include <QStringList>
 
+#include <optional>
+
 namespace Loopscope {
 
 /*!
@@ -28,6 +30,9 @@ public:
     static bool isCredentialHeader(QByteArrayView name);
 
 private:
+    bool containsSecret(QStringView text) const;
+    std::optional<QJsonValue> redactedJson(const QJsonValue &value) const;
+
     QStringList m_secrets;
 };
 

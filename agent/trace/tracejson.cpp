@@ -114,7 +114,7 @@ QJsonObject payloadFields(const ModelCallData &data)
         attempts.append(attempt.toJson());
     return {{u"provider"_s, data.provider},
             {u"model"_s, data.model},
-            {u"request"_s, data.request},
+            {u"request"_s, data.request.toJson()},
             {u"response"_s, data.response.toJson()},
             {u"attempts"_s, attempts},
             {u"error"_s, data.error},
@@ -343,15 +343,18 @@ template<>
 ModelCallData readPayload<ModelCallData>(FieldReader &fields)
 {
     ModelCallData data;
+    QJsonObject request;
     QJsonObject response;
     QList<QJsonObject> attempts;
     fields.read(u"provider"_s, data.provider);
     fields.read(u"model"_s, data.model);
-    fields.read(u"request"_s, data.request);
+    fields.read(u"request"_s, request);
     fields.read(u"response"_s, response);
     fields.read(u"attempts"_s, attempts);
     fields.read(u"error"_s, data.error);
     fields.read(u"editedByInterceptor"_s, data.editedByInterceptor);
+    if (fields.contains(u"request"_s))
+        data.request = ModelRequest::fromJson(request);
     if (fields.contains(u"response"_s))
         data.response = ModelResponse::fromJson(response);
     for (const QJsonObject &attempt : std::as_const(attempts))

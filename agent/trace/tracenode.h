@@ -63,7 +63,10 @@ struct ModelCallData
 {
     QString provider;
     QString model;
-    QJsonObject request; // the provider-neutral request the agent sent
+    // The provider-neutral request the agent sent. Kept as the struct, not as
+    // JSON: its messages share their data with the conversation history, so a
+    // long tool loop does not hold one serialised copy of the history per call.
+    ModelRequest request;
     ModelResponse response;
     QList<ModelAttempt> attempts; // what went over the wire, redacted
     QString error;

@@ -42,7 +42,7 @@ namespace {
 constexpr qint64 T0 = 1'712'345'678'901'234;                    // April 2024, in microseconds
 constexpr qint64 BeyondDoublePrecision = 9'007'199'254'740'993; // 2^53 + 1
 
-QJsonObject sampleRequest()
+ModelRequest sampleRequest()
 {
     ModelRequest request;
     request.messages = {
@@ -65,13 +65,17 @@ QJsonObject sampleRequest()
     request.options.model = u"gpt-4o-mini"_s;
     request.options.temperature = 0.2;
     request.options.maxOutputTokens = 1024;
-    QJsonObject json = request.toJson();
-    // Odd corners of JSON that must pass through untouched.
-    json.insert(u"extra"_s, QJsonObject{{u"null"_s, QJsonValue::Null},
-                                        {u"tiny"_s, 1e-7},
-                                        {u"big"_s, BeyondDoublePrecision},
-                                        {u"nested"_s, QJsonArray{QJsonArray{QJsonArray{true, false}}}}});
-    return json;
+    return request;
+}
+
+// What a provider may put on the wire: odd corners of JSON that must pass through untouched.
+QJsonObject oddWireBody()
+{
+    return {{u"stream"_s, true},
+            {u"extra"_s, QJsonObject{{u"null"_s, QJsonValue::Null},
+                                     {u"tiny"_s, 1e-7},
+                                     {u"big"_s, BeyondDoublePrecision},
+                                     {u"nested"_s, QJsonArray{QJsonArray{QJsonArray{true, false}}}}}}};
 }
 
 ModelCallData sampleModelCall()
@@ -114,6 +118,7 @@ ModelCallData sampleModelCall()
     succeeded.httpStatus = 200;
     succeeded.error.clear();
     succeeded.retryInMs = -1;
+    succeeded.request.insert(u"body"_s, oddWireBody());
     succeeded.response = QJsonArray{u"event: message_start"_s, u"event: message_stop"_s};
 
     data.attempts = {failed, succeeded};
