@@ -140,22 +140,14 @@ private:
     bool m_done = false;
 };
 
-class OpenAiBodyDecoder final : public ResponseDecoder
+class OpenAiBodyDecoder final : public JsonBodyDecoder
 {
 public:
-    QString feed(QByteArrayView bytes, StreamSink &) override
-    {
-        m_body.append(bytes);
-        return {};
-    }
+    OpenAiBodyDecoder() : JsonBodyDecoder(u"The provider"_s) {}
 
-    std::variant<ModelResponse, QString> finish() override
+protected:
+    std::variant<ModelResponse, QString> decode(const QJsonObject &body) override
     {
-        QJsonParseError parseError;
-        const QJsonDocument document = QJsonDocument::fromJson(m_body, &parseError);
-        if (!document.isObject())
-            return QObject::tr("The provider's response is not JSON (%1).").arg(parseError.errorString());
-        const QJsonObject body = document.object();
         if (body.contains(u"error"_s))
             return QObject::tr("The provider reported an error: %1").arg(errorText(body.value(u"error"_s)));
         const QJsonArray choices = body.value(u"choices"_s).toArray();
@@ -181,16 +173,6 @@ public:
         response.finishReason = finishReasonFromOpenAi(response.providerFinishReason, !response.toolCalls.isEmpty());
         return response;
     }
-
-    int chunkCount() const override { return 0; }
-    QJsonValue recordedResponse() const override
-    {
-        const QJsonDocument document = QJsonDocument::fromJson(m_body);
-        return document.isObject() ? QJsonValue(document.object()) : QJsonValue(QString::fromUtf8(m_body));
-    }
-
-private:
-    QByteArray m_body;
 };
 
 } // namespace

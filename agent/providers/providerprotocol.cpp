@@ -1,10 +1,38 @@
 #include "providerprotocol.h"
 
+#include <QCoreApplication>
 #include <QJsonDocument>
 
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
+
+QString JsonBodyDecoder::feed(QByteArrayView bytes, StreamSink &)
+{
+    m_body.append(bytes);
+    return {};
+}
+
+std::variant<ModelResponse, QString> JsonBodyDecoder::finish()
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(m_body, &parseError);
+    if (!document.isObject()) {
+        const QString why = parseError.error == QJsonParseError::NoError
+                                ? QCoreApplication::translate("Loopscope::JsonBodyDecoder", "it is an array or a value")
+                                : parseError.errorString();
+        return QCoreApplication::translate("Loopscope::JsonBodyDecoder", "%1's response is not a JSON object (%2).")
+            .arg(m_provider, why);
+    }
+    return decode(document.object());
+}
+
+QJsonValue JsonBodyDecoder::recordedResponse() const
+{
+    // Kept as JSON when it is, so the inspector can fold it; otherwise as the text that came.
+    const QJsonDocument document = QJsonDocument::fromJson(m_body);
+    return document.isObject() ? QJsonValue(document.object()) : QJsonValue(QString::fromUtf8(m_body));
+}
 
 // Most providers wrap errors as {"error": {"message": ...}} or {"error": "..."}.
 QString ProviderProtocol::errorMessage(const QByteArray &body) const

@@ -64,6 +64,29 @@ public:
 };
 
 /*!
+    The non-streaming half of most protocols: the body arrives whole and must
+    be one JSON object. Subclasses only say what the object means.
+*/
+class JsonBodyDecoder : public ResponseDecoder
+{
+public:
+    // \a provider names the service in the message for a body that is not JSON.
+    explicit JsonBodyDecoder(QString provider) : m_provider(std::move(provider)) {}
+
+    QString feed(QByteArrayView bytes, StreamSink &sink) final;
+    std::variant<ModelResponse, QString> finish() final;
+    int chunkCount() const final { return 0; }
+    QJsonValue recordedResponse() const final;
+
+protected:
+    virtual std::variant<ModelResponse, QString> decode(const QJsonObject &body) = 0;
+
+private:
+    QString m_provider;
+    QByteArray m_body;
+};
+
+/*!
     One wire protocol, with no network in it: how a provider-neutral request
     becomes an HTTP call, how the answer is decoded, and how the provider
     words its errors. HttpModelClient does the sending, retrying and timing.

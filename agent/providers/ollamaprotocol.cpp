@@ -1,0 +1,330 @@
+#include "ollamaprotocol.h"
+
+#include "providers/ndjsonparser.h"
+#include "providers/toolcallaccumulator.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Loopscope::OllamaProtocol", text);
+}
+
+// Ollama sends arguments as an object. A proxy in front of it may have turned
+// them into a string already; null (a call without arguments) becomes "{}" so
+// the loop has valid JSON to parse.
+QString argumentsText(const QJsonValue &arguments)
+{
+    if (arguments.isObject())
+        return QString::fromUtf8(QJsonDocument(arguments.toObject()).toJson(QJsonDocument::Compact));
+    if (arguments.isString())
+        return arguments.toString();
+    if (arguments.isNull() || arguments.isUndefined())
+        return u"{}"_s;
+    // Anything else is not what a function takes; keep it as JSON text so the
+    // loop can tell the model what was wrong. A one-element array is the only
+    // way QJsonDocument writes a bare value: strip its brackets.
+    const QByteArray wrapped = QJsonDocument(QJsonArray{arguments}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(wrapped.sliced(1, wrapped.size() - 2));
+}
+
+// The history keeps arguments as the text the model produced; Ollama wants an
+// object back and rejects anything else, so text that is not an object
+// (already reported to the model as a tool error) is sent as {}.
+QJsonObject argumentsObject(const QString &arguments)
+{
+    return QJsonDocument::fromJson(arguments.toUtf8()).object();
+}
+
+QString errorText(const QJsonValue &error)
+{
+    if (error.isString())
+        return error.toString();
+    // Not Ollama itself, but a proxy in front of it may wrap errors OpenAI-style.
+    const QJsonObject object = error.toObject();
+    const QString message = object.value(u"message"_s).toString();
+    return message.isEmpty() ? QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)) : message;
+}
+
+FinishReason finishReasonFromOllama(const QString &reason, bool hasToolCalls)
+{
+    // Ollama says "stop" after tool calls too, so the calls themselves decide.
+    if (hasToolCalls)
+        return FinishReason::ToolCalls;
+    if (reason == u"length")
+        return FinishReason::Length;
+    if (reason == u"stop" || reason.isEmpty())
+        return FinishReason::Stop;
+    return FinishReason::Other; // "load", "unload": no generation happened
+}
+
+class NullSink final : public StreamSink
+{
+public:
+    void textDelta(const QString &) override {}
+    void toolCallDelta(const ToolCallDelta &) override {}
+};
+
+/*
+    Builds a ModelResponse from Ollama's chat objects: a streamed response is
+    many of them (the last one with done:true), a plain one is a single one.
+*/
+class OllamaResponseBuilder final
+{
+public:
+    // Returns the error text when the object is an error report.
+    QString consume(const QJsonObject &object, StreamSink &sink)
+    {
+        if (object.contains(u"error"_s))
+            return tr("Ollama reported an error: %1").arg(errorText(object.value(u"error"_s)));
+        if (const QString model = object.value(u"model"_s).toString(); !model.isEmpty())
+            m_response.model = model;
+
+        // message.thinking has no place in a ModelResponse yet; it stays in the trace's raw record.
+        const QJsonObject message = object.value(u"message"_s).toObject();
+        if (const QString text = message.value(u"content"_s).toString(); !text.isEmpty()) {
+            m_response.text += text;
+            sink.textDelta(text);
+        }
+        const QJsonArray toolCalls = message.value(u"tool_calls"_s).toArray();
+        for (const QJsonValue &value : toolCalls)
+            addToolCall(value.toObject(), sink);
+
+        if (object.value(u"done"_s).toBool()) {
+            m_done = true;
+            m_doneReason = object.value(u"done_reason"_s).toString();
+            m_response.usage = {object.value(u"prompt_eval_count"_s).toInteger(),
+                                object.value(u"eval_count"_s).toInteger()};
+        }
+        return {};
+    }
+
+    bool isDone() const { return m_done; }
+
+    ModelResponse response() const
+    {
+        ModelResponse response = m_response;
+        response.toolCalls = m_calls.calls();
+        response.providerFinishReason = m_doneReason;
+        response.finishReason = finishReasonFromOllama(m_doneReason, !response.toolCalls.isEmpty());
+        return response;
+    }
+
+private:
+    void addToolCall(const QJsonObject &call, StreamSink &sink)
+    {
+        const QJsonObject function = call.value(u"function"_s).toObject();
+        ToolCallDelta delta;
+        // Every entry is a whole new call, so our own running index keys it:
+        // function.index is absent in older Ollama versions and may restart at
+        // 0 on each line, which would merge different calls.
+        delta.index = m_nextIndex++;
+        delta.id = call.value(u"id"_s).toString();
+        // Chosen now rather than by the accumulator at the end, so the delta
+        // the UI saw and the call in the response carry the same id.
+        if (delta.id.isEmpty())
+            delta.id = ToolCallAccumulator::syntheticId();
+        delta.name = function.value(u"name"_s).toString();
+        delta.argumentsFragment = argumentsText(function.value(u"arguments"_s));
+        m_calls.add(delta.index, delta.id, delta.name, delta.argumentsFragment);
+        sink.toolCallDelta(delta);
+    }
+
+    ModelResponse m_response;
+    ToolCallAccumulator m_calls;
+    QString m_doneReason;
+    int m_nextIndex = 0;
+    bool m_done = false;
+};
+
+class OllamaStreamDecoder final : public ResponseDecoder
+{
+public:
+    QString feed(QByteArrayView bytes, StreamSink &sink) override
+    {
+        m_parser.feed(bytes);
+        // Lines before a malformed one are still good: deliver them first.
+        if (const QString error = consumeParsed(sink); !error.isEmpty())
+            return error;
+        if (m_parser.hasError())
+            return m_parser.errorString();
+        return {};
+    }
+
+    std::variant<ModelResponse, QString> finish() override
+    {
+        m_parser.finish();
+        // A last line without its newline is complete only now. Nobody listens
+        // for deltas any more, but its content still belongs in the response.
+        NullSink sink;
+        if (const QString error = consumeParsed(sink); !error.isEmpty())
+            return error;
+        if (m_parser.hasError())
+            return m_parser.errorString();
+        if (!m_builder.isDone()) {
+            if (m_parser.hasPendingData())
+                return tr("The stream from Ollama was cut in the middle of a line.");
+            return tr("The stream from Ollama ended before the response was complete.");
+        }
+        return m_builder.response();
+    }
+
+    int chunkCount() const override { return m_chunks; }
+    QJsonValue recordedResponse() const override { return m_recorded; }
+
+private:
+    QString consumeParsed(StreamSink &sink)
+    {
+        const QList<QJsonObject> objects = m_parser.takeObjects();
+        for (const QJsonObject &object : objects) {
+            ++m_chunks;
+            m_recorded.append(object);
+            if (const QString error = m_builder.consume(object, sink); !error.isEmpty())
+                return error;
+        }
+        return {};
+    }
+
+    NdjsonParser m_parser;
+    OllamaResponseBuilder m_builder;
+    QJsonArray m_recorded;
+    int m_chunks = 0;
+};
+
+class OllamaBodyDecoder final : public JsonBodyDecoder
+{
+public:
+    OllamaBodyDecoder() : JsonBodyDecoder(u"Ollama"_s) {}
+
+protected:
+    std::variant<ModelResponse, QString> decode(const QJsonObject &body) override
+    {
+        OllamaResponseBuilder builder;
+        NullSink sink;
+        if (const QString error = builder.consume(body, sink); !error.isEmpty())
+            return error;
+        if (!builder.isDone())
+            return tr("Ollama's response is incomplete: it does not say it is done.");
+        return builder.response();
+    }
+};
+
+bool historyHasToolCalls(const QList<Message> &messages)
+{
+    return std::any_of(messages.cbegin(), messages.cend(), [](const Message &message) {
+        return !message.toolCalls.isEmpty() || message.role == Message::Role::Tool;
+    });
+}
+
+} // namespace
+
+QJsonArray OllamaProtocol::encodeMessages(const QList<Message> &messages)
+{
+    QJsonArray result;
+    for (const Message &message : messages) {
+        QJsonObject json{{u"role"_s, roleName(message.role)}, {u"content"_s, message.text}};
+        switch (message.role) {
+        case Message::Role::System:
+        case Message::Role::User:
+            break;
+        case Message::Role::Assistant:
+            if (!message.toolCalls.isEmpty()) {
+                QJsonArray calls;
+                for (const ToolCall &call : message.toolCalls) {
+                    QJsonObject entry{{u"function"_s, QJsonObject{{u"name"_s, call.name},
+                                                                  {u"arguments"_s, argumentsObject(call.arguments)}}}};
+                    if (!call.id.isEmpty())
+                        entry.insert(u"id"_s, call.id);
+                    calls.append(entry);
+                }
+                json.insert(u"tool_calls"_s, calls);
+            }
+            break;
+        case Message::Role::Tool:
+            // Ollama pairs a result with its call by tool_name; newer versions
+            // also read tool_call_id, which tells apart parallel calls of one tool.
+            json.insert(u"tool_name"_s, message.toolName);
+            if (!message.toolCallId.isEmpty())
+                json.insert(u"tool_call_id"_s, message.toolCallId);
+            break;
+        }
+        result.append(json);
+    }
+    return result;
+}
+
+// Written out here rather than borrowed from OpenAiProtocol: both happen to use
+// the same shape today, but each adapter must follow its own provider.
+QJsonArray OllamaProtocol::encodeTools(const QList<ToolSchema> &tools)
+{
+    QJsonArray result;
+    for (const ToolSchema &tool : tools) {
+        result.append(QJsonObject{{u"type"_s, u"function"_s},
+                                  {u"function"_s, QJsonObject{{u"name"_s, tool.name},
+                                                              {u"description"_s, tool.description},
+                                                              {u"parameters"_s, tool.parameters}}}});
+    }
+    return result;
+}
+
+HttpCall OllamaProtocol::encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const
+{
+    HttpCall call;
+    const QUrl base = endpoint.baseUrl.isEmpty() ? QUrl(defaultBaseUrl.toString()) : endpoint.baseUrl;
+    call.url = QUrl(joinUrl(base, u"/api/chat"_s));
+    // Ollama needs no key; one set here is for a proxy in front of it.
+    if (!endpoint.apiKey.isEmpty())
+        call.headers.append({"Authorization"_ba, "Bearer "_ba + endpoint.apiKey.toUtf8()});
+    call.headers.append({"Accept"_ba, request.options.stream ? "application/x-ndjson"_ba : "application/json"_ba});
+
+    QJsonObject body{{u"model"_s, request.options.model}, {u"messages"_s, encodeMessages(request.messages)}};
+    // Ollama has no tool_choice. For None the only lever is to offer no tools,
+    // unless the history already holds tool calls: many models' chat templates
+    // render earlier calls and results only when tools are defined, and would
+    // otherwise garble them. Then the tools stay and the model is trusted not to
+    // call. Required cannot be enforced either; the tools are simply offered.
+    const bool offerTools = !request.tools.isEmpty()
+        && (request.toolChoice != ToolChoice::None || historyHasToolCalls(request.messages));
+    if (offerTools)
+        body.insert(u"tools"_s, encodeTools(request.tools));
+    // Ollama streams unless told otherwise, so the flag is always sent.
+    body.insert(u"stream"_s, request.options.stream);
+
+    QJsonObject options;
+    if (request.options.temperature)
+        options.insert(u"temperature"_s, *request.options.temperature);
+    if (request.options.maxOutputTokens)
+        options.insert(u"num_predict"_s, *request.options.maxOutputTokens);
+    if (!options.isEmpty())
+        body.insert(u"options"_s, options);
+    call.body = body;
+    return call;
+}
+
+std::unique_ptr<ResponseDecoder> OllamaProtocol::createDecoder(bool streaming) const
+{
+    if (streaming)
+        return std::make_unique<OllamaStreamDecoder>();
+    return std::make_unique<OllamaBodyDecoder>();
+}
+
+QString OllamaProtocol::errorMessage(const QByteArray &body) const
+{
+    // Ollama words every error as {"error":"..."}.
+    const QJsonValue error = QJsonDocument::fromJson(body).object().value(u"error"_s);
+    if (error.isString())
+        return error.toString();
+    return ProviderProtocol::errorMessage(body);
+}
+
+} // namespace Loopscope

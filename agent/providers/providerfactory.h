@@ -1,0 +1,16 @@
+#pragma once
+
+#include "config/providerprofile.h"
+#include "providers/providerprotocol.h"
+
+#include <memory>
+
+namespace Loopscope {
+
+/*! The wire protocol that serves a kind of provider profile. */
+std::unique_ptr<ProviderProtocol> createProviderProtocol(ProviderKind kind);
+
+/*! The conventional environment variable for a provider's key, e.g. OPENAI_API_KEY. */
+QString defaultApiKeyEnv(ProviderKind kind);
+
+} // namespace Loopscope
