@@ -1,0 +1,315 @@
+#include "runcommand.h"
+
+#include "cli/approvalpolicy.h"
+#include "cli/interruptwatcher.h"
+#include "cli/jsonlineswriter.h"
+#include "config/providerprofile.h"
+#include "loop/agent.h"
+#include "providers/httpmodelclient.h"
+#include "providers/providerfactory.h"
+#include "tools/builtin/builtintools.h"
+#include "tools/builtin/workspace.h"
+#include "tools/workbench.h"
+#include "trace/trace.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Cli {
+
+namespace {
+
+struct RunOptions
+{
+    ProviderKind kind = ProviderKind::OpenAi;
+    QUrl baseUrl;
+    QString model;
+    QString apiKeyEnv;
+    QString systemPrompt;
+    AgentConfig config;
+    QStringList tools;
+    QString workspace;
+    bool approveAll = true;
+    QString eventsPath;
+    QString traceOutPath;
+    QString prompt;
+};
+
+void printError(const QString &message)
+{
+    QTextStream(stderr) << "loopscope run: " << message << Qt::endl;
+}
+
+QString exitCodeHelp()
+{
+    return RunCommand::tr("Exit codes:\n"
+                          "  0    the agent answered (or handed off to another agent)\n"
+                          "  1    the provider could not be reached or answered with an error\n"
+                          "  2    bad usage: unknown option or value, missing API key, unwritable file\n"
+                          "  3    limit reached: no answer within the iteration limit, too many tool\n"
+                          "       errors in a row, or the token budget was used up\n"
+                          "  4    a safety shield blocked the input or the answer\n"
+                          "  130  cancelled by SIGINT (Ctrl+C) or SIGTERM; the turn ends cleanly\n");
+}
+
+// Returns the options, or an exit code when the program should stop now.
+std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        RunCommand::tr("Run one turn of the agent and print its answer on stdout.\n"
+                       "The API key is read from an environment variable, never from the command line.\n\n")
+        + exitCodeHelp());
+    const QCommandLineOption help({u"h"_s, u"help"_s}, RunCommand::tr("Show this help."));
+    const QCommandLineOption provider(u"provider"_s,
+                                      RunCommand::tr("Wire protocol: openai (also Ollama /v1, llama.cpp, vLLM, "
+                                                     "LM Studio, OpenRouter), anthropic, gemini or ollama."),
+                                      u"kind"_s, u"openai"_s);
+    const QCommandLineOption baseUrl(u"base-url"_s,
+                                     RunCommand::tr("The API's base URL, e.g. https://api.openai.com/v1 or "
+                                                    "http://localhost:11434. Default: the provider's."),
+                                     u"url"_s);
+    const QCommandLineOption model(u"model"_s, RunCommand::tr("The model name."), u"name"_s);
+    const QCommandLineOption apiKeyEnv(u"api-key-env"_s,
+                                       RunCommand::tr("The environment variable holding the API key. Default: "
+                                                      "OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY "
+                                                      "(Ollama needs none)."),
+                                       u"var"_s);
+    const QCommandLineOption system(u"system"_s, RunCommand::tr("A system instruction."), u"text"_s);
+    const QCommandLineOption maxIterations(u"max-iterations"_s,
+                                           RunCommand::tr("The most model calls in the tool loop (default 10)."),
+                                           u"n"_s, u"10"_s);
+    const QCommandLineOption postLoop(u"post-loop"_s,
+                                      RunCommand::tr("When the loop ends on tool results: reflect (one more "
+                                                     "model call without tools) or summary (a line per tool "
+                                                     "call, no model call). Default: reflect."),
+                                      u"mode"_s, u"reflect"_s);
+    const QCommandLineOption noStream(u"no-stream"_s, RunCommand::tr("Ask for whole responses, not streams."));
+    const QCommandLineOption tools(u"tools"_s,
+                                   RunCommand::tr("Comma-separated built-in tools (%1), or all. Default: none.")
+                                       .arg(builtinToolNames().join(u", "_s)),
+                                   u"list"_s);
+    const QCommandLineOption workspace(u"workspace"_s,
+                                       RunCommand::tr("The folder file tools may read (default: the current "
+                                                      "folder)."),
+                                       u"dir"_s);
+    const QCommandLineOption approve(u"approve"_s,
+                                     RunCommand::tr("Tool calls: all runs them, none denies every one (the "
+                                                    "model is told). Default: all."),
+                                     u"all|none"_s, u"all"_s);
+    const QCommandLineOption events(u"events"_s,
+                                    RunCommand::tr("Write the live event stream as JSON Lines to a file, or to "
+                                                   "stdout with -. With -, the answer is not printed again: it "
+                                                   "is in the \"finished\" event."),
+                                    u"file|-"_s);
+    const QCommandLineOption traceOut(u"trace-out"_s,
+                                      RunCommand::tr("Write the whole trace tree as JSON to a file."), u"file"_s);
+    parser.addOptions({help, provider, baseUrl, model, apiKeyEnv, system, maxIterations, postLoop, noStream, tools,
+                       workspace, approve, events, traceOut});
+    parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
+
+    // The first two arguments are the program and "run".
+    QStringList args = arguments;
+    if (args.size() >= 2)
+        args.removeAt(1);
+    if (!parser.parse(args)) {
+        printError(parser.errorText());
+        return BadUsage;
+    }
+    if (parser.isSet(help)) {
+        QTextStream(stdout) << parser.helpText().replace(u"[options]"_s, u"run [options]"_s);
+        return Success;
+    }
+
+    RunOptions options;
+    const auto kind = providerKindFromName(parser.value(provider));
+    if (!kind) {
+        printError(RunCommand::tr("unknown provider \"%1\": use openai, anthropic, gemini or ollama")
+                       .arg(parser.value(provider)));
+        return BadUsage;
+    }
+    options.kind = *kind;
+    options.baseUrl = parser.isSet(baseUrl) ? QUrl(parser.value(baseUrl)) : defaultBaseUrl(options.kind);
+    if (!options.baseUrl.isValid() || !options.baseUrl.scheme().startsWith(u"http"_s)) {
+        printError(RunCommand::tr("the base URL \"%1\" is not an http(s) URL").arg(parser.value(baseUrl)));
+        return BadUsage;
+    }
+    options.model = parser.value(model);
+    if (options.model.isEmpty()) {
+        printError(RunCommand::tr("name the model with --model"));
+        return BadUsage;
+    }
+    options.apiKeyEnv = parser.isSet(apiKeyEnv) ? parser.value(apiKeyEnv) : defaultApiKeyEnv(options.kind);
+
+    bool ok = false;
+    options.config.maxIterations = parser.value(maxIterations).toInt(&ok);
+    if (!ok || options.config.maxIterations < 1 || options.config.maxIterations > 1000) {
+        printError(RunCommand::tr("--max-iterations takes a number from 1 to 1000"));
+        return BadUsage;
+    }
+    const auto mode = postLoopModeFromName(parser.value(postLoop));
+    if (!mode || *mode == PostLoopMode::None) {
+        printError(RunCommand::tr("--post-loop takes reflect or summary"));
+        return BadUsage;
+    }
+    options.config.postLoop = *mode;
+    options.config.systemPrompt = parser.value(system);
+    options.config.model.model = options.model;
+    options.config.model.stream = !parser.isSet(noStream);
+
+    if (parser.isSet(tools)) {
+        const QString list = parser.value(tools).trimmed();
+        options.tools = list == u"all" ? builtinToolNames() : list.split(u',', Qt::SkipEmptyParts);
+        for (QString &name : options.tools) {
+            name = name.trimmed();
+            if (!builtinToolNames().contains(name)) {
+                printError(RunCommand::tr("unknown tool \"%1\": the built-in tools are %2")
+                               .arg(name, builtinToolNames().join(u", "_s)));
+                return BadUsage;
+            }
+        }
+    }
+    options.workspace = parser.isSet(workspace) ? parser.value(workspace) : QDir::currentPath();
+    if (!QFileInfo(options.workspace).isDir()) {
+        printError(RunCommand::tr("the workspace \"%1\" is not a folder").arg(options.workspace));
+        return BadUsage;
+    }
+    const QString approval = parser.value(approve);
+    if (approval != u"all" && approval != u"none") {
+        printError(RunCommand::tr("--approve takes all or none"));
+        return BadUsage;
+    }
+    options.approveAll = approval == u"all";
+    options.eventsPath = parser.value(events);
+    options.traceOutPath = parser.value(traceOut);
+
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1 || positional.constFirst().trimmed().isEmpty()) {
+        printError(RunCommand::tr("give exactly one prompt, in quotes (see --help)"));
+        return BadUsage;
+    }
+    options.prompt = positional.constFirst();
+    return options;
+}
+
+int exitCodeFor(TurnOutcome outcome)
+{
+    switch (outcome) {
+    case TurnOutcome::Answered:
+    case TurnOutcome::Reflected:
+    case TurnOutcome::Summarised:
+    case TurnOutcome::HandedOff:
+        return Success;
+    case TurnOutcome::Failed:
+        return ModelFailed;
+    case TurnOutcome::Fallback:
+    case TurnOutcome::ErrorLimit:
+    case TurnOutcome::TokenBudget:
+        return LimitReached;
+    case TurnOutcome::Blocked:
+        return Blocked;
+    case TurnOutcome::Cancelled:
+        return Cancelled;
+    }
+    return ModelFailed;
+}
+
+bool writeTrace(const Trace &trace, const QString &path, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = file.errorString();
+        return false;
+    }
+    file.write(QJsonDocument(trace.toJson()).toJson(QJsonDocument::Indented));
+    if (!file.commit()) {
+        *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int RunCommand::exec(const QStringList &arguments)
+{
+    auto parsed = parseOptions(arguments);
+    if (const int *code = std::get_if<int>(&parsed))
+        return *code;
+    const RunOptions options = std::get<RunOptions>(std::move(parsed));
+
+    ProviderEndpoint endpoint;
+    endpoint.baseUrl = options.baseUrl;
+    if (!options.apiKeyEnv.isEmpty()) {
+        endpoint.apiKey = qEnvironmentVariable(options.apiKeyEnv.toLocal8Bit().constData()).trimmed();
+        const bool needsKey = options.kind != ProviderKind::Ollama;
+        if (endpoint.apiKey.isEmpty() && needsKey) {
+            printError(tr("no API key: set the environment variable %1, or name another with --api-key-env")
+                           .arg(options.apiKeyEnv));
+            return BadUsage;
+        }
+    }
+
+    JsonLinesWriter eventLog;
+    if (!options.eventsPath.isEmpty() && !eventLog.open(options.eventsPath)) {
+        printError(tr("cannot write the events to \"%1\": %2").arg(options.eventsPath, eventLog.errorString()));
+        return BadUsage;
+    }
+
+    QNetworkAccessManager network;
+    HttpModelClient client(&network, createProviderProtocol(options.kind), endpoint);
+    Workbench workbench;
+    const Workspace workspace(options.workspace);
+    for (const QString &name : options.tools)
+        workbench.add(createBuiltinTool(name, workspace));
+    Trace trace;
+    Agent agent(&client, &workbench, &trace);
+    agent.setConfig(options.config);
+    ApprovalPolicy approvals(options.approveAll);
+    agent.addInterceptor(&approvals);
+
+    int exitCode = ModelFailed;
+    QObject::connect(&agent, &Agent::event, &agent, [&eventLog](const AgentEvent &event) {
+        if (eventLog.isOpen())
+            eventLog.write(event.toJson());
+        if (event.kind == AgentEvent::Kind::Retry)
+            QTextStream(stderr) << event.text << Qt::endl;
+    });
+    QObject::connect(&agent, &Agent::turnFinished, &agent, [&](const TurnResult &result) {
+        exitCode = exitCodeFor(result.outcome);
+        if (!options.traceOutPath.isEmpty()) {
+            QString error;
+            if (!writeTrace(trace, options.traceOutPath, &error)) {
+                printError(tr("cannot write the trace to \"%1\": %2").arg(options.traceOutPath, error));
+                exitCode = exitCode == Success ? BadUsage : exitCode;
+            }
+        }
+        if (!result.text.isEmpty() && options.eventsPath != u"-")
+            QTextStream(stdout) << result.text << Qt::endl;
+        if (!result.error.isEmpty())
+            printError(result.error);
+        QCoreApplication::exit(exitCode);
+    });
+
+    // The first Ctrl+C cancels the turn cleanly; a second one leaves at once.
+    InterruptWatcher interrupts;
+    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &agent, [&agent](int count) {
+        if (count > 1)
+            std::_Exit(Cancelled);
+        agent.cancel();
+    });
+
+    // Queued: a turn can end at once (a blocked input), and exit() before exec() is lost.
+    QMetaObject::invokeMethod(&agent, [&agent, &options] { agent.send(options.prompt); }, Qt::QueuedConnection);
+    return QCoreApplication::exec();
+}
+
+} // namespace Loopscope::Cli

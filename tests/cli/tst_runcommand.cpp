@@ -1,0 +1,330 @@
+#include "fakehttpserver.h"
+#include "trace/trace.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace Loopscope;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString apiKey = u"sk-cli-secret-0123456789"_s;
+
+QByteArray sse(const QJsonObject &object)
+{
+    return FakeHttpServer::sseEvent(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+QByteArray textStream(const QString &text)
+{
+    const auto choice = [](const QJsonObject &delta, const QJsonValue &finish) {
+        return QJsonObject{{u"model"_s, u"m"_s},
+                           {u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
+                                                                 {u"delta"_s, delta},
+                                                                 {u"finish_reason"_s, finish}}}}};
+    };
+    return sse(choice({{u"content"_s, text.left(3)}}, QJsonValue::Null))
+        + sse(choice({{u"content"_s, text.mid(3)}}, QJsonValue::Null)) + sse(choice({}, u"stop"_s))
+        + sse({{u"choices"_s, QJsonArray{}},
+               {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 11}, {u"completion_tokens"_s, 4}}}})
+        + "data: [DONE]\n\n";
+}
+
+QByteArray toolCallStream(const QString &name, const QString &arguments)
+{
+    const QJsonObject call{{u"index"_s, 0},
+                           {u"id"_s, u"call_1"_s},
+                           {u"type"_s, u"function"_s},
+                           {u"function"_s, QJsonObject{{u"name"_s, name}, {u"arguments"_s, arguments}}}};
+    return sse({{u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
+                                                      {u"delta"_s, QJsonObject{{u"tool_calls"_s, QJsonArray{call}}}},
+                                                      {u"finish_reason"_s, QJsonValue::Null}}}}})
+        + sse({{u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
+                                                     {u"delta"_s, QJsonObject{}},
+                                                     {u"finish_reason"_s, u"tool_calls"_s}}}}})
+        + "data: [DONE]\n\n";
+}
+
+void stream(HttpExchange &exchange, const QByteArray &body)
+{
+    exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+    exchange.send(body);
+    exchange.end();
+}
+
+QList<QJsonObject> readJsonLines(const QByteArray &bytes)
+{
+    QList<QJsonObject> objects;
+    for (const QByteArray &line : bytes.split('\n')) {
+        if (!line.trimmed().isEmpty())
+            objects.append(QJsonDocument::fromJson(line).object());
+    }
+    return objects;
+}
+
+QStringList eventNames(const QList<QJsonObject> &events)
+{
+    QStringList names;
+    for (const QJsonObject &event : events)
+        names.append(event.value(u"event"_s).toString());
+    return names;
+}
+
+} // namespace
+
+class RunCommandTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    FakeHttpServer m_server;
+    QTemporaryDir m_dir;
+
+    struct Run
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    QStringList baseArguments() const
+    {
+        return {u"run"_s, u"--provider"_s, u"openai"_s, u"--base-url"_s, m_server.baseUrl().toString() + u"/v1"_s,
+                u"--model"_s, u"m"_s, u"--api-key-env"_s, u"LOOPSCOPE_TEST_KEY"_s};
+    }
+
+    // Starts loopscope with no display and no keyring in its environment.
+    static void start(QProcess &process, const QStringList &arguments)
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "DBUS_SESSION_BUS_ADDRESS"})
+            env.remove(QString::fromLatin1(name));
+        env.insert(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(LOOPSCOPE_EXECUTABLE), arguments);
+    }
+
+    static Run finish(QProcess &process)
+    {
+        Run run;
+        if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, 30000)) {
+            process.kill();
+            process.waitForFinished();
+        }
+        run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+        run.out = process.readAllStandardOutput();
+        run.err = process.readAllStandardError();
+        return run;
+    }
+
+    Run run(const QStringList &arguments)
+    {
+        QProcess process;
+        start(process, arguments);
+        return finish(process);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_server.listen());
+        QVERIFY(m_dir.isValid());
+    }
+
+    void init()
+    {
+        m_server.setHandler({});
+    }
+
+    void itPrintsTheAnswerOnStdoutAndExitsZero()
+    {
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"Hello from the model"_s));
+        });
+
+        const Run result = run(baseArguments() << u"Say hello"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.out, "Hello from the model\n"_ba);
+        const HttpRequestRecord sent = m_server.requests().constLast();
+        QCOMPARE(sent.header("authorization"), "Bearer "_ba + apiKey.toUtf8());
+        const QJsonArray messages = sent.json().value(u"messages"_s).toArray();
+        QCOMPARE(messages.last().toObject().value(u"content"_s).toString(), u"Say hello"_s);
+    }
+
+    void eventsAndTraceRecordTheLoopWithoutTheKey()
+    {
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            if (messages.last().toObject().value(u"role"_s).toString() == u"user")
+                stream(exchange, toolCallStream(u"calculator"_s, u"{\"expression\":\"6*7\"}"_s));
+            else
+                stream(exchange, textStream(u"It is 42."_s));
+        });
+        const QString eventsPath = m_dir.filePath(u"events.jsonl"_s);
+        const QString tracePath = m_dir.filePath(u"trace.json"_s);
+
+        const Run result = run(baseArguments() << u"--tools"_s << u"calculator"_s << u"--events"_s << eventsPath
+                                               << u"--trace-out"_s << tracePath << u"What is 6*7?"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.out, "It is 42.\n"_ba);
+        QFile eventsFile(eventsPath);
+        QVERIFY(eventsFile.open(QIODevice::ReadOnly));
+        const QByteArray eventBytes = eventsFile.readAll();
+        const QList<QJsonObject> events = readJsonLines(eventBytes);
+        const QStringList names = eventNames(events);
+        for (const QString &expected : {u"turn_started"_s, u"iteration_started"_s, u"model_request"_s,
+                                        u"text_delta"_s, u"tool_call"_s, u"tool_result"_s, u"finished"_s})
+            QVERIFY2(names.contains(expected), qPrintable(expected));
+        QCOMPARE(names.constLast(), u"finished"_s);
+        for (const QJsonObject &event : events)
+            QVERIFY(event.value(u"timeUs"_s).toInteger() > 0);
+        const auto toolResult = std::find_if(events.cbegin(), events.cend(), [](const QJsonObject &e) {
+            return e.value(u"event"_s).toString() == u"tool_result"_s;
+        });
+        QVERIFY(toolResult->value(u"text"_s).toString().contains(u"42"_s));
+
+        QFile traceFile(tracePath);
+        QVERIFY(traceFile.open(QIODevice::ReadOnly));
+        const QByteArray traceBytes = traceFile.readAll();
+        Trace trace;
+        QString error;
+        QVERIFY2(trace.fromJson(QJsonDocument::fromJson(traceBytes).array(), &error), qPrintable(error));
+        QCOMPARE(trace.roots().size(), 1);
+        QCOMPARE(trace.node(trace.roots().constFirst()).children.size(), 2); // two iterations
+
+        // The wire request is in the trace, with its headers, but never the key.
+        QVERIFY(traceBytes.contains("[redacted]"));
+        QVERIFY(!traceBytes.contains(apiKey.toUtf8()));
+        QVERIFY(!eventBytes.contains(apiKey.toUtf8()));
+        QVERIFY(!result.out.contains(apiKey.toUtf8()));
+        QVERIFY(!result.err.contains(apiKey.toUtf8()));
+    }
+
+    void eventsCanGoToStdout()
+    {
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"streamed"_s));
+        });
+
+        const Run result = run(baseArguments() << u"--events"_s << u"-"_s << u"hi"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        const QList<QJsonObject> events = readJsonLines(result.out);
+        QVERIFY(events.size() >= 5);
+        QCOMPARE(events.constLast().value(u"event"_s).toString(), u"finished"_s);
+        QCOMPARE(events.constLast().value(u"text"_s).toString(), u"streamed"_s);
+    }
+
+    void exitCodesTellOutcomesApart_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QStringList>("extraArguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("stderrPart");
+
+        QTest::newRow("the key is rejected: provider error") << u"401"_s << QStringList() << 1
+                                                              << u"the API key was rejected (401)"_s;
+        QTest::newRow("the limit is reached without an answer")
+            << u"always tools"_s << QStringList{u"--tools"_s, u"calculator"_s, u"--max-iterations"_s, u"2"_s} << 3
+            << u"final iteration"_s;
+        QTest::newRow("every tool call denied, then the model answers")
+            << u"deny"_s << QStringList{u"--tools"_s, u"calculator"_s, u"--approve"_s, u"none"_s} << 0 << QString();
+        QTest::newRow("an unknown provider is bad usage")
+            << u"none"_s << QStringList{u"--provider"_s, u"mistral"_s} << 2 << u"unknown provider"_s;
+        QTest::newRow("an unknown tool is bad usage")
+            << u"none"_s << QStringList{u"--tools"_s, u"rm"_s} << 2 << u"unknown tool"_s;
+        QTest::newRow("a missing key is bad usage")
+            << u"none"_s << QStringList{u"--api-key-env"_s, u"LOOPSCOPE_UNSET_VARIABLE"_s} << 2
+            << u"LOOPSCOPE_UNSET_VARIABLE"_s;
+        QTest::newRow("a bad iteration limit is bad usage")
+            << u"none"_s << QStringList{u"--max-iterations"_s, u"zero"_s} << 2 << u"--max-iterations"_s;
+    }
+
+    void exitCodesTellOutcomesApart()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(QStringList, extraArguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, stderrPart);
+        const int requestsBefore = int(m_server.requests().size());
+        m_server.setHandler([scenario](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (scenario == u"401") {
+                exchange.respond(401, {{"Content-Type", "application/json"}},
+                                 R"({"error":{"message":"Incorrect API key provided"}})");
+                return;
+            }
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            const bool answered = messages.last().toObject().value(u"role"_s).toString() == u"tool";
+            if (scenario == u"deny" && answered) {
+                const QString result = messages.last().toObject().value(u"content"_s).toString();
+                stream(exchange, textStream(result.contains(u"--approve none"_s) ? u"I was not allowed."_s
+                                                                                 : u"It ran anyway!"_s));
+                return;
+            }
+            stream(exchange, toolCallStream(u"calculator"_s, u"{\"expression\":\"1+1\"}"_s));
+        });
+
+        QStringList arguments = baseArguments();
+        // Later options win: an override of --provider or --api-key-env replaces the default.
+        for (int i = 0; i + 1 < extraArguments.size(); i += 2) {
+            const int at = int(arguments.indexOf(extraArguments.at(i)));
+            if (at >= 0)
+                arguments.remove(at, 2);
+        }
+        const Run result = run(arguments + extraArguments << u"go"_s);
+
+        QCOMPARE(result.exitCode, exitCode);
+        QVERIFY2(QString::fromUtf8(result.err).contains(stderrPart), result.err.constData());
+        if (scenario == u"deny")
+            QCOMPARE(result.out, "I was not allowed.\n"_ba);
+        if (scenario == u"none")
+            QCOMPARE(m_server.requests().size(), requestsBefore);
+    }
+
+    void sigintCancelsTheTurnCleanly()
+    {
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+            exchange.stall();
+        });
+        const QString eventsPath = m_dir.filePath(u"cancelled.jsonl"_s);
+        const int requestsBefore = int(m_server.requests().size());
+        QProcess process;
+        start(process, baseArguments() << u"--events"_s << eventsPath << u"wait forever"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(m_server.requests().size() > requestsBefore, 15000);
+
+        ::kill(pid_t(process.processId()), SIGINT);
+        const Run result = finish(process);
+
+        QCOMPARE(result.exitCode, 130);
+        QFile eventsFile(eventsPath);
+        QVERIFY(eventsFile.open(QIODevice::ReadOnly));
+        const QList<QJsonObject> events = readJsonLines(eventsFile.readAll());
+        QCOMPARE(events.constLast().value(u"event"_s).toString(), u"finished"_s);
+        QCOMPARE(events.constLast().value(u"outcome"_s).toString(), u"cancelled"_s);
+    }
+
+    void helpDocumentsOptionsAndExitCodes()
+    {
+        const Run result = run({u"run"_s, u"--help"_s});
+
+        QCOMPARE(result.exitCode, 0);
+        const QString help = QString::fromUtf8(result.out);
+        for (const QString &option : {u"--provider"_s, u"--base-url"_s, u"--model"_s, u"--api-key-env"_s,
+                                      u"--max-iterations"_s, u"--post-loop"_s, u"--no-stream"_s, u"--tools"_s,
+                                      u"--workspace"_s, u"--approve"_s, u"--events"_s, u"--trace-out"_s,
+                                      u"130"_s, u"Exit codes"_s})
+            QVERIFY2(help.contains(option), qPrintable(option));
+    }
+};
+
+QTEST_GUILESS_MAIN(RunCommandTest)
+#include "tst_runcommand.moc"
