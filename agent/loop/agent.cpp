@@ -81,6 +81,7 @@ struct Agent::Turn
     QString lastCallKey;
     int repeatCount = 0;
     QSet<QString> usedCallIds;
+    ModelRequest requestBeforeInterceptors; // what the next model call was built as
     std::vector<PendingToolCall> calls; // the current (or last) iteration's
     TurnResult result;
 };
@@ -97,10 +98,28 @@ Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *p
     // Enough threads that a slow tool never starves the next turn's calls;
     // the loop itself limits how many of one response's calls run at once.
     m_toolPool->setMaxThreadCount(std::max(8, QThread::idealThreadCount()));
+    connectClient();
+}
+
+void Agent::connectClient()
+{
     connect(m_client, &ModelClient::textDelta, this, &Agent::onTextDelta);
     connect(m_client, &ModelClient::attemptFinished, this, &Agent::onModelAttempt);
     connect(m_client, &ModelClient::finished, this, &Agent::onModelResponse);
     connect(m_client, &ModelClient::failed, this, &Agent::onModelFailure);
+}
+
+bool Agent::setModelClient(ModelClient *client)
+{
+    Q_ASSERT(client);
+    if (isRunning())
+        return false;
+    if (client == m_client)
+        return true;
+    disconnect(m_client, nullptr, this, nullptr);
+    m_client = client;
+    connectClient();
+    return true;
 }
 
 Agent::~Agent()
@@ -265,6 +284,8 @@ ModelRequest Agent::buildRequest(bool reflection) const
 void Agent::consultModelInterceptors(int interceptorIndex, ModelRequest request, bool edited,
                                      bool reflection)
 {
+    if (interceptorIndex == 0)
+        m_turn->requestBeforeInterceptors = request;
     if (interceptorIndex >= m_interceptors.size()) {
         dispatchModelCall(std::move(request), edited, reflection);
         return;
@@ -304,6 +325,8 @@ void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection
     data.provider = m_client->providerName();
     data.model = request.options.model;
     data.request = request;
+    if (edited && turn.requestBeforeInterceptors != request)
+        data.originalRequest = turn.requestBeforeInterceptors;
     data.editedByInterceptor = edited;
     const int parent = reflection ? turn.reflectionNode : turn.iterationNode;
     const QString label = request.options.model.isEmpty() ? tr("chat")

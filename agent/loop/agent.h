@@ -44,6 +44,10 @@ public:
     Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *parent = nullptr);
     ~Agent() override;
 
+    // Switches provider between turns (not owned). Refused while a turn runs.
+    bool setModelClient(ModelClient *client);
+    ModelClient *modelClient() const { return m_client; }
+
     void setConfig(const AgentConfig &config);
     const AgentConfig &config() const { return m_config; }
 
@@ -76,6 +80,7 @@ private:
     struct Turn;
     struct PendingToolCall;
 
+    void connectClient();
     void startIteration();
     ModelRequest buildRequest(bool reflection) const;
     void consultModelInterceptors(int interceptorIndex, ModelRequest request, bool edited, bool reflection);
@@ -93,8 +98,8 @@ private:
     void queueToolCall(int index);
     void startQueuedTools();
     void startTool(int index);
-    void completeToolCall(int index, const ToolResult &result, TraceStatus status,
-                          qint64 startedUs = 0, qint64 endedUs = 0);
+    void completeToolCall(int index, const ToolResult &result, TraceStatus status, qint64 startedUs = 0,
+                          qint64 endedUs = 0);
     void maybeFinishToolPhase();
     void finishToolPhase();
 
@@ -106,8 +111,8 @@ private:
                        QString *reason);
 
     void appendMessage(const Message &message);
-    void emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text = {},
-                   const ToolCall &call = {}, bool isError = false, const QJsonObject &data = {});
+    void emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text = {}, const ToolCall &call = {},
+                   bool isError = false, const QJsonObject &data = {});
     void setState(State state);
     qint64 now() const { return m_clock->nowUs(); }
     int iterationsRemaining() const;

@@ -112,13 +112,16 @@ QJsonObject payloadFields(const ModelCallData &data)
     QJsonArray attempts;
     for (const ModelAttempt &attempt : data.attempts)
         attempts.append(attempt.toJson());
-    return {{u"provider"_s, data.provider},
-            {u"model"_s, data.model},
-            {u"request"_s, data.request.toJson()},
-            {u"response"_s, data.response.toJson()},
-            {u"attempts"_s, attempts},
-            {u"error"_s, data.error},
-            {u"editedByInterceptor"_s, data.editedByInterceptor}};
+    QJsonObject fields{{u"provider"_s, data.provider},
+                       {u"model"_s, data.model},
+                       {u"request"_s, data.request.toJson()},
+                       {u"response"_s, data.response.toJson()},
+                       {u"attempts"_s, attempts},
+                       {u"error"_s, data.error},
+                       {u"editedByInterceptor"_s, data.editedByInterceptor}};
+    if (data.originalRequest)
+        fields.insert(u"originalRequest"_s, data.originalRequest->toJson());
+    return fields;
 }
 
 QJsonObject payloadFields(const RetryData &data)
@@ -344,17 +347,21 @@ ModelCallData readPayload<ModelCallData>(FieldReader &fields)
 {
     ModelCallData data;
     QJsonObject request;
+    QJsonObject originalRequest;
     QJsonObject response;
     QList<QJsonObject> attempts;
     fields.read(u"provider"_s, data.provider);
     fields.read(u"model"_s, data.model);
     fields.read(u"request"_s, request);
+    fields.read(u"originalRequest"_s, originalRequest);
     fields.read(u"response"_s, response);
     fields.read(u"attempts"_s, attempts);
     fields.read(u"error"_s, data.error);
     fields.read(u"editedByInterceptor"_s, data.editedByInterceptor);
     if (fields.contains(u"request"_s))
         data.request = ModelRequest::fromJson(request);
+    if (fields.contains(u"originalRequest"_s))
+        data.originalRequest = ModelRequest::fromJson(originalRequest);
     if (fields.contains(u"response"_s))
         data.response = ModelResponse::fromJson(response);
     for (const QJsonObject &attempt : std::as_const(attempts))

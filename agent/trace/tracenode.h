@@ -67,6 +67,8 @@ struct ModelCallData
     // JSON: its messages share their data with the conversation history, so a
     // long tool loop does not hold one serialised copy of the history per call.
     ModelRequest request;
+    // What the loop had built, when an interceptor (the debugger) changed it.
+    std::optional<ModelRequest> originalRequest;
     ModelResponse response;
     QList<ModelAttempt> attempts; // what went over the wire, redacted
     QString error;

@@ -796,6 +796,10 @@ private slots:
         QCOMPARE(f.client.requests().constFirst().messages.constLast().text, u"(added while paused)"_s);
         const TraceNode &modelCall = f.trace.node(nodesOfKind(f.trace, TraceKind::ModelCall).constFirst());
         QVERIFY(modelCall.data<ModelCallData>().editedByInterceptor);
+        const std::optional<ModelRequest> original = modelCall.data<ModelCallData>().originalRequest;
+        QVERIFY(original);
+        QCOMPARE(original->messages.size() + 1, f.client.requests().constFirst().messages.size());
+        QCOMPARE(original->messages.constLast().text, u"hello"_s);
     }
 
     void anInterceptorDecidesEachToolCall_data()

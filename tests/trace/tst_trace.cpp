@@ -123,6 +123,8 @@ ModelCallData sampleModelCall()
 
     data.attempts = {failed, succeeded};
     data.editedByInterceptor = true;
+    data.originalRequest = sampleRequest();
+    data.originalRequest->messages.removeLast();
     return data;
 }
 
