@@ -1,0 +1,159 @@
+#include "appsettings.h"
+
+#include "debug/toolapprovalpolicy.h"
+#include "providers/providerprotocol.h"
+#include "tools/builtin/builtintools.h"
+
+#include <QDir>
+#include <QSettings>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+namespace {
+
+// Keys, one place. A value equal to its default is removed rather than
+// written, so a later release's better default reaches users who never
+// changed it.
+const QString MaxIterationsKey = u"loop/maxIterations"_s;
+const QString MaxParallelToolsKey = u"loop/maxParallelTools"_s;
+const QString PostLoopKey = u"loop/postLoop"_s;
+const QString ToolTimeoutKey = u"loop/toolTimeoutMs"_s;
+const QString SystemPromptKey = u"loop/systemPrompt"_s;
+const QString ReadTimeoutKey = u"loop/providerReadTimeoutMs"_s;
+const QString EnabledToolsKey = u"tools/enabled"_s;
+const QString WorkspaceKey = u"tools/workspace"_s;
+const QString ApprovalGroup = u"tools/approval"_s;
+const QString SendOnEnterKey = u"composer/sendOnEnter"_s;
+
+// A positive integer from the settings, or the fallback when absent or not one.
+int positiveInt(const QSettings &settings, const QString &key, int fallback)
+{
+    bool ok = false;
+    const int value = settings.value(key).toInt(&ok);
+    return ok && value > 0 ? value : fallback;
+}
+
+template<typename T>
+void setOrRemove(QSettings &settings, const QString &key, const T &value, const T &fallback)
+{
+    if (value == fallback)
+        settings.remove(key);
+    else
+        settings.setValue(key, value);
+}
+
+} // namespace
+
+AppSettings::AppSettings(QSettings *settings)
+    : m_settings(settings)
+{
+    Q_ASSERT(settings);
+}
+
+AgentConfig AppSettings::agentConfig() const
+{
+    const AgentConfig defaults;
+    AgentConfig config;
+    config.maxIterations = positiveInt(*m_settings, MaxIterationsKey, defaults.maxIterations);
+    config.maxParallelTools = positiveInt(*m_settings, MaxParallelToolsKey, defaults.maxParallelTools);
+    config.toolTimeoutMs = positiveInt(*m_settings, ToolTimeoutKey, defaults.toolTimeoutMs);
+    config.postLoop
+        = postLoopModeFromName(m_settings->value(PostLoopKey).toString()).value_or(defaults.postLoop);
+    config.systemPrompt = m_settings->value(SystemPromptKey, defaults.systemPrompt).toString();
+    return config;
+}
+
+void AppSettings::setAgentConfig(const AgentConfig &config)
+{
+    const AgentConfig defaults;
+    setOrRemove(*m_settings, MaxIterationsKey, config.maxIterations, defaults.maxIterations);
+    setOrRemove(*m_settings, MaxParallelToolsKey, config.maxParallelTools, defaults.maxParallelTools);
+    setOrRemove(*m_settings, ToolTimeoutKey, config.toolTimeoutMs, defaults.toolTimeoutMs);
+    setOrRemove(*m_settings, PostLoopKey, postLoopModeName(config.postLoop),
+                postLoopModeName(defaults.postLoop));
+    setOrRemove(*m_settings, SystemPromptKey, config.systemPrompt, defaults.systemPrompt);
+}
+
+int AppSettings::providerReadTimeoutMs() const
+{
+    return positiveInt(*m_settings, ReadTimeoutKey, ProviderEndpoint().readTimeoutMs);
+}
+
+void AppSettings::setProviderReadTimeoutMs(int milliseconds)
+{
+    setOrRemove(*m_settings, ReadTimeoutKey, milliseconds, ProviderEndpoint().readTimeoutMs);
+}
+
+QStringList AppSettings::enabledTools() const
+{
+    if (!m_settings->contains(EnabledToolsKey))
+        return builtinToolNames();
+    // An empty list may come back as one empty string; an ini edited by hand may hold blanks.
+    QStringList names = m_settings->value(EnabledToolsKey).toStringList();
+    names.removeAll(QString());
+    return names;
+}
+
+void AppSettings::setEnabledTools(const QStringList &names)
+{
+    // "All of them" is kept as the absence of the key, so a tool added later is on too.
+    QStringList sorted = names;
+    sorted.sort();
+    QStringList all = builtinToolNames();
+    all.sort();
+    if (sorted == all)
+        m_settings->remove(EnabledToolsKey);
+    else
+        m_settings->setValue(EnabledToolsKey, names);
+}
+
+QString AppSettings::workspaceFolder() const
+{
+    const QString path = m_settings->value(WorkspaceKey).toString();
+    return path.isEmpty() ? QDir::homePath() : path;
+}
+
+void AppSettings::setWorkspaceFolder(const QString &path)
+{
+    setOrRemove(*m_settings, WorkspaceKey, path.isEmpty() ? QDir::homePath() : path, QDir::homePath());
+}
+
+QHash<QString, QString> AppSettings::toolApprovalRules() const
+{
+    QHash<QString, QString> rules;
+    m_settings->beginGroup(ApprovalGroup);
+    const QStringList tools = m_settings->childKeys();
+    for (const QString &tool : tools) {
+        const QString rule = m_settings->value(tool).toString();
+        if (ToolApprovalPolicy::ruleFromName(rule)) // a mistyped rule is ignored, not guessed at
+            rules.insert(tool, rule);
+    }
+    m_settings->endGroup();
+    return rules;
+}
+
+void AppSettings::setToolApprovalRules(const QHash<QString, QString> &rules)
+{
+    m_settings->remove(ApprovalGroup);
+    m_settings->beginGroup(ApprovalGroup);
+    for (auto it = rules.cbegin(); it != rules.cend(); ++it) {
+        // A name with a slash would become a subgroup and never read back.
+        if (!it.key().isEmpty() && !it.key().contains(u'/') && ToolApprovalPolicy::ruleFromName(it.value()))
+            m_settings->setValue(it.key(), it.value());
+    }
+    m_settings->endGroup();
+}
+
+bool AppSettings::sendOnEnter() const
+{
+    return m_settings->value(SendOnEnterKey, false).toBool();
+}
+
+void AppSettings::setSendOnEnter(bool enabled)
+{
+    setOrRemove(*m_settings, SendOnEnterKey, enabled, false);
+}
+
+} // namespace Loopscope

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "loop/agentconfig.h"
+
+#include <QHash>
+#include <QStringList>
+
+QT_BEGIN_NAMESPACE
+class QSettings;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+
+/*!
+    The user's preferences that are not provider profiles, kept in QSettings:
+    loop options, which built-in tools are on and where they may look, the
+    per-tool approval rules, and how the composer sends. Nothing secret.
+*/
+class AppSettings final
+{
+public:
+    explicit AppSettings(QSettings *settings);
+
+    // The loop options (max iterations, parallel tools, post-loop mode, tool
+    // timeout, system prompt) applied over AgentConfig's defaults.
+    AgentConfig agentConfig() const;
+    void setAgentConfig(const AgentConfig &config);
+
+    // How long a provider may stay silent mid-response before the call fails.
+    int providerReadTimeoutMs() const;
+    void setProviderReadTimeoutMs(int milliseconds);
+
+    // Built-in tool names (see builtinToolNames()); all of them unless set.
+    QStringList enabledTools() const;
+    void setEnabledTools(const QStringList &names);
+    // The folder the file tools are confined to; the home folder unless set.
+    QString workspaceFolder() const;
+    void setWorkspaceFolder(const QString &path);
+
+    // Tool name → "always" | "ask" | "never".
+    QHash<QString, QString> toolApprovalRules() const;
+    void setToolApprovalRules(const QHash<QString, QString> &rules);
+
+    // Enter sends (Shift+Enter for a new line); Ctrl+Enter always sends.
+    bool sendOnEnter() const;
+    void setSendOnEnter(bool enabled);
+
+private:
+    QSettings *m_settings;
+};
+
+} // namespace Loopscope

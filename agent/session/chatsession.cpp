@@ -1,0 +1,252 @@
+#include "chatsession.h"
+
+#include "providers/httpmodelclient.h"
+#include "providers/providerfactory.h"
+#include "tools/builtin/builtintools.h"
+#include "tools/builtin/workspace.h"
+
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+namespace {
+
+/*!
+    The model client before a provider is chosen: every request fails at once
+    with a message that says what to do, so the agent never waits on nothing.
+*/
+class NoProviderClient final : public ModelClient
+{
+public:
+    using ModelClient::ModelClient;
+
+    void send(const ModelRequest &) override
+    {
+        // Asynchronous like every client: the agent is still inside send().
+        QTimer::singleShot(0, this, [this] {
+            emit failed({ModelError::Kind::Protocol, 0,
+                         tr("No provider is configured: add one in Settings → Providers.")});
+        });
+    }
+    void cancel() override {}
+    QString providerName() const override { return u"none"_s; }
+};
+
+} // namespace
+
+ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
+    : QObject(parent)
+    , m_network(network)
+    , m_trace(std::make_unique<Trace>())
+    , m_workbench(std::make_unique<Workbench>())
+    , m_noProvider(std::make_unique<NoProviderClient>())
+    , m_agent(std::make_unique<Agent>(m_noProvider.get(), m_workbench.get(), m_trace.get()))
+    , m_debugger(new StepDebugger(this))
+    , m_approvals(new ToolApprovalPolicy(this))
+{
+    // The debugger first: what it edits is what the user is then asked to approve.
+    m_agent->addInterceptor(m_debugger);
+    m_agent->addInterceptor(m_approvals);
+    connect(m_agent.get(), &Agent::event, this, &ChatSession::onEvent);
+    // "Break on error" needs to see the errors.
+    connect(m_agent.get(), &Agent::event, m_debugger, &StepDebugger::observe);
+    connect(m_agent.get(), &Agent::turnFinished, this, &ChatSession::onTurnFinished);
+    connect(m_agent.get(), &Agent::stateChanged, this,
+            [this](Agent::State state) { emit busyChanged(state != Agent::State::Idle); });
+}
+
+ChatSession::~ChatSession()
+{
+    // The agent goes before the clients and the interceptors it points to.
+    m_agent->removeInterceptor(m_approvals);
+    m_agent->removeInterceptor(m_debugger);
+    m_agent.reset();
+}
+
+bool ChatSession::setProvider(const ProviderProfile &profile, const QString &apiKey, int readTimeoutMs)
+{
+    if (isBusy())
+        return false;
+    ProviderEndpoint endpoint;
+    endpoint.baseUrl = profile.effectiveBaseUrl();
+    endpoint.apiKey = apiKey;
+    endpoint.readTimeoutMs = readTimeoutMs;
+    auto client
+        = std::make_unique<HttpModelClient>(m_network, createProviderProtocol(profile.kind), endpoint);
+    m_agent->setModelClient(client.get());
+    m_client = std::move(client);
+    m_profile = profile;
+    applyConfig();
+    emit providerChanged();
+    return true;
+}
+
+void ChatSession::useProfile(const ProviderProfile &profile, SecretStore *secrets, int readTimeoutMs)
+{
+    const auto useKey = [this, profile, readTimeoutMs](const QString &key) {
+        if (key.isEmpty() && profile.needsKey()) {
+            emit providerFailed(
+                profile.apiKeyEnv.isEmpty()
+                    ? tr("No API key is stored for \"%1\": enter one in Settings → Providers.")
+                          .arg(profile.name)
+                    : tr("The environment variable %1 that \"%2\" takes its key from is not set.")
+                          .arg(profile.apiKeyEnv, profile.name));
+            return;
+        }
+        if (!setProvider(profile, key, readTimeoutMs))
+            emit providerFailed(tr("The provider cannot change while a turn runs."));
+    };
+    if (!profile.apiKeyEnv.isEmpty()) {
+        useKey(qEnvironmentVariable(profile.apiKeyEnv.toLocal8Bit().constData()).trimmed());
+        return;
+    }
+    if (!profile.needsKey() || !secrets) {
+        useKey({});
+        return;
+    }
+    secrets->read(profile.id, this, [this, useKey, name = profile.name](const SecretStore::Result &result) {
+        if (!result.error.isEmpty()) {
+            emit providerFailed(
+                tr("The keychain could not give the key for \"%1\": %2").arg(name, result.error));
+            return;
+        }
+        useKey(result.secret.value_or(QString()));
+    });
+}
+
+void ChatSession::setAgentConfig(const AgentConfig &config)
+{
+    m_config = config;
+    applyConfig();
+}
+
+void ChatSession::applyConfig()
+{
+    AgentConfig config = m_config;
+    if (m_profile) {
+        const bool stream = config.model.stream;
+        config.model = m_profile->defaults;
+        config.model.model = m_profile->model;
+        config.model.stream = stream;
+    }
+    m_agent->setConfig(config);
+}
+
+void ChatSession::setTools(const QStringList &names, const QString &workspaceFolder)
+{
+    m_workbench->clear();
+    const Workspace workspace(workspaceFolder);
+    const QStringList known = builtinToolNames();
+    for (const QString &name : names) {
+        if (known.contains(name))
+            m_workbench->add(createBuiltinTool(name, workspace));
+    }
+}
+
+bool ChatSession::send(const QString &text)
+{
+    if (text.trimmed().isEmpty() || isBusy())
+        return false;
+    m_turnUsage = {};
+    m_iteration = 0;
+    emit usageChanged();
+    return m_agent->send(text);
+}
+
+void ChatSession::stop()
+{
+    if (!isBusy())
+        return;
+    m_agent->cancel();
+    // Whatever the debugger or an approval holds belongs to the cancelled turn.
+    m_debugger->forgetHeld();
+    m_approvals->forgetPending();
+}
+
+std::optional<QList<Message>> ChatSession::historyBeforeLastQuestion() const
+{
+    const QList<Message> &history = m_agent->history();
+    for (qsizetype i = history.size() - 1; i >= 0; --i) {
+        if (history.at(i).role == Message::Role::User)
+            return history.first(i);
+    }
+    return std::nullopt;
+}
+
+QString ChatSession::lastUserText() const
+{
+    const QList<Message> &history = m_agent->history();
+    for (auto it = history.crbegin(); it != history.crend(); ++it) {
+        if (it->role == Message::Role::User)
+            return it->text;
+    }
+    return {};
+}
+
+bool ChatSession::editLastAndResend(const QString &text)
+{
+    if (isBusy() || text.trimmed().isEmpty())
+        return false;
+    const std::optional<QList<Message>> before = historyBeforeLastQuestion();
+    if (!before || !m_agent->setHistory(*before))
+        return false;
+    return send(text);
+}
+
+bool ChatSession::regenerate()
+{
+    return editLastAndResend(lastUserText());
+}
+
+bool ChatSession::retry()
+{
+    // The failed turn left its question (and any tool results) in the history;
+    // asking again from before it keeps the conversation clean.
+    return regenerate();
+}
+
+bool ChatSession::clear()
+{
+    if (isBusy())
+        return false;
+    m_agent->setHistory({});
+    m_trace->clear();
+    m_turnUsage = {};
+    m_sessionUsage = {};
+    m_iteration = 0;
+    m_lastResult.reset();
+    emit usageChanged();
+    emit cleared();
+    return true;
+}
+
+void ChatSession::onEvent(const AgentEvent &event)
+{
+    switch (event.kind) {
+    case AgentEvent::Kind::IterationStarted:
+        m_iteration = event.iteration;
+        emit iterationChanged(m_iteration,
+                              event.data.value(u"maxIterations"_s).toInt(m_config.maxIterations));
+        break;
+    case AgentEvent::Kind::ModelResponse: {
+        const TokenUsage usage{event.data.value(u"inputTokens"_s).toInteger(),
+                               event.data.value(u"outputTokens"_s).toInteger()};
+        m_turnUsage += usage;
+        m_sessionUsage += usage;
+        emit usageChanged();
+        break;
+    }
+    default: break;
+    }
+}
+
+void ChatSession::onTurnFinished(const TurnResult &result)
+{
+    m_lastResult = result;
+    m_debugger->forgetHeld();
+    m_approvals->forgetPending();
+}
+
+} // namespace Loopscope

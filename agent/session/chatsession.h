@@ -1,0 +1,111 @@
+#pragma once
+
+#include "config/providerprofile.h"
+#include "config/secretstore.h"
+#include "debug/stepdebugger.h"
+#include "debug/toolapprovalpolicy.h"
+#include "loop/agent.h"
+#include "loop/turnresult.h"
+#include "tools/workbench.h"
+#include "trace/trace.h"
+
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QNetworkAccessManager;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+
+class HttpModelClient;
+
+/*!
+    One conversation as the desktop app runs it: the agent with its trace and
+    workbench, the model client for the chosen provider, the step debugger
+    and the tool approval policy, wired in that order. It turns the user's
+    intents (send, stop, regenerate, edit the last message, retry) into
+    agent calls and keeps the token counts the status bar shows. No widgets.
+*/
+class ChatSession final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ChatSession(QNetworkAccessManager *network, QObject *parent = nullptr);
+    ~ChatSession() override;
+
+    Agent *agent() const { return m_agent.get(); }
+    Trace *trace() const { return m_trace.get(); }
+    const Workbench *workbench() const { return m_workbench.get(); }
+    StepDebugger *debugger() const { return m_debugger; }
+    ToolApprovalPolicy *approvals() const { return m_approvals; }
+
+    // The provider for the next turn; refused (false) while a turn runs.
+    bool setProvider(const ProviderProfile &profile, const QString &apiKey, int readTimeoutMs = 600'000);
+    // Takes the profile's key from the environment variable it names, else
+    // from \a secrets (the keychain), then uses it. A profile that needs a
+    // key and has none ends in providerFailed() and changes nothing.
+    void useProfile(const ProviderProfile &profile, SecretStore *secrets, int readTimeoutMs = 600'000);
+    std::optional<ProviderProfile> provider() const { return m_profile; }
+    bool hasProvider() const { return m_profile.has_value(); }
+
+    // The loop options; the model and its parameters come from the provider.
+    void setAgentConfig(const AgentConfig &config);
+    AgentConfig agentConfig() const { return m_config; }
+    // Built-in tools by name, the file tools confined to workspaceFolder.
+    void setTools(const QStringList &names, const QString &workspaceFolder);
+
+    bool isBusy() const { return m_agent->isRunning(); }
+    bool send(const QString &text);
+    void stop();
+    // Drops the last turn (its question and everything after) and asks again.
+    bool regenerate();
+    // Replaces the last question with \a text and asks again.
+    bool editLastAndResend(const QString &text);
+    // Asks the last question again after a turn that did not answer.
+    bool retry();
+    QString lastUserText() const;
+    // A new, empty conversation (the trace too); refused while a turn runs.
+    bool clear();
+
+    TokenUsage turnUsage() const { return m_turnUsage; }
+    TokenUsage sessionUsage() const { return m_sessionUsage; }
+    int iteration() const { return m_iteration; }
+    std::optional<TurnResult> lastResult() const { return m_lastResult; }
+
+signals:
+    void providerChanged();
+    void providerFailed(const QString &reason);
+    void busyChanged(bool busy);
+    void usageChanged();
+    void iterationChanged(int iteration, int maxIterations);
+    void cleared();
+
+private:
+    void onEvent(const AgentEvent &event);
+    void onTurnFinished(const TurnResult &result);
+    void applyConfig();
+    // The history before the last user message; nullopt without one.
+    std::optional<QList<Message>> historyBeforeLastQuestion() const;
+
+    QNetworkAccessManager *m_network;
+    std::unique_ptr<Trace> m_trace;
+    std::unique_ptr<Workbench> m_workbench;
+    std::unique_ptr<HttpModelClient> m_client;
+    std::unique_ptr<ModelClient> m_noProvider;
+    std::unique_ptr<Agent> m_agent;
+    StepDebugger *m_debugger;
+    ToolApprovalPolicy *m_approvals;
+
+    std::optional<ProviderProfile> m_profile;
+    AgentConfig m_config;
+    TokenUsage m_turnUsage;
+    TokenUsage m_sessionUsage;
+    int m_iteration = 0;
+    std::optional<TurnResult> m_lastResult;
+};
+
+} // namespace Loopscope

@@ -1,0 +1,283 @@
+// ChatSession over real HTTP (a fake OpenAI-compatible server on 127.0.0.1)
+// and a real keychain (run under with-keyring.sh).
+
+#include "fakehttpserver.h"
+#include "session/chatsession.h"
+
+#include <QJsonArray>
+#include <QNetworkAccessManager>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Loopscope;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString apiKey = u"sk-session-0123456789abcdef"_s;
+
+QJsonObject completion(const QString &text, int inputTokens = 12, int outputTokens = 3)
+{
+    return {
+        {u"id"_s, u"chatcmpl-1"_s},
+        {u"model"_s, u"test-model"_s},
+        {u"choices"_s, QJsonArray{QJsonObject{
+                           {u"index"_s, 0},
+                           {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, text}}},
+                           {u"finish_reason"_s, u"stop"_s}}}},
+        {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, inputTokens}, {u"completion_tokens"_s, outputTokens}}}};
+}
+
+// The user messages of a request the server saw, in order.
+QStringList userTexts(const HttpRequestRecord &request)
+{
+    QStringList texts;
+    const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+    for (const QJsonValue &message : messages) {
+        if (message[u"role"_s].toString() == u"user")
+            texts.append(message[u"content"_s].toString());
+    }
+    return texts;
+}
+
+} // namespace
+
+class ChatSessionTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        m_server = std::make_unique<FakeHttpServer>();
+        QVERIFY(m_server->listen());
+        m_network = std::make_unique<QNetworkAccessManager>();
+        m_session = std::make_unique<ChatSession>(m_network.get());
+        AgentConfig config;
+        config.model.stream = false;
+        m_session->setAgentConfig(config);
+        // Each request is answered with the user's last question echoed back.
+        m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QStringList texts = userTexts(request);
+            exchange.respondJson(
+                200, completion(u"You said: "_s + (texts.isEmpty() ? QString() : texts.constLast())));
+        });
+    }
+
+    void cleanup()
+    {
+        m_session.reset();
+        m_network.reset();
+        m_server.reset();
+    }
+
+    void withoutAProviderSendingFailsWithAnInstruction()
+    {
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"hello"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        const auto result = finished.first().first().value<TurnResult>();
+        QCOMPARE(result.outcome, TurnOutcome::Failed);
+        QVERIFY2(result.error.contains(u"Settings"_s), qPrintable(result.error));
+    }
+
+    void aTurnAnswersAndCountsTokensForTheTurnAndTheSession()
+    {
+        QVERIFY(m_session->setProvider(profile(), apiKey));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QSignalSpy iterations(m_session.get(), &ChatSession::iterationChanged);
+
+        QVERIFY(m_session->send(u"first"_s));
+        QVERIFY(m_session->isBusy());
+        QVERIFY(!m_session->send(u"second while busy"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.last().first().value<TurnResult>().text, u"You said: first"_s);
+        QCOMPARE(iterations.size(), 1);
+        QCOMPARE(iterations.first().at(0).toInt(), 1);
+        QCOMPARE(m_session->turnUsage().total(), 15);
+
+        QVERIFY(m_session->send(u"second"_s));
+        QTRY_COMPARE(finished.size(), 2);
+        QCOMPARE(m_session->turnUsage().total(), 15);
+        QCOMPARE(m_session->sessionUsage().total(), 30);
+        QCOMPARE(m_server->requests().constLast().header("authorization"), "Bearer "_ba + apiKey.toUtf8());
+        QCOMPARE(m_server->requests().constLast().json().value(u"model"_s).toString(), u"test-model"_s);
+    }
+
+    void regenerateAsksTheLastQuestionAgainWithoutItsOldAnswer()
+    {
+        QVERIFY(m_session->setProvider(profile(), apiKey));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"one"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QVERIFY(m_session->send(u"two"_s));
+        QTRY_COMPARE(finished.size(), 2);
+
+        QVERIFY(m_session->regenerate());
+        QTRY_COMPARE(finished.size(), 3);
+        QCOMPARE(userTexts(m_server->requests().constLast()), (QStringList{u"one"_s, u"two"_s}));
+        // The conversation holds each question once, and one answer to each.
+        QCOMPARE(m_session->agent()->history().size(), 4);
+        QCOMPARE(m_session->agent()->history().constLast().text, u"You said: two"_s);
+    }
+
+    void editingTheLastQuestionReplacesIt()
+    {
+        QVERIFY(m_session->setProvider(profile(), apiKey));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"one"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(m_session->lastUserText(), u"one"_s);
+
+        QVERIFY(m_session->editLastAndResend(u"uno"_s));
+        QTRY_COMPARE(finished.size(), 2);
+        QCOMPARE(userTexts(m_server->requests().constLast()), QStringList{u"uno"_s});
+        QCOMPARE(m_session->lastUserText(), u"uno"_s);
+        QCOMPARE(m_session->agent()->history().size(), 2);
+    }
+
+    void retryAfterAProviderErrorAsksAgainFromACleanHistory()
+    {
+        QVERIFY(m_session->setProvider(profile(), apiKey));
+        int calls = 0;
+        m_server->setHandler([&calls](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (++calls == 1) {
+                exchange.respondJson(400, {{u"error"_s, QJsonObject{{u"message"_s, u"bad request"_s}}}});
+                return;
+            }
+            exchange.respondJson(200, completion(u"fine: "_s + userTexts(request).join(u'|')));
+        });
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"question"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.last().first().value<TurnResult>().outcome, TurnOutcome::Failed);
+
+        QVERIFY(m_session->retry());
+        QTRY_COMPARE(finished.size(), 2);
+        QCOMPARE(finished.last().first().value<TurnResult>().text, u"fine: question"_s);
+    }
+
+    void stopCancelsTheTurnAndTheSessionCanGoOn()
+    {
+        QVERIFY(m_session->setProvider(profile(), apiKey));
+        bool stall = true;
+        m_server->setHandler([&stall](const HttpRequestRecord &, HttpExchange &exchange) {
+            if (stall)
+                exchange.stall();
+            else
+                exchange.respondJson(200, completion(u"back"_s));
+        });
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QSignalSpy busy(m_session.get(), &ChatSession::busyChanged);
+        QVERIFY(m_session->send(u"wait"_s));
+        QTRY_COMPARE(m_server->requests().size(), 1);
+        m_session->stop();
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.last().first().value<TurnResult>().outcome, TurnOutcome::Cancelled);
+        QVERIFY(!m_session->isBusy());
+        QCOMPARE(busy.constLast().first().toBool(), false);
+
+        stall = false;
+        QVERIFY(m_session->send(u"again"_s));
+        QTRY_COMPARE(finished.size(), 2);
+        QCOMPARE(finished.last().first().value<TurnResult>().text, u"back"_s);
+    }
+
+    void clearStartsAnEmptyConversation()
+    {
+        QVERIFY(m_session->setProvider(profile(), apiKey));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QSignalSpy cleared(m_session.get(), &ChatSession::cleared);
+        QVERIFY(m_session->send(u"one"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QVERIFY(m_session->trace()->size() > 0);
+
+        QVERIFY(m_session->clear());
+        QCOMPARE(cleared.size(), 1);
+        QCOMPARE(m_session->agent()->history().size(), 0);
+        QCOMPARE(m_session->trace()->size(), 0);
+        QCOMPARE(m_session->sessionUsage().total(), 0);
+    }
+
+    void useProfileTakesTheKeyFrom_data()
+    {
+        QTest::addColumn<QString>("environmentVariable");
+        QTest::addColumn<QString>("environmentValue");
+        QTest::addColumn<QString>("keychainValue");
+        QTest::addColumn<QString>("expectedKey"); // empty: providerFailed
+
+        QTest::newRow("the keychain") << QString() << QString() << apiKey << apiKey;
+        QTest::newRow("the environment variable the profile names, before the keychain")
+            << u"LOOPSCOPE_TEST_KEY"_s << u"sk-from-env-123456"_s << apiKey << u"sk-from-env-123456"_s;
+        QTest::newRow("nowhere: an empty keychain fails with a reason")
+            << QString() << QString() << QString() << QString();
+        QTest::newRow("nowhere: an unset variable fails with a reason")
+            << u"LOOPSCOPE_TEST_UNSET"_s << QString() << apiKey << QString();
+    }
+
+    void useProfileTakesTheKeyFrom()
+    {
+        QFETCH(QString, environmentVariable);
+        QFETCH(QString, environmentValue);
+        QFETCH(QString, keychainValue);
+        QFETCH(QString, expectedKey);
+
+        ProviderProfile chosen = profile();
+        chosen.id = u"session-test-"_s + QString::fromLatin1(QTest::currentDataTag()).left(12).simplified();
+        chosen.apiKeyEnv = environmentVariable;
+        if (!environmentValue.isEmpty())
+            qputenv(environmentVariable.toLocal8Bit().constData(), environmentValue.toUtf8());
+        KeychainSecretStore keychain(u"Loopscope tests"_s);
+        QSignalSpy written(this, &ChatSessionTest::keychainWritten);
+        if (keychainValue.isEmpty()) {
+            keychain.remove(chosen.id, this, [this](const QString &) { emit keychainWritten(); });
+        } else {
+            keychain.write(chosen.id, keychainValue, this, [this](const QString &error) {
+                QVERIFY2(error.isEmpty(), qPrintable(error));
+                emit keychainWritten();
+            });
+        }
+        QTRY_COMPARE(written.size(), 1);
+
+        QSignalSpy changed(m_session.get(), &ChatSession::providerChanged);
+        QSignalSpy failed(m_session.get(), &ChatSession::providerFailed);
+        m_session->useProfile(chosen, &keychain);
+        if (expectedKey.isEmpty()) {
+            QTRY_COMPARE(failed.size(), 1);
+            QCOMPARE(changed.size(), 0);
+            QVERIFY(!m_session->hasProvider());
+            QVERIFY(!failed.first().first().toString().isEmpty());
+        } else {
+            QTRY_COMPARE(changed.size(), 1);
+            QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+            QVERIFY(m_session->send(u"hi"_s));
+            QTRY_COMPARE(finished.size(), 1);
+            QCOMPARE(m_server->requests().constLast().header("authorization"),
+                     "Bearer "_ba + expectedKey.toUtf8());
+        }
+        if (!environmentVariable.isEmpty())
+            qunsetenv(environmentVariable.toLocal8Bit().constData());
+    }
+
+signals:
+    void keychainWritten();
+
+private:
+    ProviderProfile profile() const
+    {
+        ProviderProfile profile;
+        profile.id = u"session-test"_s;
+        profile.name = u"Local test"_s;
+        profile.kind = ProviderKind::OpenAi;
+        profile.baseUrl = m_server->baseUrl().resolved(QUrl(u"/v1"_s));
+        profile.model = u"test-model"_s;
+        return profile;
+    }
+
+    std::unique_ptr<FakeHttpServer> m_server;
+    std::unique_ptr<QNetworkAccessManager> m_network;
+    std::unique_ptr<ChatSession> m_session;
+};
+
+QTEST_GUILESS_MAIN(ChatSessionTest)
+#include "tst_chatsession.moc"
