@@ -1,0 +1,779 @@
+#include "approvalcard.h"
+#include "chatview.h"
+#include "codeblockview.h"
+#include "markdownview.h"
+#include "messagewidget.h"
+#include "noticecard.h"
+#include "textblockview.h"
+#include "toolcallcard.h"
+
+#include "debug/toolapprovalpolicy.h"
+#include "loop/agent.h"
+#include "safety/ruleshield.h"
+#include "scriptedmodelclient.h"
+#include "tools/functiontool.h"
+#include "tools/workbench.h"
+#include "trace/trace.h"
+
+#include <QClipboard>
+#include <QFontMetrics>
+#include <QGuiApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMutex>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSemaphore>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTextTable>
+#include <QToolButton>
+
+#include <atomic>
+
+using namespace Loopscope;
+using namespace Loopscope::Ui;
+using namespace Qt::StringLiterals;
+using Step = ScriptedModelClient::Step;
+
+namespace {
+
+const QJsonObject addSchema{{u"type"_s, u"object"_s},
+                            {u"properties"_s, QJsonObject{{u"a"_s, QJsonObject{{u"type"_s, u"integer"_s}}},
+                                                          {u"b"_s, QJsonObject{{u"type"_s, u"integer"_s}}}}},
+                            {u"required"_s, QJsonArray{u"a"_s, u"b"_s}},
+                            {u"additionalProperties"_s, false}};
+
+QJsonObject parse(const QString &json)
+{
+    return QJsonDocument::fromJson(json.toUtf8()).object();
+}
+
+QList<int> nodesOfKind(const Trace &trace, TraceKind kind)
+{
+    QList<int> result;
+    for (int i = 0; i < trace.size(); ++i) {
+        if (trace.node(i).kind == kind)
+            result.append(i);
+    }
+    return result;
+}
+
+int indexOfKind(const ChatView &view, ChatItem::Kind kind, int occurrence = 0)
+{
+    for (int i = 0; i < view.itemCount(); ++i) {
+        if (view.item(i)->kind() == kind && occurrence-- == 0)
+            return i;
+    }
+    return -1;
+}
+
+const Message *lastToolResult(const ModelRequest &request)
+{
+    for (auto it = request.messages.crbegin(); it != request.messages.crend(); ++it) {
+        if (it->role == Message::Role::Tool)
+            return &*it;
+    }
+    return nullptr;
+}
+
+// An agent with an "add" tool that can be held at a gate, wired to a chat view
+// the way the main window wires them.
+struct Fixture
+{
+    Fixture()
+    {
+        workbench.add(std::make_shared<FunctionTool>(
+            ToolSchema{u"add"_s, u"Adds two integers"_s, addSchema},
+            [this](const QJsonObject &arguments, ToolContext &) {
+                {
+                    QMutexLocker lock(&mutex);
+                    invocations.append(arguments);
+                }
+                if (gated)
+                    gate.acquire();
+                return ToolResult::success(
+                    QString::number(arguments.value(u"a"_s).toInt() + arguments.value(u"b"_s).toInt()));
+            }));
+        agent.addInterceptor(&approvals);
+        view.setTrace(&trace);
+        view.follow(&agent);
+        view.setApprovalPolicy(&approvals);
+        view.resize(480, 360);
+    }
+    ~Fixture()
+    {
+        gate.release(100); // a failed test must not leave a tool waiting
+        agent.cancel();
+    }
+
+    QList<QJsonObject> invocationsSoFar()
+    {
+        QMutexLocker lock(&mutex);
+        return invocations;
+    }
+
+    QMutex mutex;
+    QList<QJsonObject> invocations;
+    std::atomic_bool gated = false;
+    QSemaphore gate;
+
+    ScriptedModelClient client;
+    Workbench workbench;
+    Trace trace;
+    ToolApprovalPolicy approvals;
+    Agent agent{&client, &workbench, &trace};
+    ChatView view;
+    QSignalSpy finished{&agent, &Agent::turnFinished};
+};
+
+} // namespace
+
+class ChatViewTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init() { QGuiApplication::clipboard()->clear(); }
+
+    // -----------------------------------------------------------------------
+    // Streaming
+
+    void aStreamedAnswerEndsAsTheConcatenationOfItsChunks_data()
+    {
+        QTest::addColumn<QStringList>("chunks");
+        QTest::newRow("one chunk") << QStringList{u"Hello there."_s};
+        QTest::newRow("words") << QStringList{u"The "_s, u"answer "_s, u"is "_s, u"**42**."_s};
+        QTest::newRow("a code fence split across chunks")
+            << QStringList{u"Run:\n\n`"_s, u"``sh\nls -"_s, u"la\n`"_s, u"``\n\nDone."_s};
+        QStringList many;
+        for (int i = 0; i < 300; ++i)
+            many.append(u"w%1 "_s.arg(i));
+        QTest::newRow("three hundred small chunks") << many;
+    }
+    void aStreamedAnswerEndsAsTheConcatenationOfItsChunks()
+    {
+        QFETCH(QStringList, chunks);
+        Fixture f;
+        Step step = ScriptedModelClient::text(chunks.join(QString()));
+        step.chunks = chunks;
+        f.client.enqueue(step);
+
+        f.agent.send(u"Question"_s);
+        QTRY_COMPARE(f.finished.size(), 1);
+
+        QCOMPARE(f.view.itemCount(), 2);
+        QCOMPARE(f.view.item(0)->kind(), ChatItem::Kind::UserMessage);
+        QCOMPARE(f.view.itemText(0), u"Question"_s);
+        QCOMPARE(f.view.item(1)->kind(), ChatItem::Kind::AssistantMessage);
+        QCOMPARE(f.view.itemText(1), chunks.join(QString()));
+        // Every chunk arrived in one go: one render, however many chunks.
+        QCOMPARE(f.view.streamRenderCount(), 1);
+    }
+
+    void manyDeltasCauseFewRenders()
+    {
+        Fixture f;
+        f.client.enqueue(ScriptedModelClient::hang());
+        f.agent.send(u"Tell me a story"_s);
+        QTRY_COMPARE(f.client.requests().size(), 1);
+
+        QString expected;
+        const int bursts = 4;
+        for (int burst = 0; burst < bursts; ++burst) {
+            for (int i = 0; i < 50; ++i) {
+                const QString chunk = u"b%1w%2 "_s.arg(burst).arg(i);
+                expected += chunk;
+                emit f.client.textDelta(chunk);
+            }
+            QTRY_COMPARE(f.view.streamRenderCount(), burst + 1);
+            QCOMPARE(f.view.itemText(1), expected);
+        }
+        auto *answer = qobject_cast<MessageWidget *>(f.view.item(1));
+        QVERIFY(answer);
+        QCOMPARE(answer->markdownView()->renderCount(), bursts);
+        QCOMPARE(f.view.itemCount(), 2);
+    }
+
+    void theViewKeepsToTheBottomWhileStreamingUnlessTheUserScrolledUp()
+    {
+        Fixture f;
+        f.view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        f.client.enqueue(ScriptedModelClient::hang());
+        f.agent.send(u"Count"_s);
+        QTRY_COMPARE(f.client.requests().size(), 1);
+        QScrollBar *bar = f.view.verticalScrollBar();
+
+        int line = 0;
+        const auto streamLines = [&](int count) {
+            for (int i = 0; i < count; ++i)
+                emit f.client.textDelta(u"Line %1\n\n"_s.arg(++line));
+        };
+        for (int burst = 0; burst < 4; ++burst) {
+            streamLines(30);
+            QTRY_VERIFY(bar->maximum() > 0 && f.view.itemText(1).contains(u"Line %1"_s.arg(line)));
+            QTRY_COMPARE(bar->value(), bar->maximum());
+            QVERIFY(f.view.isFollowingBottom());
+        }
+
+        bar->setValue(bar->maximum() / 3);
+        QVERIFY(!f.view.isFollowingBottom());
+        const int position = bar->value();
+        const int maximum = bar->maximum();
+        streamLines(20);
+        QTRY_VERIFY(bar->maximum() > maximum);
+        QCOMPARE(bar->value(), position);
+        QVERIFY(!f.view.isFollowingBottom());
+
+        // Back at the end, it follows again.
+        bar->setValue(bar->maximum());
+        QVERIFY(f.view.isFollowingBottom());
+        const int before = bar->maximum();
+        streamLines(10);
+        QTRY_VERIFY(bar->maximum() > before);
+        QTRY_COMPARE(bar->value(), bar->maximum());
+    }
+
+    void whileWaitingForTheModelTheViewSaysSo()
+    {
+        Fixture f;
+        f.client.enqueue(ScriptedModelClient::hang());
+        QVERIFY(!f.view.isActivityVisible());
+        f.agent.send(u"Hello"_s);
+        QTRY_VERIFY(f.view.isActivityVisible());
+        emit f.client.textDelta(u"Hi"_s);
+        QTRY_VERIFY(!f.view.isActivityVisible());
+    }
+
+    // -----------------------------------------------------------------------
+    // Tool calls
+
+    void aToolCallAppearsAsACardThatIsBusyThenShowsTheResult()
+    {
+        Fixture f;
+        f.gated = true;
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":2,\"b\":3}"_s)}),
+                          ScriptedModelClient::text(u"The sum is 5."_s)});
+        f.agent.send(u"What is 2 + 3?"_s);
+
+        QTRY_VERIFY(f.view.toolCallCard(u"c1"_s));
+        ToolCallCard *card = f.view.toolCallCard(u"c1"_s);
+        QTRY_COMPARE(f.invocationsSoFar().size(), 1);
+        QCOMPARE(card->status(), ToolCallCard::Status::Running);
+        QVERIFY(card->isBusy());
+        QVERIFY(card->busyIndicator()->isVisibleTo(card));
+        QCOMPARE(card->traceNode(), nodesOfKind(f.trace, TraceKind::ToolCall).value(0));
+        QVERIFY(card->plainText().startsWith(u"add({\"a\":2,\"b\":3})"_s));
+
+        f.gate.release();
+        QTRY_COMPARE(card->status(), ToolCallCard::Status::Succeeded);
+        QVERIFY(!card->isBusy());
+        QVERIFY(!card->busyIndicator()->isVisibleTo(card));
+        QCOMPARE(card->result(), u"5"_s);
+        QTRY_COMPARE(f.finished.size(), 1);
+
+        QCOMPARE(f.view.itemCount(), 3);
+        QCOMPARE(f.view.item(1), card);
+        QCOMPARE(f.view.itemText(2), u"The sum is 5."_s);
+    }
+
+    void aToolCardCollapsesAndExpands()
+    {
+        ToolCallCard card(ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s));
+        card.show();
+        QVERIFY(!card.isExpanded());
+        QTest::mouseClick(card.toggleButton(), Qt::LeftButton);
+        QVERIFY(card.isExpanded());
+        QTest::mouseClick(card.toggleButton(), Qt::LeftButton);
+        QVERIFY(!card.isExpanded());
+    }
+
+    // -----------------------------------------------------------------------
+    // Notices
+
+    void aTurnThatDoesNotAnswerEndsWithANotice_data()
+    {
+        QTest::addColumn<int>("scenario");
+        QTest::addColumn<NoticeCard::Severity>("severity");
+        QTest::addColumn<bool>("retry");
+        QTest::newRow("a provider error offers Retry") << 0 << NoticeCard::Severity::Error << true;
+        QTest::newRow("a cancel offers Retry") << 1 << NoticeCard::Severity::Cancelled << true;
+        QTest::newRow("the error limit offers Retry") << 2 << NoticeCard::Severity::Limit << true;
+        QTest::newRow("a blocked question does not offer Retry")
+            << 3 << NoticeCard::Severity::Blocked << false;
+        QTest::newRow("a blocked answer offers Retry") << 4 << NoticeCard::Severity::Blocked << true;
+    }
+    void aTurnThatDoesNotAnswerEndsWithANotice()
+    {
+        QFETCH(int, scenario);
+        QFETCH(NoticeCard::Severity, severity);
+        QFETCH(bool, retry);
+        Fixture f;
+        auto shield = std::make_shared<RuleShield>();
+        RuleShield::Rule rule;
+        rule.pattern = u"forbidden"_s;
+        shield->addRule(rule);
+        f.agent.addShield(shield);
+
+        QString question = u"Hello"_s;
+        switch (scenario) {
+        case 0: f.client.enqueue(ScriptedModelClient::failure(u"Service unavailable"_s, 503)); break;
+        case 1: f.client.enqueue(ScriptedModelClient::hang()); break;
+        case 2: {
+            AgentConfig config;
+            config.maxConsecutiveErrors = 1;
+            f.agent.setConfig(config);
+            f.client.enqueue(ScriptedModelClient::calls({ScriptedModelClient::call(u"c1"_s, u"nope"_s, {})}));
+            break;
+        }
+        case 3: question = u"Something forbidden"_s; break;
+        case 4: f.client.enqueue(ScriptedModelClient::text(u"A forbidden answer"_s)); break;
+        }
+        f.agent.send(question);
+        if (scenario == 1) {
+            QTRY_COMPARE(f.client.requests().size(), 1);
+            f.agent.cancel();
+        }
+        QTRY_COMPARE(f.finished.size(), 1);
+
+        const int index = indexOfKind(f.view, ChatItem::Kind::Notice);
+        QVERIFY(index > 0);
+        QCOMPARE(index, f.view.itemCount() - 1);
+        auto *notice = static_cast<NoticeCard *>(f.view.item(index));
+        QCOMPARE(notice->severity(), severity);
+        QVERIFY(!notice->message().isEmpty());
+        QCOMPARE(notice->isRetryAvailable(), retry);
+        QCOMPARE(notice->retryButton()->isVisibleTo(notice), retry);
+        QVERIFY(f.trace.isValid(notice->traceNode()));
+        if (scenario == 4) // the withheld text is not shown
+            QVERIFY(!f.view.itemText(index - 1).contains(u"A forbidden answer"_s));
+        // Retry, not Regenerate, is how to ask again after a notice.
+        for (int i = 0; i < f.view.itemCount(); ++i) {
+            if (auto *message = qobject_cast<MessageWidget *>(f.view.item(i));
+                message && message->role() == MessageWidget::Role::Assistant)
+                QVERIFY(!message->isLastActionAvailable());
+        }
+
+        QSignalSpy retried(&f.view, &ChatView::retryRequested);
+        if (retry) {
+            QTest::mouseClick(notice->retryButton(), Qt::LeftButton);
+            QCOMPARE(retried.size(), 1);
+        }
+    }
+
+    void onlyTheLatestTurnOffersRetry()
+    {
+        Fixture f;
+        f.client.enqueue(
+            {ScriptedModelClient::failure(u"Down"_s), ScriptedModelClient::failure(u"Still down"_s)});
+        f.agent.send(u"One"_s);
+        QTRY_COMPARE(f.finished.size(), 1);
+        f.agent.send(u"Two"_s);
+        QTRY_COMPARE(f.finished.size(), 2);
+
+        auto *first = static_cast<NoticeCard *>(f.view.item(indexOfKind(f.view, ChatItem::Kind::Notice, 0)));
+        auto *second = static_cast<NoticeCard *>(f.view.item(indexOfKind(f.view, ChatItem::Kind::Notice, 1)));
+        QVERIFY(!first->isRetryAvailable());
+        QVERIFY(second->isRetryAvailable());
+    }
+
+    // -----------------------------------------------------------------------
+    // Approval
+
+    void allowingOnceRunsTheToolWithTheEditedArguments()
+    {
+        Fixture f;
+        f.approvals.setRule(u"add"_s, ToolApprovalPolicy::Rule::Ask);
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s)}),
+                          ScriptedModelClient::text(u"Done."_s)});
+        f.agent.send(u"Add"_s);
+
+        QTRY_VERIFY(f.view.toolCallCard(u"c1"_s) && f.view.toolCallCard(u"c1"_s)->approvalCard());
+        ToolCallCard *card = f.view.toolCallCard(u"c1"_s);
+        ApprovalCard *form = card->approvalCard();
+        QCOMPARE(card->status(), ToolCallCard::Status::AwaitingApproval);
+        QVERIFY(!card->isBusy());
+        QVERIFY(card->isExpanded());
+        QCOMPARE(parse(form->arguments()), parse(u"{\"a\":1,\"b\":2}"_s));
+        QVERIFY(f.invocationsSoFar().isEmpty());
+
+        form->editor()->setPlainText(u"{\n  \"a\": 40,\n  \"b\": 2\n}"_s);
+        QVERIFY(form->problem().isEmpty());
+        QTest::mouseClick(form->allowOnceButton(), Qt::LeftButton);
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.invocationsSoFar(), QList<QJsonObject>{parse(u"{\"a\":40,\"b\":2}"_s)});
+        QCOMPARE(card->result(), u"42"_s);
+        QCOMPARE(parse(card->call().arguments), parse(u"{\"a\":40,\"b\":2}"_s));
+        QVERIFY(!card->approvalCard());
+        QCOMPARE(f.approvals.rule(u"add"_s), ToolApprovalPolicy::Rule::Ask);
+        const int node = card->traceNode();
+        QCOMPARE(parse(f.trace.node(node).data<ToolCallData>().originalArguments),
+                 parse(u"{\"a\":1,\"b\":2}"_s));
+    }
+
+    void alwaysAllowRunsTheCallAndStopsAskingForTheTool()
+    {
+        Fixture f;
+        f.approvals.setRule(u"add"_s, ToolApprovalPolicy::Rule::Ask);
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s)}),
+                          ScriptedModelClient::text(u"Done."_s)});
+        f.agent.send(u"Add"_s);
+        QTRY_VERIFY(f.view.toolCallCard(u"c1"_s) && f.view.toolCallCard(u"c1"_s)->approvalCard());
+
+        QTest::mouseClick(f.view.toolCallCard(u"c1"_s)->approvalCard()->alwaysAllowButton(), Qt::LeftButton);
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.invocationsSoFar(), QList<QJsonObject>{parse(u"{\"a\":1,\"b\":2}"_s)});
+        QCOMPARE(f.approvals.rule(u"add"_s), ToolApprovalPolicy::Rule::Always);
+        // Unedited (even if reformatted) arguments are not recorded as an edit.
+        QVERIFY(f.trace.node(f.view.toolCallCard(u"c1"_s)->traceNode())
+                    .data<ToolCallData>()
+                    .originalArguments.isEmpty());
+    }
+
+    void denyingMakesTheModelSeeADenial()
+    {
+        Fixture f;
+        f.approvals.setRule(u"add"_s, ToolApprovalPolicy::Rule::Ask);
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s)}),
+                          ScriptedModelClient::text(u"I could not add them."_s)});
+        f.agent.send(u"Add"_s);
+        QTRY_VERIFY(f.view.toolCallCard(u"c1"_s) && f.view.toolCallCard(u"c1"_s)->approvalCard());
+        ToolCallCard *card = f.view.toolCallCard(u"c1"_s);
+
+        QTest::mouseClick(card->approvalCard()->denyButton(), Qt::LeftButton);
+        QTRY_COMPARE(f.finished.size(), 1);
+
+        QVERIFY(f.invocationsSoFar().isEmpty());
+        QCOMPARE(card->status(), ToolCallCard::Status::Denied);
+        QCOMPARE(f.client.requests().size(), 2);
+        const Message *denial = lastToolResult(f.client.requests().at(1));
+        QVERIFY(denial);
+        QCOMPARE(denial->toolCallId, u"c1"_s);
+        QVERIFY(denial->isError);
+        QVERIFY2(denial->text.contains(u"denied"_s, Qt::CaseInsensitive), qPrintable(denial->text));
+        QCOMPARE(f.view.itemText(f.view.itemCount() - 1), u"I could not add them."_s);
+    }
+
+    void argumentsThatCannotRunCannotBeAllowed_data()
+    {
+        QTest::addColumn<QString>("arguments");
+        QTest::newRow("not JSON") << u"{\"a\": 1,"_s;
+        QTest::newRow("an array") << u"[1, 2]"_s;
+        QTest::newRow("a wrong type for the schema") << u"{\"a\": \"one\", \"b\": 2}"_s;
+        QTest::newRow("a missing required property") << u"{\"a\": 1}"_s;
+    }
+    void argumentsThatCannotRunCannotBeAllowed()
+    {
+        QFETCH(QString, arguments);
+        ApprovalCard form(u"add"_s, u"{\"a\":1,\"b\":2}"_s, addSchema);
+        QVERIFY(form.problem().isEmpty());
+        QVERIFY(form.allowOnceButton()->isEnabled());
+
+        form.editor()->setPlainText(arguments);
+        QVERIFY(!form.problem().isEmpty());
+        QVERIFY(!form.allowOnceButton()->isEnabled());
+        QVERIFY(!form.alwaysAllowButton()->isEnabled());
+        QVERIFY(form.denyButton()->isEnabled());
+
+        form.editor()->setPlainText(u"{\"a\": 5, \"b\": 6}"_s);
+        QVERIFY(form.problem().isEmpty());
+        QVERIFY(form.allowOnceButton()->isEnabled());
+        QCOMPARE(parse(form.editedArguments().value_or(QString())), parse(u"{\"a\":5,\"b\":6}"_s));
+    }
+
+    // -----------------------------------------------------------------------
+    // Selection
+
+    void clickingAnItemSelectsItsTraceNode_data()
+    {
+        QTest::addColumn<ChatItem::Kind>("kind");
+        QTest::addColumn<TraceKind>("nodeKind");
+        QTest::newRow("the question selects its turn") << ChatItem::Kind::UserMessage << TraceKind::Turn;
+        QTest::newRow("the answer selects its model call")
+            << ChatItem::Kind::AssistantMessage << TraceKind::ModelCall;
+        QTest::newRow("a tool card selects its tool call") << ChatItem::Kind::ToolCall << TraceKind::ToolCall;
+    }
+    void clickingAnItemSelectsItsTraceNode()
+    {
+        QFETCH(ChatItem::Kind, kind);
+        QFETCH(TraceKind, nodeKind);
+        Fixture f;
+        f.view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        runToolTurn(f);
+        if (QTest::currentTestFailed())
+            return;
+
+        const int index = indexOfKind(f.view, kind);
+        ChatItem *item = f.view.item(index);
+        QSignalSpy selected(&f.view, &ChatView::traceNodeSelected);
+        // A child that takes the click itself, or one that passes it on.
+        QWidget *target
+            = kind == ChatItem::Kind::ToolCall
+                  ? static_cast<QWidget *>(static_cast<ToolCallCard *>(item)->statusLabel())
+                  : static_cast<MessageWidget *>(item)->markdownView()->proseBlocks().value(0)->viewport();
+        QTest::mouseClick(target, Qt::LeftButton, {}, QPoint(2, 2));
+
+        QCOMPARE(selected.size(), 1);
+        const int node = selected.at(0).at(0).toInt();
+        QCOMPARE(node, item->traceNode());
+        QCOMPARE(f.trace.node(node).kind, nodeKind);
+        QVERIFY(item->isSelected());
+        QCOMPARE(f.view.selectedIndex(), index);
+    }
+
+    void selectingATraceNodeHighlightsItsItem_data()
+    {
+        QTest::addColumn<TraceKind>("nodeKind");
+        QTest::addColumn<int>("occurrence");
+        QTest::addColumn<ChatItem::Kind>("expected");
+        QTest::newRow("a turn shows its question") << TraceKind::Turn << 0 << ChatItem::Kind::UserMessage;
+        QTest::newRow("the answering model call shows the answer")
+            << TraceKind::ModelCall << 1 << ChatItem::Kind::AssistantMessage;
+        QTest::newRow("a tool call shows its card") << TraceKind::ToolCall << 0 << ChatItem::Kind::ToolCall;
+        QTest::newRow("the first iteration shows its first item inside")
+            << TraceKind::Iteration << 0 << ChatItem::Kind::ToolCall;
+        QTest::newRow("a model call without text shows its turn's question")
+            << TraceKind::ModelCall << 0 << ChatItem::Kind::UserMessage;
+    }
+    void selectingATraceNodeHighlightsItsItem()
+    {
+        QFETCH(TraceKind, nodeKind);
+        QFETCH(int, occurrence);
+        QFETCH(ChatItem::Kind, expected);
+        Fixture f;
+        runToolTurn(f);
+        if (QTest::currentTestFailed())
+            return;
+        QSignalSpy selected(&f.view, &ChatView::traceNodeSelected);
+
+        const int node = nodesOfKind(f.trace, nodeKind).value(occurrence, -1);
+        QVERIFY(node >= 0);
+        f.view.selectTraceNode(node);
+
+        const int index = f.view.selectedIndex();
+        QVERIFY(index >= 0);
+        QCOMPARE(f.view.item(index)->kind(), expected);
+        QVERIFY(f.view.item(index)->isSelected());
+        for (int i = 0; i < f.view.itemCount(); ++i)
+            QCOMPARE(f.view.item(i)->isSelected(), i == index);
+        QCOMPARE(selected.size(), 0);
+
+        f.view.selectTraceNode(-1);
+        QCOMPARE(f.view.selectedIndex(), -1);
+    }
+
+    // -----------------------------------------------------------------------
+    // Markdown
+
+    void tablesAndCodeBlocksRender()
+    {
+        ChatView view;
+        view.resize(480, 360);
+        view.showHistory(
+            {Message::user(u"Show me"_s),
+             Message::assistant(u"# Result\n\n| name | value |\n|---|---|\n| a | 1 |\n| b | 2 |\n\n"
+                                "```cpp\nint main() { return 0; }\n```\n\nThat is all."_s)});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+        auto *answer = qobject_cast<MessageWidget *>(view.item(1));
+        QVERIFY(answer);
+        const QList<TextBlockView *> prose = answer->markdownView()->proseBlocks();
+        QCOMPARE(prose.size(), 2);
+        QTextTable *table = nullptr;
+        for (QTextFrame *frame : prose.at(0)->document()->rootFrame()->childFrames()) {
+            if (auto *found = qobject_cast<QTextTable *>(frame))
+                table = found;
+        }
+        QVERIFY(table);
+        QCOMPARE(table->rows(), 3);
+        QCOMPARE(table->columns(), 2);
+        QCOMPARE(table->cellAt(2, 0).firstCursorPosition().block().text(), u"b"_s);
+
+        const QList<CodeBlockView *> code = answer->markdownView()->codeBlocks();
+        QCOMPARE(code.size(), 1);
+        QCOMPARE(code.at(0)->code(), u"int main() { return 0; }"_s);
+        QCOMPARE(code.at(0)->language(), u"cpp"_s);
+        // Monospace as drawn, whatever the font is called here.
+        const QFontMetrics codeMetrics(code.at(0)->textView()->font());
+        QCOMPARE(codeMetrics.horizontalAdvance(u"iiii"_s), codeMetrics.horizontalAdvance(u"MMMM"_s));
+        const QFontMetrics proseMetrics(prose.at(0)->font());
+        QVERIFY(proseMetrics.horizontalAdvance(u"iiii"_s) < proseMetrics.horizontalAdvance(u"MMMM"_s));
+
+        QTest::mouseClick(code.at(0)->copyButton(), Qt::LeftButton);
+        QCOMPARE(QGuiApplication::clipboard()->text(), u"int main() { return 0; }"_s);
+    }
+
+    void copyPutsTheWholeMessageOnTheClipboard()
+    {
+        ChatView view;
+        const QString text = u"Some *text* and `code`."_s;
+        view.showHistory({Message::user(u"Hi"_s), Message::assistant(text)});
+        auto *answer = static_cast<MessageWidget *>(view.item(1));
+        QTest::mouseClick(answer->copyButton(), Qt::LeftButton);
+        QCOMPARE(QGuiApplication::clipboard()->text(), text);
+    }
+
+    // -----------------------------------------------------------------------
+    // Edit, regenerate, history
+
+    void theLastQuestionOffersEditAndTheLastAnswerRegenerate()
+    {
+        Fixture f;
+        f.client.enqueue({ScriptedModelClient::text(u"First answer"_s),
+                          ScriptedModelClient::text(u"Second answer"_s), ScriptedModelClient::hang()});
+        f.agent.send(u"First question"_s);
+        QTRY_COMPARE(f.finished.size(), 1);
+        f.agent.send(u"Second question"_s);
+        QTRY_COMPARE(f.finished.size(), 2);
+
+        QCOMPARE(f.view.itemCount(), 4);
+        const auto message = [&f](int index) {
+            return static_cast<MessageWidget *>(f.view.item(index));
+        };
+        QVERIFY(!message(0)->isLastActionAvailable());
+        QVERIFY(!message(1)->isLastActionAvailable());
+        QVERIFY(message(2)->isLastActionAvailable());
+        QVERIFY(message(3)->isLastActionAvailable());
+
+        QSignalSpy edit(&f.view, &ChatView::editLastRequested);
+        QSignalSpy regenerate(&f.view, &ChatView::regenerateRequested);
+        QTest::mouseClick(message(2)->lastActionButton(), Qt::LeftButton);
+        QCOMPARE(edit.size(), 1);
+        QCOMPARE(edit.at(0).at(0).toString(), u"Second question"_s);
+        QTest::mouseClick(message(3)->lastActionButton(), Qt::LeftButton);
+        QCOMPARE(regenerate.size(), 1);
+
+        // Not while a turn runs.
+        f.agent.send(u"Third question"_s);
+        QTRY_VERIFY(f.agent.isRunning());
+        for (int i = 0; i < f.view.itemCount(); ++i) {
+            if (auto *m = qobject_cast<MessageWidget *>(f.view.item(i)))
+                QVERIFY(!m->isLastActionAvailable());
+        }
+    }
+
+    void askingAgainReplacesTheLastTurn_data()
+    {
+        QTest::addColumn<bool>("edit");
+        QTest::newRow("regenerate") << false;
+        QTest::newRow("edit and resend") << true;
+    }
+    void askingAgainReplacesTheLastTurn()
+    {
+        QFETCH(bool, edit);
+        Fixture f;
+        f.client.enqueue({ScriptedModelClient::text(u"Paris"_s), ScriptedModelClient::text(u"Rome"_s),
+                          ScriptedModelClient::text(u"It is Rome."_s)});
+        f.agent.send(u"Capital of France?"_s);
+        QTRY_COMPARE(f.finished.size(), 1);
+        f.agent.send(u"Capital of Italy?"_s);
+        QTRY_COMPARE(f.finished.size(), 2);
+
+        // What ChatSession does with the request: back to before the question, ask again.
+        const auto askAgain = [&f](const QString &text) {
+            f.agent.setHistory(f.agent.history().mid(0, 2));
+            f.agent.send(text);
+        };
+        connect(&f.view, &ChatView::regenerateRequested, &f.view, [&] { askAgain(u"Capital of Italy?"_s); });
+        connect(&f.view, &ChatView::editLastRequested, &f.view,
+                [&](const QString &text) { askAgain(text + u" Answer in a sentence."_s); });
+        auto *button = static_cast<MessageWidget *>(f.view.item(edit ? 2 : 3))->lastActionButton();
+        QTest::mouseClick(button, Qt::LeftButton);
+        QTRY_COMPARE(f.finished.size(), 3);
+
+        QCOMPARE(f.view.itemCount(), 4);
+        QCOMPARE(f.view.itemText(0), u"Capital of France?"_s);
+        QCOMPARE(f.view.itemText(1), u"Paris"_s);
+        QCOMPARE(f.view.itemText(2),
+                 edit ? u"Capital of Italy? Answer in a sentence."_s : u"Capital of Italy?"_s);
+        QCOMPARE(f.view.itemText(3), u"It is Rome."_s);
+    }
+
+    void aBlockedQuestionStaysWhenTheNextOneIsAsked()
+    {
+        Fixture f;
+        auto shield = std::make_shared<RuleShield>();
+        RuleShield::Rule rule;
+        rule.pattern = u"forbidden"_s;
+        shield->addRule(rule);
+        f.agent.addShield(shield);
+        f.client.enqueue(ScriptedModelClient::text(u"Sure."_s));
+
+        f.agent.send(u"Something forbidden"_s);
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.view.itemCount(), 2);
+        // It is not in the history, so it cannot be "the last question" to edit.
+        QVERIFY(!static_cast<MessageWidget *>(f.view.item(0))->isLastActionAvailable());
+        f.agent.send(u"Something else"_s);
+        QTRY_COMPARE(f.finished.size(), 2);
+
+        QCOMPARE(f.view.itemCount(), 4);
+        QCOMPARE(f.view.itemText(0), u"Something forbidden"_s);
+        QCOMPARE(f.view.item(1)->kind(), ChatItem::Kind::Notice);
+        QCOMPARE(f.view.itemText(3), u"Sure."_s);
+    }
+
+    void aSavedConversationIsRebuiltWithResultsJoinedToTheirCalls()
+    {
+        Fixture f;
+        runToolTurn(f);
+        if (QTest::currentTestFailed())
+            return;
+        const QList<Message> history = f.agent.history();
+
+        ChatView reopened;
+        reopened.setTrace(&f.trace);
+        reopened.showHistory(history);
+
+        QCOMPARE(reopened.itemCount(), f.view.itemCount());
+        for (int i = 0; i < reopened.itemCount(); ++i) {
+            QCOMPARE(reopened.item(i)->kind(), f.view.item(i)->kind());
+            QCOMPARE(reopened.itemText(i), f.view.itemText(i));
+            // The reopened trace still finds its items.
+            QCOMPARE(reopened.item(i)->traceNode(), f.view.item(i)->traceNode());
+        }
+        auto *card = reopened.toolCallCard(u"c1"_s);
+        QVERIFY(card);
+        QCOMPARE(card->status(), ToolCallCard::Status::Succeeded);
+        QCOMPARE(card->result(), u"5"_s);
+        QVERIFY(!card->isBusy());
+    }
+
+    void clearingEmptiesTheViewAndShowsTheHint()
+    {
+        ChatView view;
+        QVERIFY(view.isEmptyHintVisible());
+        view.showHistory({Message::user(u"Hi"_s), Message::assistant(u"Hello"_s)});
+        QCOMPARE(view.itemCount(), 2);
+        QVERIFY(!view.isEmptyHintVisible());
+        view.clear();
+        QCOMPARE(view.itemCount(), 0);
+        QVERIFY(view.isEmptyHintVisible());
+    }
+
+private:
+    // Question, a call to add(2, 3), then the answer: items user, card, answer.
+    static void runToolTurn(Fixture &f)
+    {
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":2,\"b\":3}"_s)}),
+                          ScriptedModelClient::text(u"The sum is 5."_s)});
+        f.agent.send(u"What is 2 + 3?"_s);
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.view.itemCount(), 3);
+    }
+};
+
+QTEST_MAIN(ChatViewTest)
+#include "tst_chatview.moc"

@@ -1,0 +1,627 @@
+#include "config/appsettings.h"
+#include "config/providerprofile.h"
+#include "config/secretstore.h"
+#include "fakehttpserver.h"
+#include "settings/settingsdialog.h"
+#include "tools/builtin/builtintools.h"
+
+#include <QAbstractSpinBox>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QNetworkAccessManager>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <memory>
+
+using namespace Loopscope;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Where the key a connection test uses comes from.
+enum class KeySource { Typed, Stored, Environment };
+
+const QString StoredPlaceholder = u"stored in the keychain — type to replace"_s;
+
+// A keychain that is locked for writing: the one failure a real Secret Service will not produce on demand.
+class LockedSecretStore final : public SecretStore
+{
+public:
+    void read(const QString &, QObject *context, ReadCallback done) override
+    {
+        QTimer::singleShot(0, context, [done] { done({}); });
+    }
+    void write(const QString &, const QString &, QObject *context, WriteCallback done) override
+    {
+        QTimer::singleShot(0, context, [done] { done(u"the collection is locked"_s); });
+    }
+    void remove(const QString &, QObject *context, WriteCallback done) override
+    {
+        QTimer::singleShot(0, context, [done] { done({}); });
+    }
+};
+
+// One test's world: its own settings file and its own keychain service, so no test sees another's keys.
+struct Fixture
+{
+    QTemporaryDir dir;
+    QString path = dir.filePath(u"settings.ini"_s);
+    QSettings settings{path, QSettings::IniFormat};
+    ProviderProfileStore profiles{&settings};
+    AppSettings app{&settings};
+    KeychainSecretStore keychain{
+        u"Loopscope tests %1 %2"_s.arg(QString::fromLatin1(QTest::currentTestFunction()))
+            .arg(QCoreApplication::applicationPid())};
+    QNetworkAccessManager network;
+
+    std::unique_ptr<Ui::SettingsDialog> open(SecretStore *secrets = nullptr)
+    {
+        auto dialog
+            = std::make_unique<Ui::SettingsDialog>(&profiles, &app, secrets ? secrets : &keychain, &network);
+        dialog->show();
+        return dialog;
+    }
+
+    QByteArray ini()
+    {
+        settings.sync();
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+
+    // What a fresh process would read from the same file.
+    std::unique_ptr<QSettings> reread()
+    {
+        settings.sync();
+        return std::make_unique<QSettings>(path, QSettings::IniFormat);
+    }
+
+    SecretStore::Result readKey(const QString &account)
+    {
+        std::optional<SecretStore::Result> result;
+        QObject context;
+        keychain.read(account, &context, [&result](const SecretStore::Result &r) { result = r; });
+        if (!QTest::qWaitFor([&] { return result.has_value(); }, 10000))
+            return {std::nullopt, u"the keychain did not answer"_s};
+        return *result;
+    }
+
+    QString writeKey(const QString &account, const QString &key)
+    {
+        std::optional<QString> error;
+        QObject context;
+        keychain.write(account, key, &context, [&error](const QString &e) { error = e; });
+        if (!QTest::qWaitFor([&] { return error.has_value(); }, 10000))
+            return u"the keychain did not answer"_s;
+        return *error;
+    }
+
+    ProviderProfile seedProfile(const QString &id, const QString &model, const QUrl &baseUrl = {})
+    {
+        ProviderProfile profile{id, id.toUpper(), ProviderKind::OpenAi, baseUrl, model, {}, {}};
+        profile.defaults.model = model;
+        profiles.save(profile);
+        if (profiles.defaultProfileId().isEmpty())
+            profiles.setDefaultProfileId(id);
+        return profile;
+    }
+};
+
+template<typename T>
+T *child(QWidget *parent, const QString &name)
+{
+    T *widget = parent->findChild<T *>(name);
+    if (!widget)
+        qWarning("no %s named %s", T::staticMetaObject.className(), qPrintable(name));
+    return widget;
+}
+
+QPushButton *dialogButton(QWidget *dialog, QDialogButtonBox::StandardButton which)
+{
+    auto *box = child<QDialogButtonBox>(dialog, u"buttonBox"_s);
+    return box ? box->button(which) : nullptr;
+}
+
+void retype(QLineEdit *edit, const QString &text)
+{
+    edit->selectAll();
+    QTest::keyClick(edit, Qt::Key_Backspace);
+    QTest::keyClicks(edit, text);
+}
+
+// Every string a widget could show or speak, so a test can say a key appears nowhere.
+QStringList everyVisibleString(QWidget *root)
+{
+    QStringList strings;
+    QList<QWidget *> widgets = root->findChildren<QWidget *>();
+    widgets.prepend(root);
+    for (QWidget *widget : std::as_const(widgets)) {
+        for (const char *property :
+             {"text", "plainText", "placeholderText", "currentText", "toolTip", "statusTip", "whatsThis",
+              "accessibleName", "accessibleDescription", "windowTitle"}) {
+            const QVariant value = widget->property(property);
+            if (value.isValid())
+                strings.append(value.toString());
+        }
+        if (auto *list = qobject_cast<QListWidget *>(widget)) {
+            for (int row = 0; row < list->count(); ++row)
+                strings.append(list->item(row)->text());
+        }
+        if (auto *combo = qobject_cast<QComboBox *>(widget)) {
+            for (int row = 0; row < combo->count(); ++row)
+                strings.append(combo->itemText(row));
+        }
+    }
+    return strings;
+}
+
+QJsonObject tinyCompletion()
+{
+    return {{u"id"_s, u"chatcmpl-1"_s},
+            {u"model"_s, u"gpt-test"_s},
+            {u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
+                                                  {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s},
+                                                                             {u"content"_s, u"pong"_s}}},
+                                                  {u"finish_reason"_s, u"stop"_s}}}},
+            {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 8}, {u"completion_tokens"_s, 1}}}};
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(KeySource)
+
+// Runs inside dbus-run-session with an unlocked gnome-keyring (tests/config/with-keyring.sh):
+// keys really go through QtKeychain to a Secret Service.
+class SettingsDialogTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aProfileAddedThroughTheDialogIsSavedAndItsKeyGoesToTheKeychain()
+    {
+        Fixture f;
+        auto dialog = f.open();
+        const QString key = u"sk-live-added-0123456789abcdef"_s;
+        QVERIFY(child<QLabel>(dialog.get(), u"noProviderLabel"_s)->isVisible());
+
+        QTest::mouseClick(child<QPushButton>(dialog.get(), u"addProviderButton"_s), Qt::LeftButton);
+        retype(child<QLineEdit>(dialog.get(), u"nameEdit"_s), u"Work OpenAI"_s);
+        auto *kind = child<QComboBox>(dialog.get(), u"kindCombo"_s);
+        kind->setCurrentIndex(kind->findData(u"anthropic"_s));
+        QTest::keyClicks(child<QLineEdit>(dialog.get(), u"baseUrlEdit"_s), u"https://llm.example.test"_s);
+        QTest::keyClicks(child<QLineEdit>(dialog.get(), u"modelEdit"_s), u"claude-test"_s);
+        QTest::keyClicks(child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s), key);
+        QCOMPARE(child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s)->echoMode(), QLineEdit::Password);
+
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+        QVERIFY(dialog->isSaving()); // the keychain answers later; the dialog waits for it
+        QVERIFY(dialog->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->isVisible(), 10000);
+        QCOMPARE(dialog->result(), int(QDialog::Accepted));
+
+        const auto settings = f.reread();
+        ProviderProfileStore store(settings.get());
+        QCOMPARE(store.profiles().size(), 1);
+        const ProviderProfile saved = store.profiles().constFirst();
+        QCOMPARE(saved.id, u"work-openai"_s);
+        QCOMPARE(saved.name, u"Work OpenAI"_s);
+        QCOMPARE(saved.kind, ProviderKind::Anthropic);
+        QCOMPARE(saved.baseUrl, QUrl(u"https://llm.example.test"_s));
+        QCOMPARE(saved.model, u"claude-test"_s);
+        QCOMPARE(store.defaultProfileId(), saved.id);
+
+        const SecretStore::Result stored = f.readKey(saved.id);
+        QCOMPARE(stored.error, QString());
+        QCOMPARE(stored.secret, std::optional<QString>(key));
+        QVERIFY(!f.ini().isEmpty());
+        QVERIFY(!f.ini().contains(key.toUtf8()));
+        QVERIFY(!f.ini().contains("sk-live"));
+    }
+
+    void reopeningTheDialogNeverShowsTheStoredKey()
+    {
+        Fixture f;
+        const QString key = u"sk-reopen-0123456789abcdef"_s;
+        f.seedProfile(u"with-key"_s, u"gpt-a"_s);
+        f.seedProfile(u"without-key"_s, u"gpt-b"_s);
+        QCOMPARE(f.writeKey(u"with-key"_s, key), QString());
+
+        auto dialog = f.open();
+        auto *list = child<QListWidget>(dialog.get(), u"providerList"_s);
+        auto *keyEdit = child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s);
+        QCOMPARE(list->count(), 2);
+        list->setCurrentRow(0);
+        QCOMPARE(child<QLineEdit>(dialog.get(), u"nameEdit"_s)->text(), u"WITH-KEY"_s);
+
+        QTRY_COMPARE(keyEdit->placeholderText(), StoredPlaceholder);
+        QCOMPARE(keyEdit->text(), QString());
+        QCOMPARE(keyEdit->echoMode(), QLineEdit::Password);
+        for (const QString &text : everyVisibleString(dialog.get()))
+            QVERIFY2(!text.contains(key), qPrintable(text));
+
+        list->setCurrentRow(1);
+        QTRY_COMPARE(keyEdit->placeholderText(), u"not set"_s);
+        QCOMPARE(keyEdit->text(), QString());
+    }
+
+    void theStoredKeyChangesOnlyWhenANewOneIsTyped_data()
+    {
+        QTest::addColumn<QString>("typedKey");
+        QTest::newRow("other fields edited, key field left empty") << QString();
+        QTest::newRow("a new key typed") << u"sk-replacement-0123456789"_s;
+    }
+
+    void theStoredKeyChangesOnlyWhenANewOneIsTyped()
+    {
+        QFETCH(QString, typedKey);
+        Fixture f;
+        const QString oldKey = u"sk-original-0123456789abcdef"_s;
+        f.seedProfile(u"work"_s, u"gpt-old"_s);
+        QCOMPARE(f.writeKey(u"work"_s, oldKey), QString());
+
+        auto dialog = f.open();
+        QTRY_COMPARE(child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s)->placeholderText(), StoredPlaceholder);
+        retype(child<QLineEdit>(dialog.get(), u"modelEdit"_s), u"gpt-new"_s);
+        QTest::keyClicks(child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s), typedKey);
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->isVisible(), 10000);
+
+        const auto settings = f.reread();
+        QCOMPARE(ProviderProfileStore(settings.get()).profile(u"work"_s)->model, u"gpt-new"_s);
+        const SecretStore::Result stored = f.readKey(u"work"_s);
+        QCOMPARE(stored.error, QString());
+        QCOMPARE(stored.secret, std::optional<QString>(typedKey.isEmpty() ? oldKey : typedKey));
+        QVERIFY(!f.ini().contains(oldKey.toUtf8()));
+        QVERIFY(typedKey.isEmpty() || !f.ini().contains(typedKey.toUtf8()));
+    }
+
+    void removingAProfileRemovesItsKeyAndPassesTheDefaultOn()
+    {
+        Fixture f;
+        f.seedProfile(u"first"_s, u"gpt-a"_s);
+        f.seedProfile(u"second"_s, u"gpt-b"_s);
+        QCOMPARE(f.profiles.defaultProfileId(), u"first"_s);
+        QCOMPARE(f.writeKey(u"first"_s, u"sk-doomed-0123456789"_s), QString());
+        QCOMPARE(f.writeKey(u"second"_s, u"sk-kept-0123456789"_s), QString());
+
+        auto dialog = f.open();
+        auto *list = child<QListWidget>(dialog.get(), u"providerList"_s);
+        list->setCurrentRow(0);
+        QCOMPARE(list->currentItem()->text(), u"FIRST (default)"_s);
+        QTest::mouseClick(child<QPushButton>(dialog.get(), u"removeProviderButton"_s), Qt::LeftButton);
+        QCOMPARE(list->count(), 1);
+        QCOMPARE(list->item(0)->text(), u"SECOND (default)"_s);
+        QCOMPARE(f.readKey(u"first"_s).secret,
+                 std::optional<QString>(u"sk-doomed-0123456789"_s)); // not before OK
+
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->isVisible(), 10000);
+
+        const auto settings = f.reread();
+        ProviderProfileStore store(settings.get());
+        QCOMPARE(store.profile(u"first"_s), std::nullopt);
+        QCOMPARE(store.defaultProfileId(), u"second"_s);
+        QCOMPARE(f.readKey(u"first"_s).secret, std::nullopt);
+        QCOMPARE(f.readKey(u"second"_s).secret, std::optional<QString>(u"sk-kept-0123456789"_s));
+    }
+
+    void makeDefaultChoosesTheProfileNewConversationsUse()
+    {
+        Fixture f;
+        f.seedProfile(u"first"_s, u"gpt-a"_s);
+        f.seedProfile(u"second"_s, u"gpt-b"_s);
+        auto dialog = f.open();
+        auto *makeDefault = child<QPushButton>(dialog.get(), u"makeDefaultButton"_s);
+        auto *list = child<QListWidget>(dialog.get(), u"providerList"_s);
+        list->setCurrentRow(0);
+        QVERIFY(!makeDefault->isEnabled());
+        list->setCurrentRow(1);
+        QVERIFY(makeDefault->isEnabled());
+        QTest::mouseClick(makeDefault, Qt::LeftButton);
+        QCOMPARE(list->item(1)->text(), u"SECOND (default)"_s);
+        QCOMPARE(list->item(0)->text(), u"FIRST"_s);
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY(!dialog->isVisible());
+        const auto settings = f.reread();
+        QCOMPARE(ProviderProfileStore(settings.get()).defaultProfileId(), u"second"_s);
+    }
+
+    void loopToolsAndAppearanceSettingsPersistOnlyWhenConfirmed_data()
+    {
+        QTest::addColumn<QDialogButtonBox::StandardButton>("button");
+        QTest::addColumn<bool>("persisted");
+        QTest::addColumn<bool>("staysOpen");
+        QTest::newRow("OK saves and closes") << QDialogButtonBox::Ok << true << false;
+        QTest::newRow("Apply saves and stays open") << QDialogButtonBox::Apply << true << true;
+        QTest::newRow("Cancel discards") << QDialogButtonBox::Cancel << false << false;
+    }
+
+    void loopToolsAndAppearanceSettingsPersistOnlyWhenConfirmed()
+    {
+        QFETCH(QDialogButtonBox::StandardButton, button);
+        QFETCH(bool, persisted);
+        QFETCH(bool, staysOpen);
+        Fixture f;
+        const QStringList tools = builtinToolNames();
+        auto dialog = f.open();
+        QSignalSpy applied(dialog.get(), &Ui::SettingsDialog::applied);
+
+        dialog->showPage(Ui::SettingsDialog::Page::Loop);
+        child<QSpinBox>(dialog.get(), u"maxIterationsSpin"_s)->setValue(7);
+        child<QSpinBox>(dialog.get(), u"parallelToolsSpin"_s)->setValue(1);
+        auto *postLoop = child<QComboBox>(dialog.get(), u"postLoopCombo"_s);
+        postLoop->setCurrentIndex(postLoop->findData(u"summary"_s));
+        child<QSpinBox>(dialog.get(), u"toolTimeoutSpin"_s)->setValue(90);
+        child<QSpinBox>(dialog.get(), u"readTimeoutSpin"_s)->setValue(120);
+        QTest::keyClicks(child<QPlainTextEdit>(dialog.get(), u"systemPromptEdit"_s), u"Be terse."_s);
+        dialog->showPage(Ui::SettingsDialog::Page::Tools);
+        QTest::keyClick(child<QCheckBox>(dialog.get(), u"toolEnabled_"_s + tools.at(0)), Qt::Key_Space);
+        QVERIFY(!child<QComboBox>(dialog.get(), u"toolRule_"_s + tools.at(0))->isEnabled());
+        auto *rule = child<QComboBox>(dialog.get(), u"toolRule_"_s + tools.at(1));
+        rule->setCurrentIndex(rule->findData(u"ask"_s));
+        auto *never = child<QComboBox>(dialog.get(), u"toolRule_"_s + tools.at(2));
+        never->setCurrentIndex(never->findData(u"never"_s));
+        retype(child<QLineEdit>(dialog.get(), u"workspaceEdit"_s), f.dir.path());
+        dialog->showPage(Ui::SettingsDialog::Page::Appearance);
+        QTest::keyClick(child<QCheckBox>(dialog.get(), u"sendOnEnterCheck"_s), Qt::Key_Space);
+
+        QTest::mouseClick(dialogButton(dialog.get(), button), Qt::LeftButton);
+        QTRY_COMPARE(dialog->isVisible(), staysOpen);
+        QTRY_VERIFY(!dialog->isSaving());
+        QCOMPARE(applied.size(), persisted ? 1 : 0);
+        if (staysOpen)
+            QCOMPARE(child<QLabel>(dialog.get(), u"statusLabel"_s)->text(), u"Saved."_s);
+
+        const auto settings = f.reread();
+        const AppSettings app(settings.get());
+        if (!persisted) {
+            QCOMPARE(app.agentConfig(), AgentConfig());
+            QCOMPARE(app.enabledTools(), tools);
+            QCOMPARE(app.toolApprovalRules(), (QHash<QString, QString>()));
+            QCOMPARE(app.sendOnEnter(), false);
+            QVERIFY(settings->allKeys().isEmpty());
+            return;
+        }
+        AgentConfig expected;
+        expected.maxIterations = 7;
+        expected.maxParallelTools = 1;
+        expected.postLoop = PostLoopMode::Summary;
+        expected.toolTimeoutMs = 90'000;
+        expected.systemPrompt = u"Be terse."_s;
+        QCOMPARE(app.agentConfig(), expected);
+        QCOMPARE(app.providerReadTimeoutMs(), 120'000);
+        QCOMPARE(app.enabledTools(), tools.mid(1));
+        QCOMPARE(app.toolApprovalRules().value(tools.at(1)), u"ask"_s);
+        QCOMPARE(app.toolApprovalRules().value(tools.at(2)), u"never"_s);
+        QCOMPARE(app.toolApprovalRules().value(tools.at(3)), u"always"_s);
+        QCOMPARE(app.workspaceFolder(), f.dir.path());
+        QCOMPARE(app.sendOnEnter(), true);
+    }
+
+    void untouchedTimeoutsKeepTheirExactStoredValues()
+    {
+        Fixture f;
+        AgentConfig config;
+        config.toolTimeoutMs = 2'400; // shown as 2 s
+        f.app.setAgentConfig(config);
+        f.app.setProviderReadTimeoutMs(45'500);
+        auto dialog = f.open();
+        QCOMPARE(child<QSpinBox>(dialog.get(), u"toolTimeoutSpin"_s)->value(), 2);
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY(!dialog->isVisible());
+        const auto settings = f.reread();
+        QCOMPARE(AppSettings(settings.get()).agentConfig().toolTimeoutMs, 2'400);
+        QCOMPARE(AppSettings(settings.get()).providerReadTimeoutMs(), 45'500);
+    }
+
+    void testConnectionReportsWhatTheProviderSaid_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<KeySource>("keySource");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("200 with a typed key")
+            << 200 << KeySource::Typed << u"Connected: gpt-test answered."_s;
+        QTest::newRow("200 with the key in the keychain")
+            << 200 << KeySource::Stored << u"Connected: gpt-test answered."_s;
+        QTest::newRow("200 with the key from an environment variable")
+            << 200 << KeySource::Environment << u"Connected: gpt-test answered."_s;
+        QTest::newRow("401 shows the human error")
+            << 401 << KeySource::Typed << u"Connection failed: the API key was rejected (401)"_s;
+    }
+
+    void testConnectionReportsWhatTheProviderSaid()
+    {
+        QFETCH(int, status);
+        QFETCH(KeySource, keySource);
+        QFETCH(QString, shown);
+        const QString key = u"sk-test-%1-0123456789abcdef"_s.arg(int(keySource));
+        FakeHttpServer server;
+        QVERIFY(server.listen());
+        server.setHandler([status, key](const HttpRequestRecord &, HttpExchange &exchange) {
+            if (status == 200)
+                exchange.respondJson(200, tinyCompletion());
+            else // like OpenAI, the error quotes the key; the dialog must not show it
+                exchange.respondJson(
+                    status, {{u"error"_s,
+                              QJsonObject{{u"message"_s, QString(u"Incorrect API key provided: "_s + key)},
+                                          {u"type"_s, u"invalid_request_error"_s}}}});
+        });
+        Fixture f;
+        const QByteArray envName = "LOOPSCOPE_SETTINGS_TEST_KEY";
+        qunsetenv(envName.constData());
+        const QUrl baseUrl(server.baseUrl().toString() + u"/v1"_s);
+        if (keySource != KeySource::Typed) {
+            f.seedProfile(u"local"_s, u"gpt-test"_s, baseUrl);
+            if (keySource == KeySource::Stored) {
+                QCOMPARE(f.writeKey(u"local"_s, key), QString());
+            } else {
+                qputenv(envName.constData(), key.toUtf8());
+                ProviderProfile profile = *f.profiles.profile(u"local"_s);
+                profile.apiKeyEnv = QString::fromLatin1(envName);
+                f.profiles.save(profile);
+            }
+        }
+        auto dialog = f.open();
+        if (keySource == KeySource::Typed) {
+            QTest::mouseClick(child<QPushButton>(dialog.get(), u"addProviderButton"_s), Qt::LeftButton);
+            QTest::keyClicks(child<QLineEdit>(dialog.get(), u"baseUrlEdit"_s), baseUrl.toString());
+            QTest::keyClicks(child<QLineEdit>(dialog.get(), u"modelEdit"_s), u"gpt-test"_s);
+            QTest::keyClicks(child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s), key);
+        } else if (keySource == KeySource::Stored) {
+            QTRY_COMPARE(child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s)->placeholderText(),
+                         StoredPlaceholder);
+        }
+        auto *result = child<QLabel>(dialog.get(), u"testResultLabel"_s);
+        auto *test = child<QPushButton>(dialog.get(), u"testConnectionButton"_s);
+
+        QTest::mouseClick(test, Qt::LeftButton);
+
+        QTRY_VERIFY_WITH_TIMEOUT(result->text().startsWith(shown), 10000);
+        QVERIFY(test->isEnabled());
+        QVERIFY2(!result->text().contains(key), qPrintable(result->text()));
+        QCOMPARE(server.requests().size(), 1); // no retry
+        const HttpRequestRecord request = server.requests().constFirst();
+        QCOMPARE(request.path, "/v1/chat/completions"_ba);
+        QCOMPARE(request.header("Authorization"), "Bearer "_ba + key.toUtf8());
+        QCOMPARE(request.json().value(u"model"_s).toString(), u"gpt-test"_s);
+        QCOMPARE(request.json().value(u"stream"_s).toBool(true), false);
+        const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+        QCOMPARE(messages.size(), 1);
+        QCOMPARE(messages.at(0).toObject().value(u"content"_s).toString(), u"ping"_s);
+        qunsetenv(envName.constData());
+        // Testing saves nothing.
+        QCOMPARE(f.profiles.profiles().size(), keySource == KeySource::Typed ? 0 : 1);
+    }
+
+    void aProfileThatCannotBeSavedKeepsTheDialogOpenAndSaysWhy_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("baseUrl");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("complaint");
+        QTest::newRow("no model") << u"Work"_s << QString() << QString() << u"Enter the model"_s;
+        QTest::newRow("no name") << QString() << QString() << u"gpt-x"_s << u"Give the profile a name"_s;
+        QTest::newRow("a base URL that is not http")
+            << u"Work"_s << u"ftp://example.test"_s << u"gpt-x"_s << u"http:// or https://"_s;
+    }
+
+    void aProfileThatCannotBeSavedKeepsTheDialogOpenAndSaysWhy()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, baseUrl);
+        QFETCH(QString, model);
+        QFETCH(QString, complaint);
+        Fixture f;
+        auto dialog = f.open();
+        QTest::mouseClick(child<QPushButton>(dialog.get(), u"addProviderButton"_s), Qt::LeftButton);
+        auto *nameEdit = child<QLineEdit>(dialog.get(), u"nameEdit"_s);
+        nameEdit->clear();
+        QTest::keyClicks(nameEdit, name);
+        QTest::keyClicks(child<QLineEdit>(dialog.get(), u"baseUrlEdit"_s), baseUrl);
+        QTest::keyClicks(child<QLineEdit>(dialog.get(), u"modelEdit"_s), model);
+        QTest::keyClicks(child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s), u"sk-never-saved-0123456789"_s);
+        dialog->showPage(Ui::SettingsDialog::Page::Appearance);
+
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+
+        QVERIFY(dialog->isVisible());
+        QVERIFY(!dialog->isSaving());
+        auto *status = child<QLabel>(dialog.get(), u"statusLabel"_s);
+        QVERIFY(status->isVisible());
+        QVERIFY2(status->text().contains(complaint), qPrintable(status->text()));
+        QCOMPARE(child<QTabWidget>(dialog.get(), u"pages"_s)->currentIndex(),
+                 int(Ui::SettingsDialog::Page::Providers));
+        QVERIFY(f.profiles.profiles().isEmpty());
+        QCOMPARE(f.readKey(u"work"_s).secret, std::nullopt);
+    }
+
+    void aKeychainFailureKeepsTheDialogOpenAndSaysSo()
+    {
+        Fixture f;
+        LockedSecretStore locked;
+        auto dialog = f.open(&locked);
+        QSignalSpy applied(dialog.get(), &Ui::SettingsDialog::applied);
+        QTest::mouseClick(child<QPushButton>(dialog.get(), u"addProviderButton"_s), Qt::LeftButton);
+        QTest::keyClicks(child<QLineEdit>(dialog.get(), u"modelEdit"_s), u"gpt-x"_s);
+        QTest::keyClicks(child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s), u"sk-unsaved-0123456789"_s);
+
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+
+        QTRY_VERIFY(!dialog->isSaving());
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(applied.size(), 0);
+        auto *status = child<QLabel>(dialog.get(), u"statusLabel"_s);
+        QVERIFY2(status->text().contains(u"the collection is locked"_s), qPrintable(status->text()));
+        QVERIFY(dialogButton(dialog.get(), QDialogButtonBox::Ok)->isEnabled()); // the user may retry
+        // The typed key is still there to retry with, as dots.
+        QCOMPARE(child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s)->text(), u"sk-unsaved-0123456789"_s);
+    }
+
+    void everyControlHasAnAccessibleNameAndEveryPageDistinctMnemonics()
+    {
+        Fixture f;
+        f.seedProfile(u"work"_s, u"gpt-a"_s);
+        auto dialog = f.open();
+        const QList<QWidget *> widgets = dialog->findChildren<QWidget *>();
+        for (QWidget *widget : widgets) {
+            const bool control
+                = qobject_cast<QLineEdit *>(widget) || qobject_cast<QComboBox *>(widget)
+                  || qobject_cast<QAbstractSpinBox *>(widget) || qobject_cast<QPlainTextEdit *>(widget)
+                  || qobject_cast<QListWidget *>(widget) || qobject_cast<QAbstractButton *>(widget);
+            // Parts of a compound control (a spin box's editor, a line edit's clear button) are named by it.
+            QWidget *parent = widget->parentWidget();
+            const bool part = qobject_cast<QAbstractSpinBox *>(parent) || qobject_cast<QComboBox *>(parent)
+                              || qobject_cast<QLineEdit *>(parent);
+            if (!control || part)
+                continue;
+            const auto *button = qobject_cast<QAbstractButton *>(widget);
+            const bool named = !widget->accessibleName().isEmpty() || (button && !button->text().isEmpty());
+            QVERIFY2(named, qPrintable(widget->objectName() + u' '
+                                       + QString::fromLatin1(widget->metaObject()->className())));
+        }
+
+        const auto *tabs = child<QTabWidget>(dialog.get(), u"pages"_s);
+        QStringList dialogTexts;
+        for (QAbstractButton *button : child<QDialogButtonBox>(dialog.get(), u"buttonBox"_s)->buttons())
+            dialogTexts.append(button->text());
+        for (int page = 0; page < tabs->count(); ++page) {
+            QStringList texts = dialogTexts;
+            for (const QLabel *label : tabs->widget(page)->findChildren<QLabel *>()) {
+                texts.append(label->text());
+                // Without a buddy the "&" is shown as is and the shortcut leads nowhere.
+                if (QString(label->text()).remove(u"&&"_s).contains(u'&'))
+                    QVERIFY2(label->buddy(), qPrintable(label->text()));
+            }
+            for (const QAbstractButton *button : tabs->widget(page)->findChildren<QAbstractButton *>())
+                texts.append(button->text());
+            QString seen;
+            for (QString text : std::as_const(texts)) {
+                text.remove(u"&&"_s);
+                const qsizetype at = text.indexOf(u'&');
+                if (at < 0 || at + 1 >= text.size())
+                    continue;
+                const QChar mnemonic = text.at(at + 1).toLower();
+                QVERIFY2(!seen.contains(mnemonic), qPrintable(tabs->tabText(page) + u": "_s + text));
+                seen.append(mnemonic);
+            }
+            QVERIFY(!seen.isEmpty());
+        }
+    }
+};
+
+QTEST_MAIN(SettingsDialogTest)
+#include "tst_settingsdialog.moc"

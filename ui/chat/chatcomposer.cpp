@@ -1,0 +1,161 @@
+#include "chatcomposer.h"
+
+#include "chatsurface.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Ui {
+
+namespace {
+
+constexpr int MinimumLines = 2;
+constexpr int MaximumLines = 10;
+
+} // namespace
+
+ChatComposer::ChatComposer(QWidget *parent)
+    : QWidget(parent)
+    , m_editor(new QPlainTextEdit(this))
+    , m_send(new QPushButton(tr("Send"), this))
+    , m_stop(new QPushButton(tr("Stop"), this))
+{
+    m_editor->setAccessibleName(tr("Message"));
+    m_editor->setTabChangesFocus(true);
+    m_editor->installEventFilter(this);
+    connect(m_editor, &QPlainTextEdit::textChanged, this, &ChatComposer::updateSendEnabled);
+    connect(m_editor->document()->documentLayout(), &QAbstractTextDocumentLayout::documentSizeChanged, this,
+            &ChatComposer::fitEditor);
+
+    m_send->setIcon(QIcon::fromTheme(u"document-send"_s));
+    m_send->setAccessibleName(tr("Send the message"));
+    connect(m_send, &QPushButton::clicked, this, &ChatComposer::send);
+
+    m_stop->setIcon(QIcon::fromTheme(u"process-stop"_s));
+    m_stop->setAccessibleName(tr("Stop the turn"));
+    m_stop->setToolTip(tr("Stop the agent (Esc)"));
+    m_stop->hide();
+    connect(m_stop, &QPushButton::clicked, this, &ChatComposer::cancelRequested);
+
+    auto *buttons = new QVBoxLayout;
+    buttons->setContentsMargins(0, 0, 0, 0);
+    buttons->addStretch(1);
+    buttons->addWidget(m_send);
+    buttons->addWidget(m_stop);
+
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(chatSpacing(this, 0.5));
+    layout->addWidget(m_editor, 1);
+    layout->addLayout(buttons);
+
+    updatePlaceholder();
+    updateSendEnabled();
+    fitEditor();
+    setFocusProxy(m_editor);
+}
+
+QString ChatComposer::text() const
+{
+    return m_editor->toPlainText();
+}
+
+void ChatComposer::setText(const QString &text)
+{
+    m_editor->setPlainText(text);
+    m_editor->moveCursor(QTextCursor::End);
+    m_editor->setFocus();
+}
+
+void ChatComposer::setBusy(bool busy)
+{
+    if (m_busy == busy)
+        return;
+    const bool hadFocus = m_send->hasFocus() || m_stop->hasFocus();
+    m_busy = busy;
+    m_send->setVisible(!busy);
+    m_stop->setVisible(busy);
+    if (hadFocus) {
+        QWidget *next = busy ? static_cast<QWidget *>(m_stop) : m_editor;
+        next->setFocus();
+    }
+    updateSendEnabled();
+}
+
+void ChatComposer::setSendOnEnter(bool sendOnEnter)
+{
+    m_sendOnEnter = sendOnEnter;
+    updatePlaceholder();
+}
+
+void ChatComposer::send()
+{
+    const QString message = text().trimmed();
+    if (m_busy || message.isEmpty())
+        return;
+    m_editor->clear();
+    emit sendRequested(message);
+}
+
+bool ChatComposer::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_editor || event->type() != QEvent::KeyPress)
+        return QWidget::eventFilter(watched, event);
+
+    const auto *key = static_cast<QKeyEvent *>(event);
+    const Qt::KeyboardModifiers modifiers = key->modifiers() & ~Qt::KeypadModifier;
+    switch (key->key()) {
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        if (modifiers == Qt::ControlModifier || (m_sendOnEnter && modifiers == Qt::NoModifier)) {
+            send();
+            return true;
+        }
+        if (modifiers == Qt::ShiftModifier) {
+            // A paragraph break, not the soft line break QPlainTextEdit makes of Shift+Enter.
+            m_editor->textCursor().insertText(u"\n"_s);
+            return true;
+        }
+        break;
+    case Qt::Key_Escape:
+        if (m_busy) {
+            emit cancelRequested();
+            return true;
+        }
+        break;
+    default: break;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ChatComposer::updatePlaceholder()
+{
+    const QString hint = m_sendOnEnter ? tr("Message the agent (Enter to send, Shift+Enter for a new line)")
+                                       : tr("Message the agent (Ctrl+Enter to send)");
+    m_editor->setPlaceholderText(hint);
+    m_send->setToolTip(m_sendOnEnter ? tr("Send (Enter)") : tr("Send (Ctrl+Enter)"));
+}
+
+void ChatComposer::updateSendEnabled()
+{
+    m_send->setEnabled(!m_busy && !text().trimmed().isEmpty());
+}
+
+// From two lines up to ten as the text grows; then it scrolls.
+void ChatComposer::fitEditor()
+{
+    const int lines = std::clamp(int(m_editor->document()->lineCount()), MinimumLines, MaximumLines);
+    const QMargins margins = m_editor->contentsMargins();
+    const int height = lines * m_editor->fontMetrics().lineSpacing()
+                       + int(2 * m_editor->document()->documentMargin()) + margins.top() + margins.bottom();
+    if (height != m_editor->height())
+        m_editor->setFixedHeight(height);
+}
+
+} // namespace Loopscope::Ui

@@ -1,0 +1,81 @@
+#include "chatitem.h"
+
+#include <QChildEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPointer>
+#include <QTimer>
+
+namespace Loopscope::Ui {
+
+ChatItem::ChatItem(Kind kind, QWidget *parent)
+    : QWidget(parent)
+    , m_kind(kind)
+{
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    watch(this);
+}
+
+void ChatItem::setSelected(bool selected)
+{
+    if (m_selected == selected)
+        return;
+    m_selected = selected;
+    update();
+}
+
+void ChatItem::setSurface(ChatSurface surface)
+{
+    m_surface = surface;
+    update();
+}
+
+void ChatItem::paintEvent(QPaintEvent *event)
+{
+    Q_UNUSED(event);
+    QPainter painter(this);
+    paintSurface(painter, this, m_surface, m_selected);
+}
+
+// Every descendant, present and future, reports its mouse presses here.
+void ChatItem::watch(QObject *object)
+{
+    if (!object->isWidgetType())
+        return; // e.g. a text document's frames, which get no clicks
+    object->installEventFilter(this);
+    for (QObject *child : object->children())
+        watch(child);
+}
+
+bool ChatItem::eventFilter(QObject *watched, QEvent *event)
+{
+    switch (event->type()) {
+    case QEvent::ChildAdded: {
+        QObject *child = static_cast<QChildEvent *>(event)->child();
+        if (!child->isWidgetType())
+            break;
+        watch(child);
+        // Widgets may install filters of their own while they are built (a
+        // scroll area on its viewport) that eat presses: once the child is
+        // complete, installing again puts this filter first.
+        QTimer::singleShot(0, this, [this, child = QPointer<QObject>(child)] {
+            if (child)
+                watch(child);
+        });
+        break;
+    }
+    case QEvent::MouseButtonPress:
+        // A press a child ignores travels on to its parents, within the same
+        // delivery: count it once.
+        if (static_cast<const QMouseEvent *>(event)->button() != Qt::LeftButton || m_pressReported)
+            break;
+        m_pressReported = true;
+        QTimer::singleShot(0, this, [this] { m_pressReported = false; });
+        emit activated();
+        break;
+    default: break;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace Loopscope::Ui

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+namespace Loopscope::Ui {
+
+/*!
+    A stretch of a Markdown message that is shown by one widget: prose, which
+    QTextDocument renders, or a fenced code block, which gets a monospace view
+    with a Copy button. While an answer streams its last fence may be open.
+*/
+struct MarkdownSegment
+{
+    enum class Kind { Prose, Code };
+
+    Kind kind = Kind::Prose;
+    QString text;     // the prose, or the code without its fences
+    QString language; // the first word of a fence's info string
+    bool closed = true;
+
+    bool operator==(const MarkdownSegment &) const = default;
+};
+
+// Splits at ``` and ~~~ fences (CommonMark rules for the fence itself).
+// Prose that is only blank lines is dropped.
+QList<MarkdownSegment> splitMarkdown(const QString &markdown);
+
+} // namespace Loopscope::Ui

@@ -1,0 +1,135 @@
+#include "markdownview.h"
+
+#include "chatsurface.h"
+#include "codeblockview.h"
+#include "textblockview.h"
+
+#include <QEvent>
+#include <QTextDocument>
+#include <QTextFrame>
+#include <QTextTable>
+#include <QVBoxLayout>
+
+namespace Loopscope::Ui {
+
+MarkdownView::MarkdownView(Format format, QWidget *parent)
+    : QWidget(parent)
+    , m_format(format)
+    , m_layout(new QVBoxLayout(this))
+{
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    m_layout->setContentsMargins(0, 0, 0, 0);
+    m_layout->setSpacing(chatSpacing(this, 0.5));
+}
+
+void MarkdownView::setText(const QString &text)
+{
+    if (text == m_text && !m_parts.isEmpty())
+        return;
+    m_text = text;
+
+    QList<MarkdownSegment> segments;
+    if (m_format == Format::PlainText)
+        segments.append({MarkdownSegment::Kind::Prose, text, {}, true});
+    else
+        segments = splitMarkdown(text);
+
+    for (int i = 0; i < segments.size(); ++i) {
+        const MarkdownSegment &segment = segments.at(i);
+        if (i < m_parts.size() && m_parts.at(i).segment.kind == segment.kind) {
+            if (m_parts.at(i).segment != segment) {
+                m_parts[i].segment = segment;
+                render(m_parts.at(i));
+            }
+            continue;
+        }
+        if (i < m_parts.size()) { // the kind changed, e.g. a fence just opened
+            delete m_parts.at(i).widget;
+            m_parts.removeAt(i);
+        }
+        Part part{segment, createWidget(segment)};
+        m_layout->insertWidget(i, part.widget);
+        render(part);
+        m_parts.insert(i, part);
+    }
+    while (m_parts.size() > segments.size())
+        delete m_parts.takeLast().widget;
+}
+
+QWidget *MarkdownView::createWidget(const MarkdownSegment &segment)
+{
+    if (segment.kind == MarkdownSegment::Kind::Code)
+        return new CodeBlockView(this);
+    auto *prose = new TextBlockView(this);
+    prose->setAccessibleName(tr("Message text"));
+    return prose;
+}
+
+void MarkdownView::render(const Part &part)
+{
+    ++m_renderCount;
+    if (auto *code = qobject_cast<CodeBlockView *>(part.widget)) {
+        code->setCode(part.segment.text, part.segment.language);
+        return;
+    }
+    auto *prose = static_cast<TextBlockView *>(part.widget);
+    if (m_format == Format::PlainText) {
+        prose->setPlainText(part.segment.text);
+    } else {
+        prose->setMarkdown(part.segment.text);
+        styleTables(prose->document());
+    }
+}
+
+// Qt's Markdown tables come with spaced double borders; a single line in the
+// palette's own colour reads better.
+void MarkdownView::styleTables(QTextDocument *document) const
+{
+    QList<QTextFrame *> frames = document->rootFrame()->childFrames();
+    while (!frames.isEmpty()) {
+        QTextFrame *frame = frames.takeFirst();
+        frames += frame->childFrames();
+        auto *table = qobject_cast<QTextTable *>(frame);
+        if (!table)
+            continue;
+        QTextTableFormat format = table->format();
+        format.setBorderCollapse(true);
+        format.setBorder(1);
+        format.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+        format.setBorderBrush(surfaceBorder(ChatSurface::Card, palette()));
+        format.setCellSpacing(0);
+        format.setCellPadding(std::max(2, fontMetrics().height() / 5));
+        table->setFormat(format);
+    }
+}
+
+void MarkdownView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) {
+        for (TextBlockView *prose : proseBlocks())
+            styleTables(prose->document());
+    }
+}
+
+QList<CodeBlockView *> MarkdownView::codeBlocks() const
+{
+    QList<CodeBlockView *> blocks;
+    for (const Part &part : m_parts) {
+        if (auto *code = qobject_cast<CodeBlockView *>(part.widget))
+            blocks.append(code);
+    }
+    return blocks;
+}
+
+QList<TextBlockView *> MarkdownView::proseBlocks() const
+{
+    QList<TextBlockView *> blocks;
+    for (const Part &part : m_parts) {
+        if (auto *prose = qobject_cast<TextBlockView *>(part.widget))
+            blocks.append(prose);
+    }
+    return blocks;
+}
+
+} // namespace Loopscope::Ui

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "chatitem.h"
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QToolButton;
+QT_END_NAMESPACE
+
+namespace Loopscope::Ui {
+
+class MarkdownView;
+
+/*!
+    A message of the user (plain text on a tinted surface) or of the assistant
+    (Markdown), with Copy and, on the last ones, Edit or Regenerate.
+*/
+class MessageWidget final : public ChatItem
+{
+    Q_OBJECT
+
+public:
+    enum class Role { User, Assistant };
+
+    explicit MessageWidget(Role role, QWidget *parent = nullptr);
+
+    Role role() const { return m_role; }
+    void setText(const QString &text);
+    QString text() const;
+    QString plainText() const override { return text(); }
+
+    // Edit is offered on the user's last message, Regenerate on the last answer.
+    void setLastActionAvailable(bool available);
+    bool isLastActionAvailable() const { return m_lastActionAvailable; }
+
+    MarkdownView *markdownView() const { return m_markdown; }
+    QToolButton *copyButton() const { return m_copy; }
+    QToolButton *lastActionButton() const { return m_lastAction; }
+
+    void copyToClipboard();
+
+signals:
+    void editRequested(const QString &text);
+    void regenerateRequested();
+
+private:
+    Role m_role;
+    QLabel *m_author;
+    MarkdownView *m_markdown;
+    QToolButton *m_copy;
+    QToolButton *m_lastAction;
+    bool m_lastActionAvailable = false;
+};
+
+} // namespace Loopscope::Ui

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "config/providerprofile.h"
+
+#include <QObject>
+#include <QPointer>
+
+QT_BEGIN_NAMESPACE
+class QNetworkAccessManager;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+class HttpModelClient;
+}
+
+namespace Loopscope::Ui {
+
+/*!
+    Answers "does this profile work?" for the settings: it sends one tiny
+    request ("ping", a few output tokens, no stream, no retry) through the
+    same HttpModelClient a chat would use, and reports the client's own words
+    for a failure. One test at a time; a new test() drops the one in flight.
+*/
+class ConnectionTester final : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr int DefaultTimeoutMs = 30'000;
+
+    explicit ConnectionTester(QNetworkAccessManager *network, QObject *parent = nullptr);
+    ~ConnectionTester() override;
+
+    // apiKey may be empty (a local server); it lives only as long as the request.
+    void test(const ProviderProfile &profile, const QString &apiKey, int timeoutMs = DefaultTimeoutMs);
+    void cancel();
+    bool isRunning() const { return !m_client.isNull(); }
+
+signals:
+    void succeeded(const QString &message);
+    void failed(const QString &message);
+
+private:
+    void release();
+
+    QNetworkAccessManager *m_network;
+    QPointer<HttpModelClient> m_client;
+};
+
+} // namespace Loopscope::Ui

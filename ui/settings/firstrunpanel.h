@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QStringList>
+#include <QUrl>
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLabel;
+class QNetworkAccessManager;
+class QPushButton;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+class OllamaProbe;
+class ProviderProfileStore;
+} // namespace Loopscope
+
+namespace Loopscope::Ui {
+
+/*!
+    What the main window shows instead of the chat while no provider is
+    configured: what Loopscope needs, and the shortest way there. When an
+    Ollama server answers on this computer it offers "Use Ollama with
+    <model>", which saves a default profile for it; otherwise it explains how
+    to add a provider and offers the settings.
+*/
+class FirstRunPanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    FirstRunPanel(ProviderProfileStore *profiles, QNetworkAccessManager *network, QWidget *parent = nullptr);
+
+    // Looks for an Ollama server; the main window calls it when it shows the panel.
+    void lookForOllama(const QUrl &baseUrl = QUrl(QStringLiteral("http://localhost:11434")),
+                       int timeoutMs = 1500);
+
+signals:
+    void profileCreated(const QString &id);
+    void openSettingsRequested();
+
+private:
+    void onOllamaFound(const QUrl &baseUrl, const QStringList &models);
+    void onOllamaNotFound(const QString &reason);
+    void updateUseButton();
+    void useOllama();
+
+    ProviderProfileStore *m_profiles;
+    OllamaProbe *m_probe;
+    QLabel *m_status;
+    QLabel *m_modelLabel;
+    QComboBox *m_models;
+    QPushButton *m_useButton;
+    QPushButton *m_lookAgainButton;
+    QPushButton *m_settingsButton;
+    QUrl m_probedUrl;
+    QUrl m_ollamaUrl; // where a server answered; empty when none did
+};
+
+} // namespace Loopscope::Ui

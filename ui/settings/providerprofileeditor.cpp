@@ -1,0 +1,283 @@
+#include "providerprofileeditor.h"
+
+#include "providers/providerfactory.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Ui {
+
+namespace {
+
+QString exampleModel(ProviderKind kind)
+{
+    switch (kind) {
+    case ProviderKind::OpenAi: return u"gpt-4o-mini"_s;
+    case ProviderKind::Anthropic: return u"claude-sonnet-4-5"_s;
+    case ProviderKind::Gemini: return u"gemini-2.5-flash"_s;
+    case ProviderKind::Ollama: return u"llama3.2"_s;
+    }
+    return {};
+}
+
+} // namespace
+
+ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
+    : QWidget(parent)
+    , m_name(new QLineEdit(this))
+    , m_kind(new QComboBox(this))
+    , m_baseUrl(new QLineEdit(this))
+    , m_model(new QLineEdit(this))
+    , m_apiKey(new QLineEdit(this))
+    , m_apiKeyEnv(new QLineEdit(this))
+    , m_keyHint(new QLabel(this))
+    , m_temperature(new QDoubleSpinBox(this))
+    , m_maxOutputTokens(new QSpinBox(this))
+    , m_stream(new QCheckBox(tr("&Stream the answer as it is written"), this))
+    , m_testButton(new QPushButton(tr("&Test connection"), this))
+    , m_testResult(new QLabel(this))
+{
+    m_name->setObjectName(u"nameEdit"_s);
+    m_name->setAccessibleName(tr("Profile name"));
+    m_name->setPlaceholderText(tr("e.g. Work OpenAI"));
+
+    m_kind->setObjectName(u"kindCombo"_s);
+    m_kind->setAccessibleName(tr("Provider"));
+    m_kind->addItem(tr("OpenAI-compatible"), providerKindName(ProviderKind::OpenAi));
+    m_kind->addItem(tr("Anthropic"), providerKindName(ProviderKind::Anthropic));
+    m_kind->addItem(tr("Google Gemini"), providerKindName(ProviderKind::Gemini));
+    m_kind->addItem(tr("Ollama"), providerKindName(ProviderKind::Ollama));
+
+    m_baseUrl->setObjectName(u"baseUrlEdit"_s);
+    m_baseUrl->setAccessibleName(tr("Base URL"));
+    m_baseUrl->setToolTip(tr("Leave empty for the provider's usual address."));
+
+    m_model->setObjectName(u"modelEdit"_s);
+    m_model->setAccessibleName(tr("Model"));
+
+    // A password field that is never filled from the keychain: what it shows
+    // was typed in this dialog, and even that only as dots.
+    m_apiKey->setObjectName(u"apiKeyEdit"_s);
+    m_apiKey->setAccessibleName(tr("API key"));
+    m_apiKey->setEchoMode(QLineEdit::Password);
+    m_apiKey->setClearButtonEnabled(true);
+
+    m_apiKeyEnv->setObjectName(u"apiKeyEnvEdit"_s);
+    m_apiKeyEnv->setAccessibleName(tr("API key from environment variable"));
+    m_apiKeyEnv->setToolTip(tr("The name of an environment variable that holds the key, used instead of the "
+                               "keychain."));
+
+    m_keyHint->setObjectName(u"keyHintLabel"_s);
+    m_keyHint->setWordWrap(true);
+    m_keyHint->setTextFormat(Qt::PlainText);
+    m_keyHint->setForegroundRole(QPalette::PlaceholderText);
+
+    m_temperature->setObjectName(u"temperatureSpin"_s);
+    m_temperature->setAccessibleName(tr("Temperature"));
+    m_temperature->setRange(-0.1, 2.0); // the minimum reads "provider default"
+    m_temperature->setDecimals(2);
+    m_temperature->setSingleStep(0.1);
+    m_temperature->setSpecialValueText(tr("provider default"));
+
+    m_maxOutputTokens->setObjectName(u"maxOutputTokensSpin"_s);
+    m_maxOutputTokens->setAccessibleName(tr("Maximum output tokens"));
+    m_maxOutputTokens->setRange(0, 1'000'000);
+    m_maxOutputTokens->setSingleStep(256);
+    m_maxOutputTokens->setSpecialValueText(tr("provider default"));
+
+    m_stream->setObjectName(u"streamCheck"_s);
+    m_stream->setAccessibleName(tr("Stream responses"));
+
+    m_testButton->setObjectName(u"testConnectionButton"_s);
+    m_testButton->setAccessibleName(tr("Test connection"));
+    m_testButton->setToolTip(tr("Sends one short message to the model with these settings."));
+
+    m_testResult->setObjectName(u"testResultLabel"_s);
+    m_testResult->setAccessibleName(tr("Connection test result"));
+    m_testResult->setWordWrap(true);
+    m_testResult->setTextFormat(Qt::PlainText); // a server's error text is shown as it came
+    m_testResult->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+
+    auto *form = new QFormLayout(this);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+    form->addRow(tr("&Name:"), m_name);
+    form->addRow(tr("&Provider:"), m_kind);
+    form->addRow(tr("&Base URL:"), m_baseUrl);
+    form->addRow(tr("&Model:"), m_model);
+    form->addRow(tr("API &key:"), m_apiKey);
+    form->addRow(tr("&Environment variable:"), m_apiKeyEnv);
+    form->addRow(QString(), m_keyHint);
+    form->addRow(tr("Temperat&ure:"), m_temperature);
+    form->addRow(tr("Max output t&okens:"), m_maxOutputTokens);
+    form->addRow(QString(), m_stream);
+    auto *testRow = new QHBoxLayout;
+    testRow->addWidget(m_testButton);
+    testRow->addWidget(m_testResult, 1);
+    form->addRow(QString(), testRow);
+
+    const auto changed = [this] {
+        if (!m_loading)
+            emit edited();
+    };
+    connect(m_name, &QLineEdit::textChanged, this, changed);
+    connect(m_baseUrl, &QLineEdit::textChanged, this, changed);
+    connect(m_model, &QLineEdit::textChanged, this, changed);
+    connect(m_apiKey, &QLineEdit::textChanged, this, changed);
+    connect(m_apiKeyEnv, &QLineEdit::textChanged, this, [this, changed] {
+        updateKeyPlaceholder();
+        changed();
+    });
+    connect(m_temperature, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_maxOutputTokens, &QSpinBox::valueChanged, this, changed);
+    connect(m_stream, &QCheckBox::toggled, this, changed);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this, changed] {
+        onKindChanged();
+        changed();
+    });
+    connect(m_testButton, &QPushButton::clicked, this, &ProviderProfileEditor::testRequested);
+
+    setProfile(ProviderProfile());
+}
+
+void ProviderProfileEditor::setProfile(const ProviderProfile &profile)
+{
+    m_loading = true;
+    m_id = profile.id;
+    m_name->setText(profile.name);
+    m_kind->setCurrentIndex(qMax(0, m_kind->findData(providerKindName(profile.kind))));
+    m_baseUrl->setText(profile.baseUrl.toString());
+    m_model->setText(profile.model);
+    m_apiKey->clear();
+    m_apiKeyEnv->setText(profile.apiKeyEnv);
+    m_temperature->setValue(profile.defaults.temperature.value_or(m_temperature->minimum()));
+    m_maxOutputTokens->setValue(profile.defaults.maxOutputTokens.value_or(0));
+    m_stream->setChecked(profile.defaults.stream);
+    onKindChanged();
+    clearTestResult();
+    m_loading = false;
+}
+
+ProviderProfile ProviderProfileEditor::profile() const
+{
+    ProviderProfile profile;
+    profile.id = m_id;
+    profile.name = m_name->text().trimmed();
+    profile.kind = providerKindFromName(m_kind->currentData().toString()).value_or(ProviderKind::OpenAi);
+    const QString baseUrl = m_baseUrl->text().trimmed();
+    if (!baseUrl.isEmpty())
+        profile.baseUrl = QUrl(baseUrl, QUrl::StrictMode);
+    profile.model = m_model->text().trimmed();
+    profile.apiKeyEnv = m_apiKeyEnv->text().trimmed();
+    profile.defaults.model = profile.model;
+    if (m_temperature->value() >= 0)
+        profile.defaults.temperature = m_temperature->value();
+    if (m_maxOutputTokens->value() > 0)
+        profile.defaults.maxOutputTokens = m_maxOutputTokens->value();
+    profile.defaults.stream = m_stream->isChecked();
+    return profile;
+}
+
+void ProviderProfileEditor::setKeyState(KeyState state, const QString &detail)
+{
+    m_keyState = state;
+    m_keyDetail = detail;
+    updateKeyPlaceholder();
+}
+
+QString ProviderProfileEditor::typedKey() const
+{
+    return m_apiKey->text().trimmed();
+}
+
+void ProviderProfileEditor::setTypedKey(const QString &key)
+{
+    const bool loading = std::exchange(m_loading, true);
+    m_apiKey->setText(key);
+    m_loading = loading;
+}
+
+QString ProviderProfileEditor::validationError() const
+{
+    const ProviderProfile p = profile();
+    if (p.name.isEmpty())
+        return tr("Give the profile a name.");
+    if (p.model.isEmpty())
+        return tr("Enter the model to use, e.g. %1.").arg(exampleModel(p.kind));
+    if (!m_baseUrl->text().trimmed().isEmpty()) {
+        const QString scheme = p.baseUrl.scheme();
+        if (!p.baseUrl.isValid() || p.baseUrl.host().isEmpty()
+            || (scheme != u"http"_s && scheme != u"https"_s))
+            return tr("The base URL must be an http:// or https:// address.");
+    }
+    if (p.apiKeyEnv.contains(u'=') || p.apiKeyEnv.contains(u' '))
+        return tr("An environment variable name has no spaces and no \"=\".");
+    return {};
+}
+
+void ProviderProfileEditor::setTestRunning()
+{
+    m_testButton->setEnabled(false);
+    m_testResult->setText(tr("Testing…"));
+}
+
+void ProviderProfileEditor::setTestResult(bool success, const QString &message)
+{
+    m_testButton->setEnabled(true);
+    m_testResult->setText(success ? message : tr("Connection failed: %1").arg(message));
+}
+
+void ProviderProfileEditor::clearTestResult()
+{
+    m_testButton->setEnabled(true);
+    m_testResult->clear();
+}
+
+void ProviderProfileEditor::onKindChanged()
+{
+    const ProviderKind kind
+        = providerKindFromName(m_kind->currentData().toString()).value_or(ProviderKind::OpenAi);
+    m_baseUrl->setPlaceholderText(defaultBaseUrl(kind).toString());
+    m_model->setPlaceholderText(tr("e.g. %1").arg(exampleModel(kind)));
+    const QString env = defaultApiKeyEnv(kind);
+    m_apiKeyEnv->setPlaceholderText(env.isEmpty() ? tr("none") : tr("e.g. %1").arg(env));
+    updateKeyPlaceholder();
+}
+
+void ProviderProfileEditor::updateKeyPlaceholder()
+{
+    const bool needsKey = profile().needsKey();
+    const QString env = m_apiKeyEnv->text().trimmed();
+    QString placeholder;
+    switch (m_keyState) {
+    case KeyState::Checking: placeholder = tr("checking the keychain…"); break;
+    case KeyState::Stored: placeholder = tr("stored in the keychain — type to replace"); break;
+    case KeyState::Unreadable: placeholder = tr("the keychain could not be read"); break;
+    case KeyState::Unknown:
+    case KeyState::Missing:
+        placeholder = needsKey ? tr("not set") : tr("not needed for a local server");
+        break;
+    }
+    m_apiKey->setPlaceholderText(placeholder);
+    m_apiKey->setAccessibleDescription(placeholder); // not every screen reader reads placeholders
+
+    QString hint = env.isEmpty() ? tr("The key is kept in your system keychain, never in the settings file. "
+                                      "Or name an environment variable that holds it.")
+                                 : tr("The key is read from the environment variable %1; "
+                                      "the keychain is not used for this profile.")
+                                       .arg(env);
+    if (m_keyState == KeyState::Unreadable && !m_keyDetail.isEmpty())
+        hint += u' ' + tr("Keychain: %1").arg(m_keyDetail);
+    m_keyHint->setText(hint);
+}
+
+} // namespace Loopscope::Ui

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "config/providerprofile.h"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace Loopscope::Ui {
+
+/*!
+    The form for one provider profile. It never holds a stored key: the key
+    field is a password field that is empty unless the user types a new key,
+    and its placeholder says whether the keychain already has one. The
+    dialog decides where a typed key goes and runs the connection test.
+*/
+class ProviderProfileEditor final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    // What the keychain holds for the profile shown, never the key itself.
+    enum class KeyState { Unknown, Checking, Stored, Missing, Unreadable };
+
+    explicit ProviderProfileEditor(QWidget *parent = nullptr);
+
+    // Shows a profile (the id is kept for profile()) and clears any typed key and test result.
+    void setProfile(const ProviderProfile &profile);
+    ProviderProfile profile() const;
+
+    void setKeyState(KeyState state, const QString &detail = {});
+    KeyState keyState() const { return m_keyState; }
+    // A key the user typed and that is not in the keychain yet; empty when none.
+    QString typedKey() const;
+    void setTypedKey(const QString &key);
+
+    // Why the profile cannot be saved as it stands; empty when it can.
+    QString validationError() const;
+
+    void setTestRunning();
+    void setTestResult(bool success, const QString &message);
+    void clearTestResult();
+
+signals:
+    void edited();
+    void testRequested();
+
+private:
+    void onKindChanged();
+    void updateKeyPlaceholder();
+
+    QLineEdit *m_name;
+    QComboBox *m_kind;
+    QLineEdit *m_baseUrl;
+    QLineEdit *m_model;
+    QLineEdit *m_apiKey;
+    QLineEdit *m_apiKeyEnv;
+    QLabel *m_keyHint;
+    QDoubleSpinBox *m_temperature;
+    QSpinBox *m_maxOutputTokens;
+    QCheckBox *m_stream;
+    QPushButton *m_testButton;
+    QLabel *m_testResult;
+
+    QString m_id;
+    KeyState m_keyState = KeyState::Unknown;
+    QString m_keyDetail;
+    bool m_loading = false;
+};
+
+} // namespace Loopscope::Ui

@@ -1,0 +1,442 @@
+#include "tracedetailspane.h"
+
+#include "curlcommand.h"
+#include "trace/tracemodel.h"
+#include "traceicons.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QDateTime>
+#include <QEvent>
+#include <QFontDatabase>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QShortcut>
+#include <QStyle>
+#include <QTextBlock>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Ui {
+
+namespace {
+
+constexpr int RefreshDelayMs = 16;
+// Painting thousands of extra selections makes typing sluggish; the count stays exact.
+constexpr int MaxHighlightedMatches = 2000;
+
+// The payload with every recorded wire request masked once more.
+QJsonObject redactedPayload(QJsonObject payload)
+{
+    if (!payload.contains(u"attempts"_s))
+        return payload;
+    QJsonArray attempts = payload.value(u"attempts"_s).toArray();
+    for (qsizetype i = 0; i < attempts.size(); ++i) {
+        QJsonObject attempt = attempts.at(i).toObject();
+        attempt.insert(u"request"_s, CurlCommand::redactedRequest(attempt.value(u"request"_s).toObject()));
+        attempts.replace(i, attempt);
+    }
+    payload.insert(u"attempts"_s, attempts);
+    return payload;
+}
+
+QString formatTime(qint64 us)
+{
+    const QDateTime time = QDateTime::fromMSecsSinceEpoch(us / 1000);
+    return QLocale().toString(time.time(), u"HH:mm:ss.zzz"_s);
+}
+
+} // namespace
+
+TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_icon(new QLabel(this))
+    , m_title(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_facts(new QLabel(this))
+    , m_attempts(new QTreeWidget(this))
+    , m_search(new QLineEdit(this))
+    , m_matchLabel(new QLabel(this))
+    , m_text(new QPlainTextEdit(this))
+    , m_findNext(new QAction(tr("Next Match"), this))
+    , m_findPrevious(new QAction(tr("Previous Match"), this))
+    , m_copyJson(new QAction(tr("Copy as JSON"), this))
+    , m_copyCurl(new QAction(tr("Copy as curl"), this))
+{
+    setAccessibleName(tr("Step details"));
+
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setWordWrap(true);
+    m_title->setAccessibleName(tr("Step"));
+    m_status->setAccessibleName(tr("Status"));
+    m_facts->setAccessibleName(tr("Timing and tokens"));
+    m_facts->setWordWrap(true);
+    m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_attempts->setAccessibleName(tr("Attempts"));
+    m_attempts->setHeaderLabels({tr("Attempt"), tr("HTTP"), tr("Duration"), tr("Outcome")});
+    m_attempts->setRootIsDecorated(false);
+    m_attempts->setUniformRowHeights(true);
+    m_attempts->setSelectionMode(QAbstractItemView::NoSelection);
+    m_attempts->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_attempts->header()->setStretchLastSection(true);
+    m_attempts->setVisible(false);
+
+    m_search->setAccessibleName(tr("Search the details"));
+    m_search->setPlaceholderText(tr("Search JSON"));
+    m_search->setClearButtonEnabled(true);
+    m_matchLabel->setAccessibleName(tr("Matches"));
+
+    m_findNext->setIcon(style()->standardIcon(QStyle::SP_ArrowDown));
+    m_findNext->setShortcuts(QKeySequence::FindNext);
+    m_findNext->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_findPrevious->setIcon(style()->standardIcon(QStyle::SP_ArrowUp));
+    m_findPrevious->setShortcuts(QKeySequence::FindPrevious);
+    m_findPrevious->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addActions({m_findNext, m_findPrevious});
+    auto *find = new QAction(tr("Find"), this);
+    find->setShortcuts(QKeySequence::Find);
+    find->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(find);
+    connect(find, &QAction::triggered, m_search, [this] {
+        m_search->setFocus(Qt::ShortcutFocusReason);
+        m_search->selectAll();
+    });
+
+    auto *previousButton = new QToolButton(this);
+    previousButton->setDefaultAction(m_findPrevious);
+    previousButton->setAccessibleName(m_findPrevious->text());
+    auto *nextButton = new QToolButton(this);
+    nextButton->setDefaultAction(m_findNext);
+    nextButton->setAccessibleName(m_findNext->text());
+
+    m_text->setAccessibleName(tr("Step as JSON"));
+    m_text->setReadOnly(true);
+    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_text->setPlaceholderText(
+        tr("Select a step in the trace to see its request, response, arguments or result."));
+
+    m_copyJson->setToolTip(tr("Copy this step, as shown, to the clipboard"));
+    m_copyCurl->setToolTip(tr("Copy a curl command that replays the last attempt of this model call "
+                              "(credentials are masked)"));
+    auto *copyJsonButton = new QToolButton(this);
+    copyJsonButton->setDefaultAction(m_copyJson);
+    copyJsonButton->setAccessibleName(m_copyJson->text());
+    auto *copyCurlButton = new QToolButton(this);
+    copyCurlButton->setDefaultAction(m_copyCurl);
+    copyCurlButton->setAccessibleName(m_copyCurl->text());
+
+    auto *titleRow = new QHBoxLayout;
+    titleRow->addWidget(m_icon);
+    titleRow->addWidget(m_title, 1);
+    titleRow->addWidget(m_status);
+    auto *searchRow = new QHBoxLayout;
+    searchRow->addWidget(m_search, 1);
+    searchRow->addWidget(m_matchLabel);
+    searchRow->addWidget(previousButton);
+    searchRow->addWidget(nextButton);
+    auto *copyRow = new QHBoxLayout;
+    copyRow->addStretch(1);
+    copyRow->addWidget(copyJsonButton);
+    copyRow->addWidget(copyCurlButton);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(titleRow);
+    layout->addWidget(m_facts);
+    layout->addWidget(m_attempts);
+    layout->addLayout(searchRow);
+    layout->addWidget(m_text, 1);
+    layout->addLayout(copyRow);
+
+    connect(m_search, &QLineEdit::textChanged, this, &TraceDetailsPane::updateMatches);
+    connect(m_search, &QLineEdit::returnPressed, this, &TraceDetailsPane::findNext);
+    auto *backwards = new QShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Return), m_search);
+    backwards->setContext(Qt::WidgetShortcut);
+    connect(backwards, &QShortcut::activated, this, &TraceDetailsPane::findPrevious);
+    connect(m_findNext, &QAction::triggered, this, &TraceDetailsPane::findNext);
+    connect(m_findPrevious, &QAction::triggered, this, &TraceDetailsPane::findPrevious);
+    connect(m_copyJson, &QAction::triggered, this, &TraceDetailsPane::copyJson);
+    connect(m_copyCurl, &QAction::triggered, this, &TraceDetailsPane::copyCurl);
+
+    m_refreshTimer.setSingleShot(true);
+    m_refreshTimer.setInterval(RefreshDelayMs);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &TraceDetailsPane::refresh);
+    if (model) {
+        connect(model, &QAbstractItemModel::dataChanged, this, &TraceDetailsPane::onDataChanged);
+        // Ids are reused after a reset: the node shown is gone.
+        connect(model, &QAbstractItemModel::modelReset, this, [this] { setNode(-1); });
+    }
+    refresh();
+}
+
+void TraceDetailsPane::setNode(int nodeId)
+{
+    if (nodeId == m_node)
+        return;
+    m_node = nodeId;
+    refresh();
+    m_text->verticalScrollBar()->setValue(0);
+    if (!m_matches.isEmpty())
+        goToMatch(0);
+}
+
+void TraceDetailsPane::onDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight)
+{
+    Q_UNUSED(bottomRight)
+    // TraceModel reports a change one row at a time.
+    if (m_node >= 0 && m_model && m_model->nodeId(topLeft) == m_node && !m_refreshTimer.isActive())
+        m_refreshTimer.start();
+}
+
+void TraceDetailsPane::refresh()
+{
+    m_refreshTimer.stop();
+    const QModelIndex index = m_model ? m_model->indexForNode(m_node) : QModelIndex();
+    if (!index.isValid()) {
+        m_node = -1;
+        m_json.clear();
+        m_curl.clear();
+        m_icon->clear();
+        m_title->setText(tr("No step selected"));
+        m_status->clear();
+        m_facts->clear();
+        m_attempts->clear();
+        m_attempts->setVisible(false);
+        m_text->clear();
+        m_copyJson->setEnabled(false);
+        m_copyCurl->setEnabled(false);
+        findMatches();
+        return;
+    }
+
+    const QJsonObject payload = redactedPayload(index.data(TraceModel::PayloadJsonRole).toJsonObject());
+    const auto kind = TraceKind(index.data(TraceModel::KindRole).toInt());
+    QJsonObject step{{u"id"_s, m_node},
+                     {u"kind"_s, traceKindName(kind)},
+                     {u"status"_s, traceStatusName(TraceStatus(index.data(TraceModel::StatusRole).toInt()))},
+                     {u"label"_s, index.data(Qt::DisplayRole).toString()},
+                     {u"startedUs"_s, index.data(TraceModel::StartedUsRole).toLongLong()},
+                     {u"endedUs"_s, index.data(TraceModel::EndedUsRole).toLongLong()}};
+    if (!payload.isEmpty())
+        step.insert(u"data"_s, payload);
+    const QString json = QString::fromUtf8(QJsonDocument(step).toJson(QJsonDocument::Indented));
+
+    m_curl.clear();
+    const QJsonArray attempts = payload.value(u"attempts"_s).toArray();
+    if (kind == TraceKind::ModelCall && !attempts.isEmpty())
+        m_curl = CurlCommand::fromRequest(attempts.last().toObject().value(u"request"_s).toObject());
+
+    showHeader(index, payload);
+    showAttempts(payload);
+    m_copyJson->setEnabled(true);
+    m_copyCurl->setEnabled(!m_curl.isEmpty());
+
+    if (json != m_json) {
+        // Keep the reader's place when a running step changes under them.
+        const int scroll = m_text->verticalScrollBar()->value();
+        m_json = json;
+        m_text->setPlainText(m_json);
+        m_text->verticalScrollBar()->setValue(scroll);
+        findMatches();
+    }
+}
+
+void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &payload)
+{
+    const auto kind = TraceKind(index.data(TraceModel::KindRole).toInt());
+    const auto status = TraceStatus(index.data(TraceModel::StatusRole).toInt());
+    const int iconSide = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    m_icon->setPixmap(TraceIcons::kindIcon(kind).pixmap(QSize(iconSide, iconSide), devicePixelRatioF()));
+    m_icon->setToolTip(TraceModel::kindDisplayName(kind));
+    //: The details pane's title: the kind of step, then its label
+    m_title->setText(
+        tr("%1: %2").arg(TraceModel::kindDisplayName(kind), index.data(Qt::DisplayRole).toString()));
+
+    m_status->setText(TraceModel::statusDisplayName(status));
+    QPalette statusPalette = m_status->palette();
+    statusPalette.setColor(QPalette::WindowText, TraceIcons::statusColor(status, palette()));
+    m_status->setPalette(statusPalette);
+
+    QStringList facts;
+    const qint64 startedUs = index.data(TraceModel::StartedUsRole).toLongLong();
+    const qint64 endedUs = index.data(TraceModel::EndedUsRole).toLongLong();
+    if (startedUs > 0)
+        facts.append(tr("Started %1").arg(formatTime(startedUs)));
+    facts.append(endedUs > 0 ? tr("took %1").arg(TraceModel::formatDuration(endedUs - startedUs))
+                             : tr("still running"));
+    QJsonObject usage = payload.value(u"usage"_s).toObject();
+    if (usage.isEmpty())
+        usage = payload.value(u"response"_s).toObject().value(u"usage"_s).toObject();
+    const qint64 input = usage.value(u"input"_s).toInteger();
+    const qint64 output = usage.value(u"output"_s).toInteger();
+    if (input > 0 || output > 0) {
+        const QLocale locale;
+        facts.append(
+            tr("%1 tokens (%2 in, %3 out)")
+                .arg(locale.toString(input + output), locale.toString(input), locale.toString(output)));
+    }
+    const QString toolName = index.data(TraceModel::ToolNameRole).toString();
+    if (!toolName.isEmpty())
+        facts.prepend(tr("Tool %1").arg(toolName));
+    m_facts->setText(facts.join(u" · "_s));
+}
+
+void TraceDetailsPane::showAttempts(const QJsonObject &payload)
+{
+    m_attempts->clear();
+    const QJsonArray attempts = payload.value(u"attempts"_s).toArray();
+    for (const QJsonValue &value : attempts) {
+        const QJsonObject attempt = value.toObject();
+        const qint64 startedUs = attempt.value(u"startedUs"_s).toInteger();
+        const qint64 endedUs = attempt.value(u"endedUs"_s).toInteger();
+        const int httpStatus = attempt.value(u"httpStatus"_s).toInt();
+        const QString error = attempt.value(u"error"_s).toString();
+        const qint64 retryInMs = attempt.value(u"retryInMs"_s).toInteger(-1);
+        QString outcome = error.isEmpty() ? tr("Succeeded") : error;
+        if (retryInMs >= 0)
+            outcome = tr("%1; retried after %2").arg(outcome, TraceModel::formatDuration(retryInMs * 1000));
+        auto *item = new QTreeWidgetItem(m_attempts);
+        item->setText(0, QLocale().toString(attempt.value(u"number"_s).toInt(1)));
+        item->setText(1, httpStatus > 0 ? QString::number(httpStatus) : QString());
+        item->setText(2, endedUs > 0 ? TraceModel::formatDuration(endedUs - startedUs) : QString());
+        item->setText(3, outcome);
+        item->setToolTip(3, outcome);
+        if (!error.isEmpty())
+            item->setForeground(3, TraceIcons::statusColor(TraceStatus::Error, palette()));
+    }
+    m_attempts->setVisible(!attempts.isEmpty());
+    if (!attempts.isEmpty()) {
+        // Tall enough for a few attempts; more scroll.
+        const int rows = std::min(int(attempts.size()), 4);
+        const int rowHeight = m_attempts->sizeHintForRow(0);
+        m_attempts->setFixedHeight(m_attempts->header()->sizeHint().height() + rows * rowHeight
+                                   + 2 * m_attempts->frameWidth());
+    }
+}
+
+void TraceDetailsPane::updateMatches()
+{
+    m_currentMatch = -1;
+    findMatches();
+    if (!m_matches.isEmpty())
+        goToMatch(0);
+}
+
+void TraceDetailsPane::findMatches()
+{
+    m_matches.clear();
+    const QString needle = m_search->text();
+    if (!needle.isEmpty()) {
+        for (qsizetype from = m_json.indexOf(needle, 0, Qt::CaseInsensitive); from >= 0;
+             from = m_json.indexOf(needle, from + needle.size(), Qt::CaseInsensitive))
+            m_matches.append(from);
+    }
+    // Stay on the same match when the text is refreshed under the reader, without scrolling.
+    m_currentMatch = m_matches.isEmpty() ? -1 : std::clamp(m_currentMatch, 0, int(m_matches.size()) - 1);
+    if (m_matches.isEmpty())
+        m_matchLabel->setText(needle.isEmpty() ? QString() : tr("No matches"));
+    else
+        //: Search position, e.g. "2 of 7"
+        m_matchLabel->setText(tr("%1 of %2").arg(m_currentMatch + 1).arg(m_matches.size()));
+    m_findNext->setEnabled(!m_matches.isEmpty());
+    m_findPrevious->setEnabled(!m_matches.isEmpty());
+    highlightMatches();
+}
+
+void TraceDetailsPane::findNext()
+{
+    if (!m_matches.isEmpty())
+        goToMatch((m_currentMatch + 1) % int(m_matches.size()));
+}
+
+void TraceDetailsPane::findPrevious()
+{
+    if (!m_matches.isEmpty())
+        goToMatch((m_currentMatch - 1 + int(m_matches.size())) % int(m_matches.size()));
+}
+
+void TraceDetailsPane::goToMatch(int match)
+{
+    if (match < 0 || match >= m_matches.size())
+        return;
+    m_currentMatch = match;
+    m_matchLabel->setText(tr("%1 of %2").arg(match + 1).arg(m_matches.size()));
+    QTextCursor cursor(m_text->document());
+    cursor.setPosition(int(m_matches.at(match)));
+    m_text->setTextCursor(cursor);
+    m_text->centerCursor();
+    highlightMatches();
+}
+
+void TraceDetailsPane::highlightMatches()
+{
+    QList<QTextEdit::ExtraSelection> selections;
+    const qsizetype length = m_search->text().size();
+    QColor matchColor = palette().color(QPalette::Highlight);
+    matchColor.setAlpha(80);
+    const int count = std::min(int(m_matches.size()), MaxHighlightedMatches);
+    for (int i = 0; i < count; ++i) {
+        if (i == m_currentMatch)
+            continue;
+        QTextEdit::ExtraSelection selection;
+        selection.cursor = QTextCursor(m_text->document());
+        selection.cursor.setPosition(int(m_matches.at(i)));
+        selection.cursor.setPosition(int(m_matches.at(i) + length), QTextCursor::KeepAnchor);
+        selection.format.setBackground(matchColor);
+        selections.append(selection);
+    }
+    // The current match last, so it paints over its neighbours.
+    if (m_currentMatch >= 0) {
+        QTextEdit::ExtraSelection current;
+        current.cursor = QTextCursor(m_text->document());
+        current.cursor.setPosition(int(m_matches.at(m_currentMatch)));
+        current.cursor.setPosition(int(m_matches.at(m_currentMatch) + length), QTextCursor::KeepAnchor);
+        current.format.setBackground(palette().color(QPalette::Highlight));
+        current.format.setForeground(palette().color(QPalette::HighlightedText));
+        selections.append(current);
+    }
+    m_text->setExtraSelections(selections);
+}
+
+void TraceDetailsPane::copyJson()
+{
+    if (!m_json.isEmpty())
+        QGuiApplication::clipboard()->setText(m_json);
+}
+
+void TraceDetailsPane::copyCurl()
+{
+    if (!m_curl.isEmpty())
+        QGuiApplication::clipboard()->setText(m_curl);
+}
+
+void TraceDetailsPane::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // Status and match colours come from the palette.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        refresh();
+        highlightMatches();
+    }
+}
+
+} // namespace Loopscope::Ui

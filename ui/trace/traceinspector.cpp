@@ -1,0 +1,290 @@
+#include "traceinspector.h"
+
+#include "trace/trace.h"
+#include "trace/tracemodel.h"
+#include "tracedetailspane.h"
+#include "tracefilterbar.h"
+#include "tracefilterproxymodel.h"
+#include "tracestyleproxy.h"
+#include "tracetimeline.h"
+
+#include <QAction>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLocale>
+#include <QScopedValueRollback>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace Loopscope::Ui {
+
+TraceInspector::TraceInspector(Trace *trace, TraceModel *model, QWidget *parent)
+    : QWidget(parent)
+    , m_trace(trace)
+    , m_model(model)
+    , m_style(new TraceStyleProxy(this))
+    , m_filter(new TraceFilterProxyModel(this))
+    , m_filterBar(new TraceFilterBar(m_filter, this))
+    , m_followButton(new QToolButton(this))
+    , m_tree(new QTreeView(this))
+    , m_splitter(new QSplitter(Qt::Vertical, this))
+    , m_timeline(new TraceTimeline(trace, this))
+    , m_details(new TraceDetailsPane(model, this))
+{
+    Q_ASSERT(trace && model && model->trace() == trace);
+    setAccessibleName(tr("Trace inspector"));
+    m_style->setPalette(palette());
+    m_style->setSourceModel(model);
+    m_filter->setSourceModel(m_style);
+
+    m_followButton->setText(tr("Follow"));
+    m_followButton->setAccessibleName(tr("Follow new steps"));
+    m_followButton->setToolTip(tr("Scroll to new steps as the agent adds them"));
+    m_followButton->setCheckable(true);
+    m_followButton->setChecked(true);
+    connect(m_followButton, &QToolButton::toggled, this, &TraceInspector::setFollowing);
+
+    // Rows the filter removes may take the current row with them; the view
+    // then moves it, which is not the user's doing. These begin-guards are
+    // connected before setModel() so they run before the view and its
+    // selection model react; the matching end-guards after, so they run last.
+    connect(m_filter, &QAbstractItemModel::rowsAboutToBeRemoved, this, [this] { ++m_modelChanging; });
+    connect(m_filter, &QAbstractItemModel::layoutAboutToBeChanged, this, [this] { ++m_modelChanging; });
+    connect(m_filter, &QAbstractItemModel::modelAboutToBeReset, this, [this] { ++m_modelChanging; });
+
+    m_tree->setAccessibleName(tr("Trace tree"));
+    m_tree->setModel(m_filter);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAllColumnsShowFocus(true);
+    m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_tree->addActions({m_details->copyJsonAction(), m_details->copyCurlAction()});
+    // Resizing to contents measures every row on each change, too slow for a
+    // long trace: size the short columns for their widest usual text instead.
+    QHeaderView *header = m_tree->header();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setSectionResizeMode(TraceModel::NameColumn, QHeaderView::Stretch);
+    const QFontMetrics metrics = m_tree->fontMetrics();
+    const int padding = 2 * metrics.averageCharWidth();
+    header->resizeSection(TraceModel::KindColumn,
+                          metrics.horizontalAdvance(TraceModel::kindDisplayName(TraceKind::ShieldCheck))
+                              + padding);
+    header->resizeSection(TraceModel::StatusColumn,
+                          metrics.horizontalAdvance(TraceModel::statusDisplayName(TraceStatus::Cancelled))
+                              + padding);
+    header->resizeSection(TraceModel::DurationColumn,
+                          metrics.horizontalAdvance(TraceModel::formatDuration(99'999'900)) + padding);
+    header->resizeSection(TraceModel::TokensColumn,
+                          metrics.horizontalAdvance(QLocale().toString(999'999)) + padding);
+
+    connect(m_filter, &QAbstractItemModel::rowsRemoved, this, [this] { --m_modelChanging; });
+    connect(m_filter, &QAbstractItemModel::layoutChanged, this, [this] { --m_modelChanging; });
+    connect(m_filter, &QAbstractItemModel::modelReset, this, [this] { --m_modelChanging; });
+    // After setModel(), so the view knows the new rows before they are opened.
+    connect(m_filter, &QAbstractItemModel::rowsInserted, this, &TraceInspector::onRowsInserted);
+    connect(m_filter, &TraceFilterProxyModel::filtersChanged, this, &TraceInspector::onFiltersChanged);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &TraceInspector::onCurrentChanged);
+    connect(m_tree->verticalScrollBar(), &QAbstractSlider::actionTriggered, this,
+            &TraceInspector::onScrollAction);
+    connect(m_timeline, &TraceTimeline::nodeClicked, this, &TraceInspector::onTimelineClicked);
+
+    m_followTimer.setSingleShot(true);
+    m_followTimer.setInterval(0);
+    connect(&m_followTimer, &QTimer::timeout, this, &TraceInspector::followNewRows);
+
+    auto *timelineArea = new QScrollArea(m_splitter);
+    timelineArea->setAccessibleName(tr("Timeline of the turn"));
+    timelineArea->setWidget(m_timeline);
+    timelineArea->setWidgetResizable(true);
+    timelineArea->setFrameShape(QFrame::NoFrame);
+    timelineArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Room for a model call and two parallel tools before it scrolls.
+    timelineArea->setMinimumHeight(m_timeline->heightForLanes(3));
+
+    m_splitter->addWidget(m_tree);
+    m_splitter->addWidget(timelineArea);
+    m_splitter->addWidget(m_details);
+    m_splitter->setChildrenCollapsible(true);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setStretchFactor(2, 3);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_filterBar, 1);
+    bar->addWidget(m_followButton);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_splitter, 1);
+
+    // A trace that already has rows: open what still runs.
+    for (int row = 0; row < m_filter->rowCount(); ++row)
+        expandRunning(m_filter->index(row, 0));
+}
+
+TraceInspector::~TraceInspector() = default;
+
+QModelIndex TraceInspector::viewIndexForNode(int nodeId) const
+{
+    if (!m_model)
+        return {};
+    return m_filter->mapFromSource(m_style->mapFromSource(m_model->indexForNode(nodeId)));
+}
+
+int TraceInspector::turnOf(int nodeId) const
+{
+    if (!m_trace || !m_trace->isValid(nodeId))
+        return -1;
+    while (m_trace->node(nodeId).parent != -1)
+        nodeId = m_trace->node(nodeId).parent;
+    return nodeId;
+}
+
+void TraceInspector::selectNode(int nodeId)
+{
+    if (nodeId < 0) {
+        const QScopedValueRollback guard(m_selectingInCode, m_selectingInCode + 1);
+        m_tree->selectionModel()->clear();
+        return;
+    }
+    if (!m_trace || !m_trace->isValid(nodeId))
+        return;
+    setFollowing(false);
+    selectInTree(nodeId);
+}
+
+void TraceInspector::selectInTree(int nodeId)
+{
+    QModelIndex index = viewIndexForNode(nodeId);
+    if (!index.isValid() && m_filter->isFiltering()) {
+        m_filter->clearFilters();
+        index = viewIndexForNode(nodeId);
+    }
+    if (!index.isValid())
+        return;
+    const QScopedValueRollback guard(m_selectingInCode, m_selectingInCode + 1);
+    for (QModelIndex ancestor = index.parent(); ancestor.isValid(); ancestor = ancestor.parent())
+        m_tree->expand(ancestor);
+    m_tree->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect
+                                                         | QItemSelectionModel::Rows);
+    m_tree->scrollTo(index);
+}
+
+int TraceInspector::selectedNode() const
+{
+    const QModelIndex current = m_tree->selectionModel()->currentIndex();
+    if (!current.isValid() || !m_tree->selectionModel()->isSelected(current.siblingAtColumn(0)))
+        return -1;
+    return current.data(TraceModel::NodeIdRole).toInt();
+}
+
+void TraceInspector::setFollowing(bool following)
+{
+    if (following == m_following)
+        return;
+    m_following = following;
+    {
+        const QSignalBlocker blocker(m_followButton);
+        m_followButton->setChecked(following);
+    }
+    if (following && m_newestRow.isValid())
+        m_followTimer.start();
+    emit followingChanged(following);
+}
+
+bool TraceInspector::isFollowing() const
+{
+    return m_following;
+}
+
+void TraceInspector::showNode(int nodeId)
+{
+    m_details->setNode(nodeId);
+    // Without a selection the timeline shows the latest turn, live.
+    m_timeline->setTurn(turnOf(nodeId));
+    m_timeline->setSelectedNode(nodeId);
+}
+
+void TraceInspector::onCurrentChanged(const QModelIndex &current)
+{
+    const int nodeId = current.isValid() ? current.data(TraceModel::NodeIdRole).toInt() : -1;
+    showNode(nodeId);
+    if (m_selectingInCode > 0 || m_modelChanging > 0 || nodeId < 0)
+        return;
+    setFollowing(false);
+    emit nodeSelected(nodeId);
+}
+
+void TraceInspector::onRowsInserted(const QModelIndex &parent, int first, int last)
+{
+    for (int row = first; row <= last; ++row)
+        expandRunning(m_filter->index(row, 0, parent));
+    m_newestRow = m_filter->index(last, 0, parent);
+    if (isFollowing())
+        m_followTimer.start();
+}
+
+void TraceInspector::expandRunning(const QModelIndex &index)
+{
+    const auto kind = TraceKind(index.data(TraceModel::KindRole).toInt());
+    if (kind != TraceKind::Turn && kind != TraceKind::Iteration)
+        return;
+    if (TraceStatus(index.data(TraceModel::StatusRole).toInt()) == TraceStatus::Running) {
+        for (QModelIndex open = index; open.isValid(); open = open.parent())
+            m_tree->expand(open);
+    }
+    // A filter change inserts whole subtrees at once.
+    const int rows = m_filter->rowCount(index);
+    for (int row = 0; row < rows; ++row)
+        expandRunning(m_filter->index(row, 0, index));
+}
+
+void TraceInspector::followNewRows()
+{
+    if (isFollowing() && m_newestRow.isValid())
+        m_tree->scrollTo(m_newestRow);
+}
+
+void TraceInspector::onScrollAction()
+{
+    // Emitted for the user's scrolling only; the slider already holds the new position.
+    const QScrollBar *bar = m_tree->verticalScrollBar();
+    setFollowing(bar->sliderPosition() >= bar->maximum());
+}
+
+void TraceInspector::onFiltersChanged()
+{
+    // A filter is there to find things: show every match.
+    if (m_filter->isFiltering())
+        m_tree->expandAll();
+    const QModelIndex current = m_tree->selectionModel()->currentIndex();
+    if (current.isValid())
+        m_tree->scrollTo(current);
+}
+
+void TraceInspector::onTimelineClicked(int nodeId)
+{
+    selectInTree(nodeId);
+    if (selectedNode() != nodeId)
+        return;
+    setFollowing(false);
+    emit nodeSelected(nodeId);
+}
+
+void TraceInspector::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        m_style->setPalette(palette());
+}
+
+} // namespace Loopscope::Ui

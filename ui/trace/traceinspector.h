@@ -1,0 +1,97 @@
+#pragma once
+
+#include <QPersistentModelIndex>
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+class QSplitter;
+class QToolButton;
+class QTreeView;
+
+namespace Loopscope {
+class Trace;
+class TraceModel;
+} // namespace Loopscope
+
+namespace Loopscope::Ui {
+
+class TraceDetailsPane;
+class TraceFilterBar;
+class TraceFilterProxyModel;
+class TraceStyleProxy;
+class TraceTimeline;
+
+/*!
+    The trace panel: a filterable tree of the agent's steps that grows live,
+    and below it the selected turn's timeline and the selected step's details.
+    While the agent runs the tree opens the running turn and iteration and
+    follows new rows, until the user scrolls or selects elsewhere (the Follow
+    button resumes it). The Trace and its model come from outside and are not
+    owned.
+*/
+class TraceInspector final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    TraceInspector(Trace *trace, TraceModel *model, QWidget *parent = nullptr);
+    ~TraceInspector() override;
+
+    // Selects a node as if the user had (opening its ancestors, scrolling to
+    // it, clearing the filter if it hides the node) but without nodeSelected.
+    // -1 clears the selection.
+    void selectNode(int nodeId);
+    int selectedNode() const; // -1 when none
+
+    // Whether the tree scrolls to rows as the agent adds them.
+    void setFollowing(bool following);
+    bool isFollowing() const;
+
+    QTreeView *treeView() const { return m_tree; }
+    TraceDetailsPane *detailsPane() const { return m_details; }
+    TraceTimeline *timeline() const { return m_timeline; }
+    TraceFilterProxyModel *filterModel() const { return m_filter; }
+    TraceFilterBar *filterBar() const { return m_filterBar; }
+    QSplitter *splitter() const { return m_splitter; }
+
+signals:
+    // The user picked a node, in the tree or on the timeline.
+    void nodeSelected(int nodeId);
+    void followingChanged(bool following);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    QModelIndex viewIndexForNode(int nodeId) const;
+    int turnOf(int nodeId) const;
+    void selectInTree(int nodeId);
+    void showNode(int nodeId);
+    void onCurrentChanged(const QModelIndex &current);
+    void onRowsInserted(const QModelIndex &parent, int first, int last);
+    void onFiltersChanged();
+    void onScrollAction();
+    void onTimelineClicked(int nodeId);
+    void expandRunning(const QModelIndex &index);
+    void followNewRows();
+
+    QPointer<Trace> m_trace;
+    QPointer<TraceModel> m_model;
+    TraceStyleProxy *m_style;
+    TraceFilterProxyModel *m_filter;
+    TraceFilterBar *m_filterBar;
+    QToolButton *m_followButton;
+    QTreeView *m_tree;
+    QSplitter *m_splitter;
+    TraceTimeline *m_timeline;
+    TraceDetailsPane *m_details;
+
+    QTimer m_followTimer; // one scroll per burst of new rows
+    QPersistentModelIndex m_newestRow;
+    bool m_following = true;
+    int m_selectingInCode = 0; // > 0 while this class moves the selection itself
+    int m_modelChanging = 0;   // > 0 while the filter proxy removes rows or relayouts
+};
+
+} // namespace Loopscope::Ui
