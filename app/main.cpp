@@ -1,16 +1,61 @@
 #include "cli/runcommand.h"
+#include "config/appsettings.h"
+#include "config/providerprofile.h"
+#include "config/secretstore.h"
+#include "launch/provideroptions.h"
 #include "mainwindow.h"
-#include "trace/trace.h"
+#include "session/chatsession.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
+#include <QNetworkAccessManager>
+#include <QSettings>
+#include <QTextStream>
+
+using namespace Qt::StringLiterals;
 
 namespace {
 
 void describeApplication()
 {
-    QCoreApplication::setApplicationName(QStringLiteral("Loopscope"));
-    QCoreApplication::setOrganizationName(QStringLiteral("Loopscope"));
+    QCoreApplication::setApplicationName(u"Loopscope"_s);
+    QCoreApplication::setOrganizationName(u"Loopscope"_s);
     QCoreApplication::setApplicationVersion(QStringLiteral(LOOPSCOPE_VERSION));
+}
+
+int runWindow(QApplication &app)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate(
+        "main", "Chat with an LLM agent and see, step by step, what its tool loop does.\n"
+                "Run \"loopscope run --help\" for the headless command."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const Loopscope::Launch::ProviderOptions providerOptions;
+    providerOptions.addTo(parser);
+    parser.process(app);
+
+    std::optional<Loopscope::ProviderProfile> commandLine;
+    if (providerOptions.isAnySet(parser)) {
+        QString error;
+        commandLine = providerOptions.profile(parser, &error);
+        if (!commandLine) {
+            QTextStream(stderr) << "loopscope: " << error << Qt::endl;
+            return 2;
+        }
+    }
+
+    QSettings settings;
+    Loopscope::ProviderProfileStore profiles(&settings);
+    Loopscope::AppSettings appSettings(&settings);
+    Loopscope::KeychainSecretStore secrets;
+    QNetworkAccessManager network;
+    Loopscope::ChatSession session(&network);
+
+    Loopscope::Ui::MainWindow window({&session, &profiles, &appSettings, &secrets, &network, &settings});
+    window.show();
+    window.start(commandLine);
+    return QApplication::exec();
 }
 
 } // namespace
@@ -26,8 +71,5 @@ int main(int argc, char *argv[])
 
     QApplication app(argc, argv);
     describeApplication();
-    Loopscope::Trace trace;
-    Loopscope::Ui::MainWindow window(&trace);
-    window.show();
-    return QApplication::exec();
+    return runWindow(app);
 }

@@ -1,51 +1,486 @@
 #include "mainwindow.h"
 
+#include "chat/chatcomposer.h"
+#include "chat/chatview.h"
+#include "config/appsettings.h"
+#include "debug/debugpanel.h"
+#include "session/chatsession.h"
+#include "settings/firstrunpanel.h"
+#include "settings/settingsdialog.h"
+#include "trace/traceinspector.h"
 #include "trace/tracemodel.h"
 
-#include <QHeaderView>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
 #include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
 #include <QSplitter>
-#include <QTreeView>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
 #include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
 
 namespace Loopscope::Ui {
 
-MainWindow::MainWindow(Trace *trace, QWidget *parent)
-    : QMainWindow(parent)
-    , m_splitter(new QSplitter(Qt::Horizontal, this))
-    , m_traceView(new QTreeView(m_splitter))
-    , m_traceModel(new TraceModel(trace, this))
+namespace {
+
+const QString commandLineProfileId = u"command-line"_s;
+
+QString stateText(Agent::State state, bool paused)
 {
+    if (paused)
+        return MainWindow::tr("Paused in the debugger");
+    switch (state) {
+    case Agent::State::Idle: return MainWindow::tr("Idle");
+    case Agent::State::AwaitingDecision: return MainWindow::tr("Waiting for a decision");
+    case Agent::State::WaitingForModel: return MainWindow::tr("Waiting for the model");
+    case Agent::State::RunningTools: return MainWindow::tr("Running tools");
+    }
+    return {};
+}
+
+} // namespace
+
+MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
+    : QMainWindow(parent)
+    , m_context(context)
+    , m_traceModel(new TraceModel(context.session->trace(), this))
+    , m_splitter(new QSplitter(Qt::Horizontal, this))
+    , m_sideSplitter(new QSplitter(Qt::Vertical, m_splitter))
+    , m_chatStack(new QStackedWidget(m_splitter))
+    , m_firstRun(new FirstRunPanel(context.profiles, context.network, m_chatStack))
+    , m_chatView(new ChatView)
+    , m_composer(new ChatComposer)
+    , m_inspector(new TraceInspector(context.session->trace(), m_traceModel, m_sideSplitter))
+    , m_debugPanel(new DebugPanel(context.session->debugger(), context.session->workbench(), m_sideSplitter))
+{
+    Q_ASSERT(context.session && context.profiles && context.settings && context.network && context.state);
     setWindowTitle(tr("Loopscope"));
 
-    auto *chat = new QWidget(m_splitter);
+    auto *chat = new QWidget(m_chatStack);
     chat->setAccessibleName(tr("Conversation"));
     auto *chatLayout = new QVBoxLayout(chat);
-    auto *placeholder = new QLabel(tr("Start a conversation: the agent's answers appear here,\n"
-                                      "and every step of its tool loop in the trace beside it."),
-                                   chat);
-    placeholder->setAlignment(Qt::AlignCenter);
-    placeholder->setEnabled(false);
-    chatLayout->addWidget(placeholder);
+    chatLayout->setContentsMargins(0, 0, 0, 0);
+    chatLayout->setSpacing(0);
+    chatLayout->addWidget(m_chatView, 1);
+    chatLayout->addWidget(m_composer);
+    m_chatStack->addWidget(chat);
+    m_chatStack->addWidget(m_firstRun);
+    m_chatStack->setAccessibleName(tr("Conversation"));
 
-    m_traceView->setAccessibleName(tr("Trace"));
-    m_traceView->setModel(m_traceModel);
-    m_traceView->setUniformRowHeights(true);
-    // The label takes what room there is; kind, status, time and tokens are short.
-    QHeaderView *header = m_traceView->header();
-    header->setStretchLastSection(false);
-    header->setSectionResizeMode(QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(TraceModel::NameColumn, QHeaderView::Stretch);
+    m_chatView->setTrace(context.session->trace());
+    m_chatView->follow(context.session->agent());
+    m_chatView->setApprovalPolicy(context.session->approvals());
 
-    m_splitter->insertWidget(0, chat);
+    m_inspector->setAccessibleName(tr("Trace"));
+    m_debugPanel->setAccessibleName(tr("Debugger"));
+    // The debugger's editors need room only while paused; scrolling lets the
+    // trace keep most of the height.
+    m_debugScroll = new QScrollArea(m_sideSplitter);
+    m_debugScroll->setWidget(m_debugPanel);
+    m_debugScroll->setWidgetResizable(true);
+    m_debugScroll->setFrameShape(QFrame::NoFrame);
+    m_debugScroll->setVisible(false);
+    m_sideSplitter->addWidget(m_inspector);
+    m_sideSplitter->addWidget(m_debugScroll);
+    m_sideSplitter->setStretchFactor(0, 3);
+    m_sideSplitter->setStretchFactor(1, 2);
+
+    m_splitter->insertWidget(0, m_chatStack);
     m_splitter->setChildrenCollapsible(true);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 1);
     setCentralWidget(m_splitter);
-    resize(1200, 760);
-    m_splitter->setSizes({660, 540});
+
+    createActions();
+    createMenus();
+    createToolBar();
+    createStatusBar();
+    connectSession();
+    m_debugPanel->stopAction()->setEnabled(false);
+    applySettings();
+    restoreLayout();
+    updateStatus();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    m_newAction = new QAction(QIcon::fromTheme(u"document-new"_s), tr("&New Conversation"), this);
+    m_newAction->setShortcut(QKeySequence::New);
+    m_newAction->setToolTip(tr("Start a new, empty conversation (%1)")
+                                .arg(m_newAction->shortcut().toString(QKeySequence::NativeText)));
+    connect(m_newAction, &QAction::triggered, this, [this] {
+        m_editingLastQuestion = false;
+        m_context.session->clear();
+    });
+
+    m_settingsAction = new QAction(QIcon::fromTheme(u"preferences-system"_s), tr("&Settings…"), this);
+    m_settingsAction->setShortcuts({QKeySequence::Preferences, QKeySequence(Qt::CTRL | Qt::Key_Comma)});
+    m_settingsAction->setMenuRole(QAction::PreferencesRole);
+    connect(m_settingsAction, &QAction::triggered, this, &MainWindow::openSettings);
+
+    m_stopAction = new QAction(QIcon::fromTheme(u"process-stop"_s), tr("S&top Turn"), this);
+    m_stopAction->setShortcut(Qt::Key_Escape);
+    m_stopAction->setToolTip(tr("Cancel the running turn (Esc)"));
+    m_stopAction->setEnabled(false);
+    connect(m_stopAction, &QAction::triggered, m_context.session, &ChatSession::stop);
+
+    m_debugModeAction = new QAction(QIcon::fromTheme(u"debug-run"_s), tr("&Debug Mode"), this);
+    m_debugModeAction->setCheckable(true);
+    m_debugModeAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_D);
+    m_debugModeAction->setToolTip(tr("Show the step debugger and stop at its breakpoints (Ctrl+Shift+D)"));
+    connect(m_debugModeAction, &QAction::toggled, this, &MainWindow::setDebugMode);
+
+    m_showChatAction = new QAction(tr("&Conversation"), this);
+    m_showChatAction->setCheckable(true);
+    m_showChatAction->setChecked(true);
+    m_showChatAction->setShortcut(Qt::CTRL | Qt::Key_1);
+    connect(m_showChatAction, &QAction::toggled, m_chatStack, &QWidget::setVisible);
+
+    m_showTraceAction = new QAction(tr("&Trace"), this);
+    m_showTraceAction->setCheckable(true);
+    m_showTraceAction->setChecked(true);
+    m_showTraceAction->setShortcut(Qt::CTRL | Qt::Key_2);
+    connect(m_showTraceAction, &QAction::toggled, m_sideSplitter, &QWidget::setVisible);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_newAction);
+    file->addSeparator();
+    file->addAction(m_settingsAction);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_showChatAction);
+    view->addAction(m_showTraceAction);
+
+    QMenu *debug = menuBar()->addMenu(tr("&Debug"));
+    debug->addAction(m_debugModeAction);
+    debug->addSeparator();
+    debug->addAction(m_debugPanel->pauseAction());
+    debug->addAction(m_debugPanel->stepAction());
+    debug->addAction(m_debugPanel->continueAction());
+    debug->addAction(m_debugPanel->stopAction());
+    debug->addSeparator();
+    debug->addAction(m_stopAction);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setShortcut(QKeySequence::HelpContents);
+    QAction *about = help->addAction(tr("&About Loopscope"), this, &MainWindow::showAbout);
+    about->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::createToolBar()
+{
+    QToolBar *bar = addToolBar(tr("Main"));
+    bar->setObjectName(u"mainToolBar"_s);
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_newAction);
+    bar->addSeparator();
+
+    auto *providerLabel = new QLabel(tr("&Provider:"), bar);
+    m_providerBox = new QComboBox(bar);
+    m_providerBox->setAccessibleName(tr("Provider"));
+    m_providerBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_providerBox->setMinimumContentsLength(14);
+    providerLabel->setBuddy(m_providerBox);
+    providerLabel->setContentsMargins(fontMetrics().averageCharWidth(), 0,
+                                      fontMetrics().averageCharWidth() / 2, 0);
+    bar->addWidget(providerLabel);
+    bar->addWidget(m_providerBox);
+    connect(m_providerBox, &QComboBox::activated, this, &MainWindow::onProfileChosen);
+    bar->addAction(m_settingsAction);
+    bar->addSeparator();
+
+    bar->addAction(m_debugModeAction);
+    bar->addAction(m_debugPanel->pauseAction());
+    bar->addAction(m_debugPanel->stepAction());
+    bar->addAction(m_debugPanel->continueAction());
+    bar->addSeparator();
+    bar->addAction(m_stopAction);
+}
+
+void MainWindow::createStatusBar()
+{
+    const auto field = [this](const QString &accessibleName) {
+        auto *label = new QLabel(statusBar());
+        label->setAccessibleName(accessibleName);
+        label->setContentsMargins(fontMetrics().averageCharWidth(), 0, fontMetrics().averageCharWidth(), 0);
+        return label;
+    };
+    m_providerLabel = field(tr("Provider and model"));
+    m_tokensLabel = field(tr("Tokens"));
+    m_iterationLabel = field(tr("Iteration"));
+    m_stateLabel = field(tr("Loop state"));
+    statusBar()->addWidget(m_providerLabel, 1);
+    statusBar()->addPermanentWidget(m_tokensLabel);
+    statusBar()->addPermanentWidget(m_iterationLabel);
+    statusBar()->addPermanentWidget(m_stateLabel);
+}
+
+void MainWindow::connectSession()
+{
+    ChatSession *session = m_context.session;
+    connect(m_composer, &ChatComposer::sendRequested, this, &MainWindow::sendFromComposer);
+    connect(m_composer, &ChatComposer::cancelRequested, session, &ChatSession::stop);
+    connect(m_chatView, &ChatView::editLastRequested, this, &MainWindow::editLastQuestion);
+    connect(m_chatView, &ChatView::regenerateRequested, session, &ChatSession::regenerate);
+    connect(m_chatView, &ChatView::retryRequested, session, &ChatSession::retry);
+    connect(m_debugPanel, &DebugPanel::stopRequested, session, &ChatSession::stop);
+
+    // Selecting in one pane selects the same step in the other.
+    connect(m_chatView, &ChatView::traceNodeSelected, m_inspector, &TraceInspector::selectNode);
+    connect(m_inspector, &TraceInspector::nodeSelected, m_chatView, &ChatView::selectTraceNode);
+
+    connect(session, &ChatSession::busyChanged, this, [this](bool busy) {
+        m_composer->setBusy(busy);
+        m_stopAction->setEnabled(busy);
+        m_debugPanel->stopAction()->setEnabled(busy);
+        m_providerBox->setEnabled(!busy);
+        m_newAction->setEnabled(!busy);
+        if (!busy)
+            m_paused = false;
+        updateStatus();
+    });
+    connect(session, &ChatSession::cleared, m_chatView, &ChatView::clear);
+    connect(session, &ChatSession::usageChanged, this, &MainWindow::updateStatus);
+    connect(session, &ChatSession::iterationChanged, this, &MainWindow::updateStatus);
+    connect(session, &ChatSession::providerChanged, this, &MainWindow::updateStatus);
+    connect(session, &ChatSession::providerFailed, this, [this](const QString &reason) {
+        statusBar()->showMessage(reason, 15'000);
+        updateStatus();
+    });
+    connect(session->agent(), &Agent::stateChanged, this, &MainWindow::updateStatus);
+
+    StepDebugger *debugger = session->debugger();
+    connect(debugger, &StepDebugger::paused, this, [this] {
+        m_paused = true;
+        // What is held, and its editors, sit below the breakpoints: bring them into view.
+        QTimer::singleShot(0, m_debugScroll, [this] {
+            m_debugScroll->verticalScrollBar()->setValue(m_debugPanel->stopView()->y());
+        });
+        updateStatus();
+    });
+    connect(debugger, &StepDebugger::resumed, this, [this] {
+        m_paused = false;
+        updateStatus();
+    });
+    // The panel's own switch and Pause turn debug mode on too.
+    connect(debugger, &StepDebugger::settingsChanged, this,
+            [this, debugger] { m_debugModeAction->setChecked(debugger->isEnabled()); });
+
+    connect(m_firstRun, &FirstRunPanel::profileCreated, this, [this](const QString &id) {
+        reloadProfiles(id);
+        onProfileChosen(m_providerBox->currentIndex());
+    });
+    connect(m_firstRun, &FirstRunPanel::openSettingsRequested, this, &MainWindow::openSettings);
+}
+
+void MainWindow::start(const std::optional<ProviderProfile> &commandLine)
+{
+    m_commandLineProfile = commandLine;
+    reloadProfiles(commandLine ? commandLineProfileId : m_context.profiles->defaultProfileId());
+    if (m_providerBox->count() == 0) {
+        showChat(false);
+        m_firstRun->lookForOllama();
+        return;
+    }
+    showChat(true);
+    onProfileChosen(m_providerBox->currentIndex());
+}
+
+void MainWindow::reloadProfiles(const QString &selectId)
+{
+    const QString current = selectId.isEmpty() ? m_providerBox->currentData().toString() : selectId;
+    m_providerBox->clear();
+    if (m_commandLineProfile)
+        m_providerBox->addItem(m_commandLineProfile->name, commandLineProfileId);
+    for (const ProviderProfile &profile : m_context.profiles->profiles())
+        m_providerBox->addItem(profile.name.isEmpty() ? profile.model : profile.name, profile.id);
+    const int index = m_providerBox->findData(current);
+    m_providerBox->setCurrentIndex(index >= 0 ? index : 0);
+}
+
+void MainWindow::onProfileChosen(int index)
+{
+    if (index < 0)
+        return;
+    const QString id = m_providerBox->itemData(index).toString();
+    std::optional<ProviderProfile> profile
+        = id == commandLineProfileId ? m_commandLineProfile : m_context.profiles->profile(id);
+    if (!profile)
+        return;
+    if (id != commandLineProfileId)
+        m_context.profiles->setDefaultProfileId(id);
+    showChat(true);
+    m_context.session->useProfile(*profile, m_context.secrets, m_context.settings->providerReadTimeoutMs());
+}
+
+void MainWindow::showChat(bool show)
+{
+    m_chatStack->setCurrentIndex(show ? 0 : 1);
+    if (show)
+        m_composer->editor()->setFocus();
+}
+
+void MainWindow::applySettings()
+{
+    const AppSettings &settings = *m_context.settings;
+    m_context.session->setAgentConfig(settings.agentConfig());
+    m_context.session->setTools(settings.enabledTools(), settings.workspaceFolder());
+    QHash<QString, ToolApprovalPolicy::Rule> rules;
+    const QHash<QString, QString> names = settings.toolApprovalRules();
+    for (auto it = names.cbegin(); it != names.cend(); ++it) {
+        if (const auto rule = ToolApprovalPolicy::ruleFromName(it.value()))
+            rules.insert(it.key(), *rule);
+    }
+    m_context.session->approvals()->setRules(rules);
+    m_composer->setSendOnEnter(settings.sendOnEnter());
+}
+
+void MainWindow::openSettings()
+{
+    auto *dialog = new SettingsDialog(m_context.profiles, m_context.settings, m_context.secrets,
+                                      m_context.network, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (m_chatStack->currentIndex() == 1)
+        dialog->showPage(SettingsDialog::Page::Providers);
+    connect(dialog, &SettingsDialog::applied, this, [this] {
+        applySettings();
+        reloadProfiles();
+        // A key or a base URL may have changed: use the chosen profile afresh.
+        if (m_providerBox->count() > 0 && !m_context.session->isBusy())
+            onProfileChosen(m_providerBox->currentIndex());
+    });
+    dialog->open();
+}
+
+void MainWindow::sendFromComposer(const QString &text)
+{
+    const bool editing = std::exchange(m_editingLastQuestion, false);
+    if (editing)
+        m_context.session->editLastAndResend(text);
+    else
+        m_context.session->send(text);
+}
+
+void MainWindow::editLastQuestion(const QString &text)
+{
+    if (m_context.session->isBusy())
+        return;
+    m_editingLastQuestion = true;
+    m_composer->setText(text);
+    m_composer->editor()->setFocus();
+    statusBar()->showMessage(tr("Editing the last question: send to ask it again in its place."), 10'000);
+}
+
+void MainWindow::setDebugMode(bool on)
+{
+    StepDebugger *debugger = m_context.session->debugger();
+    if (debugger->isEnabled() != on)
+        debugger->setEnabled(on);
+    m_debugScroll->setVisible(on);
+    if (on && !m_sideSplitter->isVisible())
+        m_showTraceAction->setChecked(true);
+    if (on && m_sideSplitter->sizes().value(1) == 0) {
+        const int height = m_sideSplitter->height();
+        m_sideSplitter->setSizes({height * 9 / 20, height * 11 / 20});
+    }
+}
+
+void MainWindow::updateStatus()
+{
+    const ChatSession *session = m_context.session;
+    if (const auto profile = session->provider())
+        m_providerLabel->setText(tr("%1 · %2").arg(profile->name, profile->model));
+    else
+        m_providerLabel->setText(tr("No provider"));
+    m_tokensLabel->setText(tr("Tokens: %L1 this turn · %L2 this session")
+                               .arg(session->turnUsage().total())
+                               .arg(session->sessionUsage().total()));
+    const int maxIterations = session->agentConfig().maxIterations;
+    m_iterationLabel->setText(session->iteration() > 0
+                                  ? tr("Iteration %1 of %2").arg(session->iteration()).arg(maxIterations)
+                                  : tr("No iteration yet"));
+    m_stateLabel->setText(stateText(session->agent()->state(), m_paused));
+}
+
+QString MainWindow::statusText() const
+{
+    return QStringList{m_providerLabel->text(), m_tokensLabel->text(), m_iterationLabel->text(),
+                       m_stateLabel->text()}
+        .join(u" | "_s);
+}
+
+void MainWindow::showShortcuts()
+{
+    const QString rows = QStringList{
+        tr("<tr><td><b>Ctrl+Enter</b></td><td>Send (Enter too, if set in Settings)</td></tr>"),
+        tr("<tr><td><b>Esc</b></td><td>Stop the running turn</td></tr>"),
+        tr("<tr><td><b>Ctrl+N</b></td><td>New conversation</td></tr>"),
+        tr("<tr><td><b>Ctrl+,</b></td><td>Settings</td></tr>"),
+        tr("<tr><td><b>Ctrl+Shift+D</b></td><td>Debug mode</td></tr>"),
+        tr("<tr><td><b>F5</b></td><td>Continue</td></tr>"),
+        tr("<tr><td><b>F10</b></td><td>Step to the next model call or tool execution</td></tr>"),
+        tr("<tr><td><b>Shift+F5</b></td><td>Stop debugging (cancels the turn)</td></tr>"),
+        tr("<tr><td><b>Ctrl+1 / Ctrl+2</b></td><td>Show or hide the conversation / the trace</td></tr>"),
+    }.join(QString());
+    auto *box = new QMessageBox(QMessageBox::NoIcon, tr("Keyboard Shortcuts"),
+                                u"<table cellspacing=6>"_s + rows + u"</table>"_s, QMessageBox::Close, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Loopscope"),
+                       tr("<b>Loopscope %1</b><p>Chat with an LLM agent and see, step by step, what its tool "
+                          "loop does.</p>")
+                           .arg(QCoreApplication::applicationVersion()));
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings &state = *m_context.state;
+    resize(1280, 800);
+    m_splitter->setSizes({680, 600});
+    m_sideSplitter->setSizes({480, 320});
+    restoreGeometry(state.value(u"window/geometry"_s).toByteArray());
+    m_splitter->restoreState(state.value(u"window/splitter"_s).toByteArray());
+    m_sideSplitter->restoreState(state.value(u"window/sideSplitter"_s).toByteArray());
+}
+
+void MainWindow::saveLayout()
+{
+    QSettings &state = *m_context.state;
+    state.setValue(u"window/geometry"_s, saveGeometry());
+    state.setValue(u"window/splitter"_s, m_splitter->saveState());
+    state.setValue(u"window/sideSplitter"_s, m_sideSplitter->saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    m_context.session->stop();
+    saveLayout();
+    event->accept();
+}
 
 } // namespace Loopscope::Ui

@@ -1,39 +1,130 @@
 #pragma once
 
+#include "config/providerprofile.h"
+
 #include <QMainWindow>
 
+#include <optional>
+
 QT_BEGIN_NAMESPACE
+class QAction;
+class QComboBox;
+class QLabel;
+class QScrollArea;
+class QNetworkAccessManager;
+class QSettings;
 class QSplitter;
-class QTreeView;
+class QStackedWidget;
 QT_END_NAMESPACE
 
 namespace Loopscope {
-class Trace;
+class AppSettings;
+class ChatSession;
+class SecretStore;
 class TraceModel;
-}
+} // namespace Loopscope
 
 namespace Loopscope::Ui {
 
+class ChatComposer;
+class ChatView;
+class DebugPanel;
+class FirstRunPanel;
+class TraceInspector;
+
+/*! What the window works with; nothing here is owned by it. */
+struct MainWindowContext
+{
+    ChatSession *session = nullptr;
+    ProviderProfileStore *profiles = nullptr;
+    AppSettings *settings = nullptr;
+    SecretStore *secrets = nullptr;
+    QNetworkAccessManager *network = nullptr;
+    QSettings *state = nullptr; // window geometry and pane sizes
+};
+
 /*!
     The window users live in: the conversation on one side, the trace of the
-    agent's loop on the other. It only arranges panels; they receive their
-    models from outside and hold no loop logic.
+    agent's loop (and, in debug mode, the step debugger) on the other, a
+    toolbar and a status bar. It arranges the panels and passes the user's
+    intents to the ChatSession; the loop itself lives in agent/.
 */
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 
 public:
-    explicit MainWindow(Trace *trace, QWidget *parent = nullptr);
+    explicit MainWindow(const MainWindowContext &context, QWidget *parent = nullptr);
     ~MainWindow() override;
 
+    // Uses the saved default profile, or \a commandLine when given (for this
+    // run only); with neither, shows the first-run panel.
+    void start(const std::optional<ProviderProfile> &commandLine = std::nullopt);
+
     QSplitter *splitter() const { return m_splitter; }
-    QTreeView *traceView() const { return m_traceView; }
+    ChatView *chatView() const { return m_chatView; }
+    ChatComposer *composer() const { return m_composer; }
+    TraceInspector *traceInspector() const { return m_inspector; }
+    DebugPanel *debugPanel() const { return m_debugPanel; }
+    FirstRunPanel *firstRunPanel() const { return m_firstRun; }
+    QAction *debugModeAction() const { return m_debugModeAction; }
+    QAction *stopAction() const { return m_stopAction; }
+    QString statusText() const; // the status bar's fields, joined; for tests
+
+    void openSettings();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
 
 private:
-    QSplitter *m_splitter;
-    QTreeView *m_traceView;
+    void createActions();
+    void createMenus();
+    void createToolBar();
+    void createStatusBar();
+    void connectSession();
+    void restoreLayout();
+    void saveLayout();
+
+    void applySettings();
+    void reloadProfiles(const QString &selectId = {});
+    void onProfileChosen(int index);
+    void showChat(bool show);
+    void sendFromComposer(const QString &text);
+    void editLastQuestion(const QString &text);
+    void setDebugMode(bool on);
+    void updateStatus();
+    void showShortcuts();
+    void showAbout();
+
+    MainWindowContext m_context;
     TraceModel *m_traceModel;
+
+    QSplitter *m_splitter;
+    QSplitter *m_sideSplitter;
+    QStackedWidget *m_chatStack;
+    FirstRunPanel *m_firstRun;
+    ChatView *m_chatView;
+    ChatComposer *m_composer;
+    TraceInspector *m_inspector;
+    DebugPanel *m_debugPanel;
+    QScrollArea *m_debugScroll = nullptr;
+
+    QComboBox *m_providerBox = nullptr;
+    QAction *m_newAction = nullptr;
+    QAction *m_settingsAction = nullptr;
+    QAction *m_debugModeAction = nullptr;
+    QAction *m_stopAction = nullptr;
+    QAction *m_showChatAction = nullptr;
+    QAction *m_showTraceAction = nullptr;
+
+    QLabel *m_providerLabel = nullptr;
+    QLabel *m_tokensLabel = nullptr;
+    QLabel *m_iterationLabel = nullptr;
+    QLabel *m_stateLabel = nullptr;
+
+    std::optional<ProviderProfile> m_commandLineProfile;
+    bool m_editingLastQuestion = false;
+    bool m_paused = false;
 };
 
 } // namespace Loopscope::Ui

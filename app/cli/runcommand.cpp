@@ -3,6 +3,7 @@
 #include "cli/approvalpolicy.h"
 #include "cli/interruptwatcher.h"
 #include "cli/jsonlineswriter.h"
+#include "launch/provideroptions.h"
 #include "config/providerprofile.h"
 #include "loop/agent.h"
 #include "providers/httpmodelclient.h"
@@ -69,20 +70,7 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
                        "The API key is read from an environment variable, never from the command line.\n\n")
         + exitCodeHelp());
     const QCommandLineOption help({u"h"_s, u"help"_s}, RunCommand::tr("Show this help."));
-    const QCommandLineOption provider(u"provider"_s,
-                                      RunCommand::tr("Wire protocol: openai (also Ollama /v1, llama.cpp, vLLM, "
-                                                     "LM Studio, OpenRouter), anthropic, gemini or ollama."),
-                                      u"kind"_s, u"openai"_s);
-    const QCommandLineOption baseUrl(u"base-url"_s,
-                                     RunCommand::tr("The API's base URL, e.g. https://api.openai.com/v1 or "
-                                                    "http://localhost:11434. Default: the provider's."),
-                                     u"url"_s);
-    const QCommandLineOption model(u"model"_s, RunCommand::tr("The model name."), u"name"_s);
-    const QCommandLineOption apiKeyEnv(u"api-key-env"_s,
-                                       RunCommand::tr("The environment variable holding the API key. Default: "
-                                                      "OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY "
-                                                      "(Ollama needs none)."),
-                                       u"var"_s);
+    const Launch::ProviderOptions providerOptions;
     const QCommandLineOption system(u"system"_s, RunCommand::tr("A system instruction."), u"text"_s);
     const QCommandLineOption maxIterations(u"max-iterations"_s,
                                            RunCommand::tr("The most model calls in the tool loop (default 10)."),
@@ -112,7 +100,8 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
                                     u"file|-"_s);
     const QCommandLineOption traceOut(u"trace-out"_s,
                                       RunCommand::tr("Write the whole trace tree as JSON to a file."), u"file"_s);
-    parser.addOptions({help, provider, baseUrl, model, apiKeyEnv, system, maxIterations, postLoop, noStream, tools,
+    providerOptions.addTo(parser);
+    parser.addOptions({help, system, maxIterations, postLoop, noStream, tools,
                        workspace, approve, events, traceOut});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
@@ -130,24 +119,16 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     }
 
     RunOptions options;
-    const auto kind = providerKindFromName(parser.value(provider));
-    if (!kind) {
-        printError(RunCommand::tr("unknown provider \"%1\": use openai, anthropic, gemini or ollama")
-                       .arg(parser.value(provider)));
+    QString error;
+    const std::optional<ProviderProfile> profile = providerOptions.profile(parser, &error);
+    if (!profile) {
+        printError(error);
         return BadUsage;
     }
-    options.kind = *kind;
-    options.baseUrl = parser.isSet(baseUrl) ? QUrl(parser.value(baseUrl)) : defaultBaseUrl(options.kind);
-    if (!options.baseUrl.isValid() || !options.baseUrl.scheme().startsWith(u"http"_s)) {
-        printError(RunCommand::tr("the base URL \"%1\" is not an http(s) URL").arg(parser.value(baseUrl)));
-        return BadUsage;
-    }
-    options.model = parser.value(model);
-    if (options.model.isEmpty()) {
-        printError(RunCommand::tr("name the model with --model"));
-        return BadUsage;
-    }
-    options.apiKeyEnv = parser.isSet(apiKeyEnv) ? parser.value(apiKeyEnv) : defaultApiKeyEnv(options.kind);
+    options.kind = profile->kind;
+    options.baseUrl = profile->baseUrl;
+    options.model = profile->model;
+    options.apiKeyEnv = profile->apiKeyEnv;
 
     bool ok = false;
     options.config.maxIterations = parser.value(maxIterations).toInt(&ok);

@@ -1,47 +1,293 @@
-#include "mainwindow.h"
-#include "trace/trace.h"
+// The whole window over a real OpenAI-compatible server on 127.0.0.1 (the
+// demo conversation) and a real keychain (run under with-keyring.sh).
 
+#include "chat/chatcomposer.h"
+#include "chat/chatitem.h"
+#include "chat/chatview.h"
+#include "config/appsettings.h"
+#include "config/secretstore.h"
+#include "debug/debugpanel.h"
+#include "democonversation.h"
+#include "fakehttpserver.h"
+#include "mainwindow.h"
+#include "session/chatsession.h"
+#include "settings/firstrunpanel.h"
+#include "trace/traceinspector.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QNetworkAccessManager>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSignalSpy>
 #include <QSplitter>
+#include <QStackedWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
 
+namespace {
+
+// Everything a window needs, real, in a throw-away settings file.
+struct Fixture
+{
+    explicit Fixture(const QString &settingsPath)
+        : settings(settingsPath, QSettings::IniFormat)
+        , profiles(&settings)
+        , appSettings(&settings)
+        , secrets(u"Loopscope window tests"_s)
+        , session(&network)
+    {}
+
+    Ui::MainWindowContext context()
+    {
+        return {&session, &profiles, &appSettings, &secrets, &network, &settings};
+    }
+
+    QSettings settings;
+    ProviderProfileStore profiles;
+    AppSettings appSettings;
+    KeychainSecretStore secrets;
+    QNetworkAccessManager network;
+    ChatSession session;
+};
+
+} // namespace
+
 class MainWindowTest : public QObject
 {
     Q_OBJECT
 
 private slots:
-    void theWindowShowsConversationAndTraceSideBySide()
+    void init()
     {
-        Trace trace;
-        Ui::MainWindow window(&trace);
+        QVERIFY(m_dir.isValid());
+        m_server = std::make_unique<FakeHttpServer>();
+        QVERIFY(m_server->listen());
+        DemoConversation::install(*m_server, 1);
+        m_fixture = std::make_unique<Fixture>(m_dir.filePath(u"settings-%1.ini"_s.arg(++m_run)));
+        // The demo's tools, confined to an empty folder.
+        m_fixture->appSettings.setEnabledTools({u"calculator"_s, u"current_time"_s});
+        m_fixture->appSettings.setWorkspaceFolder(m_dir.path());
+        AgentConfig config = m_fixture->appSettings.agentConfig();
+        config.maxIterations = 6;
+        m_fixture->appSettings.setAgentConfig(config);
+    }
+
+    void cleanup()
+    {
+        m_fixture.reset();
+        m_server.reset();
+    }
+
+    void withoutAProviderTheFirstRunPanelExplainsWhatToDo()
+    {
+        Ui::MainWindow window(m_fixture->context());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        QVERIFY(window.firstRunPanel()->isVisible());
+        QVERIFY(!window.composer()->isVisible());
+        QVERIFY(window.statusText().contains(u"No provider"_s));
+    }
+
+    void theWindowShowsConversationAndTraceSideBySide()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
 
         QCOMPARE(window.splitter()->count(), 2);
         QCOMPARE(window.splitter()->orientation(), Qt::Horizontal);
         QCOMPARE(window.splitter()->widget(0)->accessibleName(), u"Conversation"_s);
-        QCOMPARE(window.splitter()->widget(1), window.traceView());
-        QVERIFY(window.traceView()->isVisible());
+        QVERIFY(window.traceInspector()->isVisible());
+        QVERIFY(window.composer()->isVisible());
+        QVERIFY(!window.debugPanel()->isVisible());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QVERIFY2(window.statusText().contains(u"gpt-4o-mini"_s), qPrintable(window.statusText()));
     }
 
-    void theTraceTreeGrowsWithTheTrace()
+    void aThreeIterationTurnStreamsIntoTheChatAndGrowsTheTree()
     {
-        Trace trace;
-        Ui::MainWindow window(&trace);
-        QAbstractItemModel *model = window.traceView()->model();
-        QCOMPARE(model->rowCount(), 0);
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QAbstractItemModel *tree = window.traceInspector()->treeView()->model();
+        int rowsSeenWhileRunning = 0;
+        connect(tree, &QAbstractItemModel::rowsInserted, this, [&] {
+            if (m_fixture->session.isBusy())
+                ++rowsSeenWhileRunning;
+        });
 
-        const int turn = trace.begin(-1, TraceKind::Turn, u"hello"_s, 1, TurnData{});
-        trace.begin(turn, TraceKind::Iteration, u"Iteration 1 of 10"_s, 2, IterationData{});
+        // Ctrl+Enter in the composer sends.
+        window.composer()->editor()->setFocus();
+        QTest::keyClicks(window.composer()->editor(), QString::fromUtf8(DemoConversation::question));
+        QTest::keyClick(window.composer()->editor(), Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY(window.composer()->isBusy());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
 
-        QCOMPARE(model->rowCount(), 1);
-        const QModelIndex turnIndex = model->index(0, 0);
-        QCOMPARE(turnIndex.data().toString(), u"hello"_s);
-        QCOMPARE(model->rowCount(turnIndex), 1);
+        const auto result = finished.first().first().value<TurnResult>();
+        QCOMPARE(result.outcome, TurnOutcome::Answered);
+        QCOMPARE(result.iterations, 3);
+        QVERIFY(result.text.contains(u"397.8"_s));
+        QVERIFY(!window.composer()->isBusy());
+        // The streamed answer is the last item; the tools' cards came before it.
+        Ui::ChatView *chat = window.chatView();
+        QTRY_VERIFY(chat->itemText(chat->itemCount() - 1).contains(u"397.8"_s));
+        int toolCards = 0;
+        for (int i = 0; i < chat->itemCount(); ++i)
+            toolCards += chat->item(i)->kind() == Ui::ChatItem::Kind::ToolCall ? 1 : 0;
+        QCOMPARE(toolCards, 3);
+        // The tree grew while the loop ran, one turn with its three iterations.
+        QVERIFY(rowsSeenWhileRunning > 5);
+        QCOMPARE(tree->rowCount(), 1);
+        QCOMPARE(tree->rowCount(tree->index(0, 0)), 3);
+        QVERIFY2(window.statusText().contains(u"Iteration 3 of 6"_s), qPrintable(window.statusText()));
+        QVERIFY2(window.statusText().contains(u"this session"_s), qPrintable(window.statusText()));
+        QVERIFY(m_fixture->session.sessionUsage().total() > 1000);
     }
+
+    void selectingInTheChatSelectsTheTraceNodeAndBack()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+
+        Ui::ChatView *chat = window.chatView();
+        int toolIndex = -1;
+        for (int i = 0; i < chat->itemCount() && toolIndex < 0; ++i) {
+            if (chat->item(i)->kind() == Ui::ChatItem::Kind::ToolCall)
+                toolIndex = i;
+        }
+        QVERIFY(toolIndex >= 0);
+        Ui::ChatItem *card = chat->item(toolIndex);
+        QVERIFY(card->traceNode() >= 0);
+        chat->ensureWidgetVisible(card);
+        QTest::mouseClick(card, Qt::LeftButton, {}, QPoint(card->width() / 2, 6));
+        QTRY_COMPARE(window.traceInspector()->selectedNode(), card->traceNode());
+        QCOMPARE(m_fixture->session.trace()->node(card->traceNode()).kind, TraceKind::ToolCall);
+
+        // The other way: the user picks the turn in the tree; the chat selects its question.
+        QTreeView *tree = window.traceInspector()->treeView();
+        tree->setFocus();
+        tree->setCurrentIndex(tree->model()->index(0, 0));
+        QTRY_VERIFY(chat->selectedIndex() >= 0);
+        QCOMPARE(chat->item(chat->selectedIndex())->kind(), Ui::ChatItem::Kind::UserMessage);
+    }
+
+    void escStopsTheTurnAndCtrlNStartsAnEmptyConversation()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        m_server->setHandler([](const HttpRequestRecord &, HttpExchange &exchange) { exchange.stall(); });
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+
+        QVERIFY(m_fixture->session.send(u"this will hang"_s));
+        QTRY_COMPARE(m_server->requests().size(), 1);
+        QVERIFY(window.stopAction()->isEnabled());
+        QTest::keyClick(window.composer()->editor(), Qt::Key_Escape);
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().outcome, TurnOutcome::Cancelled);
+        QVERIFY(!window.stopAction()->isEnabled());
+        QTRY_VERIFY(window.chatView()->itemCount() > 0);
+
+        QTest::keyClick(&window, Qt::Key_N, Qt::ControlModifier);
+        QCOMPARE(window.chatView()->itemCount(), 0);
+        QCOMPARE(m_fixture->session.trace()->size(), 0);
+        QCOMPARE(window.traceInspector()->treeView()->model()->rowCount(), 0);
+    }
+
+    void debugShortcutsPauseStepAndContinueTheLoop()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+
+        // Ctrl+Shift+D shows the debugger; break before every tool call.
+        QTest::keyClick(&window, Qt::Key_D, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(window.debugPanel()->isVisible());
+        StepDebugger *debugger = m_fixture->session.debugger();
+        QVERIFY(debugger->isEnabled());
+        StepDebugger::Breakpoints breakpoints;
+        breakpoints.allToolCalls = true;
+        debugger->setBreakpoints(breakpoints);
+
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_VERIFY_WITH_TIMEOUT(debugger->isPaused(), 10000);
+        QVERIFY2(window.statusText().contains(u"Paused"_s), qPrintable(window.statusText()));
+        QCOMPARE(debugger->currentStop()->toolCall->call.name, u"calculator"_s);
+
+        // F10 lets the held call go and holds the next one.
+        QTest::keyClick(&window, Qt::Key_F10);
+        QTRY_VERIFY(debugger->isPaused());
+        QCOMPARE(debugger->currentStop()->toolCall->call.name, u"current_time"_s);
+
+        // F5 runs on until the next breakpoint, the third call.
+        QTest::keyClick(&window, Qt::Key_F5);
+        QTRY_VERIFY_WITH_TIMEOUT(debugger->isPaused() && debugger->currentStop()->toolCall
+                                     && debugger->currentStop()->toolCall->call.id == u"call_rest"_s,
+                                 10000);
+
+        // Shift+F5 stops: the turn ends as cancelled.
+        QTest::keyClick(&window, Qt::Key_F5, Qt::ShiftModifier);
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().outcome, TurnOutcome::Cancelled);
+        QVERIFY(!debugger->isPaused());
+    }
+
+    void paneSizesAreRememberedAcrossWindows()
+    {
+        QList<int> sizes;
+        {
+            Ui::MainWindow window(m_fixture->context());
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.splitter()->setSizes({300, 900});
+            sizes = window.splitter()->sizes();
+            window.close();
+        }
+        Ui::MainWindow again(m_fixture->context());
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.splitter()->sizes(), sizes);
+    }
+
+private:
+    ProviderProfile demoProfile() const
+    {
+        ProviderProfile profile;
+        profile.id = u"command-line"_s;
+        profile.name = u"Demo server"_s;
+        profile.kind = ProviderKind::OpenAi;
+        profile.baseUrl = m_server->baseUrl().resolved(QUrl(u"/v1"_s));
+        profile.model = u"gpt-4o-mini"_s;
+        profile.apiKeyEnv = u"LOOPSCOPE_DEMO_KEY"_s;
+        qputenv("LOOPSCOPE_DEMO_KEY", "sk-demo-0123456789abcdef");
+        return profile;
+    }
+
+    QTemporaryDir m_dir;
+    int m_run = 0;
+    std::unique_ptr<FakeHttpServer> m_server;
+    std::unique_ptr<Fixture> m_fixture;
 };
 
 QTEST_MAIN(MainWindowTest)

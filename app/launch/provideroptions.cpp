@@ -1,0 +1,69 @@
+#include "provideroptions.h"
+
+#include "providers/providerfactory.h"
+
+#include <QCommandLineParser>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Launch {
+
+ProviderOptions::ProviderOptions()
+    : m_provider(
+        u"provider"_s,
+        tr("Wire protocol: openai (also Ollama /v1, llama.cpp, vLLM, LM Studio, OpenRouter), anthropic, "
+           "gemini or ollama."),
+        u"kind"_s, u"openai"_s)
+    , m_baseUrl(
+          u"base-url"_s,
+          tr("The API's base URL, e.g. https://api.openai.com/v1 or http://localhost:11434. Default: the "
+             "provider's."),
+          u"url"_s)
+    , m_model(u"model"_s, tr("The model name."), u"name"_s)
+    , m_apiKeyEnv(
+          u"api-key-env"_s,
+          tr("The environment variable holding the API key. Default: OPENAI_API_KEY, ANTHROPIC_API_KEY or "
+             "GEMINI_API_KEY (Ollama needs none)."),
+          u"var"_s)
+{}
+
+void ProviderOptions::addTo(QCommandLineParser &parser) const
+{
+    parser.addOptions({m_provider, m_baseUrl, m_model, m_apiKeyEnv});
+}
+
+bool ProviderOptions::isAnySet(const QCommandLineParser &parser) const
+{
+    return parser.isSet(m_provider) || parser.isSet(m_baseUrl) || parser.isSet(m_model)
+           || parser.isSet(m_apiKeyEnv);
+}
+
+std::optional<ProviderProfile> ProviderOptions::profile(const QCommandLineParser &parser,
+                                                        QString *error) const
+{
+    ProviderProfile profile;
+    profile.id = u"command-line"_s;
+    const auto kind = providerKindFromName(parser.value(m_provider));
+    if (!kind) {
+        *error = tr("unknown provider \"%1\": use openai, anthropic, gemini or ollama")
+                     .arg(parser.value(m_provider));
+        return std::nullopt;
+    }
+    profile.kind = *kind;
+    profile.baseUrl = parser.isSet(m_baseUrl) ? QUrl(parser.value(m_baseUrl)) : defaultBaseUrl(profile.kind);
+    if (!profile.baseUrl.isValid() || !profile.baseUrl.scheme().startsWith(u"http"_s)) {
+        *error = tr("the base URL \"%1\" is not an http(s) URL").arg(parser.value(m_baseUrl));
+        return std::nullopt;
+    }
+    profile.model = parser.value(m_model);
+    if (profile.model.isEmpty()) {
+        *error = tr("name the model with --model");
+        return std::nullopt;
+    }
+    profile.apiKeyEnv
+        = parser.isSet(m_apiKeyEnv) ? parser.value(m_apiKeyEnv) : defaultApiKeyEnv(profile.kind);
+    profile.name = tr("%1 (command line)").arg(profile.model);
+    return profile;
+}
+
+} // namespace Loopscope::Launch

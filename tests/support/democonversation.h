@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QString>
+
+namespace Loopscope {
+
+class FakeHttpServer;
+
+/*!
+    A believable OpenAI-compatible model for window tests and screenshots: it
+    streams a three-iteration turn over real SSE. Iteration 1 calls the
+    built-in calculator and current_time in parallel, iteration 2 calls the
+    calculator with the first result, iteration 3 answers in Markdown (a
+    heading, a table and a code block) with the values the tools returned.
+    Any later question gets a short streamed answer.
+*/
+class DemoConversation final
+{
+public:
+    static constexpr const char *question
+        = "What is 17% of 2,340, what is left after it, and what time is it in UTC?";
+
+    // Installs the handler; pieceDelayMs paces the streamed pieces.
+    static void install(FakeHttpServer &server, int pieceDelayMs = 5);
+};
+
+} // namespace Loopscope

@@ -1,0 +1,140 @@
+// Takes the README's screenshots: the idle window, a finished three-iteration
+// turn with the trace expanded, a paused debug step, and the settings dialog.
+// The window, the agent and the HTTP traffic are real; the model is the demo
+// conversation on 127.0.0.1. Run under Xvfb with a fresh keyring
+// (tests/config/with-keyring.sh), so nothing of the user's is touched.
+
+#include "chat/chatcomposer.h"
+#include "config/appsettings.h"
+#include "config/secretstore.h"
+#include "democonversation.h"
+#include "fakehttpserver.h"
+#include "mainwindow.h"
+#include "session/chatsession.h"
+#include "settings/settingsdialog.h"
+#include "trace/traceinspector.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QNetworkAccessManager>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QTimer>
+#include <QTreeView>
+
+#include <functional>
+
+using namespace Loopscope;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// Runs the event loop until \a done holds, at most timeoutMs.
+bool waitFor(const std::function<bool()> &done, int timeoutMs = 20000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!done()) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
+    return true;
+}
+
+// Lets layouts, batched stream renders and animations finish.
+void settle(int ms = 400)
+{
+    QElapsedTimer timer;
+    timer.start();
+    waitFor([&timer, ms] { return timer.elapsed() > ms; });
+}
+
+bool save(QWidget *widget, const QString &path)
+{
+    settle();
+    const bool ok = widget->grab().save(path);
+    QTextStream(stdout) << (ok ? "wrote " : "could not write ") << path << Qt::endl;
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(u"Loopscope"_s);
+    const QString outDir = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QDir::currentPath();
+
+    QTemporaryDir dir;
+    FakeHttpServer server;
+    if (!server.listen())
+        return 1;
+    DemoConversation::install(server, 15);
+
+    QSettings settings(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+    ProviderProfileStore profiles(&settings);
+    AppSettings appSettings(&settings);
+    KeychainSecretStore secrets(u"Loopscope screenshots"_s);
+    QNetworkAccessManager network;
+    ChatSession session(&network);
+
+    ProviderProfile profile;
+    profile.id = u"local"_s;
+    profile.name = u"Local OpenAI-compatible"_s;
+    profile.kind = ProviderKind::OpenAi;
+    profile.baseUrl = server.baseUrl().resolved(QUrl(u"/v1"_s));
+    profile.model = u"gpt-4o-mini"_s;
+    profile.apiKeyEnv = u"LOOPSCOPE_SCREENSHOT_KEY"_s;
+    qputenv("LOOPSCOPE_SCREENSHOT_KEY", "sk-screenshot-0123456789");
+    profiles.save(profile);
+    profiles.setDefaultProfileId(profile.id);
+    appSettings.setEnabledTools({u"calculator"_s, u"current_time"_s, u"read_file"_s});
+    appSettings.setWorkspaceFolder(dir.path());
+
+    Ui::MainWindow window({&session, &profiles, &appSettings, &secrets, &network, &settings});
+    window.resize(1440, 900);
+    window.show();
+    window.start();
+    if (!waitFor([&] { return session.hasProvider(); }))
+        return 2;
+    bool ok = save(&window, outDir + u"/idle-window.png"_s);
+
+    window.composer()->setText(QString::fromUtf8(DemoConversation::question));
+    window.composer()->send();
+    if (!waitFor([&] { return session.lastResult().has_value(); }))
+        return 3;
+    window.traceInspector()->treeView()->expandAll();
+    // The second model call: its request holds the first iteration's results.
+    const QModelIndex turn = window.traceInspector()->treeView()->model()->index(0, 0);
+    const QModelIndex secondIteration = window.traceInspector()->treeView()->model()->index(1, 0, turn);
+    window.traceInspector()->treeView()->setCurrentIndex(
+        window.traceInspector()->treeView()->model()->index(0, 0, secondIteration));
+    ok = save(&window, outDir + u"/finished-turn.png"_s) && ok;
+
+    // A debug step: break before every tool call, then ask again from scratch.
+    session.clear();
+    window.debugModeAction()->setChecked(true);
+    StepDebugger::Breakpoints breakpoints;
+    breakpoints.toolNames = {u"calculator"_s};
+    session.debugger()->setBreakpoints(breakpoints);
+    session.send(QString::fromUtf8(DemoConversation::question));
+    if (!waitFor([&] { return session.debugger()->isPaused(); }))
+        return 4;
+    window.traceInspector()->selectNode(session.debugger()->currentStop()->toolCall->traceNode);
+    ok = save(&window, outDir + u"/debug-paused.png"_s) && ok;
+    session.stop();
+    window.debugModeAction()->setChecked(false);
+
+    window.openSettings();
+    auto *dialog = window.findChild<Ui::SettingsDialog *>();
+    if (!dialog)
+        return 5;
+    dialog->showPage(Ui::SettingsDialog::Page::Providers);
+    ok = save(dialog, outDir + u"/settings.png"_s) && ok;
+    dialog->reject();
+    return ok ? 0 : 6;
+}
