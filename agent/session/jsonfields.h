@@ -1,0 +1,91 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QStringList>
+
+#include <optional>
+
+namespace Loopscope::Internal {
+
+/*!
+    The first problem found in an untrusted JSON document, as a sentence that
+    names the value by its path ("messages[3].role must be a string, not a
+    number."). Later problems are dropped: they are usually consequences.
+*/
+class JsonProblem final
+{
+public:
+    bool ok() const { return m_message.isEmpty(); }
+    const QString &message() const { return m_message; }
+    void set(const QString &message)
+    {
+        if (ok())
+            m_message = message;
+    }
+
+private:
+    QString m_message;
+};
+
+enum class Need { Required, Optional };
+
+/*!
+    Strict, typed reads of one JSON object of a session file. A read that
+    fails records the problem and returns the fallback, so a reader reads
+    every field it needs and checks the problem once. Absent optional fields
+    return the fallback silently; unknown fields are not looked at.
+*/
+class JsonFields final
+{
+    Q_DECLARE_TR_FUNCTIONS(Loopscope::JsonFields)
+
+public:
+    JsonFields(const QJsonObject &object, const QString &where, JsonProblem &problem)
+        : m_object(object)
+        , m_where(where)
+        , m_problem(problem)
+    {}
+
+    const QJsonObject &object() const { return m_object; }
+    bool ok() const { return m_problem.ok(); }
+    bool has(QStringView key) const { return m_object.contains(key); }
+    QString path(QStringView key) const { return member(m_where, key); }
+    void fail(const QString &message) { m_problem.set(message); }
+
+    QJsonValue value(QStringView key, Need need);
+    QString string(QStringView key, Need need, const QString &fallback = {});
+    bool boolean(QStringView key, Need need, bool fallback = false);
+    qint64 integer(QStringView key, Need need, qint64 fallback, qint64 min, qint64 max);
+    std::optional<double> number(QStringView key, double min, double max); // always optional
+    QJsonObject object(QStringView key, Need need);
+    QJsonArray array(QStringView key, Need need);
+    QStringList strings(QStringView key, Need need);
+    // One of \a names; the fallback when absent.
+    QString name(QStringView key, Need need, const QStringList &names, const QString &fallback = {});
+    // ISO 8601 with an explicit zone (Z or an offset), returned in UTC. An
+    // empty string is an unknown time: an invalid QDateTime.
+    QDateTime timestamp(QStringView key, Need need);
+    // A field that must not appear here, e.g. tool calls on a user message.
+    void forbid(QStringView key, const QString &where);
+
+    // Paths: "messages" + "role" -> "messages.role", "messages" + 3 -> "messages[3]".
+    static QString member(const QString &where, QStringView key);
+    static QString element(const QString &where, qsizetype index);
+    // "a string", "a number", ... for messages.
+    static QString typeName(const QJsonValue &value);
+    static QString mustBe(const QString &path, const QString &expected, const QJsonValue &actual);
+    // A value for a message: quoted and cut to a readable length.
+    static QString quoted(const QString &text);
+    // The whole numbers JSON carries exactly; nullopt for 1.5, 1e300 or a string.
+    static std::optional<qint64> wholeNumber(const QJsonValue &value);
+
+private:
+    QJsonObject m_object;
+    QString m_where;
+    JsonProblem &m_problem;
+};
+
+} // namespace Loopscope::Internal

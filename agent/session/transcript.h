@@ -1,0 +1,83 @@
+#pragma once
+
+#include "conversation/message.h"
+#include "loop/agentconfig.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QStringList>
+#include <QUrl>
+
+#include <optional>
+
+namespace Loopscope {
+
+/*!
+    A saved session (`*.loopscope.json`): the conversation, its full trace,
+    the agent configuration it ran with and a little metadata. A value type;
+    TranscriptFile reads and writes it. It never holds a secret: the provider
+    is named by kind, base URL (without credentials) and model only.
+*/
+struct Transcript
+{
+    static constexpr int formatVersion = 2;
+
+    QString title;
+    QDateTime created; // UTC
+    QDateTime updated; // UTC
+
+    QString providerKind; // "openai", "anthropic", "gemini", "ollama"; empty if none was set
+    QUrl baseUrl;
+    AgentConfig config; // config.model holds the model name and its parameters
+    QStringList tools;  // the built-in tools that were enabled
+
+    QList<Message> messages;
+    QJsonArray trace; // Trace::toJson()
+
+    int turnCount() const; // user messages
+    bool operator==(const Transcript &) const = default;
+};
+
+/*! What loading a file gave: a transcript, or why not. */
+struct TranscriptLoadResult
+{
+    std::optional<Transcript> transcript;
+    QString error;        // a sentence naming the problem, empty on success
+    int upgradedFrom = 0; // the older formatVersion the file had, 0 if current
+};
+
+/*!
+    Reads and writes transcripts (the format is docs/transcript-format.md).
+    Loading never trusts the file: any size, encoding, nesting, type or value
+    problem becomes a sentence naming what and where, never a crash. Older
+    formats are upgraded on load; newer ones are refused. Writing is atomic
+    (QSaveFile) and byte-stable for equal transcripts.
+*/
+class TranscriptFile final
+{
+    Q_DECLARE_TR_FUNCTIONS(Loopscope::TranscriptFile)
+
+public:
+    static constexpr qint64 maxFileBytes = 512LL * 1024 * 1024;
+    // Beyond what any session needs; they bound the memory a hostile file can claim.
+    static constexpr int maxJsonDepth = 512;
+    static constexpr qint64 maxJsonValues = 16'000'000;
+
+    static QByteArray serialize(const Transcript &transcript);
+    static TranscriptLoadResult parse(const QByteArray &bytes);
+    static TranscriptLoadResult load(const QString &path);
+    static bool save(const Transcript &transcript, const QString &path, QString *error = nullptr);
+
+    // The checks load() and parse() start with, for other readers of untrusted
+    // JSON files (imports): a regular, readable file of at most maxFileBytes;
+    // UTF-8 JSON without zero bytes, duplicate keys, or more than maxJsonDepth
+    // levels or maxJsonValues values. \a rootName is what errors call the
+    // top-level value, e.g. "messages" for an array of them.
+    static std::optional<QByteArray> readFile(const QString &path, QString *error);
+    static std::optional<QJsonDocument> parseJson(const QByteArray &bytes, QString *error,
+                                                  const QString &rootName = {});
+};
+
+} // namespace Loopscope
