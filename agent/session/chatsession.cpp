@@ -76,6 +76,7 @@ bool ChatSession::setProvider(const ProviderProfile &profile, const QString &api
     auto client
         = std::make_unique<HttpModelClient>(m_network, createProviderProtocol(profile.kind), endpoint);
     m_agent->setModelClient(client.get());
+    m_endpoint = endpoint;
     m_client = std::move(client);
     m_profile = profile;
     applyConfig();
@@ -116,6 +117,13 @@ void ChatSession::useProfile(const ProviderProfile &profile, SecretStore *secret
     });
 }
 
+std::unique_ptr<ModelClient> ChatSession::createModelClient() const
+{
+    if (!m_profile)
+        return nullptr;
+    return std::make_unique<HttpModelClient>(m_network, createProviderProtocol(m_profile->kind), m_endpoint);
+}
+
 void ChatSession::setAgentConfig(const AgentConfig &config)
 {
     m_config = config;
@@ -149,6 +157,11 @@ bool ChatSession::send(const QString &text)
 {
     if (text.trimmed().isEmpty() || isBusy())
         return false;
+    if (!m_created.isValid())
+        m_created = QDateTime::currentDateTimeUtc();
+    // A new conversation is named after its first question.
+    if (m_title.isEmpty())
+        setTitle(text.simplified().left(80));
     m_turnUsage = {};
     m_iteration = 0;
     emit usageChanged();
@@ -207,12 +220,73 @@ bool ChatSession::retry()
     return regenerate();
 }
 
+Transcript ChatSession::toTranscript() const
+{
+    Transcript transcript;
+    transcript.title = m_title;
+    transcript.created = m_created.isValid() ? m_created : QDateTime::currentDateTimeUtc();
+    transcript.updated = QDateTime::currentDateTimeUtc();
+    if (m_profile) {
+        transcript.providerKind = providerKindName(m_profile->kind);
+        transcript.baseUrl = m_profile->effectiveBaseUrl();
+    }
+    transcript.config = m_agent->config();
+    transcript.tools = m_workbench->names();
+    transcript.messages = m_agent->history();
+    transcript.trace = m_trace->toJson();
+    return transcript;
+}
+
+bool ChatSession::restore(const Transcript &transcript, QString *error)
+{
+    if (isBusy()) {
+        if (error)
+            *error = tr("A turn is running; stop it before opening another session.");
+        return false;
+    }
+    // Checked on a scratch trace first, so a bad file leaves the conversation as it was.
+    Trace check;
+    QString traceError;
+    if (!check.fromJson(transcript.trace, &traceError)) {
+        if (error)
+            *error = tr("The session's trace is malformed: %1").arg(traceError);
+        return false;
+    }
+    m_agent->setHistory(transcript.messages);
+    m_trace->fromJson(transcript.trace);
+    m_title = transcript.title;
+    m_created = transcript.created;
+    m_turnUsage = {};
+    m_sessionUsage = {};
+    for (int root : m_trace->roots()) {
+        if (const auto *turn = std::get_if<TurnData>(&m_trace->node(root).payload))
+            m_sessionUsage += turn->usage;
+    }
+    m_iteration = 0;
+    m_lastResult.reset();
+    emit usageChanged();
+    emit titleChanged(m_title);
+    emit restored();
+    return true;
+}
+
+void ChatSession::setTitle(const QString &title)
+{
+    if (m_title == title)
+        return;
+    m_title = title;
+    emit titleChanged(m_title);
+}
+
 bool ChatSession::clear()
 {
     if (isBusy())
         return false;
     m_agent->setHistory({});
     m_trace->clear();
+    m_title.clear();
+    m_created = {};
+    emit titleChanged(m_title);
     m_turnUsage = {};
     m_sessionUsage = {};
     m_iteration = 0;

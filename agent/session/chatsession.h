@@ -2,10 +2,13 @@
 
 #include "config/providerprofile.h"
 #include "config/secretstore.h"
+#include "providers/providerprotocol.h"
 #include "debug/stepdebugger.h"
 #include "debug/toolapprovalpolicy.h"
 #include "loop/agent.h"
 #include "loop/turnresult.h"
+#include "model/modelclient.h"
+#include "session/transcript.h"
 #include "tools/workbench.h"
 #include "trace/trace.h"
 
@@ -51,6 +54,9 @@ public:
     void useProfile(const ProviderProfile &profile, SecretStore *secrets, int readTimeoutMs = 600'000);
     std::optional<ProviderProfile> provider() const { return m_profile; }
     bool hasProvider() const { return m_profile.has_value(); }
+    // A second client for the current provider, e.g. for a replay that goes
+    // live; nullptr without a provider. The caller owns it.
+    std::unique_ptr<ModelClient> createModelClient() const;
 
     // The loop options; the model and its parameters come from the provider.
     void setAgentConfig(const AgentConfig &config);
@@ -71,6 +77,15 @@ public:
     // A new, empty conversation (the trace too); refused while a turn runs.
     bool clear();
 
+    // The conversation as a saved session: history, trace, configuration (never the key).
+    Transcript toTranscript() const;
+    // Replaces the conversation with a saved one, to look at or continue with the
+    // current provider. Refused (false, *error) while a turn runs or when its trace is malformed.
+    bool restore(const Transcript &transcript, QString *error = nullptr);
+    // Title and creation time of the conversation, kept across saves.
+    QString title() const { return m_title; }
+    void setTitle(const QString &title);
+
     TokenUsage turnUsage() const { return m_turnUsage; }
     TokenUsage sessionUsage() const { return m_sessionUsage; }
     int iteration() const { return m_iteration; }
@@ -83,6 +98,9 @@ signals:
     void usageChanged();
     void iterationChanged(int iteration, int maxIterations);
     void cleared();
+    // A saved conversation replaced the current one (history and trace).
+    void restored();
+    void titleChanged(const QString &title);
 
 private:
     void onEvent(const AgentEvent &event);
@@ -101,11 +119,14 @@ private:
     ToolApprovalPolicy *m_approvals;
 
     std::optional<ProviderProfile> m_profile;
+    ProviderEndpoint m_endpoint;
     AgentConfig m_config;
     TokenUsage m_turnUsage;
     TokenUsage m_sessionUsage;
     int m_iteration = 0;
     std::optional<TurnResult> m_lastResult;
+    QString m_title;
+    QDateTime m_created;
 };
 
 } // namespace Loopscope

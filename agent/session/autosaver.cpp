@@ -1,0 +1,111 @@
+#include "autosaver.h"
+
+#include "session/chatsession.h"
+#include "session/sessionlibrary.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QtConcurrent>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+Autosaver::Autosaver(ChatSession *session, const QString &folder, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_folder(QDir::cleanPath(folder))
+{
+    Q_ASSERT(session);
+    connect(&m_writing, &QFutureWatcher<WriteResult>::finished, this, &Autosaver::onWritten);
+    // Every outcome changed the history: a failed or cancelled turn is kept too.
+    connect(session->agent(), &Agent::turnFinished, this, &Autosaver::saveNow);
+    // Another conversation: a new file at its next save (adoptOpenedFile() may name one).
+    connect(session, &ChatSession::cleared, this, [this] { m_path.clear(); });
+    connect(session, &ChatSession::restored, this, [this] { m_path.clear(); });
+}
+
+Autosaver::~Autosaver()
+{
+    m_writing.waitForFinished();
+    // The last turn before quitting belongs on disk as much as the others.
+    if (m_waiting)
+        write(*m_waiting);
+}
+
+void Autosaver::saveNow()
+{
+    // A running turn is saved when it ends, whole.
+    if (!m_session || m_session->isBusy() || m_session->agent()->history().isEmpty())
+        return;
+    if (m_path.isEmpty())
+        m_path = newPath();
+    Snapshot snapshot{m_session->toTranscript(), m_path};
+    if (m_busy) {
+        m_waiting = std::move(snapshot);
+        return;
+    }
+    startWrite(std::move(snapshot));
+}
+
+void Autosaver::adoptOpenedFile(const QString &path)
+{
+    m_path = SessionLibrary::isLibraryFile(m_folder, path) ? QFileInfo(path).absoluteFilePath() : QString();
+}
+
+QString Autosaver::newPath() const
+{
+    // Sorts by creation in a file manager, and two windows started in the same second differ.
+    const QString stamp = QDateTime::currentDateTimeUtc().toString(u"yyyyMMdd-HHmmss"_s);
+    const QDir folder(m_folder);
+    for (;;) {
+        const QString random = u"%1"_s.arg(QRandomGenerator::global()->bounded(0x10000), 4, 16, QChar(u'0'));
+        const QString path = folder.absoluteFilePath(stamp + u'-' + random + SessionLibrary::fileSuffix());
+        if (!QFile::exists(path))
+            return path;
+    }
+}
+
+void Autosaver::startWrite(Snapshot snapshot)
+{
+    m_busy = true;
+    m_writing.setFuture(QtConcurrent::run(&Autosaver::write, std::move(snapshot)));
+}
+
+Autosaver::WriteResult Autosaver::write(const Snapshot &snapshot)
+{
+    WriteResult result{snapshot.path, {}};
+    const QString folder = QFileInfo(snapshot.path).absolutePath();
+    if (!QDir().mkpath(folder)) {
+        result.error
+            = tr("Could not create the session folder \"%1\".").arg(QDir::toNativeSeparators(folder));
+        return result;
+    }
+    QString error;
+    if (!TranscriptFile::save(snapshot.transcript, snapshot.path, &error)) {
+        result.error = tr("Could not autosave the session to \"%1\": %2")
+                           .arg(QDir::toNativeSeparators(snapshot.path), error);
+    }
+    return result;
+}
+
+void Autosaver::onWritten()
+{
+    const WriteResult result = m_writing.result();
+    m_busy = false;
+    // The next write starts before anyone hears of this one, so a slot that
+    // saves again queues behind it instead of racing it.
+    if (m_waiting) {
+        Snapshot next = std::move(*m_waiting);
+        m_waiting.reset();
+        startWrite(std::move(next));
+    }
+    if (result.error.isEmpty())
+        emit saved(result.path);
+    else
+        emit failed(result.error);
+}
+
+} // namespace Loopscope

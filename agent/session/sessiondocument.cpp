@@ -1,0 +1,112 @@
+#include "sessiondocument.h"
+
+#include "session/chatsession.h"
+
+#include <QFileInfo>
+#include <QtConcurrent>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+SessionDocument::SessionDocument(ChatSession *session, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+{
+    connect(&m_loading, &QFutureWatcher<TranscriptLoadResult>::finished, this, &SessionDocument::onLoaded);
+    // Every finished turn changes the conversation; so does renaming it.
+    connect(session->agent(), &Agent::turnFinished, this, [this] { setModified(true); });
+    connect(session, &ChatSession::titleChanged, this, [this] {
+        if (!m_session->agent()->history().isEmpty())
+            setModified(true);
+    });
+}
+
+SessionDocument::~SessionDocument()
+{
+    m_loading.waitForFinished();
+}
+
+QString SessionDocument::displayName() const
+{
+    if (!m_session->title().isEmpty())
+        return m_session->title();
+    if (!m_path.isEmpty())
+        return QFileInfo(m_path).completeBaseName();
+    return tr("Untitled");
+}
+
+void SessionDocument::open(const QString &path)
+{
+    if (m_loading.isRunning()) {
+        emit openFailed(path, tr("Another session is still being opened."));
+        return;
+    }
+    m_loadingPath = path;
+    m_loading.setFuture(QtConcurrent::run([path] { return TranscriptFile::load(path); }));
+}
+
+void SessionDocument::onLoaded()
+{
+    const TranscriptLoadResult result = m_loading.result();
+    const QString path = std::exchange(m_loadingPath, {});
+    if (!result.transcript) {
+        emit openFailed(path, result.error);
+        return;
+    }
+    QString error;
+    if (!openTranscript(*result.transcript, path, &error)) {
+        emit openFailed(path, error);
+        return;
+    }
+    // An upgraded file is saved in the new format on the next save, not behind the user's back.
+    if (result.upgradedFrom > 0)
+        setModified(true);
+    emit opened(path, result.upgradedFrom);
+}
+
+bool SessionDocument::openTranscript(const Transcript &transcript, const QString &path, QString *error)
+{
+    if (!m_session->restore(transcript, error))
+        return false;
+    setPath(path);
+    setModified(false);
+    return true;
+}
+
+bool SessionDocument::save(const QString &path, QString *error)
+{
+    if (!TranscriptFile::save(m_session->toTranscript(), path, error))
+        return false;
+    setPath(path);
+    setModified(false);
+    emit saved(path);
+    return true;
+}
+
+bool SessionDocument::newSession()
+{
+    if (!m_session->clear())
+        return false;
+    setPath({});
+    setModified(false);
+    return true;
+}
+
+void SessionDocument::setModified(bool modified)
+{
+    if (m_modified == modified)
+        return;
+    m_modified = modified;
+    emit modifiedChanged(modified);
+}
+
+void SessionDocument::setPath(const QString &path)
+{
+    if (m_path == path)
+        return;
+    m_path = path;
+    emit pathChanged(path);
+}
+
+} // namespace Loopscope

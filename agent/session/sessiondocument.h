@@ -1,0 +1,62 @@
+#pragma once
+
+#include "session/transcript.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+
+namespace Loopscope {
+
+class ChatSession;
+
+/*!
+    The ChatSession as a document: the file it was opened from or saved to,
+    whether it changed since, and opening and saving without blocking the GUI
+    thread (files are read and parsed with QtConcurrent). A failed open
+    leaves the current conversation untouched.
+*/
+class SessionDocument final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit SessionDocument(ChatSession *session, QObject *parent = nullptr);
+    ~SessionDocument() override;
+
+    ChatSession *session() const { return m_session; }
+    QString path() const { return m_path; }
+    bool isModified() const { return m_modified; }
+    bool isBusy() const { return m_loading.isRunning(); }
+    // What the window title shows: the title, else the file name, else "Untitled".
+    QString displayName() const;
+
+    // Reads and restores \a path asynchronously; opened() or openFailed() follows.
+    void open(const QString &path);
+    // Replaces the conversation with a transcript in hand (an import, an example).
+    // \a path may be empty: the session then has no file until saved.
+    bool openTranscript(const Transcript &transcript, const QString &path, QString *error = nullptr);
+    // Writes atomically; false and *error on failure, nothing changed then.
+    bool save(const QString &path, QString *error = nullptr);
+    // A new, empty conversation with no file.
+    bool newSession();
+
+signals:
+    void modifiedChanged(bool modified);
+    void pathChanged(const QString &path);
+    void opened(const QString &path, int upgradedFrom);
+    void openFailed(const QString &path, const QString &error);
+    void saved(const QString &path);
+
+private:
+    void setModified(bool modified);
+    void setPath(const QString &path);
+    void onLoaded();
+
+    ChatSession *m_session;
+    QString m_path;
+    bool m_modified = false;
+    QString m_loadingPath;
+    QFutureWatcher<TranscriptLoadResult> m_loading;
+};
+
+} // namespace Loopscope

@@ -1,0 +1,262 @@
+#include "sessionlibrary.h"
+
+#include "session/transcript.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QtConcurrent>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+namespace {
+
+// How much of a message a search hit shows around the match.
+constexpr qsizetype snippetBefore = 40;
+constexpr qsizetype snippetAfter = 80;
+
+QFileInfoList sessionFiles(const QString &folder)
+{
+    // QSaveFile's temporary files ("<id>.loopscope.json.XXXXXX") do not match.
+    return QDir(folder).entryInfoList({u"*"_s + SessionLibrary::fileSuffix()}, QDir::Files, QDir::Name);
+}
+
+bool newestFirst(const QDateTime &a, const QString &pathA, const QDateTime &b, const QString &pathB)
+{
+    if (a != b)
+        return a > b;
+    return pathA < pathB;
+}
+
+// The text around [start, start + length) on one line, with an ellipsis where it was cut.
+QString snippetAround(const QString &text, qsizetype start, qsizetype length)
+{
+    qsizetype from = std::max<qsizetype>(0, start - snippetBefore);
+    qsizetype to = std::min(text.size(), start + length + snippetAfter);
+    // Never split a surrogate pair.
+    if (from > 0 && text.at(from).isLowSurrogate())
+        --from;
+    if (to < text.size() && text.at(to).isLowSurrogate())
+        ++to;
+    QString snippet = text.mid(from, to - from).simplified();
+    if (from > 0)
+        snippet.prepend(u'…');
+    if (to < text.size())
+        snippet.append(u'…');
+    return snippet;
+}
+
+} // namespace
+
+QString SessionLibrary::fileSuffix()
+{
+    return u".loopscope.json"_s;
+}
+
+QString SessionLibrary::defaultFolder()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + u"/sessions"_s;
+}
+
+bool SessionLibrary::isLibraryFile(const QString &folder, const QString &path)
+{
+    const QFileInfo file(path);
+    const QString name = file.fileName();
+    if (folder.isEmpty() || !name.endsWith(fileSuffix()) || name.size() == fileSuffix().size())
+        return false;
+    const QDir dir(folder);
+    if (QDir::cleanPath(file.absolutePath()) == QDir::cleanPath(dir.absolutePath()))
+        return true;
+    // The same folder reached through a symbolic link.
+    const QString canonical = QFileInfo(file.absolutePath()).canonicalFilePath();
+    return !canonical.isEmpty() && canonical == dir.canonicalPath();
+}
+
+SessionLibrary::SessionLibrary(const QString &folder, QObject *parent)
+    : QObject(parent)
+    , m_folder(QDir::cleanPath(folder))
+    , m_watcher(new QFileSystemWatcher(this))
+    , m_changeTimer(new QTimer(this))
+{
+    // A scan and a search may run side by side; superseded work ends at its next file.
+    m_pool.setMaxThreadCount(2);
+    connect(&m_refreshing, &QFutureWatcher<ScanResult>::finished, this, &SessionLibrary::onScanned);
+    connect(&m_searching, &QFutureWatcher<SearchResult>::finished, this, &SessionLibrary::onSearched);
+    // An autosave writes a temporary file and renames it: one refresh for the burst.
+    m_changeTimer->setSingleShot(true);
+    m_changeTimer->setInterval(100);
+    connect(m_changeTimer, &QTimer::timeout, this, &SessionLibrary::refresh);
+    connect(m_watcher, &QFileSystemWatcher::directoryChanged, m_changeTimer, qOverload<>(&QTimer::start));
+    watchFolder();
+}
+
+SessionLibrary::~SessionLibrary()
+{
+    m_refreshing.cancel();
+    m_searching.cancel();
+    // Superseded searches may still be running without a watcher.
+    m_pool.waitForDone();
+}
+
+void SessionLibrary::watchFolder()
+{
+    if (m_folder.isEmpty() || m_watcher->directories().contains(m_folder))
+        return;
+    if (QDir().mkpath(m_folder))
+        m_watcher->addPath(m_folder);
+}
+
+void SessionLibrary::refresh()
+{
+    watchFolder();
+    if (m_refreshing.isRunning()) {
+        // The running scan may have missed the change: its result is dropped for a new one.
+        m_refreshAgain = true;
+        m_refreshing.cancel();
+        return;
+    }
+    m_refreshAgain = false;
+    m_refreshing.setFuture(QtConcurrent::run(&m_pool, &SessionLibrary::scan, m_folder, m_cache));
+}
+
+void SessionLibrary::scan(QPromise<ScanResult> &promise, const QString &folder,
+                          const QHash<QString, Cached> &cache)
+{
+    ScanResult result;
+    const QFileInfoList files = sessionFiles(folder);
+    for (const QFileInfo &file : files) {
+        if (promise.isCanceled())
+            return;
+        const QString path = file.absoluteFilePath();
+        const QDateTime modified = file.lastModified().toUTC();
+        const auto known = cache.constFind(path);
+        if (known != cache.cend() && known->modified == modified && known->size == file.size()) {
+            result.entries.append(known->entry);
+            result.cache.insert(path, *known);
+            continue;
+        }
+        Entry entry;
+        entry.path = path;
+        entry.sizeBytes = file.size();
+        entry.updated = modified;
+        const TranscriptLoadResult loaded = TranscriptFile::load(path);
+        if (loaded.transcript) {
+            const Transcript &transcript = *loaded.transcript;
+            entry.title = transcript.title;
+            if (transcript.updated.isValid())
+                entry.updated = transcript.updated.toUTC();
+            entry.model = transcript.config.model.model;
+            entry.turnCount = transcript.turnCount();
+        } else {
+            entry.error = loaded.error.isEmpty() ? tr("The file could not be read.") : loaded.error;
+        }
+        result.entries.append(entry);
+        result.cache.insert(path, {modified, file.size(), entry});
+    }
+    std::sort(result.entries.begin(), result.entries.end(), [](const Entry &a, const Entry &b) {
+        return newestFirst(a.updated, a.path, b.updated, b.path);
+    });
+    promise.addResult(std::move(result));
+}
+
+void SessionLibrary::onScanned()
+{
+    if (m_refreshAgain) {
+        refresh();
+        return;
+    }
+    if (m_refreshing.isCanceled() || m_refreshing.future().resultCount() == 0)
+        return;
+    ScanResult result = m_refreshing.future().takeResult();
+    m_entries = std::move(result.entries);
+    m_cache = std::move(result.cache);
+    emit entriesChanged();
+}
+
+void SessionLibrary::search(const QString &text)
+{
+    // The watcher lets go of an older search: its results never arrive.
+    m_searching.cancel();
+    m_searching.setFuture(QtConcurrent::run(&m_pool, &SessionLibrary::find, m_folder, text));
+}
+
+void SessionLibrary::find(QPromise<SearchResult> &promise, const QString &folder, const QString &text)
+{
+    struct Found
+    {
+        QDateTime updated;
+        Hit hit;
+    };
+    QList<Found> found;
+    if (!text.isEmpty()) {
+        const QFileInfoList files = sessionFiles(folder);
+        for (const QFileInfo &file : files) {
+            if (promise.isCanceled())
+                return;
+            const TranscriptLoadResult loaded = TranscriptFile::load(file.absoluteFilePath());
+            if (!loaded.transcript)
+                continue;
+            const Transcript &transcript = *loaded.transcript;
+            for (qsizetype i = 0; i < transcript.messages.size(); ++i) {
+                const QString &message = transcript.messages.at(i).text;
+                const qsizetype at = message.indexOf(text, 0, Qt::CaseInsensitive);
+                if (at < 0)
+                    continue;
+                const QDateTime updated
+                    = transcript.updated.isValid() ? transcript.updated.toUTC() : file.lastModified().toUTC();
+                found.append({updated,
+                              {file.absoluteFilePath(), transcript.title,
+                               snippetAround(message, at, text.size()), int(i)}});
+                break;
+            }
+        }
+    }
+    std::sort(found.begin(), found.end(), [](const Found &a, const Found &b) {
+        return newestFirst(a.updated, a.hit.path, b.updated, b.hit.path);
+    });
+    SearchResult result{text, {}};
+    result.hits.reserve(found.size());
+    for (const Found &each : std::as_const(found))
+        result.hits.append(each.hit);
+    promise.addResult(std::move(result));
+}
+
+void SessionLibrary::onSearched()
+{
+    if (m_searching.isCanceled() || m_searching.future().resultCount() == 0)
+        return;
+    SearchResult result = m_searching.future().takeResult();
+    emit searchFinished(result.text, result.hits);
+}
+
+bool SessionLibrary::remove(const QString &path, QString *error)
+{
+    if (!isLibraryFile(m_folder, path)) {
+        if (error)
+            *error = tr("\"%1\" is not a session of this library.").arg(QDir::toNativeSeparators(path));
+        return false;
+    }
+    QFile file(path);
+    if (!file.remove()) {
+        if (error)
+            *error
+                = tr("Could not delete \"%1\": %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_cache.remove(absolute);
+    const auto removed = m_entries.removeIf(
+        [&](const Entry &entry) { return entry.path == absolute || entry.path == path; });
+    if (removed > 0)
+        emit entriesChanged();
+    return true;
+}
+
+} // namespace Loopscope

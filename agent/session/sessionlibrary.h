@@ -1,0 +1,125 @@
+#pragma once
+
+#include <QDateTime>
+#include <QFutureWatcher>
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QPromise>
+#include <QString>
+#include <QThreadPool>
+
+QT_BEGIN_NAMESPACE
+class QFileSystemWatcher;
+class QTimer;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+
+/*! One saved session as the library lists it. An unreadable file is listed too, with why. */
+struct SessionLibraryEntry
+{
+    QString path;
+    QString title;     // empty when the session has none or the file is unreadable
+    QDateTime updated; // UTC; the file's modification time when the file does not say
+    QString model;
+    int turnCount = 0;
+    qint64 sizeBytes = 0;
+    QString error; // empty for a readable session
+
+    bool isReadable() const { return error.isEmpty(); }
+    bool operator==(const SessionLibraryEntry &) const = default;
+};
+
+/*! A session whose messages contain the searched text, at its first match. */
+struct SessionSearchHit
+{
+    QString path;
+    QString title;
+    QString snippet;       // the matching message's text around the match, on one line
+    int messageIndex = -1; // in Transcript::messages
+    bool operator==(const SessionSearchHit &) const = default;
+};
+
+/*!
+    The folder where sessions are kept (the autosaved ones and any the user
+    puts there): what is in it, newest first, and which sessions mention a
+    text. Reading and searching the files happen off the GUI thread; a newer
+    refresh or search supersedes an older one, whose results are dropped.
+    The folder is watched, so files written into it show up on their own.
+*/
+class SessionLibrary final : public QObject
+{
+    Q_OBJECT
+
+public:
+    using Entry = SessionLibraryEntry;
+    using Hit = SessionSearchHit;
+
+    // Files the library lists end with this ("<id>.loopscope.json").
+    static QString fileSuffix();
+    // Where the app keeps its sessions: AppDataLocation/sessions.
+    static QString defaultFolder();
+    // Whether \a path names a session file directly inside \a folder.
+    static bool isLibraryFile(const QString &folder, const QString &path);
+
+    explicit SessionLibrary(const QString &folder, QObject *parent = nullptr);
+    ~SessionLibrary() override;
+
+    QString folder() const { return m_folder; }
+
+    // Scans the folder asynchronously; entriesChanged() follows.
+    void refresh();
+    bool isRefreshing() const { return m_refreshing.isRunning(); }
+    QList<Entry> entries() const { return m_entries; }
+
+    // Looks for \a text (case-insensitive) in every session's messages;
+    // searchFinished() follows, unless another search starts first.
+    void search(const QString &text);
+    bool isSearching() const { return m_searching.isRunning(); }
+
+    // Deletes a session file of this library; false and *error otherwise.
+    bool remove(const QString &path, QString *error = nullptr);
+
+signals:
+    void entriesChanged();
+    void searchFinished(const QString &text, const QList<Loopscope::SessionSearchHit> &hits);
+
+private:
+    struct Cached
+    {
+        QDateTime modified;
+        qint64 size = 0;
+        Entry entry;
+    };
+    struct ScanResult
+    {
+        QList<Entry> entries;
+        QHash<QString, Cached> cache;
+    };
+    struct SearchResult
+    {
+        QString text;
+        QList<Hit> hits;
+    };
+
+    static void scan(QPromise<ScanResult> &promise, const QString &folder,
+                     const QHash<QString, Cached> &cache);
+    static void find(QPromise<SearchResult> &promise, const QString &folder, const QString &text);
+
+    void watchFolder();
+    void onScanned();
+    void onSearched();
+
+    QString m_folder;
+    QList<Entry> m_entries;
+    QHash<QString, Cached> m_cache; // what the last scan read, reused for unchanged files
+    bool m_refreshAgain = false;
+    QThreadPool m_pool;
+    QFutureWatcher<ScanResult> m_refreshing;
+    QFutureWatcher<SearchResult> m_searching;
+    QFileSystemWatcher *m_watcher;
+    QTimer *m_changeTimer;
+};
+
+} // namespace Loopscope
