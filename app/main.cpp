@@ -1,3 +1,4 @@
+#include "cli/replaycommand.h"
 #include "cli/runcommand.h"
 #include "config/appsettings.h"
 #include "config/providerprofile.h"
@@ -67,6 +68,11 @@ int main(int argc, char *argv[])
         QCoreApplication app(argc, argv);
         describeApplication();
         return Loopscope::Cli::RunCommand().exec(QCoreApplication::arguments());
+    }
+    if (argc > 1 && qstrcmp(argv[1], "replay") == 0) {
+        QCoreApplication app(argc, argv);
+        describeApplication();
+        return Loopscope::Cli::ReplayCommand().exec(QCoreApplication::arguments());
     }
 
     QApplication app(argc, argv);

@@ -1,0 +1,220 @@
+#include "recordedturn.h"
+
+#include "loop/turnresult.h"
+#include "session/transcript.h"
+#include "trace/trace.h"
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+namespace {
+
+void appendModelCall(RecordedTurn &turn, const TraceNode &node, int iteration)
+{
+    const auto *data = std::get_if<ModelCallData>(&node.payload);
+    if (!data)
+        return;
+    RecordedModelCall call;
+    call.iteration = iteration;
+    call.request = data->request;
+    call.originalRequest = data->originalRequest;
+    if (node.status == TraceStatus::Ok)
+        call.response = data->response;
+    call.error = data->error;
+    call.cancelled = node.status == TraceStatus::Cancelled;
+    if (!data->attempts.isEmpty())
+        call.httpStatus = data->attempts.constLast().httpStatus;
+    turn.modelCalls.append(call);
+}
+
+void appendToolCall(RecordedTurn &turn, const TraceNode &node, int iteration)
+{
+    const auto *data = std::get_if<ToolCallData>(&node.payload);
+    if (!data)
+        return;
+    RecordedToolCall call;
+    call.iteration = iteration;
+    call.call = data->call;
+    call.originalArguments = data->originalArguments;
+    call.result = {data->result, data->isError};
+    call.decision = data->decision;
+    turn.toolCalls.append(call);
+}
+
+// The system prompt the loop had when it built the first request: the
+// request's system message without the note the first iteration may add.
+std::optional<QString> systemPromptOf(const ModelRequest &firstRequest, const IterationData &firstIteration,
+                                      const AgentConfig &config)
+{
+    const bool hasSystem = !firstRequest.messages.isEmpty()
+                           && firstRequest.messages.constFirst().role == Message::Role::System;
+    const QString system = hasSystem ? firstRequest.messages.constFirst().text : QString();
+    const int remaining = config.maxIterations; // on the first iteration
+    QString note;
+    if (remaining <= 1 && !firstIteration.toolsOffered && !firstRequest.tools.isEmpty())
+        note = config.finalIterationNote;
+    else if (firstIteration.wrapUpNote)
+        note = config.wrapUpNote.arg(remaining);
+    if (note.isEmpty())
+        return system;
+    if (system == note)
+        return QString();
+    const QString suffix = u"\n\n"_s + note;
+    if (system.endsWith(suffix))
+        return system.chopped(suffix.size());
+    return std::nullopt; // the note's wording changed since: keep the saved prompt
+}
+
+// What the turn shows of the configuration it ran with.
+void recoverConfig(RecordedTurn &turn, const ModelRequest &firstRequest,
+                   const QList<IterationData> &iterations, bool reflected, bool summarised)
+{
+    AgentConfig &config = turn.config;
+    config.model = firstRequest.options;
+    if (reflected)
+        config.postLoop = PostLoopMode::Reflect;
+    else if (summarised)
+        config.postLoop = PostLoopMode::Summary;
+    if (iterations.isEmpty())
+        return;
+
+    const IterationData &first = iterations.constFirst();
+    const IterationData &last = iterations.constLast();
+    if (first.maxIterations > 0)
+        config.maxIterations = first.maxIterations;
+    const auto firstWrapUp = std::find_if(iterations.cbegin(), iterations.cend(),
+                                          [](const IterationData &data) { return data.wrapUpNote; });
+    if (firstWrapUp != iterations.cend())
+        config.wrapUpIterations = config.maxIterations - firstWrapUp->number + 1;
+    else if (config.wrapUpIterations >= config.maxIterations - last.number + 1)
+        config.wrapUpIterations = std::max(0, config.maxIterations - last.number);
+    if (last.number >= config.maxIterations && !firstRequest.tools.isEmpty())
+        config.toolLessFinalIteration = !last.toolsOffered;
+    if (first.number == 1) {
+        if (const auto prompt = systemPromptOf(firstRequest, first, config))
+            config.systemPrompt = *prompt;
+    }
+}
+
+} // namespace
+
+bool RecordedTurn::wasCancelled() const
+{
+    return outcome == turnOutcomeName(TurnOutcome::Cancelled);
+}
+
+QList<ToolSchema> RecordedTurn::tools() const
+{
+    if (modelCalls.isEmpty())
+        return {};
+    const RecordedModelCall &first = modelCalls.constFirst();
+    return first.originalRequest.value_or(first.request).tools;
+}
+
+RecordedTurn RecordedTurn::fromTrace(const Trace &trace, int turnNode, const AgentConfig &config)
+{
+    RecordedTurn turn;
+    turn.config = config;
+    for (int row = 0; row < trace.roots().size(); ++row) {
+        if (trace.roots().at(row) == turnNode)
+            turn.turnIndex = row;
+    }
+    if (!trace.isValid(turnNode) || !std::holds_alternative<TurnData>(trace.node(turnNode).payload)) {
+        turn.notReplayable = tr("The trace node is not a turn.");
+        return turn;
+    }
+    const TraceNode &root = trace.node(turnNode);
+    const TurnData &data = root.data<TurnData>();
+    turn.userText = data.input;
+    turn.answer = data.output;
+    turn.outcome = data.outcome;
+    if (!data.agentName.isEmpty())
+        turn.config.name = data.agentName;
+
+    QList<IterationData> iterations;
+    bool reflected = false;
+    bool summarised = false;
+    for (int child : root.children) {
+        const TraceNode &node = trace.node(child);
+        if (node.kind == TraceKind::Iteration) {
+            const auto *iteration = std::get_if<IterationData>(&node.payload);
+            const int number = iteration ? iteration->number : int(iterations.size()) + 1;
+            if (iteration)
+                iterations.append(*iteration);
+            for (int step : node.children) {
+                if (trace.node(step).kind == TraceKind::ModelCall)
+                    appendModelCall(turn, trace.node(step), number);
+                else if (trace.node(step).kind == TraceKind::ToolCall)
+                    appendToolCall(turn, trace.node(step), number);
+            }
+        } else if (node.kind == TraceKind::Reflection) {
+            reflected = true;
+            for (int step : node.children) {
+                if (trace.node(step).kind == TraceKind::ModelCall)
+                    appendModelCall(turn, trace.node(step), 0);
+            }
+        } else if (node.kind == TraceKind::Summary) {
+            summarised = true;
+        }
+    }
+
+    if (root.status == TraceStatus::Running) {
+        turn.notReplayable = tr("The turn was still running when the session was saved.");
+        return turn;
+    }
+    if (turn.modelCalls.isEmpty()) {
+        turn.notReplayable = tr("No model call was recorded: the turn ended (%1) before it asked the model.")
+                                 .arg(turn.outcome.isEmpty() ? tr("unknown") : turn.outcome);
+        return turn;
+    }
+    const RecordedModelCall &first = turn.modelCalls.constFirst();
+    const ModelRequest &built = first.originalRequest.value_or(first.request);
+    QList<Message> history = built.messages;
+    if (!history.isEmpty() && history.constFirst().role == Message::Role::System)
+        history.removeFirst();
+    if (history.isEmpty() || history.constLast().role != Message::Role::User
+        || history.constLast().text != turn.userText) {
+        turn.notReplayable = tr("The first recorded request does not end with the turn's question.");
+        return turn;
+    }
+    history.removeLast();
+    turn.history = history;
+    recoverConfig(turn, built, iterations, reflected, summarised);
+    return turn;
+}
+
+std::optional<QList<RecordedTurn>> RecordedTurn::fromTranscript(const Transcript &transcript, QString *error)
+{
+    Trace trace;
+    QString traceError;
+    if (!trace.fromJson(transcript.trace, &traceError)) {
+        if (error)
+            *error = tr("The session's trace is malformed: %1").arg(traceError);
+        return std::nullopt;
+    }
+    QList<RecordedTurn> turns;
+    for (int root : trace.roots())
+        turns.append(fromTrace(trace, root, transcript.config));
+    return turns;
+}
+
+QList<ToolCall> executedToolCalls(const Trace &trace, int turnNode)
+{
+    QList<ToolCall> calls;
+    if (!trace.isValid(turnNode))
+        return calls;
+    for (int child : trace.node(turnNode).children) {
+        if (trace.node(child).kind != TraceKind::Iteration)
+            continue;
+        for (int step : trace.node(child).children) {
+            if (const auto *data = std::get_if<ToolCallData>(&trace.node(step).payload))
+                calls.append(data->call);
+        }
+    }
+    return calls;
+}
+
+} // namespace Loopscope

@@ -1,0 +1,826 @@
+#include "debug/stepdebugger.h"
+#include "recordingfixture.h"
+#include "replay/recordededits.h"
+#include "replay/replayrun.h"
+#include "replay/replayworkbench.h"
+#include "replay/requestcomparison.h"
+#include "replay/transcriptfork.h"
+#include "replay/transcriptreplay.h"
+#include "safety/ruleshield.h"
+
+using namespace Loopscope;
+using namespace Loopscope::Testing;
+using namespace Qt::StringLiterals;
+using OnDivergence = ReplayModelClient::OnDivergence;
+
+Q_DECLARE_METATYPE(Loopscope::ScriptedModelClient::Step)
+Q_DECLARE_METATYPE(Loopscope::AgentConfig)
+Q_DECLARE_METATYPE(Loopscope::ModelRequest)
+Q_DECLARE_METATYPE(Loopscope::TurnOutcome)
+
+namespace {
+
+// A replay of one recorded turn on its own real tools.
+struct Replay
+{
+    Tools tools;
+    Workbench workbench;
+    std::unique_ptr<ReplayRun> run;
+    std::unique_ptr<QSignalSpy> finished;
+    std::unique_ptr<QSignalSpy> diverged;
+
+    explicit Replay(const RecordedTurn &turn, int multiplyBias = 0)
+        : tools(multiplyBias)
+    {
+        tools.install(workbench);
+        run = std::make_unique<ReplayRun>(turn, &workbench);
+        finished = std::make_unique<QSignalSpy>(run.get(), &ReplayRun::finished);
+        diverged = std::make_unique<QSignalSpy>(run.get(), &ReplayRun::diverged);
+    }
+
+    bool waitForEnd()
+    {
+        return QTest::qWaitFor([this] { return !finished->isEmpty(); }, 20000);
+    }
+    TurnResult result() const { return finished->constFirst().at(1).value<TurnResult>(); }
+    bool reproduced() const { return finished->constFirst().at(0).toBool(); }
+    Divergence divergence() const
+    {
+        return {diverged->constFirst().at(0).toInt(), diverged->constFirst().at(1).toString()};
+    }
+    QStringList providers() const
+    {
+        QStringList names;
+        for (int i = 0; i < run->trace()->size(); ++i) {
+            if (const auto *data = std::get_if<ModelCallData>(&run->trace()->node(i).payload))
+                names.append(data->provider);
+        }
+        return names;
+    }
+};
+
+// Edits while recording, as a user at the debugger would: multiply's arguments, and the system message of
+// call 3.
+class EditingInterceptor final : public Interceptor
+{
+public:
+    int modelCalls = 0;
+
+    void interceptModelCall(const ModelCallCheckpoint &checkpoint, ModelCallDecision decision) override
+    {
+        if (++modelCalls != 3) {
+            decision.proceed();
+            return;
+        }
+        ModelRequest edited = checkpoint.request;
+        edited.messages[0].text += u" Answer in one sentence."_s;
+        decision.proceed(edited);
+    }
+    void interceptToolCall(const ToolCallCheckpoint &checkpoint, ToolCallDecision decision) override
+    {
+        if (checkpoint.call.name == u"multiply")
+            decision.allowWithArguments(json({{u"a"_s, 4}, {u"b"_s, 6}}));
+        else
+            decision.allow();
+    }
+};
+
+ModelRequest baseRequest()
+{
+    ModelRequest request;
+    request.messages = {Message::system(u"Be brief."_s), Message::user(u"What is 2 + 3?"_s),
+                        Message::assistant({}, {add(u"c1"_s, 2, 3)}),
+                        Message::toolResult(add(u"c1"_s, 2, 3), u"5"_s, false)};
+    const QJsonObject integer{{u"type"_s, u"integer"_s}, {u"minimum"_s, 0}};
+    request.tools = {ToolSchema{u"add"_s, u"add tool"_s,
+                                objectSchema({{u"a"_s, integer}, {u"b"_s, integer}}, {u"a"_s, u"b"_s})}};
+    request.options.model = u"m"_s;
+    request.options.temperature = 0.2;
+    return request;
+}
+
+} // namespace
+
+class ReplayTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        qRegisterMetaType<TurnResult>();
+        qRegisterMetaType<AgentEvent>();
+        qRegisterMetaType<ReplayReport>();
+    }
+
+    // --- Recording ----------------------------------------------------------
+
+    void aRecordedTurnHoldsWhatTheTraceShows()
+    {
+        Recording recording;
+        recording.run(u"What is 2 + 3?"_s,
+                      {ScriptedModelClient::calls({add(u"c0"_s, 2, 3)}), ScriptedModelClient::text(u"5."_s)});
+        const QList<Message> historyBefore = recording.agent.history();
+        const TurnResult result = recording.run(question, threeIterations());
+        QCOMPARE(result.text, answer);
+
+        // Settings changed after the turn do not change what it ran with.
+        Transcript transcript = recording.transcript();
+        transcript.config.systemPrompt = u"Changed later."_s;
+        transcript.config.model.model = u"another-model"_s;
+        transcript.config.maxIterations = 4;
+        const auto turns = RecordedTurn::fromTranscript(transcript);
+        QVERIFY(turns);
+        QCOMPARE(turns->size(), 2);
+        const RecordedTurn &turn = turns->at(1);
+        QVERIFY2(turn.isReplayable(), qPrintable(turn.notReplayable));
+        QCOMPARE(turn.turnIndex, 1);
+        QCOMPARE(turn.userText, question);
+        QCOMPARE(turn.history, historyBefore);
+        QCOMPARE(turn.answer, answer);
+        QCOMPARE(turn.outcome, u"answered"_s);
+        QCOMPARE(turn.config, recordingConfig());
+        QCOMPARE(turn.modelCalls.size(), 3);
+        QCOMPARE(turn.modelCalls.at(2).response->text, answer);
+        QStringList calls;
+        for (const RecordedToolCall &recorded : turn.toolCalls)
+            calls.append(recorded.call.id + u'=' + recorded.result.content);
+        QCOMPARE(calls, (QStringList{u"c1=5"_s, u"c2=20"_s, u"c3=25"_s}));
+        QCOMPARE(turn.tools(), recording.workbench.schemas());
+    }
+
+    void aTurnWithoutAModelCallCannotBeReplayed()
+    {
+        Recording recording;
+        auto shield = std::make_shared<RuleShield>();
+        QVERIFY(
+            !shield->addRule({RuleShield::Rule::Kind::Keyword, u"password"_s, {ShieldStage::Input}, {}, {}}));
+        recording.agent.addShield(shield);
+        QCOMPARE(recording.run(u"my password is hunter2"_s, {}).outcome, TurnOutcome::Blocked);
+
+        const QList<RecordedTurn> turns = recording.turns();
+        QCOMPARE(turns.size(), 1);
+        QVERIFY(!turns.first().isReplayable());
+        QVERIFY(turns.first().notReplayable.contains(u"No model call"_s));
+        Workbench workbench;
+        ReplayRun run(turns.first(), &workbench);
+        QVERIFY(!run.start());
+    }
+
+    void aMalformedTraceIsRefusedWithTheReason()
+    {
+        Transcript transcript;
+        transcript.trace = QJsonArray{QJsonObject{{u"kind"_s, u"turn"_s}}};
+        QString error;
+        QVERIFY(!RecordedTurn::fromTranscript(transcript, &error));
+        QVERIFY(error.contains(u"malformed"_s));
+    }
+
+    // --- Replaying ----------------------------------------------------------
+
+    void aRecordedTurnReplaysWithoutTheModelAndReproduces_data()
+    {
+        QTest::addColumn<AgentConfig>("config");
+        QTest::addColumn<QList<Step>>("steps");
+        QTest::addColumn<TurnOutcome>("outcome");
+        QTest::addColumn<int>("toolCalls");
+
+        QTest::newRow("three iterations with parallel tool calls")
+            << recordingConfig() << threeIterations() << TurnOutcome::Answered << 3;
+        QTest::newRow("a tool error fed back to the model")
+            << recordingConfig()
+            << QList<Step>{ScriptedModelClient::calls({call(u"c1"_s, u"fail"_s)}),
+                           ScriptedModelClient::text(u"The disk is on fire."_s)}
+            << TurnOutcome::Answered << 1;
+        AgentConfig reflect = recordingConfig();
+        reflect.maxIterations = 2;
+        reflect.toolLessFinalIteration = false;
+        QTest::newRow("a loop that ends in a reflection")
+            << reflect
+            << QList<Step>{ScriptedModelClient::calls({add(u"c1"_s, 2, 3)}),
+                           ScriptedModelClient::calls({multiply(u"c2"_s, 4, 5)}),
+                           ScriptedModelClient::text(u"5 and 20."_s)}
+            << TurnOutcome::Reflected << 2;
+        AgentConfig summary = reflect;
+        summary.postLoop = PostLoopMode::Summary;
+        QTest::newRow("a loop that ends in a summary")
+            << summary
+            << QList<Step>{ScriptedModelClient::calls({add(u"c1"_s, 2, 3)}),
+                           ScriptedModelClient::calls({multiply(u"c2"_s, 4, 5)})}
+            << TurnOutcome::Summarised << 2;
+        QTest::newRow("a direct answer")
+            << recordingConfig() << QList<Step>{ScriptedModelClient::text(u"Hello."_s)}
+            << TurnOutcome::Answered << 0;
+        QTest::newRow("a model call that failed")
+            << recordingConfig()
+            << QList<Step>{ScriptedModelClient::calls({add(u"c1"_s, 2, 3)}),
+                           ScriptedModelClient::failure(u"The provider is down."_s, 503)}
+            << TurnOutcome::Failed << 1;
+    }
+
+    void aRecordedTurnReplaysWithoutTheModelAndReproduces()
+    {
+        QFETCH(AgentConfig, config);
+        QFETCH(QList<Step>, steps);
+        QFETCH(TurnOutcome, outcome);
+        QFETCH(int, toolCalls);
+
+        Recording recording(config);
+        const TurnResult recorded = recording.run(question, steps);
+        QCOMPARE(recorded.outcome, outcome);
+        const QList<ModelRequest> recordedRequests = recording.client.requests();
+        const QList<RecordedTurn> turns = recording.turns();
+        QCOMPARE(turns.size(), 1);
+
+        Replay replay(turns.first());
+        QVERIFY(replay.run->start());
+        QVERIFY(replay.waitForEnd());
+
+        QVERIFY2(replay.reproduced(), qPrintable(replay.run->report()->summary()));
+        QCOMPARE(replay.run->report()->summary(), u"reproduced"_s);
+        QCOMPARE(replay.diverged->size(), 0);
+        QCOMPARE(replay.result().outcome, recorded.outcome);
+        QCOMPARE(replay.result().text, recorded.text);
+        QCOMPARE(replay.result().error, recorded.error);
+        QCOMPARE(executedToolCalls(*replay.run->trace(), replay.result().traceNode).size(), toolCalls);
+        // The model saw the same requests, and the recording answered them: not the model, not the tools.
+        QCOMPARE(replay.run->modelClient()->requests(), recordedRequests);
+        QCOMPARE(recording.client.requests().size(), recordedRequests.size());
+        QCOMPARE(replay.tools.runs.load(), 0);
+        QCOMPARE(replay.run->toolResults().suppliedCount(), toolCalls);
+        QVERIFY(!replay.providers().isEmpty());
+        QCOMPARE(replay.providers(), QStringList(replay.providers().size(), u"replay"_s));
+        QCOMPARE(replay.run->agent()->history(),
+                 recording.agent.history()); // the conversation ends where the recorded one did
+    }
+
+    void theRecordedAnswerStreamsInPieces()
+    {
+        Recording recording;
+        recording.run(question, threeIterations());
+        Replay replay(recording.turns().first());
+        QSignalSpy deltas(replay.run->modelClient(), &ModelClient::textDelta);
+        QVERIFY(replay.run->start());
+        QVERIFY(replay.waitForEnd());
+        QVERIFY(deltas.size() > 1);
+        QString streamed;
+        for (const QList<QVariant> &args : deltas)
+            streamed += args.first().toString();
+        QCOMPARE(streamed, answer);
+    }
+
+    void aChangedToolResultDivergesAtTheNextModelCall_data()
+    {
+        QTest::addColumn<QString>("callId");
+        QTest::addColumn<QString>("result");
+        QTest::addColumn<bool>("isError");
+        QTest::addColumn<int>("multiplyBias");
+        QTest::addColumn<int>("expectedCall");
+        QTest::addColumn<QString>("expectedWhat");
+
+        QTest::newRow("a recorded result changed")
+            << u"c2"_s << u"21"_s << false << 0 << 2
+            << u"message 5 (tool result of multiply) differs: recorded \"20\", now \"21\""_s;
+        QTest::newRow("a recorded result turned into an error")
+            << u"c3"_s << u"25"_s << true << 0 << 3
+            << u"message 7 (tool result of add) differs: recorded a success, now an error"_s;
+        QTest::newRow("a tool that behaves differently now, run live")
+            << QString() << QString() << false << 1 << 2
+            << u"message 5 (tool result of multiply) differs: recorded \"20\", now \"21\""_s;
+    }
+
+    void aChangedToolResultDivergesAtTheNextModelCall()
+    {
+        QFETCH(QString, callId);
+        QFETCH(QString, result);
+        QFETCH(bool, isError);
+        QFETCH(int, multiplyBias);
+        QFETCH(int, expectedCall);
+        QFETCH(QString, expectedWhat);
+
+        Recording recording;
+        recording.run(question, threeIterations());
+        Replay replay(recording.turns().first(), multiplyBias);
+        replay.run->setOnDivergence(OnDivergence::Stop);
+        if (!callId.isEmpty())
+            QVERIFY(replay.run->setToolResult(callId, {result, isError}));
+        else
+            replay.run->setToolSource(RecordedToolResults::Source::Live);
+        QVERIFY(replay.run->start());
+        QVERIFY(replay.waitForEnd());
+
+        QCOMPARE(replay.diverged->size(), 1);
+        QCOMPARE(replay.divergence(), (Divergence{expectedCall, expectedWhat}));
+        QVERIFY(!replay.reproduced());
+        const QString stopped
+            = u"The replay diverged from the recording at model call %1; stopped."_s.arg(expectedCall);
+        QCOMPARE(replay.result().outcome, TurnOutcome::Failed);
+        QCOMPARE(replay.result().error, stopped);
+        QCOMPARE(replay.run->report()->summary(),
+                 u"diverged at model call %1: %2"_s.arg(expectedCall).arg(expectedWhat));
+        QCOMPARE(replay.run->modelClient()->requests().size(), expectedCall);
+    }
+
+    void unchangedToolsRunLiveStillReproduce()
+    {
+        Recording recording;
+        recording.run(question, threeIterations());
+        Replay replay(recording.turns().first());
+        replay.run->setToolSource(RecordedToolResults::Source::Live);
+        QVERIFY(replay.run->start());
+        QVERIFY(replay.waitForEnd());
+        QVERIFY2(replay.reproduced(), qPrintable(replay.run->report()->summary()));
+        QCOMPARE(replay.tools.runs.load(), 3);
+        QCOMPARE(replay.run->toolResults().suppliedCount(), 0);
+    }
+
+    void stoppingAfterADivergenceFailsTheTurnSayingWhere()
+    {
+        Recording recording;
+        recording.run(question, threeIterations());
+        Replay replay(recording.turns().first());
+        QVERIFY(replay.run->setToolResult(u"c2"_s, ToolResult::success(u"21"_s)));
+        QVERIFY(replay.run->start());
+
+        QTRY_COMPARE(replay.diverged->size(), 1);
+        QVERIFY(replay.run->isWaitingForDecision());
+        QVERIFY(replay.run->isRunning());
+        QTest::qWait(50);
+        QCOMPARE(replay.finished->size(), 0); // it waits for the user
+
+        replay.run->stop();
+        QVERIFY(replay.waitForEnd());
+        QVERIFY(!replay.reproduced());
+        QCOMPARE(replay.result().outcome, TurnOutcome::Failed);
+        QCOMPARE(replay.result().error,
+                 u"The replay diverged from the recording at model call 2; stopped."_s);
+        QVERIFY(!replay.run->isWaitingForDecision());
+    }
+
+    void continuingLiveAfterADivergenceCompletesTheTurn_data()
+    {
+        QTest::addColumn<bool>("decideWhenDiverged");
+        QTest::newRow("the user decides when it diverges") << true;
+        QTest::newRow("the policy goes live at once") << false;
+    }
+
+    void continuingLiveAfterADivergenceCompletesTheTurn()
+    {
+        QFETCH(bool, decideWhenDiverged);
+
+        Recording recording;
+        recording.run(question, threeIterations());
+        ScriptedModelClient live;
+        live.enqueue({ScriptedModelClient::calls({add(u"c9"_s, 5, 21)}),
+                      ScriptedModelClient::text(u"Now it makes 26."_s)});
+        Replay replay(recording.turns().first());
+        QVERIFY(replay.run->setToolResult(u"c2"_s, ToolResult::success(u"21"_s)));
+        if (!decideWhenDiverged) {
+            replay.run->setOnDivergence(OnDivergence::GoLive);
+            replay.run->setLiveClient(&live);
+        }
+        QVERIFY(replay.run->start());
+        if (decideWhenDiverged) {
+            QTRY_VERIFY(replay.run->isWaitingForDecision());
+            QCOMPARE(live.requests().size(), 0);
+            QVERIFY(replay.run->continueLive(&live));
+        }
+        QVERIFY(replay.waitForEnd());
+
+        QCOMPARE(replay.divergence().modelCall, 2);
+        QVERIFY(!replay.reproduced());
+        QCOMPARE(replay.result().outcome, TurnOutcome::Answered);
+        QCOMPARE(replay.result().text, u"Now it makes 26."_s);
+        // The divergent request and the one after it went to the live model.
+        QCOMPARE(live.requests().size(), 2);
+        QCOMPARE(live.requests().first(), replay.run->modelClient()->requests().at(1));
+        QCOMPARE(replay.providers(), (QStringList{u"replay"_s, u"scripted"_s, u"scripted"_s}));
+        // The new call has no recording: its tool ran.
+        QCOMPARE(replay.tools.runs.load(), 1);
+        QCOMPARE(lastToolResult(replay.run->agent()->history()), u"26"_s);
+    }
+
+    void aRecordingThatRunsOutIsADivergence()
+    {
+        Recording recording;
+        recording.run(question, threeIterations());
+        RecordedTurn turn = recording.turns().first();
+        turn.modelCalls.removeLast();
+        Replay replay(turn);
+        replay.run->setOnDivergence(OnDivergence::Stop);
+        QVERIFY(replay.run->start());
+        QVERIFY(replay.waitForEnd());
+        QCOMPARE(
+            replay.divergence(),
+            (Divergence{
+                3, u"the recording has no model call 3: the recorded turn ended after 2 model calls"_s}));
+        QCOMPARE(replay.result().outcome, TurnOutcome::Failed);
+    }
+
+    void aTurnThatEndsSoonerThanItsRecordingIsADivergence()
+    {
+        Recording recording;
+        recording.run(question, {ScriptedModelClient::calls({call(u"c1"_s, u"fail"_s)}),
+                                 ScriptedModelClient::text(u"The disk is on fire."_s)});
+        RecordedTurn turn = recording.turns().first();
+        turn.config.maxConsecutiveErrors = 1; // now one failed iteration ends the turn
+        Replay replay(turn);
+        QVERIFY(replay.run->start());
+        QVERIFY(replay.waitForEnd());
+        QCOMPARE(replay.result().outcome, TurnOutcome::ErrorLimit);
+        QCOMPARE(replay.diverged->size(), 1);
+        QCOMPARE(replay.divergence(),
+                 (Divergence{
+                     2, u"the replayed turn ended before model call 2; the recording has 2 model calls"_s}));
+        QVERIFY(!replay.reproduced());
+        QVERIFY(replay.run->report()->differences.contains(
+            u"the turn ended differently: recorded answered, now error_limit"_s));
+    }
+
+    void aCancelledRecordingIsCancelledAtTheSamePoint_data()
+    {
+        QTest::addColumn<QList<Step>>("steps");
+        QTest::addColumn<Agent::State>("cancelIn");
+        QTest::newRow("while waiting for the model")
+            << QList<Step>{ScriptedModelClient::calls({add(u"c1"_s, 2, 3)}), ScriptedModelClient::hang()}
+            << Agent::State::WaitingForModel;
+        QTest::newRow("while a tool runs")
+            << QList<Step>{ScriptedModelClient::calls({add(u"c1"_s, 2, 3), call(u"c2"_s, u"wait"_s)})}
+            << Agent::State::RunningTools;
+    }
+
+    void aCancelledRecordingIsCancelledAtTheSamePoint()
+    {
+        QFETCH(QList<Step>, steps);
+        QFETCH(Agent::State, cancelIn);
+
+        Recording recording;
+        recording.client.enqueue(steps);
+        QVERIFY(recording.agent.send(question));
+        QTRY_VERIFY(recording.agent.state() == cancelIn
+                    && recording.tools.runs > int(cancelIn == Agent::State::RunningTools));
+        recording.agent.cancel();
+        QCOMPARE(recording.finished.size(), 1);
+
+        Replay replay(recording.turns().first());
+        QVERIFY(replay.run->start());
+        QVERIFY(replay.waitForEnd());
+        QVERIFY2(replay.reproduced(), qPrintable(replay.run->report()->summary()));
+        QCOMPARE(replay.result().outcome, TurnOutcome::Cancelled);
+        QCOMPARE(replay.tools.runs.load(), 0);
+    }
+
+    // --- The debugger during a replay ----------------------------------------
+
+    void aStepDebuggerPausesTheReplayAndWhatTheUserChangesDiverges_data()
+    {
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<bool>("reproduced");
+        QTest::addColumn<QString>("expectedWhat");
+        QTest::addColumn<int>("toolRuns");
+
+        QTest::newRow("pausing and going on reproduces") << u"nothing"_s << true << QString() << 0;
+        QTest::newRow("edited arguments run the tool and diverge")
+            << u"arguments"_s << false
+            << u"message 5 (tool result of multiply) differs: recorded \"20\", now \"24\""_s << 1;
+        QTest::newRow("a result typed by hand diverges")
+            << u"result"_s << false
+            << u"message 5 (tool result of multiply) differs: recorded \"20\", now \"7\""_s << 0;
+    }
+
+    void aStepDebuggerPausesTheReplayAndWhatTheUserChangesDiverges()
+    {
+        QFETCH(QString, change);
+        QFETCH(bool, reproduced);
+        QFETCH(QString, expectedWhat);
+        QFETCH(int, toolRuns);
+
+        Recording recording;
+        recording.run(question, threeIterations());
+        StepDebugger debugger;
+        debugger.setEnabled(true);
+        StepDebugger::Breakpoints breakpoints;
+        breakpoints.modelCalls = true;
+        breakpoints.toolNames = {u"multiply"_s};
+        debugger.setBreakpoints(breakpoints);
+        Replay replay(recording.turns().first());
+        replay.run->setOnDivergence(OnDivergence::Stop);
+        replay.run->agent()->addInterceptor(&debugger);
+        connect(replay.run->agent(), &Agent::event, &debugger, &StepDebugger::observe);
+        QVERIFY(replay.run->start());
+
+        // Held before the first model call: nothing has been answered yet.
+        QTRY_VERIFY(debugger.currentStop() && debugger.currentStop()->modelCall);
+        QCOMPARE(debugger.currentStop()->modelCall->request, recording.client.requests().first());
+        QCOMPARE(replay.run->modelClient()->requests().size(), 0);
+        debugger.resume();
+
+        QTRY_VERIFY(debugger.currentStop() && debugger.currentStop()->toolCall);
+        QCOMPARE(debugger.currentStop()->toolCall->call, multiply(u"c2"_s, 4, 5));
+        if (change == u"arguments")
+            QVERIFY(debugger.editArguments(json({{u"a"_s, 4}, {u"b"_s, 6}})));
+        else if (change == u"result")
+            QVERIFY(debugger.supplyResult(ToolResult::success(u"7"_s)));
+        // Let every later stop go at once.
+        connect(&debugger, &StepDebugger::paused, &debugger, [&debugger] { debugger.resume(); });
+        debugger.resume();
+        QVERIFY(replay.waitForEnd());
+        replay.run->agent()->removeInterceptor(&debugger);
+
+        QCOMPARE(replay.reproduced(), reproduced);
+        QCOMPARE(replay.tools.runs.load(), toolRuns);
+        if (reproduced) {
+            QCOMPARE(replay.diverged->size(), 0);
+            QCOMPARE(replay.result().text, answer);
+        } else {
+            QCOMPARE(replay.divergence(), (Divergence{2, expectedWhat}));
+        }
+    }
+
+    void editsMadeWhileRecordingAreMadeAgain()
+    {
+        Recording recording;
+        EditingInterceptor editor;
+        recording.agent.addInterceptor(&editor);
+        recording.client.enqueue(threeIterations());
+        // The model's next call depends on the edited result: 4 × 6 = 24.
+        QVERIFY(recording.agent.send(question));
+        QTRY_COMPARE(recording.finished.size(), 1);
+        recording.agent.removeInterceptor(&editor);
+        QCOMPARE(recording.client.requests().at(1).messages.at(4).text, u"24"_s);
+        QVERIFY(recording.client.requests().at(2).messages.at(0).text.endsWith(u"one sentence."_s));
+
+        const RecordedTurn turn = recording.turns().first();
+        QCOMPARE(turn.toolCalls.at(1).originalArguments, multiply(u"c2"_s, 4, 5).arguments);
+        QVERIFY(turn.modelCalls.at(2).originalRequest);
+        Replay replay(turn);
+        replay.run->setOnDivergence(OnDivergence::Stop);
+        QVERIFY(replay.run->start());
+        QVERIFY(replay.waitForEnd());
+        QVERIFY2(replay.reproduced(), qPrintable(replay.run->report()->summary()));
+        QCOMPARE(replay.run->modelClient()->requests(), recording.client.requests());
+        QCOMPARE(replay.tools.runs.load(), 0);
+    }
+
+    // --- Comparing requests --------------------------------------------------
+
+    void theFirstDifferenceBetweenRequestsIsDescribed_data()
+    {
+        QTest::addColumn<ModelRequest>("recorded");
+        QTest::addColumn<ModelRequest>("now");
+        QTest::addColumn<QString>("expected");
+
+        const ModelRequest base = baseRequest();
+        QTest::newRow("the same request") << base << base << QString();
+        ModelRequest r = base;
+        r.options.stream = false;
+        QTest::newRow("only how the answer arrives") << base << r << QString();
+        r = base;
+        r.tools[0].parameters
+            = QJsonDocument::fromJson(
+                  QJsonDocument(r.tools[0].parameters).toJson().replace("\"minimum\": 0", "\"minimum\": 0.0"))
+                  .object();
+        QTest::newRow("a schema number read back as a double") << base << r << QString();
+        r = base;
+        r.messages[3].text = u"6"_s;
+        QTest::newRow("a tool result")
+            << base << r << u"message 4 (tool result of add) differs: recorded \"5\", now \"6\""_s;
+        r = base;
+        r.messages[3].isError = true;
+        QTest::newRow("a tool result that is an error now")
+            << base << r << u"message 4 (tool result of add) differs: recorded a success, now an error"_s;
+        r = base;
+        r.messages[2].toolCalls[0].arguments = json({{u"a"_s, 2}, {u"b"_s, 4}});
+        QTest::newRow("the arguments of a tool call")
+            << base << r
+            << u"message 3 (assistant message calling add) differs: the arguments of tool call 1 (add): "
+               "recorded \"{\"a\":2,\"b\":3}\", now \"{\"a\":2,\"b\":4}\""_s;
+        r = base;
+        r.messages.append(Message::user(u"And now?"_s));
+        QTest::newRow("a message more")
+            << base << r << u"message 5 (user message) is new: the recording has 4 messages"_s;
+        r = base;
+        r.messages.removeLast();
+        QTest::newRow("a message less")
+            << base << r << u"message 4 (tool result of add) is missing: the replay has 3 messages"_s;
+        r = base;
+        r.messages[1].role = Message::Role::System;
+        QTest::newRow("another role")
+            << base << r
+            << u"message 2 (user message) differs: recorded as user message, now system message"_s;
+        ModelRequest longText = base;
+        longText.messages[1].text = QString(100, u'a') + u'X' + QString(20, u'b');
+        r = longText;
+        r.messages[1].text = QString(100, u'a') + u'Y' + QString(20, u'b');
+        QTest::newRow("a long text, shown around the difference")
+            << longText << r
+            << u"message 2 (user message) differs: recorded \"…%1X%2\", now \"…%1Y%2\""_s.arg(
+                   QString(39, u'a'), QString(20, u'b'));
+        r = base;
+        r.tools.append(ToolSchema{u"echo"_s, u"echo tool"_s, {}});
+        QTest::newRow("another tool") << base << r << u"the tools differ: recorded add; now add, echo"_s;
+        r = base;
+        r.tools[0].description = u"adds"_s;
+        QTest::newRow("a tool's description")
+            << base << r << u"the description of tool add differs: recorded \"add tool\", now \"adds\""_s;
+        r = base;
+        r.toolChoice = ToolChoice::None;
+        QTest::newRow("the tool choice")
+            << base << r << u"the tool choice differs: recorded auto, now none"_s;
+        r = base;
+        r.options.model = u"n"_s;
+        QTest::newRow("the model") << base << r << u"the model differs: recorded \"m\", now \"n\""_s;
+        r = base;
+        r.options.temperature.reset();
+        QTest::newRow("the temperature")
+            << base << r << u"the temperature differs: recorded 0.2, now unset"_s;
+    }
+
+    void theFirstDifferenceBetweenRequestsIsDescribed()
+    {
+        QFETCH(ModelRequest, recorded);
+        QFETCH(ModelRequest, now);
+        QFETCH(QString, expected);
+        QCOMPARE(RequestComparison::difference(recorded, now).value_or(QString()), expected);
+    }
+
+    // --- Forking --------------------------------------------------------------
+
+    void theTurnsOfASessionAreFoundInItsMessages()
+    {
+        const Transcript transcript = fourTurns();
+        QCOMPARE(transcript.messages.size(), 10);
+        QCOMPARE(TranscriptFork::turnSpans(transcript),
+                 (QList<TurnSpan>{{0, 0, 4, false}, {1, 4, 8, false}, {2, 8, 10, true}, {3, 8, 10, false}}));
+    }
+
+    void aTurnBlockedByAShieldSitsBetweenItsNeighbours()
+    {
+        Recording recording;
+        auto shield = std::make_shared<RuleShield>();
+        QVERIFY(
+            !shield->addRule({RuleShield::Rule::Kind::Keyword, u"password"_s, {ShieldStage::Input}, {}, {}}));
+        recording.agent.addShield(shield);
+        recording.run(u"Hi"_s, {ScriptedModelClient::text(u"Hello."_s)});
+        recording.run(u"my password is hunter2"_s, {});
+        recording.run(u"Bye"_s, {ScriptedModelClient::text(u"Goodbye."_s)});
+        const Transcript transcript = recording.transcript();
+        QCOMPARE(TranscriptFork::turnSpans(transcript),
+                 (QList<TurnSpan>{{0, 0, 2, false}, {1, 2, 2, false}, {2, 2, 4, false}}));
+        QCOMPARE(TranscriptFork::fork(transcript, 2)->trace.size(), 2);
+        QCOMPARE(TranscriptFork::fork(transcript, 1)->trace.size(), 0);
+    }
+
+    void aForkKeepsTheMessagesAndTheTurnsBeforeThePoint_data()
+    {
+        QTest::addColumn<int>("messageCount");
+        QTest::addColumn<QList<int>>("turns");
+
+        QTest::newRow("nothing") << 0 << QList<int>{};
+        QTest::newRow("inside the first turn, after its tool result") << 3 << QList<int>{};
+        QTest::newRow("after the first turn") << 4 << QList<int>{0};
+        QTest::newRow("after the second turn") << 8 << QList<int>{0, 1};
+        QTest::newRow("the last question without its answer") << 9 << QList<int>{0, 1};
+        QTest::newRow("everything, with the replaced turn") << 10 << QList<int>{0, 1, 2, 3};
+    }
+
+    void aForkKeepsTheMessagesAndTheTurnsBeforeThePoint()
+    {
+        QFETCH(int, messageCount);
+        QFETCH(QList<int>, turns);
+
+        const Transcript source = fourTurns();
+        const QDateTime now(QDate(2025, 1, 2), QTime(3, 4), Qt::UTC);
+        QString error;
+        const std::optional<Transcript> forked = TranscriptFork::fork(source, messageCount, &error, now);
+        QVERIFY2(forked, qPrintable(error));
+        QCOMPARE(forked->messages, source.messages.first(messageCount));
+        QJsonArray expectedTrace;
+        for (int turn : turns)
+            expectedTrace.append(source.trace.at(turn));
+        QCOMPARE(forked->trace, expectedTrace);
+        QCOMPARE(forked->title, u"Sums (fork)"_s);
+        QCOMPARE(forked->created, now);
+        QCOMPARE(forked->updated, now);
+        QCOMPARE(forked->config, source.config);
+        QCOMPARE(forked->tools, source.tools);
+        QCOMPARE(forked->providerKind, source.providerKind);
+        Trace trace;
+        QVERIFY(trace.fromJson(forked->trace));
+        QVERIFY(historyIsWellFormed(forked->messages));
+    }
+
+    void aForkThatWouldCutToolCallsFromTheirResultsIsRefused_data()
+    {
+        QTest::addColumn<int>("messageCount");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("between a call and its result")
+            << 6 << u"Message 6 calls tools whose results come after it: fork after the results."_s;
+        QTest::newRow("before the start") << -1 << u"A fork keeps from 0 to 10 messages, not -1."_s;
+        QTest::newRow("past the end") << 11 << u"A fork keeps from 0 to 10 messages, not 11."_s;
+    }
+
+    void aForkThatWouldCutToolCallsFromTheirResultsIsRefused()
+    {
+        QFETCH(int, messageCount);
+        QFETCH(QString, error);
+        QString why;
+        QVERIFY(!TranscriptFork::fork(fourTurns(), messageCount, &why));
+        QCOMPARE(why, error);
+    }
+
+    void aForkAtAnIterationKeepsItsToolResults_data()
+    {
+        QTest::addColumn<int>("turn");
+        QTest::addColumn<int>("iteration");
+        QTest::addColumn<int>("messageCount"); // -1: refused
+        QTest::addColumn<QString>("error");
+
+        QTest::newRow("the first turn's tool iteration") << 0 << 1 << 3 << QString();
+        QTest::newRow("the first turn's answer") << 0 << 2 << 4 << QString();
+        QTest::newRow("the second turn's tool iteration") << 1 << 1 << 7 << QString();
+        QTest::newRow("the last turn") << 3 << 1 << 10 << QString();
+        QTest::newRow("a replaced turn")
+            << 2 << 1 << -1
+            << u"Turn 3 was asked again later (regenerated or edited): its messages are no longer in the "
+               "conversation."_s;
+        QTest::newRow("an iteration that never ran") << 0 << 3 << -1 << u"Turn 1 has no iteration 3."_s;
+        QTest::newRow("a turn that never ran") << 7 << 1 << -1 << u"The session has no turn 8."_s;
+    }
+
+    void aForkAtAnIterationKeepsItsToolResults()
+    {
+        QFETCH(int, turn);
+        QFETCH(int, iteration);
+        QFETCH(int, messageCount);
+        QFETCH(QString, error);
+
+        const Transcript source = fourTurns();
+        QString why;
+        const std::optional<Transcript> forked
+            = TranscriptFork::forkAtIteration(source, turn, iteration, &why);
+        if (messageCount < 0) {
+            QVERIFY(!forked);
+            QCOMPARE(why, error);
+            return;
+        }
+        QVERIFY2(forked, qPrintable(why));
+        QCOMPARE(forked->messages, source.messages.first(messageCount));
+    }
+
+    // --- Whole sessions -------------------------------------------------------
+
+    void aSessionReplaysTurnByTurnAndReportsEach()
+    {
+        Transcript transcript = fourTurns();
+        QVERIFY(changeRecordedResult(transcript.trace, u"c2"_s, u"21"_s));
+        const auto turns = RecordedTurn::fromTranscript(transcript);
+        QVERIFY(turns);
+
+        // Without a tool provider the workbench holds stand-ins: only recorded results are there.
+        TranscriptReplay replay(*turns);
+        QSignalSpy replayed(&replay, &TranscriptReplay::turnReplayed);
+        QSignalSpy finished(&replay, &TranscriptReplay::finished);
+        replay.start();
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().toBool(), false);
+        QStringList lines;
+        for (const QList<QVariant> &args : replayed)
+            lines.append(
+                u"turn %1: %2"_s.arg(args.at(0).toInt() + 1).arg(args.at(1).value<ReplayReport>().summary()));
+        QCOMPARE(
+            lines,
+            (QStringList{
+                u"turn 1: reproduced"_s,
+                u"turn 2: diverged at model call 2: message 8 (tool result of multiply) differs: recorded \"20\", now \"21\""_s,
+                u"turn 3: reproduced"_s, u"turn 4: reproduced"_s}));
+        QCOMPARE(replay.reproducedCount(), 3);
+        QCOMPARE(replay.notReproducedCount(), 1);
+    }
+
+    void aStandInToolAnswersALiveCallWithAnError()
+    {
+        Recording recording;
+        recording.run(question, threeIterations());
+        Workbench workbench;
+        ReplayWorkbench::fill(workbench, recording.turns().first());
+        QCOMPARE(workbench.schemas(), recording.workbench.schemas());
+        ToolContext context;
+        const ToolResult result = workbench.find(u"add"_s)->invoke({}, context);
+        QVERIFY(result.isError);
+        QVERIFY(result.content.contains(u"only its recorded results"_s));
+    }
+
+private:
+    static QString lastToolResult(const QList<Message> &history)
+    {
+        for (auto it = history.crbegin(); it != history.crend(); ++it) {
+            if (it->role == Message::Role::Tool)
+                return it->text;
+        }
+        return {};
+    }
+};
+
+QTEST_GUILESS_MAIN(ReplayTest)
+#include "tst_replay.moc"
