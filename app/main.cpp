@@ -1,3 +1,4 @@
+#include "cli/exportcommand.h"
 #include "cli/replaycommand.h"
 #include "cli/runcommand.h"
 #include "config/appsettings.h"
@@ -73,6 +74,11 @@ int main(int argc, char *argv[])
         QCoreApplication app(argc, argv);
         describeApplication();
         return Loopscope::Cli::ReplayCommand().exec(QCoreApplication::arguments());
+    }
+    if (argc > 1 && qstrcmp(argv[1], "export") == 0) {
+        QCoreApplication app(argc, argv);
+        describeApplication();
+        return Loopscope::Cli::ExportCommand().exec(QCoreApplication::arguments());
     }
 
     QApplication app(argc, argv);

@@ -1,0 +1,111 @@
+#include "exportsupport.h"
+
+#include "providers/secretredactor.h"
+#include "session/transcript.h"
+#include "trace/trace.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Internal {
+
+QList<ConversationEntry> conversationEntries(const QList<Message> &messages)
+{
+    QList<ConversationEntry> entries;
+    qsizetype callsEntry = -1; // the assistant entry whose calls the following results may answer
+    for (const Message &message : messages) {
+        if (message.role == Message::Role::Tool && callsEntry >= 0) {
+            QList<ToolExchange> &exchanges = entries[callsEntry].exchanges;
+            const auto answered
+                = std::find_if(exchanges.begin(), exchanges.end(), [&message](const ToolExchange &e) {
+                      return !e.result && e.call.id == message.toolCallId;
+                  });
+            if (answered != exchanges.end()) {
+                answered->result = &message;
+                continue;
+            }
+        }
+        if (message.role != Message::Role::Tool)
+            callsEntry = -1;
+        ConversationEntry entry;
+        entry.message = &message;
+        if (message.role == Message::Role::Assistant) {
+            for (const ToolCall &call : message.toolCalls)
+                entry.exchanges.append({call, nullptr});
+            if (!entry.exchanges.isEmpty())
+                callsEntry = entries.size();
+        }
+        entries.append(entry);
+    }
+    return entries;
+}
+
+QString formatArguments(const QString &arguments, bool *isJson)
+{
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(arguments.toUtf8(), &error);
+    *isJson = error.error == QJsonParseError::NoError && !document.isNull();
+    if (!*isJson)
+        return arguments;
+    if ((document.isObject() && document.object().isEmpty())
+        || (document.isArray() && document.array().isEmpty()))
+        return document.isObject() ? u"{}"_s : u"[]"_s; // not "{\n}"
+    return QString::fromUtf8(document.toJson(QJsonDocument::Indented)).trimmed();
+}
+
+QString formatUtc(const QDateTime &time)
+{
+    if (!time.isValid())
+        return {};
+    return time.toUTC().toString(u"yyyy-MM-dd HH:mm 'UTC'"_s);
+}
+
+QString displayBaseUrl(const QUrl &url)
+{
+    if (url.isEmpty() || !url.isValid())
+        return {};
+    return SecretRedactor().url(url).toString(QUrl::RemoveUserInfo | QUrl::RemoveFragment);
+}
+
+TokenUsage traceUsage(const QJsonArray &json)
+{
+    Trace trace;
+    if (!trace.fromJson(json))
+        return {};
+    TokenUsage usage;
+    for (int root : trace.roots()) {
+        if (const auto *turn = std::get_if<TurnData>(&trace.node(root).payload))
+            usage += turn->usage;
+    }
+    return usage;
+}
+
+int userMessageCount(const QList<Message> &messages)
+{
+    return int(std::count_if(messages.cbegin(), messages.cend(),
+                             [](const Message &m) { return m.role == Message::Role::User; }));
+}
+
+QString roleLabel(Message::Role role)
+{
+    switch (role) {
+    case Message::Role::System: return ExportText::tr("System");
+    case Message::Role::User: return ExportText::tr("User");
+    case Message::Role::Assistant: return ExportText::tr("Assistant");
+    case Message::Role::Tool: return ExportText::tr("Tool");
+    }
+    return {};
+}
+
+QString sessionTitle(const Transcript &transcript)
+{
+    const QString title = transcript.title.simplified();
+    return title.isEmpty() ? ExportText::tr("Loopscope session") : title;
+}
+
+} // namespace Loopscope::Internal

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "conversation/message.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QJsonArray>
+#include <QList>
+#include <QString>
+#include <QUrl>
+
+namespace Loopscope {
+
+struct Transcript;
+
+namespace Internal {
+
+/*! The translation context of the labels in exported documents. */
+class ExportText final
+{
+    Q_DECLARE_TR_FUNCTIONS(Loopscope::ExportText)
+};
+
+/*! A tool call together with the message that answered it, when one did. */
+struct ToolExchange
+{
+    ToolCall call;
+    const Message *result = nullptr;
+};
+
+/*!
+    One block of an exported conversation. An assistant message carries its
+    calls with their results: a reader wants to see what a tool returned next
+    to the call, not three messages later. A result that answers no call of
+    the assistant message before it stands alone.
+*/
+struct ConversationEntry
+{
+    const Message *message = nullptr;
+    QList<ToolExchange> exchanges;
+};
+
+// The entries point into messages, which must outlive them.
+QList<ConversationEntry> conversationEntries(const QList<Message> &messages);
+
+// Arguments indented when they are JSON; otherwise the model's raw text, and *isJson false.
+QString formatArguments(const QString &arguments, bool *isJson);
+
+// "2024-05-01 09:30 UTC"; empty for an invalid time.
+QString formatUtc(const QDateTime &time);
+
+// The base URL as it may be shown: never with user info or a key in the query.
+QString displayBaseUrl(const QUrl &url);
+
+// What the session's turns used, from the trace JSON; empty when it has no usable turns.
+TokenUsage traceUsage(const QJsonArray &trace);
+
+// The user messages: one per turn that got past the input shields.
+int userMessageCount(const QList<Message> &messages);
+
+QString roleLabel(Message::Role role);
+QString sessionTitle(const Transcript &transcript);
+
+} // namespace Internal
+} // namespace Loopscope

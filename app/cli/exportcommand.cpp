@@ -1,0 +1,102 @@
+#include "exportcommand.h"
+
+#include "export/htmlexport.h"
+#include "export/markdownexport.h"
+#include "export/otlpexport.h"
+#include "session/transcript.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QSaveFile>
+#include <QTextStream>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Cli {
+
+namespace {
+
+constexpr int Success = 0;
+constexpr int BadUsage = 2;
+
+void printError(const QString &message)
+{
+    QTextStream(stderr) << "loopscope export: " << message << Qt::endl;
+}
+
+} // namespace
+
+int ExportCommand::exec(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(tr("Export a saved session (*.loopscope.json) as Markdown, standalone HTML, or "
+                                        "its trace as OpenTelemetry GenAI spans in OTLP/JSON."));
+    const QCommandLineOption help({u"h"_s, u"help"_s}, tr("Show this help."));
+    const QCommandLineOption format(u"format"_s, tr("md, html or otlp."), u"format"_s);
+    const QCommandLineOption output({u"o"_s, u"output"_s}, tr("Write to this file instead of stdout."), u"file"_s);
+    const QCommandLineOption content(u"otlp-content"_s,
+                                     tr("With otlp: include messages, tool arguments and results (opt-in in the "
+                                        "GenAI conventions)."));
+    parser.addOptions({help, format, output, content});
+    parser.addPositionalArgument(u"file"_s, tr("The session to export."), u"FILE"_s);
+
+    QStringList args = arguments;
+    if (args.size() >= 2)
+        args.removeAt(1);
+    if (!parser.parse(args)) {
+        printError(parser.errorText());
+        return BadUsage;
+    }
+    if (parser.isSet(help)) {
+        QTextStream(stdout) << parser.helpText().replace(u"[options]"_s, u"export [options]"_s);
+        return Success;
+    }
+    const QString kind = parser.value(format);
+    if (kind != u"md" && kind != u"html" && kind != u"otlp") {
+        printError(tr("--format takes md, html or otlp"));
+        return BadUsage;
+    }
+    if (parser.positionalArguments().size() != 1) {
+        printError(tr("name exactly one session file (see --help)"));
+        return BadUsage;
+    }
+
+    const QString path = parser.positionalArguments().constFirst();
+    const TranscriptLoadResult loaded = TranscriptFile::load(path);
+    if (!loaded.transcript) {
+        printError(tr("cannot read %1: %2").arg(path, loaded.error));
+        return BadUsage;
+    }
+    QByteArray bytes;
+    if (kind == u"md") {
+        bytes = exportMarkdown(*loaded.transcript).toUtf8();
+    } else if (kind == u"html") {
+        bytes = exportHtml(*loaded.transcript);
+    } else {
+        OtlpExportOptions options;
+        options.includeContent = parser.isSet(content);
+        QString error;
+        bytes = exportOtlpJson(*loaded.transcript, options, &error);
+        if (bytes.isEmpty()) {
+            printError(tr("cannot export the trace of %1: %2").arg(path, error));
+            return BadUsage;
+        }
+    }
+
+    if (!parser.isSet(output)) {
+        QFile out;
+        if (!out.open(stdout, QIODevice::WriteOnly) || out.write(bytes) != bytes.size()) {
+            printError(tr("cannot write to stdout"));
+            return BadUsage;
+        }
+        return Success;
+    }
+    QSaveFile file(parser.value(output));
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        printError(tr("cannot write %1: %2").arg(parser.value(output), file.errorString()));
+        return BadUsage;
+    }
+    return Success;
+}
+
+} // namespace Loopscope::Cli
