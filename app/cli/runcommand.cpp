@@ -8,6 +8,7 @@
 #include "loop/agent.h"
 #include "providers/httpmodelclient.h"
 #include "providers/providerfactory.h"
+#include "session/transcript.h"
 #include "tools/builtin/builtintools.h"
 #include "tools/builtin/workspace.h"
 #include "tools/workbench.h"
@@ -15,6 +16,7 @@
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QSaveFile>
@@ -41,6 +43,7 @@ struct RunOptions
     bool approveAll = true;
     QString eventsPath;
     QString traceOutPath;
+    QString sessionPath;
     QString prompt;
 };
 
@@ -100,9 +103,13 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
                                     u"file|-"_s);
     const QCommandLineOption traceOut(u"trace-out"_s,
                                       RunCommand::tr("Write the whole trace tree as JSON to a file."), u"file"_s);
+    const QCommandLineOption session(u"session"_s,
+                                     RunCommand::tr("Continue the saved session in this file (*.loopscope.json), "
+                                                    "creating it if missing, and save it back after the turn."),
+                                     u"file"_s);
     providerOptions.addTo(parser);
     parser.addOptions({help, system, maxIterations, postLoop, noStream, tools,
-                       workspace, approve, events, traceOut});
+                       workspace, approve, events, traceOut, session});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
     // The first two arguments are the program and "run".
@@ -171,6 +178,7 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     options.approveAll = approval == u"all";
     options.eventsPath = parser.value(events);
     options.traceOutPath = parser.value(traceOut);
+    options.sessionPath = parser.value(session);
 
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1 || positional.constFirst().trimmed().isEmpty()) {
@@ -218,6 +226,27 @@ bool writeTrace(const Trace &trace, const QString &path, QString *error)
     return true;
 }
 
+// The session file after this run's turn: what it held, the turn added, and
+// this run's configuration (never the key).
+Transcript sessionAfterTurn(const std::optional<Transcript> &saved, const RunOptions &options, const Agent &agent,
+                            const Trace &trace)
+{
+    Transcript transcript = saved.value_or(Transcript());
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    if (transcript.title.isEmpty())
+        transcript.title = options.prompt.simplified().left(80);
+    if (!transcript.created.isValid())
+        transcript.created = now;
+    transcript.updated = now;
+    transcript.providerKind = providerKindName(options.kind);
+    transcript.baseUrl = options.baseUrl;
+    transcript.config = agent.config();
+    transcript.tools = options.tools;
+    transcript.messages = agent.history();
+    transcript.trace = trace.toJson();
+    return transcript;
+}
+
 } // namespace
 
 int RunCommand::exec(const QStringList &arguments)
@@ -254,6 +283,18 @@ int RunCommand::exec(const QStringList &arguments)
     Trace trace;
     Agent agent(&client, &workbench, &trace);
     agent.setConfig(options.config);
+
+    std::optional<Transcript> saved;
+    if (!options.sessionPath.isEmpty() && QFileInfo::exists(options.sessionPath)) {
+        TranscriptLoadResult loaded = TranscriptFile::load(options.sessionPath);
+        QString error = loaded.error;
+        if (!loaded.transcript || !trace.fromJson(loaded.transcript->trace, &error)) {
+            printError(tr("cannot continue the session \"%1\": %2").arg(options.sessionPath, error));
+            return BadUsage;
+        }
+        agent.setHistory(loaded.transcript->messages);
+        saved = std::move(loaded.transcript);
+    }
     ApprovalPolicy approvals(options.approveAll);
     agent.addInterceptor(&approvals);
 
@@ -270,6 +311,13 @@ int RunCommand::exec(const QStringList &arguments)
             QString error;
             if (!writeTrace(trace, options.traceOutPath, &error)) {
                 printError(tr("cannot write the trace to \"%1\": %2").arg(options.traceOutPath, error));
+                exitCode = exitCode == Success ? BadUsage : exitCode;
+            }
+        }
+        if (!options.sessionPath.isEmpty()) {
+            QString error;
+            if (!TranscriptFile::save(sessionAfterTurn(saved, options, agent, trace), options.sessionPath, &error)) {
+                printError(tr("cannot save the session to \"%1\": %2").arg(options.sessionPath, error));
                 exitCode = exitCode == Success ? BadUsage : exitCode;
             }
         }

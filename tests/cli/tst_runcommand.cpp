@@ -1,8 +1,10 @@
 #include "fakehttpserver.h"
+#include "session/transcript.h"
 #include "trace/trace.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -310,6 +312,101 @@ private slots:
         const QList<QJsonObject> events = readJsonLines(eventsFile.readAll());
         QCOMPARE(events.constLast().value(u"event"_s).toString(), u"finished"_s);
         QCOMPARE(events.constLast().value(u"outcome"_s).toString(), u"cancelled"_s);
+    }
+
+    void aSessionFileIsContinuedAndSavedBackWithoutTheKey()
+    {
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            stream(exchange, textStream(u"Answer %1"_s.arg(messages.size())));
+        });
+        const QString session = m_dir.filePath(u"continued.loopscope.json"_s);
+        QFile::remove(session);
+
+        const Run first = run(baseArguments() << u"--session"_s << session << u"First question"_s);
+        QCOMPARE(first.exitCode, 0);
+        QVERIFY(QFile::exists(session));
+        const Run second = run(baseArguments() << u"--session"_s << session << u"Second question"_s);
+        QCOMPARE(second.exitCode, 0);
+        // The second run showed the model the first turn.
+        QCOMPARE(second.out, "Answer 3\n"_ba);
+
+        const TranscriptLoadResult loaded = TranscriptFile::load(session);
+        QVERIFY2(loaded.transcript, qPrintable(loaded.error));
+        QCOMPARE(loaded.transcript->turnCount(), 2);
+        QCOMPARE(loaded.transcript->messages.size(), 4);
+        QCOMPARE(loaded.transcript->title, u"First question"_s);
+        QCOMPARE(loaded.transcript->trace.size(), 2);
+        QCOMPARE(loaded.transcript->config.model.model, u"m"_s);
+        QFile file(session);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(!file.readAll().contains(apiKey.toUtf8()));
+    }
+
+    void aBrokenSessionFileIsBadUsageAndLeftAlone()
+    {
+        const QString session = m_dir.filePath(u"broken.loopscope.json"_s);
+        QFile file(session);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"formatVersion\": 2, \"messages\": 7}");
+        file.close();
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result = run(baseArguments() << u"--session"_s << session << u"Hello"_s);
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("cannot continue the session"), result.err.constData());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), "{\"formatVersion\": 2, \"messages\": 7}"_ba);
+        QCOMPARE(m_server.requests().size(), requestsBefore);
+    }
+
+    void exportWritesEachFormat_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("Markdown") << u"md"_s << "Exported question"_ba;
+        QTest::newRow("standalone HTML") << u"html"_s << "<html"_ba;
+        QTest::newRow("OpenTelemetry spans") << u"otlp"_s << "invoke_agent"_ba;
+    }
+
+    void exportWritesEachFormat()
+    {
+        QFETCH(QString, format);
+        QFETCH(QByteArray, expected);
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"Exported answer"_s));
+        });
+        const QString session = m_dir.filePath(u"export-%1.loopscope.json"_s.arg(format));
+        QFile::remove(session);
+        QCOMPARE(run(baseArguments() << u"--session"_s << session << u"Exported question"_s).exitCode, 0);
+
+        const Run toStdout = run({u"export"_s, session, u"--format"_s, format});
+        QCOMPARE(toStdout.exitCode, 0);
+        QVERIFY2(toStdout.out.contains(expected), toStdout.out.left(400).constData());
+        QVERIFY(!toStdout.out.contains(apiKey.toUtf8()));
+
+        const QString out = m_dir.filePath(u"exported."_s + format);
+        QCOMPARE(run({u"export"_s, session, u"--format"_s, format, u"--output"_s, out}).exitCode, 0);
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), toStdout.out);
+    }
+
+    void exportRefusesBadUsage_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("an unknown format") << QStringList{u"export"_s, u"x.loopscope.json"_s, u"--format"_s, u"pdf"_s};
+        QTest::newRow("no file") << QStringList{u"export"_s, u"--format"_s, u"md"_s};
+        QTest::newRow("a missing file")
+            << QStringList{u"export"_s, u"/nonexistent/x.loopscope.json"_s, u"--format"_s, u"md"_s};
+    }
+
+    void exportRefusesBadUsage()
+    {
+        QFETCH(QStringList, arguments);
+        const Run result = run(arguments);
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY(!result.err.isEmpty());
     }
 
     void helpDocumentsOptionsAndExitCodes()
