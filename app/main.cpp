@@ -6,7 +6,10 @@
 #include "config/secretstore.h"
 #include "launch/provideroptions.h"
 #include "mainwindow.h"
+#include "session/autosaver.h"
 #include "session/chatsession.h"
+#include "session/sessiondocument.h"
+#include "session/sessionlibrary.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -30,7 +33,7 @@ int runWindow(QApplication &app)
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate(
         "main", "Chat with an LLM agent and see, step by step, what its tool loop does.\n"
-                "Run \"loopscope run --help\" for the headless command."));
+                "Headless commands: loopscope run, loopscope replay, loopscope export (each with --help)."));
     parser.addHelpOption();
     parser.addVersionOption();
     const Loopscope::Launch::ProviderOptions providerOptions;
@@ -53,8 +56,19 @@ int runWindow(QApplication &app)
     Loopscope::KeychainSecretStore secrets;
     QNetworkAccessManager network;
     Loopscope::ChatSession session(&network);
+    Loopscope::SessionDocument document(&session);
+    // Every finished turn lands in the library, whatever happens to the process later.
+    Loopscope::SessionLibrary library(Loopscope::SessionLibrary::defaultFolder());
+    Loopscope::Autosaver autosaver(&session, library.folder());
+    QObject::connect(&document, &Loopscope::SessionDocument::opened, &autosaver,
+                     &Loopscope::Autosaver::adoptOpenedFile);
+    library.refresh();
 
-    Loopscope::Ui::MainWindow window({&session, &profiles, &appSettings, &secrets, &network, &settings});
+    Loopscope::Ui::MainWindow window(
+        {&session, &profiles, &appSettings, &secrets, &network, &settings, &document, &library});
+    QObject::connect(&autosaver, &Loopscope::Autosaver::failed, &window, [&window](const QString &error) {
+        window.showMessage(QApplication::translate("main", "Autosave failed: %1").arg(error));
+    });
     window.show();
     window.start(commandLine);
     return QApplication::exec();

@@ -6,6 +6,14 @@
 #include "debug/debugpanel.h"
 #include "session/chatsession.h"
 #include "settings/firstrunpanel.h"
+#include "library/sessionlibrarypanel.h"
+#include "replay/recordedturn.h"
+#include "replay/replaywindow.h"
+#include "replay/transcriptfork.h"
+#include "tools/builtin/builtintools.h"
+#include "tools/builtin/workspace.h"
+#include "session/sessionactions.h"
+#include "session/sessiondocument.h"
 #include "settings/settingsdialog.h"
 #include "trace/traceinspector.h"
 #include "trace/tracemodel.h"
@@ -13,6 +21,8 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -102,6 +112,7 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     setCentralWidget(m_splitter);
 
     createActions();
+    createLibraryDock();
     createMenus();
     createToolBar();
     createStatusBar();
@@ -110,20 +121,16 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     applySettings();
     restoreLayout();
     updateStatus();
+    updateTitle();
 }
 
 MainWindow::~MainWindow() = default;
 
 void MainWindow::createActions()
 {
-    m_newAction = new QAction(QIcon::fromTheme(u"document-new"_s), tr("&New Conversation"), this);
-    m_newAction->setShortcut(QKeySequence::New);
-    m_newAction->setToolTip(tr("Start a new, empty conversation (%1)")
-                                .arg(m_newAction->shortcut().toString(QKeySequence::NativeText)));
-    connect(m_newAction, &QAction::triggered, this, [this] {
-        m_editingLastQuestion = false;
-        m_context.session->clear();
-    });
+    m_sessionActions = new SessionActions(m_context.document, m_context.state, this);
+    connect(m_sessionActions, &SessionActions::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 10'000); });
 
     m_settingsAction = new QAction(QIcon::fromTheme(u"preferences-system"_s), tr("&Settings…"), this);
     m_settingsAction->setShortcuts({QKeySequence::Preferences, QKeySequence(Qt::CTRL | Qt::Key_Comma)});
@@ -142,6 +149,15 @@ void MainWindow::createActions()
     m_debugModeAction->setToolTip(tr("Show the step debugger and stop at its breakpoints (Ctrl+Shift+D)"));
     connect(m_debugModeAction, &QAction::toggled, this, &MainWindow::setDebugMode);
 
+    m_replayAction = new QAction(tr("&Replay Turn…"), this);
+    m_replayAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_R);
+    m_replayAction->setToolTip(tr("Re-run the selected turn from its recorded responses, without network"));
+    connect(m_replayAction, &QAction::triggered, this, &MainWindow::replaySelectedTurn);
+
+    m_forkAction = new QAction(tr("&Fork From Here"), this);
+    m_forkAction->setToolTip(tr("Start a new session with the conversation up to the selected turn or iteration"));
+    connect(m_forkAction, &QAction::triggered, this, &MainWindow::forkAtSelection);
+
     m_showChatAction = new QAction(tr("&Conversation"), this);
     m_showChatAction->setCheckable(true);
     m_showChatAction->setChecked(true);
@@ -158,7 +174,15 @@ void MainWindow::createActions()
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(m_newAction);
+    file->addAction(m_sessionActions->newAction());
+    file->addAction(m_sessionActions->openAction());
+    file->addMenu(m_sessionActions->recentMenu());
+    file->addSeparator();
+    file->addAction(m_sessionActions->saveAction());
+    file->addAction(m_sessionActions->saveAsAction());
+    file->addSeparator();
+    file->addAction(m_sessionActions->importAction());
+    file->addMenu(m_sessionActions->exportMenu());
     file->addSeparator();
     file->addAction(m_settingsAction);
     file->addSeparator();
@@ -169,6 +193,10 @@ void MainWindow::createMenus()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_showChatAction);
     view->addAction(m_showTraceAction);
+    QAction *library = m_libraryDock->toggleViewAction();
+    library->setText(tr("Session &Library"));
+    library->setShortcut(Qt::CTRL | Qt::Key_3);
+    view->addAction(library);
 
     QMenu *debug = menuBar()->addMenu(tr("&Debug"));
     debug->addAction(m_debugModeAction);
@@ -179,12 +207,117 @@ void MainWindow::createMenus()
     debug->addAction(m_debugPanel->stopAction());
     debug->addSeparator();
     debug->addAction(m_stopAction);
+    debug->addSeparator();
+    debug->addAction(m_replayAction);
+    debug->addAction(m_forkAction);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    addExamplesMenu(help);
     QAction *shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
     shortcuts->setShortcut(QKeySequence::HelpContents);
     QAction *about = help->addAction(tr("&About Loopscope"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::createLibraryDock()
+{
+    m_libraryDock = new QDockWidget(tr("Sessions"), this);
+    m_libraryDock->setObjectName(u"sessionLibraryDock"_s);
+    m_libraryPanel = new SessionLibraryPanel(m_context.library, m_libraryDock);
+    m_libraryDock->setWidget(m_libraryPanel);
+    addDockWidget(Qt::LeftDockWidgetArea, m_libraryDock);
+    m_libraryDock->hide();
+    connect(m_libraryPanel, &SessionLibraryPanel::openRequested, m_sessionActions, &SessionActions::openFile);
+}
+
+void MainWindow::addExamplesMenu(QMenu *help)
+{
+    // Recorded through the real loop; replayable without a provider.
+    QMenu *examples = help->addMenu(tr("&Example Sessions"));
+    const QStringList files = QDir(u":/examples"_s).entryList({u"*.loopscope.json"_s}, QDir::Files, QDir::Name);
+    for (const QString &file : files) {
+        const QString path = u":/examples/"_s + file;
+        const TranscriptLoadResult result = TranscriptFile::load(path);
+        const QString title = result.transcript ? result.transcript->title : file;
+        examples->addAction(title, this, [this, path] { m_sessionActions->openExample(path); });
+    }
+    examples->setEnabled(!files.isEmpty());
+    help->addSeparator();
+}
+
+int MainWindow::selectedTurnIndex() const
+{
+    const Trace *trace = m_context.session->trace();
+    const QList<int> &roots = trace->roots();
+    int node = m_inspector->selectedNode();
+    if (!trace->isValid(node))
+        return int(roots.size()) - 1;
+    while (trace->node(node).parent >= 0)
+        node = trace->node(node).parent;
+    return int(roots.indexOf(node));
+}
+
+void MainWindow::replaySelectedTurn()
+{
+    const Transcript transcript = m_context.session->toTranscript();
+    QString error;
+    const std::optional<QList<RecordedTurn>> turns = RecordedTurn::fromTranscript(transcript, &error);
+    const int index = selectedTurnIndex();
+    if (!turns || index < 0 || index >= turns->size()) {
+        showMessage(turns ? tr("There is no turn to replay yet.") : tr("Cannot replay: %1").arg(error));
+        return;
+    }
+    ChatSession *session = m_context.session;
+    const Workspace workspace(m_context.settings->workspaceFolder());
+    auto *window = new ReplayWindow(
+        turns->at(index), transcript.title.isEmpty() ? tr("turn %1").arg(index + 1) : transcript.title,
+        [session] { return session->createModelClient(); },
+        [workspace](const QString &name) -> std::shared_ptr<const Tool> {
+            return builtinToolNames().contains(name) ? createBuiltinTool(name, workspace) : nullptr;
+        },
+        this);
+    window->show();
+}
+
+void MainWindow::forkAtSelection()
+{
+    const Transcript transcript = m_context.session->toTranscript();
+    const Trace *trace = m_context.session->trace();
+    const int turn = selectedTurnIndex();
+    if (turn < 0) {
+        showMessage(tr("There is nothing to fork yet."));
+        return;
+    }
+    QString error;
+    std::optional<Transcript> fork;
+    const int node = m_inspector->selectedNode();
+    const auto *iteration = trace->isValid(node) ? std::get_if<IterationData>(&trace->node(node).payload) : nullptr;
+    if (iteration) {
+        fork = TranscriptFork::forkAtIteration(transcript, turn, iteration->number, &error);
+    } else {
+        const QList<TurnSpan> spans = TranscriptFork::turnSpans(transcript);
+        if (turn < spans.size())
+            fork = TranscriptFork::fork(transcript, spans.at(turn).endMessage, &error);
+        else
+            error = tr("the turn is not in the conversation");
+    }
+    if (!fork) {
+        showMessage(tr("Cannot fork here: %1").arg(error));
+        return;
+    }
+    m_sessionActions->whenChangesAreSettled([this, fork = *fork] {
+        QString error;
+        if (m_context.document->openTranscript(fork, {}, &error))
+            showMessage(tr("Forked into a new session: \"%1\".").arg(fork.title));
+        else
+            showMessage(tr("Cannot fork: %1").arg(error));
+    });
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(tr("%1[*] — Loopscope").arg(m_context.document->displayName()));
+    setWindowModified(m_context.document->isModified());
 }
 
 void MainWindow::createToolBar()
@@ -193,7 +326,7 @@ void MainWindow::createToolBar()
     bar->setObjectName(u"mainToolBar"_s);
     bar->setMovable(false);
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    bar->addAction(m_newAction);
+    bar->addAction(m_sessionActions->newAction());
     bar->addSeparator();
 
     auto *providerLabel = new QLabel(tr("&Provider:"), bar);
@@ -255,12 +388,22 @@ void MainWindow::connectSession()
         m_stopAction->setEnabled(busy);
         m_debugPanel->stopAction()->setEnabled(busy);
         m_providerBox->setEnabled(!busy);
-        m_newAction->setEnabled(!busy);
+        for (QAction *action : {m_sessionActions->newAction(), m_sessionActions->openAction(),
+                                m_sessionActions->importAction()})
+            action->setEnabled(!busy);
         if (!busy)
             m_paused = false;
         updateStatus();
     });
     connect(session, &ChatSession::cleared, m_chatView, &ChatView::clear);
+    connect(session, &ChatSession::restored, this, [this, session] {
+        m_chatView->showHistory(session->agent()->history());
+        updateStatus();
+    });
+    SessionDocument *document = m_context.document;
+    connect(document, &SessionDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(document, &SessionDocument::pathChanged, this, &MainWindow::updateTitle);
+    connect(session, &ChatSession::titleChanged, this, &MainWindow::updateTitle);
     connect(session, &ChatSession::usageChanged, this, &MainWindow::updateStatus);
     connect(session, &ChatSession::iterationChanged, this, &MainWindow::updateStatus);
     connect(session, &ChatSession::providerChanged, this, &MainWindow::updateStatus);
@@ -354,6 +497,11 @@ void MainWindow::applySettings()
     }
     m_context.session->approvals()->setRules(rules);
     m_composer->setSendOnEnter(settings.sendOnEnter());
+}
+
+void MainWindow::showMessage(const QString &text)
+{
+    statusBar()->showMessage(text, 15'000);
 }
 
 void MainWindow::openSettings()
@@ -466,6 +614,7 @@ void MainWindow::restoreLayout()
     restoreGeometry(state.value(u"window/geometry"_s).toByteArray());
     m_splitter->restoreState(state.value(u"window/splitter"_s).toByteArray());
     m_sideSplitter->restoreState(state.value(u"window/sideSplitter"_s).toByteArray());
+    restoreState(state.value(u"window/docks"_s).toByteArray());
 }
 
 void MainWindow::saveLayout()
@@ -474,10 +623,20 @@ void MainWindow::saveLayout()
     state.setValue(u"window/geometry"_s, saveGeometry());
     state.setValue(u"window/splitter"_s, m_splitter->saveState());
     state.setValue(u"window/sideSplitter"_s, m_sideSplitter->saveState());
+    state.setValue(u"window/docks"_s, saveState());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!m_closeConfirmed && m_context.document->isModified()) {
+        // Asked without blocking; the window closes again once the user has chosen.
+        event->ignore();
+        m_sessionActions->whenChangesAreSettled([this] {
+            m_closeConfirmed = true;
+            close();
+        });
+        return;
+    }
     m_context.session->stop();
     saveLayout();
     event->accept();

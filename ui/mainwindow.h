@@ -9,7 +9,9 @@
 QT_BEGIN_NAMESPACE
 class QAction;
 class QComboBox;
+class QDockWidget;
 class QLabel;
+class QMenu;
 class QScrollArea;
 class QNetworkAccessManager;
 class QSettings;
@@ -21,6 +23,8 @@ namespace Loopscope {
 class AppSettings;
 class ChatSession;
 class SecretStore;
+class SessionDocument;
+class SessionLibrary;
 class TraceModel;
 } // namespace Loopscope
 
@@ -30,6 +34,8 @@ class ChatComposer;
 class ChatView;
 class DebugPanel;
 class FirstRunPanel;
+class SessionActions;
+class SessionLibraryPanel;
 class TraceInspector;
 
 /*! What the window works with; nothing here is owned by it. */
@@ -41,6 +47,8 @@ struct MainWindowContext
     SecretStore *secrets = nullptr;
     QNetworkAccessManager *network = nullptr;
     QSettings *state = nullptr; // window geometry and pane sizes
+    SessionDocument *document = nullptr;
+    SessionLibrary *library = nullptr;
 };
 
 /*!
@@ -69,9 +77,14 @@ public:
     FirstRunPanel *firstRunPanel() const { return m_firstRun; }
     QAction *debugModeAction() const { return m_debugModeAction; }
     QAction *stopAction() const { return m_stopAction; }
+    QAction *replayAction() const { return m_replayAction; }
+    QAction *forkAction() const { return m_forkAction; }
+    SessionActions *sessionActions() const { return m_sessionActions; }
+    SessionLibraryPanel *libraryPanel() const { return m_libraryPanel; }
     QString statusText() const; // the status bar's fields, joined; for tests
 
     void openSettings();
+    void showMessage(const QString &text);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -93,6 +106,13 @@ private:
     void editLastQuestion(const QString &text);
     void setDebugMode(bool on);
     void updateStatus();
+    void updateTitle();
+    // The selected trace node's turn (its index among the turns), else the last turn; -1 without turns.
+    int selectedTurnIndex() const;
+    void replaySelectedTurn();
+    void forkAtSelection();
+    void createLibraryDock();
+    void addExamplesMenu(QMenu *help);
     void showShortcuts();
     void showAbout();
 
@@ -109,13 +129,17 @@ private:
     DebugPanel *m_debugPanel;
     QScrollArea *m_debugScroll = nullptr;
 
+    SessionActions *m_sessionActions = nullptr;
+    SessionLibraryPanel *m_libraryPanel = nullptr;
+    QDockWidget *m_libraryDock = nullptr;
     QComboBox *m_providerBox = nullptr;
-    QAction *m_newAction = nullptr;
     QAction *m_settingsAction = nullptr;
     QAction *m_debugModeAction = nullptr;
     QAction *m_stopAction = nullptr;
     QAction *m_showChatAction = nullptr;
     QAction *m_showTraceAction = nullptr;
+    QAction *m_replayAction = nullptr;
+    QAction *m_forkAction = nullptr;
 
     QLabel *m_providerLabel = nullptr;
     QLabel *m_tokensLabel = nullptr;
@@ -125,6 +149,7 @@ private:
     std::optional<ProviderProfile> m_commandLineProfile;
     bool m_editingLastQuestion = false;
     bool m_paused = false;
+    bool m_closeConfirmed = false;
 };
 
 } // namespace Loopscope::Ui

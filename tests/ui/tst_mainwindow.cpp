@@ -10,12 +10,23 @@
 #include "democonversation.h"
 #include "fakehttpserver.h"
 #include "mainwindow.h"
+#include "replay/replayrun.h"
+#include "replay/replaywindow.h"
 #include "session/chatsession.h"
+#include "session/sessionactions.h"
+#include "session/sessiondocument.h"
+#include "session/sessionlibrary.h"
 #include "settings/firstrunpanel.h"
 #include "trace/traceinspector.h"
 
 #include <QAction>
+#include <QAbstractButton>
 #include <QComboBox>
+#include <QMenu>
+#include <QMessageBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -40,11 +51,13 @@ struct Fixture
         , appSettings(&settings)
         , secrets(u"Loopscope window tests"_s)
         , session(&network)
+        , document(&session)
+        , library(QFileInfo(settingsPath).path() + u"/library"_s)
     {}
 
     Ui::MainWindowContext context()
     {
-        return {&session, &profiles, &appSettings, &secrets, &network, &settings};
+        return {&session, &profiles, &appSettings, &secrets, &network, &settings, &document, &library};
     }
 
     QSettings settings;
@@ -53,6 +66,8 @@ struct Fixture
     KeychainSecretStore secrets;
     QNetworkAccessManager network;
     ChatSession session;
+    SessionDocument document;
+    SessionLibrary library;
 };
 
 } // namespace
@@ -206,8 +221,13 @@ private slots:
         QVERIFY(!window.stopAction()->isEnabled());
         QTRY_VERIFY(window.chatView()->itemCount() > 0);
 
+        // The cancelled turn is an unsaved change: Ctrl+N asks first, without blocking.
         QTest::keyClick(&window, Qt::Key_N, Qt::ControlModifier);
-        QCOMPARE(window.chatView()->itemCount(), 0);
+        QMessageBox *question = nullptr;
+        QTRY_VERIFY((question = window.findChild<QMessageBox *>()) && question->isVisible());
+        QVERIFY(window.chatView()->itemCount() > 0);
+        question->button(QMessageBox::Discard)->click();
+        QTRY_COMPARE(window.chatView()->itemCount(), 0);
         QCOMPARE(m_fixture->session.trace()->size(), 0);
         QCOMPARE(window.traceInspector()->treeView()->model()->rowCount(), 0);
     }
@@ -251,6 +271,199 @@ private slots:
         QTRY_COMPARE(finished.size(), 1);
         QCOMPARE(finished.first().first().value<TurnResult>().outcome, TurnOutcome::Cancelled);
         QVERIFY(!debugger->isPaused());
+    }
+
+    void aSavedSessionReopensAsItWasAndCanBeContinued()
+    {
+        const QString path = m_dir.filePath(u"saved-%1.loopscope.json"_s.arg(m_run));
+        int chatItems = 0;
+        int traceNodes = 0;
+        QStringList itemTexts;
+        {
+            Ui::MainWindow window(m_fixture->context());
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.start(demoProfile());
+            QTRY_VERIFY(m_fixture->session.hasProvider());
+            QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+            QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+            QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+            // The title names the session and marks it unsaved.
+            QVERIFY(window.isWindowModified());
+            QVERIFY2(window.windowTitle().startsWith(u"What is 17%"_s), qPrintable(window.windowTitle()));
+
+            QString error;
+            QVERIFY2(m_fixture->document.save(path, &error), qPrintable(error));
+            QVERIFY(!window.isWindowModified());
+            chatItems = window.chatView()->itemCount();
+            traceNodes = m_fixture->session.trace()->size();
+            for (int i = 0; i < chatItems; ++i)
+                itemTexts.append(window.chatView()->itemText(i));
+            QVERIFY(m_fixture->document.newSession());
+            QCOMPARE(window.chatView()->itemCount(), 0);
+        }
+
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QSignalSpy opened(&m_fixture->document, &SessionDocument::opened);
+        window.sessionActions()->openFile(path);
+        QTRY_COMPARE(opened.size(), 1);
+        QCOMPARE(window.chatView()->itemCount(), chatItems);
+        for (int i = 0; i < chatItems; ++i)
+            QCOMPARE(window.chatView()->itemText(i), itemTexts.at(i));
+        QCOMPARE(m_fixture->session.trace()->size(), traceNodes);
+        QCOMPARE(window.traceInspector()->treeView()->model()->rowCount(), 1);
+        QVERIFY(!window.isWindowModified());
+        QVERIFY(window.sessionActions()->recentFiles().contains(path));
+
+        // Continued with the current provider: the model sees the saved history.
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(u"And in euros?"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QVERIFY(m_server->requests().constLast().json().value(u"messages"_s).toArray().size() > 6);
+        QCOMPARE(window.traceInspector()->treeView()->model()->rowCount(), 2);
+    }
+
+    void aFileThatCannotBeOpenedLeavesTheConversationAlone()
+    {
+        const QString path = m_dir.filePath(u"broken.loopscope.json"_s);
+        QFile broken(path);
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"formatVersion\": 2, \"messages\": [");
+        broken.close();
+
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        const int items = window.chatView()->itemCount();
+        const QList<Message> history = m_fixture->session.agent()->history();
+        QVERIFY(m_fixture->document.save(m_dir.filePath(u"kept.loopscope.json"_s)));
+
+        QSignalSpy failed(&m_fixture->document, &SessionDocument::openFailed);
+        window.sessionActions()->openFile(path);
+        QTRY_COMPARE(failed.size(), 1);
+        QVERIFY(!failed.first().at(1).toString().isEmpty());
+        QMessageBox *error = nullptr;
+        QTRY_VERIFY((error = window.findChild<QMessageBox *>()) && error->isVisible());
+        QVERIFY2(error->text().contains(u"broken.loopscope.json"_s), qPrintable(error->text()));
+        QCOMPARE(window.chatView()->itemCount(), items);
+        QCOMPARE(m_fixture->session.agent()->history(), history);
+    }
+
+    void closingWithUnsavedChangesAsks()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+
+        QVERIFY(!window.close());
+        QMessageBox *question = nullptr;
+        QTRY_VERIFY((question = window.findChild<QMessageBox *>()) && question->isVisible());
+        question->button(QMessageBox::Cancel)->click();
+        QVERIFY(window.isVisible());
+
+        window.close();
+        QTRY_VERIFY((question = window.findChild<QMessageBox *>()) && question->isVisible());
+        question->button(QMessageBox::Discard)->click();
+        QTRY_VERIFY(!window.isVisible());
+    }
+
+    void aFinishedTurnReplaysFromItsRecordingWithoutNetwork()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        const qsizetype requests = m_server->requests().size();
+
+        window.replayAction()->trigger();
+        auto *replay = window.findChild<Ui::ReplayWindow *>();
+        QVERIFY(replay);
+        QSignalSpy replayed(replay->run(), &ReplayRun::finished);
+        replay->start();
+        QTRY_COMPARE_WITH_TIMEOUT(replayed.size(), 1, 15000);
+        QVERIFY2(replayed.first().first().toBool(), qPrintable(replay->statusText()));
+        QVERIFY2(replay->statusText().startsWith(u"Reproduced"_s), qPrintable(replay->statusText()));
+        QCOMPARE(m_server->requests().size(), requests);
+        // The replay has its own trace: one turn, three iterations, as recorded.
+        QCOMPARE(replay->run()->trace()->roots().size(), 1);
+        QCOMPARE(replay->run()->trace()->childrenOf(replay->run()->trace()->roots().constFirst()).size(), 3);
+        replay->close();
+    }
+
+    void forkingAtAnIterationStartsASessionWithTheHistoryUpToIt()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        const QString title = m_fixture->session.title();
+
+        const Trace *trace = m_fixture->session.trace();
+        const int firstIteration = trace->childrenOf(trace->roots().constFirst()).constFirst();
+        window.traceInspector()->selectNode(firstIteration);
+        window.forkAction()->trigger();
+        QMessageBox *question = nullptr;
+        QTRY_VERIFY((question = window.findChild<QMessageBox *>()) && question->isVisible());
+        question->button(QMessageBox::Discard)->click();
+
+        // The question, the calls and their two results: the first iteration, whole.
+        QTRY_COMPARE(m_fixture->session.agent()->history().size(), 4);
+        QCOMPARE(m_fixture->session.agent()->history().constLast().role, Message::Role::Tool);
+        QCOMPARE(m_fixture->session.title(), title + u" (fork)"_s);
+        QVERIFY(m_fixture->document.path().isEmpty());
+        QCOMPARE(window.chatView()->itemText(0), QString::fromUtf8(DemoConversation::question));
+    }
+
+    void theShippedExampleOpensFromTheHelpMenuWithoutAProvider()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        QMenu *examples = nullptr;
+        for (QMenu *menu : window.findChildren<QMenu *>()) {
+            if (menu->title() == u"&Example Sessions"_s)
+                examples = menu;
+        }
+        QVERIFY(examples);
+        QVERIFY(!examples->actions().isEmpty());
+        examples->actions().constFirst()->trigger();
+        QTRY_VERIFY(m_fixture->session.agent()->history().size() == 7);
+        QVERIFY(window.chatView()->itemCount() > 4);
+        QCOMPARE(window.traceInspector()->treeView()->model()->rowCount(), 1);
+        QVERIFY(window.windowTitle().startsWith(u"Example:"_s));
+
+        // Replayable offline: no provider is set in this window.
+        QVERIFY(!m_fixture->session.hasProvider());
+        window.replayAction()->trigger();
+        auto *replay = window.findChild<Ui::ReplayWindow *>();
+        QVERIFY(replay);
+        QSignalSpy replayed(replay->run(), &ReplayRun::finished);
+        replay->start();
+        QTRY_COMPARE_WITH_TIMEOUT(replayed.size(), 1, 15000);
+        QVERIFY2(replayed.first().first().toBool(), qPrintable(replay->statusText()));
     }
 
     void paneSizesAreRememberedAcrossWindows()

@@ -11,6 +11,9 @@
 #include "fakehttpserver.h"
 #include "mainwindow.h"
 #include "session/chatsession.h"
+#include "session/sessiondocument.h"
+#include "session/sessionlibrary.h"
+#include "session/transcript.h"
 #include "settings/settingsdialog.h"
 #include "trace/traceinspector.h"
 
@@ -81,6 +84,8 @@ int main(int argc, char *argv[])
     KeychainSecretStore secrets(u"Loopscope screenshots"_s);
     QNetworkAccessManager network;
     ChatSession session(&network);
+    SessionDocument document(&session);
+    SessionLibrary library(dir.filePath(u"library"_s));
 
     ProviderProfile profile;
     profile.id = u"local"_s;
@@ -95,7 +100,7 @@ int main(int argc, char *argv[])
     appSettings.setEnabledTools({u"calculator"_s, u"current_time"_s, u"read_file"_s});
     appSettings.setWorkspaceFolder(dir.path());
 
-    Ui::MainWindow window({&session, &profiles, &appSettings, &secrets, &network, &settings});
+    Ui::MainWindow window({&session, &profiles, &appSettings, &secrets, &network, &settings, &document, &library});
     window.resize(1440, 900);
     window.show();
     window.start();
@@ -115,6 +120,14 @@ int main(int argc, char *argv[])
         window.traceInspector()->treeView()->model()->index(0, 0, secondIteration));
     ok = save(&window, outDir + u"/finished-turn.png"_s) && ok;
 
+    // The same turn is the example session shipped in resources/examples.
+    session.setTitle(u"Example: two tools in parallel, then a third, in three iterations"_s);
+    QString error;
+    if (!TranscriptFile::save(session.toTranscript(), outDir + u"/example-three-iterations.loopscope.json"_s, &error)) {
+        QTextStream(stderr) << "cannot save the example: " << error << Qt::endl;
+        ok = false;
+    }
+
     // A debug step: break before every tool call, then ask again from scratch.
     session.clear();
     window.debugModeAction()->setChecked(true);
@@ -129,6 +142,8 @@ int main(int argc, char *argv[])
     session.stop();
     window.debugModeAction()->setChecked(false);
 
+    // Nothing to save in a screenshot run.
+    document.newSession();
     window.openSettings();
     auto *dialog = window.findChild<Ui::SettingsDialog *>();
     if (!dialog)

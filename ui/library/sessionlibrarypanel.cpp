@@ -1,0 +1,351 @@
+#include "sessionlibrarypanel.h"
+
+#include <QAction>
+#include <QDir>
+#include <QEvent>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QTimer>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Ui {
+
+namespace {
+
+constexpr int PathRole = Qt::UserRole;
+constexpr int ReadableRole = Qt::UserRole + 1;
+
+// Typing pauses this long before the library is searched.
+constexpr int searchDelayMs = 150;
+
+QTreeWidget *newList(const QStringList &headers, QWidget *parent)
+{
+    auto *list = new QTreeWidget(parent);
+    list->setHeaderLabels(headers);
+    list->setRootIsDecorated(false);
+    list->setUniformRowHeights(true);
+    list->setAllColumnsShowFocus(true);
+    list->setSelectionMode(QAbstractItemView::SingleSelection);
+    list->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    list->setContextMenuPolicy(Qt::CustomContextMenu);
+    list->header()->setStretchLastSection(false);
+    return list;
+}
+
+QString displayTitle(const QString &title, const QString &path, bool readable)
+{
+    if (!readable)
+        return QFileInfo(path).fileName();
+    return title.isEmpty() ? SessionLibraryPanel::tr("Untitled") : title;
+}
+
+} // namespace
+
+SessionLibraryPanel::SessionLibraryPanel(SessionLibrary *library, QWidget *parent)
+    : QWidget(parent)
+    , m_library(library)
+    , m_search(new QLineEdit(this))
+    , m_stack(new QStackedWidget(this))
+    , m_sessions(newList({tr("Title"), tr("Updated"), tr("Model"), tr("Turns")}, m_stack))
+    , m_hits(newList({tr("Session"), tr("Match")}, m_stack))
+    , m_status(new QLabel(this))
+    , m_searchTimer(new QTimer(this))
+    , m_openAction(new QAction(tr("&Open"), this))
+    , m_deleteAction(new QAction(tr("&Delete…"), this))
+{
+    Q_ASSERT(library);
+    m_search->setObjectName(u"sessionSearchField"_s);
+    m_search->setAccessibleName(tr("Search sessions"));
+    m_search->setPlaceholderText(tr("Search sessions"));
+    m_search->setClearButtonEnabled(true);
+    m_sessions->setObjectName(u"sessionList"_s);
+    m_sessions->setAccessibleName(tr("Saved sessions"));
+    m_sessions->header()->setSectionResizeMode(TitleColumn, QHeaderView::Stretch);
+    m_sessions->header()->setSectionResizeMode(UpdatedColumn, QHeaderView::ResizeToContents);
+    m_sessions->header()->setSectionResizeMode(ModelColumn, QHeaderView::ResizeToContents);
+    m_sessions->header()->setSectionResizeMode(TurnsColumn, QHeaderView::ResizeToContents);
+    m_hits->setObjectName(u"sessionSearchResults"_s);
+    m_hits->setAccessibleName(tr("Sessions matching the search"));
+    m_hits->header()->setSectionResizeMode(HitTitleColumn, QHeaderView::Interactive);
+    m_hits->header()->setSectionResizeMode(SnippetColumn, QHeaderView::Stretch);
+    m_hits->setColumnWidth(HitTitleColumn, fontMetrics().averageCharWidth() * 24);
+    m_status->setObjectName(u"sessionLibraryStatus"_s);
+    m_status->setAccessibleName(tr("Session library status"));
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setWordWrap(true);
+    m_stack->addWidget(m_sessions);
+    m_stack->addWidget(m_hits);
+
+    m_openAction->setObjectName(u"openSessionAction"_s);
+    m_deleteAction->setObjectName(u"deleteSessionAction"_s);
+    m_deleteAction->setShortcut(QKeySequence::Delete);
+    m_deleteAction->setShortcutContext(Qt::WidgetShortcut);
+    for (QTreeWidget *list : {m_sessions, m_hits}) {
+        list->addAction(m_deleteAction);
+        // Double-click or Enter, as the platform has it.
+        connect(list, &QTreeWidget::itemActivated, this, &SessionLibraryPanel::activate);
+        connect(list, &QTreeWidget::currentItemChanged, this, &SessionLibraryPanel::updateActions);
+        connect(list, &QWidget::customContextMenuRequested, this,
+                [this, list](const QPoint &position) { showContextMenu(list, position); });
+    }
+    connect(m_openAction, &QAction::triggered, this, &SessionLibraryPanel::openCurrent);
+    connect(m_deleteAction, &QAction::triggered, this, &SessionLibraryPanel::askToDeleteCurrent);
+
+    m_searchTimer->setSingleShot(true);
+    m_searchTimer->setInterval(searchDelayMs);
+    connect(m_searchTimer, &QTimer::timeout, this, &SessionLibraryPanel::startSearch);
+    connect(m_search, &QLineEdit::textChanged, this, &SessionLibraryPanel::onSearchTextChanged);
+    // Enter in the field goes to the results, Enter again opens one.
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        if (m_searchTimer->isActive()) {
+            m_searchTimer->stop();
+            startSearch();
+        }
+        QTreeWidget *list = visibleList();
+        if (list->topLevelItemCount() == 0)
+            return;
+        if (!list->currentItem())
+            list->setCurrentItem(list->topLevelItem(0));
+        list->setFocus();
+    });
+    connect(library, &SessionLibrary::entriesChanged, this, [this] {
+        m_deleteError.clear();
+        showEntries();
+        // The files changed: so may what matches.
+        if (!m_search->text().trimmed().isEmpty())
+            startSearch();
+    });
+    connect(library, &SessionLibrary::searchFinished, this, &SessionLibraryPanel::onSearchFinished);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_search);
+    layout->addWidget(m_stack, 1);
+    layout->addWidget(m_status);
+    setFocusProxy(m_search);
+
+    showEntries();
+}
+
+SessionLibraryPanel::~SessionLibraryPanel() = default;
+
+QString SessionLibraryPanel::statusText() const
+{
+    return m_status->text();
+}
+
+QTreeWidget *SessionLibraryPanel::visibleList() const
+{
+    return m_stack->currentWidget() == m_hits ? m_hits : m_sessions;
+}
+
+QString SessionLibraryPanel::currentPath() const
+{
+    const QTreeWidgetItem *item = visibleList()->currentItem();
+    return item ? item->data(0, PathRole).toString() : QString();
+}
+
+void SessionLibraryPanel::showEntries()
+{
+    const QList<SessionLibraryEntry> entries
+        = m_library ? m_library->entries() : QList<SessionLibraryEntry>();
+    const QString current
+        = m_sessions->currentItem() ? m_sessions->currentItem()->data(0, PathRole).toString() : QString();
+    const QLocale locale;
+    const QBrush grey = palette().brush(QPalette::Disabled, QPalette::Text);
+    QList<QTreeWidgetItem *> items;
+    items.reserve(entries.size());
+    QTreeWidgetItem *currentItem = nullptr;
+    for (const SessionLibraryEntry &entry : entries) {
+        auto *item = new QTreeWidgetItem;
+        const QString nativePath = QDir::toNativeSeparators(entry.path);
+        item->setData(0, PathRole, entry.path);
+        item->setData(0, ReadableRole, entry.isReadable());
+        item->setText(TitleColumn, displayTitle(entry.title, entry.path, entry.isReadable()));
+        item->setText(UpdatedColumn, locale.toString(entry.updated.toLocalTime(), QLocale::ShortFormat));
+        item->setText(ModelColumn, entry.model);
+        if (entry.isReadable()) {
+            item->setText(TurnsColumn, locale.toString(entry.turnCount));
+            item->setTextAlignment(TurnsColumn, Qt::AlignRight | Qt::AlignVCenter);
+            const QString tip = nativePath + u'\n' + locale.formattedDataSize(entry.sizeBytes);
+            for (int column = 0; column <= TurnsColumn; ++column)
+                item->setToolTip(column, tip);
+        } else {
+            const QString tip = tr("This file cannot be opened: %1").arg(entry.error) + u'\n' + nativePath;
+            for (int column = 0; column <= TurnsColumn; ++column) {
+                item->setForeground(column, grey);
+                item->setToolTip(column, tip);
+            }
+        }
+        if (entry.path == current)
+            currentItem = item;
+        items.append(item);
+    }
+    m_sessions->clear();
+    m_sessions->addTopLevelItems(items);
+    if (currentItem)
+        m_sessions->setCurrentItem(currentItem);
+    updateStatus();
+    updateActions();
+}
+
+void SessionLibraryPanel::onSearchTextChanged(const QString &text)
+{
+    m_deleteError.clear();
+    m_hits->clear();
+    m_searchedText.clear();
+    if (text.trimmed().isEmpty()) {
+        m_searchTimer->stop();
+        m_searching = false;
+        m_stack->setCurrentWidget(m_sessions);
+    } else {
+        m_searching = true;
+        m_searchTimer->start();
+        m_stack->setCurrentWidget(m_hits);
+    }
+    updateStatus();
+    updateActions();
+}
+
+void SessionLibraryPanel::startSearch()
+{
+    const QString text = m_search->text().trimmed();
+    if (text.isEmpty() || !m_library)
+        return;
+    m_searching = true;
+    m_library->search(text);
+    updateStatus();
+}
+
+void SessionLibraryPanel::onSearchFinished(const QString &text, const QList<SessionSearchHit> &hits)
+{
+    // The field changed since: a newer search is on its way.
+    if (text != m_search->text().trimmed() || m_searchTimer->isActive())
+        return;
+    const QString current
+        = m_hits->currentItem() ? m_hits->currentItem()->data(0, PathRole).toString() : QString();
+    m_searching = false;
+    m_searchedText = text;
+    m_hits->clear();
+    QTreeWidgetItem *currentItem = nullptr;
+    for (const SessionSearchHit &hit : hits) {
+        auto *item = new QTreeWidgetItem(m_hits);
+        item->setData(0, PathRole, hit.path);
+        item->setData(0, ReadableRole, true);
+        item->setText(HitTitleColumn, displayTitle(hit.title, hit.path, true));
+        item->setText(SnippetColumn, hit.snippet);
+        item->setToolTip(HitTitleColumn, QDir::toNativeSeparators(hit.path));
+        item->setToolTip(SnippetColumn, hit.snippet);
+        if (hit.path == current)
+            currentItem = item;
+    }
+    if (currentItem)
+        m_hits->setCurrentItem(currentItem);
+    updateStatus();
+    updateActions();
+}
+
+void SessionLibraryPanel::updateStatus()
+{
+    QString status;
+    if (!m_deleteError.isEmpty()) {
+        status = m_deleteError;
+    } else if (m_stack->currentWidget() == m_hits) {
+        const QString text = m_search->text().trimmed();
+        if (m_searching)
+            status = tr("Searching…");
+        else if (m_hits->topLevelItemCount() == 0)
+            status = tr("No session mentions “%1”.").arg(text);
+        else
+            status = tr("%n session(s) mention “%1”.", "", m_hits->topLevelItemCount()).arg(text);
+    } else if (m_sessions->topLevelItemCount() == 0) {
+        status = tr("No saved sessions yet: each finished turn is saved here.");
+    } else {
+        status = tr("%n saved session(s)", "", m_sessions->topLevelItemCount());
+    }
+    m_status->setText(status);
+}
+
+void SessionLibraryPanel::updateActions()
+{
+    const QTreeWidgetItem *item = visibleList()->currentItem();
+    m_openAction->setEnabled(item && item->data(0, ReadableRole).toBool());
+    m_deleteAction->setEnabled(item != nullptr);
+}
+
+void SessionLibraryPanel::activate(QTreeWidgetItem *item)
+{
+    // An unreadable file would only fail to open: its tooltip says why.
+    if (!item || !item->data(0, ReadableRole).toBool())
+        return;
+    emit openRequested(item->data(0, PathRole).toString());
+}
+
+void SessionLibraryPanel::openCurrent()
+{
+    activate(visibleList()->currentItem());
+}
+
+void SessionLibraryPanel::showContextMenu(QTreeWidget *list, const QPoint &position)
+{
+    QTreeWidgetItem *item = list->itemAt(position);
+    if (!item)
+        return;
+    list->setCurrentItem(item);
+    auto *menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->addAction(m_openAction);
+    menu->addSeparator();
+    menu->addAction(m_deleteAction);
+    menu->popup(list->viewport()->mapToGlobal(position));
+}
+
+void SessionLibraryPanel::askToDeleteCurrent()
+{
+    const QTreeWidgetItem *item = visibleList()->currentItem();
+    if (!item)
+        return;
+    const QString path = item->data(0, PathRole).toString();
+    if (m_confirmation)
+        m_confirmation->close();
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Delete Session"),
+                                tr("Delete “%1”? Its file is removed from the disk.").arg(item->text(0)),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(u"deleteSessionConfirmation"_s);
+    box->setTextFormat(Qt::PlainText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *deleteButton = box->addButton(tr("Delete"), QMessageBox::DestructiveRole);
+    deleteButton->setObjectName(u"confirmDeleteButton"_s);
+    box->setDefaultButton(box->addButton(QMessageBox::Cancel));
+    connect(box, &QMessageBox::finished, this, [this, box, deleteButton, path] {
+        if (box->clickedButton() != deleteButton || !m_library)
+            return;
+        QString error;
+        if (!m_library->remove(path, &error)) {
+            m_deleteError = error;
+            updateStatus();
+        }
+    });
+    m_confirmation = box;
+    box->open();
+}
+
+void SessionLibraryPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // Unreadable sessions are greyed in the palette's colours.
+    if (event->type() == QEvent::PaletteChange)
+        showEntries();
+}
+
+} // namespace Loopscope::Ui

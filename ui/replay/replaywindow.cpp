@@ -1,0 +1,173 @@
+#include "replaywindow.h"
+
+#include "chat/chatview.h"
+#include "debug/debugpanel.h"
+#include "debug/stepdebugger.h"
+#include "loop/agent.h"
+#include "replay/replayrun.h"
+#include "replay/replayworkbench.h"
+#include "trace/traceinspector.h"
+#include "trace/tracemodel.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Ui {
+
+ReplayWindow::ReplayWindow(const RecordedTurn &turn, const QString &title, LiveClientFactory liveClients,
+                           const ToolProvider &tools, QWidget *parent)
+    : QWidget(parent, Qt::Window)
+    , m_turn(turn)
+    , m_liveClients(std::move(liveClients))
+    , m_status(new QLabel(this))
+    , m_liveTools(new QCheckBox(tr("Run &tools live"), this))
+    , m_startButton(new QPushButton(tr("&Replay"), this))
+    , m_continueButton(new QPushButton(tr("Continue &Live"), this))
+    , m_stopButton(new QPushButton(tr("&Stop"), this))
+    , m_chat(new ChatView)
+    , m_inspector(nullptr)
+    , m_debugPanel(nullptr)
+{
+    setWindowTitle(tr("Replay: %1 — Loopscope").arg(title));
+    setAttribute(Qt::WA_DeleteOnClose);
+
+    ReplayWorkbench::fill(m_workbench, m_turn, tools);
+    m_run = std::make_unique<ReplayRun>(m_turn, &m_workbench);
+    m_debugger = std::make_unique<StepDebugger>();
+    // Before start(): the debugger sits between the recorded edits and the recorded results.
+    m_run->agent()->addInterceptor(m_debugger.get());
+    m_traceModel = new TraceModel(m_run->trace(), this);
+    m_inspector = new TraceInspector(m_run->trace(), m_traceModel);
+    m_debugPanel = new DebugPanel(m_debugger.get(), &m_workbench);
+
+    m_status->setWordWrap(true);
+    m_status->setAccessibleName(tr("Replay status"));
+    m_liveTools->setToolTip(tr("Run the tools again instead of using the results the recording holds."));
+    m_continueButton->setToolTip(tr("Send this and every later model call to the current provider."));
+    m_continueButton->setEnabled(false);
+    m_stopButton->setEnabled(false);
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_status, 1);
+    bar->addWidget(m_liveTools);
+    bar->addWidget(m_startButton);
+    bar->addWidget(m_continueButton);
+    bar->addWidget(m_stopButton);
+
+    m_chat->setTrace(m_run->trace());
+    m_chat->showHistory(m_turn.history);
+    m_chat->follow(m_run->agent());
+    connect(m_chat, &ChatView::traceNodeSelected, m_inspector, &TraceInspector::selectNode);
+    connect(m_inspector, &TraceInspector::nodeSelected, m_chat, &ChatView::selectTraceNode);
+
+    auto *side = new QSplitter(Qt::Vertical);
+    side->addWidget(m_inspector);
+    side->addWidget(m_debugPanel);
+    auto *split = new QSplitter(Qt::Horizontal);
+    split->addWidget(m_chat);
+    split->addWidget(side);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+
+    connect(m_startButton, &QPushButton::clicked, this, &ReplayWindow::start);
+    connect(m_continueButton, &QPushButton::clicked, this, &ReplayWindow::continueLive);
+    connect(m_stopButton, &QPushButton::clicked, this, [this] {
+        m_debugger->forgetHeld();
+        m_run->stop();
+    });
+    connect(m_debugPanel, &DebugPanel::stopRequested, m_stopButton, &QPushButton::click);
+    connect(m_run.get(), &ReplayRun::diverged, this, &ReplayWindow::onDiverged);
+    connect(m_run.get(), &ReplayRun::finished, this, [this](bool reproduced) { onFinished(reproduced); });
+
+    if (!m_turn.notReplayable.isEmpty()) {
+        setStatus(tr("This turn cannot be replayed: %1").arg(m_turn.notReplayable), true);
+        m_startButton->setEnabled(false);
+    } else {
+        setStatus(tr("Ready to replay \"%1\" from its recorded responses, without network. Set breakpoints "
+                     "in the debugger to pause on the way.")
+                      .arg(m_turn.userText.left(80)),
+                  false);
+    }
+    resize(1200, 760);
+}
+
+ReplayWindow::~ReplayWindow()
+{
+    // The run's agent goes before the debugger and the live client it may point to.
+    m_debugger->forgetHeld();
+    m_run.reset();
+}
+
+QString ReplayWindow::statusText() const
+{
+    return m_status->text();
+}
+
+void ReplayWindow::start()
+{
+    m_run->setToolSource(m_liveTools->isChecked() ? RecordedToolResults::Source::Live
+                                                  : RecordedToolResults::Source::Recorded);
+    if (!m_run->start()) {
+        setStatus(tr("The replay could not start."), true);
+        return;
+    }
+    m_startButton->setEnabled(false);
+    m_liveTools->setEnabled(false);
+    m_stopButton->setEnabled(true);
+    setStatus(tr("Replaying from the recording…"), false);
+}
+
+void ReplayWindow::onDiverged(int modelCall, const QString &what)
+{
+    setStatus(tr("Diverged from the recording at model call %1: %2").arg(modelCall).arg(what), true);
+    m_continueButton->setEnabled(true);
+}
+
+void ReplayWindow::continueLive()
+{
+    m_live = m_liveClients ? m_liveClients() : nullptr;
+    if (!m_live) {
+        setStatus(tr("No provider is configured to continue live; stop, or configure one in Settings."), true);
+        return;
+    }
+    if (m_run->continueLive(m_live.get())) {
+        m_continueButton->setEnabled(false);
+        setStatus(tr("Continuing live with the current provider…"), false);
+    }
+}
+
+void ReplayWindow::onFinished(bool reproduced)
+{
+    m_continueButton->setEnabled(false);
+    m_stopButton->setEnabled(false);
+    if (reproduced) {
+        setStatus(tr("Reproduced: the same tool calls and the same answer as recorded."), false);
+        return;
+    }
+    const auto divergence = m_run->divergence();
+    setStatus(divergence ? tr("Did not reproduce: it diverged at model call %1 (%2).")
+                               .arg(divergence->modelCall)
+                               .arg(divergence->what)
+                         : tr("Did not reproduce: the outcome or the tool calls differ from the recording."),
+              true);
+}
+
+void ReplayWindow::setStatus(const QString &text, bool problem)
+{
+    m_status->setText(text);
+    QPalette palette = m_status->palette();
+    palette.setColor(QPalette::WindowText,
+                     problem ? QColor(0xc0, 0x39, 0x2b) : QWidget::palette().color(QPalette::WindowText));
+    m_status->setPalette(palette);
+}
+
+} // namespace Loopscope::Ui

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "replay/recordedturn.h"
+#include "model/modelclient.h"
+#include "tools/workbench.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QLabel;
+class QPushButton;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+class ModelClient;
+class ReplayRun;
+class StepDebugger;
+class TraceModel;
+} // namespace Loopscope
+
+namespace Loopscope::Ui {
+
+class ChatView;
+class DebugPanel;
+class TraceInspector;
+
+/*!
+    Re-runs one saved turn from its recorded model responses (no network),
+    with recorded or live tool results, in its own window: the chat and the
+    trace of the replay, and the step debugger to pause it anywhere. When
+    the run leaves the recording it says where, and the user continues live
+    (with the current provider) or stops.
+*/
+class ReplayWindow final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    // Makes the live client when the user continues past a divergence; may return nullptr.
+    using LiveClientFactory = std::function<std::unique_ptr<ModelClient>()>;
+    using ToolProvider = std::function<std::shared_ptr<const Tool>(const QString &name)>;
+
+    ReplayWindow(const RecordedTurn &turn, const QString &title, LiveClientFactory liveClients,
+                 const ToolProvider &tools, QWidget *parent = nullptr);
+    ~ReplayWindow() override;
+
+    ReplayRun *run() const { return m_run.get(); }
+    StepDebugger *debugger() const { return m_debugger.get(); }
+    ChatView *chatView() const { return m_chat; }
+    TraceInspector *traceInspector() const { return m_inspector; }
+    QString statusText() const;
+
+    void start();
+
+private:
+    void onDiverged(int modelCall, const QString &what);
+    void onFinished(bool reproduced);
+    void continueLive();
+    void setStatus(const QString &text, bool problem);
+
+    RecordedTurn m_turn;
+    LiveClientFactory m_liveClients;
+    Workbench m_workbench;
+    std::unique_ptr<ReplayRun> m_run;
+    std::unique_ptr<StepDebugger> m_debugger;
+    std::unique_ptr<ModelClient> m_live;
+    TraceModel *m_traceModel = nullptr;
+
+    QLabel *m_status;
+    QCheckBox *m_liveTools;
+    QPushButton *m_startButton;
+    QPushButton *m_continueButton;
+    QPushButton *m_stopButton;
+    ChatView *m_chat;
+    TraceInspector *m_inspector;
+    DebugPanel *m_debugPanel;
+};
+
+} // namespace Loopscope::Ui

@@ -1,0 +1,267 @@
+#include "sessionactions.h"
+
+#include "export/htmlexport.h"
+#include "export/markdownexport.h"
+#include "export/otlpexport.h"
+#include "session/chatsession.h"
+#include "session/sessiondocument.h"
+#include "session/transcriptimport.h"
+
+#include <QAction>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStandardPaths>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Ui {
+
+namespace {
+
+const QString recentKey = u"sessions/recent"_s;
+constexpr int maxRecent = 10;
+constexpr const char *sessionFilter = QT_TRANSLATE_NOOP("Loopscope::Ui::SessionActions",
+                                                       "Loopscope sessions (*.loopscope.json)");
+
+QString withSessionSuffix(QString path)
+{
+    if (!path.endsWith(u".loopscope.json"_s, Qt::CaseInsensitive))
+        path += path.endsWith(u".json"_s, Qt::CaseInsensitive) ? QString() : u".loopscope.json"_s;
+    return path;
+}
+
+} // namespace
+
+SessionActions::SessionActions(SessionDocument *document, QSettings *state, QWidget *window)
+    : QObject(window)
+    , m_document(document)
+    , m_state(state)
+    , m_window(window)
+    , m_new(new QAction(QIcon::fromTheme(u"document-new"_s), tr("&New Session"), this))
+    , m_open(new QAction(QIcon::fromTheme(u"document-open"_s), tr("&Open…"), this))
+    , m_recentMenu(new QMenu(tr("Open &Recent"), window))
+    , m_save(new QAction(QIcon::fromTheme(u"document-save"_s), tr("&Save"), this))
+    , m_saveAs(new QAction(QIcon::fromTheme(u"document-save-as"_s), tr("Save &As…"), this))
+    , m_import(new QAction(tr("&Import OpenAI Messages…"), this))
+    , m_exportMenu(new QMenu(tr("&Export"), window))
+{
+    m_new->setShortcut(QKeySequence::New);
+    m_new->setToolTip(tr("Start a new, empty session (Ctrl+N)"));
+    m_open->setShortcut(QKeySequence::Open);
+    m_save->setShortcut(QKeySequence::Save);
+    m_saveAs->setShortcut(QKeySequence::SaveAs);
+    connect(m_new, &QAction::triggered, this, [this] { whenChangesAreSettled([this] { m_document->newSession(); }); });
+    connect(m_open, &QAction::triggered, this, &SessionActions::chooseFileToOpen);
+    connect(m_save, &QAction::triggered, this, &SessionActions::save);
+    connect(m_saveAs, &QAction::triggered, this, [this] { saveAs(); });
+    connect(m_import, &QAction::triggered, this, &SessionActions::chooseFileToImport);
+    m_exportMenu->addAction(tr("As &Markdown…"), this, [this] { exportAs(u"md"_s); });
+    m_exportMenu->addAction(tr("As Standalone &HTML…"), this, [this] { exportAs(u"html"_s); });
+    m_exportMenu->addAction(tr("Trace as &OpenTelemetry (OTLP/JSON)…"), this, [this] { exportAs(u"otlp"_s); });
+
+    connect(m_document, &SessionDocument::opened, this, [this](const QString &path, int upgradedFrom) {
+        if (!path.isEmpty() && !path.startsWith(u':'))
+            addRecent(path);
+        emit message(upgradedFrom > 0 ? tr("Opened %1 (upgraded from format %2; saving writes the new format).")
+                                            .arg(QFileInfo(path).fileName())
+                                            .arg(upgradedFrom)
+                                      : tr("Opened %1.").arg(QFileInfo(path).fileName()));
+    });
+    connect(m_document, &SessionDocument::openFailed, this, [this](const QString &path, const QString &error) {
+        showError(tr("Cannot open the session"),
+                  tr("%1 could not be opened: %2\n\nThe conversation you had open is unchanged.")
+                      .arg(QFileInfo(path).fileName(), error));
+    });
+    rebuildRecentMenu();
+}
+
+QStringList SessionActions::recentFiles() const
+{
+    return m_state->value(recentKey).toStringList();
+}
+
+void SessionActions::addRecent(const QString &path)
+{
+    QStringList recent = recentFiles();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > maxRecent)
+        recent.removeLast();
+    m_state->setValue(recentKey, recent);
+    rebuildRecentMenu();
+}
+
+void SessionActions::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    for (const QString &path : recent) {
+        QAction *action = m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); });
+        action->setToolTip(path);
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+    if (!recent.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("&Clear the List"), this, [this] {
+            m_state->remove(recentKey);
+            rebuildRecentMenu();
+        });
+    }
+}
+
+void SessionActions::whenChangesAreSettled(const std::function<void()> &then)
+{
+    if (!m_document->isModified()) {
+        then();
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Save the changes?"),
+                                tr("\"%1\" has changes that are not saved in a file.").arg(m_document->displayName()),
+                                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
+    box->setInformativeText(tr("Every finished turn is also kept in the session library."));
+    box->setDefaultButton(QMessageBox::Save);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, then](int) {
+        const QMessageBox::StandardButton choice = box->standardButton(box->clickedButton());
+        if (choice == QMessageBox::Discard) {
+            then();
+        } else if (choice == QMessageBox::Save) {
+            if (m_document->path().isEmpty() || m_document->path().startsWith(u':'))
+                saveAs(then);
+            else if (writeTo(m_document->path()))
+                then();
+        }
+    });
+    box->open();
+}
+
+void SessionActions::openFile(const QString &path)
+{
+    whenChangesAreSettled([this, path] { m_document->open(path); });
+}
+
+void SessionActions::openExample(const QString &resourcePath)
+{
+    whenChangesAreSettled([this, resourcePath] {
+        const TranscriptLoadResult result = TranscriptFile::load(resourcePath);
+        QString error = result.error;
+        if (!result.transcript || !m_document->openTranscript(*result.transcript, {}, &error)) {
+            showError(tr("Cannot open the example"), error);
+            return;
+        }
+        emit message(tr("Opened the example \"%1\": replay it from the Debug menu, no provider needed.")
+                         .arg(result.transcript->title));
+    });
+}
+
+void SessionActions::chooseFileToOpen()
+{
+    whenChangesAreSettled([this] {
+        auto *dialog = new QFileDialog(m_window, tr("Open Session"), QFileInfo(recentFiles().value(0)).path(),
+                                       tr(sessionFilter) + u";;"_s + tr("JSON files (*.json)"));
+        dialog->setFileMode(QFileDialog::ExistingFile);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) { m_document->open(path); });
+        dialog->open();
+    });
+}
+
+void SessionActions::save()
+{
+    const QString path = m_document->path();
+    if (path.isEmpty() || path.startsWith(u':'))
+        saveAs();
+    else
+        writeTo(path);
+}
+
+void SessionActions::saveAs(const std::function<void()> &then)
+{
+    const QString suggestion = QFileInfo(m_document->path()).path().isEmpty() || m_document->path().startsWith(u':')
+                                   ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+                                   : QFileInfo(m_document->path()).path();
+    auto *dialog = new QFileDialog(m_window, tr("Save Session As"), suggestion, tr(sessionFilter));
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(u"loopscope.json"_s);
+    dialog->selectFile(m_document->displayName().left(60).replace(u'/', u'-') + u".loopscope.json"_s);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this, then](const QString &path) {
+        if (writeTo(withSessionSuffix(path)) && then)
+            then();
+    });
+    dialog->open();
+}
+
+bool SessionActions::writeTo(const QString &path)
+{
+    QString error;
+    if (!m_document->save(path, &error)) {
+        showError(tr("Cannot save the session"),
+                  tr("%1 could not be written: %2\n\nNothing was lost: the conversation is still open.")
+                      .arg(QFileInfo(path).fileName(), error));
+        return false;
+    }
+    addRecent(path);
+    emit message(tr("Saved %1.").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+void SessionActions::chooseFileToImport()
+{
+    whenChangesAreSettled([this] {
+        auto *dialog = new QFileDialog(m_window, tr("Import OpenAI Messages"), QString(),
+                                       tr("JSON files (*.json);;All files (*)"));
+        dialog->setFileMode(QFileDialog::ExistingFile);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+            const TranscriptLoadResult result = TranscriptImport::loadOpenAiMessages(path);
+            QString error = result.error;
+            if (!result.transcript || !m_document->openTranscript(*result.transcript, {}, &error)) {
+                showError(tr("Cannot import"), tr("%1: %2").arg(QFileInfo(path).fileName(), error));
+                return;
+            }
+            emit message(tr("Imported %1 messages.").arg(result.transcript->messages.size()));
+        });
+        dialog->open();
+    });
+}
+
+void SessionActions::exportAs(const QString &format)
+{
+    const QString filter = format == u"md"     ? tr("Markdown (*.md)")
+                           : format == u"html" ? tr("HTML (*.html)")
+                                               : tr("OTLP JSON (*.json)");
+    const QString suffix = format == u"otlp" ? u"otlp.json"_s : format;
+    auto *dialog = new QFileDialog(m_window, tr("Export"), QString(), filter);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(suffix);
+    dialog->selectFile(m_document->displayName().left(60).replace(u'/', u'-') + u'.' + suffix);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this, format](const QString &path) {
+        const Transcript transcript = m_document->session()->toTranscript();
+        const QByteArray bytes = format == u"md"     ? exportMarkdown(transcript).toUtf8()
+                                 : format == u"html" ? exportHtml(transcript)
+                                                     : exportOtlpJson(transcript);
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+            showError(tr("Cannot export"), tr("%1 could not be written: %2").arg(path, file.errorString()));
+            return;
+        }
+        emit message(tr("Exported to %1.").arg(QFileInfo(path).fileName()));
+    });
+    dialog->open();
+}
+
+void SessionActions::showError(const QString &title, const QString &text)
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, m_window);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+} // namespace Loopscope::Ui
