@@ -11,6 +11,7 @@
 #include <QHash>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QQueue>
 #include <QScrollBar>
 #include <QTimer>
@@ -61,6 +62,7 @@ ChatView::ChatView(QWidget *parent)
     : QScrollArea(parent)
     , m_content(new QWidget)
     , m_layout(new QVBoxLayout(m_content))
+    , m_earlierButton(new QPushButton(m_content))
     , m_activity(new QWidget(m_content))
     , m_activityLabel(new QLabel(m_activity))
     , m_emptyHint(new QLabel(m_content))
@@ -97,6 +99,11 @@ ChatView::ChatView(QWidget *parent)
     const int margin = chatSpacing(this, 0.75);
     m_layout->setContentsMargins(margin, margin, margin, margin);
     m_layout->setSpacing(chatSpacing(this, 0.6));
+    m_earlierButton->setFlat(true);
+    m_earlierButton->hide();
+    connect(m_earlierButton, &QPushButton::clicked, this, [this] { showEarlierTurns(); });
+    // The button first, then the items (see appendItem()), then the rest.
+    m_layout->addWidget(m_earlierButton, 0, Qt::AlignHCenter);
     m_layout->addWidget(m_activity);
     // Empty, the hint takes the room and sits in the middle; else the stretch
     // below the items keeps them at the top.
@@ -430,16 +437,88 @@ void ChatView::onApprovalSettled(const QString &callId, bool allowed)
 void ChatView::showHistory(const QList<Message> &history)
 {
     clear();
+    // The last TurnsPerPage turns: from the question that starts the first of them.
+    qsizetype from = history.size();
+    for (int turns = 0; from > 0 && turns < TurnsPerPage;) {
+        if (history.at(--from).role == Message::Role::User)
+            ++turns;
+    }
+    // Whatever precedes the first question belongs with it.
+    if (std::none_of(history.cbegin(), history.cbegin() + from,
+                     [](const Message &message) { return message.role == Message::Role::User; }))
+        from = 0;
+    m_earlierHistory = history.first(from);
+    addHistoryItems(history, from, history.size());
+    updateEarlierButton();
+    mapItemsToTrace();
+    updateActions();
+    scrollToBottom();
+}
+
+int ChatView::earlierTurnCount() const
+{
+    return int(std::count_if(m_earlierHistory.cbegin(), m_earlierHistory.cend(),
+                             [](const Message &message) { return message.role == Message::Role::User; }));
+}
+
+void ChatView::showEarlierTurns(int count)
+{
+    if (m_earlierHistory.isEmpty() || count < 1)
+        return;
+    qsizetype from = m_earlierHistory.size();
+    for (int turns = 0; from > 0 && turns < count;) {
+        if (m_earlierHistory.at(--from).role == Message::Role::User)
+            ++turns;
+    }
+    if (std::none_of(m_earlierHistory.cbegin(), m_earlierHistory.cbegin() + from,
+                     [](const Message &message) { return message.role == Message::Role::User; }))
+        from = 0;
+
+    // The new items go before the shown ones: build them on their own, then join the lists.
+    ChatItem *formerFirst = m_items.value(0);
+    const QList<ChatItem *> later = std::exchange(m_items, {});
+    const QList<TurnSpan> laterTurns = std::exchange(m_turns, {});
+    addHistoryItems(m_earlierHistory, from, m_earlierHistory.size());
+    m_items += later;
+    m_turns += laterTurns;
+    m_earlierHistory.resize(from);
+    updateEarlierButton();
+    mapItemsToTrace();
+    updateActions();
+
+    // What the user was looking at stays where it was on the screen.
+    if (formerFirst) {
+        m_followBottom = false;
+        const int offset = formerFirst->y() - verticalScrollBar()->value();
+        m_content->layout()->activate();
+        verticalScrollBar()->setValue(formerFirst->y() - offset);
+    }
+}
+
+void ChatView::updateEarlierButton()
+{
+    const int turns = earlierTurnCount();
+    m_earlierButton->setVisible(!m_earlierHistory.isEmpty());
+    m_earlierButton->setText(turns > 0
+                                 ? tr("Show %n earlier turn(s)", nullptr, std::min(turns, TurnsPerPage))
+                                       + (turns > TurnsPerPage ? tr(" (%1 in all)").arg(turns) : QString())
+                                 : tr("Show earlier messages"));
+}
+
+// Messages [from, to) of \a history, whose indexes the turns keep.
+void ChatView::addHistoryItems(const QList<Message> &history, qsizetype from, qsizetype to)
+{
+    const qsizetype firstItem = m_items.size();
     TurnSpan *turn = nullptr;
-    for (int i = 0; i < history.size(); ++i) {
+    for (qsizetype i = from; i < to; ++i) {
         const Message &message = history.at(i);
         if (message.role == Message::Role::System)
             continue;
         if (message.role == Message::Role::User || !turn) {
-            m_turns.append({++m_turnSerial, i, i});
+            m_turns.append({++m_turnSerial, int(i), int(i)});
             turn = &m_turns.last();
         }
-        turn->historyEnd = i + 1;
+        turn->historyEnd = int(i) + 1;
         switch (message.role) {
         case Message::Role::User: addMessage(MessageWidget::Role::User, message.text, -1); break;
         case Message::Role::Assistant:
@@ -459,14 +538,12 @@ void ChatView::showHistory(const QList<Message> &history)
         case Message::Role::System: break;
         }
     }
-    for (ChatItem *item : std::as_const(m_items)) {
+    for (qsizetype i = firstItem; i < m_items.size(); ++i) {
+        ChatItem *item = m_items.at(i);
         if (item->kind() == ChatItem::Kind::ToolCall && !static_cast<ToolCallCard *>(item)->hasResult())
             static_cast<ToolCallCard *>(item)->setResult(tr("No result was recorded for this call."),
                                                          ToolCallCard::Status::Skipped);
     }
-    mapItemsToTrace();
-    updateActions();
-    scrollToBottom();
 }
 
 void ChatView::clear()
@@ -474,6 +551,8 @@ void ChatView::clear()
     m_flushTimer->stop();
     m_live.reset();
     m_turns.clear();
+    m_earlierHistory.clear();
+    updateEarlierButton();
     selectItem(nullptr);
     const QList<ChatItem *> items = std::exchange(m_items, {});
     for (ChatItem *item : items) {
@@ -493,7 +572,10 @@ void ChatView::mapItemsToTrace()
     if (!m_trace)
         return;
     const QList<int> &roots = m_trace->roots();
-    int nextRoot = 0;
+    // Each question has a turn of its own, in order; a turn may have no
+    // question (blocked, replaced), so the hidden questions' count is where the
+    // shown ones' turns begin at the earliest.
+    int nextRoot = earlierTurnCount();
     int turnNode = -1;
     QList<int> usedCalls;
     for (ChatItem *item : std::as_const(m_items)) {
@@ -594,7 +676,7 @@ void ChatView::appendItem(ChatItem *item)
         if (item->traceNode() >= 0)
             emit traceNodeSelected(item->traceNode());
     });
-    m_layout->insertWidget(int(m_items.size()), item);
+    m_layout->insertWidget(int(m_items.size()) + 1, item); // after m_earlierButton
     m_items.append(item);
     updateEmptyHint();
 }

@@ -14,6 +14,7 @@
 
 QT_BEGIN_NAMESPACE
 class QLabel;
+class QPushButton;
 class QTimer;
 class QVBoxLayout;
 QT_END_NAMESPACE
@@ -55,11 +56,19 @@ public:
     void setApprovalPolicy(ToolApprovalPolicy *policy);
 
     // Replaces the view with a saved conversation; tool results join their calls.
+    // A long one shows its last turns; showEarlierTurns() brings back the rest,
+    // so opening a session of thousands of messages stays quick and small.
     void showHistory(const QList<Message> &history);
     void clear();
+    // Turns of the saved conversation not shown yet, and showing up to \a count more of them.
+    int earlierTurnCount() const;
+    void showEarlierTurns(int count = TurnsPerPage);
+
+    // How many of a saved conversation's turns showHistory() shows at first.
+    static constexpr int TurnsPerPage = 25;
 
     // Highlights and scrolls to the item of the node, or of its nearest
-    // descendant or ancestor that has one. Emits nothing.
+    // descendant or ancestor that has one (none for a turn not shown yet). Emits nothing.
     void selectTraceNode(int nodeId);
 
     int itemCount() const { return int(m_items.size()); }
@@ -118,6 +127,8 @@ private:
     void applyToolResult(const AgentEvent &event);
     void addTurnEndNotice(const TurnResult &result);
 
+    void addHistoryItems(const QList<Message> &history, qsizetype from, qsizetype to);
+    void updateEarlierButton();
     MessageWidget *addMessage(MessageWidget::Role role, const QString &text, int traceNode);
     ToolCallCard *addToolCard(const ToolCall &call, int traceNode);
     NoticeCard *addNotice(NoticeCard::Severity severity, const QString &message, int traceNode,
@@ -148,6 +159,7 @@ private:
 
     QWidget *m_content;
     QVBoxLayout *m_layout;
+    QPushButton *m_earlierButton;
     QWidget *m_activity;
     QLabel *m_activityLabel;
     QLabel *m_emptyHint;
@@ -155,6 +167,8 @@ private:
 
     QList<ChatItem *> m_items;
     QList<TurnSpan> m_turns;
+    // The saved conversation's messages before the first one shown.
+    QList<Message> m_earlierHistory;
     std::optional<LiveTurn> m_live;
     QPointer<ChatItem> m_selected;
     int m_turnSerial = 0;

@@ -750,6 +750,54 @@ private slots:
         QVERIFY(!card->isBusy());
     }
 
+    void aLongConversationOpensAtItsLastTurnsAndShowsEarlierOnesOnRequest()
+    {
+        Fixture f;
+        constexpr int turns = ChatView::TurnsPerPage * 2 + 10;
+        for (int i = 0; i < turns; ++i) {
+            f.client.enqueue({ScriptedModelClient::text(u"Answer %1"_s.arg(i))});
+            // The same question every time: each item must still find its own turn.
+            QVERIFY(f.agent.send(u"Once more?"_s));
+            QTRY_COMPARE(f.finished.size(), i + 1);
+        }
+        ChatView reopened;
+        reopened.setTrace(&f.trace);
+        const auto expectTurnsFrom = [&](int firstTurn) {
+            QCOMPARE(reopened.earlierTurnCount(), firstTurn);
+            QCOMPARE(reopened.itemCount(), 2 * (turns - firstTurn));
+            for (int turn = firstTurn; turn < turns; ++turn) {
+                const int question = 2 * (turn - firstTurn);
+                QCOMPARE(reopened.item(question)->kind(), ChatItem::Kind::UserMessage);
+                QCOMPARE(reopened.item(question)->traceNode(), f.trace.roots().at(turn));
+                QCOMPARE(reopened.itemText(question + 1), u"Answer %1"_s.arg(turn));
+                QVERIFY(reopened.item(question + 1)->traceNode() >= 0);
+            }
+            // Regenerate stays on the last answer only.
+            const auto *lastAnswer = static_cast<MessageWidget *>(reopened.item(reopened.itemCount() - 1));
+            QVERIFY(lastAnswer->isLastActionAvailable());
+            QVERIFY(!static_cast<MessageWidget *>(reopened.item(1))->isLastActionAvailable());
+        };
+
+        reopened.showHistory(f.agent.history());
+        expectTurnsFrom(turns - ChatView::TurnsPerPage);
+        if (QTest::currentTestFailed())
+            return;
+        reopened.showEarlierTurns();
+        expectTurnsFrom(turns - 2 * ChatView::TurnsPerPage);
+        if (QTest::currentTestFailed())
+            return;
+        reopened.showEarlierTurns();
+        expectTurnsFrom(0);
+        if (QTest::currentTestFailed())
+            return;
+
+        // Selecting in the trace finds the items of an early turn too.
+        reopened.selectTraceNode(f.trace.roots().at(3));
+        QCOMPARE(reopened.selectedIndex(), 6);
+        reopened.clear();
+        QCOMPARE(reopened.earlierTurnCount(), 0);
+    }
+
     void clearingEmptiesTheViewAndShowsTheHint()
     {
         ChatView view;
