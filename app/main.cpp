@@ -8,6 +8,7 @@
 #include "mainwindow.h"
 #include "session/autosaver.h"
 #include "session/chatsession.h"
+#include "session/sessionactions.h"
 #include "session/sessiondocument.h"
 #include "session/sessionlibrary.h"
 
@@ -38,7 +39,15 @@ int runWindow(QApplication &app)
     parser.addVersionOption();
     const Loopscope::Launch::ProviderOptions providerOptions;
     providerOptions.addTo(parser);
+    parser.addPositionalArgument(
+        u"session"_s, QApplication::translate("main", "A saved session (*.loopscope.json) to open."),
+        u"[session]"_s);
     parser.process(app);
+    if (parser.positionalArguments().size() > 1) {
+        QTextStream(stderr) << "loopscope: " << QApplication::translate("main", "open one session at a time")
+                            << Qt::endl;
+        return 2;
+    }
 
     std::optional<Loopscope::ProviderProfile> commandLine;
     if (providerOptions.isAnySet(parser)) {
@@ -71,6 +80,8 @@ int runWindow(QApplication &app)
     });
     window.show();
     window.start(commandLine);
+    if (!parser.positionalArguments().isEmpty())
+        window.sessionActions()->openFile(parser.positionalArguments().constFirst());
     return QApplication::exec();
 }
 

@@ -4,17 +4,17 @@
 #include "chat/chatview.h"
 #include "config/appsettings.h"
 #include "debug/debugpanel.h"
-#include "session/chatsession.h"
-#include "settings/firstrunpanel.h"
 #include "library/sessionlibrarypanel.h"
 #include "replay/recordedturn.h"
 #include "replay/replaywindow.h"
 #include "replay/transcriptfork.h"
-#include "tools/builtin/builtintools.h"
-#include "tools/builtin/workspace.h"
+#include "session/chatsession.h"
 #include "session/sessionactions.h"
 #include "session/sessiondocument.h"
+#include "settings/firstrunpanel.h"
 #include "settings/settingsdialog.h"
+#include "tools/builtin/builtintools.h"
+#include "tools/builtin/workspace.h"
 #include "trace/traceinspector.h"
 #include "trace/tracemodel.h"
 
@@ -35,6 +35,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -155,8 +156,13 @@ void MainWindow::createActions()
     connect(m_replayAction, &QAction::triggered, this, &MainWindow::replaySelectedTurn);
 
     m_forkAction = new QAction(tr("&Fork From Here"), this);
-    m_forkAction->setToolTip(tr("Start a new session with the conversation up to the selected turn or iteration"));
+    m_forkAction->setToolTip(
+        tr("Start a new session with the conversation up to the selected turn or iteration"));
     connect(m_forkAction, &QAction::triggered, this, &MainWindow::forkAtSelection);
+    // Both act on the selected step: offer them where it is picked too.
+    auto *separator = new QAction(this);
+    separator->setSeparator(true);
+    m_inspector->treeView()->addActions({separator, m_replayAction, m_forkAction});
 
     m_showChatAction = new QAction(tr("&Conversation"), this);
     m_showChatAction->setCheckable(true);
@@ -234,7 +240,8 @@ void MainWindow::addExamplesMenu(QMenu *help)
 {
     // Recorded through the real loop; replayable without a provider.
     QMenu *examples = help->addMenu(tr("&Example Sessions"));
-    const QStringList files = QDir(u":/examples"_s).entryList({u"*.loopscope.json"_s}, QDir::Files, QDir::Name);
+    const QStringList files
+        = QDir(u":/examples"_s).entryList({u"*.loopscope.json"_s}, QDir::Files, QDir::Name);
     for (const QString &file : files) {
         const QString path = u":/examples/"_s + file;
         const TranscriptLoadResult result = TranscriptFile::load(path);
@@ -290,8 +297,12 @@ void MainWindow::forkAtSelection()
     }
     QString error;
     std::optional<Transcript> fork;
-    const int node = m_inspector->selectedNode();
-    const auto *iteration = trace->isValid(node) ? std::get_if<IterationData>(&trace->node(node).payload) : nullptr;
+    // A step inside an iteration (a model or tool call, picked in the trace or
+    // as its message in the chat) forks after that whole iteration.
+    const IterationData *iteration = nullptr;
+    for (int node = m_inspector->selectedNode(); trace->isValid(node) && !iteration;
+         node = trace->node(node).parent)
+        iteration = std::get_if<IterationData>(&trace->node(node).payload);
     if (iteration) {
         fork = TranscriptFork::forkAtIteration(transcript, turn, iteration->number, &error);
     } else {
@@ -398,6 +409,9 @@ void MainWindow::connectSession()
     connect(session, &ChatSession::cleared, m_chatView, &ChatView::clear);
     connect(session, &ChatSession::restored, this, [this, session] {
         m_chatView->showHistory(session->agent()->history());
+        // A reopened session is worth seeing before any provider is set up.
+        if (!session->agent()->history().isEmpty())
+            showChat(true);
         updateStatus();
     });
     SessionDocument *document = m_context.document;
@@ -523,6 +537,12 @@ void MainWindow::openSettings()
 
 void MainWindow::sendFromComposer(const QString &text)
 {
+    if (!m_context.session->hasProvider()) {
+        // E.g. an example or a reopened session, looked at before any provider was set up.
+        m_composer->setText(text);
+        showMessage(tr("Add a provider in Settings to ask the agent; the question is still there."));
+        return;
+    }
     const bool editing = std::exchange(m_editingLastQuestion, false);
     if (editing)
         m_context.session->editLastAndResend(text);
@@ -583,13 +603,17 @@ void MainWindow::showShortcuts()
     const QString rows = QStringList{
         tr("<tr><td><b>Ctrl+Enter</b></td><td>Send (Enter too, if set in Settings)</td></tr>"),
         tr("<tr><td><b>Esc</b></td><td>Stop the running turn</td></tr>"),
-        tr("<tr><td><b>Ctrl+N</b></td><td>New conversation</td></tr>"),
+        tr("<tr><td><b>Ctrl+N</b></td><td>New session</td></tr>"),
+        tr("<tr><td><b>Ctrl+O</b></td><td>Open a session</td></tr>"),
+        tr("<tr><td><b>Ctrl+S / Ctrl+Shift+S</b></td><td>Save / Save As</td></tr>"),
         tr("<tr><td><b>Ctrl+,</b></td><td>Settings</td></tr>"),
         tr("<tr><td><b>Ctrl+Shift+D</b></td><td>Debug mode</td></tr>"),
         tr("<tr><td><b>F5</b></td><td>Continue</td></tr>"),
         tr("<tr><td><b>F10</b></td><td>Step to the next model call or tool execution</td></tr>"),
         tr("<tr><td><b>Shift+F5</b></td><td>Stop debugging (cancels the turn)</td></tr>"),
-        tr("<tr><td><b>Ctrl+1 / Ctrl+2</b></td><td>Show or hide the conversation / the trace</td></tr>"),
+        tr("<tr><td><b>Ctrl+Shift+R</b></td><td>Replay the selected turn from its recording</td></tr>"),
+        tr("<tr><td><b>Ctrl+1 / Ctrl+2 / Ctrl+3</b></td><td>Show or hide the conversation / the trace / the "
+           "session library</td></tr>"),
     }.join(QString());
     auto *box = new QMessageBox(QMessageBox::NoIcon, tr("Keyboard Shortcuts"),
                                 u"<table cellspacing=6>"_s + rows + u"</table>"_s, QMessageBox::Close, this);

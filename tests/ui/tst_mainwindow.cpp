@@ -19,14 +19,14 @@
 #include "settings/firstrunpanel.h"
 #include "trace/traceinspector.h"
 
-#include <QAction>
 #include <QAbstractButton>
+#include <QAction>
 #include <QComboBox>
-#include <QMenu>
-#include <QMessageBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QMenu>
+#include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -408,8 +408,16 @@ private slots:
         replay->close();
     }
 
+    void forkingAtAnIterationStartsASessionWithTheHistoryUpToIt_data()
+    {
+        QTest::addColumn<bool>("pickInTheChat");
+        QTest::newRow("the iteration picked in the trace") << false;
+        QTest::newRow("one of its tool calls picked in the chat") << true;
+    }
+
     void forkingAtAnIterationStartsASessionWithTheHistoryUpToIt()
     {
+        QFETCH(bool, pickInTheChat);
         Ui::MainWindow window(m_fixture->context());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -422,7 +430,20 @@ private slots:
 
         const Trace *trace = m_fixture->session.trace();
         const int firstIteration = trace->childrenOf(trace->roots().constFirst()).constFirst();
-        window.traceInspector()->selectNode(firstIteration);
+        if (pickInTheChat) {
+            // The first tool call belongs to the first iteration.
+            Ui::ChatItem *card = nullptr;
+            for (int i = 0; i < window.chatView()->itemCount() && !card; ++i) {
+                if (window.chatView()->item(i)->kind() == Ui::ChatItem::Kind::ToolCall)
+                    card = window.chatView()->item(i);
+            }
+            QVERIFY(card);
+            window.chatView()->ensureWidgetVisible(card);
+            QTest::mouseClick(card, Qt::LeftButton, {}, QPoint(card->width() / 2, 6));
+            QTRY_COMPARE(trace->node(window.traceInspector()->selectedNode()).parent, firstIteration);
+        } else {
+            window.traceInspector()->selectNode(firstIteration);
+        }
         window.forkAction()->trigger();
         QMessageBox *question = nullptr;
         QTRY_VERIFY((question = window.findChild<QMessageBox *>()) && question->isVisible());
@@ -454,6 +475,15 @@ private slots:
         QVERIFY(window.chatView()->itemCount() > 4);
         QCOMPARE(window.traceInspector()->treeView()->model()->rowCount(), 1);
         QVERIFY(window.windowTitle().startsWith(u"Example:"_s));
+        // The conversation shows instead of the welcome panel.
+        QTRY_VERIFY(window.chatView()->isVisible());
+        QVERIFY(!window.firstRunPanel()->isVisible());
+        // Asking needs a provider: the question stays in the composer and nothing is sent.
+        window.composer()->setText(u"And then?"_s);
+        window.composer()->send();
+        QCOMPARE(m_fixture->session.agent()->history().size(), 7);
+        QCOMPARE(window.composer()->text(), u"And then?"_s);
+        QVERIFY(!m_fixture->session.isBusy());
 
         // Replayable offline: no provider is set in this window.
         QVERIFY(!m_fixture->session.hasProvider());
