@@ -239,21 +239,26 @@ Transcript ChatSession::toTranscript() const
 
 bool ChatSession::restore(const Transcript &transcript, QString *error)
 {
+    // Read before anything changes, so a bad file leaves the conversation as it was.
+    QString traceError;
+    std::optional<TraceForest> trace = Trace::readJson(transcript.trace, &traceError);
+    if (!trace) {
+        if (error)
+            *error = tr("The session's trace is malformed: %1").arg(traceError);
+        return false;
+    }
+    return restore(transcript, std::move(*trace), error);
+}
+
+bool ChatSession::restore(const Transcript &transcript, TraceForest trace, QString *error)
+{
     if (isBusy()) {
         if (error)
             *error = tr("A turn is running; stop it before opening another session.");
         return false;
     }
-    // Checked on a scratch trace first, so a bad file leaves the conversation as it was.
-    Trace check;
-    QString traceError;
-    if (!check.fromJson(transcript.trace, &traceError)) {
-        if (error)
-            *error = tr("The session's trace is malformed: %1").arg(traceError);
-        return false;
-    }
     m_agent->setHistory(transcript.messages);
-    m_trace->fromJson(transcript.trace);
+    m_trace->assign(std::move(trace));
     m_title = transcript.title;
     m_created = transcript.created;
     m_turnUsage = {};

@@ -2,12 +2,12 @@
 
 #include "config/providerprofile.h"
 #include "config/secretstore.h"
-#include "providers/providerprotocol.h"
 #include "debug/stepdebugger.h"
 #include "debug/toolapprovalpolicy.h"
 #include "loop/agent.h"
 #include "loop/turnresult.h"
 #include "model/modelclient.h"
+#include "providers/providerprotocol.h"
 #include "session/transcript.h"
 #include "tools/workbench.h"
 #include "trace/trace.h"
@@ -82,6 +82,8 @@ public:
     // Replaces the conversation with a saved one, to look at or continue with the
     // current provider. Refused (false, *error) while a turn runs or when its trace is malformed.
     bool restore(const Transcript &transcript, QString *error = nullptr);
+    // The same with the transcript's trace already read (TranscriptLoadResult::trace).
+    bool restore(const Transcript &transcript, TraceForest trace, QString *error = nullptr);
     // Title and creation time of the conversation, kept across saves.
     QString title() const { return m_title; }
     void setTitle(const QString &title);

@@ -54,11 +54,17 @@ void SessionDocument::onLoaded()
         emit openFailed(path, result.error);
         return;
     }
+    // The trace was read on the worker: taking it here keeps the GUI thread free.
     QString error;
-    if (!openTranscript(*result.transcript, path, &error)) {
+    const bool restored = result.trace
+                              ? m_session->restore(*result.transcript, std::move(*result.trace), &error)
+                              : m_session->restore(*result.transcript, &error);
+    if (!restored) {
         emit openFailed(path, error);
         return;
     }
+    setPath(path);
+    setModified(false);
     // An upgraded file is saved in the new format on the next save, not behind the user's back.
     if (result.upgradedFrom > 0)
         setModified(true);

@@ -274,15 +274,31 @@ constexpr qsizetype EscapeGrowth = 3; // bytes
 
 // A copy of \a text with every raw U+FEFF escaped, or nothing when there is none;
 // \a positions receives where they were in \a text.
+// The next raw U+FEFF at or after \a from, else -1. Its lead byte is rare in
+// UTF-8 text, so memchr() for it beats a general substring search many times.
+qsizetype findByteOrderMark(QByteArrayView text, qsizetype from)
+{
+    const char *const begin = text.data();
+    const char *const end = begin + text.size();
+    for (const char *p = begin + from; p < end; ++p) {
+        p = static_cast<const char *>(std::memchr(p, RawByteOrderMark.at(0), size_t(end - p)));
+        if (!p)
+            return -1;
+        if (QByteArrayView(p, end - p).startsWith(RawByteOrderMark))
+            return p - begin;
+    }
+    return -1;
+}
+
 QByteArray escapeByteOrderMarks(QByteArrayView text, std::vector<qsizetype> *positions = nullptr)
 {
-    qsizetype found = text.indexOf(RawByteOrderMark);
+    qsizetype found = findByteOrderMark(text, 0);
     if (found < 0)
         return {};
     QByteArray escaped;
     escaped.reserve(text.size() + 64);
     qsizetype from = 0;
-    for (; found >= 0; found = text.indexOf(RawByteOrderMark, from)) {
+    for (; found >= 0; found = findByteOrderMark(text, from)) {
         if (positions)
             positions->push_back(found);
         escaped.append(text.sliced(from, found - from)).append(EscapedByteOrderMark);
@@ -532,9 +548,10 @@ TranscriptLoadResult readDocument(QJsonDocument document)
     root = QJsonObject(); // the messages' JSON; the trace's stays with the transcript
     // The trace last: it is the largest part, and Trace checks it node by node.
     if (problem.ok()) {
-        Trace check;
         QString traceError;
-        if (!check.fromJson(transcript.trace, &traceError))
+        if (std::optional<TraceForest> forest = Trace::readJson(transcript.trace, &traceError))
+            result.trace = std::make_shared<TraceForest>(std::move(*forest));
+        else
             problem.set(TranscriptFile::tr("The trace is malformed. %1").arg(traceError));
     }
     if (!problem.ok()) {

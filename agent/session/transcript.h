@@ -2,6 +2,7 @@
 
 #include "conversation/message.h"
 #include "loop/agentconfig.h"
+#include "trace/trace.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -10,6 +11,7 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <memory>
 #include <optional>
 
 namespace Loopscope {
@@ -44,6 +46,9 @@ struct Transcript
 struct TranscriptLoadResult
 {
     std::optional<Transcript> transcript;
+    // transcript->trace, read and checked while loading, for ChatSession::restore()
+    // to take instead of reading it again (on the GUI thread).
+    std::shared_ptr<TraceForest> trace;
     QString error;        // a sentence naming the problem, empty on success
     int upgradedFrom = 0; // the older formatVersion the file had, 0 if current
 };

@@ -5,9 +5,21 @@
 #include <QJsonArray>
 #include <QObject>
 
+#include <optional>
 #include <vector>
 
 namespace Loopscope {
+
+/*!
+    Trace nodes read from JSON and checked, not yet in a Trace. Reading a
+    large trace is the slow part of opening a session and may run on any
+    thread; a Trace takes the result quickly with assign().
+*/
+struct TraceForest
+{
+    std::vector<TraceNode> nodes; // by id
+    QList<int> roots;
+};
 
 /*!
     The session's trace: a forest of Turn trees, append-only while the agent
@@ -21,12 +33,12 @@ class Trace final : public QObject
 public:
     using QObject::QObject;
 
-    int begin(int parent, TraceKind kind, const QString &label, qint64 startedUs,
-              TracePayload payload = {});
+    int begin(int parent, TraceKind kind, const QString &label, qint64 startedUs, TracePayload payload = {});
     void finish(int id, TraceStatus status, qint64 endedUs);
 
     // Change a node in place; emits nodeChanged once the editor returns.
-    template<typename Editor> void update(int id, Editor &&editor)
+    template<typename Editor>
+    void update(int id, Editor &&editor)
     {
         Q_ASSERT(id >= 0 && id < int(m_nodes.size()));
         editor(m_nodes[size_t(id)]);
@@ -45,6 +57,10 @@ public:
     // contents and returns false (leaving the trace empty) on a malformed tree.
     QJsonArray toJson() const;
     bool fromJson(const QJsonArray &json, QString *error = nullptr);
+    // The first half of fromJson(): nullopt (*error) on a malformed tree. Thread-safe.
+    static std::optional<TraceForest> readJson(const QJsonArray &json, QString *error = nullptr);
+    // The second half: replaces the contents with a forest readJson() gave.
+    void assign(TraceForest forest);
 
     // One subtree, e.g. a single turn for export.
     QJsonObject nodeToJson(int id) const;

@@ -672,41 +672,51 @@ QJsonArray Trace::toJson() const
 
 bool Trace::fromJson(const QJsonArray &json, QString *error)
 {
+    std::optional<TraceForest> forest = readJson(json, error);
+    assign(forest ? std::move(*forest) : TraceForest());
+    return forest.has_value();
+}
+
+std::optional<TraceForest> Trace::readJson(const QJsonArray &json, QString *error)
+{
     TraceReader reader;
     const bool ok = reader.read(json);
     if (error)
         *error = ok ? QString() : reader.error;
+    if (!ok)
+        return std::nullopt;
 
-    std::vector<TraceNode> nodes;
-    QList<int> roots;
-    if (ok) {
-        const QList<int> ids = reader.newIds();
-        nodes.resize(size_t(reader.nodes.size()));
-        for (qsizetype i = 0; i < reader.nodes.size(); ++i) {
-            const TraceReader::Parsed &parsed = reader.nodes.at(i);
-            TraceNode &node = nodes[size_t(ids.at(i))];
-            node = parsed.node;
-            node.id = ids.at(i);
-            node.parent = parsed.parent < 0 ? -1 : ids.at(parsed.parent);
-        }
-        // Links in a second pass: a child's slot is only filled once its own turn comes.
-        const auto link = [&](const QList<int> &preorderChildren, QList<int> &children) {
-            children.reserve(preorderChildren.size());
-            for (qsizetype row = 0; row < preorderChildren.size(); ++row) {
-                children.append(ids.at(preorderChildren.at(row)));
-                nodes[size_t(children.constLast())].row = int(row);
-            }
-        };
-        for (qsizetype i = 0; i < reader.nodes.size(); ++i)
-            link(reader.nodes.at(i).children, nodes[size_t(ids.at(i))].children);
-        link(reader.roots, roots);
+    TraceForest forest;
+    std::vector<TraceNode> &nodes = forest.nodes;
+    const QList<int> ids = reader.newIds();
+    nodes.resize(size_t(reader.nodes.size()));
+    for (qsizetype i = 0; i < reader.nodes.size(); ++i) {
+        TraceReader::Parsed &parsed = reader.nodes[i];
+        TraceNode &node = nodes[size_t(ids.at(i))];
+        node = std::move(parsed.node); // the reader is done with it; its links stay
+        node.id = ids.at(i);
+        node.parent = parsed.parent < 0 ? -1 : ids.at(parsed.parent);
     }
+    // Links in a second pass: a child's slot is only filled once its own turn comes.
+    const auto link = [&](const QList<int> &preorderChildren, QList<int> &children) {
+        children.reserve(preorderChildren.size());
+        for (qsizetype row = 0; row < preorderChildren.size(); ++row) {
+            children.append(ids.at(preorderChildren.at(row)));
+            nodes[size_t(children.constLast())].row = int(row);
+        }
+    };
+    for (qsizetype i = 0; i < reader.nodes.size(); ++i)
+        link(reader.nodes.at(i).children, nodes[size_t(ids.at(i))].children);
+    link(reader.roots, forest.roots);
+    return forest;
+}
 
+void Trace::assign(TraceForest forest)
+{
     emit aboutToReset();
-    m_nodes = std::move(nodes);
-    m_roots = std::move(roots);
+    m_nodes = std::move(forest.nodes);
+    m_roots = std::move(forest.roots);
     emit reset();
-    return ok;
 }
 
 } // namespace Loopscope

@@ -287,11 +287,11 @@ int RunCommand::exec(const QStringList &arguments)
     std::optional<Transcript> saved;
     if (!options.sessionPath.isEmpty() && QFileInfo::exists(options.sessionPath)) {
         TranscriptLoadResult loaded = TranscriptFile::load(options.sessionPath);
-        QString error = loaded.error;
-        if (!loaded.transcript || !trace.fromJson(loaded.transcript->trace, &error)) {
-            printError(tr("cannot continue the session \"%1\": %2").arg(options.sessionPath, error));
+        if (!loaded.transcript) {
+            printError(tr("cannot continue the session \"%1\": %2").arg(options.sessionPath, loaded.error));
             return BadUsage;
         }
+        trace.assign(std::move(*loaded.trace));
         agent.setHistory(loaded.transcript->messages);
         saved = std::move(loaded.transcript);
     }
