@@ -42,6 +42,22 @@ QTreeWidget *newList(const QStringList &headers, QWidget *parent)
     return list;
 }
 
+// A narrow column shows the start of a snippet: begin it a few words before
+// the match, so the match is what the user sees; the tooltip has it all.
+QString snippetFromMatch(const QString &snippet, const QString &text)
+{
+    constexpr qsizetype lead = 16;
+    qsizetype from = snippet.indexOf(text, 0, Qt::CaseInsensitive) - lead;
+    if (from <= 1)
+        return snippet;
+    if (snippet.at(from).isLowSurrogate())
+        --from;
+    const qsizetype space = snippet.indexOf(u' ', from);
+    if (space >= 0 && space < from + lead)
+        from = space + 1;
+    return u'…' + snippet.mid(from);
+}
+
 QString displayTitle(const QString &title, const QString &path, bool readable)
 {
     if (!readable)
@@ -227,6 +243,11 @@ void SessionLibraryPanel::startSearch()
     updateStatus();
 }
 
+QSize SessionLibraryPanel::sizeHint() const
+{
+    return {fontMetrics().averageCharWidth() * 48, QWidget::sizeHint().height()};
+}
+
 void SessionLibraryPanel::onSearchFinished(const QString &text, const QList<SessionSearchHit> &hits)
 {
     // The field changed since: a newer search is on its way.
@@ -243,7 +264,7 @@ void SessionLibraryPanel::onSearchFinished(const QString &text, const QList<Sess
         item->setData(0, PathRole, hit.path);
         item->setData(0, ReadableRole, true);
         item->setText(HitTitleColumn, displayTitle(hit.title, hit.path, true));
-        item->setText(SnippetColumn, hit.snippet);
+        item->setText(SnippetColumn, snippetFromMatch(hit.snippet, text));
         item->setToolTip(HitTitleColumn, QDir::toNativeSeparators(hit.path));
         item->setToolTip(SnippetColumn, hit.snippet);
         if (hit.path == current)

@@ -42,6 +42,9 @@ public:
     // The session under the cursor of the list shown; empty when none.
     QString currentPath() const;
 
+    // Wide enough for a title and the start of a match, docked beside the chat.
+    QSize sizeHint() const override;
+
 signals:
     void openRequested(const QString &path);
 

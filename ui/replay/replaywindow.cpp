@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -65,9 +66,16 @@ ReplayWindow::ReplayWindow(const RecordedTurn &turn, const QString &title, LiveC
     connect(m_chat, &ChatView::traceNodeSelected, m_inspector, &TraceInspector::selectNode);
     connect(m_inspector, &TraceInspector::nodeSelected, m_chat, &ChatView::selectTraceNode);
 
+    // The trace first; the debugger scrolls in what room is left.
+    auto *debugScroll = new QScrollArea;
+    debugScroll->setWidget(m_debugPanel);
+    debugScroll->setWidgetResizable(true);
+    debugScroll->setFrameShape(QFrame::NoFrame);
     auto *side = new QSplitter(Qt::Vertical);
     side->addWidget(m_inspector);
-    side->addWidget(m_debugPanel);
+    side->addWidget(debugScroll);
+    side->setStretchFactor(0, 3);
+    side->setStretchFactor(1, 2);
     auto *split = new QSplitter(Qt::Horizontal);
     split->addWidget(m_chat);
     split->addWidget(side);
@@ -136,7 +144,8 @@ void ReplayWindow::continueLive()
 {
     m_live = m_liveClients ? m_liveClients() : nullptr;
     if (!m_live) {
-        setStatus(tr("No provider is configured to continue live; stop, or configure one in Settings."), true);
+        setStatus(tr("No provider is configured to continue live; stop, or configure one in Settings."),
+                  true);
         return;
     }
     if (m_run->continueLive(m_live.get())) {

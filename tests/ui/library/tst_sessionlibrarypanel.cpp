@@ -61,7 +61,7 @@ private slots:
              {u"Which flour for bread?"_s, u"Bread flour; let the dough rise overnight."_s,
               u"And for pizza?"_s, u"Tipo 00 flour."_s});
         save(u"soup.loopscope.json"_s, u"Soup"_s, 20, u"claude-sonnet"_s,
-             {u"A quick tomato soup?"_s, u"Tomatoes, onion, garlic, a little basil."_s});
+             {u"A quick tomato soup?"_s, u"Tomatoes, onion, garlic, stock, a pinch of sugar, salt and pepper, and at the end a little basil."_s});
         m_library = std::make_unique<SessionLibrary>(m_dir->path());
         m_panel = std::make_unique<Ui::SessionLibraryPanel>(m_library.get());
         m_panel->resize(700, 400);
@@ -119,8 +119,11 @@ private slots:
         QVERIFY(!m_panel->sessionList()->isVisible());
         const QTreeWidget *hits = m_panel->searchResults();
         QCOMPARE(columnTexts(hits, 0), titles);
-        for (const QString &snippet : columnTexts(hits, 1))
-            QVERIFY2(snippet.contains(text, Qt::CaseInsensitive), qPrintable(snippet));
+        // The match is near the start, where a narrow column still shows it.
+        for (const QString &snippet : columnTexts(hits, 1)) {
+            const qsizetype at = snippet.indexOf(text, 0, Qt::CaseInsensitive);
+            QVERIFY2(at >= 0 && at <= 18, qPrintable(snippet));
+        }
         if (titles.isEmpty())
             QVERIFY2(m_panel->statusText().contains(text), qPrintable(m_panel->statusText()));
     }
