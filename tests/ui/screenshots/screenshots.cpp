@@ -1,5 +1,6 @@
 // Takes the README's screenshots: the idle window, a finished three-iteration
-// turn with the trace expanded, a paused debug step, and the settings dialog.
+// turn with the trace expanded, the session library, a replay that diverged, a
+// paused debug step, and the settings dialog; and records the example session.
 // The window, the agent and the HTTP traffic are real; the model is the demo
 // conversation on 127.0.0.1. Run under Xvfb with a fresh keyring
 // (tests/config/with-keyring.sh), so nothing of the user's is touched.
@@ -9,7 +10,10 @@
 #include "config/secretstore.h"
 #include "democonversation.h"
 #include "fakehttpserver.h"
+#include "library/sessionlibrarypanel.h"
 #include "mainwindow.h"
+#include "replay/replayrun.h"
+#include "replay/replaywindow.h"
 #include "session/chatsession.h"
 #include "session/sessiondocument.h"
 #include "session/sessionlibrary.h"
@@ -20,6 +24,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QLineEdit>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -27,6 +32,7 @@
 #include <QTextStream>
 #include <QTimer>
 #include <QTreeView>
+#include <QTreeWidget>
 
 #include <functional>
 
@@ -100,7 +106,8 @@ int main(int argc, char *argv[])
     appSettings.setEnabledTools({u"calculator"_s, u"current_time"_s, u"read_file"_s});
     appSettings.setWorkspaceFolder(dir.path());
 
-    Ui::MainWindow window({&session, &profiles, &appSettings, &secrets, &network, &settings, &document, &library});
+    Ui::MainWindow window(
+        {&session, &profiles, &appSettings, &secrets, &network, &settings, &document, &library});
     window.resize(1440, 900);
     window.show();
     window.start();
@@ -123,10 +130,50 @@ int main(int argc, char *argv[])
     // The same turn is the example session shipped in resources/examples.
     session.setTitle(u"Example: two tools in parallel, then a third, in three iterations"_s);
     QString error;
-    if (!TranscriptFile::save(session.toTranscript(), outDir + u"/example-three-iterations.loopscope.json"_s, &error)) {
+    if (!TranscriptFile::save(session.toTranscript(), outDir + u"/example-three-iterations.loopscope.json"_s,
+                              &error)) {
         QTextStream(stderr) << "cannot save the example: " << error << Qt::endl;
         ok = false;
     }
+
+    // The session library with a few saved sessions, searched.
+    const Transcript finished = session.toTranscript();
+    const QStringList titles{u"Example: two tools in parallel, then a third, in three iterations"_s,
+                             u"Which notes mention Qt?"_s, u"Convert 72 °F to Celsius"_s};
+    for (int i = 0; i < titles.size(); ++i) {
+        Transcript saved = finished;
+        saved.title = titles.at(i);
+        saved.updated = finished.updated.addSecs(-3600 * 26 * i);
+        ok = TranscriptFile::save(saved, library.folder() + u"/screenshot-%1.loopscope.json"_s.arg(i), &error)
+             && ok;
+    }
+    library.refresh();
+    window.libraryPanel()->parentWidget()->show();
+    window.libraryPanel()->searchField()->setText(u"parallel"_s);
+    waitFor([&] { return window.libraryPanel()->searchResults()->topLevelItemCount() > 0; });
+    ok = save(&window, outDir + u"/session-library.png"_s) && ok;
+    window.libraryPanel()->searchField()->clear();
+    window.libraryPanel()->parentWidget()->hide();
+
+    // A replay of the turn in which the user changed the first tool's result:
+    // it diverges at the next model call and waits to continue live or stop.
+    window.replayAction()->trigger();
+    auto *replay = window.findChild<Ui::ReplayWindow *>();
+    if (!replay)
+        return 7;
+    replay->resize(1440, 900);
+    QString firstCall;
+    for (int node = 0; node < session.trace()->size() && firstCall.isEmpty(); ++node) {
+        if (const auto *call = std::get_if<ToolCallData>(&session.trace()->node(node).payload))
+            firstCall = call->call.id;
+    }
+    replay->run()->setToolResult(firstCall, ToolResult::success(u"-1"_s));
+    replay->start();
+    if (!waitFor([&] { return replay->run()->isWaitingForDecision(); }))
+        return 8;
+    replay->traceInspector()->treeView()->expandAll();
+    ok = save(replay, outDir + u"/replay-diverged.png"_s) && ok;
+    replay->close();
 
     // A debug step: break before every tool call, then ask again from scratch.
     session.clear();
