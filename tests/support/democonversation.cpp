@@ -90,7 +90,52 @@ QString answer(const Seen &seen)
            "```python\nshare = 0.17 * 2340\nrest = 2340 - share\n```\n"_s.arg(share, rest, time.left(40));
 }
 
+// The stream of one response: optional text, then tool calls, then usage.
+void respond(HttpExchange &exchange, int pieceDelayMs, const QString &text, const QList<QStringList> &calls,
+             int inputTokens)
+{
+    if (!text.isEmpty()) {
+        for (qsizetype i = 0; i < text.size(); i += 12)
+            exchange.send(chunk({{u"content"_s, text.mid(i, 12)}}), pieceDelayMs);
+    }
+    for (int i = 0; i < calls.size(); ++i)
+        exchange.send(chunk(toolCallDelta(i, calls.at(i).at(0), calls.at(i).at(1), calls.at(i).at(2))),
+                      pieceDelayMs);
+    exchange.send(chunk({}, calls.isEmpty() ? u"stop"_s : u"tool_calls"_s), pieceDelayMs);
+    exchange.send(usageChunk(inputTokens, int(text.size() / 4) + 20 * int(calls.size())), pieceDelayMs);
+}
+
 } // namespace
+
+void DemoConversation::installRecovery(FakeHttpServer &server, int pieceDelayMs)
+{
+    server.setHandler([pieceDelayMs](const HttpRequestRecord &request, HttpExchange &exchange) {
+        const Seen seen = inspect(request.json());
+        exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+        const int input = 380 + 70 * seen.toolResults;
+        if (seen.userMessages > 1) {
+            respond(exchange, pieceDelayMs, u"Ask away."_s, {}, input);
+        } else if (seen.toolResults == 0) {
+            respond(exchange, pieceDelayMs, {},
+                    {{u"call_pct"_s, u"calculator"_s, u"{\"expr\":\"0.15*80\"}"_s},
+                     {u"call_weather"_s, u"get_weather"_s, u"{\"city\":\"Paris\"}"_s}},
+                    input);
+        } else if (seen.toolResults == 2) {
+            respond(exchange, pieceDelayMs, u"The calculator wants an `expression`; trying again."_s,
+                    {{u"call_pct_2"_s, u"calculator"_s, u"{\"expression\":\"0.15*80\"}"_s}}, input);
+        } else {
+            respond(exchange, pieceDelayMs,
+                    u"15% of 80 is **%1**.\n\nI have no weather tool here (only %2), so I cannot tell you "
+                    "the weather in Paris."_s.arg(valueOf(seen.results.value(2)),
+                                                  seen.results.value(1).contains(u"current_time"_s)
+                                                      ? u"a calculator and a clock"_s
+                                                      : u"a calculator"_s),
+                    {}, input);
+        }
+        exchange.send("data: [DONE]\n\n", pieceDelayMs);
+        exchange.end();
+    });
+}
 
 void DemoConversation::install(FakeHttpServer &server, int pieceDelayMs)
 {

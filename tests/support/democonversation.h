@@ -22,6 +22,16 @@ public:
 
     // Installs the handler; pieceDelayMs paces the streamed pieces.
     static void install(FakeHttpServer &server, int pieceDelayMs = 5);
+
+    /*
+        A turn in which the model gets its calls wrong and recovers from the
+        errors the loop feeds back: iteration 1 calls the calculator with a
+        misnamed argument and a weather tool that does not exist, in
+        parallel; iteration 2 calls the calculator again as its schema says;
+        iteration 3 answers, saying what it could not do.
+    */
+    static constexpr const char *recoveryQuestion = "What is 15% of 80, and what is the weather in Paris?";
+    static void installRecovery(FakeHttpServer &server, int pieceDelayMs = 5);
 };
 
 } // namespace Loopscope

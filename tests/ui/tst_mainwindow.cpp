@@ -457,8 +457,18 @@ private slots:
         QCOMPARE(window.chatView()->itemText(0), QString::fromUtf8(DemoConversation::question));
     }
 
-    void theShippedExampleOpensFromTheHelpMenuWithoutAProvider()
+    void theShippedExamplesOpenFromTheHelpMenuWithoutAProvider_data()
     {
+        QTest::addColumn<QString>("title");
+        QTest::newRow("errors fed back")
+            << u"Example: wrong tool calls, the errors fed back, and the recovery"_s;
+        QTest::newRow("three iterations")
+            << u"Example: two tools in parallel, then a third, in three iterations"_s;
+    }
+
+    void theShippedExamplesOpenFromTheHelpMenuWithoutAProvider()
+    {
+        QFETCH(QString, title);
         Ui::MainWindow window(m_fixture->context());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -469,12 +479,17 @@ private slots:
                 examples = menu;
         }
         QVERIFY(examples);
-        QVERIFY(!examples->actions().isEmpty());
-        examples->actions().constFirst()->trigger();
+        QAction *example = nullptr;
+        for (QAction *action : examples->actions()) {
+            if (action->text() == title)
+                example = action;
+        }
+        QVERIFY(example);
+        example->trigger();
         QTRY_VERIFY(m_fixture->session.agent()->history().size() == 7);
         QVERIFY(window.chatView()->itemCount() > 4);
         QCOMPARE(window.traceInspector()->treeView()->model()->rowCount(), 1);
-        QVERIFY(window.windowTitle().startsWith(u"Example:"_s));
+        QVERIFY(window.windowTitle().startsWith(title));
         // The conversation shows instead of the welcome panel.
         QTRY_VERIFY(window.chatView()->isVisible());
         QVERIFY(!window.firstRunPanel()->isVisible());

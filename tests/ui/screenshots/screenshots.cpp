@@ -1,6 +1,6 @@
 // Takes the README's screenshots: the idle window, a finished three-iteration
 // turn with the trace expanded, the session library, a replay that diverged, a
-// paused debug step, and the settings dialog; and records the example session.
+// paused debug step, and the settings dialog; and records the example sessions.
 // The window, the agent and the HTTP traffic are real; the model is the demo
 // conversation on 127.0.0.1. Run under Xvfb with a fresh keyring
 // (tests/config/with-keyring.sh), so nothing of the user's is touched.
@@ -188,6 +188,19 @@ int main(int argc, char *argv[])
     ok = save(&window, outDir + u"/debug-paused.png"_s) && ok;
     session.stop();
     window.debugModeAction()->setChecked(false);
+
+    // The second example: calls gone wrong, the errors fed back, the recovery.
+    session.clear();
+    DemoConversation::installRecovery(server, 15);
+    session.send(QString::fromUtf8(DemoConversation::recoveryQuestion));
+    if (!waitFor([&] { return !session.isBusy() && session.agent()->history().size() >= 7; }))
+        return 9;
+    session.setTitle(u"Example: wrong tool calls, the errors fed back, and the recovery"_s);
+    if (!TranscriptFile::save(session.toTranscript(), outDir + u"/example-error-recovery.loopscope.json"_s,
+                              &error)) {
+        QTextStream(stderr) << "cannot save the example: " << error << Qt::endl;
+        ok = false;
+    }
 
     // Nothing to save in a screenshot run.
     document.newSession();
