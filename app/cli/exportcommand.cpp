@@ -1,5 +1,7 @@
 #include "exportcommand.h"
 
+#include "cli/commandlinesyntax.h"
+
 #include "export/htmlexport.h"
 #include "export/markdownexport.h"
 #include "export/otlpexport.h"
@@ -29,27 +31,25 @@ void printError(const QString &message)
 int ExportCommand::exec(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(tr("Export a saved session (*.loopscope.json) as Markdown, standalone HTML, or "
-                                        "its trace as OpenTelemetry GenAI spans in OTLP/JSON."));
-    const QCommandLineOption help({u"h"_s, u"help"_s}, tr("Show this help."));
+    parser.setApplicationDescription(
+        tr("Export a saved session (*.loopscope.json) as Markdown, standalone HTML, or "
+           "its trace as OpenTelemetry GenAI spans in OTLP/JSON."));
+    CommandLineSyntax syntax(parser, u"export"_s);
     const QCommandLineOption format(u"format"_s, tr("md, html or otlp."), u"format"_s);
-    const QCommandLineOption output({u"o"_s, u"output"_s}, tr("Write to this file instead of stdout."), u"file"_s);
-    const QCommandLineOption content(u"otlp-content"_s,
-                                     tr("With otlp: include messages, tool arguments and results (opt-in in the "
-                                        "GenAI conventions)."));
-    parser.addOptions({help, format, output, content});
+    const QCommandLineOption output({u"o"_s, u"output"_s}, tr("Write to this file instead of stdout."),
+                                    u"file"_s);
+    const QCommandLineOption content(
+        u"otlp-content"_s, tr("With otlp: include messages, tool arguments and results (opt-in in the "
+                              "GenAI conventions)."));
+    parser.addOptions({format, output, content});
     parser.addPositionalArgument(u"file"_s, tr("The session to export."), u"FILE"_s);
 
-    QStringList args = arguments;
-    if (args.size() >= 2)
-        args.removeAt(1);
-    if (!parser.parse(args)) {
-        printError(parser.errorText());
-        return BadUsage;
-    }
-    if (parser.isSet(help)) {
-        QTextStream(stdout) << parser.helpText().replace(u"[options]"_s, u"export [options]"_s);
-        return Success;
+    QTextStream out(stdout);
+    QString usageError;
+    switch (syntax.parse(arguments, out, &usageError)) {
+    case CommandLineSyntax::Outcome::Failed: printError(usageError); return BadUsage;
+    case CommandLineSyntax::Outcome::HelpShown: return Success;
+    case CommandLineSyntax::Outcome::Parsed: break;
     }
     const QString kind = parser.value(format);
     if (kind != u"md" && kind != u"html" && kind != u"otlp") {

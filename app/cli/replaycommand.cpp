@@ -1,5 +1,7 @@
 #include "replaycommand.h"
 
+#include "cli/commandlinesyntax.h"
+
 #include "replay/recordedturn.h"
 #include "replay/transcriptreplay.h"
 #include "session/transcript.h"
@@ -43,7 +45,7 @@ int ReplayCommand::exec(const QStringList &arguments)
            "  0  every turn that could be replayed reproduced\n"
            "  1  at least one turn diverged or ended differently\n"
            "  2  bad usage, an unreadable or malformed file, or nothing to replay\n"));
-    const QCommandLineOption help({u"h"_s, u"help"_s}, tr("Show this help."));
+    CommandLineSyntax syntax(parser, u"replay"_s);
     const QCommandLineOption turn(u"turn"_s, tr("Replay only turn n (from 1, as listed)."), u"n"_s);
     const QCommandLineOption liveTools(u"live-tools"_s,
                                        tr("Run the built-in tools instead of using their recorded results."));
@@ -51,21 +53,14 @@ int ReplayCommand::exec(const QStringList &arguments)
                                        tr("The folder file tools may read with --live-tools (default: the "
                                           "current folder)."),
                                        u"dir"_s);
-    parser.addOptions({help, turn, liveTools, workspace});
+    parser.addOptions({turn, liveTools, workspace});
     parser.addPositionalArgument(u"file"_s, tr("A saved session (*.loopscope.json)."), u"FILE"_s);
 
-    // The first two arguments are the program and "replay".
-    QStringList args = arguments;
-    if (args.size() >= 2)
-        args.removeAt(1);
-    if (!parser.parse(args)) {
-        printError(parser.errorText());
-        return BadInput;
-    }
-    if (parser.isSet(help)) {
-        *m_out << parser.helpText().replace(u"[options]"_s, u"replay [options]"_s);
-        m_out->flush();
-        return Reproduced;
+    QString usageError;
+    switch (syntax.parse(arguments, *m_out, &usageError)) {
+    case CommandLineSyntax::Outcome::Failed: printError(usageError); return BadInput;
+    case CommandLineSyntax::Outcome::HelpShown: return Reproduced;
+    case CommandLineSyntax::Outcome::Parsed: break;
     }
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {

@@ -1,5 +1,7 @@
 #include "runcommand.h"
 
+#include "cli/commandlinesyntax.h"
+
 #include "cli/approvalpolicy.h"
 #include "cli/interruptwatcher.h"
 #include "cli/jsonlineswriter.h"
@@ -72,7 +74,7 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         RunCommand::tr("Run one turn of the agent and print its answer on stdout.\n"
                        "The API key is read from an environment variable, never from the command line.\n\n")
         + exitCodeHelp());
-    const QCommandLineOption help({u"h"_s, u"help"_s}, RunCommand::tr("Show this help."));
+    CommandLineSyntax syntax(parser, u"run"_s);
     const Launch::ProviderOptions providerOptions;
     const QCommandLineOption system(u"system"_s, RunCommand::tr("A system instruction."), u"text"_s);
     const QCommandLineOption maxIterations(u"max-iterations"_s,
@@ -108,21 +110,16 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
                                                     "creating it if missing, and save it back after the turn."),
                                      u"file"_s);
     providerOptions.addTo(parser);
-    parser.addOptions({help, system, maxIterations, postLoop, noStream, tools,
+    parser.addOptions({system, maxIterations, postLoop, noStream, tools,
                        workspace, approve, events, traceOut, session});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
-    // The first two arguments are the program and "run".
-    QStringList args = arguments;
-    if (args.size() >= 2)
-        args.removeAt(1);
-    if (!parser.parse(args)) {
-        printError(parser.errorText());
-        return BadUsage;
-    }
-    if (parser.isSet(help)) {
-        QTextStream(stdout) << parser.helpText().replace(u"[options]"_s, u"run [options]"_s);
-        return Success;
+    QTextStream out(stdout);
+    QString usageError;
+    switch (syntax.parse(arguments, out, &usageError)) {
+    case CommandLineSyntax::Outcome::Failed: printError(usageError); return BadUsage;
+    case CommandLineSyntax::Outcome::HelpShown: return Success;
+    case CommandLineSyntax::Outcome::Parsed: break;
     }
 
     RunOptions options;
