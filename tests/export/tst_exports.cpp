@@ -980,7 +980,7 @@ private slots:
 
         const OtlpSpan *price = toolSpan(spans, u"c1"_s);
         const OtlpSpan *failed = toolSpan(spans, u"c3"_s);
-        const OtlpSpan &turn = spansWithOperation(spans, u"invoke_agent"_s).constFirst();
+        const OtlpSpan turn = spansWithOperation(spans, u"invoke_agent"_s).constFirst();
         if (includeContent) {
             QCOMPARE(price->string(u"gen_ai.tool.call.arguments"_s), u"{\"item\":\"widget\"}"_s);
             QCOMPARE(price->string(u"gen_ai.tool.call.result"_s), priceResult);
