@@ -695,6 +695,8 @@ void TestTranscript::pathsThatAreNotReadableSessionFilesAreRefused_data()
     QTest::newRow("a pipe, which would block") << u"fifo"_s << u"is not a regular file."_s;
     QTest::newRow("a device, which would not end") << u"device"_s << u"/dev/zero is not a regular file."_s;
     QTest::newRow("a file without read permission") << u"unreadable"_s << u"cannot be read: "_s;
+    // A regular file whose read fails, for anyone (root included): offset 0 is not mapped.
+    QTest::newRow("a file whose reading fails") << u"failing"_s << u"/proc/self/mem cannot be read: "_s;
 }
 
 void TestTranscript::pathsThatAreNotReadableSessionFilesAreRefused()
@@ -712,6 +714,8 @@ void TestTranscript::pathsThatAreNotReadableSessionFilesAreRefused()
         QCOMPARE(mkfifo(QFile::encodeName(path).constData(), 0600), 0);
     } else if (kind == u"device"_s) {
         path = u"/dev/zero"_s;
+    } else if (kind == u"failing"_s) {
+        path = u"/proc/self/mem"_s;
     } else if (kind == u"unreadable"_s) {
         if (geteuid() == 0)
             QSKIP("root reads files without read permission");
