@@ -172,13 +172,9 @@ private slots:
     void selectingInTheChatSelectsTheTraceNodeAndBack()
     {
         Ui::MainWindow window(m_fixture->context());
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.start(demoProfile());
-        QTRY_VERIFY(m_fixture->session.hasProvider());
-        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
-        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
 
         Ui::ChatView *chat = window.chatView();
         int toolIndex = -1;
@@ -336,13 +332,9 @@ private slots:
         broken.close();
 
         Ui::MainWindow window(m_fixture->context());
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.start(demoProfile());
-        QTRY_VERIFY(m_fixture->session.hasProvider());
-        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
-        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
         const int items = window.chatView()->itemCount();
         const QList<Message> history = m_fixture->session.agent()->history();
         QVERIFY(m_fixture->document.save(m_dir.filePath(u"kept.loopscope.json"_s)));
@@ -361,13 +353,9 @@ private slots:
     void closingWithUnsavedChangesAsks()
     {
         Ui::MainWindow window(m_fixture->context());
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.start(demoProfile());
-        QTRY_VERIFY(m_fixture->session.hasProvider());
-        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
-        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
 
         QVERIFY(!window.close());
         QMessageBox *question = nullptr;
@@ -419,13 +407,9 @@ private slots:
     {
         QFETCH(bool, pickInTheChat);
         Ui::MainWindow window(m_fixture->context());
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.start(demoProfile());
-        QTRY_VERIFY(m_fixture->session.hasProvider());
-        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
-        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
         const QString title = m_fixture->session.title();
 
         const Trace *trace = m_fixture->session.trace();
@@ -529,6 +513,18 @@ private slots:
     }
 
 private:
+    // Shows the window with the demo provider and runs the demo's three-iteration turn to its end.
+    void showAfterTheDemoTurn(Ui::MainWindow &window)
+    {
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+    }
+
     ProviderProfile demoProfile() const
     {
         ProviderProfile profile;
