@@ -41,11 +41,13 @@ void KeychainSecretStore::read(const QString &account, QObject *context, ReadCal
     job->start();
 }
 
-void KeychainSecretStore::write(const QString &account, const QString &secret, QObject *context, WriteCallback done)
+void KeychainSecretStore::write(const QString &account, const QString &secret, QObject *context,
+                                WriteCallback done)
 {
     auto *job = prepare<QKeychain::WritePasswordJob>(m_service, account);
     job->setTextData(secret);
-    QObject::connect(job, &QKeychain::Job::finished, context, [job, done = std::move(done)] { done(errorOf(job)); });
+    QObject::connect(job, &QKeychain::Job::finished, context,
+                     [job, done = std::move(done)] { done(errorOf(job)); });
     job->start();
 }
 

@@ -19,7 +19,8 @@ QString providerKindName(ProviderKind kind)
 
 std::optional<ProviderKind> providerKindFromName(const QString &name)
 {
-    for (auto kind : {ProviderKind::OpenAi, ProviderKind::Anthropic, ProviderKind::Gemini, ProviderKind::Ollama}) {
+    for (auto kind :
+         {ProviderKind::OpenAi, ProviderKind::Anthropic, ProviderKind::Gemini, ProviderKind::Ollama}) {
         if (providerKindName(kind) == name.trimmed().toLower())
             return kind;
     }

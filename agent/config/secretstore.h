@@ -26,7 +26,8 @@ public:
 
     virtual ~SecretStore() = default;
     virtual void read(const QString &account, QObject *context, ReadCallback done) = 0;
-    virtual void write(const QString &account, const QString &secret, QObject *context, WriteCallback done) = 0;
+    virtual void write(const QString &account, const QString &secret, QObject *context, WriteCallback done)
+        = 0;
     virtual void remove(const QString &account, QObject *context, WriteCallback done) = 0;
 };
 

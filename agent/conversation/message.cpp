@@ -80,8 +80,8 @@ QString roleName(Message::Role role)
 
 std::optional<Message::Role> roleFromName(const QString &name)
 {
-    for (auto role : {Message::Role::System, Message::Role::User, Message::Role::Assistant,
-                      Message::Role::Tool}) {
+    for (auto role :
+         {Message::Role::System, Message::Role::User, Message::Role::Assistant, Message::Role::Tool}) {
         if (roleName(role) == name)
             return role;
     }

@@ -1,9 +1,9 @@
 #pragma once
 
 #include <QJsonObject>
-#include <optional>
 #include <QList>
 #include <QString>
+#include <optional>
 
 namespace Loopscope {
 

@@ -29,8 +29,8 @@ struct ToolRun
 };
 
 // Runs on a pool thread. Exceptions end here: they become a result the model can read.
-ToolRun runTool(std::shared_ptr<const Tool> tool, QJsonObject arguments,
-                std::shared_ptr<ToolContext> context, std::shared_ptr<const Clock> clock)
+ToolRun runTool(std::shared_ptr<const Tool> tool, QJsonObject arguments, std::shared_ptr<ToolContext> context,
+                std::shared_ptr<const Clock> clock)
 {
     ToolRun run;
     run.startedUs = clock->nowUs();
@@ -82,7 +82,7 @@ struct Agent::Turn
     int repeatCount = 0;
     QSet<QString> usedCallIds;
     ModelRequest requestBeforeInterceptors; // what the next model call was built as
-    std::vector<PendingToolCall> calls; // the current (or last) iteration's
+    std::vector<PendingToolCall> calls;     // the current (or last) iteration's
     TurnResult result;
 };
 
@@ -233,9 +233,9 @@ void Agent::startIteration()
     data.maxIterations = m_config.maxIterations;
     data.wrapUpNote = wrapUp;
     data.toolsOffered = turn.toolsOffered;
-    turn.iterationNode = m_trace->begin(turn.traceNode, TraceKind::Iteration,
-                                        tr("Iteration %1 of %2").arg(turn.iteration).arg(m_config.maxIterations),
-                                        now(), data);
+    turn.iterationNode = m_trace->begin(
+        turn.traceNode, TraceKind::Iteration,
+        tr("Iteration %1 of %2").arg(turn.iteration).arg(m_config.maxIterations), now(), data);
     turn.result.iterations = turn.iteration;
     turn.result.wrapUpNoteSent |= wrapUp;
     turn.result.finalIterationWithoutTools |= finalIteration && !turn.toolsOffered && !m_workbench->isEmpty();
@@ -272,17 +272,15 @@ ModelRequest Agent::buildRequest(bool reflection) const
     // Tools stay declared even when they may not be used: some providers refuse
     // a history with tool calls in it unless the tools are defined.
     request.tools = m_workbench->schemas();
-    request.toolChoice = (reflection || !m_turn->toolsOffered) && !request.tools.isEmpty()
-        ? ToolChoice::None
-        : ToolChoice::Auto;
+    request.toolChoice = (reflection || !m_turn->toolsOffered) && !request.tools.isEmpty() ? ToolChoice::None
+                                                                                           : ToolChoice::Auto;
     return request;
 }
 
 // ---------------------------------------------------------------------------
 // Model calls
 
-void Agent::consultModelInterceptors(int interceptorIndex, ModelRequest request, bool edited,
-                                     bool reflection)
+void Agent::consultModelInterceptors(int interceptorIndex, ModelRequest request, bool edited, bool reflection)
 {
     if (interceptorIndex == 0)
         m_turn->requestBeforeInterceptors = request;
@@ -301,20 +299,22 @@ void Agent::consultModelInterceptors(int interceptorIndex, ModelRequest request,
     // only count while the same turn is still waiting for them.
     const QPointer<Agent> self(this);
     const quint64 serial = m_turnSerial;
-    ModelCallDecision decision([self, serial, interceptorIndex, request, edited,
-                                reflection](ModelCallVerdict verdict) {
-        if (!self)
-            return;
-        QMetaObject::invokeMethod(self, [self, serial, interceptorIndex, request, edited, reflection,
-                                         verdict = std::move(verdict)] {
-            if (!self->m_turn || self->m_turnSerial != serial)
+    ModelCallDecision decision(
+        [self, serial, interceptorIndex, request, edited, reflection](ModelCallVerdict verdict) {
+            if (!self)
                 return;
-            const bool changed = verdict.editedRequest && *verdict.editedRequest != request;
-            self->consultModelInterceptors(interceptorIndex + 1,
-                                           changed ? *verdict.editedRequest : request,
-                                           edited || changed, reflection);
-        }, Qt::QueuedConnection);
-    });
+            QMetaObject::invokeMethod(
+                self,
+                [self, serial, interceptorIndex, request, edited, reflection, verdict = std::move(verdict)] {
+                    if (!self->m_turn || self->m_turnSerial != serial)
+                        return;
+                    const bool changed = verdict.editedRequest && *verdict.editedRequest != request;
+                    self->consultModelInterceptors(interceptorIndex + 1,
+                                                   changed ? *verdict.editedRequest : request,
+                                                   edited || changed, reflection);
+                },
+                Qt::QueuedConnection);
+        });
     m_interceptors.at(interceptorIndex)->interceptModelCall(checkpoint, decision);
 }
 
@@ -329,8 +329,8 @@ void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection
         data.originalRequest = turn.requestBeforeInterceptors;
     data.editedByInterceptor = edited;
     const int parent = reflection ? turn.reflectionNode : turn.iterationNode;
-    const QString label = request.options.model.isEmpty() ? tr("chat")
-                                                          : tr("chat %1").arg(request.options.model);
+    const QString label
+        = request.options.model.isEmpty() ? tr("chat") : tr("chat %1").arg(request.options.model);
     turn.modelCallNode = m_trace->begin(parent, TraceKind::ModelCall, label, now(), data);
     setState(State::WaitingForModel);
     emitEvent(AgentEvent::Kind::ModelRequest, turn.modelCallNode, {}, {}, false,
@@ -353,9 +353,8 @@ void Agent::onModelAttempt(const ModelAttempt &attempt)
     if (!m_turn || m_turn->modelCallNode < 0)
         return;
     const int callNode = m_turn->modelCallNode;
-    m_trace->update(callNode, [&attempt](TraceNode &node) {
-        node.data<ModelCallData>().attempts.append(attempt);
-    });
+    m_trace->update(callNode,
+                    [&attempt](TraceNode &node) { node.data<ModelCallData>().attempts.append(attempt); });
     if (attempt.retryInMs < 0)
         return;
     RetryData retry;
@@ -363,9 +362,9 @@ void Agent::onModelAttempt(const ModelAttempt &attempt)
     retry.httpStatus = attempt.httpStatus;
     retry.reason = attempt.error;
     retry.delayMs = attempt.retryInMs;
-    const int node = m_trace->begin(callNode, TraceKind::Retry,
-                                    tr("Retry after attempt %1").arg(attempt.number),
-                                    attempt.startedUs, retry);
+    const int node
+        = m_trace->begin(callNode, TraceKind::Retry, tr("Retry after attempt %1").arg(attempt.number),
+                         attempt.startedUs, retry);
     m_trace->finish(node, TraceStatus::Error, attempt.endedUs);
     emitEvent(AgentEvent::Kind::Retry, node, attempt.error, {}, true,
               {{u"attempt"_s, attempt.number},
@@ -379,9 +378,8 @@ void Agent::onModelFailure(const ModelError &error)
         return;
     Turn &turn = *m_turn;
     const int callNode = std::exchange(turn.modelCallNode, -1);
-    m_trace->update(callNode, [&error](TraceNode &node) {
-        node.data<ModelCallData>().error = error.message;
-    });
+    m_trace->update(callNode,
+                    [&error](TraceNode &node) { node.data<ModelCallData>().error = error.message; });
     m_trace->finish(callNode, TraceStatus::Error, now());
     recordError(turn.reflecting ? turn.reflectionNode : turn.iterationNode, u"provider"_s, error.message);
     finishTurn(TurnOutcome::Failed, {}, error.message);
@@ -404,9 +402,8 @@ void Agent::onModelResponse(const ModelResponse &received)
     }
 
     const int callNode = std::exchange(turn.modelCallNode, -1);
-    m_trace->update(callNode, [&response](TraceNode &node) {
-        node.data<ModelCallData>().response = response;
-    });
+    m_trace->update(callNode,
+                    [&response](TraceNode &node) { node.data<ModelCallData>().response = response; });
     m_trace->finish(callNode, TraceStatus::Ok, now());
     turn.result.usage += response.usage;
     emitEvent(AgentEvent::Kind::ModelResponse, callNode, response.text, {}, false,
@@ -416,9 +413,8 @@ void Agent::onModelResponse(const ModelResponse &received)
                {u"outputTokens"_s, response.usage.outputTokens}});
 
     if (turn.reflecting) {
-        m_trace->update(turn.reflectionNode, [&response](TraceNode &node) {
-            node.data<TextData>().text = response.text;
-        });
+        m_trace->update(turn.reflectionNode,
+                        [&response](TraceNode &node) { node.data<TextData>().text = response.text; });
         m_trace->finish(turn.reflectionNode, response.text.isEmpty() ? TraceStatus::Error : TraceStatus::Ok,
                         now());
         emitEvent(AgentEvent::Kind::Reflection, turn.reflectionNode, response.text);
@@ -445,9 +441,10 @@ void Agent::onModelResponse(const ModelResponse &received)
         // The model asked for tools it may not use now. Answer each call so the
         // history stays valid, and end the turn with whatever text came along.
         appendMessage(Message::assistant(response.text, response.toolCalls));
-        const QString why = overBudget
-            ? tr("Not executed: the turn's token budget of %1 is used up.").arg(m_config.tokenBudget)
-            : tr("Not executed: the iteration limit was reached and tools are disabled.");
+        const QString why
+            = overBudget
+                  ? tr("Not executed: the turn's token budget of %1 is used up.").arg(m_config.tokenBudget)
+                  : tr("Not executed: the iteration limit was reached and tools are disabled.");
         for (const ToolCall &call : std::as_const(response.toolCalls)) {
             ToolCallData data;
             data.call = call;
@@ -493,10 +490,8 @@ void Agent::handleHandoff(const QList<ToolCall> &calls, int winner)
     Turn &turn = *m_turn;
     const ToolCall &winning = calls.at(winner);
     const QString target = m_workbench->find(winning.name)->behaviour().handoffTarget;
-    const QString reason = QJsonDocument::fromJson(winning.arguments.toUtf8())
-                               .object()
-                               .value(u"reason"_s)
-                               .toString();
+    const QString reason
+        = QJsonDocument::fromJson(winning.arguments.toUtf8()).object().value(u"reason"_s).toString();
 
     for (int i = 0; i < calls.size(); ++i) {
         const ToolCall &call = calls.at(i);
@@ -543,7 +538,8 @@ void Agent::handleToolCalls(const ModelResponse &response)
         pending.call = response.toolCalls.at(i);
         ToolCallData data;
         data.call = pending.call;
-        pending.traceNode = m_trace->begin(turn.iterationNode, TraceKind::ToolCall, pending.call.name, now(), data);
+        pending.traceNode
+            = m_trace->begin(turn.iterationNode, TraceKind::ToolCall, pending.call.name, now(), data);
         emitEvent(AgentEvent::Kind::ToolCall, pending.traceNode, {}, pending.call);
         prepareToolCall(i);
     }
@@ -565,8 +561,8 @@ void Agent::prepareToolCall(int index)
 
     pending.tool = m_workbench->find(call.name);
     if (!pending.tool) {
-        fail(tr("Unknown tool '%1'. Available tools: %2.")
-                 .arg(call.name, m_workbench->names().join(u", "_s)));
+        fail(
+            tr("Unknown tool '%1'. Available tools: %2.").arg(call.name, m_workbench->names().join(u", "_s)));
         return;
     }
 
@@ -631,12 +627,14 @@ void Agent::consultToolInterceptors(int index, int interceptorIndex)
     ToolCallDecision decision([self, serial, iteration, index, interceptorIndex](ToolCallVerdict verdict) {
         if (!self)
             return;
-        QMetaObject::invokeMethod(self, [self, serial, iteration, index, interceptorIndex,
-                                         verdict = std::move(verdict)] {
-            if (!self->m_turn || self->m_turnSerial != serial || self->m_turn->iteration != iteration)
-                return;
-            self->applyToolVerdict(index, interceptorIndex, verdict);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self,
+            [self, serial, iteration, index, interceptorIndex, verdict = std::move(verdict)] {
+                if (!self->m_turn || self->m_turnSerial != serial || self->m_turn->iteration != iteration)
+                    return;
+                self->applyToolVerdict(index, interceptorIndex, verdict);
+            },
+            Qt::QueuedConnection);
     });
     m_interceptors.at(interceptorIndex)->interceptToolCall(checkpoint, decision);
 }
@@ -650,18 +648,16 @@ void Agent::applyToolVerdict(int index, int interceptorIndex, const ToolCallVerd
     switch (verdict.action) {
     case ToolCallVerdict::Action::Deny: {
         const QString reason = verdict.denialReason.isEmpty()
-            ? tr("Denied by the user.")
-            : tr("Denied by the user: %1").arg(verdict.denialReason);
-        m_trace->update(pending.traceNode, [](TraceNode &node) {
-            node.data<ToolCallData>().decision = u"denied"_s;
-        });
+                                   ? tr("Denied by the user.")
+                                   : tr("Denied by the user: %1").arg(verdict.denialReason);
+        m_trace->update(pending.traceNode,
+                        [](TraceNode &node) { node.data<ToolCallData>().decision = u"denied"_s; });
         completeToolCall(index, ToolResult::failure(reason), TraceStatus::Denied);
         break;
     }
     case ToolCallVerdict::Action::SupplyResult:
-        m_trace->update(pending.traceNode, [](TraceNode &node) {
-            node.data<ToolCallData>().decision = u"manual result"_s;
-        });
+        m_trace->update(pending.traceNode,
+                        [](TraceNode &node) { node.data<ToolCallData>().decision = u"manual result"_s; });
         completeToolCall(index, verdict.suppliedResult,
                          verdict.suppliedResult.isError ? TraceStatus::Error : TraceStatus::Ok);
         break;
@@ -745,15 +741,17 @@ void Agent::startTool(int index)
     const int iteration = m_turn->iteration;
     const int node = pending.traceNode;
     pending.context = std::make_shared<ToolContext>([self, serial, node](const QString &message) {
-        QMetaObject::invokeMethod(self, [self, serial, node, message] {
-            if (!self || !self->m_turn || self->m_turnSerial != serial)
-                return;
-            self->m_trace->update(node, [&message](TraceNode &n) {
-                n.data<ToolCallData>().progress.append(message);
-            });
-            const ToolCall call = self->m_trace->node(node).data<ToolCallData>().call;
-            self->emitEvent(AgentEvent::Kind::ToolProgress, node, message, call);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self,
+            [self, serial, node, message] {
+                if (!self || !self->m_turn || self->m_turnSerial != serial)
+                    return;
+                self->m_trace->update(
+                    node, [&message](TraceNode &n) { n.data<ToolCallData>().progress.append(message); });
+                const ToolCall call = self->m_trace->node(node).data<ToolCallData>().call;
+                self->emitEvent(AgentEvent::Kind::ToolProgress, node, message, call);
+            },
+            Qt::QueuedConnection);
     });
 
     const int timeoutMs = pending.tool->behaviour().timeoutMs.value_or(m_config.toolTimeoutMs);
@@ -791,8 +789,8 @@ void Agent::startTool(int index)
         startQueuedTools();
         maybeFinishToolPhase();
     });
-    watcher->setFuture(QtConcurrent::run(m_toolPool, runTool, pending.tool, pending.arguments,
-                                         pending.context, m_clock));
+    watcher->setFuture(
+        QtConcurrent::run(m_toolPool, runTool, pending.tool, pending.arguments, pending.context, m_clock));
 }
 
 void Agent::completeToolCall(int index, const ToolResult &result, TraceStatus status, qint64 startedUs,
@@ -847,7 +845,8 @@ void Agent::finishToolPhase()
     m_trace->finish(turn.iterationNode, errorOnly ? TraceStatus::Error : TraceStatus::Ok, now());
 
     turn.consecutiveErrorIterations = errorOnly ? turn.consecutiveErrorIterations + 1 : 0;
-    if (m_config.maxConsecutiveErrors > 0 && turn.consecutiveErrorIterations >= m_config.maxConsecutiveErrors) {
+    if (m_config.maxConsecutiveErrors > 0
+        && turn.consecutiveErrorIterations >= m_config.maxConsecutiveErrors) {
         const QString message = tr("The turn stopped after %1 iterations in a row in which every tool call "
                                    "failed. The last error: %2")
                                     .arg(turn.consecutiveErrorIterations)
@@ -877,8 +876,8 @@ void Agent::runPostLoop()
     switch (m_config.postLoop) {
     case PostLoopMode::Reflect:
         turn.reflecting = true;
-        turn.reflectionNode = m_trace->begin(turn.traceNode, TraceKind::Reflection, tr("Reflection"), now(),
-                                             TextData{});
+        turn.reflectionNode
+            = m_trace->begin(turn.traceNode, TraceKind::Reflection, tr("Reflection"), now(), TextData{});
         consultModelInterceptors(0, buildRequest(true), false, true);
         return;
     case PostLoopMode::Summary: {
@@ -891,7 +890,8 @@ void Agent::runPostLoop()
             lines.append(line);
         }
         const QString text = lines.join(u'\n');
-        const int node = m_trace->begin(turn.traceNode, TraceKind::Summary, tr("Summary"), now(), TextData{text});
+        const int node
+            = m_trace->begin(turn.traceNode, TraceKind::Summary, tr("Summary"), now(), TextData{text});
         m_trace->finish(node, TraceStatus::Ok, now());
         emitEvent(AgentEvent::Kind::Summary, node, text);
         finishWithAnswer(text, TurnOutcome::Summarised);
@@ -1004,8 +1004,9 @@ bool Agent::passesShields(ShieldStage stage, const QString &subject, const QStri
         data.passed = verdict.allowed;
         data.reason = verdict.reason;
         const qint64 at = now();
-        const int node = m_trace->begin(parent, TraceKind::ShieldCheck,
-                                        tr("%1 check: %2").arg(shield->name(), shieldStageName(stage)), at, data);
+        const int node
+            = m_trace->begin(parent, TraceKind::ShieldCheck,
+                             tr("%1 check: %2").arg(shield->name(), shieldStageName(stage)), at, data);
         m_trace->finish(node, verdict.allowed ? TraceStatus::Ok : TraceStatus::Blocked, now());
         if (!verdict.allowed) {
             *reason = verdict.reason;

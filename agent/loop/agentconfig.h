@@ -37,10 +37,10 @@ struct AgentConfig
     // %1: iterations remaining including this one.
     QString wrapUpNote = QStringLiteral(
         "%1 iterations remaining: prioritise an answer. Call a tool only if you cannot answer without it.");
-    QString finalIterationNote = QStringLiteral(
-        "This is the final iteration: tools are disabled. Answer now with what you have.");
-    QString fallbackMessage = QStringLiteral(
-        "The agent stopped without a final answer after %1 iterations. The tool results so far are in the trace.");
+    QString finalIterationNote
+        = QStringLiteral("This is the final iteration: tools are disabled. Answer now with what you have.");
+    QString fallbackMessage = QStringLiteral("The agent stopped without a final answer after %1 iterations. "
+                                             "The tool results so far are in the trace.");
 
     bool operator==(const AgentConfig &) const = default;
     QJsonObject toJson() const;

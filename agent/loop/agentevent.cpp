@@ -29,9 +29,8 @@ QString agentEventKindName(AgentEvent::Kind kind)
 
 QJsonObject AgentEvent::toJson() const
 {
-    QJsonObject json{{u"event"_s, agentEventKindName(kind)},
-                     {u"timeUs"_s, timeUs},
-                     {u"iteration"_s, iteration}};
+    QJsonObject json{
+        {u"event"_s, agentEventKindName(kind)}, {u"timeUs"_s, timeUs}, {u"iteration"_s, iteration}};
     if (traceNode >= 0)
         json.insert(u"traceNode"_s, traceNode);
     if (!text.isEmpty())

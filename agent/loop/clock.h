@@ -20,7 +20,11 @@ public:
 class SystemClock final : public Clock
 {
 public:
-    SystemClock() : m_epochUs(QDateTime::currentMSecsSinceEpoch() * 1000) { m_timer.start(); }
+    SystemClock()
+        : m_epochUs(QDateTime::currentMSecsSinceEpoch() * 1000)
+    {
+        m_timer.start();
+    }
     qint64 nowUs() const override { return m_epochUs + m_timer.nsecsElapsed() / 1000; }
 
 private:

@@ -18,7 +18,9 @@ class Decision
 {
 public:
     using Callback = std::function<void(Verdict)>;
-    explicit Decision(Callback callback) : m_state(std::make_shared<State>(std::move(callback))) {}
+    explicit Decision(Callback callback)
+        : m_state(std::make_shared<State>(std::move(callback)))
+    {}
 
     bool isPending() const { return !m_state->decided; }
 
@@ -35,7 +37,9 @@ protected:
 private:
     struct State
     {
-        explicit State(Callback c) : callback(std::move(c)) {}
+        explicit State(Callback c)
+            : callback(std::move(c))
+        {}
         Callback callback;
         bool decided = false;
     };

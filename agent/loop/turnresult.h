@@ -18,7 +18,7 @@ enum class TurnOutcome {
     ErrorLimit,  // too many error-only iterations in a row
     TokenBudget, // the turn used more tokens than its budget
     Cancelled,
-    Failed,      // the model could not be reached or answered with an error
+    Failed, // the model could not be reached or answered with an error
 };
 QString turnOutcomeName(TurnOutcome outcome);
 
@@ -46,7 +46,7 @@ struct TurnResult
     bool isAnswer() const
     {
         return outcome == TurnOutcome::Answered || outcome == TurnOutcome::Reflected
-            || outcome == TurnOutcome::Summarised;
+               || outcome == TurnOutcome::Summarised;
     }
     bool operator==(const TurnResult &) const = default;
 };

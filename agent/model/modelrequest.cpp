@@ -98,8 +98,8 @@ QString finishReasonName(FinishReason reason)
 
 FinishReason finishReasonFromName(const QString &name)
 {
-    for (auto reason : {FinishReason::Stop, FinishReason::ToolCalls, FinishReason::Length,
-                        FinishReason::ContentFilter}) {
+    for (auto reason :
+         {FinishReason::Stop, FinishReason::ToolCalls, FinishReason::Length, FinishReason::ContentFilter}) {
         if (finishReasonName(reason) == name)
             return reason;
     }
@@ -140,12 +140,8 @@ ModelResponse ModelResponse::fromJson(const QJsonObject &json)
 
 QJsonObject ModelAttempt::toJson() const
 {
-    QJsonObject json{{u"number"_s, number},
-                     {u"startedUs"_s, startedUs},
-                     {u"endedUs"_s, endedUs},
-                     {u"httpStatus"_s, httpStatus},
-                     {u"error"_s, error},
-                     {u"retryInMs"_s, retryInMs},
+    QJsonObject json{{u"number"_s, number},         {u"startedUs"_s, startedUs}, {u"endedUs"_s, endedUs},
+                     {u"httpStatus"_s, httpStatus}, {u"error"_s, error},         {u"retryInMs"_s, retryInMs},
                      {u"request"_s, request}};
     if (!response.isUndefined())
         json.insert(u"response"_s, response);

@@ -98,7 +98,7 @@ struct ModelAttempt
     qint64 startedUs = 0;
     qint64 endedUs = 0;
     int httpStatus = 0;
-    QString error;       // empty when the attempt succeeded
+    QString error;         // empty when the attempt succeeded
     qint64 retryInMs = -1; // >= 0 when another attempt follows
     QJsonObject request;   // {method, url, headers, body}
     QJsonValue response;   // body, or the list of stream events

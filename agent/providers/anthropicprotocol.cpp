@@ -231,7 +231,9 @@ private:
 class AnthropicBodyDecoder final : public JsonBodyDecoder
 {
 public:
-    AnthropicBodyDecoder() : JsonBodyDecoder(u"The provider"_s) {}
+    AnthropicBodyDecoder()
+        : JsonBodyDecoder(u"The provider"_s)
+    {}
 
 protected:
     std::variant<ModelResponse, QString> decode(const QJsonObject &body) override

@@ -134,9 +134,14 @@ FinishReason finishReasonFromGemini(const QString &reason, bool hasToolCalls)
         return hasToolCalls ? FinishReason::ToolCalls : FinishReason::Stop;
     if (reason == u"MAX_TOKENS")
         return FinishReason::Length;
-    static const QStringList filtered{u"SAFETY"_s,       u"RECITATION"_s,   u"BLOCKLIST"_s,
-                                      u"PROHIBITED_CONTENT"_s, u"SPII"_s, u"IMAGE_SAFETY"_s,
-                                      u"IMAGE_PROHIBITED_CONTENT"_s, u"IMAGE_RECITATION"_s};
+    static const QStringList filtered{u"SAFETY"_s,
+                                      u"RECITATION"_s,
+                                      u"BLOCKLIST"_s,
+                                      u"PROHIBITED_CONTENT"_s,
+                                      u"SPII"_s,
+                                      u"IMAGE_SAFETY"_s,
+                                      u"IMAGE_PROHIBITED_CONTENT"_s,
+                                      u"IMAGE_RECITATION"_s};
     if (filtered.contains(reason))
         return FinishReason::ContentFilter;
     // MALFORMED_FUNCTION_CALL, UNEXPECTED_TOOL_CALL, TOO_MANY_TOOL_CALLS, LANGUAGE, OTHER, ...
@@ -217,7 +222,7 @@ private:
         if (usage.contains(u"candidatesTokenCount"_s) || usage.contains(u"thoughtsTokenCount"_s)) {
             // Thinking tokens are billed as output.
             m_response.usage.outputTokens = usage.value(u"candidatesTokenCount"_s).toInteger()
-                + usage.value(u"thoughtsTokenCount"_s).toInteger();
+                                            + usage.value(u"thoughtsTokenCount"_s).toInteger();
         }
     }
 
@@ -227,7 +232,8 @@ private:
         if (part.value(u"thought"_s).toBool())
             return;
         if (const QJsonValue functionCall = part.value(u"functionCall"_s); functionCall.isObject()) {
-            consumeCall(functionCall.toObject(), part.value(GeminiProtocol::thoughtSignatureKey).toString(), sink);
+            consumeCall(functionCall.toObject(), part.value(GeminiProtocol::thoughtSignatureKey).toString(),
+                        sink);
             return;
         }
         const QString text = part.value(u"text"_s).toString();
@@ -328,7 +334,9 @@ class GeminiBodyDecoder final : public JsonBodyDecoder
     Q_DECLARE_TR_FUNCTIONS(Loopscope::GeminiProtocol)
 
 public:
-    GeminiBodyDecoder() : JsonBodyDecoder(u"Gemini"_s) {}
+    GeminiBodyDecoder()
+        : JsonBodyDecoder(u"Gemini"_s)
+    {}
 
 protected:
     std::variant<ModelResponse, QString> decode(const QJsonObject &body) override
@@ -351,8 +359,7 @@ QJsonArray GeminiProtocol::encodeContents(const QList<Message> &messages)
     for (qsizetype i = 0; i < messages.size(); ++i) {
         const Message &message = messages.at(i);
         switch (message.role) {
-        case Message::Role::System:
-            break; // goes to systemInstruction
+        case Message::Role::System: break; // goes to systemInstruction
         case Message::Role::User:
             // Gemini rejects empty text parts.
             if (!message.text.isEmpty())
@@ -418,7 +425,8 @@ QJsonArray GeminiProtocol::encodeTools(const QList<ToolSchema> &tools)
 HttpCall GeminiProtocol::encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const
 {
     HttpCall call;
-    const QString method = request.options.stream ? u":streamGenerateContent?alt=sse"_s : u":generateContent"_s;
+    const QString method
+        = request.options.stream ? u":streamGenerateContent?alt=sse"_s : u":generateContent"_s;
     call.url = QUrl(apiRoot(endpoint.baseUrl) + modelResource(request.options.model) + method);
     // The key goes in a header, never in the URL, where proxies and logs would keep it.
     if (!endpoint.apiKey.isEmpty())

@@ -137,9 +137,11 @@ void HttpModelClient::onFinished()
 
     if (m_timedOut != Timeout::None) {
         const bool connect = m_timedOut == Timeout::Connect;
-        const QString message = connect
-            ? tr("could not connect to %1 within %2 s").arg(m_call.url.host()).arg(m_endpoint.connectTimeoutMs / 1000.0)
-            : tr("the provider sent nothing for %1 s").arg(m_endpoint.readTimeoutMs / 1000.0);
+        const QString message
+            = connect ? tr("could not connect to %1 within %2 s")
+                            .arg(m_call.url.host())
+                            .arg(m_endpoint.connectTimeoutMs / 1000.0)
+                      : tr("the provider sent nothing for %1 s").arg(m_endpoint.readTimeoutMs / 1000.0);
         if (m_streamStarted) {
             finishAttempt(message, -1, m_decoder->recordedResponse());
             fail({ModelError::Kind::Timeout, m_httpStatus, tr("The stream stopped: %1.").arg(message)});
@@ -151,7 +153,8 @@ void HttpModelClient::onFinished()
 
     if (m_httpStatus >= 200 && m_httpStatus < 300) {
         if (networkError != QNetworkReply::NoError) {
-            const QString message = tr("The connection was cut while the response arrived: %1").arg(networkErrorText);
+            const QString message
+                = tr("The connection was cut while the response arrived: %1").arg(networkErrorText);
             finishAttempt(message, -1, m_decoder->recordedResponse());
             fail({ModelError::Kind::Network, m_httpStatus, message});
             return;
@@ -194,7 +197,8 @@ void HttpModelClient::retryOrFail(const ModelError &error, const HttpHeaders &re
         const QJsonDocument document = QJsonDocument::fromJson(m_errorBody);
         return document.isNull() ? QJsonValue(QString::fromUtf8(m_errorBody)) : QJsonValue(document.object());
     }();
-    const std::optional<qint64> delay = m_retryPolicy.retryDelay(m_retriesDone, error.httpStatus, responseHeaders);
+    const std::optional<qint64> delay
+        = m_retryPolicy.retryDelay(m_retriesDone, error.httpStatus, responseHeaders);
     if (!delay) {
         finishAttempt(error.message, -1, body);
         fail(error);

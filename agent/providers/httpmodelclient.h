@@ -60,7 +60,9 @@ private:
     class Forwarder final : public StreamSink
     {
     public:
-        explicit Forwarder(HttpModelClient *client) : m_client(client) {}
+        explicit Forwarder(HttpModelClient *client)
+            : m_client(client)
+        {}
         void textDelta(const QString &text) override { emit m_client->textDelta(text); }
         void toolCallDelta(const ToolCallDelta &delta) override { emit m_client->toolCallDelta(delta); }
 

@@ -53,7 +53,8 @@ QString errorText(const QJsonValue &error)
     // Not Ollama itself, but a proxy in front of it may wrap errors OpenAI-style.
     const QJsonObject object = error.toObject();
     const QString message = object.value(u"message"_s).toString();
-    return message.isEmpty() ? QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)) : message;
+    return message.isEmpty() ? QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact))
+                             : message;
 }
 
 FinishReason finishReasonFromOllama(const QString &reason, bool hasToolCalls)
@@ -204,7 +205,9 @@ private:
 class OllamaBodyDecoder final : public JsonBodyDecoder
 {
 public:
-    OllamaBodyDecoder() : JsonBodyDecoder(u"Ollama"_s) {}
+    OllamaBodyDecoder()
+        : JsonBodyDecoder(u"Ollama"_s)
+    {}
 
 protected:
     std::variant<ModelResponse, QString> decode(const QJsonObject &body) override
@@ -235,14 +238,14 @@ QJsonArray OllamaProtocol::encodeMessages(const QList<Message> &messages)
         QJsonObject json{{u"role"_s, roleName(message.role)}, {u"content"_s, message.text}};
         switch (message.role) {
         case Message::Role::System:
-        case Message::Role::User:
-            break;
+        case Message::Role::User: break;
         case Message::Role::Assistant:
             if (!message.toolCalls.isEmpty()) {
                 QJsonArray calls;
                 for (const ToolCall &call : message.toolCalls) {
-                    QJsonObject entry{{u"function"_s, QJsonObject{{u"name"_s, call.name},
-                                                                  {u"arguments"_s, argumentsObject(call.arguments)}}}};
+                    QJsonObject entry{
+                        {u"function"_s, QJsonObject{{u"name"_s, call.name},
+                                                    {u"arguments"_s, argumentsObject(call.arguments)}}}};
                     if (!call.id.isEmpty())
                         entry.insert(u"id"_s, call.id);
                     calls.append(entry);
@@ -285,7 +288,8 @@ HttpCall OllamaProtocol::encode(const ModelRequest &request, const ProviderEndpo
     // Ollama needs no key; one set here is for a proxy in front of it.
     if (!endpoint.apiKey.isEmpty())
         call.headers.append({"Authorization"_ba, "Bearer "_ba + endpoint.apiKey.toUtf8()});
-    call.headers.append({"Accept"_ba, request.options.stream ? "application/x-ndjson"_ba : "application/json"_ba});
+    call.headers.append(
+        {"Accept"_ba, request.options.stream ? "application/x-ndjson"_ba : "application/json"_ba});
 
     QJsonObject body{{u"model"_s, request.options.model}, {u"messages"_s, encodeMessages(request.messages)}};
     // Ollama has no tool_choice. For None the only lever is to offer no tools,
@@ -293,8 +297,9 @@ HttpCall OllamaProtocol::encode(const ModelRequest &request, const ProviderEndpo
     // render earlier calls and results only when tools are defined, and would
     // otherwise garble them. Then the tools stay and the model is trusted not to
     // call. Required cannot be enforced either; the tools are simply offered.
-    const bool offerTools = !request.tools.isEmpty()
-        && (request.toolChoice != ToolChoice::None || historyHasToolCalls(request.messages));
+    const bool offerTools
+        = !request.tools.isEmpty()
+          && (request.toolChoice != ToolChoice::None || historyHasToolCalls(request.messages));
     if (offerTools)
         body.insert(u"tools"_s, encodeTools(request.tools));
     // Ollama streams unless told otherwise, so the flag is always sent.

@@ -46,7 +46,8 @@ QString errorText(const QJsonValue &error)
         return error.toString();
     const QJsonObject object = error.toObject();
     const QString message = object.value(u"message"_s).toString();
-    return message.isEmpty() ? QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact)) : message;
+    return message.isEmpty() ? QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact))
+                             : message;
 }
 
 class OpenAiStreamDecoder final : public ResponseDecoder
@@ -143,7 +144,9 @@ private:
 class OpenAiBodyDecoder final : public JsonBodyDecoder
 {
 public:
-    OpenAiBodyDecoder() : JsonBodyDecoder(u"The provider"_s) {}
+    OpenAiBodyDecoder()
+        : JsonBodyDecoder(u"The provider"_s)
+    {}
 
 protected:
     std::variant<ModelResponse, QString> decode(const QJsonObject &body) override
@@ -170,7 +173,8 @@ protected:
         }
         response.toolCalls = calls.calls();
         response.providerFinishReason = choice.value(u"finish_reason"_s).toString();
-        response.finishReason = finishReasonFromOpenAi(response.providerFinishReason, !response.toolCalls.isEmpty());
+        response.finishReason
+            = finishReasonFromOpenAi(response.providerFinishReason, !response.toolCalls.isEmpty());
         return response;
     }
 };
@@ -184,9 +188,7 @@ QJsonArray OpenAiProtocol::encodeMessages(const QList<Message> &messages)
         QJsonObject json{{u"role"_s, roleName(message.role)}};
         switch (message.role) {
         case Message::Role::System:
-        case Message::Role::User:
-            json.insert(u"content"_s, message.text);
-            break;
+        case Message::Role::User: json.insert(u"content"_s, message.text); break;
         case Message::Role::Assistant: {
             // Some gateways reject "" beside tool calls; null is always accepted.
             json.insert(u"content"_s, message.text.isEmpty() && !message.toolCalls.isEmpty()
@@ -198,10 +200,10 @@ QJsonArray OpenAiProtocol::encodeMessages(const QList<Message> &messages)
                     calls.append(QJsonObject{
                         {u"id"_s, call.id},
                         {u"type"_s, u"function"_s},
-                        {u"function"_s, QJsonObject{{u"name"_s, call.name},
-                                                    {u"arguments"_s, call.arguments.trimmed().isEmpty()
-                                                                         ? u"{}"_s
-                                                                         : call.arguments}}}});
+                        {u"function"_s,
+                         QJsonObject{{u"name"_s, call.name},
+                                     {u"arguments"_s,
+                                      call.arguments.trimmed().isEmpty() ? u"{}"_s : call.arguments}}}});
                 }
                 json.insert(u"tool_calls"_s, calls);
             }

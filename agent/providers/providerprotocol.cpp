@@ -18,10 +18,12 @@ std::variant<ModelResponse, QString> JsonBodyDecoder::finish()
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(m_body, &parseError);
     if (!document.isObject()) {
-        const QString why = parseError.error == QJsonParseError::NoError
-                                ? QCoreApplication::translate("Loopscope::JsonBodyDecoder", "it is an array or a value")
-                                : parseError.errorString();
-        return QCoreApplication::translate("Loopscope::JsonBodyDecoder", "%1's response is not a JSON object (%2).")
+        const QString why
+            = parseError.error == QJsonParseError::NoError
+                  ? QCoreApplication::translate("Loopscope::JsonBodyDecoder", "it is an array or a value")
+                  : parseError.errorString();
+        return QCoreApplication::translate("Loopscope::JsonBodyDecoder",
+                                           "%1's response is not a JSON object (%2).")
             .arg(m_provider, why);
     }
     return decode(document.object());

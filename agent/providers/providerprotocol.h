@@ -71,7 +71,9 @@ class JsonBodyDecoder : public ResponseDecoder
 {
 public:
     // \a provider names the service in the message for a body that is not JSON.
-    explicit JsonBodyDecoder(QString provider) : m_provider(std::move(provider)) {}
+    explicit JsonBodyDecoder(QString provider)
+        : m_provider(std::move(provider))
+    {}
 
     QString feed(QByteArrayView bytes, StreamSink &sink) final;
     std::variant<ModelResponse, QString> finish() final;

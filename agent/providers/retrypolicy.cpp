@@ -1,8 +1,8 @@
 #include "retrypolicy.h"
 
 #include <QLocale>
-#include <QTimeZone>
 #include <QRandomGenerator>
+#include <QTimeZone>
 
 #include <algorithm>
 #include <cmath>

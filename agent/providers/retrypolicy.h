@@ -19,7 +19,9 @@ namespace Loopscope {
 class RetryPolicy final
 {
 public:
-    explicit RetryPolicy(int maxRetries = 2) : m_maxRetries(maxRetries) {}
+    explicit RetryPolicy(int maxRetries = 2)
+        : m_maxRetries(maxRetries)
+    {}
 
     // Tests shorten the backoff; the SDKs' base is 500 ms.
     void setBaseDelayMs(qint64 ms) { m_baseDelayMs = ms; }
@@ -32,7 +34,8 @@ public:
     // retriesDone: how many retries already happened. httpStatus 0 means the
     // request failed before any response (connection error or timeout).
     // Returns the delay in ms, or nothing when it should not be retried.
-    std::optional<qint64> retryDelay(int retriesDone, int httpStatus, const HttpHeaders &responseHeaders) const;
+    std::optional<qint64> retryDelay(int retriesDone, int httpStatus,
+                                     const HttpHeaders &responseHeaders) const;
 
 private:
     std::optional<qint64> serverDelay(const HttpHeaders &headers) const;

@@ -19,8 +19,8 @@ void SecretRedactor::addSecret(const QString &secret)
 
 bool SecretRedactor::isCredentialHeader(QByteArrayView name)
 {
-    for (QByteArrayView credential : {"authorization", "proxy-authorization", "x-api-key", "x-goog-api-key",
-                                      "api-key", "cookie"}) {
+    for (QByteArrayView credential :
+         {"authorization", "proxy-authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie"}) {
         if (name.compare(credential, Qt::CaseInsensitive) == 0)
             return true;
     }
@@ -32,7 +32,8 @@ HttpHeaders SecretRedactor::headers(const HttpHeaders &headers) const
     HttpHeaders result;
     result.reserve(headers.size());
     for (const auto &[name, value] : headers)
-        result.append({name, isCredentialHeader(name) ? mask.toUtf8() : text(QString::fromUtf8(value)).toUtf8()});
+        result.append(
+            {name, isCredentialHeader(name) ? mask.toUtf8() : text(QString::fromUtf8(value)).toUtf8()});
     return result;
 }
 
@@ -43,7 +44,8 @@ QUrl SecretRedactor::url(const QUrl &url) const
     QUrlQuery query(url);
     const auto items = query.queryItems(QUrl::FullyDecoded);
     for (const auto &[name, value] : items) {
-        if (name.compare(u"key"_s, Qt::CaseInsensitive) == 0 || name.compare(u"api_key"_s, Qt::CaseInsensitive) == 0) {
+        if (name.compare(u"key"_s, Qt::CaseInsensitive) == 0
+            || name.compare(u"api_key"_s, Qt::CaseInsensitive) == 0) {
             query.removeAllQueryItems(name);
             query.addQueryItem(name, mask.toString());
         }
@@ -113,8 +115,7 @@ std::optional<QJsonValue> SecretRedactor::redactedJson(const QJsonValue &value) 
         }
         return copy ? std::optional<QJsonValue>(*copy) : std::nullopt;
     }
-    default:
-        return std::nullopt;
+    default: return std::nullopt;
     }
 }
 

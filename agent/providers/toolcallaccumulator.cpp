@@ -7,7 +7,8 @@ using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
-bool ToolCallAccumulator::add(int index, const QString &id, const QString &name, const QString &argumentsFragment)
+bool ToolCallAccumulator::add(int index, const QString &id, const QString &name,
+                              const QString &argumentsFragment)
 {
     const bool opened = !m_calls.contains(index);
     ToolCall &call = m_calls[index];

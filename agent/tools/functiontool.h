@@ -11,7 +11,9 @@ public:
     using Function = std::function<ToolResult(const QJsonObject &, ToolContext &)>;
 
     FunctionTool(ToolSchema schema, Function function, ToolBehaviour behaviour = {})
-        : m_schema(std::move(schema)), m_function(std::move(function)), m_behaviour(std::move(behaviour))
+        : m_schema(std::move(schema))
+        , m_function(std::move(function))
+        , m_behaviour(std::move(behaviour))
     {}
 
     ToolSchema schema() const override { return m_schema; }

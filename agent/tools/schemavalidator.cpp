@@ -53,7 +53,8 @@ static QString jsonTypeName(const QJsonValue &value)
     switch (value.type()) {
     case QJsonValue::Null: return u"null"_s;
     case QJsonValue::Bool: return u"boolean"_s;
-    case QJsonValue::Double: return value.toDouble() == double(value.toInteger()) ? u"integer"_s : u"number"_s;
+    case QJsonValue::Double:
+        return value.toDouble() == double(value.toInteger()) ? u"integer"_s : u"number"_s;
     case QJsonValue::String: return u"string"_s;
     case QJsonValue::Array: return u"array"_s;
     case QJsonValue::Object: return u"object"_s;

@@ -6,7 +6,9 @@
 
 #include <memory>
 
-namespace valijson { class Schema; }
+namespace valijson {
+class Schema;
+}
 
 namespace Loopscope {
 

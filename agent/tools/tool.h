@@ -32,7 +32,9 @@ class ToolContext final
 public:
     using ProgressSink = std::function<void(const QString &)>;
 
-    explicit ToolContext(ProgressSink progressSink = {}) : m_progressSink(std::move(progressSink)) {}
+    explicit ToolContext(ProgressSink progressSink = {})
+        : m_progressSink(std::move(progressSink))
+    {}
 
     bool isCancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
     void cancel() { m_cancelled.store(true, std::memory_order_relaxed); }

@@ -2,8 +2,7 @@
 
 namespace Loopscope {
 
-int Trace::begin(int parent, TraceKind kind, const QString &label, qint64 startedUs,
-                 TracePayload payload)
+int Trace::begin(int parent, TraceKind kind, const QString &label, qint64 startedUs, TracePayload payload)
 {
     TraceNode node;
     node.parent = parent;

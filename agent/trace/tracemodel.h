@@ -7,7 +7,6 @@
 
 namespace Loopscope {
 
-
 /*!
     The trace as a tree for views: one row per node, the node id as the
     internal id. It follows the Trace live with exact notifications (an append

@@ -152,8 +152,16 @@ struct TraceNode
     qint64 durationUs() const { return endedUs > 0 ? endedUs - startedUs : 0; }
     bool operator==(const TraceNode &) const = default;
 
-    template<typename T> T &data() { return std::get<T>(payload); }
-    template<typename T> const T &data() const { return std::get<T>(payload); }
+    template<typename T>
+    T &data()
+    {
+        return std::get<T>(payload);
+    }
+    template<typename T>
+    const T &data() const
+    {
+        return std::get<T>(payload);
+    }
 };
 
 // The payload's own fields, as a node's "data" in the trace JSON: for a details pane.

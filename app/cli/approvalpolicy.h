@@ -11,7 +11,9 @@ namespace Loopscope::Cli {
 class ApprovalPolicy final : public Interceptor
 {
 public:
-    explicit ApprovalPolicy(bool approveAll) : m_approveAll(approveAll) {}
+    explicit ApprovalPolicy(bool approveAll)
+        : m_approveAll(approveAll)
+    {}
 
     void interceptToolCall(const ToolCallCheckpoint &, ToolCallDecision decision) override
     {

@@ -34,8 +34,7 @@ InterruptWatcher::InterruptWatcher(QObject *parent)
     m_notifier = new QSocketNotifier(signalPipe[1], QSocketNotifier::Read, this);
     connect(m_notifier, &QSocketNotifier::activated, this, [this] {
         char byte;
-        while (::read(signalPipe[1], &byte, 1) > 0) {
-        }
+        while (::read(signalPipe[1], &byte, 1) > 0) {}
         emit interrupted(++m_count);
     });
     struct sigaction action = {};

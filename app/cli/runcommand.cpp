@@ -5,8 +5,8 @@
 #include "cli/approvalpolicy.h"
 #include "cli/interruptwatcher.h"
 #include "cli/jsonlineswriter.h"
-#include "launch/provideroptions.h"
 #include "config/providerprofile.h"
+#include "launch/provideroptions.h"
 #include "loop/agent.h"
 #include "providers/httpmodelclient.h"
 #include "providers/providerfactory.h"
@@ -77,19 +77,21 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     CommandLineSyntax syntax(parser, u"run"_s);
     const Launch::ProviderOptions providerOptions;
     const QCommandLineOption system(u"system"_s, RunCommand::tr("A system instruction."), u"text"_s);
-    const QCommandLineOption maxIterations(u"max-iterations"_s,
-                                           RunCommand::tr("The most model calls in the tool loop (default 10)."),
-                                           u"n"_s, u"10"_s);
+    const QCommandLineOption maxIterations(
+        u"max-iterations"_s, RunCommand::tr("The most model calls in the tool loop (default 10)."), u"n"_s,
+        u"10"_s);
     const QCommandLineOption postLoop(u"post-loop"_s,
                                       RunCommand::tr("When the loop ends on tool results: reflect (one more "
                                                      "model call without tools) or summary (a line per tool "
                                                      "call, no model call). Default: reflect."),
                                       u"mode"_s, u"reflect"_s);
-    const QCommandLineOption noStream(u"no-stream"_s, RunCommand::tr("Ask for whole responses, not streams."));
-    const QCommandLineOption tools(u"tools"_s,
-                                   RunCommand::tr("Comma-separated built-in tools (%1), or all. Default: none.")
-                                       .arg(builtinToolNames().join(u", "_s)),
-                                   u"list"_s);
+    const QCommandLineOption noStream(u"no-stream"_s,
+                                      RunCommand::tr("Ask for whole responses, not streams."));
+    const QCommandLineOption tools(
+        u"tools"_s,
+        RunCommand::tr("Comma-separated built-in tools (%1), or all. Default: none.")
+            .arg(builtinToolNames().join(u", "_s)),
+        u"list"_s);
     const QCommandLineOption workspace(u"workspace"_s,
                                        RunCommand::tr("The folder file tools may read (default: the current "
                                                       "folder)."),
@@ -98,20 +100,22 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
                                      RunCommand::tr("Tool calls: all runs them, none denies every one (the "
                                                     "model is told). Default: all."),
                                      u"all|none"_s, u"all"_s);
-    const QCommandLineOption events(u"events"_s,
-                                    RunCommand::tr("Write the live event stream as JSON Lines to a file, or to "
-                                                   "stdout with -. With -, the answer is not printed again: it "
-                                                   "is in the \"finished\" event."),
-                                    u"file|-"_s);
-    const QCommandLineOption traceOut(u"trace-out"_s,
-                                      RunCommand::tr("Write the whole trace tree as JSON to a file."), u"file"_s);
-    const QCommandLineOption session(u"session"_s,
-                                     RunCommand::tr("Continue the saved session in this file (*.loopscope.json), "
-                                                    "creating it if missing, and save it back after the turn."),
-                                     u"file"_s);
+    const QCommandLineOption events(
+        u"events"_s,
+        RunCommand::tr("Write the live event stream as JSON Lines to a file, or to "
+                       "stdout with -. With -, the answer is not printed again: it "
+                       "is in the \"finished\" event."),
+        u"file|-"_s);
+    const QCommandLineOption traceOut(
+        u"trace-out"_s, RunCommand::tr("Write the whole trace tree as JSON to a file."), u"file"_s);
+    const QCommandLineOption session(
+        u"session"_s,
+        RunCommand::tr("Continue the saved session in this file (*.loopscope.json), "
+                       "creating it if missing, and save it back after the turn."),
+        u"file"_s);
     providerOptions.addTo(parser);
-    parser.addOptions({system, maxIterations, postLoop, noStream, tools,
-                       workspace, approve, events, traceOut, session});
+    parser.addOptions(
+        {system, maxIterations, postLoop, noStream, tools, workspace, approve, events, traceOut, session});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
     QTextStream out(stdout);
@@ -192,18 +196,13 @@ int exitCodeFor(TurnOutcome outcome)
     case TurnOutcome::Answered:
     case TurnOutcome::Reflected:
     case TurnOutcome::Summarised:
-    case TurnOutcome::HandedOff:
-        return Success;
-    case TurnOutcome::Failed:
-        return ModelFailed;
+    case TurnOutcome::HandedOff: return Success;
+    case TurnOutcome::Failed: return ModelFailed;
     case TurnOutcome::Fallback:
     case TurnOutcome::ErrorLimit:
-    case TurnOutcome::TokenBudget:
-        return LimitReached;
-    case TurnOutcome::Blocked:
-        return Blocked;
-    case TurnOutcome::Cancelled:
-        return Cancelled;
+    case TurnOutcome::TokenBudget: return LimitReached;
+    case TurnOutcome::Blocked: return Blocked;
+    case TurnOutcome::Cancelled: return Cancelled;
     }
     return ModelFailed;
 }
@@ -225,8 +224,8 @@ bool writeTrace(const Trace &trace, const QString &path, QString *error)
 
 // The session file after this run's turn: what it held, the turn added, and
 // this run's configuration (never the key).
-Transcript sessionAfterTurn(const std::optional<Transcript> &saved, const RunOptions &options, const Agent &agent,
-                            const Trace &trace)
+Transcript sessionAfterTurn(const std::optional<Transcript> &saved, const RunOptions &options,
+                            const Agent &agent, const Trace &trace)
 {
     Transcript transcript = saved.value_or(Transcript());
     const QDateTime now = QDateTime::currentDateTimeUtc();
@@ -267,7 +266,8 @@ int RunCommand::exec(const QStringList &arguments)
 
     JsonLinesWriter eventLog;
     if (!options.eventsPath.isEmpty() && !eventLog.open(options.eventsPath)) {
-        printError(tr("cannot write the events to \"%1\": %2").arg(options.eventsPath, eventLog.errorString()));
+        printError(
+            tr("cannot write the events to \"%1\": %2").arg(options.eventsPath, eventLog.errorString()));
         return BadUsage;
     }
 
@@ -313,7 +313,8 @@ int RunCommand::exec(const QStringList &arguments)
         }
         if (!options.sessionPath.isEmpty()) {
             QString error;
-            if (!TranscriptFile::save(sessionAfterTurn(saved, options, agent, trace), options.sessionPath, &error)) {
+            if (!TranscriptFile::save(sessionAfterTurn(saved, options, agent, trace), options.sessionPath,
+                                      &error)) {
                 printError(tr("cannot save the session to \"%1\": %2").arg(options.sessionPath, error));
                 exitCode = exitCode == Success ? BadUsage : exitCode;
             }
@@ -334,7 +335,8 @@ int RunCommand::exec(const QStringList &arguments)
     });
 
     // Queued: a turn can end at once (a blocked input), and exit() before exec() is lost.
-    QMetaObject::invokeMethod(&agent, [&agent, &options] { agent.send(options.prompt); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        &agent, [&agent, &options] { agent.send(options.prompt); }, Qt::QueuedConnection);
     return QCoreApplication::exec();
 }
 

@@ -7,12 +7,12 @@ namespace Loopscope::Cli {
 
 /*! What `loopscope run` tells its caller; documented in --help. */
 enum ExitCode {
-    Success = 0,       // the agent answered (or handed off)
-    ModelFailed = 1,   // the provider could not be reached or answered with an error
-    BadUsage = 2,      // wrong options, missing key, unreadable files
-    LimitReached = 3,  // iteration limit without an answer, error limit, token budget
-    Blocked = 4,       // a safety shield blocked the input or the answer
-    Cancelled = 130,   // SIGINT / SIGTERM: the turn was cancelled cleanly
+    Success = 0,      // the agent answered (or handed off)
+    ModelFailed = 1,  // the provider could not be reached or answered with an error
+    BadUsage = 2,     // wrong options, missing key, unreadable files
+    LimitReached = 3, // iteration limit without an answer, error limit, token budget
+    Blocked = 4,      // a safety shield blocked the input or the answer
+    Cancelled = 130,  // SIGINT / SIGTERM: the turn was cancelled cleanly
 };
 
 /*!

@@ -172,24 +172,26 @@ private:
     {
         addTool(workbench, u"get_price"_s, objectSchema({{u"item"_s, stringProperty}}, {u"item"_s}),
                 [](const QJsonObject &args, ToolContext &) {
-                    return ToolResult::success(args.value(u"item"_s).toString() == u"widget" ? u"4.20 EUR"_s
-                                                                                            : u"unknown item"_s);
+                    return ToolResult::success(
+                        args.value(u"item"_s).toString() == u"widget" ? u"4.20 EUR"_s : u"unknown item"_s);
                 });
         addTool(workbench, u"get_inventory"_s, objectSchema({{u"item"_s, stringProperty}}, {u"item"_s}),
                 [](const QJsonObject &, ToolContext &) { return ToolResult::success(u"17 in stock"_s); });
     }
 
-    static void addAdder(Workbench &workbench, Invocations *invocations = nullptr, ToolBehaviour behaviour = {})
+    static void addAdder(Workbench &workbench, Invocations *invocations = nullptr,
+                         ToolBehaviour behaviour = {})
     {
-        addTool(workbench, u"add"_s,
-                objectSchema({{u"a"_s, integerProperty}, {u"b"_s, integerProperty}}, {u"a"_s, u"b"_s}),
-                [invocations](const QJsonObject &args, ToolContext &) {
-                    if (invocations)
-                        invocations->record(args);
-                    return ToolResult::success(
-                        QString::number(args.value(u"a"_s).toInteger() + args.value(u"b"_s).toInteger()));
-                },
-                behaviour);
+        addTool(
+            workbench, u"add"_s,
+            objectSchema({{u"a"_s, integerProperty}, {u"b"_s, integerProperty}}, {u"a"_s, u"b"_s}),
+            [invocations](const QJsonObject &args, ToolContext &) {
+                if (invocations)
+                    invocations->record(args);
+                return ToolResult::success(
+                    QString::number(args.value(u"a"_s).toInteger() + args.value(u"b"_s).toInteger()));
+            },
+            behaviour);
     }
 
 private slots:
@@ -203,9 +205,10 @@ private slots:
     {
         Fixture f;
         addInventoryTools(f.workbench);
-        f.client.enqueue({Step(ScriptedModelClient::calls({call(u"c1"_s, u"get_price"_s, uR"({"item":"widget"})"_s)})),
-                          ScriptedModelClient::calls({call(u"c2"_s, u"get_inventory"_s, uR"({"item":"widget"})"_s)}),
-                          ScriptedModelClient::text(u"A widget costs 4.20 EUR and 17 are in stock."_s)});
+        f.client.enqueue(
+            {Step(ScriptedModelClient::calls({call(u"c1"_s, u"get_price"_s, uR"({"item":"widget"})"_s)})),
+             ScriptedModelClient::calls({call(u"c2"_s, u"get_inventory"_s, uR"({"item":"widget"})"_s)}),
+             ScriptedModelClient::text(u"A widget costs 4.20 EUR and 17 are in stock."_s)});
 
         const TurnResult result = f.run(u"How much is a widget and do you have it?"_s);
 
@@ -219,7 +222,8 @@ private slots:
         QCOMPARE(history.size(), 6);
         QCOMPARE(history.at(0), Message::user(u"How much is a widget and do you have it?"_s));
         QCOMPARE(history.at(1).toolCalls.constFirst().name, u"get_price"_s);
-        QCOMPARE(history.at(2), Message::toolResult(history.at(1).toolCalls.constFirst(), u"4.20 EUR"_s, false));
+        QCOMPARE(history.at(2),
+                 Message::toolResult(history.at(1).toolCalls.constFirst(), u"4.20 EUR"_s, false));
         QCOMPARE(history.at(4).text, u"17 in stock"_s);
         QCOMPARE(history.at(5), Message::assistant(u"A widget costs 4.20 EUR and 17 are in stock."_s));
         QVERIFY(historyIsWellFormed(history));
@@ -231,8 +235,9 @@ private slots:
         QCOMPARE(f.client.requests().at(0).tools.size(), 2);
         QCOMPARE(f.client.requests().at(0).toolChoice, ToolChoice::Auto);
 
-        QCOMPARE(shape(f.trace, f.firstTurn()),
-                 u"turn(iteration(model_call,tool_call),iteration(model_call,tool_call),iteration(model_call))"_s);
+        QCOMPARE(
+            shape(f.trace, f.firstTurn()),
+            u"turn(iteration(model_call,tool_call),iteration(model_call,tool_call),iteration(model_call))"_s);
         const TraceNode &turn = f.trace.node(f.firstTurn());
         QCOMPARE(turn.status, TraceStatus::Ok);
         QCOMPARE(turn.data<TurnData>().outcome, u"answered"_s);
@@ -240,7 +245,8 @@ private slots:
         const TraceNode &priceCall = f.trace.node(nodesOfKind(f.trace, TraceKind::ToolCall).constFirst());
         QCOMPARE(priceCall.data<ToolCallData>().result, u"4.20 EUR"_s);
         QCOMPARE(priceCall.status, TraceStatus::Ok);
-        const TraceNode &firstModelCall = f.trace.node(nodesOfKind(f.trace, TraceKind::ModelCall).constFirst());
+        const TraceNode &firstModelCall
+            = f.trace.node(nodesOfKind(f.trace, TraceKind::ModelCall).constFirst());
         QCOMPARE(firstModelCall.data<ModelCallData>().response.toolCalls.constFirst().id, u"c1"_s);
         QCOMPARE(firstModelCall.data<ModelCallData>().provider, u"scripted"_s);
         QCOMPARE(firstModelCall.data<ModelCallData>().request, f.client.requests().at(0));
@@ -252,16 +258,17 @@ private slots:
         addInventoryTools(f.workbench);
         Step streamed = ScriptedModelClient::text(u"Hello there"_s);
         streamed.chunks = QStringList{u"Hel"_s, u"lo th"_s, u"ere"_s};
-        f.client.enqueue({Step(ScriptedModelClient::calls({call(u"c1"_s, u"get_price"_s, uR"({"item":"x"})"_s)})),
-                          streamed});
+        f.client.enqueue(
+            {Step(ScriptedModelClient::calls({call(u"c1"_s, u"get_price"_s, uR"({"item":"x"})"_s)})),
+             streamed});
 
         f.run(u"hi"_s);
 
         using K = AgentEvent::Kind;
-        const QList<K> expected{K::TurnStarted,      K::IterationStarted, K::ModelRequest, K::ModelResponse,
-                                K::ToolCall,         K::ToolResult,       K::IterationStarted,
-                                K::ModelRequest,     K::TextDelta,        K::TextDelta, K::TextDelta,
-                                K::ModelResponse,    K::TurnFinished};
+        const QList<K> expected{K::TurnStarted, K::IterationStarted, K::ModelRequest,     K::ModelResponse,
+                                K::ToolCall,    K::ToolResult,       K::IterationStarted, K::ModelRequest,
+                                K::TextDelta,   K::TextDelta,        K::TextDelta,        K::ModelResponse,
+                                K::TurnFinished};
         QCOMPARE(f.eventKinds(), expected);
         const AgentEvent delta = f.events.at(9).first().value<AgentEvent>();
         QCOMPARE(delta.text, u"lo th"_s);
@@ -378,13 +385,16 @@ private slots:
         QTest::addColumn<QStringList>("messageParts");
 
         QTest::newRow("unknown tool lists the available ones")
-            << u"get_weather"_s << u"{}"_s << QStringList{u"Unknown tool 'get_weather'"_s, u"get_price"_s, u"fails"_s};
+            << u"get_weather"_s << u"{}"_s
+            << QStringList{u"Unknown tool 'get_weather'"_s, u"get_price"_s, u"fails"_s};
         QTest::newRow("arguments that are not JSON")
-            << u"get_price"_s << u"{\"item\": \"wid"_s /* cut off mid-string; no raw string: moc misreads it */ << QStringList{u"not valid JSON"_s, u"offset"_s};
+            << u"get_price"_s
+            << u"{\"item\": \"wid"_s /* cut off mid-string; no raw string: moc misreads it */
+            << QStringList{u"not valid JSON"_s, u"offset"_s};
         QTest::newRow("arguments that are an array")
             << u"get_price"_s << uR"(["widget"])"_s << QStringList{u"must be a JSON object"_s};
-        QTest::newRow("a required argument is missing")
-            << u"get_price"_s << uR"({"name":"widget"})"_s << QStringList{u"schema of get_price"_s, u"item"_s};
+        QTest::newRow("a required argument is missing") << u"get_price"_s << uR"({"name":"widget"})"_s
+                                                        << QStringList{u"schema of get_price"_s, u"item"_s};
         QTest::newRow("an argument has the wrong type")
             << u"get_price"_s << uR"({"item":42})"_s << QStringList{u"at /item"_s, u"string"_s};
         QTest::newRow("a tool that throws")
@@ -403,24 +413,25 @@ private slots:
 
         Fixture f;
         addInventoryTools(f.workbench);
-        addTool(f.workbench, u"throws"_s, objectSchema({}, {}), [](const QJsonObject &, ToolContext &) -> ToolResult {
-            throw std::runtime_error("disk on fire");
-        });
-        addTool(f.workbench, u"fails"_s, objectSchema({}, {}), [](const QJsonObject &, ToolContext &) {
-            return ToolResult::failure(u"quota exceeded"_s);
-        });
+        addTool(f.workbench, u"throws"_s, objectSchema({}, {}),
+                [](const QJsonObject &, ToolContext &) -> ToolResult {
+                    throw std::runtime_error("disk on fire");
+                });
+        addTool(f.workbench, u"fails"_s, objectSchema({}, {}),
+                [](const QJsonObject &, ToolContext &) { return ToolResult::failure(u"quota exceeded"_s); });
         std::atomic_bool hangSawCancel = false;
         ToolBehaviour shortTimeout;
         shortTimeout.timeoutMs = 200;
-        addTool(f.workbench, u"hangs"_s, objectSchema({}, {}),
-                [&hangSawCancel](const QJsonObject &, ToolContext &context) {
-                    QDeadlineTimer deadline(10000);
-                    while (!context.isCancelled() && !deadline.hasExpired())
-                        QThread::msleep(5);
-                    hangSawCancel = context.isCancelled();
-                    return ToolResult::success(u"too late"_s);
-                },
-                shortTimeout);
+        addTool(
+            f.workbench, u"hangs"_s, objectSchema({}, {}),
+            [&hangSawCancel](const QJsonObject &, ToolContext &context) {
+                QDeadlineTimer deadline(10000);
+                while (!context.isCancelled() && !deadline.hasExpired())
+                    QThread::msleep(5);
+                hangSawCancel = context.isCancelled();
+                return ToolResult::success(u"too late"_s);
+            },
+            shortTimeout);
         f.client.enqueue({ScriptedModelClient::calls({call(u"c1"_s, toolName, arguments)}),
                           ScriptedModelClient::text(u"Sorry, I recovered."_s)});
 
@@ -473,10 +484,10 @@ private slots:
         AgentConfig config;
         config.maxConsecutiveErrors = 2;
         f.agent.setConfig(config);
-        f.client.enqueue({ScriptedModelClient::calls({call(u"a"_s, u"nope"_s)}),
-                          ScriptedModelClient::calls({call(u"b"_s, u"get_price"_s, uR"({"item":"widget"})"_s)}),
-                          ScriptedModelClient::calls({call(u"c"_s, u"nope"_s)}),
-                          ScriptedModelClient::text(u"done"_s)});
+        f.client.enqueue(
+            {ScriptedModelClient::calls({call(u"a"_s, u"nope"_s)}),
+             ScriptedModelClient::calls({call(u"b"_s, u"get_price"_s, uR"({"item":"widget"})"_s)}),
+             ScriptedModelClient::calls({call(u"c"_s, u"nope"_s)}), ScriptedModelClient::text(u"done"_s)});
 
         QCOMPARE(f.run(u"go"_s).outcome, TurnOutcome::Answered);
     }
@@ -488,7 +499,8 @@ private slots:
         addAdder(f.workbench, &invocations);
         f.client.setResponder([n = 0](const ModelRequest &request) mutable {
             if (++n <= 3)
-                return ScriptedModelClient::calls({call(u"r%1"_s.arg(n), u"add"_s, uR"({"a": 1, "b": 2})"_s)});
+                return ScriptedModelClient::calls(
+                    {call(u"r%1"_s.arg(n), u"add"_s, uR"({"a": 1, "b": 2})"_s)});
             return ScriptedModelClient::text(u"last result: "_s + lastToolResult(request).text);
         });
 
@@ -524,12 +536,14 @@ private slots:
         QTest::addColumn<QString>("text");
 
         QTest::newRow("model answers on the final iteration")
-            << ScriptedModelClient::text(u"Best answer I have."_s) << TurnOutcome::Answered << u"Best answer I have."_s;
+            << ScriptedModelClient::text(u"Best answer I have."_s) << TurnOutcome::Answered
+            << u"Best answer I have."_s;
         QTest::newRow("model gives no text: fallback")
             << ScriptedModelClient::text(QString()) << TurnOutcome::Fallback
             << u"The agent stopped without a final answer after 3 iterations. The tool results so far are in the trace."_s;
         QTest::newRow("model insists on tools: not executed, fallback")
-            << ScriptedModelClient::calls({call(u"late"_s, u"add"_s, uR"({"a":9,"b":9})"_s)}) << TurnOutcome::Fallback
+            << ScriptedModelClient::calls({call(u"late"_s, u"add"_s, uR"({"a":9,"b":9})"_s)})
+            << TurnOutcome::Fallback
             << u"The agent stopped without a final answer after 3 iterations. The tool results so far are in the trace."_s;
     }
 
@@ -548,7 +562,8 @@ private slots:
         config.wrapUpIterations = 2;
         f.agent.setConfig(config);
         f.client.enqueue({ScriptedModelClient::calls({call(u"1"_s, u"add"_s, uR"({"a":1,"b":1})"_s)}),
-                          ScriptedModelClient::calls({call(u"2"_s, u"add"_s, uR"({"a":2,"b":2})"_s)}), finalStep});
+                          ScriptedModelClient::calls({call(u"2"_s, u"add"_s, uR"({"a":2,"b":2})"_s)}),
+                          finalStep});
 
         const TurnResult result = f.run(u"go"_s);
 
@@ -563,8 +578,9 @@ private slots:
         QCOMPARE(requests.size(), 3);
         QCOMPARE(requests.at(0).messages.first().text, u"You are terse."_s);
         QVERIFY(requests.at(1).messages.first().text.startsWith(u"You are terse."_s));
-        QVERIFY2(requests.at(1).messages.first().text.contains(u"2 iterations remaining: prioritise an answer"_s),
-                 qPrintable(requests.at(1).messages.first().text));
+        QVERIFY2(
+            requests.at(1).messages.first().text.contains(u"2 iterations remaining: prioritise an answer"_s),
+            qPrintable(requests.at(1).messages.first().text));
         QCOMPARE(requests.at(1).toolChoice, ToolChoice::Auto);
         QVERIFY(requests.at(2).messages.first().text.contains(u"final iteration: tools are disabled"_s));
         QCOMPARE(requests.at(2).toolChoice, ToolChoice::None);
@@ -584,18 +600,18 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<int>("requests");
 
-        QTest::newRow("limit reached, reflect") << PostLoopMode::Reflect << false << TurnOutcome::Reflected
-                                                << u"The sums are 3 and 7."_s << 3;
-        QTest::newRow("limit reached, summary")
-            << PostLoopMode::Summary << false << TurnOutcome::Summarised << u"add({\"a\":3,\"b\":4}) -> 7"_s << 2;
+        QTest::newRow("limit reached, reflect")
+            << PostLoopMode::Reflect << false << TurnOutcome::Reflected << u"The sums are 3 and 7."_s << 3;
+        QTest::newRow("limit reached, summary") << PostLoopMode::Summary << false << TurnOutcome::Summarised
+                                                << u"add({\"a\":3,\"b\":4}) -> 7"_s << 2;
         QTest::newRow("limit reached, neither: fallback")
             << PostLoopMode::None << false << TurnOutcome::Fallback
             << u"The agent stopped without a final answer after 2 iterations. The tool results so far are in the trace."_s
             << 2;
         QTest::newRow("stop-after tool, reflect")
             << PostLoopMode::Reflect << true << TurnOutcome::Reflected << u"The sums are 3 and 7."_s << 2;
-        QTest::newRow("stop-after tool, summary")
-            << PostLoopMode::Summary << true << TurnOutcome::Summarised << u"add({\"a\":1,\"b\":2}) -> 3"_s << 1;
+        QTest::newRow("stop-after tool, summary") << PostLoopMode::Summary << true << TurnOutcome::Summarised
+                                                  << u"add({\"a\":1,\"b\":2}) -> 3"_s << 1;
     }
 
     void theLoopEndingOnToolResultsReflectsOrSummarises()
@@ -691,13 +707,14 @@ private slots:
         QTest::addColumn<QString>("stage");
 
         QTest::newRow("input with a secret is never sent")
-            << u"my password is hunter2"_s << uR"({"a":1,"b":1})"_s << u"fine"_s << TurnOutcome::Blocked << 0 << 0
-            << u"input"_s;
+            << u"my password is hunter2"_s << uR"({"a":1,"b":1})"_s << u"fine"_s << TurnOutcome::Blocked << 0
+            << 0 << u"input"_s;
         QTest::newRow("a tool call with a forbidden value does not run")
-            << u"add"_s << uR"({"a":666,"b":1})"_s << u"fine"_s << TurnOutcome::Answered << 0 << 2 << u"tool_call"_s;
+            << u"add"_s << uR"({"a":666,"b":1})"_s << u"fine"_s << TurnOutcome::Answered << 0 << 2
+            << u"tool_call"_s;
         QTest::newRow("an answer leaking a secret is withheld")
-            << u"add"_s << uR"({"a":1,"b":1})"_s << u"the password is hunter2"_s << TurnOutcome::Blocked << 1 << 2
-            << u"output"_s;
+            << u"add"_s << uR"({"a":1,"b":1})"_s << u"the password is hunter2"_s << TurnOutcome::Blocked << 1
+            << 2 << u"output"_s;
         QTest::newRow("clean content passes every stage")
             << u"add"_s << uR"({"a":1,"b":1})"_s << u"2"_s << TurnOutcome::Answered << 1 << 2 << QString();
     }
@@ -716,10 +733,16 @@ private slots:
         Invocations counted;
         addAdder(f.workbench, &counted);
         auto shield = std::make_shared<RuleShield>();
-        QVERIFY(!shield->addRule({RuleShield::Rule::Kind::Keyword, u"hunter2"_s,
-                                  {ShieldStage::Input, ShieldStage::Output}, {}, u"contains a password"_s}));
-        QVERIFY(!shield->addRule({RuleShield::Rule::Kind::RegularExpression, uR"("a"\s*:\s*666)"_s,
-                                  {ShieldStage::ToolCall}, {u"add"_s}, u"the number of the beast"_s}));
+        QVERIFY(!shield->addRule({RuleShield::Rule::Kind::Keyword,
+                                  u"hunter2"_s,
+                                  {ShieldStage::Input, ShieldStage::Output},
+                                  {},
+                                  u"contains a password"_s}));
+        QVERIFY(!shield->addRule({RuleShield::Rule::Kind::RegularExpression,
+                                  uR"("a"\s*:\s*666)"_s,
+                                  {ShieldStage::ToolCall},
+                                  {u"add"_s},
+                                  u"the number of the beast"_s}));
         f.agent.addShield(shield);
         f.client.enqueue({ScriptedModelClient::calls({call(u"1"_s, u"add"_s, toolArguments)}),
                           ScriptedModelClient::text(answer)});
@@ -763,9 +786,10 @@ private slots:
         AgentConfig config;
         config.tokenBudget = 100;
         f.agent.setConfig(config);
-        f.client.enqueue({ScriptedModelClient::calls({call(u"1"_s, u"add"_s, uR"({"a":1,"b":1})"_s)}, {}, {60, 20}),
-                          ScriptedModelClient::calls({call(u"2"_s, u"add"_s, uR"({"a":2,"b":2})"_s)}, {}, {70, 10}),
-                          ScriptedModelClient::text(u"never asked"_s)});
+        f.client.enqueue(
+            {ScriptedModelClient::calls({call(u"1"_s, u"add"_s, uR"({"a":1,"b":1})"_s)}, {}, {60, 20}),
+             ScriptedModelClient::calls({call(u"2"_s, u"add"_s, uR"({"a":2,"b":2})"_s)}, {}, {70, 10}),
+             ScriptedModelClient::text(u"never asked"_s)});
 
         const TurnResult result = f.run(u"go"_s);
 
@@ -781,11 +805,12 @@ private slots:
     {
         Fixture f;
         RecordingInterceptor interceptor;
-        interceptor.onModelCall = [](const ModelCallCheckpoint &checkpoint, const ModelCallDecision &decision) {
-            ModelRequest edited = checkpoint.request;
-            edited.messages.append(Message::user(u"(added while paused)"_s));
-            decision.proceed(edited);
-        };
+        interceptor.onModelCall
+            = [](const ModelCallCheckpoint &checkpoint, const ModelCallDecision &decision) {
+                  ModelRequest edited = checkpoint.request;
+                  edited.messages.append(Message::user(u"(added while paused)"_s));
+                  decision.proceed(edited);
+              };
         f.agent.addInterceptor(&interceptor);
         f.client.enqueue(ScriptedModelClient::text(u"ok"_s));
 
@@ -838,7 +863,9 @@ private slots:
         f.agent.addInterceptor(&interceptor);
         f.client.enqueue({ScriptedModelClient::calls({call(u"1"_s, u"add"_s, uR"({"a":1,"b":2})"_s)}),
                           ScriptedModelClient::text(u"ok"_s)});
-        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) { d.proceed(); };
+        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
+            d.proceed();
+        };
 
         QVERIFY(f.agent.send(u"add"_s));
         // The loop waits, however long the decision takes.
@@ -936,7 +963,8 @@ private slots:
         QCOMPARE(history.size(), 4);
         QVERIFY(history.at(2).isError);
         QVERIFY(history.at(2).text.contains(u"Cancelled"_s));
-        QCOMPARE(f.trace.node(nodesOfKind(f.trace, TraceKind::ToolCall).constFirst()).status, TraceStatus::Cancelled);
+        QCOMPARE(f.trace.node(nodesOfKind(f.trace, TraceKind::ToolCall).constFirst()).status,
+                 TraceStatus::Cancelled);
         // The cancelled tool finishing later changes nothing.
         QTest::qWait(50);
         QCOMPARE(f.agent.history().size(), 4);
@@ -948,7 +976,9 @@ private slots:
         Invocations counted;
         addAdder(f.workbench, &counted);
         RecordingInterceptor interceptor;
-        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) { d.proceed(); };
+        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
+            d.proceed();
+        };
         f.agent.addInterceptor(&interceptor);
         f.client.enqueue(ScriptedModelClient::calls({call(u"1"_s, u"add"_s, uR"({"a":1,"b":1})"_s)}));
 
@@ -1033,7 +1063,8 @@ private slots:
             context.reportProgress(u"step 2 of 2"_s);
             return ToolResult::success(u"done"_s);
         });
-        f.client.enqueue({ScriptedModelClient::calls({call(u"1"_s, u"steps"_s)}), ScriptedModelClient::text(u"ok"_s)});
+        f.client.enqueue(
+            {ScriptedModelClient::calls({call(u"1"_s, u"steps"_s)}), ScriptedModelClient::text(u"ok"_s)});
 
         f.run(u"go"_s);
 

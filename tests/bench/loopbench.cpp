@@ -68,19 +68,19 @@ struct BenchOptions
         parser.addHelpOption();
         const QCommandLineOption port(u"port"_s, u"Port of a running loopscope-bench-server on 127.0.0.1."_s,
                                       u"N"_s);
-        const QCommandLineOption spawn(u"spawn-server"_s,
-                                       u"Start loopscope-bench-server from this binary's directory instead."_s);
+        const QCommandLineOption spawn(
+            u"spawn-server"_s, u"Start loopscope-bench-server from this binary's directory instead."_s);
         const QCommandLineOption rounds(u"rounds"_s, u"Tool rounds per turn (K)."_s, u"K"_s, u"50"_s);
         const QCommandLineOption parallel(u"parallel"_s, u"Parallel calls per round (P)."_s, u"P"_s, u"4"_s);
         const QCommandLineOption repeat(u"repeat"_s, u"Measured turns (R), after one warm-up turn."_s, u"R"_s,
                                         u"5"_s);
-        const QCommandLineOption stream(u"stream"_s, u"1: streamed responses (SSE); 0: plain JSON."_s, u"0|1"_s,
-                                        u"1"_s);
+        const QCommandLineOption stream(u"stream"_s, u"1: streamed responses (SSE); 0: plain JSON."_s,
+                                        u"0|1"_s, u"1"_s);
         const QCommandLineOption fresh(u"fresh-client"_s,
                                        u"1: a new QNetworkAccessManager and HttpModelClient per turn."_s,
                                        u"0|1"_s, u"0"_s);
-        const QCommandLineOption model(u"trace-model"_s, u"1: attach a TraceModel to the trace, as the GUI does."_s,
-                                       u"0|1"_s, u"0"_s);
+        const QCommandLineOption model(
+            u"trace-model"_s, u"1: attach a TraceModel to the trace, as the GUI does."_s, u"0|1"_s, u"0"_s);
         parser.addOptions({port, spawn, rounds, parallel, repeat, stream, fresh, model});
         parser.process(arguments); // exits on --help and on unknown options
 
@@ -89,7 +89,9 @@ struct BenchOptions
             bool ok = false;
             const int value = parser.value(option).toInt(&ok);
             if (!ok || value < min || value > max) {
-                *error = u"--%1 wants a number from %2 to %3"_s.arg(option.names().constFirst()).arg(min).arg(max);
+                *error = u"--%1 wants a number from %2 to %3"_s.arg(option.names().constFirst())
+                             .arg(min)
+                             .arg(max);
                 return false;
             }
             *out = value;
@@ -153,12 +155,13 @@ std::shared_ptr<const Tool> createAddTool(std::shared_ptr<AddLedger> ledger)
                        {u"required"_s, QJsonArray{u"a"_s, u"b"_s}},
                        {u"additionalProperties"_s, false}}};
     // The workbench has validated the arguments against the schema by now.
-    return std::make_shared<FunctionTool>(std::move(schema), [ledger](const QJsonObject &arguments, ToolContext &) {
-        const qint64 a = arguments.value(u"a"_s).toInteger();
-        const qint64 b = arguments.value(u"b"_s).toInteger();
-        ledger->record(a, b);
-        return ToolResult::success(QString::number(a + b));
-    });
+    return std::make_shared<FunctionTool>(std::move(schema),
+                                          [ledger](const QJsonObject &arguments, ToolContext &) {
+                                              const qint64 a = arguments.value(u"a"_s).toInteger();
+                                              const qint64 b = arguments.value(u"b"_s).toInteger();
+                                              ledger->record(a, b);
+                                              return ToolResult::success(QString::number(a + b));
+                                          });
 }
 
 /*! CPU and peak memory of this whole process (every thread), from getrusage. */
@@ -172,8 +175,11 @@ struct ResourceSample
     {
         rusage usage{};
         getrusage(RUSAGE_SELF, &usage);
-        const auto ms = [](const timeval &t) { return double(t.tv_sec) * 1e3 + double(t.tv_usec) / 1e3; };
-        return {ms(usage.ru_utime), ms(usage.ru_stime), double(usage.ru_maxrss) / 1024.0}; // ru_maxrss is in KiB
+        const auto ms = [](const timeval &t) {
+            return double(t.tv_sec) * 1e3 + double(t.tv_usec) / 1e3;
+        };
+        return {ms(usage.ru_utime), ms(usage.ru_stime),
+                double(usage.ru_maxrss) / 1024.0}; // ru_maxrss is in KiB
     }
 };
 
@@ -193,14 +199,13 @@ class BenchRunner final : public QObject
 
 public:
     BenchRunner(const BenchOptions &options, QUrl baseUrl, QObject *parent = nullptr)
-        : QObject(parent), m_options(options), m_baseUrl(std::move(baseUrl))
+        : QObject(parent)
+        , m_options(options)
+        , m_baseUrl(std::move(baseUrl))
     {}
 
     // Starts the first turn from the event loop; QCoreApplication::exit() follows the last.
-    void start()
-    {
-        QMetaObject::invokeMethod(this, &BenchRunner::startTurn, Qt::QueuedConnection);
-    }
+    void start() { QMetaObject::invokeMethod(this, &BenchRunner::startTurn, Qt::QueuedConnection); }
 
 private:
     bool isWarmUp() const { return m_turnsDone == 0; }
@@ -248,14 +253,16 @@ private:
         endpoint.apiKey = u"sk-bench-0123456789abcdefghijklmnopqrstuvwxyz"_s;
         // A retry would hide a server fault and distort the timing: fail instead.
         endpoint.maxRetries = 0;
-        m_client = std::make_unique<HttpModelClient>(m_network.get(), std::make_unique<OpenAiProtocol>(), endpoint);
+        m_client = std::make_unique<HttpModelClient>(m_network.get(), std::make_unique<OpenAiProtocol>(),
+                                                     endpoint);
     }
 
     void onTurnFinished(const TurnResult &result)
     {
         const double turnMs = double(m_turnTimer.nsecsElapsed()) / 1e6;
         if (const QString problem = checkTurn(result); !problem.isEmpty()) {
-            printError(u"turn %1%2: %3"_s.arg(m_turnsDone).arg(isWarmUp() ? u" (warm-up)"_s : QString(), problem));
+            printError(
+                u"turn %1%2: %3"_s.arg(m_turnsDone).arg(isWarmUp() ? u" (warm-up)"_s : QString(), problem));
             QCoreApplication::exit(WrongAnswer);
             return;
         }
@@ -278,7 +285,8 @@ private:
         if (result.outcome != TurnOutcome::Answered)
             return u"ended as %1, not answered: %2"_s.arg(turnOutcomeName(result.outcome), result.error);
         if (result.iterations != m_options.iterationsPerRun())
-            return u"took %1 iterations, expected %2"_s.arg(result.iterations).arg(m_options.iterationsPerRun());
+            return u"took %1 iterations, expected %2"_s.arg(result.iterations)
+                .arg(m_options.iterationsPerRun());
         const int expectedCalls = m_options.rounds * m_options.parallel;
         if (m_ledger->calls() != expectedCalls)
             return u"the tool ran %1 times, expected %2"_s.arg(m_ledger->calls()).arg(expectedCalls);
@@ -294,16 +302,18 @@ private:
         const int iterations = runs * m_options.iterationsPerRun();
         const double userMs = after.userMs - m_before.userMs;
         const double sysMs = after.sysMs - m_before.sysMs;
-        const auto fixed = [](double value, int decimals = 3) { return QString::number(value, 'f', decimals); };
+        const auto fixed = [](double value, int decimals = 3) {
+            return QString::number(value, 'f', decimals);
+        };
 
         QStringList turns;
         for (double ms : m_turnMs)
             turns.append(fixed(ms, 1));
         QTextStream out(stdout);
         out << u"K=%1 P=%2 stream=%3 R=%4: %5 ms per turn (%6), %7 ms wall per iteration"_s.arg(
-                   QString::number(m_options.rounds), QString::number(m_options.parallel),
-                   QString::number(int(m_options.stream)), QString::number(runs), fixed(wallMs / runs, 2),
-                   turns.join(u' '), fixed(wallMs / iterations))
+            QString::number(m_options.rounds), QString::number(m_options.parallel),
+            QString::number(int(m_options.stream)), QString::number(runs), fixed(wallMs / runs, 2),
+            turns.join(u' '), fixed(wallMs / iterations))
             << Qt::endl;
         out << u"client CPU: %1 ms per iteration (user %2 ms + sys %3 ms over %4 iterations), peak RSS %5 MB"_s
                    .arg(fixed((userMs + sysMs) / iterations), fixed(userMs, 1), fixed(sysMs, 1),

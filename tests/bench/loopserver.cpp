@@ -79,7 +79,10 @@ public:
         return LoopModel(rounds, parallel);
     }
 
-    QByteArray name() const { return "loop-"_ba + QByteArray::number(m_rounds) + '-' + QByteArray::number(m_parallel); }
+    QByteArray name() const
+    {
+        return "loop-"_ba + QByteArray::number(m_rounds) + '-' + QByteArray::number(m_parallel);
+    }
 
     ScriptedAnswer answer(const QJsonArray &messages, qsizetype requestBytes) const
     {
@@ -108,14 +111,18 @@ public:
         } else {
             answer.textPieces = {"The total "_ba, "is "_ba, QByteArray::number(total), "."_ba};
             if (notNumbers > 0)
-                answer.textPieces.append(" ("_ba + QByteArray::number(notNumbers) + " tool results were not numbers.)"_ba);
+                answer.textPieces.append(" ("_ba + QByteArray::number(notNumbers)
+                                         + " tool results were not numbers.)"_ba);
             answer.completionTokens = 2 * answer.textPieces.size();
         }
         return answer;
     }
 
 private:
-    LoopModel(int rounds, int parallel) : m_rounds(rounds), m_parallel(parallel) {}
+    LoopModel(int rounds, int parallel)
+        : m_rounds(rounds)
+        , m_parallel(parallel)
+    {}
 
     // Arguments differ between any two consecutive calls, so the agent's
     // repeated-call guard never fires, and b goes negative now and then so
@@ -180,8 +187,8 @@ QByteArray jsonString(QByteArrayView raw)
 QByteArray usageJson(const ScriptedAnswer &answer)
 {
     return "{\"prompt_tokens\":"_ba + QByteArray::number(answer.promptTokens) + ",\"completion_tokens\":"_ba
-        + QByteArray::number(answer.completionTokens) + ",\"total_tokens\":"_ba
-        + QByteArray::number(answer.promptTokens + answer.completionTokens) + '}';
+           + QByteArray::number(answer.completionTokens) + ",\"total_tokens\":"_ba
+           + QByteArray::number(answer.promptTokens + answer.completionTokens) + '}';
 }
 
 /*! Chat Completions bodies and stream chunks for one response, as OpenAI lays them out. */
@@ -192,10 +199,11 @@ public:
         : m_includeUsage(includeUsage)
     {
         m_head = "{\"id\":\""_ba + completionId + "\",\"object\":\"chat.completion.chunk\",\"created\":"_ba
-            + QByteArray::number(QDateTime::currentSecsSinceEpoch()) + ",\"model\":\""_ba + model
-            + "\",\"system_fingerprint\":null,\"choices\":[{\"index\":0,\"delta\":"_ba;
+                 + QByteArray::number(QDateTime::currentSecsSinceEpoch()) + ",\"model\":\""_ba + model
+                 + "\",\"system_fingerprint\":null,\"choices\":[{\"index\":0,\"delta\":"_ba;
         m_bodyHead = "{\"id\":\""_ba + completionId + "\",\"object\":\"chat.completion\",\"created\":"_ba
-            + QByteArray::number(QDateTime::currentSecsSinceEpoch()) + ",\"model\":\""_ba + model + '"';
+                     + QByteArray::number(QDateTime::currentSecsSinceEpoch()) + ",\"model\":\""_ba + model
+                     + '"';
     }
 
     // The whole non-streaming response body.
@@ -208,8 +216,8 @@ public:
             for (qsizetype i = 0; i < answer.calls.size(); ++i) {
                 const PlannedCall &call = answer.calls.at(i);
                 out += (i ? ",{\"id\":\"" : "{\"id\":\"") + call.id
-                    + "\",\"type\":\"function\",\"function\":{\"name\":\"" + ToolName + "\",\"arguments\":"
-                    + jsonString(call.arguments) + "}}";
+                       + "\",\"type\":\"function\",\"function\":{\"name\":\"" + ToolName
+                       + "\",\"arguments\":" + jsonString(call.arguments) + "}}";
             }
             out += "],\"refusal\":null},\"logprobs\":null,\"finish_reason\":\"tool_calls\"}]";
         } else {
@@ -236,10 +244,10 @@ public:
                                 + "\",\"type\":\"function\",\"function\":{\"name\":\"" + ToolName
                                 + "\",\"arguments\":\"\"}}]}"));
             const qsizetype cut = qMax<qsizetype>(1, call.arguments.indexOf(','));
-            for (const QByteArrayView fragment : {QByteArrayView(call.arguments).first(cut),
-                                                  QByteArrayView(call.arguments).sliced(cut)}) {
-                events.append(chunk("{\"tool_calls\":[{\"index\":" + index + ",\"function\":{\"arguments\":"
-                                    + jsonString(fragment) + "}}]}"));
+            for (const QByteArrayView fragment :
+                 {QByteArrayView(call.arguments).first(cut), QByteArrayView(call.arguments).sliced(cut)}) {
+                events.append(chunk("{\"tool_calls\":[{\"index\":" + index
+                                    + ",\"function\":{\"arguments\":" + jsonString(fragment) + "}}]}"));
             }
         }
         for (const QByteArray &piece : answer.textPieces)
@@ -383,7 +391,7 @@ private:
     QByteArray head(int status, const char *contentType) const
     {
         return "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\nContent-Type: "
-            + contentType + (m_keepAlive ? "\r\nConnection: keep-alive\r\n" : "\r\nConnection: close\r\n");
+               + contentType + (m_keepAlive ? "\r\nConnection: keep-alive\r\n" : "\r\nConnection: close\r\n");
     }
 
     void onReadyRead()
@@ -533,8 +541,9 @@ private:
 void ChatService::handle(const HttpRequest &request, HttpConnection &connection)
 {
     if (request.path != "/v1/chat/completions") {
-        connection.respondError(404, u"Invalid URL (%1 %2)"_s.arg(QString::fromLatin1(request.method),
-                                                                  QString::fromLatin1(request.path)),
+        connection.respondError(404,
+                                u"Invalid URL (%1 %2)"_s.arg(QString::fromLatin1(request.method),
+                                                             QString::fromLatin1(request.path)),
                                 u"invalid_request_error"_s, u"unknown_url"_s);
         return;
     }
@@ -546,18 +555,19 @@ void ChatService::handle(const HttpRequest &request, HttpConnection &connection)
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(request.body, &parseError);
     if (!document.isObject()) {
-        connection.respondError(400, u"The request body is not a JSON object (%1)."_s.arg(parseError.errorString()),
-                                u"invalid_request_error"_s);
+        connection.respondError(
+            400, u"The request body is not a JSON object (%1)."_s.arg(parseError.errorString()),
+            u"invalid_request_error"_s);
         return;
     }
     const QJsonObject body = document.object();
     const QString modelName = body.value(u"model"_s).toString();
     const std::optional<LoopModel> model = LoopModel::fromName(modelName);
     if (!model) {
-        connection.respondError(404,
-                                u"The model `%1` does not exist. Use loop-K-P: K rounds of P parallel calls."_s
-                                    .arg(modelName),
-                                u"invalid_request_error"_s, u"model_not_found"_s);
+        connection.respondError(
+            404,
+            u"The model `%1` does not exist. Use loop-K-P: K rounds of P parallel calls."_s.arg(modelName),
+            u"invalid_request_error"_s, u"model_not_found"_s);
         return;
     }
     const QJsonValue messages = body.value(u"messages"_s);
@@ -584,7 +594,9 @@ class LoopServer final : public QObject
 
 public:
     explicit LoopServer(const ServerOptions &options, QObject *parent = nullptr)
-        : QObject(parent), m_server(this), m_options(options)
+        : QObject(parent)
+        , m_server(this)
+        , m_options(options)
     {
         connect(&m_server, &QTcpServer::newConnection, this, &LoopServer::acceptConnections);
     }
@@ -617,13 +629,16 @@ int main(int argc, char *argv[])
         u"A zero-latency OpenAI-compatible server for the loop benchmark. Model loop-K-P answers K rounds "
         "of P parallel calls to the tool add, then the sum of all tool results."_s);
     parser.addHelpOption();
-    const QCommandLineOption portOption(u"port"_s, u"Port on 127.0.0.1; 0 picks a free one."_s, u"N"_s, u"0"_s);
+    const QCommandLineOption portOption(u"port"_s, u"Port on 127.0.0.1; 0 picks a free one."_s, u"N"_s,
+                                        u"0"_s);
     const QCommandLineOption flushOption(
-        u"flush-events"_s, u"1: every stream event leaves in its own write, as from a real model; 0: one write per response."_s,
+        u"flush-events"_s,
+        u"1: every stream event leaves in its own write, as from a real model; 0: one write per response."_s,
         u"0|1"_s, u"1"_s);
     const QCommandLineOption quickAckOption(
-        u"quick-ack"_s, u"1: acknowledge request bytes at once; 0: keep Linux's 40 ms delayed ACK, which stalls "
-                        "QNetworkAccessManager uploads over 16 KiB."_s,
+        u"quick-ack"_s,
+        u"1: acknowledge request bytes at once; 0: keep Linux's 40 ms delayed ACK, which stalls "
+        "QNetworkAccessManager uploads over 16 KiB."_s,
         u"0|1"_s, u"1"_s);
     parser.addOptions({portOption, flushOption, quickAckOption});
     parser.process(app);

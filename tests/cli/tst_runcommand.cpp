@@ -2,9 +2,9 @@
 #include "session/transcript.h"
 #include "trace/trace.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -26,16 +26,16 @@ QByteArray sse(const QJsonObject &object)
 QByteArray textStream(const QString &text)
 {
     const auto choice = [](const QJsonObject &delta, const QJsonValue &finish) {
-        return QJsonObject{{u"model"_s, u"m"_s},
-                           {u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
-                                                                 {u"delta"_s, delta},
-                                                                 {u"finish_reason"_s, finish}}}}};
+        return QJsonObject{
+            {u"model"_s, u"m"_s},
+            {u"choices"_s,
+             QJsonArray{QJsonObject{{u"index"_s, 0}, {u"delta"_s, delta}, {u"finish_reason"_s, finish}}}}};
     };
     return sse(choice({{u"content"_s, text.left(3)}}, QJsonValue::Null))
-        + sse(choice({{u"content"_s, text.mid(3)}}, QJsonValue::Null)) + sse(choice({}, u"stop"_s))
-        + sse({{u"choices"_s, QJsonArray{}},
-               {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 11}, {u"completion_tokens"_s, 4}}}})
-        + "data: [DONE]\n\n";
+           + sse(choice({{u"content"_s, text.mid(3)}}, QJsonValue::Null)) + sse(choice({}, u"stop"_s))
+           + sse({{u"choices"_s, QJsonArray{}},
+                  {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 11}, {u"completion_tokens"_s, 4}}}})
+           + "data: [DONE]\n\n";
 }
 
 QByteArray toolCallStream(const QString &name, const QString &arguments)
@@ -44,13 +44,14 @@ QByteArray toolCallStream(const QString &name, const QString &arguments)
                            {u"id"_s, u"call_1"_s},
                            {u"type"_s, u"function"_s},
                            {u"function"_s, QJsonObject{{u"name"_s, name}, {u"arguments"_s, arguments}}}};
-    return sse({{u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
-                                                      {u"delta"_s, QJsonObject{{u"tool_calls"_s, QJsonArray{call}}}},
-                                                      {u"finish_reason"_s, QJsonValue::Null}}}}})
-        + sse({{u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
-                                                     {u"delta"_s, QJsonObject{}},
-                                                     {u"finish_reason"_s, u"tool_calls"_s}}}}})
-        + "data: [DONE]\n\n";
+    return sse({{u"choices"_s,
+                 QJsonArray{QJsonObject{{u"index"_s, 0},
+                                        {u"delta"_s, QJsonObject{{u"tool_calls"_s, QJsonArray{call}}}},
+                                        {u"finish_reason"_s, QJsonValue::Null}}}}})
+           + sse({{u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
+                                                        {u"delta"_s, QJsonObject{}},
+                                                        {u"finish_reason"_s, u"tool_calls"_s}}}}})
+           + "data: [DONE]\n\n";
 }
 
 void stream(HttpExchange &exchange, const QByteArray &body)
@@ -97,8 +98,15 @@ private:
 
     QStringList baseArguments() const
     {
-        return {u"run"_s, u"--provider"_s, u"openai"_s, u"--base-url"_s, m_server.baseUrl().toString() + u"/v1"_s,
-                u"--model"_s, u"m"_s, u"--api-key-env"_s, u"LOOPSCOPE_TEST_KEY"_s};
+        return {u"run"_s,
+                u"--provider"_s,
+                u"openai"_s,
+                u"--base-url"_s,
+                m_server.baseUrl().toString() + u"/v1"_s,
+                u"--model"_s,
+                u"m"_s,
+                u"--api-key-env"_s,
+                u"LOOPSCOPE_TEST_KEY"_s};
     }
 
     // Starts loopscope with no display and no keyring in its environment.
@@ -139,10 +147,7 @@ private slots:
         QVERIFY(m_dir.isValid());
     }
 
-    void init()
-    {
-        m_server.setHandler({});
-    }
+    void init() { m_server.setHandler({}); }
 
     void itPrintsTheAnswerOnStdoutAndExitsZero()
     {
@@ -172,8 +177,9 @@ private slots:
         const QString eventsPath = m_dir.filePath(u"events.jsonl"_s);
         const QString tracePath = m_dir.filePath(u"trace.json"_s);
 
-        const Run result = run(baseArguments() << u"--tools"_s << u"calculator"_s << u"--events"_s << eventsPath
-                                               << u"--trace-out"_s << tracePath << u"What is 6*7?"_s);
+        const Run result
+            = run(baseArguments() << u"--tools"_s << u"calculator"_s << u"--events"_s << eventsPath
+                                  << u"--trace-out"_s << tracePath << u"What is 6*7?"_s);
 
         QCOMPARE(result.exitCode, 0);
         QCOMPARE(result.out, "It is 42.\n"_ba);
@@ -232,13 +238,14 @@ private slots:
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("stderrPart");
 
-        QTest::newRow("the key is rejected: provider error") << u"401"_s << QStringList() << 1
-                                                              << u"the API key was rejected (401)"_s;
+        QTest::newRow("the key is rejected: provider error")
+            << u"401"_s << QStringList() << 1 << u"the API key was rejected (401)"_s;
         QTest::newRow("the limit is reached without an answer")
-            << u"always tools"_s << QStringList{u"--tools"_s, u"calculator"_s, u"--max-iterations"_s, u"2"_s} << 3
-            << u"final iteration"_s;
+            << u"always tools"_s << QStringList{u"--tools"_s, u"calculator"_s, u"--max-iterations"_s, u"2"_s}
+            << 3 << u"final iteration"_s;
         QTest::newRow("every tool call denied, then the model answers")
-            << u"deny"_s << QStringList{u"--tools"_s, u"calculator"_s, u"--approve"_s, u"none"_s} << 0 << QString();
+            << u"deny"_s << QStringList{u"--tools"_s, u"calculator"_s, u"--approve"_s, u"none"_s} << 0
+            << QString();
         QTest::newRow("an unknown provider is bad usage")
             << u"none"_s << QStringList{u"--provider"_s, u"mistral"_s} << 2 << u"unknown provider"_s;
         QTest::newRow("an unknown tool is bad usage")
@@ -395,7 +402,8 @@ private slots:
     void exportRefusesBadUsage_data()
     {
         QTest::addColumn<QStringList>("arguments");
-        QTest::newRow("an unknown format") << QStringList{u"export"_s, u"x.loopscope.json"_s, u"--format"_s, u"pdf"_s};
+        QTest::newRow("an unknown format")
+            << QStringList{u"export"_s, u"x.loopscope.json"_s, u"--format"_s, u"pdf"_s};
         QTest::newRow("no file") << QStringList{u"export"_s, u"--format"_s, u"md"_s};
         QTest::newRow("a missing file")
             << QStringList{u"export"_s, u"/nonexistent/x.loopscope.json"_s, u"--format"_s, u"md"_s};
@@ -415,10 +423,10 @@ private slots:
 
         QCOMPARE(result.exitCode, 0);
         const QString help = QString::fromUtf8(result.out);
-        for (const QString &option : {u"--provider"_s, u"--base-url"_s, u"--model"_s, u"--api-key-env"_s,
-                                      u"--max-iterations"_s, u"--post-loop"_s, u"--no-stream"_s, u"--tools"_s,
-                                      u"--workspace"_s, u"--approve"_s, u"--events"_s, u"--trace-out"_s,
-                                      u"130"_s, u"Exit codes"_s})
+        for (const QString &option :
+             {u"--provider"_s, u"--base-url"_s, u"--model"_s, u"--api-key-env"_s, u"--max-iterations"_s,
+              u"--post-loop"_s, u"--no-stream"_s, u"--tools"_s, u"--workspace"_s, u"--approve"_s,
+              u"--events"_s, u"--trace-out"_s, u"130"_s, u"Exit codes"_s})
             QVERIFY2(help.contains(option), qPrintable(option));
     }
 };

@@ -82,8 +82,13 @@ private slots:
     void profilesRoundTripThroughSettings_data()
     {
         QTest::addColumn<ProviderProfile>("profile");
-        ProviderProfile openai{u"work"_s, u"Work OpenAI"_s, ProviderKind::OpenAi, QUrl(u"https://api.openai.com/v1"_s),
-                               u"gpt-4o-mini"_s, u"OPENAI_API_KEY"_s, {}};
+        ProviderProfile openai{u"work"_s,
+                               u"Work OpenAI"_s,
+                               ProviderKind::OpenAi,
+                               QUrl(u"https://api.openai.com/v1"_s),
+                               u"gpt-4o-mini"_s,
+                               u"OPENAI_API_KEY"_s,
+                               {}};
         openai.defaults.temperature = 0.2;
         openai.defaults.maxOutputTokens = 1024;
         openai.defaults.model = openai.model;
@@ -121,7 +126,8 @@ private slots:
 
     void providerKindsHaveStableNames()
     {
-        for (auto kind : {ProviderKind::OpenAi, ProviderKind::Anthropic, ProviderKind::Gemini, ProviderKind::Ollama})
+        for (auto kind :
+             {ProviderKind::OpenAi, ProviderKind::Anthropic, ProviderKind::Gemini, ProviderKind::Ollama})
             QCOMPARE(providerKindFromName(providerKindName(kind)), std::optional<ProviderKind>(kind));
         QCOMPARE(providerKindFromName(u" OpenAI "_s), std::optional<ProviderKind>(ProviderKind::OpenAi));
         QCOMPARE(providerKindFromName(u"mistral"_s), std::nullopt);

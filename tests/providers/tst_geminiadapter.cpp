@@ -147,7 +147,8 @@ void serveOk(FakeHttpServer &server)
     });
 }
 
-void serveStream(FakeHttpServer &server, const QByteArray &stream, const QList<int> &cuts = {}, int delayMs = 0)
+void serveStream(FakeHttpServer &server, const QByteArray &stream, const QList<int> &cuts = {},
+                 int delayMs = 0)
 {
     server.setHandler([stream, cuts, delayMs](const HttpRequestRecord &, HttpExchange &exchange) {
         exchange.beginStream(200, sseHeaders);
@@ -158,9 +159,8 @@ void serveStream(FakeHttpServer &server, const QByteArray &stream, const QList<i
 
 void serveJson(FakeHttpServer &server, const QJsonObject &body)
 {
-    server.setHandler([body](const HttpRequestRecord &, HttpExchange &exchange) {
-        exchange.respondJson(200, body);
-    });
+    server.setHandler(
+        [body](const HttpRequestRecord &, HttpExchange &exchange) { exchange.respondJson(200, body); });
 }
 
 struct FixtureOptions
@@ -271,8 +271,10 @@ private slots:
 
         const QByteArray streamPath = "/v1beta/models/gemini-2.5-flash:streamGenerateContent"_ba;
         const QByteArray plainPath = "/v1beta/models/gemini-2.5-flash:generateContent"_ba;
-        QTest::newRow("a stream goes to streamGenerateContent") << QString() << u"gemini-2.5-flash"_s << true << streamPath;
-        QTest::newRow("a whole answer goes to generateContent") << QString() << u"gemini-2.5-flash"_s << false << plainPath;
+        QTest::newRow("a stream goes to streamGenerateContent")
+            << QString() << u"gemini-2.5-flash"_s << true << streamPath;
+        QTest::newRow("a whole answer goes to generateContent")
+            << QString() << u"gemini-2.5-flash"_s << false << plainPath;
         QTest::newRow("a trailing slash on the base URL does not matter")
             << u"/"_s << u"gemini-2.5-flash"_s << true << streamPath;
         QTest::newRow("a model named with its models/ prefix is not prefixed twice")
@@ -349,7 +351,7 @@ private slots:
             Message::user(u"Weather in Oslo?"_s),
             Message::assistant(QString(), {call}),
             Message::toolResult(call, u"3°C"_s, false),
-            Message::user(u"Thanks"_s), // joins the tool result in the same user turn
+            Message::user(u"Thanks"_s),               // joins the tool result in the same user turn
             Message::system(u"Answer in English."_s), // mid-history: still an instruction, not a turn
             Message::assistant(u"You are welcome."_s),
         });
@@ -382,7 +384,8 @@ private slots:
         QTest::addColumn<bool>("realIds");
         QTest::addColumn<QList<int>>("resultOrder");
 
-        QTest::newRow("two calls of the same function with ids, results in call order") << true << QList<int>{0, 1};
+        QTest::newRow("two calls of the same function with ids, results in call order")
+            << true << QList<int>{0, 1};
         QTest::newRow("two calls of the same function with ids, results finished in reverse")
             << true << QList<int>{1, 0};
         QTest::newRow("two calls of the same function without ids, results in call order")
@@ -396,14 +399,17 @@ private slots:
         QFETCH(bool, realIds);
         QFETCH(QList<int>, resultOrder);
 
-        const QList<ToolCall> calls =
-            realIds ? QList<ToolCall>{providerCall(u"fc-oslo"_s, u"get_weather"_s, u"{\"city\":\"Oslo\"}"_s),
-                                      providerCall(u"fc-rome"_s, u"get_weather"_s, u"{\"city\":\"Rome\"}"_s)}
-                    : QList<ToolCall>{syntheticCall(u"Ab3dE6gH9"_s, u"get_weather"_s, u"{\"city\":\"Oslo\"}"_s),
-                                      syntheticCall(u"zY8xW7vU6"_s, u"get_weather"_s, u"{\"city\":\"Rome\"}"_s)};
+        const QList<ToolCall> calls
+            = realIds
+                  ? QList<ToolCall>{providerCall(u"fc-oslo"_s, u"get_weather"_s, u"{\"city\":\"Oslo\"}"_s),
+                                    providerCall(u"fc-rome"_s, u"get_weather"_s, u"{\"city\":\"Rome\"}"_s)}
+                  : QList<ToolCall>{
+                      syntheticCall(u"Ab3dE6gH9"_s, u"get_weather"_s, u"{\"city\":\"Oslo\"}"_s),
+                      syntheticCall(u"zY8xW7vU6"_s, u"get_weather"_s, u"{\"city\":\"Rome\"}"_s)};
         const QList<Message> results{Message::toolResult(calls.at(0), u"Oslo: 3°C"_s, false),
                                      Message::toolResult(calls.at(1), u"Rome: service unavailable"_s, true)};
-        QList<Message> history{Message::user(u"Weather in Oslo and Rome?"_s), Message::assistant(QString(), calls)};
+        QList<Message> history{Message::user(u"Weather in Oslo and Rome?"_s),
+                               Message::assistant(QString(), calls)};
         for (const int index : resultOrder)
             history.append(results.at(index));
 
@@ -416,8 +422,8 @@ private slots:
         QJsonObject osloCall = json("{'name':'get_weather','args':{'city':'Oslo'}}").toObject();
         QJsonObject romeCall = json("{'name':'get_weather','args':{'city':'Rome'}}").toObject();
         QJsonObject osloResult = json("{'name':'get_weather','response':{'output':'Oslo: 3°C'}}").toObject();
-        QJsonObject romeResult =
-            json("{'name':'get_weather','response':{'error':'Rome: service unavailable'}}").toObject();
+        QJsonObject romeResult
+            = json("{'name':'get_weather','response':{'error':'Rome: service unavailable'}}").toObject();
         if (realIds) {
             // Ids Gemini chose go back with the call and its response; made-up ones never do.
             osloCall.insert(u"id"_s, u"fc-oslo"_s);
@@ -430,10 +436,11 @@ private slots:
                                      {u"parts"_s, QJsonArray{QJsonObject{{u"functionCall"_s, osloCall}},
                                                              QJsonObject{{u"functionCall"_s, romeCall}}}}}));
         // One response part per call part, in the order of the calls.
-        QCOMPARE(compact(contents.at(2)),
-                 compact(QJsonObject{{u"role"_s, u"user"_s},
-                                     {u"parts"_s, QJsonArray{QJsonObject{{u"functionResponse"_s, osloResult}},
-                                                             QJsonObject{{u"functionResponse"_s, romeResult}}}}}));
+        QCOMPARE(
+            compact(contents.at(2)),
+            compact(QJsonObject{{u"role"_s, u"user"_s},
+                                {u"parts"_s, QJsonArray{QJsonObject{{u"functionResponse"_s, osloResult}},
+                                                        QJsonObject{{u"functionResponse"_s, romeResult}}}}}));
         QCOMPARE(f.lastRequest().body.contains("Ab3dE6gH9"), false);
     }
 
@@ -441,7 +448,8 @@ private slots:
     {
         // Step one: parallel calls, the signature on the first only (as Gemini sends it).
         // Step two: one more call with its own signature.
-        const ToolCall first = syntheticCall(u"Ab3dE6gH9"_s, u"get_weather"_s, u"{\"city\":\"Oslo\"}"_s, signatureA);
+        const ToolCall first
+            = syntheticCall(u"Ab3dE6gH9"_s, u"get_weather"_s, u"{\"city\":\"Oslo\"}"_s, signatureA);
         const ToolCall second = syntheticCall(u"zY8xW7vU6"_s, u"get_weather"_s, u"{\"city\":\"Rome\"}"_s);
         const ToolCall third = providerCall(u"fc-3"_s, u"convert"_s, u"{\"celsius\":3}"_s, signatureB);
         Fixture f;
@@ -455,14 +463,17 @@ private slots:
 
         const QJsonArray contents = f.lastRequest().json().value(u"contents"_s).toArray();
         QCOMPARE(contents.size(), 5);
-        QCOMPARE(compact(contents.at(1)),
-                 compact(QJsonObject{{u"role"_s, u"model"_s},
-                                     {u"parts"_s, QJsonArray{textPart(u"Checking."_s),
-                                                             callPart(u"get_weather"_s, {{u"city"_s, u"Oslo"_s}}, {}, signatureA),
-                                                             callPart(u"get_weather"_s, {{u"city"_s, u"Rome"_s}})}}}));
+        QCOMPARE(
+            compact(contents.at(1)),
+            compact(QJsonObject{
+                {u"role"_s, u"model"_s},
+                {u"parts"_s, QJsonArray{textPart(u"Checking."_s),
+                                        callPart(u"get_weather"_s, {{u"city"_s, u"Oslo"_s}}, {}, signatureA),
+                                        callPart(u"get_weather"_s, {{u"city"_s, u"Rome"_s}})}}}));
         QCOMPARE(compact(contents.at(3)),
                  compact(QJsonObject{{u"role"_s, u"model"_s},
-                                     {u"parts"_s, QJsonArray{callPart(u"convert"_s, {{u"celsius"_s, 3}}, u"fc-3"_s, signatureB)}}}));
+                                     {u"parts"_s, QJsonArray{callPart(u"convert"_s, {{u"celsius"_s, 3}},
+                                                                      u"fc-3"_s, signatureB)}}}));
         // Byte for byte on the wire, not just equal after parsing.
         const QByteArray echoed = "\"thoughtSignature\":\""_ba + signatureA.toUtf8() + "\""_ba;
         QVERIFY(f.lastRequest().body.contains(echoed));
@@ -486,10 +497,10 @@ private slots:
 
         const QJsonObject osloPart = callPart(u"get_weather"_s, {{u"city"_s, u"Oslo"_s}},
                                               withIds ? u"fc-a"_s : QString(), signatureA);
-        const QJsonObject romePart = callPart(u"get_weather"_s, {{u"city"_s, u"Rome"_s}},
-                                              withIds ? u"fc-b"_s : QString());
-        const QJsonObject answer = generateResponse({textPart(u"Checking both."_s), osloPart, romePart},
-                                                    u"STOP"_s, usage(20, 12));
+        const QJsonObject romePart
+            = callPart(u"get_weather"_s, {{u"city"_s, u"Rome"_s}}, withIds ? u"fc-b"_s : QString());
+        const QJsonObject answer
+            = generateResponse({textPart(u"Checking both."_s), osloPart, romePart}, u"STOP"_s, usage(20, 12));
         Fixture f;
         f.server.setHandler([&](const HttpRequestRecord &, HttpExchange &exchange) {
             if (exchange.requestIndex() > 0) {
@@ -524,18 +535,20 @@ private slots:
         QCOMPARE(contents.size(), 3);
         // The model turn goes back exactly as Gemini sent it.
         QCOMPARE(compact(contents.at(1)),
-                 compact(QJsonObject{{u"role"_s, u"model"_s},
-                                     {u"parts"_s, QJsonArray{textPart(u"Checking both."_s), osloPart, romePart}}}));
+                 compact(QJsonObject{
+                     {u"role"_s, u"model"_s},
+                     {u"parts"_s, QJsonArray{textPart(u"Checking both."_s), osloPart, romePart}}}));
         QJsonObject osloResult = json("{'name':'get_weather','response':{'output':'3°C'}}").toObject();
         QJsonObject romeResult = json("{'name':'get_weather','response':{'output':'18°C'}}").toObject();
         if (withIds) {
             osloResult.insert(u"id"_s, u"fc-a"_s);
             romeResult.insert(u"id"_s, u"fc-b"_s);
         }
-        QCOMPARE(compact(contents.at(2)),
-                 compact(QJsonObject{{u"role"_s, u"user"_s},
-                                     {u"parts"_s, QJsonArray{QJsonObject{{u"functionResponse"_s, osloResult}},
-                                                             QJsonObject{{u"functionResponse"_s, romeResult}}}}}));
+        QCOMPARE(
+            compact(contents.at(2)),
+            compact(QJsonObject{{u"role"_s, u"user"_s},
+                                {u"parts"_s, QJsonArray{QJsonObject{{u"functionResponse"_s, osloResult}},
+                                                        QJsonObject{{u"functionResponse"_s, romeResult}}}}}));
     }
 
     void toolsAndToolConfigFollowTheToolChoice_data()
@@ -547,7 +560,8 @@ private slots:
         QTest::newRow("auto lets the model decide") << true << ToolChoice::Auto << u"AUTO"_s;
         QTest::newRow("none forbids calls") << true << ToolChoice::None << u"NONE"_s;
         QTest::newRow("required becomes ANY") << true << ToolChoice::Required << u"ANY"_s;
-        QTest::newRow("no tools sends neither tools nor a tool config") << false << ToolChoice::Required << QString();
+        QTest::newRow("no tools sends neither tools nor a tool config")
+            << false << ToolChoice::Required << QString();
     }
 
     void toolsAndToolConfigFollowTheToolChoice()
@@ -574,13 +588,14 @@ private slots:
         QCOMPARE(body.contains(u"toolConfig"_s), withTools);
         if (!withTools)
             return;
-        QCOMPARE(compact(body.value(u"tools"_s)),
-                 compact(json("[{'functionDeclarations':["
-                              "{'name':'get_weather','description':'Current weather for a city',"
-                              " 'parametersJsonSchema':{'type':'object','properties':{'city':{'type':'string'}},"
-                              "  'required':['city']}},"
-                              "{'name':'current_time','description':'The time now'}"
-                              "]}]")));
+        QCOMPARE(
+            compact(body.value(u"tools"_s)),
+            compact(json("[{'functionDeclarations':["
+                         "{'name':'get_weather','description':'Current weather for a city',"
+                         " 'parametersJsonSchema':{'type':'object','properties':{'city':{'type':'string'}},"
+                         "  'required':['city']}},"
+                         "{'name':'current_time','description':'The time now'}"
+                         "]}]")));
         QCOMPARE(compact(body.value(u"toolConfig"_s)),
                  compact(QJsonObject{{u"functionCallingConfig"_s, QJsonObject{{u"mode"_s, mode}}}}));
     }
@@ -611,13 +626,15 @@ private slots:
         QFETCH(QByteArray, lineEnd);
         // Early events carry only the prompt count; thinking tokens count as output.
         const QJsonObject early{{u"promptTokenCount"_s, 12}, {u"totalTokenCount"_s, 12}};
-        const QByteArray stream =
-            frame(generateResponse({QJsonObject{{u"text"_s, u"Considering the greeting"_s}, {u"thought"_s, true}}},
-                                   {}, early),
-                  lineEnd)
-            + frame(generateResponse({textPart(u"Hel"_s)}, {}, early), lineEnd)
-            + frame(generateResponse({textPart(u"lo, wör"_s)}, {}, early), lineEnd)
-            + frame(generateResponse({textPart(u"ld!"_s), textPart(QString())}, u"STOP"_s, usage(12, 5, 7)), lineEnd);
+        const QByteArray stream
+            = frame(generateResponse(
+                        {QJsonObject{{u"text"_s, u"Considering the greeting"_s}, {u"thought"_s, true}}}, {},
+                        early),
+                    lineEnd)
+              + frame(generateResponse({textPart(u"Hel"_s)}, {}, early), lineEnd)
+              + frame(generateResponse({textPart(u"lo, wör"_s)}, {}, early), lineEnd)
+              + frame(generateResponse({textPart(u"ld!"_s), textPart(QString())}, u"STOP"_s, usage(12, 5, 7)),
+                      lineEnd);
         Fixture f;
         serveStream(f.server, stream, {}, 0);
         SEND_AND_WAIT(f, simpleRequest());
@@ -662,8 +679,8 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QJsonArray>("calls"); // expected: {id (absent: made up), name, args, signature?}
 
-        const QJsonArray single{QJsonArray{callPart(u"read_file"_s, {{u"path"_s, u"notes.txt"_s}, {u"limit"_s, 10}},
-                                                    u"fc-read-1"_s, signatureA)}};
+        const QJsonArray single{QJsonArray{callPart(
+            u"read_file"_s, {{u"path"_s, u"notes.txt"_s}, {u"limit"_s, 10}}, u"fc-read-1"_s, signatureA)}};
         const QJsonArray singleCalls = json("[{'id':'fc-read-1','name':'read_file',"
                                             "  'args':{'path':'notes.txt','limit':10}}]")
                                            .toArray();
@@ -673,8 +690,9 @@ private slots:
             call.insert(u"signature"_s, signatureA);
             singleWithSignature[0] = call;
         }
-        const QJsonArray parallel{QJsonArray{callPart(u"get_weather"_s, {{u"city"_s, u"Oslo"_s}}, {}, signatureB),
-                                             callPart(u"get_weather"_s, {{u"city"_s, u"Rome"_s}})}};
+        const QJsonArray parallel{
+            QJsonArray{callPart(u"get_weather"_s, {{u"city"_s, u"Oslo"_s}}, {}, signatureB),
+                       callPart(u"get_weather"_s, {{u"city"_s, u"Rome"_s}})}};
         QJsonArray parallelCalls = json("[{'name':'get_weather','args':{'city':'Oslo'}},"
                                         " {'name':'get_weather','args':{'city':'Rome'}}]")
                                        .toArray();
@@ -694,7 +712,8 @@ private slots:
 
         for (const bool stream : {true, false}) {
             const char *how = stream ? "streamed" : "whole body";
-            QTest::addRow("%s: one call with an id and a signature", how) << stream << single << QString() << singleWithSignature;
+            QTest::addRow("%s: one call with an id and a signature", how)
+                << stream << single << QString() << singleWithSignature;
             QTest::addRow("%s: parallel calls of one function without ids", how)
                 << stream << parallel << QString() << parallelCalls;
             QTest::addRow("%s: text, then calls spread over events", how)
@@ -741,9 +760,11 @@ private slots:
             const QJsonObject expected = calls.at(i).toObject();
             const ToolCall &call = response.toolCalls.at(i);
             QCOMPARE(call.name, expected.value(u"name"_s).toString());
-            QCOMPARE(QJsonDocument::fromJson(call.arguments.toUtf8()).object(), expected.value(u"args"_s).toObject());
+            QCOMPARE(QJsonDocument::fromJson(call.arguments.toUtf8()).object(),
+                     expected.value(u"args"_s).toObject());
             QVERIFY2(!call.arguments.contains(u'\n'), "arguments are compact JSON");
-            QCOMPARE(call.providerData.value(u"thoughtSignature"_s).toString(), expected.value(u"signature"_s).toString());
+            QCOMPARE(call.providerData.value(u"thoughtSignature"_s).toString(),
+                     expected.value(u"signature"_s).toString());
             if (expected.contains(u"id"_s)) {
                 QCOMPARE(call.id, expected.value(u"id"_s).toString());
                 QVERIFY(!call.providerData.contains(u"syntheticId"_s));
@@ -803,7 +824,8 @@ private slots:
                 << true << QString::fromLatin1(row.reason) << row.withCall << row.expected;
         }
         QTest::newRow("whole body MAX_TOKENS") << false << u"MAX_TOKENS"_s << false << FinishReason::Length;
-        QTest::newRow("whole body STOP after a call") << false << u"STOP"_s << true << FinishReason::ToolCalls;
+        QTest::newRow("whole body STOP after a call")
+            << false << u"STOP"_s << true << FinishReason::ToolCalls;
         QTest::newRow("whole body SAFETY") << false << u"SAFETY"_s << false << FinishReason::ContentFilter;
     }
 
@@ -848,9 +870,13 @@ private slots:
 
         QTest::newRow("in one piece") << QList<int>{} << 0;
         QTest::newRow("inside a four-byte character")
-            << QList<int>{after("\xF0\x9F\x8C\x8D", 1), after("\xF0\x9F\x8C\x8D", 2), after("\xF0\x9F\x8C\x8D", 3)} << 5;
-        QTest::newRow("inside a three-byte character") << QList<int>{after("\xE6\x9D\xB1", 1), after("\xE6\x9D\xB1", 2)} << 5;
-        QTest::newRow("inside a two-byte character of the arguments") << QList<int>{after("\xC3\xAF", 1)} << 5;
+            << QList<int>{after("\xF0\x9F\x8C\x8D", 1), after("\xF0\x9F\x8C\x8D", 2),
+                          after("\xF0\x9F\x8C\x8D", 3)}
+            << 5;
+        QTest::newRow("inside a three-byte character")
+            << QList<int>{after("\xE6\x9D\xB1", 1), after("\xE6\x9D\xB1", 2)} << 5;
+        QTest::newRow("inside a two-byte character of the arguments")
+            << QList<int>{after("\xC3\xAF", 1)} << 5;
         QTest::newRow("between every CR and its LF") << betweenCrAndLf << 5;
         QTest::newRow("between the two line ends of a frame") << QList<int>{after("\r\n\r\n", 2)} << 5;
         QTest::newRow("inside the data: field name") << QList<int>{3, after("}\r\n\r\ndata", 7)} << 5;
@@ -915,9 +941,10 @@ private slots:
     void aBlockedPromptFails()
     {
         QFETCH(bool, stream);
-        const QJsonObject blocked{{u"promptFeedback"_s, QJsonObject{{u"blockReason"_s, u"PROHIBITED_CONTENT"_s}}},
-                                  {u"usageMetadata"_s, usage(7, 0)},
-                                  {u"modelVersion"_s, modelVersion}};
+        const QJsonObject blocked{
+            {u"promptFeedback"_s, QJsonObject{{u"blockReason"_s, u"PROHIBITED_CONTENT"_s}}},
+            {u"usageMetadata"_s, usage(7, 0)},
+            {u"modelVersion"_s, modelVersion}};
         Fixture f;
         if (stream)
             serveStream(f.server, frame(blocked));
@@ -937,7 +964,8 @@ private slots:
         serveJson(f.server, errorObject(500, u"INTERNAL"_s, u"An internal error has occurred."_s));
         SEND_AND_WAIT(f, simpleRequest(false));
         QCOMPARE(f.error().kind, ModelError::Kind::Protocol);
-        QVERIFY2(f.error().message.contains(u"INTERNAL: An internal error has occurred."_s), qPrintable(f.error().message));
+        QVERIFY2(f.error().message.contains(u"INTERNAL: An internal error has occurred."_s),
+                 qPrintable(f.error().message));
     }
 
     // --- Failures and retries --------------------------------------------------------------------
@@ -952,8 +980,8 @@ private slots:
         {
             int status;
             const char *grpcStatus;
-        } statuses[] = {{408, "DEADLINE_EXCEEDED"}, {409, "ABORTED"}, {429, "RESOURCE_EXHAUSTED"},
-                        {500, "INTERNAL"}, {502, "UNAVAILABLE"}, {503, "UNAVAILABLE"},
+        } statuses[] = {{408, "DEADLINE_EXCEEDED"}, {409, "ABORTED"},     {429, "RESOURCE_EXHAUSTED"},
+                        {500, "INTERNAL"},          {502, "UNAVAILABLE"}, {503, "UNAVAILABLE"},
                         {504, "DEADLINE_EXCEEDED"}};
         for (const auto &row : statuses) {
             QTest::addRow("%d without retry-after", row.status)
@@ -975,7 +1003,8 @@ private slots:
             HttpHeaders headers;
             if (!retryAfter.isEmpty())
                 headers.append({"Retry-After"_ba, retryAfter});
-            exchange.respondJson(status, errorObject(status, grpcStatus, u"Please try again later."_s), headers);
+            exchange.respondJson(status, errorObject(status, grpcStatus, u"Please try again later."_s),
+                                 headers);
         });
         SEND_AND_WAIT(f, simpleRequest());
 
@@ -985,7 +1014,8 @@ private slots:
         QCOMPARE(error.kind, ModelError::Kind::Http);
         QCOMPARE(error.httpStatus, status);
         QVERIFY2(error.message.contains(QString::number(status)), qPrintable(error.message));
-        QVERIFY2(error.message.contains(grpcStatus + u": Please try again later."_s), qPrintable(error.message));
+        QVERIFY2(error.message.contains(grpcStatus + u": Please try again later."_s),
+                 qPrintable(error.message));
 
         const QList<ModelAttempt> attempts = f.attemptList();
         QCOMPARE(attempts.size(), 3);
@@ -1062,15 +1092,18 @@ private slots:
             << errorObject(401, u"UNAUTHENTICATED"_s, u"Request had invalid authentication credentials."_s)
             << QStringList{u"API key was rejected"_s, u"401"_s, u"UNAUTHENTICATED"_s};
         QTest::newRow("403: the key may not use the model")
-            << 403 << errorObject(403, u"PERMISSION_DENIED"_s, u"Method doesn't allow unregistered callers."_s)
+            << 403
+            << errorObject(403, u"PERMISSION_DENIED"_s, u"Method doesn't allow unregistered callers."_s)
             << QStringList{u"API key was rejected"_s, u"403"_s, u"PERMISSION_DENIED: Method doesn't allow"_s};
         QTest::newRow("400 with Gemini's error body")
             << 400
-            << errorObject(400, u"INVALID_ARGUMENT"_s,
-                           u"Please ensure that function response turn comes immediately after a function call turn."_s)
-            << QStringList{u"400"_s,
-                           u"INVALID_ARGUMENT: Please ensure that function response turn comes immediately after a "
-                           u"function call turn."_s};
+            << errorObject(
+                   400, u"INVALID_ARGUMENT"_s,
+                   u"Please ensure that function response turn comes immediately after a function call turn."_s)
+            << QStringList{
+                   u"400"_s,
+                   u"INVALID_ARGUMENT: Please ensure that function response turn comes immediately after a "
+                   u"function call turn."_s};
         QTest::newRow("404 for an unknown model")
             << 404
             << errorObject(404, u"NOT_FOUND"_s, u"models/gemini-9 is not found for API version v1beta."_s)
@@ -1084,9 +1117,8 @@ private slots:
         QFETCH(QStringList, fragments);
 
         Fixture f;
-        f.server.setHandler([&](const HttpRequestRecord &, HttpExchange &exchange) {
-            exchange.respondJson(status, body);
-        });
+        f.server.setHandler(
+            [&](const HttpRequestRecord &, HttpExchange &exchange) { exchange.respondJson(status, body); });
         SEND_AND_WAIT(f, simpleRequest());
         QTest::qWait(100);
 
@@ -1132,7 +1164,8 @@ private slots:
     void resetsUntilExhaustedFailWithAReadableMessage()
     {
         Fixture f;
-        f.server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) { exchange.resetConnection(); });
+        f.server.setHandler(
+            [](const HttpRequestRecord &, HttpExchange &exchange) { exchange.resetConnection(); });
         SEND_AND_WAIT(f, simpleRequest());
 
         QCOMPARE(f.error().kind, ModelError::Kind::Network);
@@ -1151,7 +1184,8 @@ private slots:
 
         QTest::newRow("the server closes the connection mid-stream") << u"close"_s << u"cut"_s;
         QTest::newRow("the connection is reset mid-stream") << u"reset"_s << u"cut"_s;
-        QTest::newRow("the stream ends cleanly without a finish reason") << u"noFinish"_s << u"ended before"_s;
+        QTest::newRow("the stream ends cleanly without a finish reason")
+            << u"noFinish"_s << u"ended before"_s;
         QTest::newRow("an error object arrives mid-stream")
             << u"errorEvent"_s << u"INTERNAL: An internal error has occurred."_s;
         QTest::newRow("an event is not JSON") << u"malformed"_s << u"malformed"_s;
@@ -1174,7 +1208,8 @@ private slots:
                 exchange.send(frame(generateResponse({textPart(u"answer"_s)})), 10);
                 exchange.end(10);
             } else if (scenario == u"errorEvent") {
-                exchange.send(frame(errorObject(500, u"INTERNAL"_s, u"An internal error has occurred."_s)), 10);
+                exchange.send(frame(errorObject(500, u"INTERNAL"_s, u"An internal error has occurred."_s)),
+                              10);
                 exchange.end(10);
             } else {
                 exchange.send("data: {\"candidates\": [{\"content\":\r\n\r\n"_ba, 10);
@@ -1266,7 +1301,8 @@ private slots:
         QVERIFY(!attempts.isEmpty());
         for (const ModelAttempt &attempt : attempts) {
             const QJsonObject request = attempt.request;
-            QCOMPARE(request.value(u"headers"_s).toObject().value(u"x-goog-api-key"_s).toString(), u"[redacted]"_s);
+            QCOMPARE(request.value(u"headers"_s).toObject().value(u"x-goog-api-key"_s).toString(),
+                     u"[redacted]"_s);
             QVERIFY(!request.value(u"url"_s).toString().contains(u"key="_s));
             QVERIFY2(!attempt.error.contains(apiKey), qPrintable(attempt.error));
             QVERIFY2(!QJsonDocument(attempt.toJson()).toJson().contains(key),

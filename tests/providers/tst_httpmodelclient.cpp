@@ -38,13 +38,14 @@ private slots:
             << 0 << 400 << HttpHeaders{{"x-should-retry", "true"}} << 0.0 << qint64(500);
         QTest::newRow("x-should-retry: false stops a 503")
             << 0 << 503 << HttpHeaders{{"X-Should-Retry", "false"}} << 0.0 << qint64(-1);
-        QTest::newRow("retry-after-ms wins") << 0 << 429
-                                             << HttpHeaders{{"retry-after-ms", "1234"}, {"retry-after", "9"}} << 0.0
-                                             << qint64(1234);
-        QTest::newRow("retry-after in seconds") << 0 << 429 << HttpHeaders{{"Retry-After", "2"}} << 0.0
-                                                << qint64(2000);
+        QTest::newRow("retry-after-ms wins")
+            << 0 << 429 << HttpHeaders{{"retry-after-ms", "1234"}, {"retry-after", "9"}} << 0.0
+            << qint64(1234);
+        QTest::newRow("retry-after in seconds")
+            << 0 << 429 << HttpHeaders{{"Retry-After", "2"}} << 0.0 << qint64(2000);
         QTest::newRow("retry-after as an HTTP date")
-            << 0 << 503 << HttpHeaders{{"retry-after", "Sat, 21 Nov 2026 10:00:07 GMT"}} << 0.0 << qint64(7000);
+            << 0 << 503 << HttpHeaders{{"retry-after", "Sat, 21 Nov 2026 10:00:07 GMT"}} << 0.0
+            << qint64(7000);
         QTest::newRow("retry-after over 60 s falls back to backoff")
             << 0 << 429 << HttpHeaders{{"retry-after", "3600"}} << 0.0 << qint64(500);
         QTest::newRow("a nonsense retry-after falls back to backoff")
@@ -100,7 +101,8 @@ private slots:
         redactor.addSecret(u"AIzaSy-secret-key-42"_s);
         redactor.addSecret(u"short"_s); // too short to be a key: blanking it would mangle text
 
-        const QUrl url(u"https://generativelanguage.googleapis.com/v1beta/models/g:generateContent?key=AIzaSy-secret-key-42&alt=sse"_s);
+        const QUrl url(
+            u"https://generativelanguage.googleapis.com/v1beta/models/g:generateContent?key=AIzaSy-secret-key-42&alt=sse"_s);
         const QString redactedUrl = redactor.url(url).toString();
         QVERIFY(!redactedUrl.contains(u"AIzaSy"_s));
         QVERIFY(redactedUrl.contains(u"alt=sse"_s));
@@ -108,10 +110,11 @@ private slots:
 
         QCOMPARE(redactor.text(u"API key AIzaSy-secret-key-42 not valid, short story"_s),
                  u"API key [redacted] not valid, short story"_s);
-        const QJsonValue json = redactor.json(QJsonObject{
-            {u"error"_s, QJsonObject{{u"message"_s, u"bad key AIzaSy-secret-key-42"_s}}},
-            {u"list"_s, QJsonArray{u"AIzaSy-secret-key-42"_s, 7}}});
-        QCOMPARE(json.toObject().value(u"error"_s).toObject().value(u"message"_s).toString(), u"bad key [redacted]"_s);
+        const QJsonValue json = redactor.json(
+            QJsonObject{{u"error"_s, QJsonObject{{u"message"_s, u"bad key AIzaSy-secret-key-42"_s}}},
+                        {u"list"_s, QJsonArray{u"AIzaSy-secret-key-42"_s, 7}}});
+        QCOMPARE(json.toObject().value(u"error"_s).toObject().value(u"message"_s).toString(),
+                 u"bad key [redacted]"_s);
         QCOMPARE(json.toObject().value(u"list"_s).toArray().at(0).toString(), u"[redacted]"_s);
         QCOMPARE(json.toObject().value(u"list"_s).toArray().at(1).toInt(), 7);
     }

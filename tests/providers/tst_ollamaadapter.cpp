@@ -24,7 +24,14 @@ using namespace Qt::StringLiterals;
 namespace {
 
 // How a test ends the stream early, for the failures that must not be retried.
-enum class StreamFault { CloseMidStream, ResetMidStream, EndWithoutDone, EndInsideLine, ErrorLine, MalformedLine };
+enum class StreamFault {
+    CloseMidStream,
+    ResetMidStream,
+    EndWithoutDone,
+    EndInsideLine,
+    ErrorLine,
+    MalformedLine
+};
 
 } // namespace
 
@@ -73,7 +80,8 @@ QJsonObject toolCallChunk(const QJsonArray &calls)
 
 // An entry of message.tool_calls. Ollama sends arguments as an object; recent versions add an id
 // and function.index, older ones neither.
-QJsonObject toolCall(const QString &name, const QJsonObject &arguments, const QString &id = {}, int index = -1)
+QJsonObject toolCall(const QString &name, const QJsonObject &arguments, const QString &id = {},
+                     int index = -1)
 {
     QJsonObject function{{u"name"_s, name}, {u"arguments"_s, arguments}};
     if (index >= 0)
@@ -170,8 +178,7 @@ QList<Message> toolRoundHistory()
 {
     const ToolCall edinburgh{u"call_1"_s, u"get_weather"_s, u"{\"city\":\"Edinburgh\"}"_s, {}};
     const ToolCall tokyo{u"call_2"_s, u"get_weather"_s, u"{\"city\": \"Tokyo\"}"_s, {}};
-    return {Message::system(u"You are terse."_s),
-            Message::user(u"Weather in Edinburgh and Tokyo?"_s),
+    return {Message::system(u"You are terse."_s), Message::user(u"Weather in Edinburgh and Tokyo?"_s),
             Message::assistant(QString(), {edinburgh, tokyo}),
             Message::toolResult(edinburgh, u"12 \u00b0C, rain"_s, false),
             Message::toolResult(tokyo, u"24 \u00b0C, sun"_s, false)};
@@ -194,9 +201,9 @@ QJsonArray toolRoundHistoryJson()
             QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Weather in Edinburgh and Tokyo?"_s}},
             QJsonObject{{u"role"_s, u"assistant"_s},
                         {u"content"_s, QString()},
-                        {u"tool_calls"_s, QJsonArray{call(u"call_1"_s, u"Edinburgh"_s), call(u"call_2"_s, u"Tokyo"_s)}}},
-            result(u"call_1"_s, u"12 \u00b0C, rain"_s),
-            result(u"call_2"_s, u"24 \u00b0C, sun"_s)};
+                        {u"tool_calls"_s,
+                         QJsonArray{call(u"call_1"_s, u"Edinburgh"_s), call(u"call_2"_s, u"Tokyo"_s)}}},
+            result(u"call_1"_s, u"12 \u00b0C, rain"_s), result(u"call_2"_s, u"24 \u00b0C, sun"_s)};
 }
 
 QJsonArray userOnlyJson(const QString &text)
@@ -361,7 +368,8 @@ std::unique_ptr<HttpModelClient> OllamaAdapterTest::makeClient(const QString &ap
     endpoint.connectTimeoutMs = 2000;
     endpoint.readTimeoutMs = readTimeoutMs;
     endpoint.maxRetries = 2;
-    auto client = std::make_unique<HttpModelClient>(m_network.get(), std::make_unique<OllamaProtocol>(), endpoint);
+    auto client
+        = std::make_unique<HttpModelClient>(m_network.get(), std::make_unique<OllamaProtocol>(), endpoint);
     client->retryPolicy().setBaseDelayMs(5);
     return client;
 }
@@ -374,7 +382,8 @@ void OllamaAdapterTest::baseUrlGetsApiChatAppended_data()
     QTest::addColumn<QString>("expectedUrl");
 
     QTest::newRow("no base URL means the local Ollama") << QString() << u"http://localhost:11434/api/chat"_s;
-    QTest::newRow("the default base URL") << u"http://localhost:11434"_s << u"http://localhost:11434/api/chat"_s;
+    QTest::newRow("the default base URL")
+        << u"http://localhost:11434"_s << u"http://localhost:11434/api/chat"_s;
     QTest::newRow("a trailing slash does not matter")
         << u"http://localhost:11434/"_s << u"http://localhost:11434/api/chat"_s;
     QTest::newRow("a proxy path prefix is kept")
@@ -442,21 +451,24 @@ void OllamaAdapterTest::requestIsSentInOllamasNativeShape_data()
                              Message::toolResult(empty, u"city is required"_s, true)};
         request.tools = {weatherTool()};
         const auto call = [](const QString &id) {
-            QJsonObject json{{u"function"_s, QJsonObject{{u"name"_s, u"get_weather"_s}, {u"arguments"_s, QJsonObject()}}}};
+            QJsonObject json{
+                {u"function"_s, QJsonObject{{u"name"_s, u"get_weather"_s}, {u"arguments"_s, QJsonObject()}}}};
             if (!id.isEmpty())
                 json.insert(u"id"_s, id);
             return json;
         };
         const auto result = [](const QString &id, const QString &content) {
-            QJsonObject json{{u"role"_s, u"tool"_s}, {u"tool_name"_s, u"get_weather"_s}, {u"content"_s, content}};
+            QJsonObject json{
+                {u"role"_s, u"tool"_s}, {u"tool_name"_s, u"get_weather"_s}, {u"content"_s, content}};
             if (!id.isEmpty())
                 json.insert(u"tool_call_id"_s, id);
             return json;
         };
         QJsonArray messages = userOnlyJson(u"Weather?"_s);
-        messages += QJsonObject{{u"role"_s, u"assistant"_s},
-                                {u"content"_s, u"Let me look."_s},
-                                {u"tool_calls"_s, QJsonArray{call(u"call_a"_s), call(u"call_b"_s), call(QString())}}};
+        messages += QJsonObject{
+            {u"role"_s, u"assistant"_s},
+            {u"content"_s, u"Let me look."_s},
+            {u"tool_calls"_s, QJsonArray{call(u"call_a"_s), call(u"call_b"_s), call(QString())}}};
         messages += result(u"call_a"_s, u"arguments must be an object"_s);
         messages += result(u"call_b"_s, u"arguments are not valid JSON"_s);
         messages += result(QString(), u"city is required"_s);
@@ -473,7 +485,8 @@ void OllamaAdapterTest::requestIsSentInOllamasNativeShape_data()
         request.toolChoice = ToolChoice::None;
         QTest::newRow("tool choice none without tool history offers no tools")
             << request << QString() << QString()
-            << QJsonObject{{u"model"_s, Model}, {u"messages"_s, userOnlyJson(u"Just chat."_s)}, {u"stream"_s, true}};
+            << QJsonObject{
+                   {u"model"_s, Model}, {u"messages"_s, userOnlyJson(u"Just chat."_s)}, {u"stream"_s, true}};
     }
     {
         ModelRequest request;
@@ -530,9 +543,9 @@ void OllamaAdapterTest::requestIsSentInOllamasNativeShape()
     QCOMPARE(sent.path, "/api/chat"_ba);
     QVERIFY(sent.header("content-type").startsWith("application/json"));
     const QJsonObject body = sent.json();
-    QVERIFY2(body == expectedBody,
-             qPrintable(u"sent:\n%1\nexpected:\n%2"_s.arg(QString::fromUtf8(QJsonDocument(body).toJson()),
-                                                         QString::fromUtf8(QJsonDocument(expectedBody).toJson()))));
+    QVERIFY2(body == expectedBody, qPrintable(u"sent:\n%1\nexpected:\n%2"_s.arg(
+                                       QString::fromUtf8(QJsonDocument(body).toJson()),
+                                       QString::fromUtf8(QJsonDocument(expectedBody).toJson()))));
 
     if (apiKey.isEmpty()) {
         QVERIFY(!sent.hasHeader("authorization"));
@@ -649,7 +662,8 @@ void OllamaAdapterTest::toolCallsAreRecognisedByTheirPresence_data()
     QTest::newRow("calls spread over two lines, each line indexing from 0")
         << true << QString()
         << QList<QJsonArray>{{toolCall(u"get_weather"_s, edinburgh, u"call_1"_s, 0)},
-                             {toolCall(u"get_time"_s, QJsonObject{{u"zone"_s, u"Asia/Tokyo"_s}}, u"call_2"_s, 0)}}
+                             {toolCall(u"get_time"_s, QJsonObject{{u"zone"_s, u"Asia/Tokyo"_s}}, u"call_2"_s,
+                                       0)}}
         << QList<ToolCall>{expected(u"call_1"_s, u"get_weather"_s, edinburghText),
                            expected(u"call_2"_s, u"get_time"_s, u"{\"zone\":\"Asia/Tokyo\"}"_s)};
     QTest::newRow("calls spread over two lines indexed 0 and 1")
@@ -701,8 +715,9 @@ void OllamaAdapterTest::toolCallsAreRecognisedByTheirPresence()
                 for (const QJsonValue &call : line)
                     calls.append(call);
             }
-            exchange.respond(200, JsonHeaders,
-                             ndjsonLine(doneObject(u"stop"_s, 183, 27, assistantMessage(leadingText, calls))));
+            exchange.respond(
+                200, JsonHeaders,
+                ndjsonLine(doneObject(u"stop"_s, 183, 27, assistantMessage(leadingText, calls))));
         }
     });
     auto client = makeClient();
@@ -758,9 +773,9 @@ void OllamaAdapterTest::streamSplitAtAwkwardBytesGivesTheSameResponse_data()
 
     const QList<QJsonObject> lines{
         textChunk(u"Gr\u00fc\u00dfe aus Z\u00fcrich"_s),
-        textChunk(u" \u2014 \u6771\u4eac\u306f\u6674\u308c"_s),
-        textChunk(u" \U0001F324\uFE0F"_s),
-        toolCallChunk({toolCall(u"get_weather"_s, QJsonObject{{u"city"_s, u"Z\u00fcrich"_s}}, u"call_k3x9"_s, 0)}),
+        textChunk(u" \u2014 \u6771\u4eac\u306f\u6674\u308c"_s), textChunk(u" \U0001F324\uFE0F"_s),
+        toolCallChunk(
+            {toolCall(u"get_weather"_s, QJsonObject{{u"city"_s, u"Z\u00fcrich"_s}}, u"call_k3x9"_s, 0)}),
         doneObject(u"stop"_s, 26, 31)};
     const QByteArray lf = withEnding(lines, "\n"_ba);
     const QByteArray crlf = withEnding(lines, "\r\n"_ba);
@@ -792,7 +807,9 @@ void OllamaAdapterTest::streamSplitAtAwkwardBytesGivesTheSameResponse_data()
     QTest::newRow("after each byte of a three-byte character")
         << lf << QList<int>{at(lf, u"\u6771"_s, 1), at(lf, u"\u6771"_s, 2)} << 20;
     QTest::newRow("after each byte of a four-byte character")
-        << lf << QList<int>{at(lf, u"\U0001F324"_s, 1), at(lf, u"\U0001F324"_s, 2), at(lf, u"\U0001F324"_s, 3)} << 20;
+        << lf
+        << QList<int>{at(lf, u"\U0001F324"_s, 1), at(lf, u"\U0001F324"_s, 2), at(lf, u"\U0001F324"_s, 3)}
+        << 20;
     QTest::newRow("inside the arguments of a tool call")
         << lf << QList<int>{at(lf, u"Z\u00fcrich\"}"_s, 2)} << 20;
     QTest::newRow("right before every newline") << lf << after(lf, "\n"_ba, 0) << 20;
@@ -820,12 +837,13 @@ void OllamaAdapterTest::streamSplitAtAwkwardBytesGivesTheSameResponse()
     QTRY_VERIFY_WITH_TIMEOUT(observed.ended(), EndTimeoutMs);
     QVERIFY2(observed.failed.isEmpty(), qPrintable(observed.failureText()));
 
-    const QString text = u"Gr\u00fc\u00dfe aus Z\u00fcrich \u2014 \u6771\u4eac\u306f\u6674\u308c \U0001F324\uFE0F"_s;
+    const QString text
+        = u"Gr\u00fc\u00dfe aus Z\u00fcrich \u2014 \u6771\u4eac\u306f\u6674\u308c \U0001F324\uFE0F"_s;
     const ModelResponse response = observed.response();
     QVERIFY2(response.text == text, qPrintable(describe(response)));
-    QCOMPARE(observed.textDeltas(), (QStringList{u"Gr\u00fc\u00dfe aus Z\u00fcrich"_s,
-                                                 u" \u2014 \u6771\u4eac\u306f\u6674\u308c"_s,
-                                                 u" \U0001F324\uFE0F"_s}));
+    QCOMPARE(observed.textDeltas(),
+             (QStringList{u"Gr\u00fc\u00dfe aus Z\u00fcrich"_s, u" \u2014 \u6771\u4eac\u306f\u6674\u308c"_s,
+                          u" \U0001F324\uFE0F"_s}));
     QCOMPARE(response.toolCalls,
              (QList<ToolCall>{{u"call_k3x9"_s, u"get_weather"_s, u"{\"city\":\"Z\u00fcrich\"}"_s, {}}}));
     QCOMPARE(observed.toolCallDeltas().size(), 1);
@@ -850,7 +868,8 @@ QList<RetryableStatus> retryableStatuses()
 {
     return {{"408 Request Timeout"_ba, 408, u"request timed out"_s},
             {"409 Conflict"_ba, 409, u"model is being pulled, try again later"_s},
-            {"429 Too Many Requests"_ba, 429, u"server busy, please try again.  maximum pending requests exceeded"_s},
+            {"429 Too Many Requests"_ba, 429,
+             u"server busy, please try again.  maximum pending requests exceeded"_s},
             {"500 Internal Server Error"_ba, 500, u"llama runner process has terminated: signal: killed"_s},
             {"502 Bad Gateway"_ba, 502, u"upstream connect error"_s},
             {"503 Service Unavailable"_ba, 503, u"server is loading the model"_s},
@@ -864,7 +883,8 @@ void OllamaAdapterTest::retryableStatusIsRetriedUntilAttemptsRunOut_data()
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("ollamaError");
     for (const RetryableStatus &row : retryableStatuses())
-        QTest::newRow(QByteArray(row.name + " without Retry-After").constData()) << row.status << row.ollamaError;
+        QTest::newRow(QByteArray(row.name + " without Retry-After").constData())
+            << row.status << row.ollamaError;
 }
 
 void OllamaAdapterTest::retryableStatusIsRetriedUntilAttemptsRunOut()
@@ -921,7 +941,8 @@ void OllamaAdapterTest::retryAfterIsHonouredBeforeTheNextAttempt_data()
             << row.status << row.ollamaError << "0.25"_ba << qint64(250);
     }
     QTest::newRow("429 Too Many Requests with Retry-After: 1")
-        << 429 << u"server busy, please try again.  maximum pending requests exceeded"_s << "1"_ba << qint64(1000);
+        << 429 << u"server busy, please try again.  maximum pending requests exceeded"_s << "1"_ba
+        << qint64(1000);
 }
 
 void OllamaAdapterTest::retryAfterIsHonouredBeforeTheNextAttempt()
@@ -1003,7 +1024,8 @@ void OllamaAdapterTest::clientErrorsFailAtOnceWithOllamasMessage_data()
     QTest::addColumn<QString>("ollamaError");
 
     QTest::newRow("400 for a request Ollama cannot read")
-        << 400 << u"json: cannot unmarshal string into Go struct field ChatRequest.messages of type []api.Message"_s;
+        << 400
+        << u"json: cannot unmarshal string into Go struct field ChatRequest.messages of type []api.Message"_s;
     QTest::newRow("400 for a model that does not support tools")
         << 400 << u"registry.ollama.ai/library/gemma:2b does not support tools"_s;
     QTest::newRow("404 for a model that was never pulled")
@@ -1077,8 +1099,8 @@ void OllamaAdapterTest::failureInsideTheStreamIsReportedNotRetried_data()
     const QString ollamaError = u"an error was encountered while running the model: unexpected EOF"_s;
     // The parser's own words, so the test does not depend on how they are phrased.
     NdjsonParser parser;
-    const QByteArray badStream
-        = ndjsonLine(textChunk(u"Hello"_s)) + "{\"model\":\"qwen3:8b\",\"message\":{\"role\":\"assistant\",,}\n"_ba;
+    const QByteArray badStream = ndjsonLine(textChunk(u"Hello"_s))
+                                 + "{\"model\":\"qwen3:8b\",\"message\":{\"role\":\"assistant\",,}\n"_ba;
     parser.feed(badStream);
     const QString parserError = parser.errorString();
     QVERIFY(!parserError.isEmpty());
@@ -1088,7 +1110,8 @@ void OllamaAdapterTest::failureInsideTheStreamIsReportedNotRetried_data()
     QTest::newRow("the connection is reset mid-stream")
         << StreamFault::ResetMidStream << ModelError::Kind::Network << QString();
     QTest::newRow("the stream ends cleanly without a done line")
-        << StreamFault::EndWithoutDone << ModelError::Kind::Protocol << u"ended before the response was complete"_s;
+        << StreamFault::EndWithoutDone << ModelError::Kind::Protocol
+        << u"ended before the response was complete"_s;
     QTest::newRow("the stream ends in the middle of a line")
         << StreamFault::EndInsideLine << ModelError::Kind::Protocol << u"cut in the middle of a line"_s;
     QTest::newRow("an error line arrives mid-stream")
@@ -1112,12 +1135,8 @@ void OllamaAdapterTest::failureInsideTheStreamIsReportedNotRetried()
             exchange.send(ndjsonLine(textChunk(u" wor"_s)).left(20), 20);
             exchange.closeMidStream(20);
             break;
-        case StreamFault::ResetMidStream:
-            exchange.resetConnection(20);
-            break;
-        case StreamFault::EndWithoutDone:
-            exchange.end(20);
-            break;
+        case StreamFault::ResetMidStream: exchange.resetConnection(20); break;
+        case StreamFault::EndWithoutDone: exchange.end(20); break;
         case StreamFault::EndInsideLine:
             exchange.send(ndjsonLine(doneObject(u"stop"_s, 1, 1)).left(40), 20);
             exchange.end(20);
@@ -1218,9 +1237,10 @@ void OllamaAdapterTest::linesBeforeAMalformedLineAreStillDelivered()
     // Over the network the good line may arrive in the same read as the bad one.
     const std::unique_ptr<ResponseDecoder> decoder = OllamaProtocol().createDecoder(true);
     RecordingSink sink;
-    const QByteArray bytes = ndjsonLine(textChunk(u"Hello"_s))
-        + ndjsonLine(toolCallChunk({toolCall(u"get_time"_s, QJsonObject(), u"call_1"_s, 0)}))
-        + "{\"model\":\"qwen3:8b\",,}\n"_ba;
+    const QByteArray bytes
+        = ndjsonLine(textChunk(u"Hello"_s))
+          + ndjsonLine(toolCallChunk({toolCall(u"get_time"_s, QJsonObject(), u"call_1"_s, 0)}))
+          + "{\"model\":\"qwen3:8b\",,}\n"_ba;
     const QString error = decoder->feed(bytes, sink);
 
     NdjsonParser parser;
@@ -1237,12 +1257,13 @@ void OllamaAdapterTest::wholeBodyProblemsAreReported_data()
     QTest::addColumn<QString>("expectedMessagePart");
 
     QTest::newRow("a body that is not JSON") << "<html>Bad Gateway</html>"_ba << u"not a JSON object"_s;
-    QTest::newRow("an error object with status 200")
-        << errorBody(u"model runner has unexpectedly stopped"_s) << u"model runner has unexpectedly stopped"_s;
+    QTest::newRow("an error object with status 200") << errorBody(u"model runner has unexpectedly stopped"_s)
+                                                     << u"model runner has unexpectedly stopped"_s;
     QTest::newRow("an object that does not say it is done")
         << ndjsonLine(textChunk(u"Hel"_s)) << u"does not say it is done"_s;
     QTest::newRow("a stream where a whole answer was asked for")
-        << ndjsonLine(textChunk(u"Hel"_s)) + ndjsonLine(doneObject(u"stop"_s, 1, 1)) << u"not a JSON object"_s;
+        << ndjsonLine(textChunk(u"Hel"_s)) + ndjsonLine(doneObject(u"stop"_s, 1, 1))
+        << u"not a JSON object"_s;
 }
 
 void OllamaAdapterTest::wholeBodyProblemsAreReported()

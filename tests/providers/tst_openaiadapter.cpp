@@ -32,28 +32,30 @@ QByteArray textChunk(const QString &text, const QJsonValue &finishReason = QJson
 
 QByteArray toolChunk(const QJsonArray &toolCalls)
 {
-    return chunk({{u"id"_s, u"chatcmpl-1"_s},
-                  {u"object"_s, u"chat.completion.chunk"_s},
-                  {u"model"_s, u"gpt-test"_s},
-                  {u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
-                                                        {u"delta"_s, QJsonObject{{u"tool_calls"_s, toolCalls}}},
-                                                        {u"finish_reason"_s, QJsonValue::Null}}}}});
+    return chunk(
+        {{u"id"_s, u"chatcmpl-1"_s},
+         {u"object"_s, u"chat.completion.chunk"_s},
+         {u"model"_s, u"gpt-test"_s},
+         {u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
+                                               {u"delta"_s, QJsonObject{{u"tool_calls"_s, toolCalls}}},
+                                               {u"finish_reason"_s, QJsonValue::Null}}}}});
 }
 
 QByteArray finishChunk(const QString &reason)
 {
-    return chunk({{u"id"_s, u"chatcmpl-1"_s},
-                  {u"model"_s, u"gpt-test"_s},
-                  {u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
-                                                        {u"delta"_s, QJsonObject{}},
-                                                        {u"finish_reason"_s, reason}}}}});
+    return chunk(
+        {{u"id"_s, u"chatcmpl-1"_s},
+         {u"model"_s, u"gpt-test"_s},
+         {u"choices"_s, QJsonArray{QJsonObject{
+                            {u"index"_s, 0}, {u"delta"_s, QJsonObject{}}, {u"finish_reason"_s, reason}}}}});
 }
 
 QByteArray usageChunk(int prompt, int completion)
 {
-    return chunk({{u"id"_s, u"chatcmpl-1"_s},
-                  {u"choices"_s, QJsonArray{}},
-                  {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, prompt}, {u"completion_tokens"_s, completion}}}});
+    return chunk(
+        {{u"id"_s, u"chatcmpl-1"_s},
+         {u"choices"_s, QJsonArray{}},
+         {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, prompt}, {u"completion_tokens"_s, completion}}}});
 }
 
 const QByteArray done = "data: [DONE]\n\n";
@@ -63,19 +65,23 @@ const QByteArray done = "data: [DONE]\n\n";
 QByteArray parallelToolStream()
 {
     return textChunk(u"Let me check "_s) + textChunk(u"both. ✓"_s)
-        + toolChunk({QJsonObject{{u"index"_s, 0},
-                                 {u"id"_s, u"call_a"_s},
-                                 {u"type"_s, u"function"_s},
-                                 {u"function"_s, QJsonObject{{u"name"_s, u"get_price"_s}, {u"arguments"_s, u""_s}}}}})
-        + toolChunk({QJsonObject{{u"index"_s, 0}, {u"function"_s, QJsonObject{{u"arguments"_s, u"{\"it"_s}}}}})
-        + toolChunk({QJsonObject{{u"index"_s, 0}, {u"function"_s, QJsonObject{{u"arguments"_s, u"em\":\"Ed"_s}}}}})
-        + toolChunk({QJsonObject{{u"index"_s, 1},
-                                 {u"id"_s, u"call_b"_s},
-                                 {u"type"_s, u"function"_s},
-                                 {u"function"_s, QJsonObject{{u"name"_s, u"get_inventory"_s},
-                                                             {u"arguments"_s, u"{\"item\":\"x\"}"_s}}}}})
-        + toolChunk({QJsonObject{{u"index"_s, 0}, {u"function"_s, QJsonObject{{u"arguments"_s, u"inburgh\"}"_s}}}}})
-        + finishChunk(u"tool_calls"_s) + usageChunk(42, 17) + done;
+           + toolChunk({QJsonObject{
+               {u"index"_s, 0},
+               {u"id"_s, u"call_a"_s},
+               {u"type"_s, u"function"_s},
+               {u"function"_s, QJsonObject{{u"name"_s, u"get_price"_s}, {u"arguments"_s, u""_s}}}}})
+           + toolChunk(
+               {QJsonObject{{u"index"_s, 0}, {u"function"_s, QJsonObject{{u"arguments"_s, u"{\"it"_s}}}}})
+           + toolChunk(
+               {QJsonObject{{u"index"_s, 0}, {u"function"_s, QJsonObject{{u"arguments"_s, u"em\":\"Ed"_s}}}}})
+           + toolChunk({QJsonObject{{u"index"_s, 1},
+                                    {u"id"_s, u"call_b"_s},
+                                    {u"type"_s, u"function"_s},
+                                    {u"function"_s, QJsonObject{{u"name"_s, u"get_inventory"_s},
+                                                                {u"arguments"_s, u"{\"item\":\"x\"}"_s}}}}})
+           + toolChunk({QJsonObject{{u"index"_s, 0},
+                                    {u"function"_s, QJsonObject{{u"arguments"_s, u"inburgh\"}"_s}}}}})
+           + finishChunk(u"tool_calls"_s) + usageChunk(42, 17) + done;
 }
 
 ModelRequest sampleRequest(bool stream = true)
@@ -84,9 +90,10 @@ ModelRequest sampleRequest(bool stream = true)
     request.options.model = u"gpt-test"_s;
     request.options.stream = stream;
     request.messages = {Message::system(u"Be brief."_s), Message::user(u"Price of a widget?"_s)};
-    request.tools = {ToolSchema{u"get_price"_s, u"Price lookup"_s,
-                                QJsonObject{{u"type"_s, u"object"_s},
-                                            {u"properties"_s, QJsonObject{{u"item"_s, QJsonObject{{u"type"_s, u"string"_s}}}}}}}};
+    request.tools = {ToolSchema{
+        u"get_price"_s, u"Price lookup"_s,
+        QJsonObject{{u"type"_s, u"object"_s},
+                    {u"properties"_s, QJsonObject{{u"item"_s, QJsonObject{{u"type"_s, u"string"_s}}}}}}}};
     return request;
 }
 
@@ -115,7 +122,8 @@ private:
             endpoint.baseUrl = QUrl(server.baseUrl().toString() + baseSuffix);
             endpoint.apiKey = apiKey;
             endpoint.readTimeoutMs = readTimeoutMs;
-            client = std::make_unique<HttpModelClient>(&network, std::make_unique<OpenAiProtocol>(), endpoint);
+            client
+                = std::make_unique<HttpModelClient>(&network, std::make_unique<OpenAiProtocol>(), endpoint);
             client->retryPolicy().setBaseDelayMs(5);
             finished = std::make_unique<QSignalSpy>(client.get(), &ModelClient::finished);
             failed = std::make_unique<QSignalSpy>(client.get(), &ModelClient::failed);
@@ -177,7 +185,8 @@ private slots:
         request.options.temperature = 0.25;
         request.options.maxOutputTokens = 300;
         const ToolCall call{u"call_1"_s, u"get_price"_s, u"{\"item\":\"widget\"}"_s, {}};
-        request.messages += {Message::assistant(QString(), {call}), Message::toolResult(call, u"4.20 EUR"_s, false)};
+        request.messages
+            += {Message::assistant(QString(), {call}), Message::toolResult(call, u"4.20 EUR"_s, false)};
 
         QVERIFY(f.run(request));
 
@@ -194,7 +203,8 @@ private slots:
         QCOMPARE(body.value(u"temperature"_s).toDouble(), 0.25);
         QCOMPARE(body.value(u"max_tokens"_s).toInt(), 300);
         QCOMPARE(body.value(u"tool_choice"_s).toString(), u"auto"_s);
-        const QJsonObject function = body.value(u"tools"_s).toArray().at(0).toObject().value(u"function"_s).toObject();
+        const QJsonObject function
+            = body.value(u"tools"_s).toArray().at(0).toObject().value(u"function"_s).toObject();
         QCOMPARE(function.value(u"name"_s).toString(), u"get_price"_s);
         QVERIFY(function.value(u"parameters"_s).toObject().contains(u"properties"_s));
 
@@ -206,7 +216,8 @@ private slots:
         const QJsonObject sentCall = assistant.value(u"tool_calls"_s).toArray().at(0).toObject();
         QCOMPARE(sentCall.value(u"id"_s).toString(), u"call_1"_s);
         QCOMPARE(sentCall.value(u"type"_s).toString(), u"function"_s);
-        QCOMPARE(sentCall.value(u"function"_s).toObject().value(u"arguments"_s).toString(), u"{\"item\":\"widget\"}"_s);
+        QCOMPARE(sentCall.value(u"function"_s).toObject().value(u"arguments"_s).toString(),
+                 u"{\"item\":\"widget\"}"_s);
         const QJsonObject result = messages.at(3).toObject();
         QCOMPARE(result.value(u"role"_s).toString(), u"tool"_s);
         QCOMPARE(result.value(u"tool_call_id"_s).toString(), u"call_1"_s);
@@ -271,8 +282,10 @@ private slots:
         QCOMPARE(response.text, u"Let me check both. ✓"_s);
         QCOMPARE(response.finishReason, FinishReason::ToolCalls);
         QCOMPARE(response.toolCalls.size(), 2);
-        QCOMPARE(response.toolCalls.at(0), (ToolCall{u"call_a"_s, u"get_price"_s, u"{\"item\":\"Edinburgh\"}"_s, {}}));
-        QCOMPARE(response.toolCalls.at(1), (ToolCall{u"call_b"_s, u"get_inventory"_s, u"{\"item\":\"x\"}"_s, {}}));
+        QCOMPARE(response.toolCalls.at(0),
+                 (ToolCall{u"call_a"_s, u"get_price"_s, u"{\"item\":\"Edinburgh\"}"_s, {}}));
+        QCOMPARE(response.toolCalls.at(1),
+                 (ToolCall{u"call_b"_s, u"get_inventory"_s, u"{\"item\":\"x\"}"_s, {}}));
         QCOMPARE(response.usage, (TokenUsage{42, 17}));
         QCOMPARE(f.toolDeltas->size(), 5);
         QCOMPARE(f.toolDeltas->constFirst().first().value<ToolCallDelta>().name, u"get_price"_s);
@@ -326,27 +339,28 @@ private slots:
                    + finishChunk(u"stop"_s) + done
             << u"{\"item\":\"a\"}"_s << true;
         // LM Studio has sent empty ids.
-        QTest::newRow("an empty id")
-            << toolChunk({QJsonObject{{u"index"_s, 0},
-                                      {u"id"_s, u""_s},
-                                      {u"function"_s, QJsonObject{{u"name"_s, u"get_price"_s},
-                                                                  {u"arguments"_s, u"{}"_s}}}}})
-                   + finishChunk(u"tool_calls"_s) + done
-            << u"{}"_s << true;
+        QTest::newRow("an empty id") << toolChunk({QJsonObject{
+                                            {u"index"_s, 0},
+                                            {u"id"_s, u""_s},
+                                            {u"function"_s, QJsonObject{{u"name"_s, u"get_price"_s},
+                                                                        {u"arguments"_s, u"{}"_s}}}}})
+                                            + finishChunk(u"tool_calls"_s) + done
+                                     << u"{}"_s << true;
         // Some llama.cpp builds send the arguments as an object.
         QTest::newRow("arguments as an object")
-            << toolChunk({QJsonObject{{u"index"_s, 0},
-                                      {u"id"_s, u"abc"_s},
-                                      {u"function"_s, QJsonObject{{u"name"_s, u"get_price"_s},
-                                                                  {u"arguments"_s, QJsonObject{{u"item"_s, u"b"_s}}}}}}})
+            << toolChunk({QJsonObject{
+                   {u"index"_s, 0},
+                   {u"id"_s, u"abc"_s},
+                   {u"function"_s, QJsonObject{{u"name"_s, u"get_price"_s},
+                                               {u"arguments"_s, QJsonObject{{u"item"_s, u"b"_s}}}}}}})
                    + finishChunk(u"tool_calls"_s) + done
             << u"{\"item\":\"b\"}"_s << false;
         // A server that never sends [DONE] but finished properly.
         QTest::newRow("no [DONE] after the finish reason")
-            << toolChunk({QJsonObject{{u"index"_s, 0},
-                                      {u"id"_s, u"abc"_s},
-                                      {u"function"_s, QJsonObject{{u"name"_s, u"get_price"_s},
-                                                                  {u"arguments"_s, u"{}"_s}}}}})
+            << toolChunk({QJsonObject{
+                   {u"index"_s, 0},
+                   {u"id"_s, u"abc"_s},
+                   {u"function"_s, QJsonObject{{u"name"_s, u"get_price"_s}, {u"arguments"_s, u"{}"_s}}}}})
                    + finishChunk(u"tool_calls"_s)
             << u"{}"_s << false;
     }
@@ -374,19 +388,25 @@ private slots:
     {
         Fixture f;
         f.server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
-            exchange.respondJson(200, QJsonObject{
-                {u"model"_s, u"gpt-test"_s},
-                {u"choices"_s, QJsonArray{QJsonObject{
-                    {u"index"_s, 0},
-                    {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s},
-                                               {u"content"_s, QJsonValue::Null},
-                                               {u"tool_calls"_s, QJsonArray{QJsonObject{
-                                                   {u"id"_s, u"call_9"_s},
-                                                   {u"type"_s, u"function"_s},
-                                                   {u"function"_s, QJsonObject{{u"name"_s, u"get_price"_s},
-                                                                               {u"arguments"_s, u"{\"item\":\"z\"}"_s}}}}}}}},
-                    {u"finish_reason"_s, u"tool_calls"_s}}}},
-                {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 9}, {u"completion_tokens"_s, 3}}}});
+            exchange.respondJson(
+                200,
+                QJsonObject{
+                    {u"model"_s, u"gpt-test"_s},
+                    {u"choices"_s,
+                     QJsonArray{QJsonObject{
+                         {u"index"_s, 0},
+                         {u"message"_s,
+                          QJsonObject{
+                              {u"role"_s, u"assistant"_s},
+                              {u"content"_s, QJsonValue::Null},
+                              {u"tool_calls"_s,
+                               QJsonArray{QJsonObject{
+                                   {u"id"_s, u"call_9"_s},
+                                   {u"type"_s, u"function"_s},
+                                   {u"function"_s, QJsonObject{{u"name"_s, u"get_price"_s},
+                                                               {u"arguments"_s, u"{\"item\":\"z\"}"_s}}}}}}}},
+                         {u"finish_reason"_s, u"tool_calls"_s}}}},
+                    {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 9}, {u"completion_tokens"_s, 3}}}});
         });
 
         QVERIFY(f.run(sampleRequest(false)));
@@ -395,7 +415,8 @@ private slots:
         QVERIFY(!f.server.requests().constFirst().json().contains(u"stream_options"_s));
         const ModelResponse response = f.response();
         QCOMPARE(response.text, QString());
-        QCOMPARE(response.toolCalls, (QList<ToolCall>{{u"call_9"_s, u"get_price"_s, u"{\"item\":\"z\"}"_s, {}}}));
+        QCOMPARE(response.toolCalls,
+                 (QList<ToolCall>{{u"call_9"_s, u"get_price"_s, u"{\"item\":\"z\"}"_s, {}}}));
         QCOMPARE(response.usage, (TokenUsage{9, 3}));
         QCOMPARE(response.streamedChunks, 0);
         QCOMPARE(f.deltas->size(), 0);
@@ -409,10 +430,13 @@ private slots:
         QTest::addColumn<qint64>("expectedDelay"); // -1: backoff with jitter
         for (int status : {408, 409, 429, 500, 502, 503, 504, 529}) {
             QTest::addRow("%d, backoff", status) << status << QByteArray() << QByteArray() << qint64(-1);
-            QTest::addRow("%d, retry-after 0.03 s", status) << status << "retry-after"_ba << "0.03"_ba << qint64(30);
-            QTest::addRow("%d, retry-after-ms 20", status) << status << "retry-after-ms"_ba << "20"_ba << qint64(20);
+            QTest::addRow("%d, retry-after 0.03 s", status) << status << "retry-after"_ba
+                                                            << "0.03"_ba << qint64(30);
+            QTest::addRow("%d, retry-after-ms 20", status) << status << "retry-after-ms"_ba
+                                                           << "20"_ba << qint64(20);
         }
-        QTest::newRow("400 marked x-should-retry: true") << 400 << "x-should-retry"_ba << "true"_ba << qint64(-1);
+        QTest::newRow("400 marked x-should-retry: true") << 400 << "x-should-retry"_ba
+                                                         << "true"_ba << qint64(-1);
     }
 
     void retryableStatusesAreRetriedAsTheServerAsks()
@@ -480,16 +504,18 @@ private slots:
         QTest::addColumn<QByteArray>("extraHeader");
         QTest::addColumn<QString>("message");
         QTest::newRow("401: the key was rejected")
-            << 401 << R"({"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}})"_ba
+            << 401
+            << R"({"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}})"_ba
             << QByteArray() << u"the API key was rejected (401): Incorrect API key provided"_s;
         QTest::newRow("400 with a body")
             << 400 << R"({"error":{"message":"Invalid 'messages[2].tool_calls'","param":"messages"}})"_ba
             << QByteArray() << u"the provider refused the request (400): Invalid 'messages[2].tool_calls'"_s;
-        QTest::newRow("404 for a wrong model") << 404 << "not json at all"_ba << QByteArray()
-                                               << u"not found (404): check the base URL and the model name: not json at all"_s;
+        QTest::newRow("404 for a wrong model")
+            << 404 << "not json at all"_ba << QByteArray()
+            << u"not found (404): check the base URL and the model name: not json at all"_s;
         QTest::newRow("503 with x-should-retry: false")
-            << 503 << R"({"error":{"message":"down for maintenance"}})"_ba << "false"_ba
-            << u"the provider is overloaded (503): down for maintenance"_s;
+            << 503 << R"({"error":{"message":"down for maintenance"}})"_ba
+            << "false"_ba << u"the provider is overloaded (503): down for maintenance"_s;
     }
 
     void nonRetryableErrorsFailAtOnceInWords()
@@ -543,9 +569,11 @@ private slots:
         QTest::addColumn<QString>("failure");
         QTest::addColumn<QString>("message");
         QTest::newRow("the stream is cut in the middle") << u"cut"_s << u"cut"_s;
-        QTest::newRow("an error object mid-stream") << u"error"_s << u"The server had an error while processing"_s;
+        QTest::newRow("an error object mid-stream")
+            << u"error"_s << u"The server had an error while processing"_s;
         QTest::newRow("a malformed JSON chunk") << u"malformed"_s << u"malformed stream chunk"_s;
-        QTest::newRow("the stream ends without finishing") << u"early end"_s << u"ended before the response was complete"_s;
+        QTest::newRow("the stream ends without finishing")
+            << u"early end"_s << u"ended before the response was complete"_s;
         QTest::newRow("the server stalls past the read timeout") << u"stall"_s << u"sent nothing for 0.3 s"_s;
     }
 
@@ -602,7 +630,8 @@ private slots:
         const ModelAttempt attempt = f.attemptList().constFirst();
         const QByteArray recorded = QJsonDocument(attempt.toJson()).toJson();
         QVERIFY(!recorded.contains(apiKey.toUtf8()));
-        QCOMPARE(attempt.request.value(u"headers"_s).toObject().value(u"Authorization"_s).toString(), u"[redacted]"_s);
+        QCOMPARE(attempt.request.value(u"headers"_s).toObject().value(u"Authorization"_s).toString(),
+                 u"[redacted]"_s);
         QVERIFY(attempt.request.value(u"url"_s).toString().endsWith(u"/v1/chat/completions"_s));
         QCOMPARE(attempt.request.value(u"body"_s).toObject().value(u"model"_s).toString(), u"gpt-test"_s);
     }

@@ -71,9 +71,8 @@ void ScriptedModelClient::play(const Step &step, quint64 serial)
         emit attemptFinished(attempt);
 
     ModelResponse response = step.response;
-    const QStringList chunks = step.chunks.isEmpty() && !response.text.isEmpty()
-        ? QStringList{response.text}
-        : step.chunks;
+    const QStringList chunks
+        = step.chunks.isEmpty() && !response.text.isEmpty() ? QStringList{response.text} : step.chunks;
     for (const QString &chunk : chunks)
         emit textDelta(chunk);
     response.streamedChunks = int(chunks.size());

@@ -26,9 +26,9 @@ public:
     {
         ModelResponse response;
         std::optional<ModelError> error;
-        QStringList chunks;            // streamed text; empty: the response text in one chunk
-        QList<ModelAttempt> retries;   // failed attempts reported before the answer
-        int delayMs = 0;               // -1: never answer (until cancelled)
+        QStringList chunks;          // streamed text; empty: the response text in one chunk
+        QList<ModelAttempt> retries; // failed attempts reported before the answer
+        int delayMs = 0;             // -1: never answer (until cancelled)
     };
     using Responder = std::function<Step(const ModelRequest &)>;
 

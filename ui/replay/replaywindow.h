@@ -1,7 +1,7 @@
 #pragma once
 
-#include "replay/recordedturn.h"
 #include "model/modelclient.h"
+#include "replay/recordedturn.h"
 #include "tools/workbench.h"
 
 #include <QWidget>

@@ -25,8 +25,8 @@ namespace {
 
 const QString recentKey = u"sessions/recent"_s;
 constexpr int maxRecent = 10;
-constexpr const char *sessionFilter = QT_TRANSLATE_NOOP("Loopscope::Ui::SessionActions",
-                                                       "Loopscope sessions (*.loopscope.json)");
+constexpr const char *sessionFilter
+    = QT_TRANSLATE_NOOP("Loopscope::Ui::SessionActions", "Loopscope sessions (*.loopscope.json)");
 
 QString withSessionSuffix(QString path)
 {
@@ -55,28 +55,32 @@ SessionActions::SessionActions(SessionDocument *document, QSettings *state, QWid
     m_open->setShortcut(QKeySequence::Open);
     m_save->setShortcut(QKeySequence::Save);
     m_saveAs->setShortcut(QKeySequence::SaveAs);
-    connect(m_new, &QAction::triggered, this, [this] { whenChangesAreSettled([this] { m_document->newSession(); }); });
+    connect(m_new, &QAction::triggered, this,
+            [this] { whenChangesAreSettled([this] { m_document->newSession(); }); });
     connect(m_open, &QAction::triggered, this, &SessionActions::chooseFileToOpen);
     connect(m_save, &QAction::triggered, this, &SessionActions::save);
     connect(m_saveAs, &QAction::triggered, this, [this] { saveAs(); });
     connect(m_import, &QAction::triggered, this, &SessionActions::chooseFileToImport);
     m_exportMenu->addAction(tr("As &Markdown…"), this, [this] { exportAs(u"md"_s); });
     m_exportMenu->addAction(tr("As Standalone &HTML…"), this, [this] { exportAs(u"html"_s); });
-    m_exportMenu->addAction(tr("Trace as &OpenTelemetry (OTLP/JSON)…"), this, [this] { exportAs(u"otlp"_s); });
+    m_exportMenu->addAction(tr("Trace as &OpenTelemetry (OTLP/JSON)…"), this,
+                            [this] { exportAs(u"otlp"_s); });
 
     connect(m_document, &SessionDocument::opened, this, [this](const QString &path, int upgradedFrom) {
         if (!path.isEmpty() && !path.startsWith(u':'))
             addRecent(path);
-        emit message(upgradedFrom > 0 ? tr("Opened %1 (upgraded from format %2; saving writes the new format).")
-                                            .arg(QFileInfo(path).fileName())
-                                            .arg(upgradedFrom)
-                                      : tr("Opened %1.").arg(QFileInfo(path).fileName()));
+        emit message(upgradedFrom > 0
+                         ? tr("Opened %1 (upgraded from format %2; saving writes the new format).")
+                               .arg(QFileInfo(path).fileName())
+                               .arg(upgradedFrom)
+                         : tr("Opened %1.").arg(QFileInfo(path).fileName()));
     });
-    connect(m_document, &SessionDocument::openFailed, this, [this](const QString &path, const QString &error) {
-        showError(tr("Cannot open the session"),
-                  tr("%1 could not be opened: %2\n\nThe conversation you had open is unchanged.")
-                      .arg(QFileInfo(path).fileName(), error));
-    });
+    connect(m_document, &SessionDocument::openFailed, this,
+            [this](const QString &path, const QString &error) {
+                showError(tr("Cannot open the session"),
+                          tr("%1 could not be opened: %2\n\nThe conversation you had open is unchanged.")
+                              .arg(QFileInfo(path).fileName(), error));
+            });
     rebuildRecentMenu();
 }
 
@@ -101,7 +105,8 @@ void SessionActions::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList recent = recentFiles();
     for (const QString &path : recent) {
-        QAction *action = m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); });
+        QAction *action
+            = m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); });
         action->setToolTip(path);
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
@@ -120,9 +125,10 @@ void SessionActions::whenChangesAreSettled(const std::function<void()> &then)
         then();
         return;
     }
-    auto *box = new QMessageBox(QMessageBox::Question, tr("Save the changes?"),
-                                tr("\"%1\" has changes that are not saved in a file.").arg(m_document->displayName()),
-                                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
+    auto *box = new QMessageBox(
+        QMessageBox::Question, tr("Save the changes?"),
+        tr("\"%1\" has changes that are not saved in a file.").arg(m_document->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
     box->setInformativeText(tr("Every finished turn is also kept in the session library."));
     box->setDefaultButton(QMessageBox::Save);
     box->setAttribute(Qt::WA_DeleteOnClose);
@@ -166,7 +172,8 @@ void SessionActions::chooseFileToOpen()
                                        tr(sessionFilter) + u";;"_s + tr("JSON files (*.json)"));
         dialog->setFileMode(QFileDialog::ExistingFile);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) { m_document->open(path); });
+        connect(dialog, &QFileDialog::fileSelected, this,
+                [this](const QString &path) { m_document->open(path); });
         dialog->open();
     });
 }
@@ -182,9 +189,10 @@ void SessionActions::save()
 
 void SessionActions::saveAs(const std::function<void()> &then)
 {
-    const QString suggestion = QFileInfo(m_document->path()).path().isEmpty() || m_document->path().startsWith(u':')
-                                   ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
-                                   : QFileInfo(m_document->path()).path();
+    const QString suggestion
+        = QFileInfo(m_document->path()).path().isEmpty() || m_document->path().startsWith(u':')
+              ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+              : QFileInfo(m_document->path()).path();
     auto *dialog = new QFileDialog(m_window, tr("Save Session As"), suggestion, tr(sessionFilter));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setDefaultSuffix(u"loopscope.json"_s);

@@ -60,8 +60,10 @@ private slots:
         save(u"bread.loopscope.json"_s, u"Bread"_s, 30, u"llama3"_s,
              {u"Which flour for bread?"_s, u"Bread flour; let the dough rise overnight."_s,
               u"And for pizza?"_s, u"Tipo 00 flour."_s});
-        save(u"soup.loopscope.json"_s, u"Soup"_s, 20, u"claude-sonnet"_s,
-             {u"A quick tomato soup?"_s, u"Tomatoes, onion, garlic, stock, a pinch of sugar, salt and pepper, and at the end a little basil."_s});
+        save(
+            u"soup.loopscope.json"_s, u"Soup"_s, 20, u"claude-sonnet"_s,
+            {u"A quick tomato soup?"_s,
+             u"Tomatoes, onion, garlic, stock, a pinch of sugar, salt and pepper, and at the end a little basil."_s});
         m_library = std::make_unique<SessionLibrary>(m_dir->path());
         m_panel = std::make_unique<Ui::SessionLibraryPanel>(m_library.get());
         m_panel->resize(700, 400);
