@@ -1,6 +1,6 @@
 #pragma once
 
-#include "config/providerprofile.h"
+#include "agent/config/providerprofile.h"
 
 #include <QMainWindow>
 

@@ -1,8 +1,8 @@
-#include "appsettings.h"
+#include "agent/config/appsettings.h"
 
-#include "debug/toolapprovalpolicy.h"
-#include "providers/providerprotocol.h"
-#include "tools/builtin/builtintools.h"
+#include "agent/debug/toolapprovalpolicy.h"
+#include "agent/providers/providerprotocol.h"
+#include "agent/tools/builtin/builtintools.h"
 
 #include <QDir>
 #include <QSettings>

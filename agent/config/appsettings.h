@@ -1,6 +1,6 @@
 #pragma once
 
-#include "loop/agentconfig.h"
+#include "agent/loop/agentconfig.h"
 
 #include <QHash>
 #include <QStringList>

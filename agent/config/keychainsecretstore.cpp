@@ -1,4 +1,4 @@
-#include "secretstore.h"
+#include "agent/config/secretstore.h"
 
 #include <qt6keychain/keychain.h>
 

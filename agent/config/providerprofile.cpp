@@ -1,4 +1,4 @@
-#include "providerprofile.h"
+#include "agent/config/providerprofile.h"
 
 #include <QSettings>
 

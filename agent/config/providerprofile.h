@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/modelrequest.h"
+#include "agent/model/modelrequest.h"
 
 #include <QList>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "message.h"
+#include "agent/conversation/message.h"
 
 #include <QJsonArray>
 #include <QSet>

@@ -1,6 +1,6 @@
-#include "stepdebugger.h"
+#include "agent/debug/stepdebugger.h"
 
-#include "tools/schemavalidator.h"
+#include "agent/tools/schemavalidator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

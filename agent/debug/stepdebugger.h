@@ -1,7 +1,7 @@
 #pragma once
 
-#include "loop/agentevent.h"
-#include "loop/interceptor.h"
+#include "agent/loop/agentevent.h"
+#include "agent/loop/interceptor.h"
 
 #include <QList>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "toolapprovalpolicy.h"
+#include "agent/debug/toolapprovalpolicy.h"
 
 #include <QStringList>
 

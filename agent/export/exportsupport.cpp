@@ -1,8 +1,8 @@
-#include "exportsupport.h"
+#include "agent/export/exportsupport.h"
 
-#include "providers/secretredactor.h"
-#include "session/transcript.h"
-#include "trace/trace.h"
+#include "agent/providers/secretredactor.h"
+#include "agent/session/transcript.h"
+#include "agent/trace/trace.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
-#include "htmlexport.h"
+#include "agent/export/htmlexport.h"
 
-#include "exportsupport.h"
-#include "session/transcript.h"
+#include "agent/export/exportsupport.h"
+#include "agent/session/transcript.h"
 
 #include <QRegularExpression>
 #include <QXmlStreamWriter>

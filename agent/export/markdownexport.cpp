@@ -1,7 +1,7 @@
-#include "markdownexport.h"
+#include "agent/export/markdownexport.h"
 
-#include "exportsupport.h"
-#include "session/transcript.h"
+#include "agent/export/exportsupport.h"
+#include "agent/session/transcript.h"
 
 #include <QRegularExpression>
 

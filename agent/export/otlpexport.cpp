@@ -1,7 +1,7 @@
-#include "otlpexport.h"
+#include "agent/export/otlpexport.h"
 
-#include "session/transcript.h"
-#include "trace/trace.h"
+#include "agent/session/transcript.h"
+#include "agent/trace/trace.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

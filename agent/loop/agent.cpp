@@ -1,9 +1,9 @@
-#include "agent.h"
+#include "agent/loop/agent.h"
 
-#include "model/modelclient.h"
-#include "safety/shield.h"
-#include "tools/workbench.h"
-#include "trace/trace.h"
+#include "agent/model/modelclient.h"
+#include "agent/safety/shield.h"
+#include "agent/tools/workbench.h"
+#include "agent/trace/trace.h"
 
 #include <QFutureWatcher>
 #include <QJsonDocument>

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "loop/agentconfig.h"
-#include "loop/agentevent.h"
-#include "loop/clock.h"
-#include "loop/interceptor.h"
-#include "loop/turnresult.h"
-#include "safety/shield.h"
-#include "trace/tracenode.h"
+#include "agent/loop/agentconfig.h"
+#include "agent/loop/agentevent.h"
+#include "agent/loop/clock.h"
+#include "agent/loop/interceptor.h"
+#include "agent/loop/turnresult.h"
+#include "agent/safety/shield.h"
+#include "agent/trace/tracenode.h"
 
 #include <QList>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "agentconfig.h"
+#include "agent/loop/agentconfig.h"
 
 using namespace Qt::StringLiterals;
 

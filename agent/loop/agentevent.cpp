@@ -1,4 +1,4 @@
-#include "agentevent.h"
+#include "agent/loop/agentevent.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "conversation/message.h"
+#include "agent/conversation/message.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/modelrequest.h"
-#include "tools/tool.h"
+#include "agent/model/modelrequest.h"
+#include "agent/tools/tool.h"
 
 #include <functional>
 #include <memory>

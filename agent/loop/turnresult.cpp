@@ -1,4 +1,4 @@
-#include "turnresult.h"
+#include "agent/loop/turnresult.h"
 
 using namespace Qt::StringLiterals;
 

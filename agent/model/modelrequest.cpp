@@ -1,4 +1,4 @@
-#include "modelrequest.h"
+#include "agent/model/modelrequest.h"
 
 #include <QJsonArray>
 

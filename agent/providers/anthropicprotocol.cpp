@@ -1,7 +1,7 @@
-#include "anthropicprotocol.h"
+#include "agent/providers/anthropicprotocol.h"
 
-#include "providers/sseparser.h"
-#include "providers/toolcallaccumulator.h"
+#include "agent/providers/sseparser.h"
+#include "agent/providers/toolcallaccumulator.h"
 
 #include <QHash>
 #include <QJsonDocument>

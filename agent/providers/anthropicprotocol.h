@@ -1,6 +1,6 @@
 #pragma once
 
-#include "providers/providerprotocol.h"
+#include "agent/providers/providerprotocol.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

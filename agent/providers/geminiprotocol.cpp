@@ -1,7 +1,7 @@
-#include "geminiprotocol.h"
+#include "agent/providers/geminiprotocol.h"
 
-#include "providers/sseparser.h"
-#include "providers/toolcallaccumulator.h"
+#include "agent/providers/sseparser.h"
+#include "agent/providers/toolcallaccumulator.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-#include "httpmodelclient.h"
+#include "agent/providers/httpmodelclient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

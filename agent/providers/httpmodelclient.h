@@ -1,10 +1,10 @@
 #pragma once
 
-#include "loop/clock.h"
-#include "model/modelclient.h"
-#include "providers/providerprotocol.h"
-#include "providers/retrypolicy.h"
-#include "providers/secretredactor.h"
+#include "agent/loop/clock.h"
+#include "agent/model/modelclient.h"
+#include "agent/providers/providerprotocol.h"
+#include "agent/providers/retrypolicy.h"
+#include "agent/providers/secretredactor.h"
 
 #include <QPointer>
 #include <QTimer>

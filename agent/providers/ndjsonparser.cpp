@@ -1,4 +1,4 @@
-#include "ndjsonparser.h"
+#include "agent/providers/ndjsonparser.h"
 
 #include <QJsonDocument>
 #include <QJsonParseError>

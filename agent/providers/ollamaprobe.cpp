@@ -1,6 +1,6 @@
-#include "ollamaprobe.h"
+#include "agent/providers/ollamaprobe.h"
 
-#include "providers/toolcallaccumulator.h" // joinUrl
+#include "agent/providers/toolcallaccumulator.h" // joinUrl
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
-#include "ollamaprotocol.h"
+#include "agent/providers/ollamaprotocol.h"
 
-#include "providers/ndjsonparser.h"
-#include "providers/toolcallaccumulator.h"
+#include "agent/providers/ndjsonparser.h"
+#include "agent/providers/toolcallaccumulator.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
-#include "openaiprotocol.h"
+#include "agent/providers/openaiprotocol.h"
 
-#include "providers/sseparser.h"
-#include "providers/toolcallaccumulator.h"
+#include "agent/providers/sseparser.h"
+#include "agent/providers/toolcallaccumulator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,9 +1,9 @@
-#include "providerfactory.h"
+#include "agent/providers/providerfactory.h"
 
-#include "providers/anthropicprotocol.h"
-#include "providers/geminiprotocol.h"
-#include "providers/ollamaprotocol.h"
-#include "providers/openaiprotocol.h"
+#include "agent/providers/anthropicprotocol.h"
+#include "agent/providers/geminiprotocol.h"
+#include "agent/providers/ollamaprotocol.h"
+#include "agent/providers/openaiprotocol.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "config/providerprofile.h"
-#include "providers/providerprotocol.h"
+#include "agent/config/providerprofile.h"
+#include "agent/providers/providerprotocol.h"
 
 #include <memory>
 

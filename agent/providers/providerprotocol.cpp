@@ -1,4 +1,4 @@
-#include "providerprotocol.h"
+#include "agent/providers/providerprotocol.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

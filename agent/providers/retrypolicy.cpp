@@ -1,4 +1,4 @@
-#include "retrypolicy.h"
+#include "agent/providers/retrypolicy.h"
 
 #include <QLocale>
 #include <QRandomGenerator>

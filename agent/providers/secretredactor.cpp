@@ -1,4 +1,4 @@
-#include "secretredactor.h"
+#include "agent/providers/secretredactor.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

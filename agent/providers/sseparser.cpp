@@ -1,4 +1,4 @@
-#include "sseparser.h"
+#include "agent/providers/sseparser.h"
 
 #include <QStringDecoder>
 

@@ -1,4 +1,4 @@
-#include "toolcallaccumulator.h"
+#include "agent/providers/toolcallaccumulator.h"
 
 #include <QRandomGenerator>
 #include <QUrl>

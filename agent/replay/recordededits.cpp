@@ -1,6 +1,6 @@
-#include "recordededits.h"
+#include "agent/replay/recordededits.h"
 
-#include "replay/requestcomparison.h"
+#include "agent/replay/requestcomparison.h"
 
 namespace Loopscope {
 

@@ -1,6 +1,6 @@
-#include "recordedtoolresults.h"
+#include "agent/replay/recordedtoolresults.h"
 
-#include "replay/requestcomparison.h"
+#include "agent/replay/requestcomparison.h"
 
 namespace Loopscope {
 

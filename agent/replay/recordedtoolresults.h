@@ -1,7 +1,7 @@
 #pragma once
 
-#include "loop/interceptor.h"
-#include "replay/recordedturn.h"
+#include "agent/loop/interceptor.h"
+#include "agent/replay/recordedturn.h"
 
 #include <QList>
 

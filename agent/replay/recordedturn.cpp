@@ -1,8 +1,8 @@
-#include "recordedturn.h"
+#include "agent/replay/recordedturn.h"
 
-#include "loop/turnresult.h"
-#include "session/transcript.h"
-#include "trace/trace.h"
+#include "agent/loop/turnresult.h"
+#include "agent/session/transcript.h"
+#include "agent/trace/trace.h"
 
 #include <algorithm>
 

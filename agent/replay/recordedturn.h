@@ -1,8 +1,8 @@
 #pragma once
 
-#include "loop/agentconfig.h"
-#include "model/modelrequest.h"
-#include "tools/tool.h"
+#include "agent/loop/agentconfig.h"
+#include "agent/model/modelrequest.h"
+#include "agent/tools/tool.h"
 
 #include <QCoreApplication>
 #include <QList>

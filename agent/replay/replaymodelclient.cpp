@@ -1,6 +1,6 @@
-#include "replaymodelclient.h"
+#include "agent/replay/replaymodelclient.h"
 
-#include "replay/requestcomparison.h"
+#include "agent/replay/requestcomparison.h"
 
 #include <QTimer>
 

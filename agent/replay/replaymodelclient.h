@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/modelclient.h"
-#include "replay/recordedturn.h"
+#include "agent/model/modelclient.h"
+#include "agent/replay/recordedturn.h"
 
 #include <QPointer>
 

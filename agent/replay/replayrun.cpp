@@ -1,9 +1,9 @@
-#include "replayrun.h"
+#include "agent/replay/replayrun.h"
 
-#include "loop/agent.h"
-#include "replay/recordededits.h"
-#include "replay/requestcomparison.h"
-#include "trace/trace.h"
+#include "agent/loop/agent.h"
+#include "agent/replay/recordededits.h"
+#include "agent/replay/requestcomparison.h"
+#include "agent/trace/trace.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "loop/turnresult.h"
-#include "replay/recordedtoolresults.h"
-#include "replay/recordedturn.h"
-#include "replay/replaymodelclient.h"
+#include "agent/loop/turnresult.h"
+#include "agent/replay/recordedtoolresults.h"
+#include "agent/replay/recordedturn.h"
+#include "agent/replay/replaymodelclient.h"
 
 #include <QObject>
 #include <QStringList>

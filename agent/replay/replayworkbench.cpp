@@ -1,6 +1,6 @@
-#include "replayworkbench.h"
+#include "agent/replay/replayworkbench.h"
 
-#include "tools/workbench.h"
+#include "agent/tools/workbench.h"
 
 namespace Loopscope {
 

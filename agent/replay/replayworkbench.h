@@ -1,7 +1,7 @@
 #pragma once
 
-#include "replay/recordedturn.h"
-#include "tools/tool.h"
+#include "agent/replay/recordedturn.h"
+#include "agent/tools/tool.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-#include "requestcomparison.h"
+#include "agent/replay/requestcomparison.h"
 
 #include <QJsonDocument>
 #include <QStringList>

@@ -1,6 +1,6 @@
-#include "transcriptfork.h"
+#include "agent/replay/transcriptfork.h"
 
-#include "trace/trace.h"
+#include "agent/trace/trace.h"
 
 #include <QSet>
 

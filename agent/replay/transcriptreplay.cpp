@@ -1,6 +1,6 @@
-#include "transcriptreplay.h"
+#include "agent/replay/transcriptreplay.h"
 
-#include "tools/workbench.h"
+#include "agent/tools/workbench.h"
 
 #include <QTimer>
 

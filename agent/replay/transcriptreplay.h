@@ -1,9 +1,9 @@
 #pragma once
 
-#include "replay/recordedtoolresults.h"
-#include "replay/recordedturn.h"
-#include "replay/replayrun.h"
-#include "replay/replayworkbench.h"
+#include "agent/replay/recordedtoolresults.h"
+#include "agent/replay/recordedturn.h"
+#include "agent/replay/replayrun.h"
+#include "agent/replay/replayworkbench.h"
 
 #include <QObject>
 

@@ -1,4 +1,4 @@
-#include "ruleshield.h"
+#include "agent/safety/ruleshield.h"
 
 #include <QCoreApplication>
 

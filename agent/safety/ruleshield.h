@@ -1,6 +1,6 @@
 #pragma once
 
-#include "safety/shield.h"
+#include "agent/safety/shield.h"
 
 #include <QList>
 #include <QRegularExpression>

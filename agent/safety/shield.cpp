@@ -1,4 +1,4 @@
-#include "shield.h"
+#include "agent/safety/shield.h"
 
 using namespace Qt::StringLiterals;
 

@@ -1,7 +1,7 @@
-#include "autosaver.h"
+#include "agent/session/autosaver.h"
 
-#include "session/chatsession.h"
-#include "session/sessionlibrary.h"
+#include "agent/session/chatsession.h"
+#include "agent/session/sessionlibrary.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/transcript.h"
+#include "agent/session/transcript.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -1,9 +1,9 @@
-#include "chatsession.h"
+#include "agent/session/chatsession.h"
 
-#include "providers/httpmodelclient.h"
-#include "providers/providerfactory.h"
-#include "tools/builtin/builtintools.h"
-#include "tools/builtin/workspace.h"
+#include "agent/providers/httpmodelclient.h"
+#include "agent/providers/providerfactory.h"
+#include "agent/tools/builtin/builtintools.h"
+#include "agent/tools/builtin/workspace.h"
 
 #include <QTimer>
 

@@ -1,16 +1,16 @@
 #pragma once
 
-#include "config/providerprofile.h"
-#include "config/secretstore.h"
-#include "debug/stepdebugger.h"
-#include "debug/toolapprovalpolicy.h"
-#include "loop/agent.h"
-#include "loop/turnresult.h"
-#include "model/modelclient.h"
-#include "providers/providerprotocol.h"
-#include "session/transcript.h"
-#include "tools/workbench.h"
-#include "trace/trace.h"
+#include "agent/config/providerprofile.h"
+#include "agent/config/secretstore.h"
+#include "agent/debug/stepdebugger.h"
+#include "agent/debug/toolapprovalpolicy.h"
+#include "agent/loop/agent.h"
+#include "agent/loop/turnresult.h"
+#include "agent/model/modelclient.h"
+#include "agent/providers/providerprotocol.h"
+#include "agent/session/transcript.h"
+#include "agent/tools/workbench.h"
+#include "agent/trace/trace.h"
 
 #include <QObject>
 

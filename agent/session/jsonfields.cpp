@@ -1,4 +1,4 @@
-#include "jsonfields.h"
+#include "agent/session/jsonfields.h"
 
 #include <QLocale>
 

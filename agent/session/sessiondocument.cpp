@@ -1,6 +1,6 @@
-#include "sessiondocument.h"
+#include "agent/session/sessiondocument.h"
 
-#include "session/chatsession.h"
+#include "agent/session/chatsession.h"
 
 #include <QFileInfo>
 #include <QtConcurrent>

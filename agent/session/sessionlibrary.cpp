@@ -1,6 +1,6 @@
-#include "sessionlibrary.h"
+#include "agent/session/sessionlibrary.h"
 
-#include "session/transcript.h"
+#include "agent/session/transcript.h"
 
 #include <QDir>
 #include <QFile>

@@ -7,11 +7,11 @@
 // the number of values and finds duplicate keys, which QJsonDocument would
 // silently collapse) and only then the parse, the version and the fields.
 
-#include "transcript.h"
+#include "agent/session/transcript.h"
 
-#include "providers/secretredactor.h"
-#include "session/jsonfields.h"
-#include "trace/trace.h"
+#include "agent/providers/secretredactor.h"
+#include "agent/session/jsonfields.h"
+#include "agent/trace/trace.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "conversation/message.h"
-#include "loop/agentconfig.h"
-#include "trace/trace.h"
+#include "agent/conversation/message.h"
+#include "agent/loop/agentconfig.h"
+#include "agent/trace/trace.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

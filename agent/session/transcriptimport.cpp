@@ -1,6 +1,6 @@
-#include "transcriptimport.h"
+#include "agent/session/transcriptimport.h"
 
-#include "session/jsonfields.h"
+#include "agent/session/jsonfields.h"
 
 #include <QHash>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "functiontool.h"
+#include "agent/tools/functiontool.h"
 
 #include <QJsonArray>
 

@@ -1,4 +1,4 @@
-#include "schemavalidator.h"
+#include "agent/tools/schemavalidator.h"
 
 #include <QJsonArray>
 #include <QStringList>

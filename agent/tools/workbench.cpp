@@ -1,6 +1,6 @@
-#include "workbench.h"
+#include "agent/tools/workbench.h"
 
-#include "schemavalidator.h"
+#include "agent/tools/schemavalidator.h"
 
 namespace Loopscope {
 

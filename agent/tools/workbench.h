@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tools/tool.h"
+#include "agent/tools/tool.h"
 
 #include <QHash>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "trace.h"
+#include "agent/trace/trace.h"
 
 namespace Loopscope {
 

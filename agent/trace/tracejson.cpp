@@ -7,7 +7,7 @@
 // a whole trace comes back with its own ids and an exported subtree comes back
 // numbered from 0.
 
-#include "trace.h"
+#include "agent/trace/trace.h"
 
 #include <QSet>
 

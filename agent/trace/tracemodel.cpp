@@ -1,6 +1,6 @@
-#include "tracemodel.h"
+#include "agent/trace/tracemodel.h"
 
-#include "trace/trace.h"
+#include "agent/trace/trace.h"
 
 #include <QJsonObject>
 #include <QLocale>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "trace/trace.h"
+#include "agent/trace/trace.h"
 
 #include <QAbstractItemModel>
 #include <QPointer>

@@ -1,4 +1,4 @@
-#include "tracenode.h"
+#include "agent/trace/tracenode.h"
 
 using namespace Qt::StringLiterals;
 

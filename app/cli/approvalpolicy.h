@@ -1,6 +1,6 @@
 #pragma once
 
-#include "loop/interceptor.h"
+#include "agent/loop/interceptor.h"
 
 namespace Loopscope::Cli {
 

@@ -1,4 +1,4 @@
-#include "commandlinesyntax.h"
+#include "app/cli/commandlinesyntax.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>

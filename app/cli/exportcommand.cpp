@@ -1,11 +1,11 @@
-#include "exportcommand.h"
+#include "app/cli/exportcommand.h"
 
-#include "cli/commandlinesyntax.h"
+#include "app/cli/commandlinesyntax.h"
 
-#include "export/htmlexport.h"
-#include "export/markdownexport.h"
-#include "export/otlpexport.h"
-#include "session/transcript.h"
+#include "agent/export/htmlexport.h"
+#include "agent/export/markdownexport.h"
+#include "agent/export/otlpexport.h"
+#include "agent/session/transcript.h"
 
 #include <QCommandLineParser>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "jsonlineswriter.h"
+#include "app/cli/jsonlineswriter.h"
 
 #include <QJsonDocument>
 

@@ -1,12 +1,12 @@
-#include "replaycommand.h"
+#include "app/cli/replaycommand.h"
 
-#include "cli/commandlinesyntax.h"
+#include "app/cli/commandlinesyntax.h"
 
-#include "replay/recordedturn.h"
-#include "replay/transcriptreplay.h"
-#include "session/transcript.h"
-#include "tools/builtin/builtintools.h"
-#include "tools/builtin/workspace.h"
+#include "agent/replay/recordedturn.h"
+#include "agent/replay/transcriptreplay.h"
+#include "agent/session/transcript.h"
+#include "agent/tools/builtin/builtintools.h"
+#include "agent/tools/builtin/workspace.h"
 
 #include <QCommandLineParser>
 #include <QDir>

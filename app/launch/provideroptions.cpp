@@ -1,6 +1,6 @@
-#include "provideroptions.h"
+#include "app/launch/provideroptions.h"
 
-#include "providers/providerfactory.h"
+#include "agent/providers/providerfactory.h"
 
 #include <QCommandLineParser>
 

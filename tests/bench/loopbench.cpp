@@ -10,13 +10,13 @@
 //   build-bench/tests/bench/loopscope-bench-server --port 8765 &
 //   build-bench/tests/bench/loopscope-bench --port 8765 --rounds 50 --parallel 4 --stream 1
 
-#include "loop/agent.h"
-#include "providers/httpmodelclient.h"
-#include "providers/openaiprotocol.h"
-#include "tools/functiontool.h"
-#include "tools/workbench.h"
-#include "trace/trace.h"
-#include "trace/tracemodel.h"
+#include "agent/loop/agent.h"
+#include "agent/providers/httpmodelclient.h"
+#include "agent/providers/openaiprotocol.h"
+#include "agent/tools/functiontool.h"
+#include "agent/tools/workbench.h"
+#include "agent/trace/trace.h"
+#include "agent/trace/tracemodel.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

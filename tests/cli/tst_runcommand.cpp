@@ -1,6 +1,6 @@
-#include "fakehttpserver.h"
-#include "session/transcript.h"
-#include "trace/trace.h"
+#include "agent/session/transcript.h"
+#include "agent/trace/trace.h"
+#include "tests/support/fakehttpserver.h"
 
 #include <QFile>
 #include <QJsonArray>

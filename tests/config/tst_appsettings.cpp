@@ -1,6 +1,6 @@
-#include "config/appsettings.h"
-#include "providers/providerprotocol.h"
-#include "tools/builtin/builtintools.h"
+#include "agent/config/appsettings.h"
+#include "agent/providers/providerprotocol.h"
+#include "agent/tools/builtin/builtintools.h"
 
 #include <QDir>
 #include <QFile>

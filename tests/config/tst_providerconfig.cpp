@@ -1,5 +1,5 @@
-#include "config/providerprofile.h"
-#include "config/secretstore.h"
+#include "agent/config/providerprofile.h"
+#include "agent/config/secretstore.h"
 
 #include <QSettings>
 #include <QSignalSpy>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "loop/agent.h"
-#include "scriptedmodelclient.h"
-#include "tools/functiontool.h"
-#include "tools/workbench.h"
-#include "trace/trace.h"
+#include "agent/loop/agent.h"
+#include "agent/tools/functiontool.h"
+#include "agent/tools/workbench.h"
+#include "agent/trace/trace.h"
+#include "tests/support/scriptedmodelclient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

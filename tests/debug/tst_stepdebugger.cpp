@@ -1,5 +1,5 @@
-#include "debug/stepdebugger.h"
-#include "debugfixture.h"
+#include "agent/debug/stepdebugger.h"
+#include "tests/debug/debugfixture.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>

@@ -1,6 +1,6 @@
-#include "debug/stepdebugger.h"
-#include "debug/toolapprovalpolicy.h"
-#include "debugfixture.h"
+#include "agent/debug/stepdebugger.h"
+#include "agent/debug/toolapprovalpolicy.h"
+#include "tests/debug/debugfixture.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,6 +1,6 @@
-#include "fakehttpserver.h"
-#include "providers/anthropicprotocol.h"
-#include "providers/httpmodelclient.h"
+#include "agent/providers/anthropicprotocol.h"
+#include "agent/providers/httpmodelclient.h"
+#include "tests/support/fakehttpserver.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

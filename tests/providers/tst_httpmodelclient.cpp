@@ -1,5 +1,5 @@
-#include "providers/retrypolicy.h"
-#include "providers/secretredactor.h"
+#include "agent/providers/retrypolicy.h"
+#include "agent/providers/secretredactor.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

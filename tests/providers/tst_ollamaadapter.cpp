@@ -1,8 +1,8 @@
-#include "fakehttpserver.h"
+#include "tests/support/fakehttpserver.h"
 
-#include "providers/httpmodelclient.h"
-#include "providers/ndjsonparser.h"
-#include "providers/ollamaprotocol.h"
+#include "agent/providers/httpmodelclient.h"
+#include "agent/providers/ndjsonparser.h"
+#include "agent/providers/ollamaprotocol.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
-#include "fakehttpserver.h"
-#include "providers/httpmodelclient.h"
-#include "providers/openaiprotocol.h"
+#include "agent/providers/httpmodelclient.h"
+#include "agent/providers/openaiprotocol.h"
+#include "tests/support/fakehttpserver.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

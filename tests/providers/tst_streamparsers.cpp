@@ -1,5 +1,5 @@
-#include "providers/ndjsonparser.h"
-#include "providers/sseparser.h"
+#include "agent/providers/ndjsonparser.h"
+#include "agent/providers/sseparser.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "loop/agent.h"
-#include "replay/recordedturn.h"
-#include "scriptedmodelclient.h"
-#include "session/transcript.h"
-#include "tools/functiontool.h"
-#include "tools/workbench.h"
-#include "trace/trace.h"
+#include "agent/loop/agent.h"
+#include "agent/replay/recordedturn.h"
+#include "agent/session/transcript.h"
+#include "agent/tools/functiontool.h"
+#include "agent/tools/workbench.h"
+#include "agent/trace/trace.h"
+#include "tests/support/scriptedmodelclient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

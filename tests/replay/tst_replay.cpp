@@ -1,12 +1,12 @@
-#include "debug/stepdebugger.h"
-#include "recordingfixture.h"
-#include "replay/recordededits.h"
-#include "replay/replayrun.h"
-#include "replay/replayworkbench.h"
-#include "replay/requestcomparison.h"
-#include "replay/transcriptfork.h"
-#include "replay/transcriptreplay.h"
-#include "safety/ruleshield.h"
+#include "agent/debug/stepdebugger.h"
+#include "agent/replay/recordededits.h"
+#include "agent/replay/replayrun.h"
+#include "agent/replay/replayworkbench.h"
+#include "agent/replay/requestcomparison.h"
+#include "agent/replay/transcriptfork.h"
+#include "agent/replay/transcriptreplay.h"
+#include "agent/safety/ruleshield.h"
+#include "tests/replay/recordingfixture.h"
 
 using namespace Loopscope;
 using namespace Loopscope::Testing;

@@ -1,6 +1,6 @@
-#include "cli/replaycommand.h"
-#include "recordingfixture.h"
-#include "safety/ruleshield.h"
+#include "agent/safety/ruleshield.h"
+#include "app/cli/replaycommand.h"
+#include "tests/replay/recordingfixture.h"
 
 #include <QTemporaryDir>
 #include <QTest>

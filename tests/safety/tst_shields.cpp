@@ -1,4 +1,4 @@
-#include "safety/ruleshield.h"
+#include "agent/safety/ruleshield.h"
 
 #include <QTest>
 

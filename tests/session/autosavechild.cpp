@@ -7,9 +7,9 @@
 // "saved N" after the Nth save, "turn N started" once the model has begun
 // streaming the answer it will never finish.
 
-#include "fakehttpserver.h"
-#include "session/autosaver.h"
-#include "session/chatsession.h"
+#include "agent/session/autosaver.h"
+#include "agent/session/chatsession.h"
+#include "tests/support/fakehttpserver.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

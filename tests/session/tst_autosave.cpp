@@ -2,10 +2,10 @@
 // 127.0.0.1, and in a child process (autosavechild) killed with SIGKILL in
 // the middle of a turn.
 
-#include "fakehttpserver.h"
-#include "session/autosaver.h"
-#include "session/chatsession.h"
-#include "session/sessionlibrary.h"
+#include "agent/session/autosaver.h"
+#include "agent/session/chatsession.h"
+#include "agent/session/sessionlibrary.h"
+#include "tests/support/fakehttpserver.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 // ChatSession over real HTTP (a fake OpenAI-compatible server on 127.0.0.1)
 // and a real keychain (run under with-keyring.sh).
 
-#include "fakehttpserver.h"
-#include "session/chatsession.h"
+#include "agent/session/chatsession.h"
+#include "tests/support/fakehttpserver.h"
 
 #include <QJsonArray>
 #include <QNetworkAccessManager>

@@ -1,7 +1,7 @@
 // SessionLibrary over real files in a temporary folder.
 
-#include "session/sessionlibrary.h"
-#include "session/transcript.h"
+#include "agent/session/sessionlibrary.h"
+#include "agent/session/transcript.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
-#include "session/transcript.h"
-#include "trace/trace.h"
+#include "agent/session/transcript.h"
+#include "agent/trace/trace.h"
 
 #include <QDir>
 #include <QFile>

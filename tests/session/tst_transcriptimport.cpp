@@ -1,4 +1,4 @@
-#include "session/transcriptimport.h"
+#include "agent/session/transcriptimport.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,6 +1,6 @@
-#include "democonversation.h"
+#include "tests/support/democonversation.h"
 
-#include "fakehttpserver.h"
+#include "tests/support/fakehttpserver.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "fakehttpserver.h"
+#include "tests/support/fakehttpserver.h"
 
 #include <QHostAddress>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "scriptedmodelclient.h"
+#include "tests/support/scriptedmodelclient.h"
 
 using namespace Qt::StringLiterals;
 

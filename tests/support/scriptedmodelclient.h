@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/modelclient.h"
+#include "agent/model/modelclient.h"
 
 #include <QList>
 #include <QPointer>

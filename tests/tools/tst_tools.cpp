@@ -1,13 +1,13 @@
-#include "tools/builtin/builtintools.h"
-#include "tools/builtin/calculatortool.h"
-#include "tools/builtin/currenttimetool.h"
-#include "tools/builtin/listdirectorytool.h"
-#include "tools/builtin/readfiletool.h"
-#include "tools/builtin/searchfilestool.h"
-#include "tools/builtin/workspace.h"
-#include "tools/functiontool.h"
-#include "tools/schemavalidator.h"
-#include "tools/workbench.h"
+#include "agent/tools/builtin/builtintools.h"
+#include "agent/tools/builtin/calculatortool.h"
+#include "agent/tools/builtin/currenttimetool.h"
+#include "agent/tools/builtin/listdirectorytool.h"
+#include "agent/tools/builtin/readfiletool.h"
+#include "agent/tools/builtin/searchfilestool.h"
+#include "agent/tools/builtin/workspace.h"
+#include "agent/tools/functiontool.h"
+#include "agent/tools/schemavalidator.h"
+#include "agent/tools/workbench.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
-#include "trace/trace.h"
-#include "trace/tracemodel.h"
+#include "agent/trace/trace.h"
+#include "agent/trace/tracemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonDocument>

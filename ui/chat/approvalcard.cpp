@@ -1,8 +1,8 @@
-#include "approvalcard.h"
+#include "ui/chat/approvalcard.h"
 
-#include "chatsurface.h"
+#include "ui/chat/chatsurface.h"
 
-#include "tools/schemavalidator.h"
+#include "agent/tools/schemavalidator.h"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
-#include "chatcomposer.h"
+#include "ui/chat/chatcomposer.h"
 
-#include "chatsurface.h"
+#include "ui/chat/chatsurface.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QHBoxLayout>

@@ -1,4 +1,4 @@
-#include "chatitem.h"
+#include "ui/chat/chatitem.h"
 
 #include <QChildEvent>
 #include <QMouseEvent>

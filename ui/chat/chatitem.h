@@ -1,6 +1,6 @@
 #pragma once
 
-#include "chatsurface.h"
+#include "ui/chat/chatsurface.h"
 
 #include <QWidget>
 

@@ -1,4 +1,4 @@
-#include "chatsurface.h"
+#include "ui/chat/chatsurface.h"
 
 #include <QPainter>
 #include <QPainterPath>

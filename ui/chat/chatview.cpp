@@ -1,11 +1,11 @@
-#include "chatview.h"
+#include "ui/chat/chatview.h"
 
-#include "approvalcard.h"
-#include "chatitem.h"
-#include "chatsurface.h"
-#include "toolcallcard.h"
+#include "ui/chat/approvalcard.h"
+#include "ui/chat/chatitem.h"
+#include "ui/chat/chatsurface.h"
+#include "ui/chat/toolcallcard.h"
 
-#include "trace/trace.h"
+#include "agent/trace/trace.h"
 
 #include <QHBoxLayout>
 #include <QHash>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "messagewidget.h"
-#include "noticecard.h"
+#include "ui/chat/messagewidget.h"
+#include "ui/chat/noticecard.h"
 
-#include "debug/toolapprovalpolicy.h"
-#include "loop/agent.h"
+#include "agent/debug/toolapprovalpolicy.h"
+#include "agent/loop/agent.h"
 
 #include <QList>
 #include <QPointer>

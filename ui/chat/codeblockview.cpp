@@ -1,7 +1,7 @@
-#include "codeblockview.h"
+#include "ui/chat/codeblockview.h"
 
-#include "chatsurface.h"
-#include "textblockview.h"
+#include "ui/chat/chatsurface.h"
+#include "ui/chat/textblockview.h"
 
 #include <QClipboard>
 #include <QFontDatabase>

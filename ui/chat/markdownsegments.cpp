@@ -1,4 +1,4 @@
-#include "markdownsegments.h"
+#include "ui/chat/markdownsegments.h"
 
 #include <QStringList>
 

@@ -1,8 +1,8 @@
-#include "markdownview.h"
+#include "ui/chat/markdownview.h"
 
-#include "chatsurface.h"
-#include "codeblockview.h"
-#include "textblockview.h"
+#include "ui/chat/chatsurface.h"
+#include "ui/chat/codeblockview.h"
+#include "ui/chat/textblockview.h"
 
 #include <QEvent>
 #include <QTextDocument>

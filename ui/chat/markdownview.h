@@ -1,6 +1,6 @@
 #pragma once
 
-#include "markdownsegments.h"
+#include "ui/chat/markdownsegments.h"
 
 #include <QList>
 #include <QWidget>

@@ -1,6 +1,6 @@
-#include "messagewidget.h"
+#include "ui/chat/messagewidget.h"
 
-#include "markdownview.h"
+#include "ui/chat/markdownview.h"
 
 #include <QClipboard>
 #include <QGuiApplication>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "chatitem.h"
+#include "ui/chat/chatitem.h"
 
 QT_BEGIN_NAMESPACE
 class QLabel;

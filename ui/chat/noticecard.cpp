@@ -1,4 +1,4 @@
-#include "noticecard.h"
+#include "ui/chat/noticecard.h"
 
 #include <QGridLayout>
 #include <QLabel>

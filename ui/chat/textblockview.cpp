@@ -1,4 +1,4 @@
-#include "textblockview.h"
+#include "ui/chat/textblockview.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QDesktopServices>

@@ -1,7 +1,7 @@
-#include "toolcallcard.h"
+#include "ui/chat/toolcallcard.h"
 
-#include "approvalcard.h"
-#include "codeblockview.h"
+#include "ui/chat/approvalcard.h"
+#include "ui/chat/codeblockview.h"
 
 #include <QEvent>
 #include <QHBoxLayout>

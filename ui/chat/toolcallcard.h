@@ -1,8 +1,8 @@
 #pragma once
 
-#include "chatitem.h"
+#include "ui/chat/chatitem.h"
 
-#include "conversation/message.h"
+#include "agent/conversation/message.h"
 
 #include <QJsonObject>
 

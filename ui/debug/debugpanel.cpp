@@ -1,7 +1,7 @@
-#include "debugpanel.h"
+#include "ui/debug/debugpanel.h"
 
-#include "debug/stepdebugger.h"
-#include "tools/workbench.h"
+#include "agent/debug/stepdebugger.h"
+#include "agent/tools/workbench.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -1,4 +1,4 @@
-#include "sessionlibrarypanel.h"
+#include "ui/library/sessionlibrarypanel.h"
 
 #include <QAction>
 #include <QDir>

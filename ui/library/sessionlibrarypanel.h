@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/sessionlibrary.h"
+#include "agent/session/sessionlibrary.h"
 
 #include <QPointer>
 #include <QWidget>

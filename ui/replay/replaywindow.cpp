@@ -1,13 +1,13 @@
-#include "replaywindow.h"
+#include "ui/replay/replaywindow.h"
 
-#include "chat/chatview.h"
-#include "debug/debugpanel.h"
-#include "debug/stepdebugger.h"
-#include "loop/agent.h"
-#include "replay/replayrun.h"
-#include "replay/replayworkbench.h"
-#include "trace/traceinspector.h"
-#include "trace/tracemodel.h"
+#include "agent/debug/stepdebugger.h"
+#include "agent/loop/agent.h"
+#include "agent/replay/replayrun.h"
+#include "agent/replay/replayworkbench.h"
+#include "agent/trace/tracemodel.h"
+#include "ui/chat/chatview.h"
+#include "ui/debug/debugpanel.h"
+#include "ui/trace/traceinspector.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "model/modelclient.h"
-#include "replay/recordedturn.h"
-#include "tools/workbench.h"
+#include "agent/model/modelclient.h"
+#include "agent/replay/recordedturn.h"
+#include "agent/tools/workbench.h"
 
 #include <QWidget>
 

@@ -1,11 +1,11 @@
-#include "sessionactions.h"
+#include "ui/session/sessionactions.h"
 
-#include "export/htmlexport.h"
-#include "export/markdownexport.h"
-#include "export/otlpexport.h"
-#include "session/chatsession.h"
-#include "session/sessiondocument.h"
-#include "session/transcriptimport.h"
+#include "agent/export/htmlexport.h"
+#include "agent/export/markdownexport.h"
+#include "agent/export/otlpexport.h"
+#include "agent/session/chatsession.h"
+#include "agent/session/sessiondocument.h"
+#include "agent/session/transcriptimport.h"
 
 #include <QAction>
 #include <QFile>

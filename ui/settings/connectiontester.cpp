@@ -1,7 +1,7 @@
-#include "connectiontester.h"
+#include "ui/settings/connectiontester.h"
 
-#include "providers/httpmodelclient.h"
-#include "providers/providerfactory.h"
+#include "agent/providers/httpmodelclient.h"
+#include "agent/providers/providerfactory.h"
 
 #include <QNetworkAccessManager>
 

@@ -1,7 +1,7 @@
-#include "firstrunpanel.h"
+#include "ui/settings/firstrunpanel.h"
 
-#include "config/providerprofile.h"
-#include "providers/ollamaprobe.h"
+#include "agent/config/providerprofile.h"
+#include "agent/providers/ollamaprobe.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

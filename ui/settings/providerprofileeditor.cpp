@@ -1,6 +1,6 @@
-#include "providerprofileeditor.h"
+#include "ui/settings/providerprofileeditor.h"
 
-#include "providers/providerfactory.h"
+#include "agent/providers/providerfactory.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,10 +1,10 @@
-#include "settingsdialog.h"
+#include "ui/settings/settingsdialog.h"
 
-#include "config/appsettings.h"
-#include "config/secretstore.h"
-#include "connectiontester.h"
-#include "debug/toolapprovalpolicy.h"
-#include "tools/builtin/builtintools.h"
+#include "agent/config/appsettings.h"
+#include "agent/config/secretstore.h"
+#include "agent/debug/toolapprovalpolicy.h"
+#include "agent/tools/builtin/builtintools.h"
+#include "ui/settings/connectiontester.h"
 
 #include <QCheckBox>
 #include <QComboBox>

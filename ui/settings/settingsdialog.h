@@ -1,7 +1,7 @@
 #pragma once
 
-#include "config/providerprofile.h"
-#include "providerprofileeditor.h"
+#include "agent/config/providerprofile.h"
+#include "ui/settings/providerprofileeditor.h"
 
 #include <QDialog>
 #include <QHash>

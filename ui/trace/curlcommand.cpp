@@ -1,6 +1,6 @@
-#include "curlcommand.h"
+#include "ui/trace/curlcommand.h"
 
-#include "providers/secretredactor.h"
+#include "agent/providers/secretredactor.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
-#include "tracedetailspane.h"
+#include "ui/trace/tracedetailspane.h"
 
-#include "curlcommand.h"
-#include "trace/tracemodel.h"
-#include "traceicons.h"
+#include "agent/trace/tracemodel.h"
+#include "ui/trace/curlcommand.h"
+#include "ui/trace/traceicons.h"
 
 #include <QAction>
 #include <QClipboard>

@@ -1,8 +1,8 @@
-#include "tracefilterbar.h"
+#include "ui/trace/tracefilterbar.h"
 
-#include "trace/tracemodel.h"
-#include "tracefilterproxymodel.h"
-#include "traceicons.h"
+#include "agent/trace/tracemodel.h"
+#include "ui/trace/tracefilterproxymodel.h"
+#include "ui/trace/traceicons.h"
 
 #include <QAction>
 #include <QCheckBox>

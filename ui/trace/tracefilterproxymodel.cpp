@@ -1,6 +1,6 @@
-#include "tracefilterproxymodel.h"
+#include "ui/trace/tracefilterproxymodel.h"
 
-#include "trace/tracemodel.h"
+#include "agent/trace/tracemodel.h"
 
 namespace Loopscope::Ui {
 

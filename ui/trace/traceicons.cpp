@@ -1,4 +1,4 @@
-#include "traceicons.h"
+#include "ui/trace/traceicons.h"
 
 #include <QIconEngine>
 #include <QPainter>

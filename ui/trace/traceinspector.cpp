@@ -1,12 +1,12 @@
-#include "traceinspector.h"
+#include "ui/trace/traceinspector.h"
 
-#include "trace/trace.h"
-#include "trace/tracemodel.h"
-#include "tracedetailspane.h"
-#include "tracefilterbar.h"
-#include "tracefilterproxymodel.h"
-#include "tracestyleproxy.h"
-#include "tracetimeline.h"
+#include "agent/trace/trace.h"
+#include "agent/trace/tracemodel.h"
+#include "ui/trace/tracedetailspane.h"
+#include "ui/trace/tracefilterbar.h"
+#include "ui/trace/tracefilterproxymodel.h"
+#include "ui/trace/tracestyleproxy.h"
+#include "ui/trace/tracetimeline.h"
 
 #include <QAction>
 #include <QEvent>

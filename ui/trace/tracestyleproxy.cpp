@@ -1,7 +1,7 @@
-#include "tracestyleproxy.h"
+#include "ui/trace/tracestyleproxy.h"
 
-#include "trace/tracemodel.h"
-#include "traceicons.h"
+#include "agent/trace/tracemodel.h"
+#include "ui/trace/traceicons.h"
 
 #include <QGuiApplication>
 

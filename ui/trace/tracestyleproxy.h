@@ -1,6 +1,6 @@
 #pragma once
 
-#include "trace/tracenode.h"
+#include "agent/trace/tracenode.h"
 
 #include <QIdentityProxyModel>
 #include <QList>

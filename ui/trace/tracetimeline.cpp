@@ -1,8 +1,8 @@
-#include "tracetimeline.h"
+#include "ui/trace/tracetimeline.h"
 
-#include "trace/trace.h"
-#include "trace/tracemodel.h"
-#include "traceicons.h"
+#include "agent/trace/trace.h"
+#include "agent/trace/tracemodel.h"
+#include "ui/trace/traceicons.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "loop/clock.h"
-#include "tracetimelinelayout.h"
+#include "agent/loop/clock.h"
+#include "ui/trace/tracetimelinelayout.h"
 
 #include <QPointer>
 #include <QTimer>

@@ -1,6 +1,6 @@
-#include "tracetimelinelayout.h"
+#include "ui/trace/tracetimelinelayout.h"
 
-#include "trace/trace.h"
+#include "agent/trace/trace.h"
 
 #include <algorithm>
 #include <numeric>

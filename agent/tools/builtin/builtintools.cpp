@@ -1,10 +1,10 @@
-#include "builtintools.h"
+#include "agent/tools/builtin/builtintools.h"
 
-#include "tools/builtin/calculatortool.h"
-#include "tools/builtin/currenttimetool.h"
-#include "tools/builtin/listdirectorytool.h"
-#include "tools/builtin/readfiletool.h"
-#include "tools/builtin/searchfilestool.h"
+#include "agent/tools/builtin/calculatortool.h"
+#include "agent/tools/builtin/currenttimetool.h"
+#include "agent/tools/builtin/listdirectorytool.h"
+#include "agent/tools/builtin/readfiletool.h"
+#include "agent/tools/builtin/searchfilestool.h"
 
 namespace Loopscope {
 

@@ -1,4 +1,4 @@
-#include "calculatortool.h"
+#include "agent/tools/builtin/calculatortool.h"
 
 #include <QJsonArray>
 

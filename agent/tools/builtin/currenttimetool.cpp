@@ -1,4 +1,4 @@
-#include "currenttimetool.h"
+#include "agent/tools/builtin/currenttimetool.h"
 
 #include <QJsonArray>
 #include <QLocale>

@@ -1,4 +1,4 @@
-#include "listdirectorytool.h"
+#include "agent/tools/builtin/listdirectorytool.h"
 
 #include <QDir>
 #include <QFileInfo>

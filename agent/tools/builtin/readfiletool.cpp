@@ -1,4 +1,4 @@
-#include "readfiletool.h"
+#include "agent/tools/builtin/readfiletool.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "tools/builtin/workspace.h"
-#include "tools/tool.h"
+#include "agent/tools/builtin/workspace.h"
+#include "agent/tools/tool.h"
 
 namespace Loopscope {
 

@@ -1,4 +1,4 @@
-#include "searchfilestool.h"
+#include "agent/tools/builtin/searchfilestool.h"
 
 #include <QDir>
 #include <QFile>

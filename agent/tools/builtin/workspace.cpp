@@ -1,4 +1,4 @@
-#include "workspace.h"
+#include "agent/tools/builtin/workspace.h"
 
 #include <QDir>
 #include <QFileInfo>

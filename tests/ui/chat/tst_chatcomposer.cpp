@@ -1,4 +1,4 @@
-#include "chatcomposer.h"
+#include "ui/chat/chatcomposer.h"
 
 #include <QPlainTextEdit>
 #include <QPushButton>

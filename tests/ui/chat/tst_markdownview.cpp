@@ -1,7 +1,7 @@
-#include "codeblockview.h"
-#include "markdownsegments.h"
-#include "markdownview.h"
-#include "textblockview.h"
+#include "ui/chat/codeblockview.h"
+#include "ui/chat/markdownsegments.h"
+#include "ui/chat/markdownview.h"
+#include "ui/chat/textblockview.h"
 
 #include <QSignalSpy>
 #include <QTest>

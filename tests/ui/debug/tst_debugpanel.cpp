@@ -1,6 +1,6 @@
-#include "debug/debugpanel.h"
-#include "debug/stepdebugger.h"
-#include "debugfixture.h"
+#include "agent/debug/stepdebugger.h"
+#include "tests/debug/debugfixture.h"
+#include "ui/debug/debugpanel.h"
 
 #include <QAbstractButton>
 #include <QAction>

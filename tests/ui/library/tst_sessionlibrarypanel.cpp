@@ -1,8 +1,8 @@
 // The session library panel over a SessionLibrary on a temporary folder.
 
-#include "library/sessionlibrarypanel.h"
-#include "session/sessionlibrary.h"
-#include "session/transcript.h"
+#include "agent/session/sessionlibrary.h"
+#include "agent/session/transcript.h"
+#include "ui/library/sessionlibrarypanel.h"
 
 #include <QAction>
 #include <QFile>

@@ -5,21 +5,21 @@
 // conversation on 127.0.0.1. Run under Xvfb with a fresh keyring
 // (tests/config/with-keyring.sh), so nothing of the user's is touched.
 
-#include "chat/chatcomposer.h"
-#include "config/appsettings.h"
-#include "config/secretstore.h"
-#include "democonversation.h"
-#include "fakehttpserver.h"
-#include "library/sessionlibrarypanel.h"
-#include "mainwindow.h"
-#include "replay/replayrun.h"
-#include "replay/replaywindow.h"
-#include "session/chatsession.h"
-#include "session/sessiondocument.h"
-#include "session/sessionlibrary.h"
-#include "session/transcript.h"
-#include "settings/settingsdialog.h"
-#include "trace/traceinspector.h"
+#include "agent/config/appsettings.h"
+#include "agent/config/secretstore.h"
+#include "agent/replay/replayrun.h"
+#include "agent/session/chatsession.h"
+#include "agent/session/sessiondocument.h"
+#include "agent/session/sessionlibrary.h"
+#include "agent/session/transcript.h"
+#include "tests/support/democonversation.h"
+#include "tests/support/fakehttpserver.h"
+#include "ui/chat/chatcomposer.h"
+#include "ui/library/sessionlibrarypanel.h"
+#include "ui/mainwindow.h"
+#include "ui/replay/replaywindow.h"
+#include "ui/settings/settingsdialog.h"
+#include "ui/trace/traceinspector.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,7 +1,7 @@
-#include "config/providerprofile.h"
-#include "fakehttpserver.h"
-#include "providers/ollamaprobe.h"
-#include "settings/firstrunpanel.h"
+#include "agent/config/providerprofile.h"
+#include "agent/providers/ollamaprobe.h"
+#include "tests/support/fakehttpserver.h"
+#include "ui/settings/firstrunpanel.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>

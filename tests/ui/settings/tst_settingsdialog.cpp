@@ -1,9 +1,9 @@
-#include "config/appsettings.h"
-#include "config/providerprofile.h"
-#include "config/secretstore.h"
-#include "fakehttpserver.h"
-#include "settings/settingsdialog.h"
-#include "tools/builtin/builtintools.h"
+#include "agent/config/appsettings.h"
+#include "agent/config/providerprofile.h"
+#include "agent/config/secretstore.h"
+#include "agent/tools/builtin/builtintools.h"
+#include "tests/support/fakehttpserver.h"
+#include "ui/settings/settingsdialog.h"
 
 #include <QAbstractSpinBox>
 #include <QCheckBox>

@@ -3,7 +3,7 @@
 // Traces for the trace panel's tests: one finished turn with every part the
 // inspector shows, and helpers to grow a trace step by step.
 
-#include "trace/trace.h"
+#include "agent/trace/trace.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,5 +1,5 @@
-#include "trace/curlcommand.h"
-#include "tracesamples.h"
+#include "tests/ui/trace/tracesamples.h"
+#include "ui/trace/curlcommand.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
-#include "trace/tracedetailspane.h"
-#include "trace/tracemodel.h"
-#include "tracesamples.h"
+#include "agent/trace/tracemodel.h"
+#include "tests/ui/trace/tracesamples.h"
+#include "ui/trace/tracedetailspane.h"
 
 #include <QAction>
 #include <QClipboard>

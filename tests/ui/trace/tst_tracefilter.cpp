@@ -1,8 +1,8 @@
-#include "trace/tracefilterbar.h"
-#include "trace/tracefilterproxymodel.h"
-#include "trace/tracemodel.h"
-#include "trace/tracestyleproxy.h"
-#include "tracesamples.h"
+#include "agent/trace/tracemodel.h"
+#include "tests/ui/trace/tracesamples.h"
+#include "ui/trace/tracefilterbar.h"
+#include "ui/trace/tracefilterproxymodel.h"
+#include "ui/trace/tracestyleproxy.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

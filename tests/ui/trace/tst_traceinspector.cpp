@@ -1,11 +1,11 @@
-#include "trace/tracedetailspane.h"
-#include "trace/tracefilterbar.h"
-#include "trace/tracefilterproxymodel.h"
-#include "trace/traceicons.h"
-#include "trace/traceinspector.h"
-#include "trace/tracemodel.h"
-#include "trace/tracetimeline.h"
-#include "tracesamples.h"
+#include "agent/trace/tracemodel.h"
+#include "tests/ui/trace/tracesamples.h"
+#include "ui/trace/tracedetailspane.h"
+#include "ui/trace/tracefilterbar.h"
+#include "ui/trace/tracefilterproxymodel.h"
+#include "ui/trace/traceicons.h"
+#include "ui/trace/traceinspector.h"
+#include "ui/trace/tracetimeline.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

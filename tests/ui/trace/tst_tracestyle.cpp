@@ -1,7 +1,7 @@
-#include "trace/traceicons.h"
-#include "trace/tracemodel.h"
-#include "trace/tracestyleproxy.h"
-#include "tracesamples.h"
+#include "agent/trace/tracemodel.h"
+#include "tests/ui/trace/tracesamples.h"
+#include "ui/trace/traceicons.h"
+#include "ui/trace/tracestyleproxy.h"
 
 #include <QAbstractItemModelTester>
 #include <QIcon>

@@ -1,7 +1,7 @@
-#include "trace/tracemodel.h"
-#include "trace/tracetimeline.h"
-#include "trace/tracetimelinelayout.h"
-#include "tracesamples.h"
+#include "agent/trace/tracemodel.h"
+#include "tests/ui/trace/tracesamples.h"
+#include "ui/trace/tracetimeline.h"
+#include "ui/trace/tracetimelinelayout.h"
 
 #include <QHelpEvent>
 #include <QSignalSpy>
