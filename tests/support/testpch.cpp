@@ -1,0 +1,1 @@
+// Compiled only to build the tests' precompiled headers (see tests/CMakeLists.txt).
