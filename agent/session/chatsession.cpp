@@ -86,35 +86,35 @@ bool ChatSession::setProvider(const ProviderProfile &profile, const QString &api
 
 void ChatSession::useProfile(const ProviderProfile &profile, SecretStore *secrets, int readTimeoutMs)
 {
-    const auto useKey = [this, profile, readTimeoutMs](const QString &key) {
-        if (key.isEmpty() && profile.needsKey()) {
-            emit providerFailed(
-                profile.apiKeyEnv.isEmpty()
-                    ? tr("No API key is stored for \"%1\": enter one in Settings → Providers.")
-                          .arg(profile.name)
-                    : tr("The environment variable %1 that \"%2\" takes its key from is not set.")
-                          .arg(profile.apiKeyEnv, profile.name));
-            return;
-        }
-        if (!setProvider(profile, key, readTimeoutMs))
+    ApiKeyResolver(secrets).resolve(profile, this,
+                                    [this, profile, readTimeoutMs](const ApiKeyResolver::Result &key) {
+                                        useResolvedKey(profile, key, readTimeoutMs);
+                                    });
+}
+
+void ChatSession::useResolvedKey(const ProviderProfile &profile, const ApiKeyResolver::Result &key,
+                                 int readTimeoutMs)
+{
+    using Status = ApiKeyResolver::Result::Status;
+    switch (key.status) {
+    case Status::Found:
+    case Status::NotNeeded:
+        if (!setProvider(profile, key.key, readTimeoutMs))
             emit providerFailed(tr("The provider cannot change while a turn runs."));
-    };
-    if (!profile.apiKeyEnv.isEmpty()) {
-        useKey(qEnvironmentVariable(profile.apiKeyEnv.toLocal8Bit().constData()).trimmed());
+        return;
+    case Status::EnvironmentUnset:
+        emit providerFailed(tr("The environment variable %1 that \"%2\" takes its key from is not set.")
+                                .arg(profile.apiKeyEnv, profile.name));
+        return;
+    case Status::NotStored:
+        emit providerFailed(
+            tr("No API key is stored for \"%1\": enter one in Settings → Providers.").arg(profile.name));
+        return;
+    case Status::KeychainUnreadable:
+        emit providerFailed(
+            tr("The keychain could not give the key for \"%1\": %2").arg(profile.name, key.keychainError));
         return;
     }
-    if (!profile.needsKey() || !secrets) {
-        useKey({});
-        return;
-    }
-    secrets->read(profile.id, this, [this, useKey, name = profile.name](const SecretStore::Result &result) {
-        if (!result.error.isEmpty()) {
-            emit providerFailed(
-                tr("The keychain could not give the key for \"%1\": %2").arg(name, result.error));
-            return;
-        }
-        useKey(result.secret.value_or(QString()));
-    });
 }
 
 std::unique_ptr<ModelClient> ChatSession::createModelClient() const

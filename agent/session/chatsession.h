@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
 #include "agent/debug/stepdebugger.h"
@@ -105,6 +106,7 @@ signals:
     void titleChanged(const QString &title);
 
 private:
+    void useResolvedKey(const ProviderProfile &profile, const ApiKeyResolver::Result &key, int readTimeoutMs);
     void onEvent(const AgentEvent &event);
     void onTurnFinished(const TurnResult &result);
     void applyConfig();
