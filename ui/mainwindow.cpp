@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "agent/config/appsettings.h"
+#include "agent/providers/connectiontester.h"
 #include "agent/replay/recordedturn.h"
 #include "agent/replay/transcriptfork.h"
 #include "agent/session/chatsession.h"
@@ -520,8 +521,10 @@ void MainWindow::showMessage(const QString &text)
 
 void MainWindow::openSettings()
 {
-    auto *dialog = new SettingsDialog(m_context.profiles, m_context.settings, m_context.secrets,
-                                      m_context.network, this);
+    auto *tester = new ConnectionTester(m_context.network);
+    auto *dialog
+        = new SettingsDialog(m_context.profiles, m_context.settings, m_context.secrets, tester, this);
+    tester->setParent(dialog);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     if (m_chatStack->currentIndex() == 1)
         dialog->showPage(SettingsDialog::Page::Providers);

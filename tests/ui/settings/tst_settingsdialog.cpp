@@ -1,6 +1,7 @@
 #include "agent/config/appsettings.h"
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
+#include "agent/providers/connectiontester.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "tests/support/fakehttpserver.h"
 #include "ui/settings/settingsdialog.h"
@@ -67,11 +68,12 @@ struct Fixture
         u"Loopscope tests %1 %2"_s.arg(QString::fromLatin1(QTest::currentTestFunction()))
             .arg(QCoreApplication::applicationPid())};
     QNetworkAccessManager network;
+    ConnectionTester tester{&network};
 
     std::unique_ptr<Ui::SettingsDialog> open(SecretStore *secrets = nullptr)
     {
         auto dialog
-            = std::make_unique<Ui::SettingsDialog>(&profiles, &app, secrets ? secrets : &keychain, &network);
+            = std::make_unique<Ui::SettingsDialog>(&profiles, &app, secrets ? secrets : &keychain, &tester);
         dialog->show();
         return dialog;
     }
