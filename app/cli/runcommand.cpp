@@ -2,16 +2,12 @@
 
 #include "app/cli/commandlinesyntax.h"
 
+#include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
-#include "agent/loop/agent.h"
-#include "agent/providers/httpmodelclient.h"
-#include "agent/providers/providerfactory.h"
+#include "agent/session/chatsession.h"
 #include "agent/session/transcript.h"
 #include "agent/tools/builtin/builtintools.h"
-#include "agent/tools/builtin/workspace.h"
-#include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
-#include "app/cli/approvalpolicy.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/jsonlineswriter.h"
 #include "app/launch/provideroptions.h"
@@ -34,11 +30,7 @@ namespace {
 
 struct RunOptions
 {
-    ProviderKind kind = ProviderKind::OpenAi;
-    QUrl baseUrl;
-    QString model;
-    QString apiKeyEnv;
-    QString systemPrompt;
+    ProviderProfile profile;
     AgentConfig config;
     QStringList tools;
     QString workspace;
@@ -133,10 +125,7 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         printError(error);
         return BadUsage;
     }
-    options.kind = profile->kind;
-    options.baseUrl = profile->baseUrl;
-    options.model = profile->model;
-    options.apiKeyEnv = profile->apiKeyEnv;
+    options.profile = *profile;
 
     bool ok = false;
     options.config.maxIterations = parser.value(maxIterations).toInt(&ok);
@@ -151,7 +140,7 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     }
     options.config.postLoop = *mode;
     options.config.systemPrompt = parser.value(system);
-    options.config.model.model = options.model;
+    // The model and its parameters come from the profile.
     options.config.model.stream = !parser.isSet(noStream);
 
     if (parser.isSet(tools)) {
@@ -222,27 +211,6 @@ bool writeTrace(const Trace &trace, const QString &path, QString *error)
     return true;
 }
 
-// The session file after this run's turn: what it held, the turn added, and
-// this run's configuration (never the key).
-Transcript sessionAfterTurn(const std::optional<Transcript> &saved, const RunOptions &options,
-                            const Agent &agent, const Trace &trace)
-{
-    Transcript transcript = saved.value_or(Transcript());
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    if (transcript.title.isEmpty())
-        transcript.title = options.prompt.simplified().left(80);
-    if (!transcript.created.isValid())
-        transcript.created = now;
-    transcript.updated = now;
-    transcript.providerKind = providerKindName(options.kind);
-    transcript.baseUrl = options.baseUrl;
-    transcript.config = agent.config();
-    transcript.tools = options.tools;
-    transcript.messages = agent.history();
-    transcript.trace = trace.toJson();
-    return transcript;
-}
-
 } // namespace
 
 int RunCommand::exec(const QStringList &arguments)
@@ -252,16 +220,12 @@ int RunCommand::exec(const QStringList &arguments)
         return *code;
     const RunOptions options = std::get<RunOptions>(std::move(parsed));
 
-    ProviderEndpoint endpoint;
-    endpoint.baseUrl = options.baseUrl;
-    if (!options.apiKeyEnv.isEmpty()) {
-        endpoint.apiKey = qEnvironmentVariable(options.apiKeyEnv.toLocal8Bit().constData()).trimmed();
-        const bool needsKey = options.kind != ProviderKind::Ollama;
-        if (endpoint.apiKey.isEmpty() && needsKey) {
-            printError(tr("no API key: set the environment variable %1, or name another with --api-key-env")
-                           .arg(options.apiKeyEnv));
-            return BadUsage;
-        }
+    // The environment only: a terminal or a script has no keyring to unlock.
+    const ApiKeyResolver::Result key = ApiKeyResolver::fromEnvironment(options.profile);
+    if (key.status == ApiKeyResolver::Result::Status::EnvironmentUnset) {
+        printError(tr("no API key: set the environment variable %1, or name another with --api-key-env")
+                       .arg(options.profile.apiKeyEnv));
+        return BadUsage;
     }
 
     JsonLinesWriter eventLog;
@@ -272,49 +236,43 @@ int RunCommand::exec(const QStringList &arguments)
     }
 
     QNetworkAccessManager network;
-    HttpModelClient client(&network, createProviderProtocol(options.kind), endpoint);
-    Workbench workbench;
-    const Workspace workspace(options.workspace);
-    for (const QString &name : options.tools)
-        workbench.add(createBuiltinTool(name, workspace));
-    Trace trace;
-    Agent agent(&client, &workbench, &trace);
-    agent.setConfig(options.config);
-
-    std::optional<Transcript> saved;
+    ChatSession session(&network);
     if (!options.sessionPath.isEmpty() && QFileInfo::exists(options.sessionPath)) {
         TranscriptLoadResult loaded = TranscriptFile::load(options.sessionPath);
         if (!loaded.transcript) {
             printError(tr("cannot continue the session \"%1\": %2").arg(options.sessionPath, loaded.error));
             return BadUsage;
         }
-        trace.assign(std::move(*loaded.trace));
-        agent.setHistory(loaded.transcript->messages);
-        saved = std::move(loaded.transcript);
+        session.restore(*loaded.transcript, std::move(*loaded.trace));
     }
-    ApprovalPolicy approvals(options.approveAll);
-    agent.addInterceptor(&approvals);
+    session.setProvider(options.profile, key.key);
+    session.setAgentConfig(options.config);
+    session.setTools(options.tools, options.workspace);
+    if (!options.approveAll) {
+        session.approvals()->setDefaultRule(ToolApprovalPolicy::Rule::Never);
+        session.approvals()->setNeverReason(tr("tool calls are not approved in this run (--approve none)"));
+    }
 
+    Agent *agent = session.agent();
     int exitCode = ModelFailed;
-    QObject::connect(&agent, &Agent::event, &agent, [&eventLog](const AgentEvent &event) {
+    QObject::connect(agent, &Agent::event, &session, [&eventLog](const AgentEvent &event) {
         if (eventLog.isOpen())
             eventLog.write(event.toJson());
         if (event.kind == AgentEvent::Kind::Retry)
             QTextStream(stderr) << event.text << Qt::endl;
     });
-    QObject::connect(&agent, &Agent::turnFinished, &agent, [&](const TurnResult &result) {
+    QObject::connect(agent, &Agent::turnFinished, &session, [&](const TurnResult &result) {
         exitCode = exitCodeFor(result.outcome);
         if (!options.traceOutPath.isEmpty()) {
             QString error;
-            if (!writeTrace(trace, options.traceOutPath, &error)) {
+            if (!writeTrace(*session.trace(), options.traceOutPath, &error)) {
                 printError(tr("cannot write the trace to \"%1\": %2").arg(options.traceOutPath, error));
                 exitCode = exitCode == Success ? BadUsage : exitCode;
             }
         }
         if (!options.sessionPath.isEmpty()) {
             QString error;
-            if (!TranscriptFile::save(sessionAfterTurn(saved, options, agent, trace), options.sessionPath,
-                                      &error)) {
+            if (!TranscriptFile::save(session.toTranscript(), options.sessionPath, &error)) {
                 printError(tr("cannot save the session to \"%1\": %2").arg(options.sessionPath, error));
                 exitCode = exitCode == Success ? BadUsage : exitCode;
             }
@@ -328,15 +286,15 @@ int RunCommand::exec(const QStringList &arguments)
 
     // The first Ctrl+C cancels the turn cleanly; a second one leaves at once.
     InterruptWatcher interrupts;
-    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &agent, [&agent](int count) {
+    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &session, [&session](int count) {
         if (count > 1)
             std::_Exit(Cancelled);
-        agent.cancel();
+        session.stop();
     });
 
     // Queued: a turn can end at once (a blocked input), and exit() before exec() is lost.
     QMetaObject::invokeMethod(
-        &agent, [&agent, &options] { agent.send(options.prompt); }, Qt::QueuedConnection);
+        &session, [&session, &options] { session.send(options.prompt); }, Qt::QueuedConnection);
     return QCoreApplication::exec();
 }
 
