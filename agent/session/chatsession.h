@@ -9,6 +9,8 @@
 #include "agent/loop/turnresult.h"
 #include "agent/model/modelclient.h"
 #include "agent/providers/providerprotocol.h"
+#include "agent/replay/recordedturn.h"
+#include "agent/replay/replayworkbench.h"
 #include "agent/session/transcript.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
@@ -24,6 +26,7 @@ QT_END_NAMESPACE
 
 namespace Loopscope {
 
+class AppSettings;
 class HttpModelClient;
 
 /*!
@@ -64,6 +67,9 @@ public:
     AgentConfig agentConfig() const { return m_config; }
     // Built-in tools by name, the file tools confined to workspaceFolder.
     void setTools(const QStringList &names, const QString &workspaceFolder);
+    // The user's preferences for the next turn: loop options, tools and their
+    // workspace, approval rules (a rule with an unknown name is left out).
+    void applySettings(const AppSettings &settings);
 
     bool isBusy() const { return m_agent->isRunning(); }
     bool send(const QString &text);
@@ -89,6 +95,19 @@ public:
     QString title() const { return m_title; }
     void setTitle(const QString &title);
 
+    // The turn a trace node belongs to (its index among the turns); the last
+    // turn for a node not in the trace; -1 without turns.
+    int turnIndexAt(int traceNode) const;
+    // A new conversation from this one up to traceNode: after the whole
+    // iteration a step belongs to, else after its turn. nullopt with *error, a
+    // sentence for the user.
+    std::optional<Transcript> forkAt(int traceNode, QString *error) const;
+    // The recording of traceNode's turn (see turnIndexAt) for a replay;
+    // nullopt with *error, a sentence for the user.
+    std::optional<RecordedTurn> recordedTurnAt(int traceNode, QString *error) const;
+    // The built-in tools a replay may run live, confined to this session's workspace.
+    ReplayWorkbench::ToolProvider replayTools() const;
+
     TokenUsage turnUsage() const { return m_turnUsage; }
     TokenUsage sessionUsage() const { return m_sessionUsage; }
     int iteration() const { return m_iteration; }
@@ -110,6 +129,8 @@ private:
     void onEvent(const AgentEvent &event);
     void onTurnFinished(const TurnResult &result);
     void applyConfig();
+    // The iteration traceNode is, or is a step of; nullptr outside one.
+    const IterationData *enclosingIteration(int traceNode) const;
     // The history before the last user message; nullopt without one.
     std::optional<QList<Message>> historyBeforeLastQuestion() const;
 
@@ -125,6 +146,7 @@ private:
     std::optional<ProviderProfile> m_profile;
     ProviderEndpoint m_endpoint;
     AgentConfig m_config;
+    QString m_workspaceFolder;
     TokenUsage m_turnUsage;
     TokenUsage m_sessionUsage;
     int m_iteration = 0;
