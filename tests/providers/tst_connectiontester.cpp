@@ -2,8 +2,8 @@
 
 #include "agent/providers/connectiontester.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/openaicompletion.h"
 
-#include <QJsonArray>
 #include <QNetworkAccessManager>
 #include <QSignalSpy>
 #include <QTest>
@@ -14,17 +14,6 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const QString apiKey = u"sk-tester-0123456789abcdef"_s;
-
-QJsonObject pong(const QString &model)
-{
-    return {{u"id"_s, u"chatcmpl-1"_s},
-            {u"model"_s, model},
-            {u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
-                                                  {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s},
-                                                                             {u"content"_s, u"pong"_s}}},
-                                                  {u"finish_reason"_s, u"stop"_s}}}},
-            {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 8}, {u"completion_tokens"_s, 1}}}};
-}
 
 } // namespace
 
@@ -61,7 +50,7 @@ private slots:
         QFETCH(QString, answeringModel);
         QFETCH(QString, shown);
         m_server->setHandler([answeringModel](const HttpRequestRecord &, HttpExchange &exchange) {
-            exchange.respondJson(200, pong(answeringModel));
+            exchange.respondJson(200, openAiCompletion(u"pong"_s, answeringModel));
         });
         QSignalSpy succeeded(m_tester.get(), &ConnectionTester::succeeded);
         QSignalSpy failed(m_tester.get(), &ConnectionTester::failed);
@@ -116,7 +105,7 @@ private slots:
             if (request.json().value(u"model"_s).toString() == u"slow-model")
                 exchange.stall();
             else
-                exchange.respondJson(200, pong(u"fast-model"_s));
+                exchange.respondJson(200, openAiCompletion(u"pong"_s, u"fast-model"_s));
         });
         QSignalSpy succeeded(m_tester.get(), &ConnectionTester::succeeded);
         QSignalSpy failed(m_tester.get(), &ConnectionTester::failed);

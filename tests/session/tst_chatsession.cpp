@@ -5,6 +5,7 @@
 #include "agent/session/chatsession.h"
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/openaicompletion.h"
 
 #include <QJsonArray>
 #include <QNetworkAccessManager>
@@ -19,18 +20,6 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const QString apiKey = u"sk-session-0123456789abcdef"_s;
-
-QJsonObject completion(const QString &text, int inputTokens = 12, int outputTokens = 3)
-{
-    return {
-        {u"id"_s, u"chatcmpl-1"_s},
-        {u"model"_s, u"test-model"_s},
-        {u"choices"_s, QJsonArray{QJsonObject{
-                           {u"index"_s, 0},
-                           {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, text}}},
-                           {u"finish_reason"_s, u"stop"_s}}}},
-        {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, inputTokens}, {u"completion_tokens"_s, outputTokens}}}};
-}
 
 // The user messages of a request the server saw, in order.
 QStringList userTexts(const HttpRequestRecord &request)
@@ -64,7 +53,8 @@ private slots:
         m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
             const QStringList texts = userTexts(request);
             exchange.respondJson(
-                200, completion(u"You said: "_s + (texts.isEmpty() ? QString() : texts.constLast())));
+                200, openAiCompletion(u"You said: "_s + (texts.isEmpty() ? QString() : texts.constLast()),
+                                      u"test-model"_s));
         });
     }
 
@@ -149,7 +139,8 @@ private slots:
                 exchange.respondJson(400, {{u"error"_s, QJsonObject{{u"message"_s, u"bad request"_s}}}});
                 return;
             }
-            exchange.respondJson(200, completion(u"fine: "_s + userTexts(request).join(u'|')));
+            exchange.respondJson(
+                200, openAiCompletion(u"fine: "_s + userTexts(request).join(u'|'), u"test-model"_s));
         });
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QVERIFY(m_session->send(u"question"_s));
@@ -169,7 +160,7 @@ private slots:
             if (stall)
                 exchange.stall();
             else
-                exchange.respondJson(200, completion(u"back"_s));
+                exchange.respondJson(200, openAiCompletion(u"back"_s, u"test-model"_s));
         });
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QSignalSpy busy(m_session.get(), &ChatSession::busyChanged);

@@ -4,6 +4,7 @@
 #include "agent/providers/connectiontester.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/openaicompletion.h"
 #include "ui/settings/settingsdialog.h"
 
 #include <QAbstractSpinBox>
@@ -169,17 +170,6 @@ QStringList everyVisibleString(QWidget *root)
         }
     }
     return strings;
-}
-
-QJsonObject tinyCompletion()
-{
-    return {{u"id"_s, u"chatcmpl-1"_s},
-            {u"model"_s, u"gpt-test"_s},
-            {u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
-                                                  {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s},
-                                                                             {u"content"_s, u"pong"_s}}},
-                                                  {u"finish_reason"_s, u"stop"_s}}}},
-            {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 8}, {u"completion_tokens"_s, 1}}}};
 }
 
 } // namespace
@@ -455,7 +445,7 @@ private slots:
         QVERIFY(server.listen());
         server.setHandler([status, key](const HttpRequestRecord &, HttpExchange &exchange) {
             if (status == 200)
-                exchange.respondJson(200, tinyCompletion());
+                exchange.respondJson(200, openAiCompletion(u"pong"_s, u"gpt-test"_s, 8, 1));
             else // like OpenAI, the error quotes the key; the dialog must not show it
                 exchange.respondJson(
                     status, {{u"error"_s,
