@@ -33,8 +33,10 @@ class HttpModelClient;
     One conversation as the desktop app runs it: the agent with its trace and
     workbench, the model client for the chosen provider, the step debugger
     and the tool approval policy, wired in that order. It turns the user's
-    intents (send, stop, regenerate, edit the last message, retry) into
-    agent calls and keeps the token counts the status bar shows. No widgets.
+    intents (send, stop, regenerate, edit the last message, retry, fork or
+    replay from a trace node) into agent calls and keeps the token counts the
+    status bar shows. The window and `loopscope run` both assemble their
+    conversation through it. No widgets.
 */
 class ChatSession final : public QObject
 {
