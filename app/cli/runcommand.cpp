@@ -211,6 +211,60 @@ bool writeTrace(const Trace &trace, const QString &path, QString *error)
     return true;
 }
 
+// The conversation this run continues (from --session, if the file exists),
+// with this run's provider, loop options, tools and approvals. False after
+// saying why the session file cannot be continued.
+bool prepareSession(ChatSession &session, const RunOptions &options, const QString &apiKey)
+{
+    if (!options.sessionPath.isEmpty() && QFileInfo::exists(options.sessionPath)) {
+        TranscriptLoadResult loaded = TranscriptFile::load(options.sessionPath);
+        if (!loaded.transcript) {
+            printError(RunCommand::tr("cannot continue the session \"%1\": %2")
+                           .arg(options.sessionPath, loaded.error));
+            return false;
+        }
+        session.restore(*loaded.transcript, std::move(*loaded.trace));
+    }
+    session.setProvider(options.profile, apiKey);
+    session.setAgentConfig(options.config);
+    session.setTools(options.tools, options.workspace);
+    if (!options.approveAll) {
+        session.approvals()->setDefaultRule(ToolApprovalPolicy::Rule::Never);
+        session.approvals()->setNeverReason(
+            RunCommand::tr("tool calls are not approved in this run (--approve none)"));
+    }
+    return true;
+}
+
+// What a finished turn leaves behind (the trace and session files, the answer
+// on stdout, the error on stderr), and the exit code that reports it. A file
+// that cannot be written turns success into bad usage, never hides a failure.
+int finishTurn(const TurnResult &result, const ChatSession &session, const RunOptions &options)
+{
+    int exitCode = exitCodeFor(result.outcome);
+    if (!options.traceOutPath.isEmpty()) {
+        QString error;
+        if (!writeTrace(*session.trace(), options.traceOutPath, &error)) {
+            printError(
+                RunCommand::tr("cannot write the trace to \"%1\": %2").arg(options.traceOutPath, error));
+            exitCode = exitCode == Success ? BadUsage : exitCode;
+        }
+    }
+    if (!options.sessionPath.isEmpty()) {
+        QString error;
+        if (!TranscriptFile::save(session.toTranscript(), options.sessionPath, &error)) {
+            printError(
+                RunCommand::tr("cannot save the session to \"%1\": %2").arg(options.sessionPath, error));
+            exitCode = exitCode == Success ? BadUsage : exitCode;
+        }
+    }
+    if (!result.text.isEmpty() && options.eventsPath != u"-")
+        QTextStream(stdout) << result.text << Qt::endl;
+    if (!result.error.isEmpty())
+        printError(result.error);
+    return exitCode;
+}
+
 } // namespace
 
 int RunCommand::exec(const QStringList &arguments)
@@ -237,51 +291,18 @@ int RunCommand::exec(const QStringList &arguments)
 
     QNetworkAccessManager network;
     ChatSession session(&network);
-    if (!options.sessionPath.isEmpty() && QFileInfo::exists(options.sessionPath)) {
-        TranscriptLoadResult loaded = TranscriptFile::load(options.sessionPath);
-        if (!loaded.transcript) {
-            printError(tr("cannot continue the session \"%1\": %2").arg(options.sessionPath, loaded.error));
-            return BadUsage;
-        }
-        session.restore(*loaded.transcript, std::move(*loaded.trace));
-    }
-    session.setProvider(options.profile, key.key);
-    session.setAgentConfig(options.config);
-    session.setTools(options.tools, options.workspace);
-    if (!options.approveAll) {
-        session.approvals()->setDefaultRule(ToolApprovalPolicy::Rule::Never);
-        session.approvals()->setNeverReason(tr("tool calls are not approved in this run (--approve none)"));
-    }
+    if (!prepareSession(session, options, key.key))
+        return BadUsage;
 
     Agent *agent = session.agent();
-    int exitCode = ModelFailed;
     QObject::connect(agent, &Agent::event, &session, [&eventLog](const AgentEvent &event) {
         if (eventLog.isOpen())
             eventLog.write(event.toJson());
         if (event.kind == AgentEvent::Kind::Retry)
             QTextStream(stderr) << event.text << Qt::endl;
     });
-    QObject::connect(agent, &Agent::turnFinished, &session, [&](const TurnResult &result) {
-        exitCode = exitCodeFor(result.outcome);
-        if (!options.traceOutPath.isEmpty()) {
-            QString error;
-            if (!writeTrace(*session.trace(), options.traceOutPath, &error)) {
-                printError(tr("cannot write the trace to \"%1\": %2").arg(options.traceOutPath, error));
-                exitCode = exitCode == Success ? BadUsage : exitCode;
-            }
-        }
-        if (!options.sessionPath.isEmpty()) {
-            QString error;
-            if (!TranscriptFile::save(session.toTranscript(), options.sessionPath, &error)) {
-                printError(tr("cannot save the session to \"%1\": %2").arg(options.sessionPath, error));
-                exitCode = exitCode == Success ? BadUsage : exitCode;
-            }
-        }
-        if (!result.text.isEmpty() && options.eventsPath != u"-")
-            QTextStream(stdout) << result.text << Qt::endl;
-        if (!result.error.isEmpty())
-            printError(result.error);
-        QCoreApplication::exit(exitCode);
+    QObject::connect(agent, &Agent::turnFinished, &session, [&session, &options](const TurnResult &result) {
+        QCoreApplication::exit(finishTurn(result, session, options));
     });
 
     // The first Ctrl+C cancels the turn cleanly; a second one leaves at once.
