@@ -499,6 +499,32 @@ private slots:
         QCOMPARE(f.profiles.profiles().size(), keySource == KeySource::Typed ? 0 : 1);
     }
 
+    void testConnectionNamesAnUnsetVariableWithoutSendingAnything()
+    {
+        FakeHttpServer server;
+        QVERIFY(server.listen());
+        server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            exchange.respondJson(200, openAiCompletion(u"pong"_s, u"gpt-test"_s));
+        });
+        Fixture f;
+        const QByteArray envName = "LOOPSCOPE_SETTINGS_TEST_UNSET";
+        qunsetenv(envName.constData());
+        ProviderProfile profile
+            = f.seedProfile(u"local"_s, u"gpt-test"_s, QUrl(server.baseUrl().toString() + u"/v1"_s));
+        profile.apiKeyEnv = QString::fromLatin1(envName);
+        f.profiles.save(profile);
+        auto dialog = f.open();
+        auto *result = child<QLabel>(dialog.get(), u"testResultLabel"_s);
+
+        QTest::mouseClick(child<QPushButton>(dialog.get(), u"testConnectionButton"_s), Qt::LeftButton);
+
+        QTRY_COMPARE(
+            result->text(),
+            u"Connection failed: the environment variable LOOPSCOPE_SETTINGS_TEST_UNSET is not set."_s);
+        QTest::qWait(50);
+        QCOMPARE(server.requests().size(), 0);
+    }
+
     void aProfileThatCannotBeSavedKeepsTheDialogOpenAndSaysWhy_data()
     {
         QTest::addColumn<QString>("name");
