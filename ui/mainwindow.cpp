@@ -1,12 +1,10 @@
 #include "ui/mainwindow.h"
 
 #include "agent/config/appsettings.h"
+#include "agent/providers/connectiontester.h"
 #include "agent/replay/recordedturn.h"
-#include "agent/replay/transcriptfork.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
-#include "agent/tools/builtin/builtintools.h"
-#include "agent/tools/builtin/workspace.h"
 #include "agent/trace/tracemodel.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/chatview.h"
@@ -252,68 +250,29 @@ void MainWindow::addExamplesMenu(QMenu *help)
     help->addSeparator();
 }
 
-int MainWindow::selectedTurnIndex() const
-{
-    const Trace *trace = m_context.session->trace();
-    const QList<int> &roots = trace->roots();
-    int node = m_inspector->selectedNode();
-    if (!trace->isValid(node))
-        return int(roots.size()) - 1;
-    while (trace->node(node).parent >= 0)
-        node = trace->node(node).parent;
-    return int(roots.indexOf(node));
-}
-
 void MainWindow::replaySelectedTurn()
 {
-    const Transcript transcript = m_context.session->toTranscript();
+    ChatSession *session = m_context.session;
+    const int node = m_inspector->selectedNode();
     QString error;
-    const std::optional<QList<RecordedTurn>> turns = RecordedTurn::fromTranscript(transcript, &error);
-    const int index = selectedTurnIndex();
-    if (!turns || index < 0 || index >= turns->size()) {
-        showMessage(turns ? tr("There is no turn to replay yet.") : tr("Cannot replay: %1").arg(error));
+    const std::optional<RecordedTurn> turn = session->recordedTurnAt(node, &error);
+    if (!turn) {
+        showMessage(error);
         return;
     }
-    ChatSession *session = m_context.session;
-    const Workspace workspace(m_context.settings->workspaceFolder());
+    const QString title
+        = session->title().isEmpty() ? tr("turn %1").arg(session->turnIndexAt(node) + 1) : session->title();
     auto *window = new ReplayWindow(
-        turns->at(index), transcript.title.isEmpty() ? tr("turn %1").arg(index + 1) : transcript.title,
-        [session] { return session->createModelClient(); },
-        [workspace](const QString &name) -> std::shared_ptr<const Tool> {
-            return builtinToolNames().contains(name) ? createBuiltinTool(name, workspace) : nullptr;
-        },
-        this);
+        *turn, title, [session] { return session->createModelClient(); }, session->replayTools(), this);
     window->show();
 }
 
 void MainWindow::forkAtSelection()
 {
-    const Transcript transcript = m_context.session->toTranscript();
-    const Trace *trace = m_context.session->trace();
-    const int turn = selectedTurnIndex();
-    if (turn < 0) {
-        showMessage(tr("There is nothing to fork yet."));
-        return;
-    }
     QString error;
-    std::optional<Transcript> fork;
-    // A step inside an iteration (a model or tool call, picked in the trace or
-    // as its message in the chat) forks after that whole iteration.
-    const IterationData *iteration = nullptr;
-    for (int node = m_inspector->selectedNode(); trace->isValid(node) && !iteration;
-         node = trace->node(node).parent)
-        iteration = std::get_if<IterationData>(&trace->node(node).payload);
-    if (iteration) {
-        fork = TranscriptFork::forkAtIteration(transcript, turn, iteration->number, &error);
-    } else {
-        const QList<TurnSpan> spans = TranscriptFork::turnSpans(transcript);
-        if (turn < spans.size())
-            fork = TranscriptFork::fork(transcript, spans.at(turn).endMessage, &error);
-        else
-            error = tr("the turn is not in the conversation");
-    }
+    const std::optional<Transcript> fork = m_context.session->forkAt(m_inspector->selectedNode(), &error);
     if (!fork) {
-        showMessage(tr("Cannot fork here: %1").arg(error));
+        showMessage(error);
         return;
     }
     m_sessionActions->whenChangesAreSettled([this, fork = *fork] {
@@ -500,17 +459,8 @@ void MainWindow::showChat(bool show)
 
 void MainWindow::applySettings()
 {
-    const AppSettings &settings = *m_context.settings;
-    m_context.session->setAgentConfig(settings.agentConfig());
-    m_context.session->setTools(settings.enabledTools(), settings.workspaceFolder());
-    QHash<QString, ToolApprovalPolicy::Rule> rules;
-    const QHash<QString, QString> names = settings.toolApprovalRules();
-    for (auto it = names.cbegin(); it != names.cend(); ++it) {
-        if (const auto rule = ToolApprovalPolicy::ruleFromName(it.value()))
-            rules.insert(it.key(), *rule);
-    }
-    m_context.session->approvals()->setRules(rules);
-    m_composer->setSendOnEnter(settings.sendOnEnter());
+    m_context.session->applySettings(*m_context.settings);
+    m_composer->setSendOnEnter(m_context.settings->sendOnEnter());
 }
 
 void MainWindow::showMessage(const QString &text)
@@ -520,8 +470,10 @@ void MainWindow::showMessage(const QString &text)
 
 void MainWindow::openSettings()
 {
-    auto *dialog = new SettingsDialog(m_context.profiles, m_context.settings, m_context.secrets,
-                                      m_context.network, this);
+    auto *tester = new ConnectionTester(m_context.network);
+    auto *dialog
+        = new SettingsDialog(m_context.profiles, m_context.settings, m_context.secrets, tester, this);
+    tester->setParent(dialog);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     if (m_chatStack->currentIndex() == 1)
         dialog->showPage(SettingsDialog::Page::Providers);

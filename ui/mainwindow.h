@@ -107,8 +107,6 @@ private:
     void setDebugMode(bool on);
     void updateStatus();
     void updateTitle();
-    // The selected trace node's turn (its index among the turns), else the last turn; -1 without turns.
-    int selectedTurnIndex() const;
     void replaySelectedTurn();
     void forkAtSelection();
     void createLibraryDock();

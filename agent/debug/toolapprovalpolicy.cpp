@@ -57,7 +57,9 @@ void ToolApprovalPolicy::interceptToolCall(const ToolCallCheckpoint &checkpoint,
     case Rule::Always: decision.allow(); return;
     case Rule::Never:
         // Said so the model can explain or try another way.
-        decision.deny(tr("The user does not allow the tool \"%1\" to run.").arg(checkpoint.call.name));
+        decision.deny(m_neverReason.isEmpty()
+                          ? tr("The user does not allow the tool \"%1\" to run.").arg(checkpoint.call.name)
+                          : m_neverReason);
         return;
     case Rule::Ask: break;
     }

@@ -40,6 +40,10 @@ public:
     Rule rule(const QString &toolName) const;
     QHash<QString, Rule> rules() const { return m_rules; }
     void setRules(const QHash<QString, Rule> &rules);
+    // What the model is told when a Never rule denies a call, for a caller
+    // that knows better than "the user" (e.g. `loopscope run --approve none`);
+    // empty: a sentence naming the tool.
+    void setNeverReason(const QString &reason) { m_neverReason = reason; }
 
     QList<Request> pending() const;
 
@@ -73,6 +77,7 @@ private:
 
     Rule m_defaultRule = Rule::Always;
     QHash<QString, Rule> m_rules;
+    QString m_neverReason;
     QList<Waiting> m_waiting;
 };
 

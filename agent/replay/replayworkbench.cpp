@@ -1,5 +1,6 @@
 #include "agent/replay/replayworkbench.h"
 
+#include "agent/tools/builtin/builtintools.h"
 #include "agent/tools/workbench.h"
 
 namespace Loopscope {
@@ -36,6 +37,13 @@ void ReplayWorkbench::fill(Workbench &workbench, const RecordedTurn &turn, const
         std::shared_ptr<const Tool> tool = provider ? provider(schema.name) : nullptr;
         workbench.add(tool ? std::move(tool) : std::make_shared<RecordedOnlyTool>(schema));
     }
+}
+
+ReplayWorkbench::ToolProvider ReplayWorkbench::builtinTools(const Workspace &workspace)
+{
+    return [workspace](const QString &name) {
+        return createBuiltinTool(name, workspace);
+    };
 }
 
 } // namespace Loopscope

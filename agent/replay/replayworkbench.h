@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/replay/recordedturn.h"
+#include "agent/tools/builtin/workspace.h"
 #include "agent/tools/tool.h"
 
 #include <QCoreApplication>
@@ -29,6 +30,9 @@ public:
 
     // Replaces what \a workbench holds with the tools \a turn was offered.
     static void fill(Workbench &workbench, const RecordedTurn &turn, const ToolProvider &provider = {});
+    // The built-in tools by name, the file tools confined to \a workspace: what
+    // a replay runs live (`loopscope replay --live-tools`, the replay window).
+    static ToolProvider builtinTools(const Workspace &workspace);
 };
 
 } // namespace Loopscope

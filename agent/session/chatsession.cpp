@@ -1,7 +1,9 @@
 #include "agent/session/chatsession.h"
 
+#include "agent/config/appsettings.h"
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/providerfactory.h"
+#include "agent/replay/transcriptfork.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/tools/builtin/workspace.h"
 
@@ -86,35 +88,35 @@ bool ChatSession::setProvider(const ProviderProfile &profile, const QString &api
 
 void ChatSession::useProfile(const ProviderProfile &profile, SecretStore *secrets, int readTimeoutMs)
 {
-    const auto useKey = [this, profile, readTimeoutMs](const QString &key) {
-        if (key.isEmpty() && profile.needsKey()) {
-            emit providerFailed(
-                profile.apiKeyEnv.isEmpty()
-                    ? tr("No API key is stored for \"%1\": enter one in Settings → Providers.")
-                          .arg(profile.name)
-                    : tr("The environment variable %1 that \"%2\" takes its key from is not set.")
-                          .arg(profile.apiKeyEnv, profile.name));
-            return;
-        }
-        if (!setProvider(profile, key, readTimeoutMs))
+    ApiKeyResolver(secrets).resolve(profile, this,
+                                    [this, profile, readTimeoutMs](const ApiKeyResolver::Result &key) {
+                                        useResolvedKey(profile, key, readTimeoutMs);
+                                    });
+}
+
+void ChatSession::useResolvedKey(const ProviderProfile &profile, const ApiKeyResolver::Result &key,
+                                 int readTimeoutMs)
+{
+    using Status = ApiKeyResolver::Result::Status;
+    switch (key.status) {
+    case Status::Found:
+    case Status::NotNeeded:
+        if (!setProvider(profile, key.key, readTimeoutMs))
             emit providerFailed(tr("The provider cannot change while a turn runs."));
-    };
-    if (!profile.apiKeyEnv.isEmpty()) {
-        useKey(qEnvironmentVariable(profile.apiKeyEnv.toLocal8Bit().constData()).trimmed());
+        return;
+    case Status::EnvironmentUnset:
+        emit providerFailed(tr("The environment variable %1 that \"%2\" takes its key from is not set.")
+                                .arg(profile.apiKeyEnv, profile.name));
+        return;
+    case Status::NotStored:
+        emit providerFailed(
+            tr("No API key is stored for \"%1\": enter one in Settings → Providers.").arg(profile.name));
+        return;
+    case Status::KeychainUnreadable:
+        emit providerFailed(
+            tr("The keychain could not give the key for \"%1\": %2").arg(profile.name, key.keychainError));
         return;
     }
-    if (!profile.needsKey() || !secrets) {
-        useKey({});
-        return;
-    }
-    secrets->read(profile.id, this, [this, useKey, name = profile.name](const SecretStore::Result &result) {
-        if (!result.error.isEmpty()) {
-            emit providerFailed(
-                tr("The keychain could not give the key for \"%1\": %2").arg(name, result.error));
-            return;
-        }
-        useKey(result.secret.value_or(QString()));
-    });
 }
 
 std::unique_ptr<ModelClient> ChatSession::createModelClient() const
@@ -145,12 +147,26 @@ void ChatSession::applyConfig()
 void ChatSession::setTools(const QStringList &names, const QString &workspaceFolder)
 {
     m_workbench->clear();
+    m_workspaceFolder = workspaceFolder;
     const Workspace workspace(workspaceFolder);
     const QStringList known = builtinToolNames();
     for (const QString &name : names) {
         if (known.contains(name))
             m_workbench->add(createBuiltinTool(name, workspace));
     }
+}
+
+void ChatSession::applySettings(const AppSettings &settings)
+{
+    setAgentConfig(settings.agentConfig());
+    setTools(settings.enabledTools(), settings.workspaceFolder());
+    QHash<QString, ToolApprovalPolicy::Rule> rules;
+    const QHash<QString, QString> names = settings.toolApprovalRules();
+    for (auto it = names.cbegin(); it != names.cend(); ++it) {
+        if (const auto rule = ToolApprovalPolicy::ruleFromName(it.value()))
+            rules.insert(it.key(), *rule);
+    }
+    m_approvals->setRules(rules);
 }
 
 bool ChatSession::send(const QString &text)
@@ -273,6 +289,72 @@ bool ChatSession::restore(const Transcript &transcript, TraceForest trace, QStri
     emit titleChanged(m_title);
     emit restored();
     return true;
+}
+
+int ChatSession::turnIndexAt(int traceNode) const
+{
+    const QList<int> &roots = m_trace->roots();
+    if (!m_trace->isValid(traceNode))
+        return int(roots.size()) - 1;
+    while (m_trace->node(traceNode).parent >= 0)
+        traceNode = m_trace->node(traceNode).parent;
+    return int(roots.indexOf(traceNode));
+}
+
+const IterationData *ChatSession::enclosingIteration(int traceNode) const
+{
+    for (int node = traceNode; m_trace->isValid(node); node = m_trace->node(node).parent) {
+        if (const auto *iteration = std::get_if<IterationData>(&m_trace->node(node).payload))
+            return iteration;
+    }
+    return nullptr;
+}
+
+std::optional<Transcript> ChatSession::forkAt(int traceNode, QString *error) const
+{
+    const int turn = turnIndexAt(traceNode);
+    if (turn < 0) {
+        *error = tr("There is nothing to fork yet.");
+        return std::nullopt;
+    }
+    const Transcript transcript = toTranscript();
+    QString reason;
+    std::optional<Transcript> fork;
+    // A step inside an iteration (a model or tool call, picked in the trace or
+    // as its message in the chat) forks after that whole iteration.
+    if (const IterationData *iteration = enclosingIteration(traceNode)) {
+        fork = TranscriptFork::forkAtIteration(transcript, turn, iteration->number, &reason);
+    } else {
+        const QList<TurnSpan> spans = TranscriptFork::turnSpans(transcript);
+        if (turn < spans.size())
+            fork = TranscriptFork::fork(transcript, spans.at(turn).endMessage, &reason);
+        else
+            reason = tr("the turn is not in the conversation");
+    }
+    if (!fork)
+        *error = tr("Cannot fork here: %1").arg(reason);
+    return fork;
+}
+
+std::optional<RecordedTurn> ChatSession::recordedTurnAt(int traceNode, QString *error) const
+{
+    QString reason;
+    const std::optional<QList<RecordedTurn>> turns = RecordedTurn::fromTranscript(toTranscript(), &reason);
+    if (!turns) {
+        *error = tr("Cannot replay: %1").arg(reason);
+        return std::nullopt;
+    }
+    const int index = turnIndexAt(traceNode);
+    if (index < 0 || index >= turns->size()) {
+        *error = tr("There is no turn to replay yet.");
+        return std::nullopt;
+    }
+    return turns->at(index);
+}
+
+ReplayWorkbench::ToolProvider ChatSession::replayTools() const
+{
+    return ReplayWorkbench::builtinTools(Workspace(m_workspaceFolder));
 }
 
 void ChatSession::setTitle(const QString &title)

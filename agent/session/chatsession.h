@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
 #include "agent/debug/stepdebugger.h"
@@ -8,6 +9,8 @@
 #include "agent/loop/turnresult.h"
 #include "agent/model/modelclient.h"
 #include "agent/providers/providerprotocol.h"
+#include "agent/replay/recordedturn.h"
+#include "agent/replay/replayworkbench.h"
 #include "agent/session/transcript.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
@@ -23,14 +26,17 @@ QT_END_NAMESPACE
 
 namespace Loopscope {
 
+class AppSettings;
 class HttpModelClient;
 
 /*!
     One conversation as the desktop app runs it: the agent with its trace and
     workbench, the model client for the chosen provider, the step debugger
     and the tool approval policy, wired in that order. It turns the user's
-    intents (send, stop, regenerate, edit the last message, retry) into
-    agent calls and keeps the token counts the status bar shows. No widgets.
+    intents (send, stop, regenerate, edit the last message, retry, fork or
+    replay from a trace node) into agent calls and keeps the token counts the
+    status bar shows. The window and `loopscope run` both assemble their
+    conversation through it. No widgets.
 */
 class ChatSession final : public QObject
 {
@@ -63,6 +69,9 @@ public:
     AgentConfig agentConfig() const { return m_config; }
     // Built-in tools by name, the file tools confined to workspaceFolder.
     void setTools(const QStringList &names, const QString &workspaceFolder);
+    // The user's preferences for the next turn: loop options, tools and their
+    // workspace, approval rules (a rule with an unknown name is left out).
+    void applySettings(const AppSettings &settings);
 
     bool isBusy() const { return m_agent->isRunning(); }
     bool send(const QString &text);
@@ -88,6 +97,19 @@ public:
     QString title() const { return m_title; }
     void setTitle(const QString &title);
 
+    // The turn a trace node belongs to (its index among the turns); the last
+    // turn for a node not in the trace; -1 without turns.
+    int turnIndexAt(int traceNode) const;
+    // A new conversation from this one up to traceNode: after the whole
+    // iteration a step belongs to, else after its turn. nullopt with *error, a
+    // sentence for the user.
+    std::optional<Transcript> forkAt(int traceNode, QString *error) const;
+    // The recording of traceNode's turn (see turnIndexAt) for a replay;
+    // nullopt with *error, a sentence for the user.
+    std::optional<RecordedTurn> recordedTurnAt(int traceNode, QString *error) const;
+    // The built-in tools a replay may run live, confined to this session's workspace.
+    ReplayWorkbench::ToolProvider replayTools() const;
+
     TokenUsage turnUsage() const { return m_turnUsage; }
     TokenUsage sessionUsage() const { return m_sessionUsage; }
     int iteration() const { return m_iteration; }
@@ -105,9 +127,12 @@ signals:
     void titleChanged(const QString &title);
 
 private:
+    void useResolvedKey(const ProviderProfile &profile, const ApiKeyResolver::Result &key, int readTimeoutMs);
     void onEvent(const AgentEvent &event);
     void onTurnFinished(const TurnResult &result);
     void applyConfig();
+    // The iteration traceNode is, or is a step of; nullptr outside one.
+    const IterationData *enclosingIteration(int traceNode) const;
     // The history before the last user message; nullopt without one.
     std::optional<QList<Message>> historyBeforeLastQuestion() const;
 
@@ -123,6 +148,7 @@ private:
     std::optional<ProviderProfile> m_profile;
     ProviderEndpoint m_endpoint;
     AgentConfig m_config;
+    QString m_workspaceFolder;
     TokenUsage m_turnUsage;
     TokenUsage m_sessionUsage;
     int m_iteration = 0;

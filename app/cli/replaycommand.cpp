@@ -3,10 +3,9 @@
 #include "app/cli/commandlinesyntax.h"
 
 #include "agent/replay/recordedturn.h"
+#include "agent/replay/replayworkbench.h"
 #include "agent/replay/transcriptreplay.h"
 #include "agent/session/transcript.h"
-#include "agent/tools/builtin/builtintools.h"
-#include "agent/tools/builtin/workspace.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -106,10 +105,7 @@ int ReplayCommand::exec(const QStringList &arguments)
         *turns = {turns->at(onlyTurn - 1)};
 
     TranscriptReplay replay(*turns);
-    const Workspace files(folder);
-    replay.setToolProvider([files](const QString &name) {
-        return builtinToolNames().contains(name) ? createBuiltinTool(name, files) : nullptr;
-    });
+    replay.setToolProvider(ReplayWorkbench::builtinTools(Workspace(folder)));
     if (parser.isSet(liveTools))
         replay.setToolSource(RecordedToolResults::Source::Live);
 

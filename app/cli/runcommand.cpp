@@ -2,16 +2,12 @@
 
 #include "app/cli/commandlinesyntax.h"
 
+#include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
-#include "agent/loop/agent.h"
-#include "agent/providers/httpmodelclient.h"
-#include "agent/providers/providerfactory.h"
+#include "agent/session/chatsession.h"
 #include "agent/session/transcript.h"
 #include "agent/tools/builtin/builtintools.h"
-#include "agent/tools/builtin/workspace.h"
-#include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
-#include "app/cli/approvalpolicy.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/jsonlineswriter.h"
 #include "app/launch/provideroptions.h"
@@ -34,11 +30,7 @@ namespace {
 
 struct RunOptions
 {
-    ProviderKind kind = ProviderKind::OpenAi;
-    QUrl baseUrl;
-    QString model;
-    QString apiKeyEnv;
-    QString systemPrompt;
+    ProviderProfile profile;
     AgentConfig config;
     QStringList tools;
     QString workspace;
@@ -133,10 +125,7 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         printError(error);
         return BadUsage;
     }
-    options.kind = profile->kind;
-    options.baseUrl = profile->baseUrl;
-    options.model = profile->model;
-    options.apiKeyEnv = profile->apiKeyEnv;
+    options.profile = *profile;
 
     bool ok = false;
     options.config.maxIterations = parser.value(maxIterations).toInt(&ok);
@@ -151,7 +140,7 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     }
     options.config.postLoop = *mode;
     options.config.systemPrompt = parser.value(system);
-    options.config.model.model = options.model;
+    // The model and its parameters come from the profile.
     options.config.model.stream = !parser.isSet(noStream);
 
     if (parser.isSet(tools)) {
@@ -222,25 +211,58 @@ bool writeTrace(const Trace &trace, const QString &path, QString *error)
     return true;
 }
 
-// The session file after this run's turn: what it held, the turn added, and
-// this run's configuration (never the key).
-Transcript sessionAfterTurn(const std::optional<Transcript> &saved, const RunOptions &options,
-                            const Agent &agent, const Trace &trace)
+// The conversation this run continues (from --session, if the file exists),
+// with this run's provider, loop options, tools and approvals. False after
+// saying why the session file cannot be continued.
+bool prepareSession(ChatSession &session, const RunOptions &options, const QString &apiKey)
 {
-    Transcript transcript = saved.value_or(Transcript());
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    if (transcript.title.isEmpty())
-        transcript.title = options.prompt.simplified().left(80);
-    if (!transcript.created.isValid())
-        transcript.created = now;
-    transcript.updated = now;
-    transcript.providerKind = providerKindName(options.kind);
-    transcript.baseUrl = options.baseUrl;
-    transcript.config = agent.config();
-    transcript.tools = options.tools;
-    transcript.messages = agent.history();
-    transcript.trace = trace.toJson();
-    return transcript;
+    if (!options.sessionPath.isEmpty() && QFileInfo::exists(options.sessionPath)) {
+        TranscriptLoadResult loaded = TranscriptFile::load(options.sessionPath);
+        if (!loaded.transcript) {
+            printError(RunCommand::tr("cannot continue the session \"%1\": %2")
+                           .arg(options.sessionPath, loaded.error));
+            return false;
+        }
+        session.restore(*loaded.transcript, std::move(*loaded.trace));
+    }
+    session.setProvider(options.profile, apiKey);
+    session.setAgentConfig(options.config);
+    session.setTools(options.tools, options.workspace);
+    if (!options.approveAll) {
+        session.approvals()->setDefaultRule(ToolApprovalPolicy::Rule::Never);
+        session.approvals()->setNeverReason(
+            RunCommand::tr("tool calls are not approved in this run (--approve none)"));
+    }
+    return true;
+}
+
+// What a finished turn leaves behind (the trace and session files, the answer
+// on stdout, the error on stderr), and the exit code that reports it. A file
+// that cannot be written turns success into bad usage, never hides a failure.
+int finishTurn(const TurnResult &result, const ChatSession &session, const RunOptions &options)
+{
+    int exitCode = exitCodeFor(result.outcome);
+    if (!options.traceOutPath.isEmpty()) {
+        QString error;
+        if (!writeTrace(*session.trace(), options.traceOutPath, &error)) {
+            printError(
+                RunCommand::tr("cannot write the trace to \"%1\": %2").arg(options.traceOutPath, error));
+            exitCode = exitCode == Success ? BadUsage : exitCode;
+        }
+    }
+    if (!options.sessionPath.isEmpty()) {
+        QString error;
+        if (!TranscriptFile::save(session.toTranscript(), options.sessionPath, &error)) {
+            printError(
+                RunCommand::tr("cannot save the session to \"%1\": %2").arg(options.sessionPath, error));
+            exitCode = exitCode == Success ? BadUsage : exitCode;
+        }
+    }
+    if (!result.text.isEmpty() && options.eventsPath != u"-")
+        QTextStream(stdout) << result.text << Qt::endl;
+    if (!result.error.isEmpty())
+        printError(result.error);
+    return exitCode;
 }
 
 } // namespace
@@ -252,16 +274,12 @@ int RunCommand::exec(const QStringList &arguments)
         return *code;
     const RunOptions options = std::get<RunOptions>(std::move(parsed));
 
-    ProviderEndpoint endpoint;
-    endpoint.baseUrl = options.baseUrl;
-    if (!options.apiKeyEnv.isEmpty()) {
-        endpoint.apiKey = qEnvironmentVariable(options.apiKeyEnv.toLocal8Bit().constData()).trimmed();
-        const bool needsKey = options.kind != ProviderKind::Ollama;
-        if (endpoint.apiKey.isEmpty() && needsKey) {
-            printError(tr("no API key: set the environment variable %1, or name another with --api-key-env")
-                           .arg(options.apiKeyEnv));
-            return BadUsage;
-        }
+    // The environment only: a terminal or a script has no keyring to unlock.
+    const ApiKeyResolver::Result key = ApiKeyResolver::fromEnvironment(options.profile);
+    if (key.status == ApiKeyResolver::Result::Status::EnvironmentUnset) {
+        printError(tr("no API key: set the environment variable %1, or name another with --api-key-env")
+                       .arg(options.profile.apiKeyEnv));
+        return BadUsage;
     }
 
     JsonLinesWriter eventLog;
@@ -272,71 +290,32 @@ int RunCommand::exec(const QStringList &arguments)
     }
 
     QNetworkAccessManager network;
-    HttpModelClient client(&network, createProviderProtocol(options.kind), endpoint);
-    Workbench workbench;
-    const Workspace workspace(options.workspace);
-    for (const QString &name : options.tools)
-        workbench.add(createBuiltinTool(name, workspace));
-    Trace trace;
-    Agent agent(&client, &workbench, &trace);
-    agent.setConfig(options.config);
+    ChatSession session(&network);
+    if (!prepareSession(session, options, key.key))
+        return BadUsage;
 
-    std::optional<Transcript> saved;
-    if (!options.sessionPath.isEmpty() && QFileInfo::exists(options.sessionPath)) {
-        TranscriptLoadResult loaded = TranscriptFile::load(options.sessionPath);
-        if (!loaded.transcript) {
-            printError(tr("cannot continue the session \"%1\": %2").arg(options.sessionPath, loaded.error));
-            return BadUsage;
-        }
-        trace.assign(std::move(*loaded.trace));
-        agent.setHistory(loaded.transcript->messages);
-        saved = std::move(loaded.transcript);
-    }
-    ApprovalPolicy approvals(options.approveAll);
-    agent.addInterceptor(&approvals);
-
-    int exitCode = ModelFailed;
-    QObject::connect(&agent, &Agent::event, &agent, [&eventLog](const AgentEvent &event) {
+    Agent *agent = session.agent();
+    QObject::connect(agent, &Agent::event, &session, [&eventLog](const AgentEvent &event) {
         if (eventLog.isOpen())
             eventLog.write(event.toJson());
         if (event.kind == AgentEvent::Kind::Retry)
             QTextStream(stderr) << event.text << Qt::endl;
     });
-    QObject::connect(&agent, &Agent::turnFinished, &agent, [&](const TurnResult &result) {
-        exitCode = exitCodeFor(result.outcome);
-        if (!options.traceOutPath.isEmpty()) {
-            QString error;
-            if (!writeTrace(trace, options.traceOutPath, &error)) {
-                printError(tr("cannot write the trace to \"%1\": %2").arg(options.traceOutPath, error));
-                exitCode = exitCode == Success ? BadUsage : exitCode;
-            }
-        }
-        if (!options.sessionPath.isEmpty()) {
-            QString error;
-            if (!TranscriptFile::save(sessionAfterTurn(saved, options, agent, trace), options.sessionPath,
-                                      &error)) {
-                printError(tr("cannot save the session to \"%1\": %2").arg(options.sessionPath, error));
-                exitCode = exitCode == Success ? BadUsage : exitCode;
-            }
-        }
-        if (!result.text.isEmpty() && options.eventsPath != u"-")
-            QTextStream(stdout) << result.text << Qt::endl;
-        if (!result.error.isEmpty())
-            printError(result.error);
-        QCoreApplication::exit(exitCode);
+    QObject::connect(agent, &Agent::turnFinished, &session, [&session, &options](const TurnResult &result) {
+        QCoreApplication::exit(finishTurn(result, session, options));
     });
 
     // The first Ctrl+C cancels the turn cleanly; a second one leaves at once.
     InterruptWatcher interrupts;
-    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &agent, [&agent](int count) {
+    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &session, [&session](int count) {
         if (count > 1)
             std::_Exit(Cancelled);
-        agent.cancel();
+        session.stop();
     });
 
     // Queued: a turn can end at once (a blocked input), and exit() before exec() is lost.
     QMetaObject::invokeMethod(
-        &agent, [&agent, &options] { agent.send(options.prompt); }, Qt::QueuedConnection);
+        &session, [&session, &options] { session.send(options.prompt); }, Qt::QueuedConnection);
     return QCoreApplication::exec();
 }
 

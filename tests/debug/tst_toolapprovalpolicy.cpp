@@ -82,6 +82,25 @@ private slots:
         QCOMPARE(f.trace.node(f.nodesOfKind(TraceKind::ToolCall).constFirst()).status, TraceStatus::Denied);
     }
 
+    void aDenialTellsTheModelTheReasonItsCallerGave()
+    {
+        Fixture f;
+        f.policy.setDefaultRule(Rule::Never);
+        f.policy.setNeverReason(u"tool calls are not approved in this run (--approve none)"_s);
+        f.client.enqueue({ScriptedModelClient::calls({AgentFixture::add(u"c1"_s, 1, 2)}),
+                          ScriptedModelClient::text(u"ok"_s)});
+
+        QVERIFY(f.agent.send(u"go"_s));
+        QVERIFY(f.waitForEnd());
+
+        QCOMPARE(f.adds.count(), 0);
+        const Message &denial = f.client.requests().at(1).messages.constLast();
+        QCOMPARE(denial.toolCallId, u"c1"_s);
+        QVERIFY(denial.isError);
+        QVERIFY2(denial.text.endsWith(u": tool calls are not approved in this run (--approve none)"_s),
+                 qPrintable(denial.text));
+    }
+
     void askHoldsTheCallUntilTheUserDecides_data()
     {
         QTest::addColumn<QString>("decision");

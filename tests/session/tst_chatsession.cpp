@@ -1,12 +1,17 @@
 // ChatSession over real HTTP (a fake OpenAI-compatible server on 127.0.0.1)
 // and a real keychain (run under with-keyring.sh).
 
+#include "agent/config/appsettings.h"
 #include "agent/session/chatsession.h"
+#include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/openaicompletion.h"
 
 #include <QJsonArray>
 #include <QNetworkAccessManager>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Loopscope;
@@ -15,18 +20,6 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const QString apiKey = u"sk-session-0123456789abcdef"_s;
-
-QJsonObject completion(const QString &text, int inputTokens = 12, int outputTokens = 3)
-{
-    return {
-        {u"id"_s, u"chatcmpl-1"_s},
-        {u"model"_s, u"test-model"_s},
-        {u"choices"_s, QJsonArray{QJsonObject{
-                           {u"index"_s, 0},
-                           {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, text}}},
-                           {u"finish_reason"_s, u"stop"_s}}}},
-        {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, inputTokens}, {u"completion_tokens"_s, outputTokens}}}};
-}
 
 // The user messages of a request the server saw, in order.
 QStringList userTexts(const HttpRequestRecord &request)
@@ -60,7 +53,8 @@ private slots:
         m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
             const QStringList texts = userTexts(request);
             exchange.respondJson(
-                200, completion(u"You said: "_s + (texts.isEmpty() ? QString() : texts.constLast())));
+                200, openAiCompletion(u"You said: "_s + (texts.isEmpty() ? QString() : texts.constLast()),
+                                      u"test-model"_s));
         });
     }
 
@@ -145,7 +139,8 @@ private slots:
                 exchange.respondJson(400, {{u"error"_s, QJsonObject{{u"message"_s, u"bad request"_s}}}});
                 return;
             }
-            exchange.respondJson(200, completion(u"fine: "_s + userTexts(request).join(u'|')));
+            exchange.respondJson(
+                200, openAiCompletion(u"fine: "_s + userTexts(request).join(u'|'), u"test-model"_s));
         });
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QVERIFY(m_session->send(u"question"_s));
@@ -165,7 +160,7 @@ private slots:
             if (stall)
                 exchange.stall();
             else
-                exchange.respondJson(200, completion(u"back"_s));
+                exchange.respondJson(200, openAiCompletion(u"back"_s, u"test-model"_s));
         });
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QSignalSpy busy(m_session.get(), &ChatSession::busyChanged);
@@ -259,10 +254,151 @@ private slots:
             qunsetenv(environmentVariable.toLocal8Bit().constData());
     }
 
+    void settingsApplyLoopOptionsToolsAndTheApprovalRulesThatParse()
+    {
+        QTemporaryDir dir;
+        QSettings stored(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        AppSettings settings(&stored);
+        AgentConfig config;
+        config.maxIterations = 4;
+        config.systemPrompt = u"Be brief."_s;
+        settings.setAgentConfig(config);
+        settings.setEnabledTools({u"calculator"_s, u"read_file"_s});
+        settings.setWorkspaceFolder(dir.path());
+        settings.setToolApprovalRules(
+            {{u"calculator"_s, u"never"_s}, {u"read_file"_s, u"ask"_s}, {u"current_time"_s, u"sometimes"_s}});
+
+        m_session->applySettings(settings);
+
+        QCOMPARE(m_session->agentConfig().maxIterations, 4);
+        QCOMPARE(m_session->agent()->config().systemPrompt, u"Be brief."_s);
+        QCOMPARE(m_session->workbench()->names(), (QStringList{u"calculator"_s, u"read_file"_s}));
+        const QHash<QString, ToolApprovalPolicy::Rule> expected{
+            {u"calculator"_s, ToolApprovalPolicy::Rule::Never},
+            {u"read_file"_s, ToolApprovalPolicy::Rule::Ask}};
+        QCOMPARE(m_session->approvals()->rules(), expected);
+    }
+
+    void replayToolsAreTheBuiltInsOnTheSessionsWorkspace()
+    {
+        QTemporaryDir workspace;
+        QFile file(workspace.filePath(u"note.txt"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("from the workspace");
+        file.close();
+        m_session->setTools({}, workspace.path());
+
+        const ReplayWorkbench::ToolProvider tools = m_session->replayTools();
+        QVERIFY(!tools(u"no_such_tool"_s));
+        const std::shared_ptr<const Tool> readFile = tools(u"read_file"_s);
+        QVERIFY(readFile);
+        ToolContext context;
+        const ToolResult result = readFile->invoke({{u"path"_s, u"note.txt"_s}}, context);
+        QVERIFY2(result.content.contains(u"from the workspace"_s), qPrintable(result.content));
+    }
+
+    void withoutATurnThereIsNothingToForkOrReplay()
+    {
+        QCOMPARE(m_session->turnIndexAt(-1), -1);
+        QString error;
+        QVERIFY(!m_session->forkAt(-1, &error));
+        QCOMPARE(error, u"There is nothing to fork yet."_s);
+        QVERIFY(!m_session->recordedTurnAt(-1, &error));
+        QCOMPARE(error, u"There is no turn to replay yet."_s);
+    }
+
+    void aNodeBelongsToItsTurnAndNoNodeMeansTheLastTurn()
+    {
+        runDemoTurn();
+        QVERIFY(m_session->setProvider(profile(), apiKey));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"and again"_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        const Trace *trace = m_session->trace();
+        QCOMPARE(trace->roots().size(), 2);
+        const int firstTurn = trace->roots().at(0);
+        QCOMPARE(m_session->turnIndexAt(firstTurn), 0);
+        QCOMPARE(m_session->turnIndexAt(firstToolCall()), 0);
+        QCOMPARE(m_session->turnIndexAt(trace->roots().at(1)), 1);
+        QCOMPARE(m_session->turnIndexAt(-1), 1);
+        QCOMPARE(m_session->turnIndexAt(trace->size() + 10), 1);
+    }
+
+    void forkingAtAStepKeepsItsWholeIterationAndAtATurnTheWholeTurn_data()
+    {
+        QTest::addColumn<bool>("atToolCall");
+        QTest::addColumn<int>("messages");
+        QTest::addColumn<Message::Role>("lastRole");
+        // Iteration 1 asks for two tools at once: the question, the calls and both results.
+        QTest::newRow("a tool call of iteration 1") << true << 4 << Message::Role::Tool;
+        QTest::newRow("the turn: everything, up to the answer") << false << 7 << Message::Role::Assistant;
+    }
+
+    void forkingAtAStepKeepsItsWholeIterationAndAtATurnTheWholeTurn()
+    {
+        QFETCH(bool, atToolCall);
+        QFETCH(int, messages);
+        QFETCH(Message::Role, lastRole);
+        runDemoTurn();
+        QCOMPARE(m_session->agent()->history().size(), 7);
+
+        const int node = atToolCall ? firstToolCall() : m_session->trace()->roots().constFirst();
+        QString error;
+        const std::optional<Transcript> fork = m_session->forkAt(node, &error);
+        QVERIFY2(fork, qPrintable(error));
+        QCOMPARE(fork->messages.size(), messages);
+        QCOMPARE(fork->messages.constFirst().text, QString::fromUtf8(DemoConversation::question));
+        QCOMPARE(fork->messages.constLast().role, lastRole);
+        QCOMPARE(fork->tools, (QStringList{u"calculator"_s, u"current_time"_s}));
+        // The session itself is untouched.
+        QCOMPARE(m_session->agent()->history().size(), 7);
+    }
+
+    void theRecordingOfATurnIsWhatAReplayNeeds()
+    {
+        runDemoTurn();
+        QString error;
+        const std::optional<RecordedTurn> turn = m_session->recordedTurnAt(firstToolCall(), &error);
+        QVERIFY2(turn, qPrintable(error));
+        QCOMPARE(turn->turnIndex, 0);
+        QCOMPARE(turn->userText, QString::fromUtf8(DemoConversation::question));
+        QCOMPARE(turn->modelCalls.size(), 3);
+        QCOMPARE(turn->toolCalls.size(), 3);
+        QVERIFY2(turn->notReplayable.isEmpty(), qPrintable(turn->notReplayable));
+    }
+
 signals:
     void keychainWritten();
 
 private:
+    // The demo's three-iteration turn: two tools in parallel, one more, an answer.
+    void runDemoTurn()
+    {
+        DemoConversation::install(*m_server, 0);
+        AgentConfig streamed = m_session->agentConfig();
+        streamed.model.stream = true; // the demo speaks SSE
+        m_session->setAgentConfig(streamed);
+        QVERIFY(m_session->setProvider(profile(), apiKey));
+        m_session->setTools({u"calculator"_s, u"current_time"_s}, QDir::tempPath());
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE(finished.size(), 1);
+        const auto result = finished.first().first().value<TurnResult>();
+        QVERIFY2(result.outcome == TurnOutcome::Answered, qPrintable(result.error));
+    }
+
+    // The first tool call in the trace: a step of the first turn's iteration 1.
+    int firstToolCall() const
+    {
+        const Trace *trace = m_session->trace();
+        for (int node = 0; node < trace->size(); ++node) {
+            if (std::holds_alternative<ToolCallData>(trace->node(node).payload))
+                return node;
+        }
+        return -1;
+    }
+
     ProviderProfile profile() const
     {
         ProviderProfile profile;

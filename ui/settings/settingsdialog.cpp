@@ -1,10 +1,11 @@
 #include "ui/settings/settingsdialog.h"
 
+#include "agent/config/apikeyresolver.h"
 #include "agent/config/appsettings.h"
 #include "agent/config/secretstore.h"
 #include "agent/debug/toolapprovalpolicy.h"
+#include "agent/providers/connectiontester.h"
 #include "agent/tools/builtin/builtintools.h"
-#include "ui/settings/connectiontester.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -55,14 +56,14 @@ Widget *named(Widget *widget, const QString &objectName, const QString &accessib
 } // namespace
 
 SettingsDialog::SettingsDialog(ProviderProfileStore *profiles, AppSettings *settings, SecretStore *secrets,
-                               QNetworkAccessManager *network, QWidget *parent)
+                               ConnectionTester *tester, QWidget *parent)
     : QDialog(parent)
     , m_profiles(profiles)
     , m_settings(settings)
     , m_secrets(secrets)
-    , m_tester(new ConnectionTester(network, this))
+    , m_tester(tester)
 {
-    Q_ASSERT(profiles && settings && secrets && network);
+    Q_ASSERT(profiles && settings && secrets && tester);
     setWindowTitle(tr("Settings"));
 
     m_tabs = named(new QTabWidget(this), u"pages"_s, tr("Settings pages"));
@@ -444,29 +445,37 @@ void SettingsDialog::testConnection()
     const ProviderProfile profile = draft.profile;
     const int timeoutMs = qMin(ConnectionTester::DefaultTimeoutMs, m_readTimeout->value() * 1000);
 
-    // The key the chat would use: one typed here first, then the environment, then the keychain.
+    // The key the chat would use: one typed here first, then what the chat's resolver finds.
     if (!draft.newKey.isEmpty()) {
         m_tester->test(profile, draft.newKey, timeoutMs);
-    } else if (!profile.apiKeyEnv.isEmpty()) {
-        const QString key = qEnvironmentVariable(profile.apiKeyEnv.toLocal8Bit().constData()).trimmed();
-        if (key.isEmpty())
-            m_editor->setTestResult(false,
-                                    tr("the environment variable %1 is not set.").arg(profile.apiKeyEnv));
-        else
-            m_tester->test(profile, key, timeoutMs);
-    } else if (draft.saved && draft.keyState != KeyState::Missing) {
-        const auto withStoredKey = [this, generation, profile, timeoutMs](const SecretStore::Result &result) {
-            if (generation != m_testGeneration)
-                return; // another profile is shown now
-            if (result.error.isEmpty())
-                m_tester->test(profile, result.secret.value_or(QString()), timeoutMs);
-            else
-                m_editor->setTestResult(false, tr("the keychain could not be read: %1").arg(result.error));
-        };
-        m_secrets->read(profile.id, this, withStoredKey);
-    } else {
+        return;
+    }
+    // The keychain only for a profile it may hold a key for, so testing a new one asks no unlock.
+    const bool keychainMayHoldKey = draft.saved && draft.keyState != KeyState::Missing;
+    ApiKeyResolver(keychainMayHoldKey ? m_secrets : nullptr)
+        .resolve(profile, this, [this, generation, profile, timeoutMs](const ApiKeyResolver::Result &key) {
+            if (generation == m_testGeneration) // else another profile is shown now
+                testWithKey(profile, key, timeoutMs);
+        });
+}
+
+void SettingsDialog::testWithKey(const ProviderProfile &profile, const ApiKeyResolver::Result &key,
+                                 int timeoutMs)
+{
+    using Status = ApiKeyResolver::Result::Status;
+    switch (key.status) {
+    case Status::Found:
+    case Status::NotNeeded: m_tester->test(profile, key.key, timeoutMs); return;
+    case Status::EnvironmentUnset:
+        m_editor->setTestResult(false, tr("the environment variable %1 is not set.").arg(profile.apiKeyEnv));
+        return;
+    case Status::NotStored:
         // Without a key: a local OpenAI-compatible server may not want one; the answer will say.
         m_tester->test(profile, QString(), timeoutMs);
+        return;
+    case Status::KeychainUnreadable:
+        m_editor->setTestResult(false, tr("the keychain could not be read: %1").arg(key.keychainError));
+        return;
     }
 }
 

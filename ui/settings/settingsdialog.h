@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
 #include "ui/settings/providerprofileeditor.h"
 
@@ -13,7 +14,6 @@ class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
-class QNetworkAccessManager;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
@@ -23,12 +23,11 @@ QT_END_NAMESPACE
 
 namespace Loopscope {
 class AppSettings;
+class ConnectionTester;
 class SecretStore;
 } // namespace Loopscope
 
 namespace Loopscope::Ui {
-
-class ConnectionTester;
 
 /*!
     Everything a user configures, on four pages: provider profiles, the
@@ -50,8 +49,9 @@ class SettingsDialog final : public QDialog
 public:
     enum class Page { Providers, Loop, Tools, Appearance };
 
+    // tester answers "Test connection"; the dialog uses it, never creates a client itself.
     SettingsDialog(ProviderProfileStore *profiles, AppSettings *settings, SecretStore *secrets,
-                   QNetworkAccessManager *network, QWidget *parent = nullptr);
+                   ConnectionTester *tester, QWidget *parent = nullptr);
     ~SettingsDialog() override;
 
     void showPage(Page page);
@@ -92,6 +92,7 @@ private:
     void removeProvider();
     void makeDefault();
     void testConnection();
+    void testWithKey(const ProviderProfile &profile, const ApiKeyResolver::Result &key, int timeoutMs);
     void chooseWorkspace();
     void updateProviderButtons();
 

@@ -1,8 +1,10 @@
 #include "agent/config/appsettings.h"
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
+#include "agent/providers/connectiontester.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/openaicompletion.h"
 #include "ui/settings/settingsdialog.h"
 
 #include <QAbstractSpinBox>
@@ -67,11 +69,12 @@ struct Fixture
         u"Loopscope tests %1 %2"_s.arg(QString::fromLatin1(QTest::currentTestFunction()))
             .arg(QCoreApplication::applicationPid())};
     QNetworkAccessManager network;
+    ConnectionTester tester{&network};
 
     std::unique_ptr<Ui::SettingsDialog> open(SecretStore *secrets = nullptr)
     {
         auto dialog
-            = std::make_unique<Ui::SettingsDialog>(&profiles, &app, secrets ? secrets : &keychain, &network);
+            = std::make_unique<Ui::SettingsDialog>(&profiles, &app, secrets ? secrets : &keychain, &tester);
         dialog->show();
         return dialog;
     }
@@ -167,17 +170,6 @@ QStringList everyVisibleString(QWidget *root)
         }
     }
     return strings;
-}
-
-QJsonObject tinyCompletion()
-{
-    return {{u"id"_s, u"chatcmpl-1"_s},
-            {u"model"_s, u"gpt-test"_s},
-            {u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
-                                                  {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s},
-                                                                             {u"content"_s, u"pong"_s}}},
-                                                  {u"finish_reason"_s, u"stop"_s}}}},
-            {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 8}, {u"completion_tokens"_s, 1}}}};
 }
 
 } // namespace
@@ -453,7 +445,7 @@ private slots:
         QVERIFY(server.listen());
         server.setHandler([status, key](const HttpRequestRecord &, HttpExchange &exchange) {
             if (status == 200)
-                exchange.respondJson(200, tinyCompletion());
+                exchange.respondJson(200, openAiCompletion(u"pong"_s, u"gpt-test"_s, 8, 1));
             else // like OpenAI, the error quotes the key; the dialog must not show it
                 exchange.respondJson(
                     status, {{u"error"_s,
@@ -505,6 +497,32 @@ private slots:
         qunsetenv(envName.constData());
         // Testing saves nothing.
         QCOMPARE(f.profiles.profiles().size(), keySource == KeySource::Typed ? 0 : 1);
+    }
+
+    void testConnectionNamesAnUnsetVariableWithoutSendingAnything()
+    {
+        FakeHttpServer server;
+        QVERIFY(server.listen());
+        server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            exchange.respondJson(200, openAiCompletion(u"pong"_s, u"gpt-test"_s));
+        });
+        Fixture f;
+        const QByteArray envName = "LOOPSCOPE_SETTINGS_TEST_UNSET";
+        qunsetenv(envName.constData());
+        ProviderProfile profile
+            = f.seedProfile(u"local"_s, u"gpt-test"_s, QUrl(server.baseUrl().toString() + u"/v1"_s));
+        profile.apiKeyEnv = QString::fromLatin1(envName);
+        f.profiles.save(profile);
+        auto dialog = f.open();
+        auto *result = child<QLabel>(dialog.get(), u"testResultLabel"_s);
+
+        QTest::mouseClick(child<QPushButton>(dialog.get(), u"testConnectionButton"_s), Qt::LeftButton);
+
+        QTRY_COMPARE(
+            result->text(),
+            u"Connection failed: the environment variable LOOPSCOPE_SETTINGS_TEST_UNSET is not set."_s);
+        QTest::qWait(50);
+        QCOMPARE(server.requests().size(), 0);
     }
 
     void aProfileThatCannotBeSavedKeepsTheDialogOpenAndSaysWhy_data()

@@ -10,13 +10,12 @@ class QNetworkAccessManager;
 QT_END_NAMESPACE
 
 namespace Loopscope {
-class HttpModelClient;
-}
 
-namespace Loopscope::Ui {
+class HttpModelClient;
 
 /*!
-    Answers "does this profile work?" for the settings: it sends one tiny
+    Answers "does this profile work?" for the settings, beside OllamaProbe so
+    that no widget creates a network client: it sends one tiny
     request ("ping", a few output tokens, no stream, no retry) through the
     same HttpModelClient a chat would use, and reports the client's own words
     for a failure. One test at a time; a new test() drops the one in flight.
@@ -47,4 +46,4 @@ private:
     QPointer<HttpModelClient> m_client;
 };
 
-} // namespace Loopscope::Ui
+} // namespace Loopscope

@@ -1,4 +1,4 @@
-#include "ui/settings/connectiontester.h"
+#include "agent/providers/connectiontester.h"
 
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/providerfactory.h"
@@ -7,7 +7,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Loopscope::Ui {
+namespace Loopscope {
 
 ConnectionTester::ConnectionTester(QNetworkAccessManager *network, QObject *parent)
     : QObject(parent)
@@ -67,4 +67,4 @@ void ConnectionTester::release()
     }
 }
 
-} // namespace Loopscope::Ui
+} // namespace Loopscope

@@ -1,0 +1,49 @@
+#include "agent/config/apikeyresolver.h"
+
+#include "agent/config/secretstore.h"
+
+namespace Loopscope {
+
+namespace {
+
+using Status = ApiKeyResolver::Result::Status;
+
+ApiKeyResolver::Result noKey(const ProviderProfile &profile, Status whyMissing)
+{
+    return {profile.needsKey() ? whyMissing : Status::NotNeeded, {}, {}};
+}
+
+} // namespace
+
+ApiKeyResolver::ApiKeyResolver(SecretStore *secrets)
+    : m_secrets(secrets)
+{}
+
+ApiKeyResolver::Result ApiKeyResolver::fromEnvironment(const ProviderProfile &profile)
+{
+    if (profile.apiKeyEnv.isEmpty())
+        return noKey(profile, Status::NotStored);
+    const QString key = qEnvironmentVariable(profile.apiKeyEnv.toLocal8Bit().constData()).trimmed();
+    if (key.isEmpty())
+        return noKey(profile, Status::EnvironmentUnset);
+    return {Status::Found, key, {}};
+}
+
+void ApiKeyResolver::resolve(const ProviderProfile &profile, QObject *context, Callback done) const
+{
+    // A variable the profile names replaces the keychain, set or not: the user chose it.
+    if (!profile.apiKeyEnv.isEmpty() || !profile.needsKey() || !m_secrets) {
+        done(fromEnvironment(profile));
+        return;
+    }
+    m_secrets->read(profile.id, context, [done = std::move(done)](const SecretStore::Result &stored) {
+        if (!stored.error.isEmpty())
+            done({Status::KeychainUnreadable, {}, stored.error});
+        else if (stored.secret && !stored.secret->isEmpty())
+            done({Status::Found, *stored.secret, {}});
+        else
+            done({Status::NotStored, {}, {}});
+    });
+}
+
+} // namespace Loopscope

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "agent/config/providerprofile.h"
+
+#include <QString>
+
+#include <functional>
+
+QT_BEGIN_NAMESPACE
+class QObject;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+
+class SecretStore;
+
+/*!
+    Where a profile's API key comes from, decided in one place for the chat,
+    `loopscope run` and the settings dialog: the environment variable the
+    profile names, else the keychain under the profile's id; and whether
+    having none is a problem, which only ProviderProfile::needsKey() says.
+    Without a SecretStore only the environment is asked, so a headless run
+    needs no keyring. Callers word the failures for their own audience.
+*/
+class ApiKeyResolver final
+{
+public:
+    struct Result
+    {
+        enum class Status {
+            Found,              // key holds the key
+            NotNeeded,          // no key, and the provider runs without one
+            EnvironmentUnset,   // the profile's variable is unset or empty
+            NotStored,          // the keychain holds no key (or there is no keychain)
+            KeychainUnreadable, // keychainError says why
+        };
+        Status status = Status::NotStored;
+        QString key;
+        QString keychainError;
+
+        // Found or NotNeeded: the profile can be used with key.
+        bool isUsable() const { return status == Status::Found || status == Status::NotNeeded; }
+    };
+    using Callback = std::function<void(const Result &)>;
+
+    // secrets may be nullptr: then the keychain is never asked.
+    explicit ApiKeyResolver(SecretStore *secrets = nullptr);
+
+    // The answer from the environment alone; synchronous.
+    static Result fromEnvironment(const ProviderProfile &profile);
+    // The whole answer. done runs later (never inside this call when the keychain
+    // is asked) on context's thread, and not at all once context is gone.
+    void resolve(const ProviderProfile &profile, QObject *context, Callback done) const;
+
+private:
+    SecretStore *m_secrets;
+};
+
+} // namespace Loopscope
