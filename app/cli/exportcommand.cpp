@@ -5,11 +5,11 @@
 #include "agent/export/htmlexport.h"
 #include "agent/export/markdownexport.h"
 #include "agent/export/otlpexport.h"
+#include "agent/session/atomicfile.h"
 #include "agent/session/transcript.h"
 
 #include <QCommandLineParser>
 #include <QFile>
-#include <QSaveFile>
 #include <QTextStream>
 
 using namespace Qt::StringLiterals;
@@ -91,9 +91,9 @@ int ExportCommand::exec(const QStringList &arguments)
         }
         return Success;
     }
-    QSaveFile file(parser.value(output));
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        printError(tr("cannot write %1: %2").arg(parser.value(output), file.errorString()));
+    QString reason;
+    if (!writeFileAtomically(parser.value(output), bytes, &reason)) {
+        printError(tr("cannot write %1: %2").arg(parser.value(output), reason));
         return BadUsage;
     }
     return Success;

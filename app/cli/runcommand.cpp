@@ -6,6 +6,7 @@
 #include "agent/loop/agent.h"
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/providerfactory.h"
+#include "agent/session/atomicfile.h"
 #include "agent/session/transcript.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/tools/builtin/workspace.h"
@@ -21,7 +22,6 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
-#include <QSaveFile>
 #include <QTextStream>
 
 #include <cstdio>
@@ -209,17 +209,7 @@ int exitCodeFor(TurnOutcome outcome)
 
 bool writeTrace(const Trace &trace, const QString &path, QString *error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = file.errorString();
-        return false;
-    }
-    file.write(QJsonDocument(trace.toJson()).toJson(QJsonDocument::Indented));
-    if (!file.commit()) {
-        *error = file.errorString();
-        return false;
-    }
-    return true;
+    return writeFileAtomically(path, QJsonDocument(trace.toJson()).toJson(QJsonDocument::Indented), error);
 }
 
 // The session file after this run's turn: what it held, the turn added, and
