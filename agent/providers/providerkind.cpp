@@ -1,28 +1,26 @@
 #include "agent/providers/providerkind.h"
 
+#include "agent/conversation/enumnames.h"
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
+constexpr EnumName<ProviderKind> ProviderKindNames[] = {
+    {ProviderKind::OpenAi, u"openai"},
+    {ProviderKind::Anthropic, u"anthropic"},
+    {ProviderKind::Gemini, u"gemini"},
+    {ProviderKind::Ollama, u"ollama"},
+};
+
 QString providerKindName(ProviderKind kind)
 {
-    switch (kind) {
-    case ProviderKind::OpenAi: return u"openai"_s;
-    case ProviderKind::Anthropic: return u"anthropic"_s;
-    case ProviderKind::Gemini: return u"gemini"_s;
-    case ProviderKind::Ollama: return u"ollama"_s;
-    }
-    return {};
+    return nameOf(ProviderKindNames, kind);
 }
 
 std::optional<ProviderKind> providerKindFromName(const QString &name)
 {
-    for (auto kind :
-         {ProviderKind::OpenAi, ProviderKind::Anthropic, ProviderKind::Gemini, ProviderKind::Ollama}) {
-        if (providerKindName(kind) == name.trimmed().toLower())
-            return kind;
-    }
-    return std::nullopt;
+    // Typed by people (--provider, settings files): forgiving about case and spaces.
+    return valueNamed(ProviderKindNames, name.trimmed().toLower());
 }
 
 QUrl defaultBaseUrl(ProviderKind kind)
