@@ -11,7 +11,7 @@
 
 #include "agent/providers/secretredactor.h"
 #include "agent/session/atomicfile.h"
-#include "agent/session/jsonfields.h"
+#include "agent/trace/jsonfields.h"
 #include "agent/trace/trace.h"
 
 #include <QDir>
