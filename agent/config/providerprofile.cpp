@@ -50,7 +50,12 @@ std::optional<ProviderProfile> ProviderProfileStore::profile(const QString &id) 
 
 void ProviderProfileStore::save(const ProviderProfile &profile)
 {
-    Q_ASSERT(!profile.id.isEmpty());
+    // Without an id the group would be "providers/" itself: removing it would delete every profile.
+    if (profile.id.isEmpty()) {
+        qWarning("ProviderProfileStore::save: the profile \"%s\" has no id and was not saved",
+                 qUtf8Printable(profile.name));
+        return;
+    }
     m_settings->remove(u"providers/"_s + profile.id);
     m_settings->beginGroup(u"providers/"_s + profile.id);
     m_settings->setValue(u"kind"_s, providerKindName(profile.kind));
