@@ -174,34 +174,33 @@ QJsonArray JsonFields::array(QStringView key, Need need)
     return {};
 }
 
-QStringList JsonFields::strings(QStringView key, Need need)
+template<typename T, typename Convert>
+QList<T> JsonFields::elements(QStringView key, Need need, QJsonValue::Type type, const QString &element,
+                              const QString &array, Convert convert)
 {
-    const QJsonArray values = array(key, need);
-    QStringList result;
+    const QJsonArray values = this->array(key, need);
+    QList<T> result;
     result.reserve(values.size());
     for (qsizetype i = 0; i < values.size() && ok(); ++i) {
         const QJsonValue v = values.at(i);
-        if (v.isString())
-            result.append(v.toString());
+        if (v.type() == type)
+            result.append(convert(v));
         else
-            fail(m_wording->wrongElement(path(key), i, tr("a string"), tr("an array of strings"), v));
+            fail(m_wording->wrongElement(path(key), i, element, array, v));
     }
     return result;
 }
 
+QStringList JsonFields::strings(QStringView key, Need need)
+{
+    return elements<QString>(key, need, QJsonValue::String, tr("a string"), tr("an array of strings"),
+                             [](const QJsonValue &v) { return v.toString(); });
+}
+
 QList<QJsonObject> JsonFields::objects(QStringView key, Need need)
 {
-    const QJsonArray values = array(key, need);
-    QList<QJsonObject> result;
-    result.reserve(values.size());
-    for (qsizetype i = 0; i < values.size() && ok(); ++i) {
-        const QJsonValue v = values.at(i);
-        if (v.isObject())
-            result.append(v.toObject());
-        else
-            fail(m_wording->wrongElement(path(key), i, tr("an object"), tr("an array of objects"), v));
-    }
-    return result;
+    return elements<QJsonObject>(key, need, QJsonValue::Object, tr("an object"), tr("an array of objects"),
+                                 [](const QJsonValue &v) { return v.toObject(); });
 }
 
 QString JsonFields::name(QStringView key, Need need, const QStringList &names, const QString &fallback)

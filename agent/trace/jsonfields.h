@@ -112,6 +112,9 @@ public:
 
 private:
     static const JsonWording &pathWording();
+    template<typename T, typename Convert>
+    QList<T> elements(QStringView key, Need need, QJsonValue::Type type, const QString &element,
+                      const QString &array, Convert convert);
 
     QJsonObject m_object;
     QString m_where;
