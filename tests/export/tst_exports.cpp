@@ -1023,6 +1023,15 @@ private slots:
         QVERIFY(readHtml(exportHtml(broken)).error.isEmpty());
     }
 
+    void exportFormatsAreNamedAsOnTheCommandLine()
+    {
+        QCOMPARE(exportFormatNamed(u"md"_s), std::optional(ExportFormat::Markdown));
+        QCOMPARE(exportFormatNamed(u"html"_s), std::optional(ExportFormat::Html));
+        QCOMPARE(exportFormatNamed(u"otlp"_s), std::optional(ExportFormat::OtlpJson));
+        QVERIFY(!exportFormatNamed(u"pdf"_s));
+        QVERIFY(!exportFormatNamed(u"MD"_s));
+    }
+
     void exportToAFileWritesWhatTheFormatExports_data()
     {
         QTest::addColumn<ExportFormat>("format");

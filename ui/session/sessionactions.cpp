@@ -248,9 +248,7 @@ void SessionActions::exportAs(const QString &format)
     dialog->selectFile(m_document->displayName().left(60).replace(u'/', u'-') + u'.' + suffix);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, [this, format](const QString &path) {
-        const ExportFormat exportFormat = format == u"md"     ? ExportFormat::Markdown
-                                          : format == u"html" ? ExportFormat::Html
-                                                              : ExportFormat::OtlpJson;
+        const ExportFormat exportFormat = exportFormatNamed(format).value_or(ExportFormat::OtlpJson);
         QString error;
         if (!exportTranscriptToFile(m_document->session()->toTranscript(), exportFormat, path, &error)) {
             showError(tr("Cannot export"), error);
