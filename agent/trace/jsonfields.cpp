@@ -99,24 +99,28 @@ QJsonValue JsonFields::value(QStringView key, Need need)
     return value;
 }
 
-QString JsonFields::string(QStringView key, Need need, const QString &fallback)
+template<typename T, typename Convert>
+T JsonFields::typed(QStringView key, Need need, QJsonValue::Type type, const QString &expected,
+                    const T &fallback, Convert convert)
 {
     const QJsonValue v = value(key, need);
-    if (v.isString())
-        return v.toString();
+    if (v.type() == type)
+        return convert(v);
     if (!v.isUndefined())
-        fail(m_wording->wrongType(path(key), tr("a string"), v));
+        fail(m_wording->wrongType(path(key), expected, v));
     return fallback;
+}
+
+QString JsonFields::string(QStringView key, Need need, const QString &fallback)
+{
+    return typed(key, need, QJsonValue::String, tr("a string"), fallback,
+                 [](const QJsonValue &v) { return v.toString(); });
 }
 
 bool JsonFields::boolean(QStringView key, Need need, bool fallback)
 {
-    const QJsonValue v = value(key, need);
-    if (v.isBool())
-        return v.toBool();
-    if (!v.isUndefined())
-        fail(m_wording->wrongType(path(key), tr("true or false"), v));
-    return fallback;
+    return typed(key, need, QJsonValue::Bool, tr("true or false"), fallback,
+                 [](const QJsonValue &v) { return v.toBool(); });
 }
 
 qint64 JsonFields::integer(QStringView key, Need need, qint64 fallback, qint64 min, qint64 max)
@@ -156,22 +160,14 @@ std::optional<double> JsonFields::number(QStringView key, double min, double max
 
 QJsonObject JsonFields::object(QStringView key, Need need)
 {
-    const QJsonValue v = value(key, need);
-    if (v.isObject())
-        return v.toObject();
-    if (!v.isUndefined())
-        fail(m_wording->wrongType(path(key), tr("an object"), v));
-    return {};
+    return typed(key, need, QJsonValue::Object, tr("an object"), QJsonObject(),
+                 [](const QJsonValue &v) { return v.toObject(); });
 }
 
 QJsonArray JsonFields::array(QStringView key, Need need)
 {
-    const QJsonValue v = value(key, need);
-    if (v.isArray())
-        return v.toArray();
-    if (!v.isUndefined())
-        fail(m_wording->wrongType(path(key), tr("an array"), v));
-    return {};
+    return typed(key, need, QJsonValue::Array, tr("an array"), QJsonArray(),
+                 [](const QJsonValue &v) { return v.toArray(); });
 }
 
 template<typename T, typename Convert>

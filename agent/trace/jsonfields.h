@@ -112,6 +112,10 @@ public:
 
 private:
     static const JsonWording &pathWording();
+    // The value at \a key if it has \a type, else the fallback (and a problem unless absent).
+    template<typename T, typename Convert>
+    T typed(QStringView key, Need need, QJsonValue::Type type, const QString &expected, const T &fallback,
+            Convert convert);
     template<typename T, typename Convert>
     QList<T> elements(QStringView key, Need need, QJsonValue::Type type, const QString &element,
                       const QString &array, Convert convert);
