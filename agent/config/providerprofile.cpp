@@ -6,38 +6,6 @@ using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
-QString providerKindName(ProviderKind kind)
-{
-    switch (kind) {
-    case ProviderKind::OpenAi: return u"openai"_s;
-    case ProviderKind::Anthropic: return u"anthropic"_s;
-    case ProviderKind::Gemini: return u"gemini"_s;
-    case ProviderKind::Ollama: return u"ollama"_s;
-    }
-    return {};
-}
-
-std::optional<ProviderKind> providerKindFromName(const QString &name)
-{
-    for (auto kind :
-         {ProviderKind::OpenAi, ProviderKind::Anthropic, ProviderKind::Gemini, ProviderKind::Ollama}) {
-        if (providerKindName(kind) == name.trimmed().toLower())
-            return kind;
-    }
-    return std::nullopt;
-}
-
-QUrl defaultBaseUrl(ProviderKind kind)
-{
-    switch (kind) {
-    case ProviderKind::OpenAi: return QUrl(u"https://api.openai.com/v1"_s);
-    case ProviderKind::Anthropic: return QUrl(u"https://api.anthropic.com"_s);
-    case ProviderKind::Gemini: return QUrl(u"https://generativelanguage.googleapis.com"_s);
-    case ProviderKind::Ollama: return QUrl(u"http://localhost:11434"_s);
-    }
-    return {};
-}
-
 ProviderProfileStore::ProviderProfileStore(QSettings *settings)
     : m_settings(settings)
 {
@@ -82,7 +50,12 @@ std::optional<ProviderProfile> ProviderProfileStore::profile(const QString &id) 
 
 void ProviderProfileStore::save(const ProviderProfile &profile)
 {
-    Q_ASSERT(!profile.id.isEmpty());
+    // Without an id the group would be "providers/" itself: removing it would delete every profile.
+    if (profile.id.isEmpty()) {
+        qWarning("ProviderProfileStore::save: the profile \"%s\" has no id and was not saved",
+                 qUtf8Printable(profile.name));
+        return;
+    }
     m_settings->remove(u"providers/"_s + profile.id);
     m_settings->beginGroup(u"providers/"_s + profile.id);
     m_settings->setValue(u"kind"_s, providerKindName(profile.kind));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/model/modelrequest.h"
+#include "agent/providers/providerkind.h"
 
 #include <QList>
 #include <QString>
@@ -13,11 +14,6 @@ class QSettings;
 QT_END_NAMESPACE
 
 namespace Loopscope {
-
-enum class ProviderKind { OpenAi, Anthropic, Gemini, Ollama };
-QString providerKindName(ProviderKind kind); // "openai", "anthropic", "gemini", "ollama"
-std::optional<ProviderKind> providerKindFromName(const QString &name);
-QUrl defaultBaseUrl(ProviderKind kind);
 
 /*!
     How to reach one model: the protocol, where, which model and its default

@@ -1,5 +1,7 @@
 #include "agent/conversation/message.h"
 
+#include "agent/conversation/enumnames.h"
+
 #include <QJsonArray>
 #include <QSet>
 
@@ -67,25 +69,21 @@ Message Message::toolResult(const ToolCall &call, const QString &content, bool i
     return m;
 }
 
+constexpr EnumName<Message::Role> RoleNames[] = {
+    {Message::Role::System, u"system"},
+    {Message::Role::User, u"user"},
+    {Message::Role::Assistant, u"assistant"},
+    {Message::Role::Tool, u"tool"},
+};
+
 QString roleName(Message::Role role)
 {
-    switch (role) {
-    case Message::Role::System: return u"system"_s;
-    case Message::Role::User: return u"user"_s;
-    case Message::Role::Assistant: return u"assistant"_s;
-    case Message::Role::Tool: return u"tool"_s;
-    }
-    return {};
+    return nameOf(RoleNames, role);
 }
 
 std::optional<Message::Role> roleFromName(const QString &name)
 {
-    for (auto role :
-         {Message::Role::System, Message::Role::User, Message::Role::Assistant, Message::Role::Tool}) {
-        if (roleName(role) == name)
-            return role;
-    }
-    return std::nullopt;
+    return valueNamed(RoleNames, name);
 }
 
 QJsonObject Message::toJson() const

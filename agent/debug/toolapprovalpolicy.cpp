@@ -1,5 +1,7 @@
 #include "agent/debug/toolapprovalpolicy.h"
 
+#include "agent/conversation/enumnames.h"
+
 #include <QStringList>
 
 #include <algorithm>
@@ -130,23 +132,24 @@ void ToolApprovalPolicy::forgetPending()
         emit approvalSettled(entry.request.callId, false);
 }
 
+namespace {
+
+constexpr EnumName<ToolApprovalPolicy::Rule> RuleNames[] = {
+    {ToolApprovalPolicy::Rule::Always, u"always"},
+    {ToolApprovalPolicy::Rule::Ask, u"ask"},
+    {ToolApprovalPolicy::Rule::Never, u"never"},
+};
+
+} // namespace
+
 QString ToolApprovalPolicy::ruleName(Rule rule)
 {
-    switch (rule) {
-    case Rule::Always: return u"always"_s;
-    case Rule::Ask: return u"ask"_s;
-    case Rule::Never: return u"never"_s;
-    }
-    return {};
+    return nameOf(RuleNames, rule);
 }
 
 std::optional<ToolApprovalPolicy::Rule> ToolApprovalPolicy::ruleFromName(const QString &name)
 {
-    for (Rule rule : {Rule::Always, Rule::Ask, Rule::Never}) {
-        if (ruleName(rule) == name)
-            return rule;
-    }
-    return std::nullopt;
+    return valueNamed(RuleNames, name);
 }
 
 } // namespace Loopscope

@@ -2,10 +2,10 @@
 
 #include "agent/loop/agentconfig.h"
 #include "agent/loop/agentevent.h"
-#include "agent/loop/clock.h"
 #include "agent/loop/interceptor.h"
 #include "agent/loop/turnresult.h"
 #include "agent/safety/shield.h"
+#include "agent/trace/clock.h"
 #include "agent/trace/tracenode.h"
 
 #include <QList>

@@ -1,26 +1,24 @@
 #include "agent/loop/agentconfig.h"
 
+#include "agent/conversation/enumnames.h"
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
+constexpr EnumName<PostLoopMode> PostLoopModeNames[] = {
+    {PostLoopMode::Reflect, u"reflect"},
+    {PostLoopMode::Summary, u"summary"},
+    {PostLoopMode::None, u"none"},
+};
+
 QString postLoopModeName(PostLoopMode mode)
 {
-    switch (mode) {
-    case PostLoopMode::Reflect: return u"reflect"_s;
-    case PostLoopMode::Summary: return u"summary"_s;
-    case PostLoopMode::None: return u"none"_s;
-    }
-    return {};
+    return nameOf(PostLoopModeNames, mode);
 }
 
 std::optional<PostLoopMode> postLoopModeFromName(const QString &name)
 {
-    for (auto mode : {PostLoopMode::Reflect, PostLoopMode::Summary, PostLoopMode::None}) {
-        if (postLoopModeName(mode) == name)
-            return mode;
-    }
-    return std::nullopt;
+    return valueNamed(PostLoopModeNames, name);
 }
 
 QJsonObject AgentConfig::toJson() const

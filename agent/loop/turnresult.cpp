@@ -1,24 +1,21 @@
 #include "agent/loop/turnresult.h"
 
+#include "agent/conversation/enumnames.h"
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
+constexpr EnumName<TurnOutcome> TurnOutcomeNames[] = {
+    {TurnOutcome::Answered, u"answered"},      {TurnOutcome::Reflected, u"reflected"},
+    {TurnOutcome::Summarised, u"summarised"},  {TurnOutcome::Fallback, u"fallback"},
+    {TurnOutcome::HandedOff, u"handed_off"},   {TurnOutcome::Blocked, u"blocked"},
+    {TurnOutcome::ErrorLimit, u"error_limit"}, {TurnOutcome::TokenBudget, u"token_budget"},
+    {TurnOutcome::Cancelled, u"cancelled"},    {TurnOutcome::Failed, u"failed"},
+};
+
 QString turnOutcomeName(TurnOutcome outcome)
 {
-    switch (outcome) {
-    case TurnOutcome::Answered: return u"answered"_s;
-    case TurnOutcome::Reflected: return u"reflected"_s;
-    case TurnOutcome::Summarised: return u"summarised"_s;
-    case TurnOutcome::Fallback: return u"fallback"_s;
-    case TurnOutcome::HandedOff: return u"handed_off"_s;
-    case TurnOutcome::Blocked: return u"blocked"_s;
-    case TurnOutcome::ErrorLimit: return u"error_limit"_s;
-    case TurnOutcome::TokenBudget: return u"token_budget"_s;
-    case TurnOutcome::Cancelled: return u"cancelled"_s;
-    case TurnOutcome::Failed: return u"failed"_s;
-    }
-    return {};
+    return nameOf(TurnOutcomeNames, outcome);
 }
 
 } // namespace Loopscope

@@ -1,5 +1,7 @@
 #include "agent/model/modelrequest.h"
 
+#include "agent/conversation/enumnames.h"
+
 #include <QJsonArray>
 
 using namespace Qt::StringLiterals;
@@ -17,23 +19,20 @@ ToolSchema ToolSchema::fromJson(const QJsonObject &json)
             json.value(u"parameters"_s).toObject()};
 }
 
+constexpr EnumName<ToolChoice> ToolChoiceNames[] = {
+    {ToolChoice::Auto, u"auto"},
+    {ToolChoice::None, u"none"},
+    {ToolChoice::Required, u"required"},
+};
+
 QString toolChoiceName(ToolChoice choice)
 {
-    switch (choice) {
-    case ToolChoice::Auto: return u"auto"_s;
-    case ToolChoice::None: return u"none"_s;
-    case ToolChoice::Required: return u"required"_s;
-    }
-    return {};
+    return nameOf(ToolChoiceNames, choice);
 }
 
 static ToolChoice toolChoiceFromName(const QString &name)
 {
-    if (name == u"none")
-        return ToolChoice::None;
-    if (name == u"required")
-        return ToolChoice::Required;
-    return ToolChoice::Auto;
+    return valueNamed(ToolChoiceNames, name).value_or(ToolChoice::Auto);
 }
 
 QJsonObject ModelOptions::toJson() const
@@ -84,26 +83,20 @@ ModelRequest ModelRequest::fromJson(const QJsonObject &json)
     return request;
 }
 
+constexpr EnumName<FinishReason> FinishReasonNames[] = {
+    {FinishReason::Stop, u"stop"},     {FinishReason::ToolCalls, u"tool_calls"},
+    {FinishReason::Length, u"length"}, {FinishReason::ContentFilter, u"content_filter"},
+    {FinishReason::Other, u"other"},
+};
+
 QString finishReasonName(FinishReason reason)
 {
-    switch (reason) {
-    case FinishReason::Stop: return u"stop"_s;
-    case FinishReason::ToolCalls: return u"tool_calls"_s;
-    case FinishReason::Length: return u"length"_s;
-    case FinishReason::ContentFilter: return u"content_filter"_s;
-    case FinishReason::Other: return u"other"_s;
-    }
-    return {};
+    return nameOf(FinishReasonNames, reason);
 }
 
 FinishReason finishReasonFromName(const QString &name)
 {
-    for (auto reason :
-         {FinishReason::Stop, FinishReason::ToolCalls, FinishReason::Length, FinishReason::ContentFilter}) {
-        if (finishReasonName(reason) == name)
-            return reason;
-    }
-    return FinishReason::Other;
+    return valueNamed(FinishReasonNames, name).value_or(FinishReason::Other);
 }
 
 QJsonObject ModelResponse::toJson() const

@@ -21,12 +21,13 @@ ConnectionTester::~ConnectionTester()
     release();
 }
 
-void ConnectionTester::test(const ProviderProfile &profile, const QString &apiKey, int timeoutMs)
+void ConnectionTester::test(ProviderKind kind, const QUrl &baseUrl, const QString &model, const QString &apiKey,
+                            int timeoutMs)
 {
     release();
 
     ProviderEndpoint endpoint;
-    endpoint.baseUrl = profile.effectiveBaseUrl();
+    endpoint.baseUrl = baseUrl;
     endpoint.apiKey = apiKey;
     endpoint.connectTimeoutMs = qMin(endpoint.connectTimeoutMs, timeoutMs);
     endpoint.readTimeoutMs = timeoutMs;
@@ -34,13 +35,12 @@ void ConnectionTester::test(const ProviderProfile &profile, const QString &apiKe
 
     ModelRequest request;
     request.messages = {Message::user(u"ping"_s)};
-    request.options.model = profile.model;
+    request.options.model = model;
     request.options.maxOutputTokens = 16;
     request.options.stream = false;
 
-    auto *client = new HttpModelClient(m_network, createProviderProtocol(profile.kind), endpoint, this);
+    auto *client = new HttpModelClient(m_network, createProviderProtocol(kind), endpoint, this);
     m_client = client;
-    const QString model = profile.model;
     connect(client, &ModelClient::finished, this, [this, model](const ModelResponse &response) {
         release();
         emit succeeded(tr("Connected: %1 answered.").arg(response.model.isEmpty() ? model : response.model));

@@ -1,6 +1,8 @@
 #pragma once
 
-#include "agent/config/providerprofile.h"
+#include "agent/providers/providerkind.h"
+
+#include <QUrl>
 
 #include <QObject>
 #include <QPointer>
@@ -14,7 +16,7 @@ namespace Loopscope {
 class HttpModelClient;
 
 /*!
-    Answers "does this profile work?" for the settings, beside OllamaProbe so
+    Answers "does this provider work?" for the settings, beside OllamaProbe so
     that no widget creates a network client: it sends one tiny
     request ("ping", a few output tokens, no stream, no retry) through the
     same HttpModelClient a chat would use, and reports the client's own words
@@ -30,8 +32,10 @@ public:
     explicit ConnectionTester(QNetworkAccessManager *network, QObject *parent = nullptr);
     ~ConnectionTester() override;
 
-    // apiKey may be empty (a local server); it lives only as long as the request.
-    void test(const ProviderProfile &profile, const QString &apiKey, int timeoutMs = DefaultTimeoutMs);
+    // Tests \a model at \a baseUrl over \a kind's protocol. apiKey may be empty
+    // (a local server); it lives only as long as the request.
+    void test(ProviderKind kind, const QUrl &baseUrl, const QString &model, const QString &apiKey,
+              int timeoutMs = DefaultTimeoutMs);
     void cancel();
     bool isRunning() const { return !m_client.isNull(); }
 

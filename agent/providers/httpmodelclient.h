@@ -1,10 +1,10 @@
 #pragma once
 
-#include "agent/loop/clock.h"
 #include "agent/model/modelclient.h"
 #include "agent/providers/providerprotocol.h"
 #include "agent/providers/retrypolicy.h"
 #include "agent/providers/secretredactor.h"
+#include "agent/trace/clock.h"
 
 #include <QPointer>
 #include <QTimer>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "agent/config/providerprofile.h"
+#include "agent/providers/providerkind.h"
 #include "agent/providers/providerprotocol.h"
 
 #include <memory>

@@ -1,18 +1,20 @@
 #include "agent/safety/shield.h"
 
+#include "agent/conversation/enumnames.h"
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
 // Recorded in ShieldCheckData::stage: keep the names stable.
+constexpr EnumName<ShieldStage> ShieldStageNames[] = {
+    {ShieldStage::Input, u"input"},
+    {ShieldStage::ToolCall, u"tool_call"},
+    {ShieldStage::Output, u"output"},
+};
+
 QString shieldStageName(ShieldStage stage)
 {
-    switch (stage) {
-    case ShieldStage::Input: return u"input"_s;
-    case ShieldStage::ToolCall: return u"tool_call"_s;
-    case ShieldStage::Output: return u"output"_s;
-    }
-    return {};
+    return nameOf(ShieldStageNames, stage);
 }
 
 } // namespace Loopscope

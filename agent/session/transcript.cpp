@@ -10,14 +10,14 @@
 #include "agent/session/transcript.h"
 
 #include "agent/providers/secretredactor.h"
-#include "agent/session/jsonfields.h"
+#include "agent/session/atomicfile.h"
+#include "agent/trace/jsonfields.h"
 #include "agent/trace/trace.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonObject>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cctype>
@@ -722,9 +722,9 @@ bool TranscriptFile::save(const Transcript &transcript, const QString &path, QSt
                         .arg((bytes.size() + MiB - 1) / MiB)
                         .arg(maxFileBytes / MiB));
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        return fail(tr("%1 cannot be written: %2.").arg(QDir::toNativeSeparators(path), file.errorString()));
+    QString reason;
+    if (!writeFileAtomically(path, bytes, &reason))
+        return fail(tr("%1 cannot be written: %2.").arg(QDir::toNativeSeparators(path), reason));
     return true;
 }
 

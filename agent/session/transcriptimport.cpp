@@ -1,6 +1,6 @@
 #include "agent/session/transcriptimport.h"
 
-#include "agent/session/jsonfields.h"
+#include "agent/trace/jsonfields.h"
 
 #include <QHash>
 #include <QJsonDocument>

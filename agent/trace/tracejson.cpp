@@ -7,12 +7,17 @@
 // a whole trace comes back with its own ids and an exported subtree comes back
 // numbered from 0.
 
+#include "agent/conversation/enumnames.h"
+#include "agent/trace/jsonfields.h"
 #include "agent/trace/trace.h"
 
 #include <QSet>
 
 #include <algorithm>
+#include <array>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -43,30 +48,17 @@ constexpr size_t payloadIndex()
 }
 
 // Names for the "dataType" tag, written only when a payload is not the one its kind implies.
-QString payloadTypeName(size_t index)
-{
-    switch (index) {
-    case payloadIndex<TurnData>(): return u"turn"_s;
-    case payloadIndex<IterationData>(): return u"iteration"_s;
-    case payloadIndex<ModelCallData>(): return u"model_call"_s;
-    case payloadIndex<RetryData>(): return u"retry"_s;
-    case payloadIndex<ToolCallData>(): return u"tool_call"_s;
-    case payloadIndex<ShieldCheckData>(): return u"shield_check"_s;
-    case payloadIndex<TextData>(): return u"text"_s;
-    case payloadIndex<HandoffData>(): return u"handoff"_s;
-    case payloadIndex<ErrorData>(): return u"error"_s;
-    }
-    return {};
-}
-
-std::optional<size_t> payloadIndexFromName(const QString &name)
-{
-    for (size_t index = 1; index < std::variant_size_v<TracePayload>; ++index) {
-        if (payloadTypeName(index) == name)
-            return index;
-    }
-    return std::nullopt;
-}
+constexpr EnumName<size_t> PayloadTypeNames[] = {
+    {payloadIndex<TurnData>(), u"turn"},
+    {payloadIndex<IterationData>(), u"iteration"},
+    {payloadIndex<ModelCallData>(), u"model_call"},
+    {payloadIndex<RetryData>(), u"retry"},
+    {payloadIndex<ToolCallData>(), u"tool_call"},
+    {payloadIndex<ShieldCheckData>(), u"shield_check"},
+    {payloadIndex<TextData>(), u"text"},
+    {payloadIndex<HandoffData>(), u"handoff"},
+    {payloadIndex<ErrorData>(), u"error"},
+};
 
 size_t payloadIndexForKind(TraceKind kind)
 {
@@ -85,369 +77,276 @@ size_t payloadIndexForKind(TraceKind kind)
     return 0;
 }
 
+using Internal::JsonFields;
+using Internal::Need;
+
+/*
+    Trace files name a bad value by its node and field ("Trace node 0/1: the
+    field \"data.input\" must be a string."): a node has no path of keys.
+*/
+class TraceNodeWording final : public Internal::JsonWording
+{
+public:
+    explicit TraceNodeWording(const QString &node)
+        : m_node(node)
+    {}
+
+    QString missing(const QString &path) const override
+    {
+        return Trace::tr("Trace node %1: the field \"%2\" is missing.").arg(m_node, path);
+    }
+    QString wrongType(const QString &path, const QString &expected, const QJsonValue &) const override
+    {
+        return Trace::tr("Trace node %1: the field \"%2\" must be %3.").arg(m_node, path, expected);
+    }
+    QString wholeNumber(qint64 min, qint64 max) const override
+    {
+        return min == std::numeric_limits<int>::min() && max == std::numeric_limits<int>::max()
+                   ? Trace::tr("a 32-bit integer")
+                   : Trace::tr("an integer");
+    }
+    QString notInRange(const QString &path, qint64 min, qint64 max, const QJsonValue &actual) const override
+    {
+        return wrongType(path, wholeNumber(min, max), actual);
+    }
+    QString wrongElement(const QString &path, qsizetype, const QString &, const QString &array,
+                         const QJsonValue &actual) const override
+    {
+        return wrongType(path, array, actual);
+    }
+
+private:
+    QString m_node;
+};
+
+// Each payload's fields, named once for both directions: the JSON key and the member it holds.
+template<typename Payload, typename Value>
+struct PayloadField
+{
+    QStringView key;
+    Value Payload::*member;
+};
+
+template<typename Payload, typename Value>
+constexpr PayloadField<Payload, Value> field(QStringView key, Value Payload::*member)
+{
+    return {key, member};
+}
+
+template<typename Payload>
+constexpr auto payloadFieldsOf();
+
+template<>
+constexpr auto payloadFieldsOf<TurnData>()
+{
+    return std::tuple{field(u"agentName", &TurnData::agentName), field(u"input", &TurnData::input),
+                      field(u"output", &TurnData::output), field(u"outcome", &TurnData::outcome),
+                      field(u"usage", &TurnData::usage)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<IterationData>()
+{
+    return std::tuple{field(u"number", &IterationData::number),
+                      field(u"maxIterations", &IterationData::maxIterations),
+                      field(u"wrapUpNote", &IterationData::wrapUpNote),
+                      field(u"toolsOffered", &IterationData::toolsOffered)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<ModelCallData>()
+{
+    return std::tuple{field(u"provider", &ModelCallData::provider),
+                      field(u"model", &ModelCallData::model),
+                      field(u"request", &ModelCallData::request),
+                      field(u"originalRequest", &ModelCallData::originalRequest),
+                      field(u"response", &ModelCallData::response),
+                      field(u"attempts", &ModelCallData::attempts),
+                      field(u"error", &ModelCallData::error),
+                      field(u"editedByInterceptor", &ModelCallData::editedByInterceptor)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<RetryData>()
+{
+    return std::tuple{field(u"attempt", &RetryData::attempt), field(u"httpStatus", &RetryData::httpStatus),
+                      field(u"reason", &RetryData::reason), field(u"delayMs", &RetryData::delayMs)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<ToolCallData>()
+{
+    return std::tuple{field(u"call", &ToolCallData::call),
+                      field(u"originalArguments", &ToolCallData::originalArguments),
+                      field(u"result", &ToolCallData::result),
+                      field(u"isError", &ToolCallData::isError),
+                      field(u"decision", &ToolCallData::decision),
+                      field(u"progress", &ToolCallData::progress)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<ShieldCheckData>()
+{
+    return std::tuple{field(u"shield", &ShieldCheckData::shield), field(u"stage", &ShieldCheckData::stage),
+                      field(u"subject", &ShieldCheckData::subject),
+                      field(u"passed", &ShieldCheckData::passed), field(u"reason", &ShieldCheckData::reason)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<TextData>()
+{
+    return std::tuple{field(u"text", &TextData::text)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<HandoffData>()
+{
+    return std::tuple{field(u"target", &HandoffData::target), field(u"reason", &HandoffData::reason),
+                      field(u"toolCallId", &HandoffData::toolCallId)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<ErrorData>()
+{
+    return std::tuple{field(u"message", &ErrorData::message), field(u"code", &ErrorData::code)};
+}
+
+// Field values to JSON and back. Plain values are read as they are; values
+// with their own JSON form are read as an object, and keep their default when
+// the field is absent.
+template<typename Value>
+void writeField(QJsonObject &json, QStringView key, const Value &value)
+{
+    json.insert(key, value);
+}
+
+void writeField(QJsonObject &json, QStringView key, const QStringList &value)
+{
+    json.insert(key, QJsonArray::fromStringList(value));
+}
+
+template<typename Value>
+requires requires(const Value &value)
+{
+    value.toJson();
+}
+void writeField(QJsonObject &json, QStringView key, const Value &value)
+{
+    json.insert(key, value.toJson());
+}
+
+template<typename Value>
+void writeField(QJsonObject &json, QStringView key, const std::optional<Value> &value)
+{
+    if (value)
+        writeField(json, key, *value);
+}
+
+void writeField(QJsonObject &json, QStringView key, const QList<ModelAttempt> &attempts)
+{
+    QJsonArray array;
+    for (const ModelAttempt &attempt : attempts)
+        array.append(attempt.toJson());
+    json.insert(key, array);
+}
+
+void readField(JsonFields &fields, QStringView key, QString &value)
+{
+    value = fields.string(key, Need::Optional, value);
+}
+
+void readField(JsonFields &fields, QStringView key, bool &value)
+{
+    value = fields.boolean(key, Need::Optional, value);
+}
+
+void readField(JsonFields &fields, QStringView key, int &value)
+{
+    value = int(fields.integer(key, Need::Optional, value, std::numeric_limits<int>::min(),
+                               std::numeric_limits<int>::max()));
+}
+
+void readField(JsonFields &fields, QStringView key, qint64 &value)
+{
+    value = fields.integer(key, Need::Optional, value, std::numeric_limits<qint64>::min(),
+                           std::numeric_limits<qint64>::max());
+}
+
+void readField(JsonFields &fields, QStringView key, QStringList &value)
+{
+    if (fields.has(key))
+        value = fields.strings(key, Need::Optional);
+}
+
+template<typename Value>
+requires requires(const QJsonObject &json)
+{
+    Value::fromJson(json);
+}
+void readField(JsonFields &fields, QStringView key, Value &value)
+{
+    const QJsonObject json = fields.object(key, Need::Optional);
+    if (fields.has(key))
+        value = Value::fromJson(json);
+}
+
+template<typename Value>
+void readField(JsonFields &fields, QStringView key, std::optional<Value> &value)
+{
+    const QJsonObject json = fields.object(key, Need::Optional);
+    if (fields.has(key))
+        value = Value::fromJson(json);
+}
+
+void readField(JsonFields &fields, QStringView key, QList<ModelAttempt> &attempts)
+{
+    const QList<QJsonObject> objects = fields.objects(key, Need::Optional);
+    for (const QJsonObject &attempt : objects)
+        attempts.append(ModelAttempt::fromJson(attempt));
+}
+
 QJsonObject payloadFields(std::monostate)
 {
     return {};
 }
 
-QJsonObject payloadFields(const TurnData &data)
+template<typename Payload>
+QJsonObject payloadFields(const Payload &data)
 {
-    return {{u"agentName"_s, data.agentName},
-            {u"input"_s, data.input},
-            {u"output"_s, data.output},
-            {u"outcome"_s, data.outcome},
-            {u"usage"_s, data.usage.toJson()}};
+    QJsonObject json;
+    std::apply([&](const auto &...field) { (writeField(json, field.key, data.*field.member), ...); },
+               payloadFieldsOf<Payload>());
+    return json;
 }
 
-QJsonObject payloadFields(const IterationData &data)
+template<typename Payload>
+TracePayload readPayload(JsonFields &fields)
 {
-    return {{u"number"_s, data.number},
-            {u"maxIterations"_s, data.maxIterations},
-            {u"wrapUpNote"_s, data.wrapUpNote},
-            {u"toolsOffered"_s, data.toolsOffered}};
-}
-
-QJsonObject payloadFields(const ModelCallData &data)
-{
-    QJsonArray attempts;
-    for (const ModelAttempt &attempt : data.attempts)
-        attempts.append(attempt.toJson());
-    QJsonObject fields{{u"provider"_s, data.provider},
-                       {u"model"_s, data.model},
-                       {u"request"_s, data.request.toJson()},
-                       {u"response"_s, data.response.toJson()},
-                       {u"attempts"_s, attempts},
-                       {u"error"_s, data.error},
-                       {u"editedByInterceptor"_s, data.editedByInterceptor}};
-    if (data.originalRequest)
-        fields.insert(u"originalRequest"_s, data.originalRequest->toJson());
-    return fields;
-}
-
-QJsonObject payloadFields(const RetryData &data)
-{
-    return {{u"attempt"_s, data.attempt},
-            {u"httpStatus"_s, data.httpStatus},
-            {u"reason"_s, data.reason},
-            {u"delayMs"_s, data.delayMs}};
-}
-
-QJsonObject payloadFields(const ToolCallData &data)
-{
-    return {{u"call"_s, data.call.toJson()}, {u"originalArguments"_s, data.originalArguments},
-            {u"result"_s, data.result},      {u"isError"_s, data.isError},
-            {u"decision"_s, data.decision},  {u"progress"_s, QJsonArray::fromStringList(data.progress)}};
-}
-
-QJsonObject payloadFields(const ShieldCheckData &data)
-{
-    return {{u"shield"_s, data.shield},
-            {u"stage"_s, data.stage},
-            {u"subject"_s, data.subject},
-            {u"passed"_s, data.passed},
-            {u"reason"_s, data.reason}};
-}
-
-QJsonObject payloadFields(const TextData &data)
-{
-    return {{u"text"_s, data.text}};
-}
-
-QJsonObject payloadFields(const HandoffData &data)
-{
-    return {{u"target"_s, data.target}, {u"reason"_s, data.reason}, {u"toolCallId"_s, data.toolCallId}};
-}
-
-QJsonObject payloadFields(const ErrorData &data)
-{
-    return {{u"message"_s, data.message}, {u"code"_s, data.code}};
-}
-
-/*
-    Reads typed fields of one JSON object, remembering the first problem.
-    Reads after a failure do nothing, so a parser reads every field and checks
-    ok() once. A missing field keeps the caller's default unless it is required.
-*/
-class FieldReader
-{
-public:
-    FieldReader(const QJsonObject &object, const QString &where, const QString &prefix = {})
-        : m_object(object)
-        , m_where(where)
-        , m_prefix(prefix)
-    {}
-
-    bool ok() const { return m_error.isEmpty(); }
-    const QString &error() const { return m_error; }
-    bool contains(const QString &key) const { return m_object.contains(key); }
-
-    void fail(const QString &message)
-    {
-        if (ok())
-            m_error = message;
-    }
-
-    void read(const QString &key, QString &out, bool required = false)
-    {
-        if (const QJsonValue value = field(key, required); !value.isUndefined()) {
-            if (value.isString())
-                out = value.toString();
-            else
-                failType(key, Trace::tr("a string"));
-        }
-    }
-
-    void read(const QString &key, qint64 &out, bool required = false)
-    {
-        if (const QJsonValue value = field(key, required); !value.isUndefined()) {
-            if (const auto number = integer(value))
-                out = *number;
-            else
-                failType(key, Trace::tr("an integer"));
-        }
-    }
-
-    void read(const QString &key, int &out, bool required = false)
-    {
-        if (const QJsonValue value = field(key, required); !value.isUndefined()) {
-            const auto number = integer(value);
-            if (number && *number >= std::numeric_limits<int>::min()
-                && *number <= std::numeric_limits<int>::max())
-                out = int(*number);
-            else
-                failType(key, Trace::tr("a 32-bit integer"));
-        }
-    }
-
-    void read(const QString &key, bool &out, bool required = false)
-    {
-        if (const QJsonValue value = field(key, required); !value.isUndefined()) {
-            if (value.isBool())
-                out = value.toBool();
-            else
-                failType(key, Trace::tr("true or false"));
-        }
-    }
-
-    void read(const QString &key, QJsonObject &out, bool required = false)
-    {
-        if (const QJsonValue value = field(key, required); !value.isUndefined()) {
-            if (value.isObject())
-                out = value.toObject();
-            else
-                failType(key, Trace::tr("an object"));
-        }
-    }
-
-    void read(const QString &key, QJsonArray &out, bool required = false)
-    {
-        if (const QJsonValue value = field(key, required); !value.isUndefined()) {
-            if (value.isArray())
-                out = value.toArray();
-            else
-                failType(key, Trace::tr("an array"));
-        }
-    }
-
-    void read(const QString &key, QStringList &out, bool required = false)
-    {
-        QJsonArray array;
-        read(key, array, required);
-        if (!ok() || !contains(key))
-            return;
-        QStringList strings;
-        for (const QJsonValue &value : std::as_const(array)) {
-            if (!value.isString())
-                return failType(key, Trace::tr("an array of strings"));
-            strings.append(value.toString());
-        }
-        out = strings;
-    }
-
-    // An array whose elements are objects, e.g. a list of attempts.
-    void read(const QString &key, QList<QJsonObject> &out, bool required = false)
-    {
-        QJsonArray array;
-        read(key, array, required);
-        if (!ok() || !contains(key))
-            return;
-        QList<QJsonObject> objects;
-        for (const QJsonValue &value : std::as_const(array)) {
-            if (!value.isObject())
-                return failType(key, Trace::tr("an array of objects"));
-            objects.append(value.toObject());
-        }
-        out = objects;
-    }
-
-    // QJsonValue::isDouble() is true for 1.5 and 1e300 too: only whole numbers
-    // that fit in 64 bits survive toInteger() with two different defaults.
-    static std::optional<qint64> integer(const QJsonValue &value)
-    {
-        if (!value.isDouble())
-            return std::nullopt;
-        const qint64 number = value.toInteger(0);
-        if (number != value.toInteger(1))
-            return std::nullopt;
-        return number;
-    }
-
-private:
-    QJsonValue field(const QString &key, bool required)
-    {
-        if (!ok())
-            return QJsonValue(QJsonValue::Undefined);
-        const QJsonValue value = m_object.value(key);
-        if (value.isUndefined() && required)
-            fail(Trace::tr("Trace node %1: the field \"%2\" is missing.").arg(m_where, m_prefix + key));
-        return value;
-    }
-
-    void failType(const QString &key, const QString &expected)
-    {
-        fail(Trace::tr("Trace node %1: the field \"%2\" must be %3.").arg(m_where, m_prefix + key, expected));
-    }
-
-    QJsonObject m_object;
-    QString m_where;
-    QString m_prefix;
-    QString m_error;
-};
-
-template<typename T>
-T readPayload(FieldReader &fields);
-
-template<>
-TurnData readPayload<TurnData>(FieldReader &fields)
-{
-    TurnData data;
-    QJsonObject usage;
-    fields.read(u"agentName"_s, data.agentName);
-    fields.read(u"input"_s, data.input);
-    fields.read(u"output"_s, data.output);
-    fields.read(u"outcome"_s, data.outcome);
-    fields.read(u"usage"_s, usage);
-    data.usage = TokenUsage::fromJson(usage);
+    Payload data;
+    std::apply([&](const auto &...field) { (readField(fields, field.key, data.*field.member), ...); },
+               payloadFieldsOf<Payload>());
     return data;
 }
 
-template<>
-IterationData readPayload<IterationData>(FieldReader &fields)
+template<size_t Index>
+TracePayload readAlternative(JsonFields &fields)
 {
-    IterationData data;
-    fields.read(u"number"_s, data.number);
-    fields.read(u"maxIterations"_s, data.maxIterations);
-    fields.read(u"wrapUpNote"_s, data.wrapUpNote);
-    fields.read(u"toolsOffered"_s, data.toolsOffered);
-    return data;
+    using Payload = std::variant_alternative_t<Index, TracePayload>;
+    if constexpr (std::is_same_v<Payload, std::monostate>)
+        return {};
+    else
+        return readPayload<Payload>(fields);
 }
 
-template<>
-ModelCallData readPayload<ModelCallData>(FieldReader &fields)
+// The payload at \a index of TracePayload, read from \a fields.
+TracePayload readPayload(size_t index, JsonFields &fields)
 {
-    ModelCallData data;
-    QJsonObject request;
-    QJsonObject originalRequest;
-    QJsonObject response;
-    QList<QJsonObject> attempts;
-    fields.read(u"provider"_s, data.provider);
-    fields.read(u"model"_s, data.model);
-    fields.read(u"request"_s, request);
-    fields.read(u"originalRequest"_s, originalRequest);
-    fields.read(u"response"_s, response);
-    fields.read(u"attempts"_s, attempts);
-    fields.read(u"error"_s, data.error);
-    fields.read(u"editedByInterceptor"_s, data.editedByInterceptor);
-    if (fields.contains(u"request"_s))
-        data.request = ModelRequest::fromJson(request);
-    if (fields.contains(u"originalRequest"_s))
-        data.originalRequest = ModelRequest::fromJson(originalRequest);
-    if (fields.contains(u"response"_s))
-        data.response = ModelResponse::fromJson(response);
-    for (const QJsonObject &attempt : std::as_const(attempts))
-        data.attempts.append(ModelAttempt::fromJson(attempt));
-    return data;
-}
-
-template<>
-RetryData readPayload<RetryData>(FieldReader &fields)
-{
-    RetryData data;
-    fields.read(u"attempt"_s, data.attempt);
-    fields.read(u"httpStatus"_s, data.httpStatus);
-    fields.read(u"reason"_s, data.reason);
-    fields.read(u"delayMs"_s, data.delayMs);
-    return data;
-}
-
-template<>
-ToolCallData readPayload<ToolCallData>(FieldReader &fields)
-{
-    ToolCallData data;
-    QJsonObject call;
-    fields.read(u"call"_s, call);
-    fields.read(u"originalArguments"_s, data.originalArguments);
-    fields.read(u"result"_s, data.result);
-    fields.read(u"isError"_s, data.isError);
-    fields.read(u"decision"_s, data.decision);
-    fields.read(u"progress"_s, data.progress);
-    data.call = ToolCall::fromJson(call);
-    return data;
-}
-
-template<>
-ShieldCheckData readPayload<ShieldCheckData>(FieldReader &fields)
-{
-    ShieldCheckData data;
-    fields.read(u"shield"_s, data.shield);
-    fields.read(u"stage"_s, data.stage);
-    fields.read(u"subject"_s, data.subject);
-    fields.read(u"passed"_s, data.passed);
-    fields.read(u"reason"_s, data.reason);
-    return data;
-}
-
-template<>
-TextData readPayload<TextData>(FieldReader &fields)
-{
-    TextData data;
-    fields.read(u"text"_s, data.text);
-    return data;
-}
-
-template<>
-HandoffData readPayload<HandoffData>(FieldReader &fields)
-{
-    HandoffData data;
-    fields.read(u"target"_s, data.target);
-    fields.read(u"reason"_s, data.reason);
-    fields.read(u"toolCallId"_s, data.toolCallId);
-    return data;
-}
-
-template<>
-ErrorData readPayload<ErrorData>(FieldReader &fields)
-{
-    ErrorData data;
-    fields.read(u"message"_s, data.message);
-    fields.read(u"code"_s, data.code);
-    return data;
-}
-
-TracePayload readPayload(size_t index, FieldReader &fields)
-{
-    switch (index) {
-    case payloadIndex<TurnData>(): return readPayload<TurnData>(fields);
-    case payloadIndex<IterationData>(): return readPayload<IterationData>(fields);
-    case payloadIndex<ModelCallData>(): return readPayload<ModelCallData>(fields);
-    case payloadIndex<RetryData>(): return readPayload<RetryData>(fields);
-    case payloadIndex<ToolCallData>(): return readPayload<ToolCallData>(fields);
-    case payloadIndex<ShieldCheckData>(): return readPayload<ShieldCheckData>(fields);
-    case payloadIndex<TextData>(): return readPayload<TextData>(fields);
-    case payloadIndex<HandoffData>(): return readPayload<HandoffData>(fields);
-    case payloadIndex<ErrorData>(): return readPayload<ErrorData>(fields);
+    static constexpr auto readers = []<size_t... Index>(std::index_sequence<Index...>)
+    {
+        return std::array{&readAlternative<Index>...};
     }
-    return {};
+    (std::make_index_sequence<std::variant_size_v<TracePayload>>());
+    return index < readers.size() ? readers[index](fields) : TracePayload();
 }
 
 /*
@@ -522,34 +421,31 @@ private:
             fail(Trace::tr("Trace node %1: a node must be a JSON object.").arg(where));
             return std::nullopt;
         }
-        const QJsonObject object = value.toObject();
-        FieldReader fields(object, where);
+        Internal::JsonProblem problem;
+        const TraceNodeWording wording(where);
+        JsonFields fields(value.toObject(), {}, problem, &wording);
 
         Parsed parsed;
         parsed.parent = parent;
         TraceNode &node = parsed.node;
-        QString kindName;
-        QString statusName;
-        QString dataTypeName;
-        QJsonObject data;
-        QJsonArray children;
-        fields.read(u"kind"_s, kindName, true);
-        fields.read(u"status"_s, statusName, true);
-        fields.read(u"label"_s, node.label, true);
-        fields.read(u"startedUs"_s, node.startedUs, true);
-        fields.read(u"endedUs"_s, node.endedUs, true);
-        fields.read(u"dataType"_s, dataTypeName);
-        fields.read(u"data"_s, data);
-        fields.read(u"children"_s, children);
-        if (fields.contains(u"id"_s)) {
-            qint64 id = -1;
-            fields.read(u"id"_s, id);
+        constexpr qint64 Min = std::numeric_limits<qint64>::min();
+        constexpr qint64 Max = std::numeric_limits<qint64>::max();
+        const QString kindName = fields.string(u"kind", Need::Required);
+        const QString statusName = fields.string(u"status", Need::Required);
+        node.label = fields.string(u"label", Need::Required);
+        node.startedUs = fields.integer(u"startedUs", Need::Required, node.startedUs, Min, Max);
+        node.endedUs = fields.integer(u"endedUs", Need::Required, node.endedUs, Min, Max);
+        const QString dataTypeName = fields.string(u"dataType", Need::Optional);
+        const QJsonObject data = fields.object(u"data", Need::Optional);
+        const QJsonArray children = fields.array(u"children", Need::Optional);
+        if (fields.has(u"id")) {
+            const qint64 id = fields.integer(u"id", Need::Optional, -1, Min, Max);
             if (fields.ok() && id < 0)
                 fields.fail(Trace::tr("Trace node %1: the id must not be negative.").arg(where));
             parsed.fileId = id;
         }
         if (!fields.ok()) {
-            fail(fields.error());
+            fail(problem.message());
             return std::nullopt;
         }
 
@@ -584,20 +480,20 @@ private:
             }
         }
 
-        if (fields.contains(u"data"_s)) {
+        if (fields.has(u"data")) {
             size_t payloadType = payloadIndexForKind(node.kind);
-            if (fields.contains(u"dataType"_s)) {
-                const auto named = payloadIndexFromName(dataTypeName);
+            if (fields.has(u"dataType")) {
+                const auto named = valueNamed(PayloadTypeNames, dataTypeName);
                 if (!named) {
                     fail(Trace::tr("Trace node %1: unknown data type \"%2\".").arg(where, dataTypeName));
                     return std::nullopt;
                 }
                 payloadType = *named;
             }
-            FieldReader dataFields(data, where, u"data."_s);
+            JsonFields dataFields(data, u"data"_s, problem, &wording);
             node.payload = readPayload(payloadType, dataFields);
             if (!dataFields.ok()) {
-                fail(dataFields.error());
+                fail(problem.message());
                 return std::nullopt;
             }
         }
@@ -653,7 +549,7 @@ QJsonObject Trace::nodeToJson(int id) const
     if (!std::holds_alternative<std::monostate>(node.payload)) {
         json.insert(u"data"_s, tracePayloadToJson(node.payload));
         if (node.payload.index() != payloadIndexForKind(node.kind))
-            json.insert(u"dataType"_s, payloadTypeName(node.payload.index()));
+            json.insert(u"dataType"_s, nameOf(PayloadTypeNames, node.payload.index()));
     }
     QJsonArray children;
     for (int child : node.children)

@@ -2,14 +2,12 @@
 
 #include "app/cli/commandlinesyntax.h"
 
-#include "agent/export/htmlexport.h"
-#include "agent/export/markdownexport.h"
-#include "agent/export/otlpexport.h"
+#include "agent/export/exportfile.h"
+#include "agent/session/atomicfile.h"
 #include "agent/session/transcript.h"
 
 #include <QCommandLineParser>
 #include <QFile>
-#include <QSaveFile>
 #include <QTextStream>
 
 using namespace Qt::StringLiterals;
@@ -51,8 +49,8 @@ int ExportCommand::exec(const QStringList &arguments)
     case CommandLineSyntax::Outcome::HelpShown: return Success;
     case CommandLineSyntax::Outcome::Parsed: break;
     }
-    const QString kind = parser.value(format);
-    if (kind != u"md" && kind != u"html" && kind != u"otlp") {
+    const std::optional<ExportFormat> exportFormat = exportFormatNamed(parser.value(format));
+    if (!exportFormat) {
         printError(tr("--format takes md, html or otlp"));
         return BadUsage;
     }
@@ -67,21 +65,16 @@ int ExportCommand::exec(const QStringList &arguments)
         printError(tr("cannot read %1: %2").arg(path, loaded.error));
         return BadUsage;
     }
-    QByteArray bytes;
-    if (kind == u"md") {
-        bytes = exportMarkdown(*loaded.transcript).toUtf8();
-    } else if (kind == u"html") {
-        bytes = exportHtml(*loaded.transcript);
-    } else {
-        OtlpExportOptions options;
-        options.includeContent = parser.isSet(content);
-        QString error;
-        bytes = exportOtlpJson(*loaded.transcript, options, &error);
-        if (bytes.isEmpty()) {
-            printError(tr("cannot export the trace of %1: %2").arg(path, error));
-            return BadUsage;
-        }
+    OtlpExportOptions options;
+    options.includeContent = parser.isSet(content);
+    QString error;
+    const std::optional<QByteArray> exported
+        = exportTranscript(*loaded.transcript, *exportFormat, options, &error);
+    if (!exported) {
+        printError(tr("cannot export the trace of %1: %2").arg(path, error));
+        return BadUsage;
     }
+    const QByteArray &bytes = *exported;
 
     if (!parser.isSet(output)) {
         QFile out;
@@ -91,9 +84,9 @@ int ExportCommand::exec(const QStringList &arguments)
         }
         return Success;
     }
-    QSaveFile file(parser.value(output));
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        printError(tr("cannot write %1: %2").arg(parser.value(output), file.errorString()));
+    QString reason;
+    if (!writeFileAtomically(parser.value(output), bytes, &reason)) {
+        printError(tr("cannot write %1: %2").arg(parser.value(output), reason));
         return BadUsage;
     }
     return Success;

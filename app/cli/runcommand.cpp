@@ -4,6 +4,7 @@
 
 #include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
+#include "agent/session/atomicfile.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/transcript.h"
 #include "agent/tools/builtin/builtintools.h"
@@ -17,7 +18,6 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
-#include <QSaveFile>
 #include <QTextStream>
 
 #include <cstdio>
@@ -198,17 +198,7 @@ int exitCodeFor(TurnOutcome outcome)
 
 bool writeTrace(const Trace &trace, const QString &path, QString *error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = file.errorString();
-        return false;
-    }
-    file.write(QJsonDocument(trace.toJson()).toJson(QJsonDocument::Indented));
-    if (!file.commit()) {
-        *error = file.errorString();
-        return false;
-    }
-    return true;
+    return writeFileAtomically(path, QJsonDocument(trace.toJson()).toJson(QJsonDocument::Indented), error);
 }
 
 // The conversation this run continues (from --session, if the file exists),

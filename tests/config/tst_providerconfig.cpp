@@ -1,6 +1,7 @@
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
 
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -122,6 +123,23 @@ private slots:
         store.remove(profile.id);
         QVERIFY(store.profiles().isEmpty());
         QCOMPARE(store.defaultProfileId(), QString());
+    }
+
+    void aProfileWithoutAnIdIsRefusedAndTheOthersStay()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        ProviderProfileStore store(&settings);
+        const ProviderProfile kept{u"work"_s, u"Work"_s, ProviderKind::OpenAi, {}, u"gpt-4o"_s, {}, {}};
+        store.save(kept);
+        ProviderProfile nameless = kept;
+        nameless.id.clear();
+
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(u"no id"_s));
+        store.save(nameless);
+
+        QCOMPARE(store.profiles().size(), 1);
+        QCOMPARE(store.profiles().constFirst().id, kept.id);
     }
 
     void providerKindsHaveStableNames()

@@ -1,3 +1,4 @@
+#include "agent/export/exportfile.h"
 #include "agent/export/htmlexport.h"
 #include "agent/export/markdownexport.h"
 #include "agent/export/otlpexport.h"
@@ -12,12 +13,16 @@
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/scriptedmodelclient.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
 
@@ -413,6 +418,7 @@ QByteArray exportAs(Format format, const Transcript &transcript)
 Q_DECLARE_METATYPE(Format)
 Q_DECLARE_METATYPE(Loopscope::Transcript)
 Q_DECLARE_METATYPE(QList<Loopscope::Message>)
+Q_DECLARE_METATYPE(Loopscope::ExportFormat)
 
 class ExportsTest : public QObject
 {
@@ -1015,6 +1021,70 @@ private slots:
         QVERIFY(!error.isEmpty());
         QVERIFY(exportMarkdown(broken).contains(u"## User"_s)); // the conversation still exports
         QVERIFY(readHtml(exportHtml(broken)).error.isEmpty());
+    }
+
+    void exportFormatsAreNamedAsOnTheCommandLine()
+    {
+        QCOMPARE(exportFormatNamed(u"md"_s), std::optional(ExportFormat::Markdown));
+        QCOMPARE(exportFormatNamed(u"html"_s), std::optional(ExportFormat::Html));
+        QCOMPARE(exportFormatNamed(u"otlp"_s), std::optional(ExportFormat::OtlpJson));
+        QVERIFY(!exportFormatNamed(u"pdf"_s));
+        QVERIFY(!exportFormatNamed(u"MD"_s));
+    }
+
+    void exportToAFileWritesWhatTheFormatExports_data()
+    {
+        QTest::addColumn<ExportFormat>("format");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("markdown") << ExportFormat::Markdown << exportMarkdown(m_session).toUtf8();
+        QTest::newRow("html") << ExportFormat::Html << exportHtml(m_session);
+        QTest::newRow("otlp") << ExportFormat::OtlpJson << exportOtlpJson(m_session);
+    }
+
+    void exportToAFileWritesWhatTheFormatExports()
+    {
+        QFETCH(ExportFormat, format);
+        QFETCH(QByteArray, expected);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"session.export"_s);
+        QString error;
+
+        QVERIFY2(exportTranscriptToFile(m_session, format, path, &error), qPrintable(error));
+
+        QFile written(path);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll(), expected);
+    }
+
+    void exportingATraceItCannotReadReportsItAndLeavesTheFileAlone()
+    {
+        Transcript broken = m_session;
+        broken.trace = QJsonArray{QJsonObject{{u"kind"_s, u"no such kind"_s}}};
+        QTemporaryDir dir;
+        const QString fresh = dir.filePath(u"fresh.otlp.json"_s);
+        const QString existing = dir.filePath(u"existing.otlp.json"_s);
+        QFile previous(existing);
+        QVERIFY(previous.open(QIODevice::WriteOnly));
+        previous.write("the previous export");
+        previous.close();
+        QString error;
+
+        QVERIFY(!exportTranscriptToFile(broken, ExportFormat::OtlpJson, fresh, &error));
+        QVERIFY(error.contains(u"trace"_s));
+        QVERIFY(!QFileInfo::exists(fresh));
+        QVERIFY(!exportTranscriptToFile(broken, ExportFormat::OtlpJson, existing, &error));
+        QVERIFY(previous.open(QIODevice::ReadOnly));
+        QCOMPARE(previous.readAll(), QByteArray("the previous export"));
+    }
+
+    void exportToAFolderThatDoesNotExistSaysWhere()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"missing/session.md"_s);
+        QString error;
+
+        QVERIFY(!exportTranscriptToFile(m_session, ExportFormat::Markdown, path, &error));
+        QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error));
     }
 
     void otlpIdsBelongToTheSessionAndItsTurns()

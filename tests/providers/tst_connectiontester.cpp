@@ -1,5 +1,6 @@
 // ConnectionTester over real HTTP against a fake OpenAI-compatible server.
 
+#include "agent/config/providerprofile.h"
 #include "agent/providers/connectiontester.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/openaicompletion.h"
@@ -55,7 +56,7 @@ private slots:
         QSignalSpy succeeded(m_tester.get(), &ConnectionTester::succeeded);
         QSignalSpy failed(m_tester.get(), &ConnectionTester::failed);
 
-        m_tester->test(profile(), apiKey);
+        startTest(profile(), apiKey);
         QVERIFY(m_tester->isRunning());
         QTRY_COMPARE(succeeded.size(), 1);
         QCOMPARE(succeeded.first().first().toString(), shown);
@@ -80,7 +81,7 @@ private slots:
         QSignalSpy succeeded(m_tester.get(), &ConnectionTester::succeeded);
         QSignalSpy failed(m_tester.get(), &ConnectionTester::failed);
 
-        m_tester->test(profile(), apiKey);
+        startTest(profile(), apiKey);
         QTRY_COMPARE(failed.size(), 1);
         const QString message = failed.first().first().toString();
         QVERIFY2(message.contains(u"503"_s), qPrintable(message));
@@ -94,7 +95,7 @@ private slots:
         m_server->setHandler([](const HttpRequestRecord &, HttpExchange &exchange) { exchange.stall(); });
         QSignalSpy failed(m_tester.get(), &ConnectionTester::failed);
 
-        m_tester->test(profile(), apiKey, 300);
+        startTest(profile(), apiKey, 300);
         QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 5000);
         QVERIFY(!m_tester->isRunning());
     }
@@ -112,11 +113,11 @@ private slots:
 
         ProviderProfile slow = profile();
         slow.model = u"slow-model"_s;
-        m_tester->test(slow, apiKey);
+        startTest(slow, apiKey);
         QTRY_COMPARE(m_server->requests().size(), 1);
         ProviderProfile fast = profile();
         fast.model = u"fast-model"_s;
-        m_tester->test(fast, apiKey);
+        startTest(fast, apiKey);
 
         QTRY_COMPARE(succeeded.size(), 1);
         QCOMPARE(succeeded.first().first().toString(), u"Connected: fast-model answered."_s);
@@ -130,7 +131,7 @@ private slots:
         QSignalSpy succeeded(m_tester.get(), &ConnectionTester::succeeded);
         QSignalSpy failed(m_tester.get(), &ConnectionTester::failed);
 
-        m_tester->test(profile(), apiKey);
+        startTest(profile(), apiKey);
         QTRY_COMPARE(m_server->requests().size(), 1);
         m_tester->cancel();
         QVERIFY(!m_tester->isRunning());
@@ -148,6 +149,12 @@ private:
         profile.baseUrl = QUrl(m_server->baseUrl().toString() + u"/v1"_s);
         profile.model = u"gpt-test"_s;
         return profile;
+    }
+
+    void startTest(const ProviderProfile &profile, const QString &key,
+                   int timeoutMs = ConnectionTester::DefaultTimeoutMs)
+    {
+        m_tester->test(profile.kind, profile.effectiveBaseUrl(), profile.model, key, timeoutMs);
     }
 
     QNetworkAccessManager m_network;

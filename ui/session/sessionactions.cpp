@@ -1,8 +1,6 @@
 #include "ui/session/sessionactions.h"
 
-#include "agent/export/htmlexport.h"
-#include "agent/export/markdownexport.h"
-#include "agent/export/otlpexport.h"
+#include "agent/export/exportfile.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/transcriptimport.h"
@@ -13,7 +11,6 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -251,13 +248,10 @@ void SessionActions::exportAs(const QString &format)
     dialog->selectFile(m_document->displayName().left(60).replace(u'/', u'-') + u'.' + suffix);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, [this, format](const QString &path) {
-        const Transcript transcript = m_document->session()->toTranscript();
-        const QByteArray bytes = format == u"md"     ? exportMarkdown(transcript).toUtf8()
-                                 : format == u"html" ? exportHtml(transcript)
-                                                     : exportOtlpJson(transcript);
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-            showError(tr("Cannot export"), tr("%1 could not be written: %2").arg(path, file.errorString()));
+        const ExportFormat exportFormat = exportFormatNamed(format).value_or(ExportFormat::OtlpJson);
+        QString error;
+        if (!exportTranscriptToFile(m_document->session()->toTranscript(), exportFormat, path, &error)) {
+            showError(tr("Cannot export"), error);
             return;
         }
         emit message(tr("Exported to %1.").arg(QFileInfo(path).fileName()));

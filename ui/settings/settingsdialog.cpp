@@ -447,7 +447,7 @@ void SettingsDialog::testConnection()
 
     // The key the chat would use: one typed here first, then what the chat's resolver finds.
     if (!draft.newKey.isEmpty()) {
-        m_tester->test(profile, draft.newKey, timeoutMs);
+        startTest(profile, draft.newKey, timeoutMs);
         return;
     }
     // The keychain only for a profile it may hold a key for, so testing a new one asks no unlock.
@@ -459,19 +459,24 @@ void SettingsDialog::testConnection()
         });
 }
 
+void SettingsDialog::startTest(const ProviderProfile &profile, const QString &apiKey, int timeoutMs)
+{
+    m_tester->test(profile.kind, profile.effectiveBaseUrl(), profile.model, apiKey, timeoutMs);
+}
+
 void SettingsDialog::testWithKey(const ProviderProfile &profile, const ApiKeyResolver::Result &key,
                                  int timeoutMs)
 {
     using Status = ApiKeyResolver::Result::Status;
     switch (key.status) {
     case Status::Found:
-    case Status::NotNeeded: m_tester->test(profile, key.key, timeoutMs); return;
+    case Status::NotNeeded: startTest(profile, key.key, timeoutMs); return;
     case Status::EnvironmentUnset:
         m_editor->setTestResult(false, tr("the environment variable %1 is not set.").arg(profile.apiKeyEnv));
         return;
     case Status::NotStored:
         // Without a key: a local OpenAI-compatible server may not want one; the answer will say.
-        m_tester->test(profile, QString(), timeoutMs);
+        startTest(profile, QString(), timeoutMs);
         return;
     case Status::KeychainUnreadable:
         m_editor->setTestResult(false, tr("the keychain could not be read: %1").arg(key.keychainError));

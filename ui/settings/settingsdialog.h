@@ -93,6 +93,7 @@ private:
     void makeDefault();
     void testConnection();
     void testWithKey(const ProviderProfile &profile, const ApiKeyResolver::Result &key, int timeoutMs);
+    void startTest(const ProviderProfile &profile, const QString &apiKey, int timeoutMs);
     void chooseWorkspace();
     void updateProviderButtons();
 

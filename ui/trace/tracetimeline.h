@@ -1,6 +1,6 @@
 #pragma once
 
-#include "agent/loop/clock.h"
+#include "agent/trace/clock.h"
 #include "ui/trace/tracetimelinelayout.h"
 
 #include <QPointer>

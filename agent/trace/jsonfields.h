@@ -4,6 +4,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QList>
 #include <QStringList>
 
 #include <optional>
@@ -33,20 +34,46 @@ private:
 enum class Need { Required, Optional };
 
 /*!
-    Strict, typed reads of one JSON object of a session file. A read that
-    fails records the problem and returns the fallback, so a reader reads
-    every field it needs and checks the problem once. Absent optional fields
-    return the fallback silently; unknown fields are not looked at.
+    How a kind of document words the problems JsonFields finds. Session
+    files name a value by its path ("messages[3].role must be a string, not a
+    number."); a wording may phrase them its own way, and error messages are
+    part of what users and tests rely on, so each document keeps its voice
+    while sharing one reader.
+*/
+class JsonWording
+{
+public:
+    virtual ~JsonWording() = default;
+    virtual QString missing(const QString &path) const;
+    virtual QString wrongType(const QString &path, const QString &expected, const QJsonValue &actual) const;
+    // What a whole number from \a min to \a max is called in wrongType().
+    virtual QString wholeNumber(qint64 min, qint64 max) const;
+    virtual QString notInRange(const QString &path, qint64 min, qint64 max, const QJsonValue &actual) const;
+    // The element at \a index of the array at \a path is not \a element, so
+    // the array is not \a array ("an array of strings").
+    virtual QString wrongElement(const QString &path, qsizetype index, const QString &element,
+                                 const QString &array, const QJsonValue &actual) const;
+};
+
+/*!
+    Strict, typed reads of one JSON object of an untrusted file (sessions,
+    traces). A read that fails records the problem and returns the fallback,
+    so a reader reads every field it needs and checks the problem once.
+    Absent optional fields return the fallback silently; unknown fields are
+    not looked at.
 */
 class JsonFields final
 {
     Q_DECLARE_TR_FUNCTIONS(Loopscope::JsonFields)
 
 public:
-    JsonFields(const QJsonObject &object, const QString &where, JsonProblem &problem)
+    // \a wording, when given, must outlive the reader.
+    JsonFields(const QJsonObject &object, const QString &where, JsonProblem &problem,
+               const JsonWording *wording = nullptr)
         : m_object(object)
         , m_where(where)
         , m_problem(problem)
+        , m_wording(wording ? wording : &pathWording())
     {}
 
     const QJsonObject &object() const { return m_object; }
@@ -63,6 +90,7 @@ public:
     QJsonObject object(QStringView key, Need need);
     QJsonArray array(QStringView key, Need need);
     QStringList strings(QStringView key, Need need);
+    QList<QJsonObject> objects(QStringView key, Need need);
     // One of \a names; the fallback when absent.
     QString name(QStringView key, Need need, const QStringList &names, const QString &fallback = {});
     // ISO 8601 with an explicit zone (Z or an offset), returned in UTC. An
@@ -83,9 +111,19 @@ public:
     static std::optional<qint64> wholeNumber(const QJsonValue &value);
 
 private:
+    static const JsonWording &pathWording();
+    // The value at \a key if it has \a type, else the fallback (and a problem unless absent).
+    template<typename T, typename Convert>
+    T typed(QStringView key, Need need, QJsonValue::Type type, const QString &expected, const T &fallback,
+            Convert convert);
+    template<typename T, typename Convert>
+    QList<T> elements(QStringView key, Need need, QJsonValue::Type type, const QString &element,
+                      const QString &array, Convert convert);
+
     QJsonObject m_object;
     QString m_where;
     JsonProblem &m_problem;
+    const JsonWording *m_wording;
 };
 
 } // namespace Loopscope::Internal

@@ -1,4 +1,4 @@
-#include "agent/session/jsonfields.h"
+#include "agent/trace/jsonfields.h"
 
 #include <QLocale>
 
@@ -56,34 +56,71 @@ std::optional<qint64> JsonFields::wholeNumber(const QJsonValue &value)
     return number;
 }
 
+QString JsonWording::missing(const QString &path) const
+{
+    return JsonFields::tr("%1 is missing.").arg(path);
+}
+
+QString JsonWording::wrongType(const QString &path, const QString &expected, const QJsonValue &actual) const
+{
+    return JsonFields::mustBe(path, expected, actual);
+}
+
+QString JsonWording::wholeNumber(qint64, qint64) const
+{
+    return JsonFields::tr("a whole number");
+}
+
+QString JsonWording::notInRange(const QString &path, qint64 min, qint64 max, const QJsonValue &actual) const
+{
+    return JsonFields::tr("%1 must be a whole number from %2 to %3; it is %4.")
+        .arg(path, QString::number(min), QString::number(max), QString::number(actual.toDouble(), 'g', 17));
+}
+
+QString JsonWording::wrongElement(const QString &path, qsizetype index, const QString &element,
+                                  const QString &, const QJsonValue &actual) const
+{
+    return wrongType(JsonFields::element(path, index), element, actual);
+}
+
+const JsonWording &JsonFields::pathWording()
+{
+    static const JsonWording wording;
+    return wording;
+}
+
 QJsonValue JsonFields::value(QStringView key, Need need)
 {
     if (!ok())
         return QJsonValue(QJsonValue::Undefined);
     const QJsonValue value = m_object.value(key);
     if (value.isUndefined() && need == Need::Required)
-        fail(tr("%1 is missing.").arg(path(key)));
+        fail(m_wording->missing(path(key)));
     return value;
+}
+
+template<typename T, typename Convert>
+T JsonFields::typed(QStringView key, Need need, QJsonValue::Type type, const QString &expected,
+                    const T &fallback, Convert convert)
+{
+    const QJsonValue v = value(key, need);
+    if (v.type() == type)
+        return convert(v);
+    if (!v.isUndefined())
+        fail(m_wording->wrongType(path(key), expected, v));
+    return fallback;
 }
 
 QString JsonFields::string(QStringView key, Need need, const QString &fallback)
 {
-    const QJsonValue v = value(key, need);
-    if (v.isString())
-        return v.toString();
-    if (!v.isUndefined())
-        fail(mustBe(path(key), tr("a string"), v));
-    return fallback;
+    return typed(key, need, QJsonValue::String, tr("a string"), fallback,
+                 [](const QJsonValue &v) { return v.toString(); });
 }
 
 bool JsonFields::boolean(QStringView key, Need need, bool fallback)
 {
-    const QJsonValue v = value(key, need);
-    if (v.isBool())
-        return v.toBool();
-    if (!v.isUndefined())
-        fail(mustBe(path(key), tr("true or false"), v));
-    return fallback;
+    return typed(key, need, QJsonValue::Bool, tr("true or false"), fallback,
+                 [](const QJsonValue &v) { return v.toBool(); });
 }
 
 qint64 JsonFields::integer(QStringView key, Need need, qint64 fallback, qint64 min, qint64 max)
@@ -92,14 +129,12 @@ qint64 JsonFields::integer(QStringView key, Need need, qint64 fallback, qint64 m
     if (v.isUndefined())
         return fallback;
     if (!v.isDouble()) {
-        fail(mustBe(path(key), tr("a whole number"), v));
+        fail(m_wording->wrongType(path(key), m_wording->wholeNumber(min, max), v));
         return fallback;
     }
     const auto number = wholeNumber(v);
     if (!number || *number < min || *number > max) {
-        fail(tr("%1 must be a whole number from %2 to %3; it is %4.")
-                 .arg(path(key), QString::number(min), QString::number(max),
-                      QString::number(v.toDouble(), 'g', 17)));
+        fail(m_wording->notInRange(path(key), min, max, v));
         return fallback;
     }
     return *number;
@@ -111,7 +146,7 @@ std::optional<double> JsonFields::number(QStringView key, double min, double max
     if (v.isUndefined())
         return std::nullopt;
     if (!v.isDouble()) {
-        fail(mustBe(path(key), tr("a number"), v));
+        fail(m_wording->wrongType(path(key), tr("a number"), v));
         return std::nullopt;
     }
     const double number = v.toDouble();
@@ -125,37 +160,43 @@ std::optional<double> JsonFields::number(QStringView key, double min, double max
 
 QJsonObject JsonFields::object(QStringView key, Need need)
 {
-    const QJsonValue v = value(key, need);
-    if (v.isObject())
-        return v.toObject();
-    if (!v.isUndefined())
-        fail(mustBe(path(key), tr("an object"), v));
-    return {};
+    return typed(key, need, QJsonValue::Object, tr("an object"), QJsonObject(),
+                 [](const QJsonValue &v) { return v.toObject(); });
 }
 
 QJsonArray JsonFields::array(QStringView key, Need need)
 {
-    const QJsonValue v = value(key, need);
-    if (v.isArray())
-        return v.toArray();
-    if (!v.isUndefined())
-        fail(mustBe(path(key), tr("an array"), v));
-    return {};
+    return typed(key, need, QJsonValue::Array, tr("an array"), QJsonArray(),
+                 [](const QJsonValue &v) { return v.toArray(); });
+}
+
+template<typename T, typename Convert>
+QList<T> JsonFields::elements(QStringView key, Need need, QJsonValue::Type type, const QString &element,
+                              const QString &array, Convert convert)
+{
+    const QJsonArray values = this->array(key, need);
+    QList<T> result;
+    result.reserve(values.size());
+    for (qsizetype i = 0; i < values.size() && ok(); ++i) {
+        const QJsonValue v = values.at(i);
+        if (v.type() == type)
+            result.append(convert(v));
+        else
+            fail(m_wording->wrongElement(path(key), i, element, array, v));
+    }
+    return result;
 }
 
 QStringList JsonFields::strings(QStringView key, Need need)
 {
-    const QJsonArray values = array(key, need);
-    QStringList result;
-    result.reserve(values.size());
-    for (qsizetype i = 0; i < values.size() && ok(); ++i) {
-        const QJsonValue v = values.at(i);
-        if (v.isString())
-            result.append(v.toString());
-        else
-            fail(mustBe(element(path(key), i), tr("a string"), v));
-    }
-    return result;
+    return elements<QString>(key, need, QJsonValue::String, tr("a string"), tr("an array of strings"),
+                             [](const QJsonValue &v) { return v.toString(); });
+}
+
+QList<QJsonObject> JsonFields::objects(QStringView key, Need need)
+{
+    return elements<QJsonObject>(key, need, QJsonValue::Object, tr("an object"), tr("an array of objects"),
+                                 [](const QJsonValue &v) { return v.toObject(); });
 }
 
 QString JsonFields::name(QStringView key, Need need, const QStringList &names, const QString &fallback)
@@ -164,7 +205,7 @@ QString JsonFields::name(QStringView key, Need need, const QStringList &names, c
     if (v.isUndefined())
         return fallback;
     if (!v.isString()) {
-        fail(mustBe(path(key), tr("a string"), v));
+        fail(m_wording->wrongType(path(key), tr("a string"), v));
         return fallback;
     }
     const QString text = v.toString();

@@ -1,0 +1,3 @@
+#pragma once
+
+#include "agent/config/providerprofile.h"

@@ -1,0 +1,3 @@
+#pragma once
+
+#include "agent/conversation/message.h"
