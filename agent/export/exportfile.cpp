@@ -3,8 +3,8 @@
 #include "agent/conversation/enumnames.h"
 #include "agent/export/htmlexport.h"
 #include "agent/export/markdownexport.h"
-#include "agent/session/atomicfile.h"
-#include "agent/session/transcript.h"
+#include "agent/transcript/atomicfile.h"
+#include "agent/transcript/transcript.h"
 
 #include <QCoreApplication>
 #include <QDir>

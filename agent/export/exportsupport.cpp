@@ -1,8 +1,8 @@
 #include "agent/export/exportsupport.h"
 
 #include "agent/providers/secretredactor.h"
-#include "agent/session/transcript.h"
 #include "agent/trace/trace.h"
+#include "agent/transcript/transcript.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #include "agent/export/htmlexport.h"
 
 #include "agent/export/exportsupport.h"
-#include "agent/session/transcript.h"
+#include "agent/transcript/transcript.h"
 
 #include <QRegularExpression>
 #include <QXmlStreamWriter>

@@ -1,7 +1,7 @@
 #include "agent/export/otlpexport.h"
 
-#include "agent/session/transcript.h"
 #include "agent/trace/trace.h"
+#include "agent/transcript/transcript.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

@@ -21,8 +21,8 @@ ConnectionTester::~ConnectionTester()
     release();
 }
 
-void ConnectionTester::test(ProviderKind kind, const QUrl &baseUrl, const QString &model, const QString &apiKey,
-                            int timeoutMs)
+void ConnectionTester::test(ProviderKind kind, const QUrl &baseUrl, const QString &model,
+                            const QString &apiKey, int timeoutMs)
 {
     release();
 

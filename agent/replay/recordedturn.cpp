@@ -1,8 +1,8 @@
 #include "agent/replay/recordedturn.h"
 
 #include "agent/loop/turnresult.h"
-#include "agent/session/transcript.h"
 #include "agent/trace/trace.h"
+#include "agent/transcript/transcript.h"
 
 #include <algorithm>
 

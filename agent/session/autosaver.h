@@ -1,6 +1,6 @@
 #pragma once
 
-#include "agent/session/transcript.h"
+#include "agent/transcript/transcript.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -11,9 +11,9 @@
 #include "agent/providers/providerprotocol.h"
 #include "agent/replay/recordedturn.h"
 #include "agent/replay/replayworkbench.h"
-#include "agent/session/transcript.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
+#include "agent/transcript/transcript.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
 #include "agent/session/sessionlibrary.h"
 
-#include "agent/session/transcript.h"
+#include "agent/transcript/transcript.h"
 
 #include <QDir>
 #include <QFile>

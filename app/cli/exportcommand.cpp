@@ -3,8 +3,8 @@
 #include "app/cli/commandlinesyntax.h"
 
 #include "agent/export/exportfile.h"
-#include "agent/session/atomicfile.h"
-#include "agent/session/transcript.h"
+#include "agent/transcript/atomicfile.h"
+#include "agent/transcript/transcript.h"
 
 #include <QCommandLineParser>
 #include <QFile>

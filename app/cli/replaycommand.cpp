@@ -5,7 +5,7 @@
 #include "agent/replay/recordedturn.h"
 #include "agent/replay/replayworkbench.h"
 #include "agent/replay/transcriptreplay.h"
-#include "agent/session/transcript.h"
+#include "agent/transcript/transcript.h"
 
 #include <QCommandLineParser>
 #include <QDir>

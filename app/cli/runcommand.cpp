@@ -4,11 +4,11 @@
 
 #include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
-#include "agent/session/atomicfile.h"
 #include "agent/session/chatsession.h"
-#include "agent/session/transcript.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/trace/trace.h"
+#include "agent/transcript/atomicfile.h"
+#include "agent/transcript/transcript.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/jsonlineswriter.h"
 #include "app/launch/provideroptions.h"

@@ -17,9 +17,9 @@
 // the file grows with the square of the conversation and 10,000 messages
 // would not fit the 512 MB a session file may have.
 
-#include "agent/session/transcript.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracemodel.h"
+#include "agent/transcript/transcript.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

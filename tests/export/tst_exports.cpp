@@ -6,10 +6,10 @@
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/openaiprotocol.h"
 #include "agent/safety/ruleshield.h"
-#include "agent/session/transcript.h"
 #include "agent/tools/functiontool.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
+#include "agent/transcript/transcript.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/scriptedmodelclient.h"
 

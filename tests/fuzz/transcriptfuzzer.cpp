@@ -4,8 +4,8 @@
 // or a sanitizer report. What loads must save and load again to an equal
 // transcript and the same bytes. Run it with tests/fuzz/run-fuzzer.sh.
 
-#include "agent/session/transcript.h"
-#include "agent/session/transcriptimport.h"
+#include "agent/transcript/transcript.h"
+#include "agent/transcript/transcriptimport.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -2,10 +2,10 @@
 
 #include "agent/loop/agent.h"
 #include "agent/replay/recordedturn.h"
-#include "agent/session/transcript.h"
 #include "agent/tools/functiontool.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
+#include "agent/transcript/transcript.h"
 #include "tests/support/scriptedmodelclient.h"
 
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 // SessionLibrary over real files in a temporary folder.
 
 #include "agent/session/sessionlibrary.h"
-#include "agent/session/transcript.h"
+#include "agent/transcript/transcript.h"
 
 #include <QDir>
 #include <QFile>

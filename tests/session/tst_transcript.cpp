@@ -1,5 +1,5 @@
-#include "agent/session/transcript.h"
 #include "agent/trace/trace.h"
+#include "agent/transcript/transcript.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "agent/session/transcriptimport.h"
+#include "agent/transcript/transcriptimport.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -3,7 +3,7 @@
 #include "agent/export/exportfile.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
-#include "agent/session/transcriptimport.h"
+#include "agent/transcript/transcriptimport.h"
 
 #include <QAction>
 #include <QFile>

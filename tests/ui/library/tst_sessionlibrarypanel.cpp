@@ -1,7 +1,7 @@
 // The session library panel over a SessionLibrary on a temporary folder.
 
 #include "agent/session/sessionlibrary.h"
-#include "agent/session/transcript.h"
+#include "agent/transcript/transcript.h"
 #include "ui/library/sessionlibrarypanel.h"
 
 #include <QAction>

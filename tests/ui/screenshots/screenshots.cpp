@@ -11,7 +11,7 @@
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
-#include "agent/session/transcript.h"
+#include "agent/transcript/transcript.h"
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
 #include "ui/chat/chatcomposer.h"

@@ -7,12 +7,12 @@
 // the number of values and finds duplicate keys, which QJsonDocument would
 // silently collapse) and only then the parse, the version and the fields.
 
-#include "agent/session/transcript.h"
+#include "agent/transcript/transcript.h"
 
 #include "agent/providers/secretredactor.h"
-#include "agent/session/atomicfile.h"
 #include "agent/trace/jsonfields.h"
 #include "agent/trace/trace.h"
+#include "agent/transcript/atomicfile.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "agent/session/atomicfile.h"
+#include "agent/transcript/atomicfile.h"
 
 #include <QSaveFile>
 
