@@ -240,9 +240,7 @@ void Agent::startIteration()
     turn.result.wrapUpNoteSent |= wrapUp;
     turn.result.finalIterationWithoutTools |= finalIteration && !turn.toolsOffered && !m_workbench->isEmpty();
     emitEvent(AgentEvent::Kind::IterationStarted, turn.iterationNode, {}, {}, false,
-              {{u"maxIterations"_s, m_config.maxIterations},
-               {u"wrapUpNote"_s, wrapUp},
-               {u"toolsOffered"_s, turn.toolsOffered}});
+              IterationStartedInfo{m_config.maxIterations, wrapUp, turn.toolsOffered});
 
     consultModelInterceptors(0, buildRequest(false), false, false);
 }
@@ -334,10 +332,8 @@ void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection
     turn.modelCallNode = m_trace->begin(parent, TraceKind::ModelCall, label, now(), data);
     setState(State::WaitingForModel);
     emitEvent(AgentEvent::Kind::ModelRequest, turn.modelCallNode, {}, {}, false,
-              {{u"messages"_s, int(request.messages.size())},
-               {u"tools"_s, int(request.tools.size())},
-               {u"toolChoice"_s, toolChoiceName(request.toolChoice)},
-               {u"edited"_s, edited}});
+              ModelRequestInfo{int(request.messages.size()), int(request.tools.size()), request.toolChoice,
+                               edited});
     m_client->send(request);
 }
 
@@ -367,9 +363,7 @@ void Agent::onModelAttempt(const ModelAttempt &attempt)
                          attempt.startedUs, retry);
     m_trace->finish(node, TraceStatus::Error, attempt.endedUs);
     emitEvent(AgentEvent::Kind::Retry, node, attempt.error, {}, true,
-              {{u"attempt"_s, attempt.number},
-               {u"httpStatus"_s, attempt.httpStatus},
-               {u"retryInMs"_s, attempt.retryInMs}});
+              RetryInfo{attempt.number, attempt.httpStatus, attempt.retryInMs});
 }
 
 void Agent::onModelFailure(const ModelError &error)
@@ -407,10 +401,7 @@ void Agent::onModelResponse(const ModelResponse &received)
     m_trace->finish(callNode, TraceStatus::Ok, now());
     turn.result.usage += response.usage;
     emitEvent(AgentEvent::Kind::ModelResponse, callNode, response.text, {}, false,
-              {{u"finishReason"_s, finishReasonName(response.finishReason)},
-               {u"toolCalls"_s, int(response.toolCalls.size())},
-               {u"inputTokens"_s, response.usage.inputTokens},
-               {u"outputTokens"_s, response.usage.outputTokens}});
+              ModelResponseInfo{response.finishReason, int(response.toolCalls.size()), response.usage});
 
     if (turn.reflecting) {
         m_trace->update(turn.reflectionNode,
@@ -520,7 +511,7 @@ void Agent::handleHandoff(const QList<ToolCall> &calls, int winner)
     const int node = m_trace->begin(turn.iterationNode, TraceKind::Handoff, tr("Handoff to %1").arg(target),
                                     now(), handoff);
     m_trace->finish(node, TraceStatus::Ok, now());
-    emitEvent(AgentEvent::Kind::Handoff, node, reason, winning, false, {{u"target"_s, target}});
+    emitEvent(AgentEvent::Kind::Handoff, node, reason, winning, false, HandoffInfo{target});
     turn.result.handoff = Handoff{target, reason};
     const QString text = reason.isEmpty() ? tr("Handed off to %1.").arg(target)
                                           : tr("Handed off to %1: %2").arg(target, reason);
@@ -818,7 +809,7 @@ void Agent::completeToolCall(int index, const ToolResult &result, TraceStatus st
     });
     m_trace->finish(pending.traceNode, status, endedUs > 0 ? endedUs : now());
     emitEvent(AgentEvent::Kind::ToolResult, pending.traceNode, result.content, pending.call, result.isError,
-              {{u"status"_s, traceStatusName(status)}});
+              ToolResultInfo{status});
 }
 
 void Agent::maybeFinishToolPhase()
@@ -952,10 +943,7 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
     m_turn.reset();
     setState(State::Idle);
     emitEvent(AgentEvent::Kind::TurnFinished, traceNode, text.isEmpty() ? error : text, {}, !error.isEmpty(),
-              {{u"outcome"_s, turnOutcomeName(outcome)},
-               {u"iterations"_s, result.iterations},
-               {u"inputTokens"_s, result.usage.inputTokens},
-               {u"outputTokens"_s, result.usage.outputTokens}});
+              TurnFinishedInfo{outcome, result.iterations, result.usage});
     emit turnFinished(result);
 }
 
@@ -1011,7 +999,7 @@ bool Agent::passesShields(ShieldStage stage, const QString &subject, const QStri
         if (!verdict.allowed) {
             *reason = verdict.reason;
             emitEvent(AgentEvent::Kind::ShieldBlocked, node, verdict.reason, {}, true,
-                      {{u"stage"_s, shieldStageName(stage)}, {u"shield"_s, shield->name()}});
+                      ShieldInfo{stage, shield->name()});
             return false;
         }
     }
@@ -1023,7 +1011,7 @@ void Agent::recordError(int parent, const QString &code, const QString &message)
     const int node = m_trace->begin(parent, TraceKind::Error, message.section(u'\n', 0, 0).left(80), now(),
                                     ErrorData{message, code});
     m_trace->finish(node, TraceStatus::Error, now());
-    emitEvent(AgentEvent::Kind::Error, node, message, {}, true, {{u"code"_s, code}});
+    emitEvent(AgentEvent::Kind::Error, node, message, {}, true, ErrorInfo{code});
 }
 
 void Agent::appendMessage(const Message &message)
@@ -1033,7 +1021,7 @@ void Agent::appendMessage(const Message &message)
 }
 
 void Agent::emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text, const ToolCall &call,
-                      bool isError, const QJsonObject &data)
+                      bool isError, AgentEventPayload payload)
 {
     AgentEvent e;
     e.kind = kind;
@@ -1043,7 +1031,7 @@ void Agent::emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text,
     e.text = text;
     e.toolCall = call;
     e.isError = isError;
-    e.data = data;
+    e.payload = std::move(payload);
     emit event(e);
 }
 

@@ -112,7 +112,7 @@ private:
 
     void appendMessage(const Message &message);
     void emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text = {}, const ToolCall &call = {},
-                   bool isError = false, const QJsonObject &data = {});
+                   bool isError = false, AgentEventPayload payload = {});
     void setState(State state);
     qint64 now() const { return m_clock->nowUs(); }
     int iterationsRemaining() const;

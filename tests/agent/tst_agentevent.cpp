@@ -20,7 +20,7 @@ QByteArray jsonLine(const AgentEvent &event)
     return QJsonDocument(event.toJson()).toJson(QJsonDocument::Compact);
 }
 
-AgentEvent sampleEvent(Kind kind, const QString &text = {}, const QJsonObject &data = {},
+AgentEvent sampleEvent(Kind kind, const QString &text = {}, AgentEventPayload payload = {},
                        bool isError = false, const ToolCall &call = {})
 {
     AgentEvent e;
@@ -31,7 +31,7 @@ AgentEvent sampleEvent(Kind kind, const QString &text = {}, const QJsonObject &d
     e.text = text;
     e.toolCall = call;
     e.isError = isError;
-    e.data = data;
+    e.payload = std::move(payload);
     return e;
 }
 
@@ -62,14 +62,11 @@ private slots:
                                       << QByteArray(R"({"event":"turn_started","iteration":2,"text":"hi",)"
                                                     R"("timeUs":1000,"traceNode":7})");
         QTest::newRow("iteration started")
-            << sampleEvent(Kind::IterationStarted, {},
-                           {{u"maxIterations"_s, 10}, {u"wrapUpNote"_s, true}, {u"toolsOffered"_s, false}})
+            << sampleEvent(Kind::IterationStarted, {}, IterationStartedInfo{10, true, false})
             << QByteArray(R"({"event":"iteration_started","iteration":2,"maxIterations":10,"timeUs":1000,)"
                           R"("toolsOffered":false,"traceNode":7,"wrapUpNote":true})");
         QTest::newRow("model request")
-            << sampleEvent(
-                   Kind::ModelRequest, {},
-                   {{u"messages"_s, 3}, {u"tools"_s, 2}, {u"toolChoice"_s, u"auto"_s}, {u"edited"_s, true}})
+            << sampleEvent(Kind::ModelRequest, {}, ModelRequestInfo{3, 2, ToolChoice::Auto, true})
             << QByteArray(
                    R"({"edited":true,"event":"model_request","iteration":2,"messages":3,"timeUs":1000,)"
                    R"("toolChoice":"auto","tools":2,"traceNode":7})");
@@ -77,11 +74,7 @@ private slots:
                                     << QByteArray(R"({"event":"text_delta","iteration":2,"text":"Hel",)"
                                                   R"("timeUs":1000,"traceNode":7})");
         QTest::newRow("model response")
-            << sampleEvent(Kind::ModelResponse, u"Hello"_s,
-                           {{u"finishReason"_s, u"stop"_s},
-                            {u"toolCalls"_s, 1},
-                            {u"inputTokens"_s, 10},
-                            {u"outputTokens"_s, 5}})
+            << sampleEvent(Kind::ModelResponse, u"Hello"_s, ModelResponseInfo{FinishReason::Stop, 1, {10, 5}})
             << QByteArray(R"({"event":"model_response","finishReason":"stop","inputTokens":10,"iteration":2,)"
                           R"("outputTokens":5,"text":"Hello","timeUs":1000,"toolCalls":1,"traceNode":7})");
         QTest::newRow("tool call") << sampleEvent(Kind::ToolCall, {}, {}, false, call)
@@ -94,22 +87,20 @@ private slots:
                           R"("timeUs":1000,"toolCall":{"arguments":"[1]",)"
                           R"("id":"c1","name":"add"},"traceNode":7})");
         QTest::newRow("tool result")
-            << sampleEvent(Kind::ToolResult, u"denied"_s, {{u"status"_s, u"denied"_s}}, true, call)
+            << sampleEvent(Kind::ToolResult, u"denied"_s, ToolResultInfo{TraceStatus::Denied}, true, call)
             << QByteArray(R"({"event":"tool_result","isError":true,"iteration":2,"status":"denied",)"
                           R"("text":"denied","timeUs":1000,"toolCall":{"arguments":"[1]","id":"c1",)"
                           R"("name":"add"},"traceNode":7})");
         QTest::newRow("retry")
-            << sampleEvent(Kind::Retry, u"busy"_s,
-                           {{u"attempt"_s, 1}, {u"httpStatus"_s, 529}, {u"retryInMs"_s, 250}}, true)
+            << sampleEvent(Kind::Retry, u"busy"_s, RetryInfo{1, 529, 250}, true)
             << QByteArray(R"({"attempt":1,"event":"retry","httpStatus":529,"isError":true,"iteration":2,)"
                           R"("retryInMs":250,"text":"busy","timeUs":1000,"traceNode":7})");
-        QTest::newRow("error") << sampleEvent(Kind::Error, u"boom"_s, {{u"code"_s, u"provider"_s}}, true)
+        QTest::newRow("error") << sampleEvent(Kind::Error, u"boom"_s, ErrorInfo{u"provider"_s}, true)
                                << QByteArray(
                                       R"({"code":"provider","event":"error","isError":true,"iteration":2,)"
                                       R"("text":"boom","timeUs":1000,"traceNode":7})");
         QTest::newRow("shield blocked")
-            << sampleEvent(Kind::ShieldBlocked, u"no"_s,
-                           {{u"stage"_s, u"output"_s}, {u"shield"_s, u"rules"_s}}, true)
+            << sampleEvent(Kind::ShieldBlocked, u"no"_s, ShieldInfo{ShieldStage::Output, u"rules"_s}, true)
             << QByteArray(R"({"event":"shield_blocked","isError":true,"iteration":2,"shield":"rules",)"
                           R"("stage":"output","text":"no","timeUs":1000,"traceNode":7})");
         QTest::newRow("reflection") << sampleEvent(Kind::Reflection, u"So"_s)
@@ -118,17 +109,14 @@ private slots:
         QTest::newRow("summary") << sampleEvent(Kind::Summary, u"add: 1"_s)
                                  << QByteArray(R"({"event":"summary","iteration":2,"text":"add: 1",)"
                                                R"("timeUs":1000,"traceNode":7})");
-        QTest::newRow("handoff") << sampleEvent(Kind::Handoff, u"billing"_s,
-                                                {{u"target"_s, u"billing_agent"_s}}, false, call)
+        QTest::newRow("handoff") << sampleEvent(Kind::Handoff, u"billing"_s, HandoffInfo{u"billing_agent"_s},
+                                                false, call)
                                  << QByteArray(R"({"event":"handoff","iteration":2,"target":"billing_agent",)"
                                                R"("text":"billing","timeUs":1000,"toolCall":{"arguments":)"
                                                R"("[1]","id":"c1","name":"add"},"traceNode":7})");
         QTest::newRow("turn finished")
             << sampleEvent(Kind::TurnFinished, u"Hello"_s,
-                           {{u"outcome"_s, u"answered"_s},
-                            {u"iterations"_s, 2},
-                            {u"inputTokens"_s, 20},
-                            {u"outputTokens"_s, 10}})
+                           TurnFinishedInfo{TurnOutcome::Answered, 2, {20, 10}})
             << QByteArray(
                    R"({"event":"finished","inputTokens":20,"iteration":2,"iterations":2,)"
                    R"("outcome":"answered","outputTokens":10,"text":"Hello","timeUs":1000,"traceNode":7})");
