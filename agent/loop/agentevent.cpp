@@ -17,6 +17,12 @@ constexpr std::array kindNames{
 static_assert(kindNames.size() == std::size_t(AgentEvent::Kind::TurnFinished) + 1,
               "every AgentEvent::Kind needs a name");
 
+void insertUsage(QJsonObject &json, const TokenUsage &usage)
+{
+    json.insert(u"inputTokens"_s, usage.inputTokens);
+    json.insert(u"outputTokens"_s, usage.outputTokens);
+}
+
 void insertPayload(QJsonObject &json, std::monostate)
 {
     Q_UNUSED(json);
@@ -41,8 +47,7 @@ void insertPayload(QJsonObject &json, const ModelResponseInfo &info)
 {
     json.insert(u"finishReason"_s, finishReasonName(info.finishReason));
     json.insert(u"toolCalls"_s, info.toolCalls);
-    json.insert(u"inputTokens"_s, info.usage.inputTokens);
-    json.insert(u"outputTokens"_s, info.usage.outputTokens);
+    insertUsage(json, info.usage);
 }
 
 void insertPayload(QJsonObject &json, const RetryInfo &info)
@@ -77,8 +82,7 @@ void insertPayload(QJsonObject &json, const TurnFinishedInfo &info)
 {
     json.insert(u"outcome"_s, turnOutcomeName(info.outcome));
     json.insert(u"iterations"_s, info.iterations);
-    json.insert(u"inputTokens"_s, info.usage.inputTokens);
-    json.insert(u"outputTokens"_s, info.usage.outputTokens);
+    insertUsage(json, info.usage);
 }
 
 } // namespace
