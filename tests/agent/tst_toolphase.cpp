@@ -206,6 +206,37 @@ private slots:
         QCOMPARE(f.finished.size(), 1);
     }
 
+    void aToolThatEndsTheLoopAsksOnlyWhenItSucceeds_data()
+    {
+        QTest::addColumn<bool>("fails");
+        QTest::addColumn<bool>("endsLoop");
+        QTest::newRow("succeeds: the loop stops") << false << true;
+        QTest::newRow("fails: the model may try again") << true << false;
+    }
+
+    void aToolThatEndsTheLoopAsksOnlyWhenItSucceeds()
+    {
+        QFETCH(bool, fails);
+        QFETCH(bool, endsLoop);
+        Fixture f;
+        ToolBehaviour stop;
+        stop.endsLoop = true;
+        f.addTool(
+            u"submit"_s,
+            [fails](const QJsonObject &, ToolContext &) {
+                return fails ? ToolResult::failure(u"rejected"_s) : ToolResult::success(u"sent"_s);
+            },
+            stop);
+        f.addTool(u"quick"_s,
+                  [](const QJsonObject &, ToolContext &) { return ToolResult::success(u"42"_s); });
+
+        f.start({call(u"q"_s, u"quick"_s), call(u"s"_s, u"submit"_s)});
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.phase.results().at(0).endsLoop, false);
+        QCOMPARE(f.phase.results().at(1).endsLoop, endsLoop);
+    }
+
     void decisionsFindTheirCallByIdInAnyOrder()
     {
         Fixture f;
