@@ -232,7 +232,8 @@ void StepDebugger::observe(const AgentEvent &event)
         return;
     case AgentEvent::Kind::ToolResult:
         // A call the user (or the approval policy) denied is a decision, not an error.
-        if (event.data.value(u"status"_s).toString() == u"denied")
+        if (const auto *result = event.payloadAs<ToolResultInfo>();
+            result && result->status == TraceStatus::Denied)
             return;
         break;
     default: break;

@@ -5,67 +5,13 @@
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
 
-#include <QFutureWatcher>
 #include <QJsonDocument>
 #include <QPointer>
 #include <QSet>
-#include <QThreadPool>
-#include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
-
-#include <exception>
 
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
-
-namespace {
-
-struct ToolRun
-{
-    ToolResult result;
-    qint64 startedUs = 0;
-    qint64 endedUs = 0;
-};
-
-// Runs on a pool thread. Exceptions end here: they become a result the model can read.
-ToolRun runTool(std::shared_ptr<const Tool> tool, QJsonObject arguments, std::shared_ptr<ToolContext> context,
-                std::shared_ptr<const Clock> clock)
-{
-    ToolRun run;
-    run.startedUs = clock->nowUs();
-    try {
-        run.result = tool->invoke(arguments, *context);
-    } catch (const std::exception &e) {
-        run.result = ToolResult::failure(
-            Agent::tr("The tool failed with an exception: %1").arg(QString::fromUtf8(e.what())));
-    } catch (...) {
-        run.result = ToolResult::failure(Agent::tr("The tool failed with an unknown exception."));
-    }
-    run.endedUs = clock->nowUs();
-    return run;
-}
-
-QString compactJson(const QJsonObject &object)
-{
-    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
-}
-
-} // namespace
-
-struct Agent::PendingToolCall
-{
-    enum class Stage { Checking, AwaitingDecision, Queued, Running, Done };
-
-    ToolCall call;
-    std::shared_ptr<const Tool> tool;
-    QJsonObject arguments;
-    int traceNode = -1;
-    Stage stage = Stage::Checking;
-    ToolResult result;
-    std::shared_ptr<ToolContext> context;
-    QTimer *timeout = nullptr;
-};
 
 struct Agent::Turn
 {
@@ -76,13 +22,9 @@ struct Agent::Turn
     int reflectionNode = -1;
     bool toolsOffered = true;
     bool reflecting = false;
-    bool preparingTools = false;
     int consecutiveErrorIterations = 0;
-    QString lastCallKey;
-    int repeatCount = 0;
     QSet<QString> usedCallIds;
     ModelRequest requestBeforeInterceptors; // what the next model call was built as
-    std::vector<PendingToolCall> calls;     // the current (or last) iteration's
     TurnResult result;
 };
 
@@ -92,12 +34,19 @@ Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *p
     , m_workbench(workbench)
     , m_trace(trace)
     , m_clock(std::make_shared<SystemClock>())
-    , m_toolPool(new QThreadPool)
+    , m_gate(new TurnGate(this))
+    , m_tools(std::make_unique<ToolPhase>(workbench, trace, m_gate, m_interceptors))
 {
     Q_ASSERT(client && workbench && trace);
-    // Enough threads that a slow tool never starves the next turn's calls;
-    // the loop itself limits how many of one response's calls run at once.
-    m_toolPool->setMaxThreadCount(std::max(8, QThread::idealThreadCount()));
+    m_tools->setClock(m_clock);
+    m_tools->setShieldCheck(
+        [this](const QString &toolName, const QString &arguments, int traceNode, QString *reason) {
+            return passesShields(ShieldStage::ToolCall, toolName, arguments, traceNode, reason);
+        });
+    connect(m_tools.get(), &ToolPhase::event, this, &Agent::event);
+    connect(m_tools.get(), &ToolPhase::waitingForDecision, this,
+            [this](bool waiting) { setState(waiting ? State::AwaitingDecision : State::RunningTools); });
+    connect(m_tools.get(), &ToolPhase::finished, this, &Agent::onToolPhaseFinished);
     connectClient();
 }
 
@@ -122,19 +71,11 @@ bool Agent::setModelClient(ModelClient *client)
     return true;
 }
 
+// The tool phase, destroyed after this, cancels its running tools and waits for them.
 Agent::~Agent()
 {
-    if (m_turn) {
+    if (m_turn)
         m_client->cancel();
-        for (PendingToolCall &pending : m_turn->calls) {
-            if (pending.context)
-                pending.context->cancel();
-        }
-    }
-    // A tool that ignores cancellation is abandoned rather than allowed to
-    // hang the application's exit; its thread ends with the process.
-    if (m_toolPool->waitForDone(5000))
-        delete m_toolPool;
 }
 
 void Agent::setConfig(const AgentConfig &config)
@@ -144,8 +85,10 @@ void Agent::setConfig(const AgentConfig &config)
 
 void Agent::setClock(std::shared_ptr<const Clock> clock)
 {
-    if (clock)
-        m_clock = std::move(clock);
+    if (!clock)
+        return;
+    m_clock = clock;
+    m_tools->setClock(std::move(clock));
 }
 
 void Agent::addShield(std::shared_ptr<const Shield> shield)
@@ -188,6 +131,8 @@ bool Agent::send(const QString &userText)
 
     m_turn = std::make_unique<Turn>();
     ++m_turnSerial;
+    m_gate->open(currentToken());
+    m_tools->beginTurn();
     for (const Message &m : std::as_const(m_history)) {
         for (const ToolCall &call : m.toolCalls)
             m_turn->usedCallIds.insert(call.id);
@@ -215,6 +160,11 @@ int Agent::iterationsRemaining() const
     return m_config.maxIterations - m_turn->iteration + 1;
 }
 
+TurnToken Agent::currentToken() const
+{
+    return {m_turnSerial, m_turn ? m_turn->iteration : 0};
+}
+
 void Agent::startIteration()
 {
     Turn &turn = *m_turn;
@@ -222,7 +172,7 @@ void Agent::startIteration()
         m_trace->finish(turn.iterationNode, TraceStatus::Ok, now());
 
     ++turn.iteration;
-    turn.calls.clear();
+    m_gate->open(currentToken());
     const int remaining = iterationsRemaining();
     const bool finalIteration = remaining <= 1;
     const bool wrapUp = remaining <= m_config.wrapUpIterations;
@@ -240,9 +190,7 @@ void Agent::startIteration()
     turn.result.wrapUpNoteSent |= wrapUp;
     turn.result.finalIterationWithoutTools |= finalIteration && !turn.toolsOffered && !m_workbench->isEmpty();
     emitEvent(AgentEvent::Kind::IterationStarted, turn.iterationNode, {}, {}, false,
-              {{u"maxIterations"_s, m_config.maxIterations},
-               {u"wrapUpNote"_s, wrapUp},
-               {u"toolsOffered"_s, turn.toolsOffered}});
+              IterationStartedInfo{m_config.maxIterations, wrapUp, turn.toolsOffered});
 
     consultModelInterceptors(0, buildRequest(false), false, false);
 }
@@ -296,25 +244,21 @@ void Agent::consultModelInterceptors(int interceptorIndex, ModelRequest request,
     checkpoint.traceNode = reflection ? m_turn->reflectionNode : m_turn->iterationNode;
 
     // Decisions may come at once or much later; they land on this thread and
-    // only count while the same turn is still waiting for them.
+    // only count while the same iteration is still waiting for them.
+    const QPointer<TurnGate> gate(m_gate);
     const QPointer<Agent> self(this);
-    const quint64 serial = m_turnSerial;
-    ModelCallDecision decision(
-        [self, serial, interceptorIndex, request, edited, reflection](ModelCallVerdict verdict) {
-            if (!self)
-                return;
-            QMetaObject::invokeMethod(
-                self,
-                [self, serial, interceptorIndex, request, edited, reflection, verdict = std::move(verdict)] {
-                    if (!self->m_turn || self->m_turnSerial != serial)
-                        return;
-                    const bool changed = verdict.editedRequest && *verdict.editedRequest != request;
-                    self->consultModelInterceptors(interceptorIndex + 1,
-                                                   changed ? *verdict.editedRequest : request,
-                                                   edited || changed, reflection);
-                },
-                Qt::QueuedConnection);
-        });
+    ModelCallDecision decision([gate, self, token = currentToken(), interceptorIndex, request, edited,
+                                reflection](ModelCallVerdict verdict) {
+        TurnGate::post(gate, token,
+                       [self, interceptorIndex, request, edited, reflection, verdict = std::move(verdict)] {
+                           if (!self)
+                               return;
+                           const bool changed = verdict.editedRequest && *verdict.editedRequest != request;
+                           self->consultModelInterceptors(interceptorIndex + 1,
+                                                          changed ? *verdict.editedRequest : request,
+                                                          edited || changed, reflection);
+                       });
+    });
     m_interceptors.at(interceptorIndex)->interceptModelCall(checkpoint, decision);
 }
 
@@ -334,10 +278,8 @@ void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection
     turn.modelCallNode = m_trace->begin(parent, TraceKind::ModelCall, label, now(), data);
     setState(State::WaitingForModel);
     emitEvent(AgentEvent::Kind::ModelRequest, turn.modelCallNode, {}, {}, false,
-              {{u"messages"_s, int(request.messages.size())},
-               {u"tools"_s, int(request.tools.size())},
-               {u"toolChoice"_s, toolChoiceName(request.toolChoice)},
-               {u"edited"_s, edited}});
+              ModelRequestInfo{int(request.messages.size()), int(request.tools.size()), request.toolChoice,
+                               edited});
     m_client->send(request);
 }
 
@@ -367,9 +309,7 @@ void Agent::onModelAttempt(const ModelAttempt &attempt)
                          attempt.startedUs, retry);
     m_trace->finish(node, TraceStatus::Error, attempt.endedUs);
     emitEvent(AgentEvent::Kind::Retry, node, attempt.error, {}, true,
-              {{u"attempt"_s, attempt.number},
-               {u"httpStatus"_s, attempt.httpStatus},
-               {u"retryInMs"_s, attempt.retryInMs}});
+              RetryInfo{attempt.number, attempt.httpStatus, attempt.retryInMs});
 }
 
 void Agent::onModelFailure(const ModelError &error)
@@ -390,16 +330,7 @@ void Agent::onModelResponse(const ModelResponse &received)
     if (!m_turn || m_turn->modelCallNode < 0)
         return;
     Turn &turn = *m_turn;
-    ModelResponse response = received;
-
-    // Strict providers need every call id unique across the conversation, and
-    // some servers send none or repeat them: give those a stable one of ours.
-    for (int i = 0; i < response.toolCalls.size(); ++i) {
-        ToolCall &call = response.toolCalls[i];
-        if (call.id.isEmpty() || turn.usedCallIds.contains(call.id))
-            call.id = u"call_%1_%2_%3"_s.arg(m_turnSerial).arg(turn.iteration).arg(i);
-        turn.usedCallIds.insert(call.id);
-    }
+    const ModelResponse response = withUniqueCallIds(received);
 
     const int callNode = std::exchange(turn.modelCallNode, -1);
     m_trace->update(callNode,
@@ -407,87 +338,127 @@ void Agent::onModelResponse(const ModelResponse &received)
     m_trace->finish(callNode, TraceStatus::Ok, now());
     turn.result.usage += response.usage;
     emitEvent(AgentEvent::Kind::ModelResponse, callNode, response.text, {}, false,
-              {{u"finishReason"_s, finishReasonName(response.finishReason)},
-               {u"toolCalls"_s, int(response.toolCalls.size())},
-               {u"inputTokens"_s, response.usage.inputTokens},
-               {u"outputTokens"_s, response.usage.outputTokens}});
+              ModelResponseInfo{response.finishReason, int(response.toolCalls.size()), response.usage});
 
-    if (turn.reflecting) {
-        m_trace->update(turn.reflectionNode,
-                        [&response](TraceNode &node) { node.data<TextData>().text = response.text; });
-        m_trace->finish(turn.reflectionNode, response.text.isEmpty() ? TraceStatus::Error : TraceStatus::Ok,
-                        now());
-        emitEvent(AgentEvent::Kind::Reflection, turn.reflectionNode, response.text);
-        if (response.text.trimmed().isEmpty())
-            finishTurn(TurnOutcome::Fallback, m_config.fallbackMessage.arg(turn.iteration),
-                       tr("The reflection call gave no answer."));
-        else
-            finishWithAnswer(response.text, TurnOutcome::Reflected);
-        return;
+    switch (classify(response)) {
+    case ResponseOutcome::Reflection: onReflection(response); return;
+    case ResponseOutcome::Answer: onAnswer(response); return;
+    case ResponseOutcome::Empty: onEmptyResponse(); return;
+    case ResponseOutcome::ToolsRefused: onToolsRefused(response); return;
+    case ResponseOutcome::Handoff: onHandoff(response); return;
+    case ResponseOutcome::ToolCalls: onToolCalls(response); return;
     }
-
-    if (response.toolCalls.isEmpty()) {
-        if (response.text.trimmed().isEmpty()) {
-            finishTurn(TurnOutcome::Fallback, m_config.fallbackMessage.arg(turn.iteration),
-                       tr("The model gave no answer."));
-            return;
-        }
-        finishWithAnswer(response.text, TurnOutcome::Answered);
-        return;
-    }
-
-    const bool overBudget = m_config.tokenBudget > 0 && turn.result.usage.total() > m_config.tokenBudget;
-    if (!turn.toolsOffered || overBudget) {
-        // The model asked for tools it may not use now. Answer each call so the
-        // history stays valid, and end the turn with whatever text came along.
-        appendMessage(Message::assistant(response.text, response.toolCalls));
-        const QString why
-            = overBudget
-                  ? tr("Not executed: the turn's token budget of %1 is used up.").arg(m_config.tokenBudget)
-                  : tr("Not executed: the iteration limit was reached and tools are disabled.");
-        for (const ToolCall &call : std::as_const(response.toolCalls)) {
-            ToolCallData data;
-            data.call = call;
-            data.result = why;
-            data.isError = true;
-            data.decision = u"skipped"_s;
-            const int node = m_trace->begin(turn.iterationNode, TraceKind::ToolCall, call.name, now(), data);
-            m_trace->finish(node, TraceStatus::Skipped, now());
-            appendMessage(Message::toolResult(call, why, true));
-        }
-        if (overBudget) {
-            const QString message = tr("The turn stopped: it used %1 tokens, over its budget of %2.")
-                                        .arg(turn.result.usage.total())
-                                        .arg(m_config.tokenBudget);
-            recordError(turn.iterationNode, u"token_budget"_s, message);
-            finishTurn(TurnOutcome::TokenBudget, response.text, message);
-        } else if (!response.text.trimmed().isEmpty()) {
-            finishWithAnswer(response.text, TurnOutcome::Answered, /*alreadyInHistory=*/true);
-        } else {
-            turn.result.limitReached = true;
-            finishTurn(TurnOutcome::Fallback, m_config.fallbackMessage.arg(turn.iteration),
-                       tr("The model asked for tools on the final iteration instead of answering."));
-        }
-        return;
-    }
-
-    appendMessage(Message::assistant(response.text, response.toolCalls));
-    for (int i = 0; i < response.toolCalls.size(); ++i) {
-        const auto tool = m_workbench->find(response.toolCalls.at(i).name);
-        if (tool && !tool->behaviour().handoffTarget.isEmpty()) {
-            handleHandoff(response.toolCalls, i);
-            return;
-        }
-    }
-    handleToolCalls(response);
 }
 
-// ---------------------------------------------------------------------------
-// Tool calls
-
-void Agent::handleHandoff(const QList<ToolCall> &calls, int winner)
+// Strict providers need every call id unique across the conversation, and
+// some servers send none or repeat them: give those a stable one of ours.
+ModelResponse Agent::withUniqueCallIds(ModelResponse response)
 {
     Turn &turn = *m_turn;
+    for (int i = 0; i < response.toolCalls.size(); ++i) {
+        ToolCall &call = response.toolCalls[i];
+        if (call.id.isEmpty() || turn.usedCallIds.contains(call.id))
+            call.id = u"call_%1_%2_%3"_s.arg(m_turnSerial).arg(turn.iteration).arg(i);
+        turn.usedCallIds.insert(call.id);
+    }
+    return response;
+}
+
+Agent::ResponseOutcome Agent::classify(const ModelResponse &response) const
+{
+    if (m_turn->reflecting)
+        return ResponseOutcome::Reflection;
+    if (response.toolCalls.isEmpty())
+        return response.text.trimmed().isEmpty() ? ResponseOutcome::Empty : ResponseOutcome::Answer;
+    if (!m_turn->toolsOffered || overBudget())
+        return ResponseOutcome::ToolsRefused;
+    return handoffIndex(response.toolCalls) >= 0 ? ResponseOutcome::Handoff : ResponseOutcome::ToolCalls;
+}
+
+// The first call of a handoff tool, or -1.
+int Agent::handoffIndex(const QList<ToolCall> &calls) const
+{
+    for (int i = 0; i < calls.size(); ++i) {
+        const auto tool = m_workbench->find(calls.at(i).name);
+        if (tool && !tool->behaviour().handoffTarget.isEmpty())
+            return i;
+    }
+    return -1;
+}
+
+bool Agent::overBudget() const
+{
+    return m_config.tokenBudget > 0 && m_turn->result.usage.total() > m_config.tokenBudget;
+}
+
+void Agent::onReflection(const ModelResponse &response)
+{
+    Turn &turn = *m_turn;
+    m_trace->update(turn.reflectionNode,
+                    [&response](TraceNode &node) { node.data<TextData>().text = response.text; });
+    m_trace->finish(turn.reflectionNode, response.text.isEmpty() ? TraceStatus::Error : TraceStatus::Ok,
+                    now());
+    emitEvent(AgentEvent::Kind::Reflection, turn.reflectionNode, response.text);
+    if (response.text.trimmed().isEmpty())
+        finishTurn(TurnOutcome::Fallback, m_config.fallbackMessage.arg(turn.iteration),
+                   tr("The reflection call gave no answer."));
+    else
+        finishWithAnswer(response.text, TurnOutcome::Reflected);
+}
+
+void Agent::onAnswer(const ModelResponse &response)
+{
+    finishWithAnswer(response.text, TurnOutcome::Answered);
+}
+
+void Agent::onEmptyResponse()
+{
+    finishTurn(TurnOutcome::Fallback, m_config.fallbackMessage.arg(m_turn->iteration),
+               tr("The model gave no answer."));
+}
+
+// The model asked for tools it may not use now. Answer each call so the
+// history stays valid, and end the turn with whatever text came along.
+void Agent::onToolsRefused(const ModelResponse &response)
+{
+    Turn &turn = *m_turn;
+    const bool refusedForBudget = overBudget();
+    appendMessage(Message::assistant(response.text, response.toolCalls));
+    const QString why
+        = refusedForBudget
+              ? tr("Not executed: the turn's token budget of %1 is used up.").arg(m_config.tokenBudget)
+              : tr("Not executed: the iteration limit was reached and tools are disabled.");
+    for (const ToolCall &call : std::as_const(response.toolCalls)) {
+        ToolCallData data;
+        data.call = call;
+        data.result = why;
+        data.isError = true;
+        data.decision = u"skipped"_s;
+        const int node = m_trace->begin(turn.iterationNode, TraceKind::ToolCall, call.name, now(), data);
+        m_trace->finish(node, TraceStatus::Skipped, now());
+        appendMessage(Message::toolResult(call, why, true));
+    }
+    if (refusedForBudget) {
+        const QString message = tr("The turn stopped: it used %1 tokens, over its budget of %2.")
+                                    .arg(turn.result.usage.total())
+                                    .arg(m_config.tokenBudget);
+        recordError(turn.iterationNode, u"token_budget"_s, message);
+        finishTurn(TurnOutcome::TokenBudget, response.text, message);
+    } else if (!response.text.trimmed().isEmpty()) {
+        finishWithAnswer(response.text, TurnOutcome::Answered, /*alreadyInHistory=*/true);
+    } else {
+        turn.result.limitReached = true;
+        finishTurn(TurnOutcome::Fallback, m_config.fallbackMessage.arg(turn.iteration),
+                   tr("The model asked for tools on the final iteration instead of answering."));
+    }
+}
+
+void Agent::onHandoff(const ModelResponse &response)
+{
+    Turn &turn = *m_turn;
+    appendMessage(Message::assistant(response.text, response.toolCalls));
+    const QList<ToolCall> &calls = response.toolCalls;
+    const int winner = handoffIndex(calls);
     const ToolCall &winning = calls.at(winner);
     const QString target = m_workbench->find(winning.name)->behaviour().handoffTarget;
     const QString reason
@@ -520,327 +491,29 @@ void Agent::handleHandoff(const QList<ToolCall> &calls, int winner)
     const int node = m_trace->begin(turn.iterationNode, TraceKind::Handoff, tr("Handoff to %1").arg(target),
                                     now(), handoff);
     m_trace->finish(node, TraceStatus::Ok, now());
-    emitEvent(AgentEvent::Kind::Handoff, node, reason, winning, false, {{u"target"_s, target}});
+    emitEvent(AgentEvent::Kind::Handoff, node, reason, winning, false, HandoffInfo{target});
     turn.result.handoff = Handoff{target, reason};
     const QString text = reason.isEmpty() ? tr("Handed off to %1.").arg(target)
                                           : tr("Handed off to %1: %2").arg(target, reason);
     finishTurn(TurnOutcome::HandedOff, text);
 }
 
-void Agent::handleToolCalls(const ModelResponse &response)
+void Agent::onToolCalls(const ModelResponse &response)
+{
+    appendMessage(Message::assistant(response.text, response.toolCalls));
+    m_tools->start(currentToken(), response.toolCalls, m_turn->iterationNode, m_config);
+}
+
+void Agent::onToolPhaseFinished()
 {
     Turn &turn = *m_turn;
-    turn.calls.resize(size_t(response.toolCalls.size()));
-    turn.preparingTools = true;
-    setState(State::RunningTools);
-    for (int i = 0; i < response.toolCalls.size(); ++i) {
-        PendingToolCall &pending = turn.calls[size_t(i)];
-        pending.call = response.toolCalls.at(i);
-        ToolCallData data;
-        data.call = pending.call;
-        pending.traceNode
-            = m_trace->begin(turn.iterationNode, TraceKind::ToolCall, pending.call.name, now(), data);
-        emitEvent(AgentEvent::Kind::ToolCall, pending.traceNode, {}, pending.call);
-        prepareToolCall(i);
-    }
-    turn.preparingTools = false;
-    startQueuedTools();
-    maybeFinishToolPhase();
-}
-
-// The checks that need no one's decision: a call that fails them never reaches
-// an interceptor, and its error goes straight back to the model.
-void Agent::prepareToolCall(int index)
-{
-    Turn &turn = *m_turn;
-    PendingToolCall &pending = turn.calls[size_t(index)];
-    const ToolCall &call = pending.call;
-    const auto fail = [this, index](const QString &message) {
-        completeToolCall(index, ToolResult::failure(message), TraceStatus::Error);
-    };
-
-    pending.tool = m_workbench->find(call.name);
-    if (!pending.tool) {
-        fail(
-            tr("Unknown tool '%1'. Available tools: %2.").arg(call.name, m_workbench->names().join(u", "_s)));
-        return;
-    }
-
-    QJsonParseError parseError;
-    const QString argumentsText = call.arguments.trimmed().isEmpty() ? u"{}"_s : call.arguments;
-    const QJsonDocument document = QJsonDocument::fromJson(argumentsText.toUtf8(), &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        fail(tr("The arguments are not valid JSON (%1 at offset %2). Send a JSON object that matches "
-                "the tool's schema.")
-                 .arg(parseError.errorString())
-                 .arg(parseError.offset));
-        return;
-    }
-    if (!document.isObject()) {
-        fail(tr("The arguments must be a JSON object, not %1.")
-                 .arg(document.isArray() ? tr("an array") : tr("a plain value")));
-        return;
-    }
-    pending.arguments = document.object();
-
-    // The runaway guard counts identical requests in a row across the turn.
-    const QString key = call.name + u'\n' + compactJson(pending.arguments);
-    turn.repeatCount = key == turn.lastCallKey ? turn.repeatCount + 1 : 1;
-    turn.lastCallKey = key;
-    if (m_config.maxRepeatedCalls > 0 && turn.repeatCount >= m_config.maxRepeatedCalls) {
-        completeToolCall(index,
-                         ToolResult::failure(tr("Not executed: %1 was requested with these same arguments %2 "
-                                                "times in a row and would give the same result. Use the "
-                                                "earlier result or try something different.")
-                                                 .arg(call.name)
-                                                 .arg(turn.repeatCount)),
-                         TraceStatus::Skipped);
-        return;
-    }
-
-    const QString violation = m_workbench->validateArguments(call.name, pending.arguments);
-    if (!violation.isEmpty()) {
-        fail(tr("The arguments do not match the schema of %1:\n%2").arg(call.name, violation));
-        return;
-    }
-    pending.stage = PendingToolCall::Stage::AwaitingDecision;
-    consultToolInterceptors(index, 0);
-}
-
-void Agent::consultToolInterceptors(int index, int interceptorIndex)
-{
-    PendingToolCall &pending = m_turn->calls[size_t(index)];
-    if (interceptorIndex >= m_interceptors.size()) {
-        queueToolCall(index);
-        return;
-    }
-    setState(State::AwaitingDecision);
-    ToolCallCheckpoint checkpoint;
-    checkpoint.iteration = m_turn->iteration;
-    checkpoint.call = pending.call;
-    checkpoint.schema = pending.tool->schema();
-    checkpoint.traceNode = pending.traceNode;
-
-    const QPointer<Agent> self(this);
-    const quint64 serial = m_turnSerial;
-    const int iteration = m_turn->iteration;
-    ToolCallDecision decision([self, serial, iteration, index, interceptorIndex](ToolCallVerdict verdict) {
-        if (!self)
-            return;
-        QMetaObject::invokeMethod(
-            self,
-            [self, serial, iteration, index, interceptorIndex, verdict = std::move(verdict)] {
-                if (!self->m_turn || self->m_turnSerial != serial || self->m_turn->iteration != iteration)
-                    return;
-                self->applyToolVerdict(index, interceptorIndex, verdict);
-            },
-            Qt::QueuedConnection);
-    });
-    m_interceptors.at(interceptorIndex)->interceptToolCall(checkpoint, decision);
-}
-
-void Agent::applyToolVerdict(int index, int interceptorIndex, const ToolCallVerdict &verdict)
-{
-    PendingToolCall &pending = m_turn->calls[size_t(index)];
-    if (pending.stage != PendingToolCall::Stage::AwaitingDecision)
-        return;
-
-    switch (verdict.action) {
-    case ToolCallVerdict::Action::Deny: {
-        const QString reason = verdict.denialReason.isEmpty()
-                                   ? tr("Denied by the user.")
-                                   : tr("Denied by the user: %1").arg(verdict.denialReason);
-        m_trace->update(pending.traceNode,
-                        [](TraceNode &node) { node.data<ToolCallData>().decision = u"denied"_s; });
-        completeToolCall(index, ToolResult::failure(reason), TraceStatus::Denied);
-        break;
-    }
-    case ToolCallVerdict::Action::SupplyResult:
-        m_trace->update(pending.traceNode,
-                        [](TraceNode &node) { node.data<ToolCallData>().decision = u"manual result"_s; });
-        completeToolCall(index, verdict.suppliedResult,
-                         verdict.suppliedResult.isError ? TraceStatus::Error : TraceStatus::Ok);
-        break;
-    case ToolCallVerdict::Action::Allow:
-        if (verdict.editedArguments && *verdict.editedArguments != pending.call.arguments) {
-            const QString original = pending.call.arguments;
-            const QString edited = *verdict.editedArguments;
-            pending.call.arguments = edited;
-            m_trace->update(pending.traceNode, [&original, &edited](TraceNode &node) {
-                ToolCallData &data = node.data<ToolCallData>();
-                if (data.originalArguments.isEmpty())
-                    data.originalArguments = original;
-                data.call.arguments = edited;
-            });
-            // Edited arguments get the same checks the model's did.
-            QJsonParseError parseError;
-            const QJsonDocument document = QJsonDocument::fromJson(edited.toUtf8(), &parseError);
-            QString problem;
-            if (parseError.error != QJsonParseError::NoError || !document.isObject())
-                problem = tr("The edited arguments are not a valid JSON object.");
-            else
-                problem = m_workbench->validateArguments(pending.call.name, document.object());
-            if (!problem.isEmpty()) {
-                completeToolCall(index, ToolResult::failure(problem), TraceStatus::Error);
-                break;
-            }
-            pending.arguments = document.object();
-        }
-        consultToolInterceptors(index, interceptorIndex + 1);
-        break;
-    }
-    startQueuedTools();
-    maybeFinishToolPhase();
-}
-
-void Agent::queueToolCall(int index)
-{
-    PendingToolCall &pending = m_turn->calls[size_t(index)];
-    QString reason;
-    if (!passesShields(ShieldStage::ToolCall, pending.call.name, compactJson(pending.arguments),
-                       pending.traceNode, &reason)) {
-        completeToolCall(index, ToolResult::failure(tr("Blocked by a safety check: %1").arg(reason)),
-                         TraceStatus::Blocked);
-        return;
-    }
-    m_trace->update(pending.traceNode, [](TraceNode &node) {
-        QString &decision = node.data<ToolCallData>().decision;
-        if (decision.isEmpty())
-            decision = u"allowed"_s;
-    });
-    pending.stage = PendingToolCall::Stage::Queued;
-}
-
-void Agent::startQueuedTools()
-{
-    if (!m_turn)
-        return;
-    const int limit = std::max(1, m_config.maxParallelTools);
-    int running = 0;
-    for (const PendingToolCall &pending : m_turn->calls)
-        running += pending.stage == PendingToolCall::Stage::Running;
-    for (int i = 0; i < int(m_turn->calls.size()) && running < limit; ++i) {
-        if (m_turn->calls[size_t(i)].stage == PendingToolCall::Stage::Queued) {
-            startTool(i);
-            ++running;
-        }
-    }
-    bool anyAwaiting = false;
-    for (const PendingToolCall &pending : m_turn->calls)
-        anyAwaiting |= pending.stage == PendingToolCall::Stage::AwaitingDecision;
-    setState(anyAwaiting && running == 0 ? State::AwaitingDecision : State::RunningTools);
-}
-
-void Agent::startTool(int index)
-{
-    PendingToolCall &pending = m_turn->calls[size_t(index)];
-    pending.stage = PendingToolCall::Stage::Running;
-
-    const QPointer<Agent> self(this);
-    const quint64 serial = m_turnSerial;
-    const int iteration = m_turn->iteration;
-    const int node = pending.traceNode;
-    pending.context = std::make_shared<ToolContext>([self, serial, node](const QString &message) {
-        QMetaObject::invokeMethod(
-            self,
-            [self, serial, node, message] {
-                if (!self || !self->m_turn || self->m_turnSerial != serial)
-                    return;
-                self->m_trace->update(
-                    node, [&message](TraceNode &n) { n.data<ToolCallData>().progress.append(message); });
-                const ToolCall call = self->m_trace->node(node).data<ToolCallData>().call;
-                self->emitEvent(AgentEvent::Kind::ToolProgress, node, message, call);
-            },
-            Qt::QueuedConnection);
-    });
-
-    const int timeoutMs = pending.tool->behaviour().timeoutMs.value_or(m_config.toolTimeoutMs);
-    if (timeoutMs > 0) {
-        pending.timeout = new QTimer(this);
-        pending.timeout->setSingleShot(true);
-        connect(pending.timeout, &QTimer::timeout, this, [this, serial, iteration, index, timeoutMs] {
-            if (!m_turn || m_turnSerial != serial || m_turn->iteration != iteration)
-                return;
-            PendingToolCall &timedOut = m_turn->calls[size_t(index)];
-            if (timedOut.stage != PendingToolCall::Stage::Running)
-                return;
-            timedOut.context->cancel();
-            completeToolCall(index,
-                             ToolResult::failure(tr("The tool did not finish within its time limit of %1 s "
-                                                    "and was stopped.")
-                                                     .arg(timeoutMs / 1000.0)),
-                             TraceStatus::Error);
-            startQueuedTools();
-            maybeFinishToolPhase();
-        });
-        pending.timeout->start(timeoutMs);
-    }
-
-    auto *watcher = new QFutureWatcher<ToolRun>(this);
-    connect(watcher, &QFutureWatcher<ToolRun>::finished, this, [this, watcher, serial, iteration, index] {
-        watcher->deleteLater();
-        if (!m_turn || m_turnSerial != serial || m_turn->iteration != iteration)
-            return;
-        if (m_turn->calls[size_t(index)].stage != PendingToolCall::Stage::Running)
-            return; // timed out or cancelled meanwhile
-        const ToolRun run = watcher->result();
-        completeToolCall(index, run.result, run.result.isError ? TraceStatus::Error : TraceStatus::Ok,
-                         run.startedUs, run.endedUs);
-        startQueuedTools();
-        maybeFinishToolPhase();
-    });
-    watcher->setFuture(
-        QtConcurrent::run(m_toolPool, runTool, pending.tool, pending.arguments, pending.context, m_clock));
-}
-
-void Agent::completeToolCall(int index, const ToolResult &result, TraceStatus status, qint64 startedUs,
-                             qint64 endedUs)
-{
-    PendingToolCall &pending = m_turn->calls[size_t(index)];
-    pending.stage = PendingToolCall::Stage::Done;
-    pending.result = result;
-    if (pending.timeout) {
-        pending.timeout->deleteLater();
-        pending.timeout = nullptr;
-    }
-    if (pending.context)
-        pending.context->disconnectProgress();
-
-    m_trace->update(pending.traceNode, [&](TraceNode &node) {
-        ToolCallData &data = node.data<ToolCallData>();
-        data.result = result.content;
-        data.isError = result.isError;
-        if (data.decision.isEmpty())
-            data.decision = u"auto"_s;
-        // The worker's own timestamps: they show what really overlapped.
-        if (startedUs > 0)
-            node.startedUs = startedUs;
-    });
-    m_trace->finish(pending.traceNode, status, endedUs > 0 ? endedUs : now());
-    emitEvent(AgentEvent::Kind::ToolResult, pending.traceNode, result.content, pending.call, result.isError,
-              {{u"status"_s, traceStatusName(status)}});
-}
-
-void Agent::maybeFinishToolPhase()
-{
-    if (!m_turn || m_turn->preparingTools || m_turn->reflecting)
-        return;
-    for (const PendingToolCall &pending : m_turn->calls) {
-        if (pending.stage != PendingToolCall::Stage::Done)
-            return;
-    }
-    finishToolPhase();
-}
-
-void Agent::finishToolPhase()
-{
-    Turn &turn = *m_turn;
+    const QList<ToolPhase::FinishedCall> results = m_tools->results();
     bool errorOnly = true;
     bool stopRequested = false;
-    for (const PendingToolCall &pending : turn.calls) {
-        appendMessage(Message::toolResult(pending.call, pending.result.content, pending.result.isError));
-        errorOnly &= pending.result.isError;
-        stopRequested |= !pending.result.isError && pending.tool && pending.tool->behaviour().endsLoop;
+    for (const ToolPhase::FinishedCall &finished : results) {
+        appendMessage(Message::toolResult(finished.call, finished.result.content, finished.result.isError));
+        errorOnly &= finished.result.isError;
+        stopRequested |= finished.endsLoop;
     }
     m_trace->finish(turn.iterationNode, errorOnly ? TraceStatus::Error : TraceStatus::Ok, now());
 
@@ -850,7 +523,7 @@ void Agent::finishToolPhase()
         const QString message = tr("The turn stopped after %1 iterations in a row in which every tool call "
                                    "failed. The last error: %2")
                                     .arg(turn.consecutiveErrorIterations)
-                                    .arg(turn.calls.back().result.content);
+                                    .arg(results.constLast().result.content);
         recordError(turn.traceNode, u"error_limit"_s, message);
         finishTurn(TurnOutcome::ErrorLimit, {}, message);
         return;
@@ -882,11 +555,11 @@ void Agent::runPostLoop()
         return;
     case PostLoopMode::Summary: {
         QStringList lines;
-        for (const PendingToolCall &pending : turn.calls) {
+        for (const ToolPhase::FinishedCall &finished : m_tools->results()) {
             QString line = m_config.summaryFormat;
-            line.replace(u"{tool_name}"_s, pending.call.name)
-                .replace(u"{arguments}"_s, pending.call.arguments)
-                .replace(u"{result}"_s, pending.result.content);
+            line.replace(u"{tool_name}"_s, finished.call.name)
+                .replace(u"{arguments}"_s, finished.call.arguments)
+                .replace(u"{result}"_s, finished.result.content);
             lines.append(line);
         }
         const QString text = lines.join(u'\n');
@@ -950,12 +623,10 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
 
     const int traceNode = turn.traceNode;
     m_turn.reset();
+    m_gate->close();
     setState(State::Idle);
     emitEvent(AgentEvent::Kind::TurnFinished, traceNode, text.isEmpty() ? error : text, {}, !error.isEmpty(),
-              {{u"outcome"_s, turnOutcomeName(outcome)},
-               {u"iterations"_s, result.iterations},
-               {u"inputTokens"_s, result.usage.inputTokens},
-               {u"outputTokens"_s, result.usage.outputTokens}});
+              TurnFinishedInfo{outcome, result.iterations, result.usage});
     emit turnFinished(result);
 }
 
@@ -973,18 +644,11 @@ void Agent::cancel()
     }
     // During the tool phase no result is in the history yet. Every call the
     // model made gets one, so a strict provider accepts the next turn.
-    if (!turn.calls.empty() && !turn.reflecting) {
-        for (int i = 0; i < int(turn.calls.size()); ++i) {
-            PendingToolCall &pending = turn.calls[size_t(i)];
-            if (pending.stage == PendingToolCall::Stage::Done)
-                continue;
-            if (pending.context)
-                pending.context->cancel();
-            completeToolCall(i, ToolResult::failure(tr("Cancelled by the user before the tool finished.")),
-                             TraceStatus::Cancelled);
-        }
-        for (const PendingToolCall &pending : turn.calls)
-            appendMessage(Message::toolResult(pending.call, pending.result.content, pending.result.isError));
+    if (m_tools->isActive()) {
+        m_tools->cancel();
+        for (const ToolPhase::FinishedCall &finished : m_tools->results())
+            appendMessage(
+                Message::toolResult(finished.call, finished.result.content, finished.result.isError));
     }
     finishTurn(TurnOutcome::Cancelled, {}, tr("Cancelled by the user."));
 }
@@ -1011,7 +675,7 @@ bool Agent::passesShields(ShieldStage stage, const QString &subject, const QStri
         if (!verdict.allowed) {
             *reason = verdict.reason;
             emitEvent(AgentEvent::Kind::ShieldBlocked, node, verdict.reason, {}, true,
-                      {{u"stage"_s, shieldStageName(stage)}, {u"shield"_s, shield->name()}});
+                      ShieldInfo{stage, shield->name()});
             return false;
         }
     }
@@ -1023,7 +687,7 @@ void Agent::recordError(int parent, const QString &code, const QString &message)
     const int node = m_trace->begin(parent, TraceKind::Error, message.section(u'\n', 0, 0).left(80), now(),
                                     ErrorData{message, code});
     m_trace->finish(node, TraceStatus::Error, now());
-    emitEvent(AgentEvent::Kind::Error, node, message, {}, true, {{u"code"_s, code}});
+    emitEvent(AgentEvent::Kind::Error, node, message, {}, true, ErrorInfo{code});
 }
 
 void Agent::appendMessage(const Message &message)
@@ -1033,18 +697,16 @@ void Agent::appendMessage(const Message &message)
 }
 
 void Agent::emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text, const ToolCall &call,
-                      bool isError, const QJsonObject &data)
+                      bool isError, AgentEventPayload payload)
 {
-    AgentEvent e;
-    e.kind = kind;
-    e.timeUs = now();
-    e.iteration = m_turn ? m_turn->iteration : 0;
-    e.traceNode = traceNode;
-    e.text = text;
-    e.toolCall = call;
-    e.isError = isError;
-    e.data = data;
-    emit event(e);
+    emit event({.kind = kind,
+                .timeUs = now(),
+                .iteration = m_turn ? m_turn->iteration : 0,
+                .traceNode = traceNode,
+                .text = text,
+                .toolCall = call,
+                .isError = isError,
+                .payload = std::move(payload)});
 }
 
 void Agent::setState(State state)

@@ -3,6 +3,8 @@
 #include "agent/loop/agentconfig.h"
 #include "agent/loop/agentevent.h"
 #include "agent/loop/interceptor.h"
+#include "agent/loop/toolphase.h"
+#include "agent/loop/turngate.h"
 #include "agent/loop/turnresult.h"
 #include "agent/safety/shield.h"
 #include "agent/trace/clock.h"
@@ -12,10 +14,6 @@
 #include <QObject>
 
 #include <memory>
-
-QT_BEGIN_NAMESPACE
-class QThreadPool;
-QT_END_NAMESPACE
 
 namespace Loopscope {
 
@@ -78,7 +76,8 @@ signals:
 
 private:
     struct Turn;
-    struct PendingToolCall;
+    // What a model response asks of the loop; decided once, in classify().
+    enum class ResponseOutcome { Reflection, Answer, Empty, ToolsRefused, Handoff, ToolCalls };
 
     void connectClient();
     void startIteration();
@@ -90,18 +89,17 @@ private:
     void onModelAttempt(const ModelAttempt &attempt);
     void onTextDelta(const QString &text);
 
-    void handleHandoff(const QList<ToolCall> &calls, int winner);
-    void handleToolCalls(const ModelResponse &response);
-    void prepareToolCall(int index);
-    void consultToolInterceptors(int index, int interceptorIndex);
-    void applyToolVerdict(int index, int interceptorIndex, const ToolCallVerdict &verdict);
-    void queueToolCall(int index);
-    void startQueuedTools();
-    void startTool(int index);
-    void completeToolCall(int index, const ToolResult &result, TraceStatus status, qint64 startedUs = 0,
-                          qint64 endedUs = 0);
-    void maybeFinishToolPhase();
-    void finishToolPhase();
+    ModelResponse withUniqueCallIds(ModelResponse response);
+    ResponseOutcome classify(const ModelResponse &response) const;
+    int handoffIndex(const QList<ToolCall> &calls) const;
+    bool overBudget() const;
+    void onReflection(const ModelResponse &response);
+    void onAnswer(const ModelResponse &response);
+    void onEmptyResponse();
+    void onToolsRefused(const ModelResponse &response);
+    void onHandoff(const ModelResponse &response);
+    void onToolCalls(const ModelResponse &response);
+    void onToolPhaseFinished();
 
     void runPostLoop();
     void finishWithAnswer(const QString &text, TurnOutcome outcome, bool alreadyInHistory = false);
@@ -112,10 +110,11 @@ private:
 
     void appendMessage(const Message &message);
     void emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text = {}, const ToolCall &call = {},
-                   bool isError = false, const QJsonObject &data = {});
+                   bool isError = false, AgentEventPayload payload = {});
     void setState(State state);
     qint64 now() const { return m_clock->nowUs(); }
     int iterationsRemaining() const;
+    TurnToken currentToken() const;
 
     ModelClient *m_client;
     Workbench *m_workbench;
@@ -124,11 +123,12 @@ private:
     std::shared_ptr<const Clock> m_clock;
     QList<std::shared_ptr<const Shield>> m_shields;
     QList<Interceptor *> m_interceptors;
-    QThreadPool *m_toolPool;
     QList<Message> m_history;
     std::unique_ptr<Turn> m_turn;
     quint64 m_turnSerial = 0;
     State m_state = State::Idle;
+    TurnGate *m_gate;
+    std::unique_ptr<ToolPhase> m_tools;
 };
 
 } // namespace Loopscope

@@ -1,11 +1,88 @@
 #pragma once
 
 #include "agent/conversation/message.h"
+#include "agent/loop/turnresult.h"
+#include "agent/model/modelrequest.h"
+#include "agent/safety/shield.h"
+#include "agent/trace/tracenode.h"
 
 #include <QJsonObject>
 #include <QString>
 
+#include <variant>
+
 namespace Loopscope {
+
+struct IterationStartedInfo
+{
+    int maxIterations = 0;
+    bool wrapUpNote = false;
+    bool toolsOffered = false;
+    bool operator==(const IterationStartedInfo &) const = default;
+};
+
+struct ModelRequestInfo
+{
+    int messages = 0;
+    int tools = 0;
+    ToolChoice toolChoice = ToolChoice::Auto;
+    bool edited = false;
+    bool operator==(const ModelRequestInfo &) const = default;
+};
+
+struct ModelResponseInfo
+{
+    FinishReason finishReason = FinishReason::Stop;
+    int toolCalls = 0;
+    TokenUsage usage;
+    bool operator==(const ModelResponseInfo &) const = default;
+};
+
+struct RetryInfo
+{
+    int attempt = 0;
+    int httpStatus = 0;
+    qint64 retryInMs = 0;
+    bool operator==(const RetryInfo &) const = default;
+};
+
+struct ShieldInfo
+{
+    ShieldStage stage = ShieldStage::Input;
+    QString shield;
+    bool operator==(const ShieldInfo &) const = default;
+};
+
+struct ToolResultInfo
+{
+    TraceStatus status = TraceStatus::Ok;
+    bool operator==(const ToolResultInfo &) const = default;
+};
+
+struct ErrorInfo
+{
+    QString code;
+    bool operator==(const ErrorInfo &) const = default;
+};
+
+struct HandoffInfo
+{
+    QString target;
+    bool operator==(const HandoffInfo &) const = default;
+};
+
+struct TurnFinishedInfo
+{
+    TurnOutcome outcome = TurnOutcome::Answered;
+    int iterations = 0;
+    TokenUsage usage;
+    bool operator==(const TurnFinishedInfo &) const = default;
+};
+
+// What an event carries beyond the common fields; std::monostate for the kinds that carry nothing more.
+using AgentEventPayload
+    = std::variant<std::monostate, IterationStartedInfo, ModelRequestInfo, ModelResponseInfo, RetryInfo,
+                   ShieldInfo, ToolResultInfo, ErrorInfo, HandoffInfo, TurnFinishedInfo>;
 
 /*!
     One thing that happened in the loop, as a value: what the UI animates, what
@@ -36,9 +113,16 @@ struct AgentEvent
     int iteration = 0;
     int traceNode = -1;
     QString text;      // delta, answer, result, error or reason
-    ToolCall toolCall; // ToolCall, ToolProgress, ToolResult
+    ToolCall toolCall; // ToolCall, ToolProgress, ToolResult, Handoff
     bool isError = false;
-    QJsonObject data; // kind-specific extras
+    AgentEventPayload payload; // kind-specific extras
+
+    // The payload if it is a T, else null.
+    template<typename T>
+    const T *payloadAs() const
+    {
+        return std::get_if<T>(&payload);
+    }
 
     bool operator==(const AgentEvent &) const = default;
     QJsonObject toJson() const;

@@ -386,14 +386,15 @@ bool ChatSession::clear()
 void ChatSession::onEvent(const AgentEvent &event)
 {
     switch (event.kind) {
-    case AgentEvent::Kind::IterationStarted:
+    case AgentEvent::Kind::IterationStarted: {
         m_iteration = event.iteration;
-        emit iterationChanged(m_iteration,
-                              event.data.value(u"maxIterations"_s).toInt(m_config.maxIterations));
+        const auto *started = event.payloadAs<IterationStartedInfo>();
+        emit iterationChanged(m_iteration, started ? started->maxIterations : m_config.maxIterations);
         break;
+    }
     case AgentEvent::Kind::ModelResponse: {
-        const TokenUsage usage{event.data.value(u"inputTokens"_s).toInteger(),
-                               event.data.value(u"outputTokens"_s).toInteger()};
+        const auto *response = event.payloadAs<ModelResponseInfo>();
+        const TokenUsage usage = response ? response->usage : TokenUsage{};
         m_turnUsage += usage;
         m_sessionUsage += usage;
         emit usageChanged();

@@ -194,11 +194,12 @@ void ChatView::onAgentEvent(const AgentEvent &event)
         m_activityLabel->setText(tr("Waiting for the model…"));
         updateActivity();
         break;
-    case Kind::Retry:
-        m_activityLabel->setText(tr("Attempt %1 failed (%2); trying again…")
-                                     .arg(event.data.value(u"attempt"_s).toInt())
-                                     .arg(event.text));
+    case Kind::Retry: {
+        const auto *retry = event.payloadAs<RetryInfo>();
+        m_activityLabel->setText(
+            tr("Attempt %1 failed (%2); trying again…").arg(retry ? retry->attempt : 0).arg(event.text));
         break;
+    }
     case Kind::ToolCall: {
         ToolCallCard *card = toolCallCard(event.toolCall.id);
         if (!card)
@@ -215,7 +216,8 @@ void ChatView::onAgentEvent(const AgentEvent &event)
     case Kind::Error: m_live->errorNode = event.traceNode; break;
     case Kind::ShieldBlocked:
         m_live->blockedNode = event.traceNode;
-        if (event.data.value(u"stage"_s).toString() == u"output") {
+        if (const auto *shield = event.payloadAs<ShieldInfo>();
+            shield && shield->stage == ShieldStage::Output) {
             m_live->outputBlocked = true;
             if (m_live->lastAnswer)
                 m_live->lastAnswer->setText(tr("*The answer was withheld by a safety check.*"));
@@ -294,7 +296,9 @@ void ChatView::applyToolResult(const AgentEvent &event)
         card = addToolCard(event.toolCall, event.traceNode);
     card->setTraceNode(event.traceNode);
     card->setCall(event.toolCall); // the arguments that ran, if the user edited them
-    card->setResult(event.text, cardStatus(event.data.value(u"status"_s).toString(), event.isError));
+    const auto *result = event.payloadAs<ToolResultInfo>();
+    card->setResult(event.text,
+                    cardStatus(result ? traceStatusName(result->status) : QString(), event.isError));
 }
 
 void ChatView::onMessageAppended(const Message &message)

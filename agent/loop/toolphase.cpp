@@ -1,0 +1,464 @@
+#include "agent/loop/toolphase.h"
+
+#include "agent/tools/workbench.h"
+#include "agent/trace/trace.h"
+
+#include <QFutureWatcher>
+#include <QJsonDocument>
+#include <QThreadPool>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <exception>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+namespace {
+
+struct ToolRun
+{
+    ToolResult result;
+    qint64 startedUs = 0;
+    qint64 endedUs = 0;
+};
+
+// Runs on a pool thread. Exceptions end here: they become a result the model can read.
+ToolRun runTool(std::shared_ptr<const Tool> tool, QJsonObject arguments, std::shared_ptr<ToolContext> context,
+                std::shared_ptr<const Clock> clock)
+{
+    ToolRun run;
+    run.startedUs = clock->nowUs();
+    try {
+        run.result = tool->invoke(arguments, *context);
+    } catch (const std::exception &e) {
+        run.result = ToolResult::failure(
+            ToolPhase::tr("The tool failed with an exception: %1").arg(QString::fromUtf8(e.what())));
+    } catch (...) {
+        run.result = ToolResult::failure(ToolPhase::tr("The tool failed with an unknown exception."));
+    }
+    run.endedUs = clock->nowUs();
+    return run;
+}
+
+QString compactJson(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+} // namespace
+
+struct ToolPhase::PendingCall
+{
+    enum class Stage { Checking, AwaitingDecision, Queued, Running, Done };
+
+    ToolCall call;
+    std::shared_ptr<const Tool> tool;
+    QJsonObject arguments;
+    int traceNode = -1;
+    Stage stage = Stage::Checking;
+    ToolResult result;
+    std::shared_ptr<ToolContext> context;
+    QTimer *timeout = nullptr;
+};
+
+ToolPhase::ToolPhase(Workbench *workbench, Trace *trace, TurnGate *gate,
+                     const QList<Interceptor *> &interceptors, QObject *parent)
+    : QObject(parent)
+    , m_workbench(workbench)
+    , m_trace(trace)
+    , m_gate(gate)
+    , m_interceptors(interceptors)
+    , m_clock(std::make_shared<SystemClock>())
+    , m_pool(new QThreadPool)
+{
+    // Enough threads that a slow tool never starves the next turn's calls;
+    // the phase itself limits how many of one response's calls run at once.
+    m_pool->setMaxThreadCount(std::max(8, QThread::idealThreadCount()));
+}
+
+ToolPhase::~ToolPhase()
+{
+    if (m_active) {
+        for (const auto &pending : m_calls) {
+            if (pending->context)
+                pending->context->cancel();
+        }
+    }
+    // A tool that ignores cancellation is abandoned rather than allowed to
+    // hang the application's exit; its thread ends with the process.
+    if (m_pool->waitForDone(5000))
+        delete m_pool;
+}
+
+void ToolPhase::setClock(std::shared_ptr<const Clock> clock)
+{
+    if (clock)
+        m_clock = std::move(clock);
+}
+
+void ToolPhase::beginTurn()
+{
+    m_lastCallKey.clear();
+    m_repeatCount = 0;
+}
+
+void ToolPhase::start(TurnToken token, const QList<ToolCall> &calls, int parentNode,
+                      const AgentConfig &config)
+{
+    m_token = token;
+    m_parentNode = parentNode;
+    m_maxParallel = std::max(1, config.maxParallelTools);
+    m_defaultTimeoutMs = config.toolTimeoutMs;
+    m_maxRepeatedCalls = config.maxRepeatedCalls;
+    m_calls.clear();
+    m_active = true;
+    m_preparing = true;
+    emit waitingForDecision(false);
+    for (const ToolCall &call : calls) {
+        PendingCall &pending = *m_calls.emplace_back(std::make_unique<PendingCall>());
+        pending.call = call;
+        ToolCallData data;
+        data.call = call;
+        pending.traceNode = m_trace->begin(parentNode, TraceKind::ToolCall, call.name, now(), data);
+        emitEvent(AgentEvent::Kind::ToolCall, pending.traceNode, {}, call);
+        prepare(pending);
+    }
+    m_preparing = false;
+    startQueued();
+    finishIfDone();
+}
+
+ToolPhase::PendingCall *ToolPhase::find(const QString &callId)
+{
+    for (const auto &pending : m_calls) {
+        if (pending->call.id == callId)
+            return pending.get();
+    }
+    return nullptr;
+}
+
+QList<ToolPhase::FinishedCall> ToolPhase::results() const
+{
+    QList<FinishedCall> results;
+    for (const auto &pending : m_calls) {
+        const bool endsLoop
+            = !pending->result.isError && pending->tool && pending->tool->behaviour().endsLoop;
+        results.append({pending->call, pending->result, endsLoop});
+    }
+    return results;
+}
+
+// The checks that need no one's decision: a call that fails them never reaches
+// an interceptor, and its error goes straight back to the model.
+void ToolPhase::prepare(PendingCall &pending)
+{
+    const ToolCall &call = pending.call;
+    const auto fail = [this, &pending](const QString &message) {
+        complete(pending, ToolResult::failure(message), TraceStatus::Error);
+    };
+
+    pending.tool = m_workbench->find(call.name);
+    if (!pending.tool) {
+        fail(
+            tr("Unknown tool '%1'. Available tools: %2.").arg(call.name, m_workbench->names().join(u", "_s)));
+        return;
+    }
+
+    QJsonParseError parseError;
+    const QString argumentsText = call.arguments.trimmed().isEmpty() ? u"{}"_s : call.arguments;
+    const QJsonDocument document = QJsonDocument::fromJson(argumentsText.toUtf8(), &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        fail(tr("The arguments are not valid JSON (%1 at offset %2). Send a JSON object that matches "
+                "the tool's schema.")
+                 .arg(parseError.errorString())
+                 .arg(parseError.offset));
+        return;
+    }
+    if (!document.isObject()) {
+        fail(tr("The arguments must be a JSON object, not %1.")
+                 .arg(document.isArray() ? tr("an array") : tr("a plain value")));
+        return;
+    }
+    pending.arguments = document.object();
+
+    const QString key = call.name + u'\n' + compactJson(pending.arguments);
+    m_repeatCount = key == m_lastCallKey ? m_repeatCount + 1 : 1;
+    m_lastCallKey = key;
+    if (m_maxRepeatedCalls > 0 && m_repeatCount >= m_maxRepeatedCalls) {
+        complete(pending,
+                 ToolResult::failure(tr("Not executed: %1 was requested with these same arguments %2 "
+                                        "times in a row and would give the same result. Use the "
+                                        "earlier result or try something different.")
+                                         .arg(call.name)
+                                         .arg(m_repeatCount)),
+                 TraceStatus::Skipped);
+        return;
+    }
+
+    const QString violation = m_workbench->validateArguments(call.name, pending.arguments);
+    if (!violation.isEmpty()) {
+        fail(tr("The arguments do not match the schema of %1:\n%2").arg(call.name, violation));
+        return;
+    }
+    pending.stage = PendingCall::Stage::AwaitingDecision;
+    consultInterceptors(call.id, 0);
+}
+
+void ToolPhase::consultInterceptors(const QString &callId, int interceptorIndex)
+{
+    PendingCall &pending = *find(callId);
+    if (interceptorIndex >= m_interceptors.size()) {
+        queue(pending);
+        return;
+    }
+    emit waitingForDecision(true);
+    ToolCallCheckpoint checkpoint;
+    checkpoint.iteration = m_token.iteration;
+    checkpoint.call = pending.call;
+    checkpoint.schema = pending.tool->schema();
+    checkpoint.traceNode = pending.traceNode;
+
+    const QPointer<TurnGate> gate(m_gate);
+    const QPointer<ToolPhase> self(this);
+    const TurnToken token = m_token;
+    ToolCallDecision decision([gate, self, token, callId, interceptorIndex](ToolCallVerdict verdict) {
+        TurnGate::post(gate, token, [self, callId, interceptorIndex, verdict = std::move(verdict)] {
+            if (self)
+                self->applyVerdict(callId, interceptorIndex, verdict);
+        });
+    });
+    m_interceptors.at(interceptorIndex)->interceptToolCall(checkpoint, decision);
+}
+
+void ToolPhase::applyVerdict(const QString &callId, int interceptorIndex, const ToolCallVerdict &verdict)
+{
+    PendingCall *found = find(callId);
+    if (!found || found->stage != PendingCall::Stage::AwaitingDecision)
+        return;
+    PendingCall &pending = *found;
+
+    switch (verdict.action) {
+    case ToolCallVerdict::Action::Deny: {
+        const QString reason = verdict.denialReason.isEmpty()
+                                   ? tr("Denied by the user.")
+                                   : tr("Denied by the user: %1").arg(verdict.denialReason);
+        m_trace->update(pending.traceNode,
+                        [](TraceNode &node) { node.data<ToolCallData>().decision = u"denied"_s; });
+        complete(pending, ToolResult::failure(reason), TraceStatus::Denied);
+        break;
+    }
+    case ToolCallVerdict::Action::SupplyResult:
+        m_trace->update(pending.traceNode,
+                        [](TraceNode &node) { node.data<ToolCallData>().decision = u"manual result"_s; });
+        complete(pending, verdict.suppliedResult,
+                 verdict.suppliedResult.isError ? TraceStatus::Error : TraceStatus::Ok);
+        break;
+    case ToolCallVerdict::Action::Allow:
+        if (verdict.editedArguments && !takeEditedArguments(pending, *verdict.editedArguments))
+            break;
+        consultInterceptors(callId, interceptorIndex + 1);
+        break;
+    }
+    startQueued();
+    finishIfDone();
+}
+
+// Edited arguments get the same checks the model's did. False when they fail
+// them: the call is then complete with the problem as its result.
+bool ToolPhase::takeEditedArguments(PendingCall &pending, const QString &edited)
+{
+    if (edited == pending.call.arguments)
+        return true;
+    const QString original = pending.call.arguments;
+    pending.call.arguments = edited;
+    m_trace->update(pending.traceNode, [&original, &edited](TraceNode &node) {
+        ToolCallData &data = node.data<ToolCallData>();
+        if (data.originalArguments.isEmpty())
+            data.originalArguments = original;
+        data.call.arguments = edited;
+    });
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(edited.toUtf8(), &parseError);
+    QString problem;
+    if (parseError.error != QJsonParseError::NoError || !document.isObject())
+        problem = tr("The edited arguments are not a valid JSON object.");
+    else
+        problem = m_workbench->validateArguments(pending.call.name, document.object());
+    if (!problem.isEmpty()) {
+        complete(pending, ToolResult::failure(problem), TraceStatus::Error);
+        return false;
+    }
+    pending.arguments = document.object();
+    return true;
+}
+
+void ToolPhase::queue(PendingCall &pending)
+{
+    QString reason;
+    if (m_shieldCheck
+        && !m_shieldCheck(pending.call.name, compactJson(pending.arguments), pending.traceNode, &reason)) {
+        complete(pending, ToolResult::failure(tr("Blocked by a safety check: %1").arg(reason)),
+                 TraceStatus::Blocked);
+        return;
+    }
+    m_trace->update(pending.traceNode, [](TraceNode &node) {
+        QString &decision = node.data<ToolCallData>().decision;
+        if (decision.isEmpty())
+            decision = u"allowed"_s;
+    });
+    pending.stage = PendingCall::Stage::Queued;
+}
+
+void ToolPhase::startQueued()
+{
+    if (!m_active)
+        return;
+    int running = 0;
+    for (const auto &pending : m_calls)
+        running += pending->stage == PendingCall::Stage::Running;
+    for (const auto &pending : m_calls) {
+        if (running >= m_maxParallel)
+            break;
+        if (pending->stage == PendingCall::Stage::Queued) {
+            run(*pending);
+            ++running;
+        }
+    }
+    bool anyAwaiting = false;
+    for (const auto &pending : m_calls)
+        anyAwaiting |= pending->stage == PendingCall::Stage::AwaitingDecision;
+    emit waitingForDecision(anyAwaiting && running == 0);
+}
+
+void ToolPhase::run(PendingCall &pending)
+{
+    pending.stage = PendingCall::Stage::Running;
+
+    const QPointer<TurnGate> gate(m_gate);
+    const QPointer<ToolPhase> self(this);
+    const TurnToken token = m_token;
+    const int node = pending.traceNode;
+    pending.context = std::make_shared<ToolContext>([gate, self, token, node](const QString &message) {
+        TurnGate::post(gate, token, [self, node, message] {
+            if (!self)
+                return;
+            self->m_trace->update(
+                node, [&message](TraceNode &n) { n.data<ToolCallData>().progress.append(message); });
+            const ToolCall call = self->m_trace->node(node).data<ToolCallData>().call;
+            self->emitEvent(AgentEvent::Kind::ToolProgress, node, message, call);
+        });
+    });
+
+    const QString callId = pending.call.id;
+    const int timeoutMs = pending.tool->behaviour().timeoutMs.value_or(m_defaultTimeoutMs);
+    if (timeoutMs > 0) {
+        pending.timeout = new QTimer(this);
+        pending.timeout->setSingleShot(true);
+        connect(pending.timeout, &QTimer::timeout, this,
+                m_gate->guard(token, [this, callId, timeoutMs] { onTimeout(callId, timeoutMs); }));
+        pending.timeout->start(timeoutMs);
+    }
+
+    auto *watcher = new QFutureWatcher<ToolRun>(this);
+    const auto onFinished = m_gate->guard(token, [this, watcher, callId] {
+        PendingCall *finished = find(callId);
+        if (!finished || finished->stage != PendingCall::Stage::Running)
+            return; // timed out or cancelled meanwhile
+        const ToolRun run = watcher->result();
+        complete(*finished, run.result, run.result.isError ? TraceStatus::Error : TraceStatus::Ok,
+                 run.startedUs, run.endedUs);
+        startQueued();
+        finishIfDone();
+    });
+    connect(watcher, &QFutureWatcher<ToolRun>::finished, this, [watcher, onFinished] {
+        watcher->deleteLater();
+        onFinished();
+    });
+    watcher->setFuture(
+        QtConcurrent::run(m_pool, runTool, pending.tool, pending.arguments, pending.context, m_clock));
+}
+
+void ToolPhase::onTimeout(const QString &callId, int timeoutMs)
+{
+    PendingCall *timedOut = find(callId);
+    if (!timedOut || timedOut->stage != PendingCall::Stage::Running)
+        return;
+    timedOut->context->cancel();
+    complete(*timedOut,
+             ToolResult::failure(tr("The tool did not finish within its time limit of %1 s and was stopped.")
+                                     .arg(timeoutMs / 1000.0)),
+             TraceStatus::Error);
+    startQueued();
+    finishIfDone();
+}
+
+void ToolPhase::complete(PendingCall &pending, const ToolResult &result, TraceStatus status, qint64 startedUs,
+                         qint64 endedUs)
+{
+    pending.stage = PendingCall::Stage::Done;
+    pending.result = result;
+    if (pending.timeout) {
+        pending.timeout->deleteLater();
+        pending.timeout = nullptr;
+    }
+    if (pending.context)
+        pending.context->disconnectProgress();
+
+    m_trace->update(pending.traceNode, [&](TraceNode &node) {
+        ToolCallData &data = node.data<ToolCallData>();
+        data.result = result.content;
+        data.isError = result.isError;
+        if (data.decision.isEmpty())
+            data.decision = u"auto"_s;
+        // The worker's own timestamps: they show what really overlapped.
+        if (startedUs > 0)
+            node.startedUs = startedUs;
+    });
+    m_trace->finish(pending.traceNode, status, endedUs > 0 ? endedUs : now());
+    emitEvent(AgentEvent::Kind::ToolResult, pending.traceNode, result.content, pending.call, result.isError,
+              ToolResultInfo{status});
+}
+
+void ToolPhase::finishIfDone()
+{
+    if (!m_active || m_preparing)
+        return;
+    for (const auto &pending : m_calls) {
+        if (pending->stage != PendingCall::Stage::Done)
+            return;
+    }
+    m_active = false;
+    emit finished();
+}
+
+void ToolPhase::cancel()
+{
+    if (!m_active)
+        return;
+    for (const auto &pending : m_calls) {
+        if (pending->stage == PendingCall::Stage::Done)
+            continue;
+        if (pending->context)
+            pending->context->cancel();
+        complete(*pending, ToolResult::failure(tr("Cancelled by the user before the tool finished.")),
+                 TraceStatus::Cancelled);
+    }
+    m_active = false;
+}
+
+void ToolPhase::emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text, const ToolCall &call,
+                          bool isError, AgentEventPayload payload)
+{
+    emit event({.kind = kind,
+                .timeUs = now(),
+                .iteration = m_token.iteration,
+                .traceNode = traceNode,
+                .text = text,
+                .toolCall = call,
+                .isError = isError,
+                .payload = std::move(payload)});
+}
+
+} // namespace Loopscope

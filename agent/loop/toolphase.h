@@ -1,0 +1,118 @@
+#pragma once
+
+#include "agent/loop/agentconfig.h"
+#include "agent/loop/agentevent.h"
+#include "agent/loop/interceptor.h"
+#include "agent/loop/turngate.h"
+#include "agent/trace/clock.h"
+
+#include <QList>
+#include <QObject>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QThreadPool;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+
+class Trace;
+class Workbench;
+
+/*!
+    The tool half of an iteration, on its own so it can be tested on its own:
+    the calls of one model response go through the checks that need no one
+    (unknown tool, invalid arguments, runaway repeats), the interceptors'
+    decisions and the shields, then run on a thread pool, a limited number at
+    once, each within its time limit. Results are reported as they come and
+    kept in the model's order; `finished` says every call has one.
+
+    Calls are told apart by their id, which must be unique within a phase (the
+    Agent makes them unique across the conversation).
+*/
+class ToolPhase final : public QObject
+{
+    Q_OBJECT
+
+public:
+    // Asks the shields about a call about to run; on false, reason says why. Records its own trace nodes.
+    using ShieldCheck = std::function<bool(const QString &toolName, const QString &arguments, int traceNode,
+                                           QString *reason)>;
+
+    struct FinishedCall
+    {
+        ToolCall call; // as it ran, with the arguments an interceptor may have edited
+        ToolResult result;
+        bool endsLoop = false; // the tool succeeded and asks the loop to stop
+    };
+
+    // The interceptors are consulted in the list's order at the time of each decision.
+    ToolPhase(Workbench *workbench, Trace *trace, TurnGate *gate, const QList<Interceptor *> &interceptors,
+              QObject *parent = nullptr);
+    // Cancels tools still running and waits a while for them.
+    ~ToolPhase() override;
+
+    void setClock(std::shared_ptr<const Clock> clock);
+    void setShieldCheck(ShieldCheck check) { m_shieldCheck = std::move(check); }
+
+    // A new turn: the runaway guard forgets the calls of the last one.
+    void beginTurn();
+    // Takes over one response's calls; their trace nodes go under parentNode. The gate decides
+    // whether late decisions, progress, timeouts and results still count.
+    void start(TurnToken token, const QList<ToolCall> &calls, int parentNode, const AgentConfig &config);
+    // Ends every unfinished call as cancelled; `finished` is not emitted.
+    void cancel();
+
+    bool isActive() const { return m_active; }
+    // The last started phase's calls in the model's order, each with its result once it has one.
+    QList<FinishedCall> results() const;
+
+signals:
+    void event(const Loopscope::AgentEvent &event);
+    // True while calls wait for a decision and none runs.
+    void waitingForDecision(bool waiting);
+    void finished();
+
+private:
+    struct PendingCall;
+
+    PendingCall *find(const QString &callId);
+    void prepare(PendingCall &pending);
+    void consultInterceptors(const QString &callId, int interceptorIndex);
+    void applyVerdict(const QString &callId, int interceptorIndex, const ToolCallVerdict &verdict);
+    bool takeEditedArguments(PendingCall &pending, const QString &edited);
+    void queue(PendingCall &pending);
+    void startQueued();
+    void run(PendingCall &pending);
+    void onTimeout(const QString &callId, int timeoutMs);
+    void complete(PendingCall &pending, const ToolResult &result, TraceStatus status, qint64 startedUs = 0,
+                  qint64 endedUs = 0);
+    void finishIfDone();
+    void emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text, const ToolCall &call,
+                   bool isError = false, AgentEventPayload payload = {});
+    qint64 now() const { return m_clock->nowUs(); }
+
+    Workbench *m_workbench;
+    Trace *m_trace;
+    TurnGate *m_gate;
+    const QList<Interceptor *> &m_interceptors;
+    ShieldCheck m_shieldCheck;
+    std::shared_ptr<const Clock> m_clock;
+    QThreadPool *m_pool;
+
+    TurnToken m_token;
+    int m_parentNode = -1;
+    int m_maxParallel = 1;
+    int m_defaultTimeoutMs = 0;
+    int m_maxRepeatedCalls = 0;
+    std::vector<std::unique_ptr<PendingCall>> m_calls;
+    bool m_active = false;
+    bool m_preparing = false;
+    QString m_lastCallKey; // the runaway guard counts identical requests in a row across the turn
+    int m_repeatCount = 0;
+};
+
+} // namespace Loopscope

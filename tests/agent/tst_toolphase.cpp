@@ -1,0 +1,293 @@
+#include "agent/loop/toolphase.h"
+#include "agent/tools/functiontool.h"
+#include "agent/tools/workbench.h"
+#include "agent/trace/trace.h"
+
+#include <QDeadlineTimer>
+#include <QMutex>
+#include <QSignalSpy>
+#include <QTest>
+#include <QThread>
+#include <QWaitCondition>
+
+#include <atomic>
+
+using namespace Loopscope;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+ToolCall call(const QString &id, const QString &name, const QString &arguments = u"{}"_s)
+{
+    ToolCall c;
+    c.id = id;
+    c.name = name;
+    c.arguments = arguments;
+    return c;
+}
+
+// Keeps every decision for the test to make later.
+class HoldingInterceptor final : public Interceptor
+{
+public:
+    QList<ToolCallCheckpoint> checkpoints;
+    QList<ToolCallDecision> decisions;
+
+    void interceptToolCall(const ToolCallCheckpoint &checkpoint, ToolCallDecision decision) override
+    {
+        checkpoints.append(checkpoint);
+        decisions.append(decision);
+    }
+};
+
+// A tool phase as the Agent drives it: one open iteration of one turn.
+struct Fixture
+{
+    static constexpr TurnToken token{1, 1};
+
+    Workbench workbench;
+    Trace trace;
+    TurnGate gate;
+    QList<Interceptor *> interceptors;
+    ToolPhase phase{&workbench, &trace, &gate, interceptors};
+    QSignalSpy finished{&phase, &ToolPhase::finished};
+    QSignalSpy events{&phase, &ToolPhase::event};
+    int iterationNode = trace.begin(-1, TraceKind::Iteration, u"Iteration 1"_s, 0, IterationData{});
+
+    Fixture() { gate.open(token); }
+
+    void addTool(const QString &name, FunctionTool::Function function, ToolBehaviour behaviour = {})
+    {
+        workbench.add(std::make_shared<FunctionTool>(
+            ToolSchema{name, name + u" tool"_s, QJsonObject{{u"type"_s, u"object"_s}}}, std::move(function),
+            behaviour));
+    }
+    void start(const QList<ToolCall> &calls, int maxParallel = 4)
+    {
+        AgentConfig config;
+        config.maxParallelTools = maxParallel;
+        phase.start(token, calls, iterationNode, config);
+    }
+    QStringList resultOrder() const
+    {
+        QStringList ids;
+        for (const QList<QVariant> &args : events) {
+            const auto e = args.first().value<AgentEvent>();
+            if (e.kind == AgentEvent::Kind::ToolResult)
+                ids.append(e.toolCall.id);
+        }
+        return ids;
+    }
+    QStringList resultTexts() const
+    {
+        QStringList texts;
+        for (const ToolPhase::FinishedCall &finished : phase.results())
+            texts.append(finished.result.content);
+        return texts;
+    }
+};
+
+// One call of a tool that counts its runs, held at an interceptor until the test decides.
+struct HeldCall : Fixture
+{
+    HoldingInterceptor interceptor;
+    std::atomic_int runs = 0;
+
+    HeldCall()
+    {
+        interceptors.append(&interceptor);
+        addTool(u"count"_s, [this](const QJsonObject &, ToolContext &) {
+            ++runs;
+            return ToolResult::success(u"ran"_s);
+        });
+        start({call(u"a"_s, u"count"_s)});
+        QCOMPARE(interceptor.decisions.size(), 1);
+    }
+};
+
+} // namespace
+
+class ToolPhaseTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { qRegisterMetaType<AgentEvent>(); }
+
+    void resultsKeepTheModelsOrderThoughTheyArriveAsCallsFinish()
+    {
+        Fixture f;
+        f.addTool(u"echo"_s, [](const QJsonObject &args, ToolContext &) {
+            QThread::msleep(args.value(u"ms"_s).toInt());
+            return ToolResult::success(u"slept %1"_s.arg(args.value(u"ms"_s).toInt()));
+        });
+
+        f.start(
+            {call(u"slow"_s, u"echo"_s, uR"({"ms":300})"_s), call(u"fast"_s, u"echo"_s, uR"({"ms":0})"_s)});
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.resultOrder(), (QStringList{u"fast"_s, u"slow"_s}));
+        QCOMPARE(f.resultTexts(), (QStringList{u"slept 300"_s, u"slept 0"_s}));
+        QVERIFY(!f.phase.isActive());
+    }
+
+    void noMoreCallsRunAtOnceThanTheLimit_data()
+    {
+        QTest::addColumn<int>("limit");
+        QTest::newRow("one after another") << 1;
+        QTest::newRow("two at a time") << 2;
+        QTest::newRow("all four at once") << 4;
+    }
+
+    void noMoreCallsRunAtOnceThanTheLimit()
+    {
+        QFETCH(int, limit);
+        Fixture f;
+        // Each call waits until as many calls as may overlap are inside: a phase
+        // that starts too many shows a peak above the limit.
+        QMutex mutex;
+        QWaitCondition entered;
+        int inside = 0;
+        int peak = 0;
+        f.addTool(u"wait"_s, [&](const QJsonObject &, ToolContext &) {
+            QMutexLocker lock(&mutex);
+            peak = std::max(peak, ++inside);
+            entered.wakeAll();
+            QDeadlineTimer deadline(2000);
+            while (inside < limit && !deadline.hasExpired())
+                entered.wait(&mutex, deadline);
+            lock.unlock();
+            QThread::msleep(20);
+            lock.relock();
+            --inside;
+            return ToolResult::success(u"done"_s);
+        });
+        QList<ToolCall> calls;
+        for (int i = 0; i < 4; ++i)
+            calls.append(call(u"w%1"_s.arg(i), u"wait"_s, u"{\"n\":%1}"_s.arg(i)));
+
+        f.start(calls, limit);
+
+        QTRY_COMPARE_WITH_TIMEOUT(f.finished.size(), 1, 20000);
+        QCOMPARE(peak, limit);
+        QCOMPARE(f.resultTexts(), QStringList(4, u"done"_s));
+    }
+
+    void aCallThatTimesOutFailsWhileTheOthersFinish()
+    {
+        Fixture f;
+        std::atomic_bool sawCancel = false;
+        ToolBehaviour shortLimit;
+        shortLimit.timeoutMs = 100;
+        f.addTool(
+            u"hang"_s,
+            [&sawCancel](const QJsonObject &, ToolContext &context) {
+                QDeadlineTimer deadline(5000);
+                while (!context.isCancelled() && !deadline.hasExpired())
+                    QThread::msleep(5);
+                sawCancel = context.isCancelled();
+                return ToolResult::success(u"too late"_s);
+            },
+            shortLimit);
+        f.addTool(u"quick"_s,
+                  [](const QJsonObject &, ToolContext &) { return ToolResult::success(u"42"_s); });
+
+        f.start({call(u"h"_s, u"hang"_s), call(u"q"_s, u"quick"_s)});
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        const QList<ToolPhase::FinishedCall> results = f.phase.results();
+        QVERIFY(results.at(0).result.isError);
+        QVERIFY(results.at(0).result.content.contains(u"time limit of 0.1 s"_s));
+        QCOMPARE(results.at(1).result, ToolResult::success(u"42"_s));
+        QTRY_VERIFY(sawCancel);
+        // The stopped tool's late answer changes nothing.
+        QTest::qWait(50);
+        QCOMPARE(f.resultOrder(), (QStringList{u"q"_s, u"h"_s}));
+        QCOMPARE(f.finished.size(), 1);
+    }
+
+    void aToolThatEndsTheLoopAsksOnlyWhenItSucceeds_data()
+    {
+        QTest::addColumn<bool>("fails");
+        QTest::addColumn<bool>("endsLoop");
+        QTest::newRow("succeeds: the loop stops") << false << true;
+        QTest::newRow("fails: the model may try again") << true << false;
+    }
+
+    void aToolThatEndsTheLoopAsksOnlyWhenItSucceeds()
+    {
+        QFETCH(bool, fails);
+        QFETCH(bool, endsLoop);
+        Fixture f;
+        ToolBehaviour stop;
+        stop.endsLoop = true;
+        f.addTool(
+            u"submit"_s,
+            [fails](const QJsonObject &, ToolContext &) {
+                return fails ? ToolResult::failure(u"rejected"_s) : ToolResult::success(u"sent"_s);
+            },
+            stop);
+        f.addTool(u"quick"_s,
+                  [](const QJsonObject &, ToolContext &) { return ToolResult::success(u"42"_s); });
+
+        f.start({call(u"q"_s, u"quick"_s), call(u"s"_s, u"submit"_s)});
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.phase.results().at(0).endsLoop, false);
+        QCOMPARE(f.phase.results().at(1).endsLoop, endsLoop);
+    }
+
+    void decisionsFindTheirCallByIdInAnyOrder()
+    {
+        Fixture f;
+        HoldingInterceptor interceptor;
+        f.interceptors.append(&interceptor);
+        f.addTool(u"echo"_s, [](const QJsonObject &args, ToolContext &) {
+            return ToolResult::success(args.value(u"say"_s).toString());
+        });
+
+        f.start({call(u"a"_s, u"echo"_s, uR"({"say":"first"})"_s),
+                 call(u"b"_s, u"echo"_s, uR"({"say":"second"})"_s)});
+        QCOMPARE(interceptor.decisions.size(), 2);
+        QCOMPARE(interceptor.checkpoints.at(1).call.id, u"b"_s);
+
+        interceptor.decisions.at(1).deny(u"not now"_s);
+        interceptor.decisions.at(0).allow();
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.resultTexts(), (QStringList{u"first"_s, u"Denied by the user: not now"_s}));
+        QCOMPARE(f.trace.node(interceptor.checkpoints.at(1).traceNode).status, TraceStatus::Denied);
+    }
+
+    void aDecisionAfterCancellationIsIgnored()
+    {
+        HeldCall f;
+
+        f.phase.cancel();
+        f.gate.close(); // as the Agent does when the turn ends
+        const qsizetype eventsAtCancel = f.events.size();
+        f.interceptor.decisions.constFirst().allow();
+        QTest::qWait(50);
+
+        QCOMPARE(f.runs.load(), 0);
+        QCOMPARE(f.events.size(), eventsAtCancel);
+        QCOMPARE(f.finished.size(), 0);
+        QVERIFY(!f.phase.isActive());
+        QCOMPARE(f.resultTexts(), QStringList{u"Cancelled by the user before the tool finished."_s});
+    }
+
+    void aDecisionFromAnEarlierIterationIsIgnored()
+    {
+        HeldCall f;
+
+        f.gate.open({Fixture::token.turn, Fixture::token.iteration + 1});
+        f.interceptor.decisions.constFirst().allow();
+        QTest::qWait(50);
+
+        QCOMPARE(f.runs.load(), 0);
+        QVERIFY(f.phase.isActive());
+    }
+};
+
+QTEST_GUILESS_MAIN(ToolPhaseTest)
+#include "tst_toolphase.moc"
