@@ -64,12 +64,6 @@ Row toolCallRow(const ToolCall &call, int traceNode)
     return row;
 }
 
-int nonSystemCount(const QList<Message> &messages, qsizetype end)
-{
-    return int(std::count_if(messages.cbegin(), messages.cbegin() + end,
-                             [](const Message &message) { return message.role != Message::Role::System; }));
-}
-
 bool isQuestion(const Message &message)
 {
     return message.role == Message::Role::User;
@@ -185,7 +179,7 @@ void ConversationRows::beginTurn(int traceNode)
     dropReplacedTurns(historySize);
 
     const int turn = ++m_turnSerial;
-    m_turns.append({turn, historySize, historySize, nonSystemCount(history, history.size())});
+    m_turns.append({turn, historySize, historySize, TurnNodeFinder::messagesBefore(history, historySize)});
     m_live = LiveTurn{};
     m_live->turn = turn;
     m_live->traceNode = traceNode;
@@ -518,18 +512,17 @@ void ConversationRows::appendHistoryRows(const QList<Message> &history, qsizetyp
                                          QList<TurnSpan> &turns)
 {
     const qsizetype firstRow = rows.size();
-    int messagesBefore = nonSystemCount(history, from);
     TurnSpan *turn = nullptr;
     for (qsizetype i = from; i < history.size(); ++i) {
         const Message &message = history.at(i);
         if (message.role == Message::Role::System)
             continue;
         if (isQuestion(message) || !turn) {
-            turns.append({++m_turnSerial, int(i), int(i), isQuestion(message) ? messagesBefore : -1});
+            const int messagesBefore = isQuestion(message) ? TurnNodeFinder::messagesBefore(history, i) : -1;
+            turns.append({++m_turnSerial, int(i), int(i), messagesBefore});
             turn = &turns.last();
         }
         turn->historyEnd = int(i) + 1;
-        ++messagesBefore;
         const auto add = [&rows, turn](Row row) {
             row.turn = turn->id;
             rows.append(std::move(row));

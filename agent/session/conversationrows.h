@@ -111,7 +111,7 @@ private:
         int id = -1;
         int historyStart = 0;    // index of the turn's user message in the history
         int historyEnd = 0;      // one past the last message the turn added
-        int messagesBefore = -1; // non-system messages before its question: how the trace finds it
+        int messagesBefore = -1; // how the trace finds its turn (TurnNodeFinder)
     };
     struct LiveTurn
     {

@@ -30,9 +30,8 @@ void visitSubtree(const Trace &trace, int root, Visitor &&visit)
         visitSubtree(trace, child, visit);
 }
 
-// The loop sends the whole history with the question last, behind the system
-// prompt it adds: what preceded the question is the request less its system
-// messages and the question itself.
+// The loop sends the whole history with the question last: what preceded the
+// question is in the turn's first request.
 int messagesBeforeQuestion(const Trace &trace, int turnNode)
 {
     const int call = findInSubtree(trace, turnNode,
@@ -41,10 +40,9 @@ int messagesBeforeQuestion(const Trace &trace, int turnNode)
         return -1;
     const auto &data = trace.node(call).data<ModelCallData>();
     const ModelRequest &request = data.originalRequest.value_or(data.request);
-    const auto sent
-        = std::count_if(request.messages.cbegin(), request.messages.cend(),
-                        [](const Message &message) { return message.role != Message::Role::System; });
-    return int(sent) - 1;
+    return request.messages.isEmpty()
+               ? -1
+               : TurnNodeFinder::messagesBefore(request.messages, request.messages.size() - 1);
 }
 
 } // namespace
@@ -56,6 +54,14 @@ TurnNodeFinder::TurnNodeFinder(const Trace &trace)
     m_messagesBefore.reserve(roots.size());
     for (int root : roots)
         m_messagesBefore.append(messagesBeforeQuestion(trace, root));
+}
+
+int TurnNodeFinder::messagesBefore(const QList<Message> &messages, qsizetype index)
+{
+    qsizetype leadingSystem = 0;
+    while (leadingSystem < index && messages.at(leadingSystem).role == Message::Role::System)
+        ++leadingSystem;
+    return int(index - leadingSystem);
 }
 
 int TurnNodeFinder::nextTurn(int messagesBefore)

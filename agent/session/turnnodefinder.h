@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/conversation/message.h"
+
 #include <QList>
 #include <QString>
 
@@ -19,11 +21,16 @@ class TurnNodeFinder final
 public:
     explicit TurnNodeFinder(const Trace &trace);
 
-    // The turn node of a question that had \a messagesBefore non-system
-    // messages before it in the history; -1 when the trace has none. Questions
-    // are asked for in the history's order: each finds a turn after the last
-    // one found, the latest asked from that point (the earlier ones were
-    // replaced by regenerate, edit or retry).
+    // Where a question at \a index of \a messages stands: the messages before
+    // it, less the system messages the list starts with (where the loop puts
+    // its prompt, which the history does not hold).
+    static int messagesBefore(const QList<Message> &messages, qsizetype index);
+
+    // The turn node of a question that stood at \a messagesBefore in the
+    // history; -1 when the trace has none. Questions are asked for in the
+    // history's order: each finds a turn after the last one found, the latest
+    // asked from that point (the earlier ones were replaced by regenerate,
+    // edit or retry).
     int nextTurn(int messagesBefore);
 
     // The nodes of a turn whose text entered the history, in order: model
