@@ -652,9 +652,12 @@ int ConversationRows::revealTraceNode(int nodeId)
         const auto firstShown = std::find_if(m_rows.cbegin(), m_rows.cend(), [](const Row &shown) {
             return shown.kind == Row::Kind::User && shown.traceNode >= 0;
         });
-        if (firstShown == m_rows.cend() || position >= roots.indexOf(firstShown->traceNode))
+        const qsizetype firstShownPosition
+            = firstShown == m_rows.cend() ? -1 : roots.indexOf(firstShown->traceNode);
+        if (position >= firstShownPosition)
             break;
-        showEarlierTurns();
+        // No more turns of the history lie between the two than turns of the trace.
+        showEarlierTurns(int(firstShownPosition - position));
         row = rowOfTraceNode(nodeId);
     }
     return row;

@@ -311,9 +311,11 @@ private slots:
 
         const int row = rebuilt->revealTraceNode(answer);
 
-        QCOMPARE(rebuilt->earlierTurnCount(), 0);
-        QCOMPARE(row, 2 * 3 + 1);
+        // From its turn on, and no earlier.
+        QCOMPARE(rebuilt->earlierTurnCount(), 3);
+        QCOMPARE(row, 1);
         QCOMPARE(rebuilt->at(row).text, u"Answer 3"_s);
+        QCOMPARE(rebuilt->at(0).traceNode, f.trace.roots().at(3));
         // A node already shown pages nothing in.
         const auto shown = f.reopened();
         QCOMPARE(shown->revealTraceNode(f.trace.roots().last()), shown->size() - 2);

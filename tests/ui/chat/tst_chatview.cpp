@@ -815,10 +815,10 @@ private slots:
 
         reopened.selectTraceNode(f.trace.roots().at(1));
 
-        QCOMPARE(reopened.earlierTurnCount(), 0);
-        QCOMPARE(reopened.selectedIndex(), 2);
-        QCOMPARE(reopened.itemText(2), u"Question 1"_s);
-        QVERIFY(reopened.item(2)->isSelected());
+        QCOMPARE(reopened.earlierTurnCount(), 1);
+        QCOMPARE(reopened.selectedIndex(), 0);
+        QCOMPARE(reopened.itemText(0), u"Question 1"_s);
+        QVERIFY(reopened.item(0)->isSelected());
         QCOMPARE(selected.size(), 0);
     }
 
