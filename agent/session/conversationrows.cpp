@@ -188,34 +188,35 @@ void ConversationRows::beginTurn(int traceNode)
 
 void ConversationRows::addDelta(const AgentEvent &event)
 {
-    int &streaming = m_live->streamingRow;
-    if (streaming >= 0 && m_rows.at(streaming).traceNode != event.traceNode) {
-        Row row = m_rows.at(streaming);
-        row.streaming = false;
-        change(std::exchange(streaming, -1), row);
-    }
-    if (streaming < 0) {
+    if (isStreaming() && m_rows.at(m_live->streamingRow).traceNode != event.traceNode)
+        endStreaming();
+    if (!isStreaming()) {
         Row row = messageRow(Row::Kind::Assistant, event.text, event.traceNode);
         row.streaming = true;
-        streaming = append(row);
+        m_live->streamingRow = append(row);
         return;
     }
-    Row row = m_rows.at(streaming);
+    Row row = m_rows.at(m_live->streamingRow);
     row.text += event.text;
-    change(streaming, row);
+    change(m_live->streamingRow, row);
+}
+
+// The streamed row is complete: its index, -1 without one.
+int ConversationRows::endStreaming()
+{
+    const int index = std::exchange(m_live->streamingRow, -1);
+    if (index >= 0) {
+        Row row = m_rows.at(index);
+        row.streaming = false;
+        change(index, row);
+    }
+    return index;
 }
 
 void ConversationRows::finishAnswer(const AgentEvent &event)
 {
-    const int streaming = std::exchange(m_live->streamingRow, -1);
-    int answer = -1;
-    if (streaming >= 0) {
-        Row row = m_rows.at(streaming);
-        row.streaming = false;
-        change(streaming, row);
-        if (row.traceNode == event.traceNode)
-            answer = streaming;
-    }
+    const int streamed = endStreaming();
+    int answer = streamed >= 0 && m_rows.at(streamed).traceNode == event.traceNode ? streamed : -1;
     // The response is what the model said; the stream only previewed it.
     if (!event.text.isEmpty()) {
         if (answer >= 0) {
@@ -308,11 +309,7 @@ void ConversationRows::onTurnFinished(const TurnResult &result)
 {
     if (!m_live)
         return;
-    if (const int streaming = std::exchange(m_live->streamingRow, -1); streaming >= 0) {
-        Row row = m_rows.at(streaming);
-        row.streaming = false;
-        change(streaming, row);
-    }
+    endStreaming();
     if (result.isAnswer() && m_live->lastAnswerRow < 0 && !result.text.isEmpty())
         m_live->lastAnswerRow = append(messageRow(Row::Kind::Assistant, result.text, result.traceNode));
     addTurnEndNotice(result);

@@ -132,6 +132,7 @@ private:
 
     void beginTurn(int traceNode);
     void addDelta(const AgentEvent &event);
+    int endStreaming();
     void finishAnswer(const AgentEvent &event);
     void applyToolCall(const AgentEvent &event);
     void applyToolResult(const AgentEvent &event);
