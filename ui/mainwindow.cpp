@@ -86,7 +86,7 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     m_chatStack->addWidget(m_firstRun);
     m_chatStack->setAccessibleName(tr("Conversation"));
 
-    m_chatView->setTrace(context.session->trace());
+    m_chatView->setRows(context.session->rows());
     m_chatView->follow(context.session->agent());
     m_chatView->setApprovalPolicy(context.session->approvals());
 
@@ -365,9 +365,7 @@ void MainWindow::connectSession()
             m_paused = false;
         updateStatus();
     });
-    connect(session, &ChatSession::cleared, m_chatView, &ChatView::clear);
     connect(session, &ChatSession::restored, this, [this, session] {
-        m_chatView->showHistory(session->agent()->history());
         // A reopened session is worth seeing before any provider is set up.
         if (!session->agent()->history().isEmpty())
             showChat(true);

@@ -47,7 +47,10 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
     , m_agent(std::make_unique<Agent>(m_noProvider.get(), m_workbench.get(), m_trace.get()))
     , m_debugger(new StepDebugger(this))
     , m_approvals(new ToolApprovalPolicy(this))
+    , m_rows(new ConversationRows(this))
 {
+    m_rows->setTrace(m_trace.get());
+    m_rows->follow(m_agent.get());
     // The debugger first: what it edits is what the user is then asked to approve.
     m_agent->addInterceptor(m_debugger);
     m_agent->addInterceptor(m_approvals);
@@ -275,6 +278,7 @@ bool ChatSession::restore(const Transcript &transcript, TraceForest trace, QStri
     }
     m_agent->setHistory(transcript.messages);
     m_trace->assign(std::move(trace));
+    m_rows->showHistory(m_agent->history());
     m_title = transcript.title;
     m_created = transcript.created;
     m_turnUsage = {};
@@ -371,6 +375,7 @@ bool ChatSession::clear()
         return false;
     m_agent->setHistory({});
     m_trace->clear();
+    m_rows->clear();
     m_title.clear();
     m_created = {};
     emit titleChanged(m_title);

@@ -11,6 +11,7 @@
 #include "agent/providers/providerprotocol.h"
 #include "agent/replay/recordedturn.h"
 #include "agent/replay/replayworkbench.h"
+#include "agent/session/conversationrows.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
 #include "agent/transcript/transcript.h"
@@ -51,6 +52,8 @@ public:
     const Workbench *workbench() const { return m_workbench.get(); }
     StepDebugger *debugger() const { return m_debugger; }
     ToolApprovalPolicy *approvals() const { return m_approvals; }
+    // The conversation as the chat shows it, live and after restore().
+    ConversationRows *rows() const { return m_rows; }
 
     // The provider for the next turn; refused (false) while a turn runs.
     bool setProvider(const ProviderProfile &profile, const QString &apiKey, int readTimeoutMs = 600'000);
@@ -144,6 +147,7 @@ private:
     std::unique_ptr<Agent> m_agent;
     StepDebugger *m_debugger;
     ToolApprovalPolicy *m_approvals;
+    ConversationRows *m_rows;
 
     std::optional<ProviderProfile> m_profile;
     ProviderEndpoint m_endpoint;

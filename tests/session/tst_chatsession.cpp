@@ -191,7 +191,36 @@ private slots:
         QCOMPARE(cleared.size(), 1);
         QCOMPARE(m_session->agent()->history().size(), 0);
         QCOMPARE(m_session->trace()->size(), 0);
+        QCOMPARE(m_session->rows()->size(), 0);
         QCOMPARE(m_session->sessionUsage().total(), 0);
+    }
+
+    void aRestoredConversationShowsTheRowsItShowedLive()
+    {
+        QVERIFY(m_session->setProvider(profile(), apiKey));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        // The first question asked twice: the trace holds a turn the history does not.
+        QVERIFY(m_session->send(u"one"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QVERIFY(m_session->regenerate());
+        QTRY_COMPARE(finished.size(), 2);
+        QVERIFY(m_session->send(u"two"_s));
+        QTRY_COMPARE(finished.size(), 3);
+        const QList<ConversationRow> live = m_session->rows()->rows();
+        QCOMPARE(live.size(), 4);
+        QCOMPARE(live.at(0).traceNode, m_session->trace()->roots().at(1));
+        const Transcript transcript = m_session->toTranscript();
+
+        QVERIFY(m_session->clear());
+        QVERIFY(m_session->restore(transcript));
+
+        const QList<ConversationRow> &restored = m_session->rows()->rows();
+        QCOMPARE(restored.size(), live.size());
+        for (int i = 0; i < restored.size(); ++i) {
+            QCOMPARE(restored.at(i).kind, live.at(i).kind);
+            QCOMPARE(restored.at(i).text, live.at(i).text);
+            QCOMPARE(restored.at(i).traceNode, live.at(i).traceNode);
+        }
     }
 
     void useProfileTakesTheKeyFrom_data()

@@ -5,19 +5,15 @@
 #include "ui/chat/chatsurface.h"
 #include "ui/chat/toolcallcard.h"
 
-#include "agent/trace/trace.h"
+#include "agent/session/conversationrows.h"
 
 #include <QHBoxLayout>
-#include <QHash>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QQueue>
 #include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
-
-using namespace Qt::StringLiterals;
 
 namespace Loopscope::Ui {
 
@@ -26,40 +22,40 @@ namespace {
 // Streamed text reaches the screen at most once per frame.
 constexpr int StreamBatchMs = 16;
 
-ToolCallCard::Status cardStatus(const QString &traceStatus, bool isError)
+ToolCallCard::Status cardStatus(ConversationRow::ToolState state)
 {
-    switch (traceStatusFromName(traceStatus).value_or(isError ? TraceStatus::Error : TraceStatus::Ok)) {
-    case TraceStatus::Running:
-    case TraceStatus::Ok: return isError ? ToolCallCard::Status::Failed : ToolCallCard::Status::Succeeded;
-    case TraceStatus::Error: return ToolCallCard::Status::Failed;
-    case TraceStatus::Cancelled: return ToolCallCard::Status::Cancelled;
-    case TraceStatus::Blocked: return ToolCallCard::Status::Blocked;
-    case TraceStatus::Denied: return ToolCallCard::Status::Denied;
-    case TraceStatus::Skipped: return ToolCallCard::Status::Skipped;
+    using State = ConversationRow::ToolState;
+    switch (state) {
+    case State::Running: return ToolCallCard::Status::Running;
+    case State::Succeeded: return ToolCallCard::Status::Succeeded;
+    case State::Failed: return ToolCallCard::Status::Failed;
+    case State::Denied: return ToolCallCard::Status::Denied;
+    case State::Blocked: return ToolCallCard::Status::Blocked;
+    case State::Skipped: return ToolCallCard::Status::Skipped;
+    case State::Cancelled: return ToolCallCard::Status::Cancelled;
     }
     return ToolCallCard::Status::Failed;
 }
 
-// The first node of the subtree, in depth-first order, that matches.
-template<typename Predicate>
-int findInSubtree(const Trace &trace, int root, Predicate &&matches)
+NoticeCard::Severity noticeSeverity(ConversationRow::Notice notice)
 {
-    if (!trace.isValid(root))
-        return -1;
-    if (matches(trace.node(root)))
-        return root;
-    for (int child : trace.node(root).children) {
-        const int found = findInSubtree(trace, child, matches);
-        if (found >= 0)
-            return found;
+    using Notice = ConversationRow::Notice;
+    switch (notice) {
+    case Notice::Error: return NoticeCard::Severity::Error;
+    case Notice::Limit: return NoticeCard::Severity::Limit;
+    case Notice::Cancelled: return NoticeCard::Severity::Cancelled;
+    case Notice::Blocked: return NoticeCard::Severity::Blocked;
+    case Notice::Info: return NoticeCard::Severity::Info;
     }
-    return -1;
+    return NoticeCard::Severity::Error;
 }
 
 } // namespace
 
 ChatView::ChatView(QWidget *parent)
     : QScrollArea(parent)
+    , m_ownRows(new ConversationRows(this))
+    , m_rows(nullptr)
     , m_content(new QWidget)
     , m_layout(new QVBoxLayout(m_content))
     , m_earlierButton(new QPushButton(m_content))
@@ -102,7 +98,7 @@ ChatView::ChatView(QWidget *parent)
     m_earlierButton->setFlat(true);
     m_earlierButton->hide();
     connect(m_earlierButton, &QPushButton::clicked, this, [this] { showEarlierTurns(); });
-    // The button first, then the items (see appendItem()), then the rest.
+    // The button first, then the items (see onRowsInserted()), then the rest.
     m_layout->addWidget(m_earlierButton, 0, Qt::AlignHCenter);
     m_layout->addWidget(m_activity);
     // Empty, the hint takes the room and sits in the middle; else the stretch
@@ -113,10 +109,11 @@ ChatView::ChatView(QWidget *parent)
 
     m_flushTimer->setSingleShot(true);
     m_flushTimer->setInterval(StreamBatchMs);
-    connect(m_flushTimer, &QTimer::timeout, this, &ChatView::flushDeltas);
+    connect(m_flushTimer, &QTimer::timeout, this, &ChatView::flushStream);
 
     connect(verticalScrollBar(), &QScrollBar::rangeChanged, this, &ChatView::onScrollRangeChanged);
     connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &ChatView::onScrollValueChanged);
+    setRows(nullptr);
 }
 
 ChatView::~ChatView() = default;
@@ -124,13 +121,30 @@ ChatView::~ChatView() = default;
 // ---------------------------------------------------------------------------
 // Sources
 
+void ChatView::setRows(ConversationRows *rows)
+{
+    if (!rows)
+        rows = m_ownRows;
+    if (rows == m_rows)
+        return;
+    if (m_rows)
+        disconnect(m_rows, nullptr, this, nullptr);
+    m_rows = rows;
+    connect(rows, &ConversationRows::rowsInserted, this, &ChatView::onRowsInserted);
+    connect(rows, &ConversationRows::rowsRemoved, this, &ChatView::onRowsRemoved);
+    connect(rows, &ConversationRows::rowChanged, this, &ChatView::onRowChanged);
+    connect(rows, &ConversationRows::reset, this, &ChatView::onRowsReset);
+    connect(rows, &ConversationRows::turnStarted, this, &ChatView::onTurnStarted);
+    connect(rows, &ConversationRows::turnEnded, this, &ChatView::onTurnEnded);
+    connect(rows, &ConversationRows::attemptFailed, this, &ChatView::onAttemptFailed);
+    if (rows != m_ownRows)
+        connect(rows, &QObject::destroyed, this, [this] { setRows(nullptr); });
+    onRowsReset();
+}
+
 void ChatView::setTrace(const Trace *trace)
 {
-    if (m_trace)
-        disconnect(m_trace, nullptr, this, nullptr);
-    m_trace = trace;
-    if (trace)
-        connect(trace, &Trace::reset, this, &ChatView::onTraceReset);
+    m_rows->setTrace(trace);
 }
 
 void ChatView::follow(Agent *agent)
@@ -138,11 +152,11 @@ void ChatView::follow(Agent *agent)
     if (m_agent)
         disconnect(m_agent, nullptr, this, nullptr);
     m_agent = agent;
+    m_rows->follow(agent);
     if (agent) {
-        connect(agent, &Agent::event, this, &ChatView::onAgentEvent);
-        connect(agent, &Agent::messageAppended, this, &ChatView::onMessageAppended);
-        connect(agent, &Agent::turnFinished, this, &ChatView::onTurnFinished);
-        connect(agent, &Agent::stateChanged, this, [this] {
+        connect(agent, &Agent::stateChanged, this, [this](Agent::State state) {
+            if (state == Agent::State::WaitingForModel)
+                m_activityLabel->setText(tr("Waiting for the model…"));
             updateActions();
             updateActivity();
         });
@@ -165,231 +179,222 @@ void ChatView::setApprovalPolicy(ToolApprovalPolicy *policy)
         onApprovalRequested(request);
 }
 
-// ---------------------------------------------------------------------------
-// The live turn
-
-void ChatView::onAgentEvent(const AgentEvent &event)
+void ChatView::showHistory(const QList<Message> &history)
 {
-    using Kind = AgentEvent::Kind;
-    if (event.kind == Kind::TurnStarted) {
-        beginTurn(event.text, event.traceNode);
-        return;
-    }
-    if (!m_live)
-        return; // a turn that started before clear()
+    m_rows->showHistory(history);
+}
 
-    switch (event.kind) {
-    case Kind::TextDelta:
-        if (m_live->streaming && m_live->streamingNode != event.traceNode) {
-            flushDeltas();
-            m_live->streaming = nullptr;
-        }
-        m_live->pendingDelta += event.text;
-        m_live->pendingNode = event.traceNode;
-        if (!m_flushTimer->isActive())
-            m_flushTimer->start();
-        break;
-    case Kind::ModelResponse: finishAnswer(event); break;
-    case Kind::ModelRequest:
-        m_activityLabel->setText(tr("Waiting for the model…"));
-        updateActivity();
-        break;
-    case Kind::Retry: {
-        const auto *retry = event.payloadAs<RetryInfo>();
-        m_activityLabel->setText(
-            tr("Attempt %1 failed (%2); trying again…").arg(retry ? retry->attempt : 0).arg(event.text));
-        break;
+void ChatView::clear()
+{
+    m_rows->clear();
+}
+
+int ChatView::earlierTurnCount() const
+{
+    return m_rows->earlierTurnCount();
+}
+
+void ChatView::showEarlierTurns(int count)
+{
+    m_rows->showEarlierTurns(count);
+    updateEarlierButton();
+}
+
+// ---------------------------------------------------------------------------
+// Keeping the items in step with the rows
+
+void ChatView::onRowsInserted(int first, int count)
+{
+    // Rows that come before the shown ones (earlier turns) leave what the
+    // user was looking at where it was on the screen.
+    ChatItem *formerFirst = first == 0 && !m_items.isEmpty() ? m_items.first() : nullptr;
+    const int formerOffset = formerFirst ? formerFirst->y() - verticalScrollBar()->value() : 0;
+    for (int i = first; i < first + count; ++i) {
+        ChatItem *item = createItem(m_rows->at(i));
+        m_layout->insertWidget(i + 1, item); // after m_earlierButton
+        m_items.insert(i, item);
     }
-    case Kind::ToolCall: {
-        ToolCallCard *card = toolCallCard(event.toolCall.id);
-        if (!card)
-            card = addToolCard(event.toolCall, event.traceNode);
-        card->setTraceNode(event.traceNode);
-        card->setCall(event.toolCall);
-        break;
-    }
-    case Kind::ToolProgress:
-        if (ToolCallCard *card = toolCallCard(event.toolCall.id))
-            card->addProgress(event.text);
-        break;
-    case Kind::ToolResult: applyToolResult(event); break;
-    case Kind::Error: m_live->errorNode = event.traceNode; break;
-    case Kind::ShieldBlocked:
-        m_live->blockedNode = event.traceNode;
-        if (const auto *shield = event.payloadAs<ShieldInfo>();
-            shield && shield->stage == ShieldStage::Output) {
-            m_live->outputBlocked = true;
-            if (m_live->lastAnswer)
-                m_live->lastAnswer->setText(tr("*The answer was withheld by a safety check.*"));
-        }
-        break;
-    case Kind::Summary:
-        m_live->lastAnswer = addMessage(MessageWidget::Role::Assistant, event.text, event.traceNode);
-        break;
-    case Kind::Handoff: m_live->handoffNode = event.traceNode; break;
-    case Kind::TurnStarted:
-    case Kind::IterationStarted:
-    case Kind::Reflection:
-    case Kind::TurnFinished: // turnFinished() carries the outcome
-        break;
+    updateEarlierButton();
+    updateEmptyHint();
+    updateActions();
+    updateActivity();
+    if (formerFirst) {
+        m_followBottom = false;
+        m_content->layout()->activate();
+        verticalScrollBar()->setValue(formerFirst->y() - formerOffset);
     }
 }
 
-void ChatView::beginTurn(const QString &userText, int traceNode)
+void ChatView::onRowsRemoved(int first, int count)
 {
-    if (m_live)
-        flushDeltas();
-    const int historySize = m_agent ? int(m_agent->history().size()) : 0;
-    dropReplacedTurns(historySize);
+    removeItems(first, count);
+    updateEmptyHint();
+    updateActions();
+}
 
-    const int turn = ++m_turnSerial;
-    m_turns.append({turn, historySize, historySize});
-    m_live = LiveTurn{};
-    m_live->turn = turn;
-    m_live->traceNode = traceNode;
+void ChatView::onRowChanged(int index)
+{
+    ChatItem *item = m_items.value(index);
+    if (!item)
+        return;
+    const ConversationRow &row = m_rows->at(index);
+    if (row.streaming) {
+        m_pendingStream = item;
+        if (!m_flushTimer->isActive())
+            m_flushTimer->start();
+        return;
+    }
+    if (m_pendingStream == item) {
+        // The stream's last words and the final text count as one render.
+        m_flushTimer->stop();
+        m_pendingStream = nullptr;
+        ++m_streamRenderCount;
+    }
+    render(item, row);
+    updateActions();
+    updateActivity();
+}
+
+void ChatView::onRowsReset()
+{
+    m_flushTimer->stop();
+    m_pendingStream = nullptr;
+    selectItem(nullptr);
+    removeItems(0, int(m_items.size()));
+    m_followBottom = true;
+    onRowsInserted(0, m_rows->size());
+    scrollToBottom();
+}
+
+void ChatView::onTurnStarted()
+{
+    flushStream();
     m_activityLabel->setText(tr("Waiting for the model…"));
-    addMessage(MessageWidget::Role::User, userText, traceNode);
     // Whoever sends wants to see the answer come in.
     scrollToBottom();
     updateActions();
     updateActivity();
 }
 
-void ChatView::flushDeltas()
+void ChatView::onTurnEnded(int turn)
 {
-    m_flushTimer->stop();
-    if (!m_live || m_live->pendingDelta.isEmpty())
-        return;
-    if (!m_live->streaming) {
-        m_live->streaming = addMessage(MessageWidget::Role::Assistant, {}, m_live->pendingNode);
-        m_live->streamingNode = m_live->pendingNode;
-        m_live->streamedText.clear();
-    }
-    m_live->streamedText += std::exchange(m_live->pendingDelta, {});
-    m_live->streaming->setText(m_live->streamedText);
-    ++m_streamRenderCount;
-    updateActivity();
-}
-
-void ChatView::finishAnswer(const AgentEvent &event)
-{
-    flushDeltas();
-    MessageWidget *answer
-        = m_live->streaming && m_live->streamingNode == event.traceNode ? m_live->streaming.data() : nullptr;
-    m_live->streaming = nullptr;
-    // The response is what the model said; the stream only previewed it.
-    if (!event.text.isEmpty()) {
-        if (answer)
-            answer->setText(event.text);
-        else
-            answer = addMessage(MessageWidget::Role::Assistant, event.text, event.traceNode);
-    }
-    if (answer)
-        m_live->lastAnswer = answer;
-    updateActivity();
-}
-
-void ChatView::applyToolResult(const AgentEvent &event)
-{
-    ToolCallCard *card = toolCallCard(event.toolCall.id);
-    if (!card)
-        card = addToolCard(event.toolCall, event.traceNode);
-    card->setTraceNode(event.traceNode);
-    card->setCall(event.toolCall); // the arguments that ran, if the user edited them
-    const auto *result = event.payloadAs<ToolResultInfo>();
-    card->setResult(event.text,
-                    cardStatus(result ? traceStatusName(result->status) : QString(), event.isError));
-}
-
-void ChatView::onMessageAppended(const Message &message)
-{
-    if (!m_live)
-        return;
-    if (TurnSpan *turn = span(m_live->turn); turn && m_agent)
-        turn->historyEnd = int(m_agent->history().size());
-
-    switch (message.role) {
-    case Message::Role::Assistant:
-        // Calls the loop does not run (a handoff, a budget) have no events:
-        // the history is where they show up.
-        for (const ToolCall &call : message.toolCalls) {
-            if (!toolCallCard(call.id))
-                addToolCard(call, -1);
-        }
-        break;
-    case Message::Role::Tool: {
-        ToolCallCard *card = toolCallCard(message.toolCallId);
-        if (!card || card->hasResult())
-            break;
-        const int node = findToolCallNode(m_live->traceNode, message.toolCallId);
-        QString status;
-        if (node >= 0) {
-            card->setTraceNode(node);
-            status = traceStatusName(m_trace->node(node).status);
-        }
-        card->setResult(message.text, cardStatus(status, message.isError));
-        break;
-    }
-    case Message::Role::User:
-    case Message::Role::System: break;
-    }
-}
-
-void ChatView::onTurnFinished(const TurnResult &result)
-{
-    if (!m_live)
-        return;
-    flushDeltas();
-    m_live->streaming = nullptr;
-    if (result.isAnswer() && !m_live->lastAnswer && !result.text.isEmpty())
-        m_live->lastAnswer = addMessage(MessageWidget::Role::Assistant, result.text, result.traceNode);
-    addTurnEndNotice(result);
-
+    flushStream();
     // Whatever still waits for a decision belongs to the ended turn.
     for (ChatItem *item : std::as_const(m_items)) {
-        if (item->turn() != m_live->turn || item->kind() != ChatItem::Kind::ToolCall)
-            continue;
-        auto *card = static_cast<ToolCallCard *>(item);
-        card->closeApproval(std::nullopt);
-        if (!card->hasResult())
-            card->setResult(tr("The turn ended before the tool finished."), ToolCallCard::Status::Cancelled);
+        if (item->turn() == turn && item->kind() == ChatItem::Kind::ToolCall)
+            static_cast<ToolCallCard *>(item)->closeApproval(std::nullopt);
     }
-    if (TurnSpan *turn = span(m_live->turn); turn && m_agent)
-        turn->historyEnd = int(m_agent->history().size());
-    m_live.reset();
     updateActions();
     updateActivity();
 }
 
-void ChatView::addTurnEndNotice(const TurnResult &result)
+void ChatView::onAttemptFailed(int attempt, const QString &reason)
 {
-    using Severity = NoticeCard::Severity;
-    const int errorNode = m_live->errorNode >= 0 ? m_live->errorNode : result.traceNode;
-    switch (result.outcome) {
-    case TurnOutcome::Answered:
-    case TurnOutcome::Reflected:
-    case TurnOutcome::Summarised: break;
-    case TurnOutcome::Fallback:
-        addNotice(result.limitReached ? Severity::Limit : Severity::Error,
-                  result.error.isEmpty() ? result.text : result.error, errorNode, true);
+    m_activityLabel->setText(tr("Attempt %1 failed (%2); trying again…").arg(attempt).arg(reason));
+}
+
+void ChatView::flushStream()
+{
+    m_flushTimer->stop();
+    ChatItem *item = std::exchange(m_pendingStream, nullptr);
+    const int index = item ? indexOf(item) : -1;
+    if (index < 0)
+        return;
+    render(item, m_rows->at(index));
+    ++m_streamRenderCount;
+    updateActivity();
+}
+
+ChatItem *ChatView::createItem(const ConversationRow &row)
+{
+    ChatItem *item = nullptr;
+    switch (row.kind) {
+    case ConversationRow::Kind::User:
+    case ConversationRow::Kind::Assistant: {
+        auto *message
+            = new MessageWidget(row.kind == ConversationRow::Kind::User ? MessageWidget::Role::User
+                                                                        : MessageWidget::Role::Assistant,
+                                m_content);
+        // Streamed text shows with the next batch.
+        message->setText(row.streaming ? QString() : row.text);
+        connect(message, &MessageWidget::editRequested, this, &ChatView::editLastRequested);
+        connect(message, &MessageWidget::regenerateRequested, this, &ChatView::regenerateRequested);
+        item = message;
         break;
-    case TurnOutcome::HandedOff:
-        addNotice(Severity::Info, result.text,
-                  m_live->handoffNode >= 0 ? m_live->handoffNode : result.traceNode, false);
-        break;
-    case TurnOutcome::Blocked:
-        // A blocked question would be blocked again; a blocked answer may come out differently.
-        addNotice(Severity::Blocked, result.error,
-                  m_live->blockedNode >= 0 ? m_live->blockedNode : result.traceNode, m_live->outputBlocked);
-        break;
-    case TurnOutcome::ErrorLimit:
-    case TurnOutcome::TokenBudget: addNotice(Severity::Limit, result.error, errorNode, true); break;
-    case TurnOutcome::Cancelled:
-        addNotice(Severity::Cancelled, tr("You stopped the turn before it finished."), result.traceNode,
-                  true);
-        break;
-    case TurnOutcome::Failed: addNotice(Severity::Error, result.error, errorNode, true); break;
     }
+    case ConversationRow::Kind::ToolCall: item = new ToolCallCard(row.toolCall, m_content); break;
+    case ConversationRow::Kind::Notice: {
+        auto *notice = new NoticeCard(noticeSeverity(row.notice), row.text, row.retryable, m_content);
+        connect(notice, &NoticeCard::retryRequested, this, &ChatView::retryRequested);
+        item = notice;
+        break;
+    }
+    }
+    connect(item, &ChatItem::activated, this, [this, item] {
+        selectItem(item);
+        if (item->traceNode() >= 0)
+            emit traceNodeSelected(item->traceNode());
+    });
+    if (row.streaming) {
+        item->setTraceNode(row.traceNode);
+        item->setTurn(row.turn);
+        m_pendingStream = item;
+        if (!m_flushTimer->isActive())
+            m_flushTimer->start();
+    } else {
+        render(item, row);
+    }
+    return item;
+}
+
+void ChatView::render(ChatItem *item, const ConversationRow &row)
+{
+    item->setTraceNode(row.traceNode);
+    item->setTurn(row.turn);
+    switch (row.kind) {
+    case ConversationRow::Kind::User:
+    case ConversationRow::Kind::Assistant: {
+        auto *message = static_cast<MessageWidget *>(item);
+        if (message->text() != row.text)
+            message->setText(row.text);
+        break;
+    }
+    case ConversationRow::Kind::ToolCall: {
+        auto *card = static_cast<ToolCallCard *>(item);
+        if (card->call() != row.toolCall)
+            card->setCall(row.toolCall);
+        for (qsizetype i = card->progress().size(); i < row.progress.size(); ++i)
+            card->addProgress(row.progress.at(i));
+        const ToolCallCard::Status status = cardStatus(row.toolState);
+        if (row.hasResult() && (!card->hasResult() || card->result() != row.text || card->status() != status))
+            card->setResult(row.text, status);
+        break;
+    }
+    case ConversationRow::Kind::Notice: break;
+    }
+}
+
+void ChatView::removeItems(int first, int count)
+{
+    const QList<ChatItem *> removed = m_items.mid(first, count);
+    m_items.remove(first, count);
+    for (ChatItem *item : removed) {
+        if (item == m_selected)
+            selectItem(nullptr);
+        m_layout->removeWidget(item);
+        item->hide();
+        item->deleteLater(); // it may be the one whose button led here
+    }
+}
+
+void ChatView::updateEarlierButton()
+{
+    const int turns = m_rows->earlierTurnCount();
+    m_earlierButton->setVisible(m_rows->hasEarlierMessages());
+    m_earlierButton->setText(turns > 0
+                                 ? tr("Show %n earlier turn(s)", nullptr, std::min(turns, TurnsPerPage))
+                                       + (turns > TurnsPerPage ? tr(" (%1 in all)").arg(turns) : QString())
+                                 : tr("Show earlier messages"));
 }
 
 // ---------------------------------------------------------------------------
@@ -399,7 +404,7 @@ void ChatView::onApprovalRequested(const ToolApprovalPolicy::Request &request)
 {
     ToolCallCard *card = toolCallCard(request.callId);
     if (!card)
-        card = addToolCard(request.checkpoint.call, request.checkpoint.traceNode);
+        return; // a call of a turn this view does not show
     ApprovalCard *form = card->showApproval(request.checkpoint.schema.parameters);
     const QString callId = request.callId;
     connect(form, &ApprovalCard::allowOnceRequested, form,
@@ -436,299 +441,11 @@ void ChatView::onApprovalSettled(const QString &callId, bool allowed)
 }
 
 // ---------------------------------------------------------------------------
-// History
-
-void ChatView::showHistory(const QList<Message> &history)
-{
-    clear();
-    // The last TurnsPerPage turns: from the question that starts the first of them.
-    qsizetype from = history.size();
-    for (int turns = 0; from > 0 && turns < TurnsPerPage;) {
-        if (history.at(--from).role == Message::Role::User)
-            ++turns;
-    }
-    // Whatever precedes the first question belongs with it.
-    if (std::none_of(history.cbegin(), history.cbegin() + from,
-                     [](const Message &message) { return message.role == Message::Role::User; }))
-        from = 0;
-    m_earlierHistory = history.first(from);
-    addHistoryItems(history, from, history.size());
-    updateEarlierButton();
-    mapItemsToTrace();
-    updateActions();
-    scrollToBottom();
-}
-
-int ChatView::earlierTurnCount() const
-{
-    return int(std::count_if(m_earlierHistory.cbegin(), m_earlierHistory.cend(),
-                             [](const Message &message) { return message.role == Message::Role::User; }));
-}
-
-void ChatView::showEarlierTurns(int count)
-{
-    if (m_earlierHistory.isEmpty() || count < 1)
-        return;
-    qsizetype from = m_earlierHistory.size();
-    for (int turns = 0; from > 0 && turns < count;) {
-        if (m_earlierHistory.at(--from).role == Message::Role::User)
-            ++turns;
-    }
-    if (std::none_of(m_earlierHistory.cbegin(), m_earlierHistory.cbegin() + from,
-                     [](const Message &message) { return message.role == Message::Role::User; }))
-        from = 0;
-
-    // The new items go before the shown ones: build them on their own, then join the lists.
-    ChatItem *formerFirst = m_items.value(0);
-    const QList<ChatItem *> later = std::exchange(m_items, {});
-    const QList<TurnSpan> laterTurns = std::exchange(m_turns, {});
-    addHistoryItems(m_earlierHistory, from, m_earlierHistory.size());
-    m_items += later;
-    m_turns += laterTurns;
-    m_earlierHistory.resize(from);
-    updateEarlierButton();
-    mapItemsToTrace();
-    updateActions();
-
-    // What the user was looking at stays where it was on the screen.
-    if (formerFirst) {
-        m_followBottom = false;
-        const int offset = formerFirst->y() - verticalScrollBar()->value();
-        m_content->layout()->activate();
-        verticalScrollBar()->setValue(formerFirst->y() - offset);
-    }
-}
-
-void ChatView::updateEarlierButton()
-{
-    const int turns = earlierTurnCount();
-    m_earlierButton->setVisible(!m_earlierHistory.isEmpty());
-    m_earlierButton->setText(turns > 0
-                                 ? tr("Show %n earlier turn(s)", nullptr, std::min(turns, TurnsPerPage))
-                                       + (turns > TurnsPerPage ? tr(" (%1 in all)").arg(turns) : QString())
-                                 : tr("Show earlier messages"));
-}
-
-// Messages [from, to) of \a history, whose indexes the turns keep.
-void ChatView::addHistoryItems(const QList<Message> &history, qsizetype from, qsizetype to)
-{
-    const qsizetype firstItem = m_items.size();
-    TurnSpan *turn = nullptr;
-    for (qsizetype i = from; i < to; ++i) {
-        const Message &message = history.at(i);
-        if (message.role == Message::Role::System)
-            continue;
-        if (message.role == Message::Role::User || !turn) {
-            m_turns.append({++m_turnSerial, int(i), int(i)});
-            turn = &m_turns.last();
-        }
-        turn->historyEnd = int(i) + 1;
-        switch (message.role) {
-        case Message::Role::User: addMessage(MessageWidget::Role::User, message.text, -1); break;
-        case Message::Role::Assistant:
-            if (!message.text.isEmpty())
-                addMessage(MessageWidget::Role::Assistant, message.text, -1);
-            for (const ToolCall &call : message.toolCalls)
-                addToolCard(call, -1);
-            break;
-        case Message::Role::Tool: {
-            ToolCallCard *card = toolCallCard(message.toolCallId);
-            if (!card)
-                card = addToolCard({message.toolCallId, message.toolName, {}, {}}, -1);
-            card->setResult(message.text,
-                            message.isError ? ToolCallCard::Status::Failed : ToolCallCard::Status::Succeeded);
-            break;
-        }
-        case Message::Role::System: break;
-        }
-    }
-    for (qsizetype i = firstItem; i < m_items.size(); ++i) {
-        ChatItem *item = m_items.at(i);
-        if (item->kind() == ChatItem::Kind::ToolCall && !static_cast<ToolCallCard *>(item)->hasResult())
-            static_cast<ToolCallCard *>(item)->setResult(tr("No result was recorded for this call."),
-                                                         ToolCallCard::Status::Skipped);
-    }
-}
-
-void ChatView::clear()
-{
-    m_flushTimer->stop();
-    m_live.reset();
-    m_turns.clear();
-    m_earlierHistory.clear();
-    updateEarlierButton();
-    selectItem(nullptr);
-    const QList<ChatItem *> items = std::exchange(m_items, {});
-    for (ChatItem *item : items) {
-        m_layout->removeWidget(item);
-        item->hide();
-        item->deleteLater(); // it may be the one whose signal led here
-    }
-    m_followBottom = true;
-    updateEmptyHint();
-    updateActivity();
-}
-
-// Best effort for a reopened conversation: a turn by its question, an answer
-// by its text, a tool call by its id.
-void ChatView::mapItemsToTrace()
-{
-    if (!m_trace)
-        return;
-    const QList<int> &roots = m_trace->roots();
-    // Each question has a turn of its own, in order; a turn may have no
-    // question (blocked, replaced), so the hidden questions' count is where the
-    // shown ones' turns begin at the earliest.
-    int nextRoot = earlierTurnCount();
-    int turnNode = -1;
-    QList<int> usedCalls;
-    for (ChatItem *item : std::as_const(m_items)) {
-        switch (item->kind()) {
-        case ChatItem::Kind::UserMessage: {
-            const QString text = static_cast<MessageWidget *>(item)->text();
-            turnNode = -1;
-            for (int r = nextRoot; r < roots.size(); ++r) {
-                const auto *data = std::get_if<TurnData>(&m_trace->node(roots.at(r)).payload);
-                if (data && data->input == text) {
-                    turnNode = roots.at(r);
-                    nextRoot = r + 1;
-                    break;
-                }
-            }
-            item->setTraceNode(turnNode);
-            break;
-        }
-        case ChatItem::Kind::AssistantMessage: {
-            const QString text = static_cast<MessageWidget *>(item)->text();
-            const int node = findInSubtree(*m_trace, turnNode, [&](const TraceNode &n) {
-                if (usedCalls.contains(n.id))
-                    return false;
-                if (const auto *call = std::get_if<ModelCallData>(&n.payload))
-                    return call->response.text == text;
-                if (const auto *summary = std::get_if<TextData>(&n.payload))
-                    return n.kind == TraceKind::Summary && summary->text == text;
-                return false;
-            });
-            if (node >= 0)
-                usedCalls.append(node);
-            item->setTraceNode(node);
-            break;
-        }
-        case ChatItem::Kind::ToolCall:
-            item->setTraceNode(findToolCallNode(turnNode, static_cast<ToolCallCard *>(item)->callId()));
-            break;
-        case ChatItem::Kind::Notice: break;
-        }
-    }
-}
-
-void ChatView::onTraceReset()
-{
-    for (ChatItem *item : std::as_const(m_items))
-        item->setTraceNode(-1);
-    if (!m_live)
-        mapItemsToTrace();
-}
-
-int ChatView::findToolCallNode(int turnNode, const QString &callId) const
-{
-    if (!m_trace || turnNode < 0)
-        return -1;
-    return findInSubtree(*m_trace, turnNode, [&callId](const TraceNode &node) {
-        const auto *data = std::get_if<ToolCallData>(&node.payload);
-        return data && data->call.id == callId;
-    });
-}
-
-// ---------------------------------------------------------------------------
 // Items
-
-MessageWidget *ChatView::addMessage(MessageWidget::Role role, const QString &text, int traceNode)
-{
-    auto *message = new MessageWidget(role, m_content);
-    message->setTraceNode(traceNode);
-    message->setText(text);
-    connect(message, &MessageWidget::editRequested, this, &ChatView::editLastRequested);
-    connect(message, &MessageWidget::regenerateRequested, this, &ChatView::regenerateRequested);
-    appendItem(message);
-    return message;
-}
-
-ToolCallCard *ChatView::addToolCard(const ToolCall &call, int traceNode)
-{
-    auto *card = new ToolCallCard(call, m_content);
-    card->setTraceNode(traceNode);
-    appendItem(card);
-    return card;
-}
-
-NoticeCard *ChatView::addNotice(NoticeCard::Severity severity, const QString &message, int traceNode,
-                                bool retryable)
-{
-    auto *notice = new NoticeCard(severity, message, retryable, m_content);
-    notice->setTraceNode(traceNode);
-    connect(notice, &NoticeCard::retryRequested, this, &ChatView::retryRequested);
-    appendItem(notice);
-    return notice;
-}
-
-void ChatView::appendItem(ChatItem *item)
-{
-    item->setTurn(m_live ? m_live->turn : (m_turns.isEmpty() ? -1 : m_turns.last().id));
-    connect(item, &ChatItem::activated, this, [this, item] {
-        selectItem(item);
-        if (item->traceNode() >= 0)
-            emit traceNodeSelected(item->traceNode());
-    });
-    m_layout->insertWidget(int(m_items.size()) + 1, item); // after m_earlierButton
-    m_items.append(item);
-    updateEmptyHint();
-}
-
-void ChatView::removeTurn(int turn)
-{
-    for (qsizetype i = m_items.size() - 1; i >= 0; --i) {
-        ChatItem *item = m_items.at(i);
-        if (item->turn() != turn)
-            continue;
-        if (item == m_selected)
-            selectItem(nullptr);
-        m_items.removeAt(i);
-        m_layout->removeWidget(item);
-        item->hide();
-        item->deleteLater(); // it may be the one whose button led here
-    }
-    m_turns.removeIf([turn](const TurnSpan &span) { return span.id == turn; });
-}
-
-// A turn that starts at or before where earlier turns started asks again:
-// those turns were taken out of the history and leave the view too. A turn
-// that added nothing to the history (a blocked question) stays where it was.
-void ChatView::dropReplacedTurns(int historySize)
-{
-    QList<int> replaced;
-    for (const TurnSpan &turn : std::as_const(m_turns)) {
-        if (turn.historyStart > historySize
-            || (turn.historyStart == historySize && turn.historyEnd > turn.historyStart))
-            replaced.append(turn.id);
-    }
-    for (int turn : std::as_const(replaced))
-        removeTurn(turn);
-    updateEmptyHint();
-}
-
-ChatView::TurnSpan *ChatView::span(int turn)
-{
-    for (TurnSpan &span : m_turns) {
-        if (span.id == turn)
-            return &span;
-    }
-    return nullptr;
-}
 
 ChatItem *ChatView::item(int index) const
 {
-    return index >= 0 && index < m_items.size() ? m_items.at(index) : nullptr;
+    return m_items.value(index);
 }
 
 QString ChatView::itemText(int index) const
@@ -749,13 +466,8 @@ int ChatView::selectedIndex() const
 
 ToolCallCard *ChatView::toolCallCard(const QString &callId) const
 {
-    if (callId.isEmpty())
-        return nullptr;
-    for (auto it = m_items.crbegin(); it != m_items.crend(); ++it) {
-        if ((*it)->kind() == ChatItem::Kind::ToolCall && static_cast<ToolCallCard *>(*it)->callId() == callId)
-            return static_cast<ToolCallCard *>(*it);
-    }
-    return nullptr;
+    const int index = m_rows->rowOfToolCall(callId);
+    return index >= 0 ? static_cast<ToolCallCard *>(m_items.value(index)) : nullptr;
 }
 
 bool ChatView::isEmptyHintVisible() const
@@ -773,38 +485,14 @@ bool ChatView::isActivityVisible() const
 
 ChatItem *ChatView::itemForTraceNode(int nodeId) const
 {
-    if (nodeId < 0)
-        return nullptr;
-    QHash<int, ChatItem *> byNode;
-    for (ChatItem *chatItem : m_items) {
-        if (chatItem->traceNode() >= 0 && !byNode.contains(chatItem->traceNode()))
-            byNode.insert(chatItem->traceNode(), chatItem);
-    }
-    if (ChatItem *exact = byNode.value(nodeId))
-        return exact;
-    if (!m_trace || !m_trace->isValid(nodeId))
-        return nullptr;
-
-    // The closest descendant first (an iteration shows as its answer or its
-    // tool calls), then the closest ancestor (a retry shows as its answer).
-    QQueue<int> queue;
-    queue.append(m_trace->node(nodeId).children);
-    while (!queue.isEmpty()) {
-        const int node = queue.dequeue();
-        if (ChatItem *found = byNode.value(node))
-            return found;
-        queue.append(m_trace->node(node).children);
-    }
-    for (int node = m_trace->node(nodeId).parent; node >= 0; node = m_trace->node(node).parent) {
-        if (ChatItem *found = byNode.value(node))
-            return found;
-    }
-    return nullptr;
+    return m_items.value(m_rows->rowOfTraceNode(nodeId));
 }
 
 void ChatView::selectTraceNode(int nodeId)
 {
-    ChatItem *chatItem = itemForTraceNode(nodeId);
+    const int index = m_rows->revealTraceNode(nodeId);
+    updateEarlierButton();
+    ChatItem *chatItem = m_items.value(index);
     selectItem(chatItem);
     if (chatItem)
         ensureWidgetVisible(chatItem, 0, chatSpacing(this));
@@ -826,14 +514,14 @@ void ChatView::selectItem(ChatItem *chatItem)
 
 bool ChatView::isBusy() const
 {
-    return m_live.has_value() || (m_agent && m_agent->isRunning());
+    return m_rows->isTurnRunning() || (m_agent && m_agent->isRunning());
 }
 
 // Edit, Regenerate and Retry act on the latest turn, and only between turns.
 void ChatView::updateActions()
 {
     const bool busy = isBusy();
-    const int lastTurn = m_turns.isEmpty() ? -1 : m_turns.last().id;
+    const int lastTurn = m_rows->lastTurn();
     ChatItem *lastUser = nullptr;
     for (ChatItem *chatItem : std::as_const(m_items)) {
         if (chatItem->kind() == ChatItem::Kind::UserMessage)
@@ -841,8 +529,7 @@ void ChatView::updateActions()
     }
     // A question a shield blocked never entered the history: editing "the
     // last question" would replace the one before it.
-    if (const TurnSpan *turn = lastUser ? span(lastUser->turn()) : nullptr;
-        turn && turn->historyEnd == turn->historyStart)
+    if (lastUser && !m_rows->isInHistory(lastUser->turn()))
         lastUser = nullptr;
     // Regenerate belongs to a turn that ended with an answer; one that ended
     // with a notice offers Retry instead.
@@ -867,7 +554,7 @@ void ChatView::updateActions()
 
 void ChatView::updateActivity()
 {
-    const bool waiting = m_live && !m_live->streaming && m_live->pendingDelta.isEmpty() && m_agent
+    const bool waiting = m_rows->isTurnRunning() && !m_rows->isStreaming() && m_agent
                          && m_agent->state() == Agent::State::WaitingForModel;
     m_activity->setVisible(waiting);
 }

@@ -5,6 +5,7 @@
 
 #include "agent/debug/toolapprovalpolicy.h"
 #include "agent/loop/agent.h"
+#include "agent/session/conversationrows.h"
 
 #include <QList>
 #include <QPointer>
@@ -30,15 +31,14 @@ class ToolCallCard;
 
 /*!
     The conversation: messages, tool calls and notices in the order they
-    happened, streamed live from an agent it follows or rebuilt from a saved
-    history. It shows and forwards; the loop and its decisions stay with the
-    agent, the approval policy and whoever handles the request signals.
+    happened, one item per row of a ConversationRows, which streams them live
+    from an agent or rebuilds them from a saved history. It shows and
+    forwards; the loop and its decisions stay with the agent, the approval
+    policy and whoever handles the request signals.
 
     Streamed text is batched (one render per 16 ms at most) and the view keeps
-    to the bottom unless the user scrolled up. Each item remembers its trace
+    to the bottom unless the user scrolled up. Each item has its row's trace
     node, so selecting in the chat and in the trace can follow each other.
-    When a turn starts from an earlier point of the history (regenerate, edit,
-    retry), the turns it replaces leave the view.
 */
 class ChatView final : public QScrollArea
 {
@@ -48,14 +48,19 @@ public:
     explicit ChatView(QWidget *parent = nullptr);
     ~ChatView() override;
 
-    // For mapping trace nodes to items and back; not owned.
+    // The rows to show (not owned); nullptr: rows of the view's own.
+    void setRows(ConversationRows *rows);
+    ConversationRows *rows() const { return m_rows; }
+
+    // For mapping trace nodes to items and back (the rows' trace); not owned.
     void setTrace(const Trace *trace);
-    // Shows the agent's turns as they happen (nullptr: stop following); not owned.
+    // Shows the agent's turns as they happen (nullptr: stop following): the
+    // rows follow it, and the view its state; not owned.
     void follow(Agent *agent);
     // Held tool calls appear as approval forms in their cards; not owned.
     void setApprovalPolicy(ToolApprovalPolicy *policy);
 
-    // Replaces the view with a saved conversation; tool results join their calls.
+    // Replaces the rows with a saved conversation; tool results join their calls.
     // A long one shows its last turns; showEarlierTurns() brings back the rest,
     // so opening a session of thousands of messages stays quick and small.
     void showHistory(const QList<Message> &history);
@@ -65,10 +70,11 @@ public:
     void showEarlierTurns(int count = TurnsPerPage);
 
     // How many of a saved conversation's turns showHistory() shows at first.
-    static constexpr int TurnsPerPage = 25;
+    static constexpr int TurnsPerPage = ConversationRows::TurnsPerPage;
 
     // Highlights and scrolls to the item of the node, or of its nearest
-    // descendant or ancestor that has one (none for a turn not shown yet). Emits nothing.
+    // descendant or ancestor that has one, first showing the earlier turns
+    // the node belongs to. Emits nothing.
     void selectTraceNode(int nodeId);
 
     int itemCount() const { return int(m_items.size()); }
@@ -92,51 +98,21 @@ signals:
     void retryRequested();
 
 private:
-    struct TurnSpan
-    {
-        int id = -1;
-        int historyStart = 0; // index of the turn's user message in the history
-        int historyEnd = 0;   // one past the last message the turn added
-    };
-    struct LiveTurn
-    {
-        int turn = -1;
-        int traceNode = -1;
-        QPointer<MessageWidget> streaming;
-        int streamingNode = -1;
-        QString streamedText;
-        QString pendingDelta;
-        int pendingNode = -1;
-        QPointer<MessageWidget> lastAnswer;
-        int errorNode = -1;
-        int blockedNode = -1;
-        bool outputBlocked = false;
-        int handoffNode = -1;
-    };
-
-    void onAgentEvent(const AgentEvent &event);
-    void onMessageAppended(const Message &message);
-    void onTurnFinished(const TurnResult &result);
+    void onRowsInserted(int first, int count);
+    void onRowsRemoved(int first, int count);
+    void onRowChanged(int index);
+    void onRowsReset();
+    void onTurnStarted();
+    void onTurnEnded(int turn);
+    void onAttemptFailed(int attempt, const QString &reason);
     void onApprovalRequested(const ToolApprovalPolicy::Request &request);
     void onApprovalSettled(const QString &callId, bool allowed);
-    void onTraceReset();
 
-    void beginTurn(const QString &userText, int traceNode);
-    void flushDeltas();
-    void finishAnswer(const AgentEvent &event);
-    void applyToolResult(const AgentEvent &event);
-    void addTurnEndNotice(const TurnResult &result);
-
-    void addHistoryItems(const QList<Message> &history, qsizetype from, qsizetype to);
+    ChatItem *createItem(const ConversationRow &row);
+    void render(ChatItem *item, const ConversationRow &row);
+    void flushStream();
+    void removeItems(int first, int count);
     void updateEarlierButton();
-    MessageWidget *addMessage(MessageWidget::Role role, const QString &text, int traceNode);
-    ToolCallCard *addToolCard(const ToolCall &call, int traceNode);
-    NoticeCard *addNotice(NoticeCard::Severity severity, const QString &message, int traceNode,
-                          bool retryable);
-    void appendItem(ChatItem *item);
-    void removeTurn(int turn);
-    void dropReplacedTurns(int historySize);
-    TurnSpan *span(int turn);
 
     enum class Decision { AllowOnce, AlwaysAllow, Deny };
     void decide(const QString &callId, Decision decision, const std::optional<QString> &arguments = {});
@@ -146,16 +122,15 @@ private:
     void updateActivity();
     void updateEmptyHint();
     bool isBusy() const;
-    void mapItemsToTrace();
-    int findToolCallNode(int turnNode, const QString &callId) const;
 
     void onScrollRangeChanged(int minimum, int maximum);
     void onScrollValueChanged(int value);
     void scrollToBottom();
 
+    ConversationRows *m_ownRows;
+    ConversationRows *m_rows;
     QPointer<Agent> m_agent;
     QPointer<ToolApprovalPolicy> m_policy;
-    QPointer<const Trace> m_trace;
 
     QWidget *m_content;
     QVBoxLayout *m_layout;
@@ -165,13 +140,11 @@ private:
     QLabel *m_emptyHint;
     QTimer *m_flushTimer;
 
+    // One per row, in the rows' order.
     QList<ChatItem *> m_items;
-    QList<TurnSpan> m_turns;
-    // The saved conversation's messages before the first one shown.
-    QList<Message> m_earlierHistory;
-    std::optional<LiveTurn> m_live;
+    // The item whose streamed text waits for the next render.
+    QPointer<ChatItem> m_pendingStream;
     QPointer<ChatItem> m_selected;
-    int m_turnSerial = 0;
     int m_streamRenderCount = 0;
     bool m_followBottom = true;
 };

@@ -47,6 +47,7 @@ public:
     QString result() const { return m_result; }
 
     void addProgress(const QString &message);
+    QStringList progress() const { return m_progress; }
     void setResult(const QString &result, Status status);
 
     ApprovalCard *showApproval(const QJsonObject &schema);

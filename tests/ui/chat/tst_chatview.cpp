@@ -798,6 +798,30 @@ private slots:
         QCOMPARE(reopened.earlierTurnCount(), 0);
     }
 
+    void selectingATraceNodeOfATurnNotShownYetShowsItAndSelectsIt()
+    {
+        Fixture f;
+        constexpr int turns = ChatView::TurnsPerPage + 3;
+        for (int i = 0; i < turns; ++i) {
+            f.client.enqueue({ScriptedModelClient::text(u"Answer %1"_s.arg(i))});
+            QVERIFY(f.agent.send(u"Question %1"_s.arg(i)));
+            QTRY_COMPARE(f.finished.size(), i + 1);
+        }
+        ChatView reopened;
+        reopened.setTrace(&f.trace);
+        reopened.showHistory(f.agent.history());
+        QCOMPARE(reopened.earlierTurnCount(), 3);
+        QSignalSpy selected(&reopened, &ChatView::traceNodeSelected);
+
+        reopened.selectTraceNode(f.trace.roots().at(1));
+
+        QCOMPARE(reopened.earlierTurnCount(), 1);
+        QCOMPARE(reopened.selectedIndex(), 0);
+        QCOMPARE(reopened.itemText(0), u"Question 1"_s);
+        QVERIFY(reopened.item(0)->isSelected());
+        QCOMPARE(selected.size(), 0);
+    }
+
     void clearingEmptiesTheViewAndShowsTheHint()
     {
         ChatView view;

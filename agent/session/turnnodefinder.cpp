@@ -1,0 +1,118 @@
+#include "agent/session/turnnodefinder.h"
+
+#include "agent/trace/trace.h"
+
+namespace Loopscope {
+
+namespace {
+
+// The first node of the subtree, in depth-first order, that matches.
+template<typename Predicate>
+int findInSubtree(const Trace &trace, int root, Predicate &&matches)
+{
+    if (!trace.isValid(root))
+        return -1;
+    if (matches(trace.node(root)))
+        return root;
+    for (int child : trace.node(root).children) {
+        const int found = findInSubtree(trace, child, matches);
+        if (found >= 0)
+            return found;
+    }
+    return -1;
+}
+
+template<typename Visitor>
+void visitSubtree(const Trace &trace, int root, Visitor &&visit)
+{
+    visit(trace.node(root));
+    for (int child : trace.node(root).children)
+        visitSubtree(trace, child, visit);
+}
+
+// The loop sends the whole history with the question last: what preceded the
+// question is in the turn's first request.
+int messagesBeforeQuestion(const Trace &trace, int turnNode)
+{
+    const int call = findInSubtree(trace, turnNode,
+                                   [](const TraceNode &node) { return node.kind == TraceKind::ModelCall; });
+    if (call < 0)
+        return -1;
+    const auto &data = trace.node(call).data<ModelCallData>();
+    const ModelRequest &request = data.originalRequest ? *data.originalRequest : data.request;
+    return request.messages.isEmpty()
+               ? -1
+               : TurnNodeFinder::messagesBefore(request.messages, request.messages.size() - 1);
+}
+
+} // namespace
+
+TurnNodeFinder::TurnNodeFinder(const Trace &trace)
+    : m_trace(trace)
+{
+    const QList<int> &roots = trace.roots();
+    m_messagesBefore.reserve(roots.size());
+    for (int root : roots)
+        m_messagesBefore.append(messagesBeforeQuestion(trace, root));
+}
+
+int TurnNodeFinder::messagesBefore(const QList<Message> &messages, qsizetype index)
+{
+    qsizetype leadingSystem = 0;
+    while (leadingSystem < index && messages.at(leadingSystem).role == Message::Role::System)
+        ++leadingSystem;
+    return int(index - leadingSystem);
+}
+
+int TurnNodeFinder::nextTurn(int messagesBefore)
+{
+    const QList<int> &roots = m_trace.roots();
+    int found = -1;
+    for (int r = m_nextRoot; r < roots.size(); ++r) {
+        if (m_messagesBefore.at(r) == messagesBefore)
+            found = r;
+    }
+    // A turn stopped before its first model call left no request to count:
+    // the next such turn stands in, unless a shield blocked its question.
+    for (int r = m_nextRoot; found < 0 && r < roots.size(); ++r) {
+        const TraceNode &node = m_trace.node(roots.at(r));
+        if (m_messagesBefore.at(r) < 0 && node.status != TraceStatus::Blocked)
+            found = r;
+    }
+    if (found < 0)
+        return -1;
+    m_nextRoot = found + 1;
+    return roots.at(found);
+}
+
+QList<int> TurnNodeFinder::answerNodes(const Trace &trace, int turnNode)
+{
+    QList<int> nodes;
+    if (!trace.isValid(turnNode))
+        return nodes;
+    visitSubtree(trace, turnNode, [&nodes](const TraceNode &node) {
+        if (const auto *call = std::get_if<ModelCallData>(&node.payload)) {
+            const ModelResponse &response = call->response;
+            // A blank answer without tool calls ends the turn with the
+            // fallback and leaves no message.
+            if (node.status == TraceStatus::Ok && !response.text.isEmpty()
+                && (!response.toolCalls.isEmpty() || !response.text.trimmed().isEmpty()))
+                nodes.append(node.id);
+        } else if (node.kind == TraceKind::Summary) {
+            if (const auto *summary = std::get_if<TextData>(&node.payload);
+                summary && !summary->text.isEmpty())
+                nodes.append(node.id);
+        }
+    });
+    return nodes;
+}
+
+int TurnNodeFinder::toolCallNode(const Trace &trace, int turnNode, const QString &callId)
+{
+    return findInSubtree(trace, turnNode, [&callId](const TraceNode &node) {
+        const auto *data = std::get_if<ToolCallData>(&node.payload);
+        return data && data->call.id == callId;
+    });
+}
+
+} // namespace Loopscope

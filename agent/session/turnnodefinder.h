@@ -1,0 +1,47 @@
+#pragma once
+
+#include "agent/conversation/message.h"
+
+#include <QList>
+#include <QString>
+
+namespace Loopscope {
+
+class Trace;
+
+/*!
+    Finds which trace nodes a saved conversation's messages came from, from
+    the trace's structure alone: a question by how many messages preceded it
+    (what its turn's first model call was sent), an answer by its order among
+    the turn's answering model calls, a tool call by its id. Never by what the
+    messages say: the same question asked twice is two turns.
+*/
+class TurnNodeFinder final
+{
+public:
+    explicit TurnNodeFinder(const Trace &trace);
+
+    // Where a question at \a index of \a messages stands: the messages before
+    // it, less the system messages the list starts with (where the loop puts
+    // its prompt, which the history does not hold).
+    static int messagesBefore(const QList<Message> &messages, qsizetype index);
+
+    // The turn node of a question that stood at \a messagesBefore in the
+    // history; -1 when the trace has none. Questions are asked for in the
+    // history's order: each finds a turn after the last one found, the latest
+    // asked from that point (the earlier ones were replaced by regenerate,
+    // edit or retry).
+    int nextTurn(int messagesBefore);
+
+    // The nodes of a turn whose text entered the history, in order: model
+    // calls that answered with text, and summaries.
+    static QList<int> answerNodes(const Trace &trace, int turnNode);
+    static int toolCallNode(const Trace &trace, int turnNode, const QString &callId);
+
+private:
+    const Trace &m_trace;
+    QList<int> m_messagesBefore; // per root; -1 when it never reached the model
+    int m_nextRoot = 0;
+};
+
+} // namespace Loopscope

@@ -1,0 +1,359 @@
+#include "agent/loop/agent.h"
+#include "agent/session/conversationrows.h"
+#include "agent/tools/functiontool.h"
+#include "agent/tools/workbench.h"
+#include "agent/trace/trace.h"
+#include "tests/support/scriptedmodelclient.h"
+
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Loopscope;
+using namespace Qt::StringLiterals;
+using Row = ConversationRow;
+using Step = ScriptedModelClient::Step;
+
+namespace Loopscope {
+
+// What a failing comparison prints.
+char *toString(const ConversationRow &row)
+{
+    const QString kind
+        = QStringList{u"user"_s, u"assistant"_s, u"tool call"_s, u"notice"_s}.at(int(row.kind));
+    return QTest::toString(u"%1 \"%2\" %3 node %4 turn %5%6"_s.arg(kind, row.text, row.toolCall.id)
+                               .arg(row.traceNode)
+                               .arg(row.turn)
+                               .arg(row.streaming ? u" streaming"_s : QString()));
+}
+
+} // namespace Loopscope
+
+namespace {
+
+const QJsonObject addSchema{{u"type"_s, u"object"_s},
+                            {u"properties"_s, QJsonObject{{u"a"_s, QJsonObject{{u"type"_s, u"integer"_s}}},
+                                                          {u"b"_s, QJsonObject{{u"type"_s, u"integer"_s}}}}},
+                            {u"required"_s, QJsonArray{u"a"_s, u"b"_s}}};
+
+QList<int> nodesOfKind(const Trace &trace, TraceKind kind, int turnNode = -1)
+{
+    QList<int> nodes;
+    for (int i = 0; i < trace.size(); ++i) {
+        int root = i;
+        while (trace.node(root).parent >= 0)
+            root = trace.node(root).parent;
+        if (trace.node(i).kind == kind && (turnNode < 0 || root == turnNode))
+            nodes.append(i);
+    }
+    return nodes;
+}
+
+int toolCallNode(const Trace &trace, const QString &callId)
+{
+    for (int node : nodesOfKind(trace, TraceKind::ToolCall)) {
+        if (trace.node(node).data<ToolCallData>().call.id == callId)
+            return node;
+    }
+    return -1;
+}
+
+// Turn ids are the projection's own serials: a rebuilt conversation numbers
+// its turns afresh.
+QList<Row> withoutTurnIds(QList<Row> rows)
+{
+    for (Row &row : rows)
+        row.turn = -1;
+    return rows;
+}
+
+// An agent with an "add" tool whose turns a ConversationRows follows.
+struct Fixture
+{
+    Fixture()
+    {
+        workbench.add(std::make_shared<FunctionTool>(
+            ToolSchema{u"add"_s, u"Adds two integers"_s, addSchema},
+            [](const QJsonObject &arguments, ToolContext &) {
+                return ToolResult::success(
+                    QString::number(arguments.value(u"a"_s).toInt() + arguments.value(u"b"_s).toInt()));
+            }));
+        rows.setTrace(&trace);
+        rows.follow(&agent);
+    }
+    ~Fixture() { agent.cancel(); }
+
+    bool ask(const QString &question)
+    {
+        const qsizetype before = finished.size();
+        if (!agent.send(question))
+            return false;
+        return QTest::qWaitFor([&] { return finished.size() > before; }, 5000);
+    }
+    // What ChatSession does to regenerate: back to before the last question, ask it again.
+    bool askAgain(const QString &question)
+    {
+        QList<Message> history = agent.history();
+        while (!history.isEmpty() && history.takeLast().role != Message::Role::User) {}
+        return agent.setHistory(history) && ask(question);
+    }
+    // Rows rebuilt from the saved history and the same trace, as reopening a session does.
+    std::unique_ptr<ConversationRows> reopened() const
+    {
+        auto rebuilt = std::make_unique<ConversationRows>();
+        rebuilt->setTrace(&trace);
+        rebuilt->showHistory(agent.history());
+        return rebuilt;
+    }
+
+    ScriptedModelClient client;
+    Workbench workbench;
+    Trace trace;
+    Agent agent{&client, &workbench, &trace};
+    ConversationRows rows;
+    QSignalSpy finished{&agent, &Agent::turnFinished};
+};
+
+// Two iterations: "Adding both." with add(1, 2) and add(3, 4) at once, then
+// add(3, 7), then the answer.
+void runParallelToolTurn(Fixture &f)
+{
+    f.client.enqueue(
+        {ScriptedModelClient::calls({ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s),
+                                     ScriptedModelClient::call(u"c2"_s, u"add"_s, u"{\"a\":3,\"b\":4}"_s)},
+                                    u"Adding both."_s),
+         ScriptedModelClient::calls({ScriptedModelClient::call(u"c3"_s, u"add"_s, u"{\"a\":3,\"b\":7}"_s)}),
+         ScriptedModelClient::text(u"The sum is 10."_s)});
+    QVERIFY(f.ask(u"What is 1 + 2 + 3 + 4?"_s));
+}
+
+} // namespace
+
+class ConversationRowsTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aTurnWithParallelToolsBecomesRowsThatPointAtTheirTraceNodes()
+    {
+        Fixture f;
+        runParallelToolTurn(f);
+        if (QTest::currentTestFailed())
+            return;
+
+        const int turn = f.trace.roots().value(0, -1);
+        const QList<int> modelCalls = nodesOfKind(f.trace, TraceKind::ModelCall);
+        QCOMPARE(modelCalls.size(), 3);
+        const QList<Row> &rows = f.rows.rows();
+        QCOMPARE(rows.size(), 6);
+
+        const QList<Row::Kind> kinds{Row::Kind::User,     Row::Kind::Assistant, Row::Kind::ToolCall,
+                                     Row::Kind::ToolCall, Row::Kind::ToolCall,  Row::Kind::Assistant};
+        const QStringList texts{u"What is 1 + 2 + 3 + 4?"_s, u"Adding both."_s, u"3"_s, u"7"_s, u"10"_s,
+                                u"The sum is 10."_s};
+        const QList<int> nodes{turn,
+                               modelCalls.at(0),
+                               toolCallNode(f.trace, u"c1"_s),
+                               toolCallNode(f.trace, u"c2"_s),
+                               toolCallNode(f.trace, u"c3"_s),
+                               modelCalls.at(2)};
+        for (int i = 0; i < rows.size(); ++i) {
+            QCOMPARE(rows.at(i).kind, kinds.at(i));
+            QCOMPARE(rows.at(i).text, texts.at(i));
+            QCOMPARE(rows.at(i).traceNode, nodes.at(i));
+            QCOMPARE(rows.at(i).turn, rows.at(0).turn);
+            QVERIFY(!rows.at(i).streaming);
+        }
+        QCOMPARE(rows.at(3).toolCall.arguments, u"{\"a\":3,\"b\":4}"_s);
+        QCOMPARE(rows.at(3).toolState, Row::ToolState::Succeeded);
+        QVERIFY(!f.rows.isTurnRunning());
+    }
+
+    void rowsRebuiltFromTheSavedHistoryAndTraceEqualTheLiveOnes()
+    {
+        Fixture f;
+        runParallelToolTurn(f);
+        f.client.enqueue(ScriptedModelClient::text(u"You are welcome."_s));
+        QVERIFY(f.ask(u"Thanks!"_s));
+        if (QTest::currentTestFailed())
+            return;
+
+        QCOMPARE(f.reopened()->rows(), f.rows.rows());
+    }
+
+    void theSameQuestionAskedTwiceFindsTwoTurns()
+    {
+        Fixture f;
+        f.client.enqueue({ScriptedModelClient::text(u"Yes."_s), ScriptedModelClient::text(u"Yes."_s)});
+        QVERIFY(f.ask(u"Are you there?"_s));
+        QVERIFY(f.ask(u"Are you there?"_s));
+
+        const auto rebuilt = f.reopened();
+        const QList<int> &roots = f.trace.roots();
+        QCOMPARE(rebuilt->size(), 4);
+        QCOMPARE(rebuilt->at(0).traceNode, roots.at(0));
+        QCOMPARE(rebuilt->at(1).traceNode, nodesOfKind(f.trace, TraceKind::ModelCall, roots.at(0)).value(0));
+        QCOMPARE(rebuilt->at(2).traceNode, roots.at(1));
+        QCOMPARE(rebuilt->at(3).traceNode, nodesOfKind(f.trace, TraceKind::ModelCall, roots.at(1)).value(0));
+    }
+
+    void aRegeneratedTurnIsFoundInsteadOfTheOneItReplaced_data()
+    {
+        QTest::addColumn<QString>("replacedAnswer");
+        QTest::newRow("a different answer") << u"4"_s;
+        // Matching by text cannot tell these apart.
+        QTest::newRow("the same answer") << u"7"_s;
+    }
+    void aRegeneratedTurnIsFoundInsteadOfTheOneItReplaced()
+    {
+        QFETCH(QString, replacedAnswer);
+        Fixture f;
+        f.client.enqueue({ScriptedModelClient::text(replacedAnswer), ScriptedModelClient::text(u"7"_s)});
+        QVERIFY(f.ask(u"Pick a number"_s));
+        QVERIFY(f.askAgain(u"Pick a number"_s));
+        QCOMPARE(f.trace.roots().size(), 2);
+
+        const int replacement = f.trace.roots().at(1);
+        const QList<int> expectedNodes{replacement,
+                                       nodesOfKind(f.trace, TraceKind::ModelCall, replacement).value(0)};
+        const auto reopened = f.reopened();
+        for (const ConversationRows *rows : {&f.rows, reopened.get()}) {
+            QCOMPARE(rows->size(), 2);
+            QCOMPARE(rows->at(1).text, u"7"_s);
+            QCOMPARE((QList<int>{rows->at(0).traceNode, rows->at(1).traceNode}), expectedNodes);
+        }
+    }
+
+    void askingAgainDropsTheRowsOfTheReplacedTurn()
+    {
+        Fixture f;
+        f.client.enqueue({ScriptedModelClient::text(u"Paris"_s), ScriptedModelClient::text(u"Rome"_s),
+                          ScriptedModelClient::text(u"It is Rome."_s)});
+        QVERIFY(f.ask(u"Capital of France?"_s));
+        QVERIFY(f.ask(u"Capital of Italy?"_s));
+        const QList<Row> firstTurn = f.rows.rows().first(2);
+        const int replacedTurn = f.rows.at(2).turn;
+
+        QSignalSpy removed(&f.rows, &ConversationRows::rowsRemoved);
+        QVERIFY(f.askAgain(u"Capital of Italy?"_s));
+
+        QCOMPARE(removed.size(), 1);
+        QCOMPARE(removed.at(0), (QVariantList{2, 2}));
+        QCOMPARE(f.rows.size(), 4);
+        QCOMPARE(f.rows.rows().first(2), firstTurn);
+        QCOMPARE(f.rows.at(3).text, u"It is Rome."_s);
+        QVERIFY(f.rows.at(2).turn != replacedTurn);
+        QCOMPARE(f.rows.at(2).traceNode, f.trace.roots().at(2));
+    }
+
+    void streamedTextGrowsOneRowUntilTheAnswerArrives()
+    {
+        Fixture f;
+        Step step = ScriptedModelClient::text(u"Once upon a time."_s);
+        step.chunks = QStringList{u"Once "_s, u"upon "_s, u"a time."_s};
+        step.delayMs = 50;
+        f.client.enqueue(step);
+        QSignalSpy inserted(&f.rows, &ConversationRows::rowsInserted);
+        QSignalSpy changed(&f.rows, &ConversationRows::rowChanged);
+        QVERIFY(f.ask(u"Tell me a story"_s));
+
+        // The question, then one row for the whole answer.
+        QCOMPARE(inserted.size(), 2);
+        QCOMPARE(f.rows.size(), 2);
+        QCOMPARE(f.rows.at(1).text, u"Once upon a time."_s);
+        QVERIFY(!f.rows.at(1).streaming);
+        QVERIFY(changed.size() >= 2);
+    }
+
+    void aLongConversationShowsItsLastTurnsAndPagesBackwards()
+    {
+        Fixture f;
+        constexpr int turns = ConversationRows::TurnsPerPage + 15;
+        for (int i = 0; i < turns; ++i) {
+            f.client.enqueue(ScriptedModelClient::text(u"Answer %1"_s.arg(i)));
+            QVERIFY(f.ask(u"Once more?"_s));
+        }
+        const auto rebuilt = f.reopened();
+        const auto expectTurnsFrom = [&](int firstTurn) {
+            QCOMPARE(rebuilt->earlierTurnCount(), firstTurn);
+            QCOMPARE(rebuilt->size(), 2 * (turns - firstTurn));
+            QCOMPARE(rebuilt->at(0).traceNode, f.trace.roots().at(firstTurn));
+            QCOMPARE(rebuilt->at(1).text, u"Answer %1"_s.arg(firstTurn));
+        };
+        expectTurnsFrom(15);
+        if (QTest::currentTestFailed())
+            return;
+
+        QSignalSpy inserted(rebuilt.get(), &ConversationRows::rowsInserted);
+        rebuilt->showEarlierTurns(10);
+        QCOMPARE(inserted.size(), 1);
+        QCOMPARE(inserted.at(0), (QVariantList{0, 20}));
+        expectTurnsFrom(5);
+        if (QTest::currentTestFailed())
+            return;
+        rebuilt->showEarlierTurns();
+        expectTurnsFrom(0);
+        QVERIFY(!rebuilt->hasEarlierMessages());
+        QCOMPARE(withoutTurnIds(rebuilt->rows()), withoutTurnIds(f.rows.rows()));
+    }
+
+    void revealingANodeOfATurnNotShownYetShowsTheTurnsUpToIt()
+    {
+        Fixture f;
+        constexpr int turns = 2 * ConversationRows::TurnsPerPage + 5;
+        for (int i = 0; i < turns; ++i) {
+            f.client.enqueue(ScriptedModelClient::text(u"Answer %1"_s.arg(i)));
+            QVERIFY(f.ask(u"Question %1"_s.arg(i)));
+        }
+        const auto rebuilt = f.reopened();
+        const int answer = nodesOfKind(f.trace, TraceKind::ModelCall, f.trace.roots().at(3)).value(0);
+        QCOMPARE(rebuilt->rowOfTraceNode(answer), -1);
+
+        const int row = rebuilt->revealTraceNode(answer);
+
+        // From its turn on, and no earlier.
+        QCOMPARE(rebuilt->earlierTurnCount(), 3);
+        QCOMPARE(row, 1);
+        QCOMPARE(rebuilt->at(row).text, u"Answer 3"_s);
+        QCOMPARE(rebuilt->at(0).traceNode, f.trace.roots().at(3));
+        // A node already shown pages nothing in.
+        const auto shown = f.reopened();
+        QCOMPARE(shown->revealTraceNode(f.trace.roots().last()), shown->size() - 2);
+        QCOMPARE(shown->earlierTurnCount(), turns - ConversationRows::TurnsPerPage);
+    }
+
+    void aNodeWithoutARowFindsTheNearestOne_data()
+    {
+        QTest::addColumn<TraceKind>("kind");
+        QTest::addColumn<int>("occurrence");
+        QTest::addColumn<int>("expectedRow");
+        QTest::newRow("an iteration shows as its first row inside") << TraceKind::Iteration << 0 << 1;
+        QTest::newRow("the second iteration as its tool call") << TraceKind::Iteration << 1 << 4;
+        QTest::newRow("a model call without text as its turn's question") << TraceKind::ModelCall << 1 << 0;
+    }
+    void aNodeWithoutARowFindsTheNearestOne()
+    {
+        QFETCH(TraceKind, kind);
+        QFETCH(int, occurrence);
+        QFETCH(int, expectedRow);
+        Fixture f;
+        runParallelToolTurn(f);
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(f.rows.rowOfTraceNode(nodesOfKind(f.trace, kind).value(occurrence, -1)), expectedRow);
+    }
+
+    void clearingRemovesEveryRow()
+    {
+        Fixture f;
+        runParallelToolTurn(f);
+        QSignalSpy reset(&f.rows, &ConversationRows::reset);
+        f.rows.clear();
+        QCOMPARE(reset.size(), 1);
+        QCOMPARE(f.rows.size(), 0);
+        QCOMPARE(f.rows.lastTurn(), -1);
+    }
+};
+
+QTEST_MAIN(ConversationRowsTest)
+#include "tst_conversationrows.moc"
