@@ -2,6 +2,7 @@
 
 #include "agent/config/appsettings.h"
 #include "agent/providers/connectiontester.h"
+#include "agent/providers/ollamaprobe.h"
 #include "agent/replay/recordedturn.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
@@ -66,7 +67,7 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_sideSplitter(new QSplitter(Qt::Vertical, m_splitter))
     , m_chatStack(new QStackedWidget(m_splitter))
-    , m_firstRun(new FirstRunPanel(context.profiles, context.network, m_chatStack))
+    , m_firstRun(new FirstRunPanel(context.profiles, new OllamaProbe(context.network, this), m_chatStack))
     , m_chatView(new ChatView)
     , m_composer(new ChatComposer)
     , m_inspector(new TraceInspector(context.session->trace(), m_traceModel, m_sideSplitter))

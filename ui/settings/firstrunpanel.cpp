@@ -25,10 +25,10 @@ QLabel *textLabel(const QString &text, QWidget *parent)
 
 } // namespace
 
-FirstRunPanel::FirstRunPanel(ProviderProfileStore *profiles, QNetworkAccessManager *network, QWidget *parent)
+FirstRunPanel::FirstRunPanel(ProviderProfileStore *profiles, OllamaProbe *probe, QWidget *parent)
     : QWidget(parent)
     , m_profiles(profiles)
-    , m_probe(new OllamaProbe(network, this))
+    , m_probe(probe)
     , m_status(textLabel(QString(), this))
     , m_modelLabel(new QLabel(tr("&Model:"), this))
     , m_models(new QComboBox(this))

@@ -7,7 +7,6 @@
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QLabel;
-class QNetworkAccessManager;
 class QPushButton;
 QT_END_NAMESPACE
 
@@ -30,7 +29,8 @@ class FirstRunPanel final : public QWidget
     Q_OBJECT
 
 public:
-    FirstRunPanel(ProviderProfileStore *profiles, QNetworkAccessManager *network, QWidget *parent = nullptr);
+    // The probe looks for a local Ollama server; not owned, it must outlive the panel.
+    FirstRunPanel(ProviderProfileStore *profiles, OllamaProbe *probe, QWidget *parent = nullptr);
 
     // Looks for an Ollama server; the main window calls it when it shows the panel.
     void lookForOllama(const QUrl &baseUrl = QUrl(QStringLiteral("http://localhost:11434")),

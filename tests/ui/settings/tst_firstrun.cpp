@@ -189,7 +189,8 @@ private slots:
         QSettings settings(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
         ProviderProfileStore store(&settings);
         QNetworkAccessManager network;
-        Ui::FirstRunPanel panel(&store, &network);
+        OllamaProbe probe(&network);
+        Ui::FirstRunPanel panel(&store, &probe);
         panel.show();
         QSignalSpy created(&panel, &Ui::FirstRunPanel::profileCreated);
         auto *use = panel.findChild<QPushButton *>(u"useOllamaButton"_s);
@@ -231,7 +232,8 @@ private slots:
         earlier.defaults.model = earlier.model;
         store.save(earlier);
         QNetworkAccessManager network;
-        Ui::FirstRunPanel panel(&store, &network);
+        OllamaProbe probe(&network);
+        Ui::FirstRunPanel panel(&store, &probe);
         QSignalSpy created(&panel, &Ui::FirstRunPanel::profileCreated);
         auto *use = panel.findChild<QPushButton *>(u"useOllamaButton"_s);
 
@@ -265,7 +267,8 @@ private slots:
         QSettings settings(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
         ProviderProfileStore store(&settings);
         QNetworkAccessManager network;
-        Ui::FirstRunPanel panel(&store, &network);
+        OllamaProbe probe(&network);
+        Ui::FirstRunPanel panel(&store, &probe);
         panel.show();
         QSignalSpy openSettings(&panel, &Ui::FirstRunPanel::openSettingsRequested);
         QSignalSpy created(&panel, &Ui::FirstRunPanel::profileCreated);
@@ -293,7 +296,8 @@ private slots:
         QSettings settings(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
         ProviderProfileStore store(&settings);
         QNetworkAccessManager network;
-        Ui::FirstRunPanel panel(&store, &network);
+        OllamaProbe probe(&network);
+        Ui::FirstRunPanel panel(&store, &probe);
         panel.show();
         FakeHttpServer server;
         QVERIFY(server.listen());
