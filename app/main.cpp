@@ -107,7 +107,7 @@ int runWindow(QApplication &app)
     QGuiApplication::setDesktopFileName(QStringLiteral(LOOPSCOPE_APP_ID));
     QIcon icon;
     for (const int size : {16, 22, 24, 32, 48, 64, 128, 256})
-        icon.addFile(u":/icons/%1x%1/"_s.arg(size) + QStringLiteral(LOOPSCOPE_APP_ID) + u".png"_s);
+        icon.addFile(u":/icons/%1x%1/apps/"_s.arg(size) + QStringLiteral(LOOPSCOPE_APP_ID) + u".png"_s);
     QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(LOOPSCOPE_APP_ID), icon));
 
     QCommandLineParser parser;

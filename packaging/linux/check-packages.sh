@@ -261,7 +261,10 @@ Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do isolated DISPLAY="$display" xdpyinfo >/dev/null 2>&1 && break || sleep 0.1; done
 isolated DISPLAY="$display" xdpyinfo >/dev/null 2>&1 || fail "Xvfb did not start: $(cat "$work/xvfb.log")"
-isolated DISPLAY="$display" /usr/bin/loopscope "$example" >"$work/window.log" 2>&1 &
+# No icon theme to fall back on: the window icon must be the one built in.
+mkdir -p "$work/no-data-dirs"
+isolated DISPLAY="$display" XDG_DATA_DIRS="$work/no-data-dirs" /usr/bin/loopscope "$example" \
+    >"$work/window.log" 2>&1 &
 pids+=($!)
 window=""
 for _ in $(seq 100); do
@@ -274,7 +277,7 @@ ok "window:$(sed 's/ *[0-9]* children.*//; s/: ("loopscope".*//' <<<"$window")"
 window_id=$(awk '{print $1}' <<<"$window")
 isolated DISPLAY="$display" xprop -id "$window_id" _NET_WM_ICON | grep -aq 'Icon (128 x 128)' ||
     fail "the window has no icon (no 128x128 _NET_WM_ICON)"
-ok "the window has its icon (_NET_WM_ICON, 16 to 128 px)"
+ok "the window has its built-in icon (_NET_WM_ICON, 16 to 128 px)"
 for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
 pids=()
