@@ -76,6 +76,24 @@ ok "packaging/linux/changelog's newest entry is $version"
 bash -n packaging/linux/loopscope.bash
 ok "the bash completion parses"
 
+step "the recipes for the platforms CI cannot build parse"
+python3 - packaging/flatpak/$app_id.yml .github/workflows/release.yml <<'PY'
+import sys, yaml
+manifest = yaml.safe_load(open(sys.argv[1]))
+assert manifest["id"] == "io.github.loopscope.Loopscope", manifest["id"]
+assert manifest["runtime"] == "org.kde.Platform" and float(manifest["runtime-version"]) >= 6.4
+assert [m["name"] for m in manifest["modules"]][-1] == "loopscope"
+jobs = yaml.safe_load(open(sys.argv[2]))["jobs"]
+assert {"linux", "windows", "macos"} <= set(jobs), set(jobs)
+PY
+ok "the Flatpak manifest and the release workflow are valid YAML with what they need"
+xmllint --noout packaging/macos/Info.plist.in
+python3 -c 'import plistlib, re, sys
+plist = plistlib.loads(re.sub(rb"\$\{\w+\}", b"x", open(sys.argv[1], "rb").read()))
+assert plist["UTExportedTypeDeclarations"][0]["UTTypeIdentifier"] == "io.github.loopscope.session"' \
+    packaging/macos/Info.plist.in
+ok "the macOS Info.plist is a property list declaring the session type"
+
 step "the release configuration builds"
 start=$(date +%s)
 cmake --preset release >/dev/null
