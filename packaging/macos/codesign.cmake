@@ -6,7 +6,9 @@ if(NOT DEFINED ENV{LOOPSCOPE_CODESIGN_IDENTITY} OR "$ENV{LOOPSCOPE_CODESIGN_IDEN
     message(STATUS "codesign: LOOPSCOPE_CODESIGN_IDENTITY is not set, the app stays unsigned")
     return()
 endif()
-file(GLOB_RECURSE bundles LIST_DIRECTORIES true "${CPACK_TEMPORARY_INSTALL_DIRECTORY}/*.app")
+# The staging directory (CPACK_TEMPORARY_INSTALL_DIRECTORY is the same in
+# CMake 3.25, and dropped later).
+file(GLOB bundles LIST_DIRECTORIES true "${CPACK_TEMPORARY_DIRECTORY}/*.app")
 list(FILTER bundles INCLUDE REGEX "\\.app$")
 foreach(bundle IN LISTS bundles)
     message(STATUS "codesign: signing ${bundle}")
