@@ -154,6 +154,17 @@ apt-get install -y "$deb" >"$work/apt-install.log" || {
 dpkg-query -W -f='${Package}\n' | sort >"$work/packages-after"
 new_packages=$(comm -13 "$work/packages-before" "$work/packages-after" | grep -vx loopscope || true)
 ok "installed loopscope $(dpkg-query -W -f='${Version}' loopscope)${new_packages:+, and as dependencies: $(echo $new_packages)}"
+find /usr -xdev | sort >"$work/usr-installed"
+# Every new path is the package's, a dependency's, or a cache a trigger rebuilt.
+cache_paths='/(mimeinfo\.cache|icon-theme\.cache)$|^/usr/share/mime/'
+{
+    dpkg-query -L loopscope
+    for package in $new_packages; do dpkg-query -L "$package"; done
+} | sort -u >"$work/listed-files"
+unlisted=$(comm -13 "$work/usr-before" "$work/usr-installed" | comm -23 - "$work/listed-files" |
+    grep -vE "$cache_paths" || true)
+[[ -z $unlisted ]] || fail "installed but not listed by any package: $unlisted"
+ok "every file installed under /usr is listed by the package or a dependency"
 
 step "every library ldd resolves for /usr/bin/loopscope comes from the .deb's Depends"
 ldd /usr/bin/loopscope >"$work/ldd"
@@ -310,7 +321,7 @@ comm -13 "$work/usr-before" "$work/usr-after" >"$work/usr-new"
 : >"$work/dependency-files"
 for package in $new_packages; do dpkg-query -L "$package" >>"$work/dependency-files" 2>/dev/null || true; done
 leftovers=$(grep -vxF -f <(sort -u "$work/dependency-files") "$work/usr-new" |
-    grep -vE '/(mimeinfo\.cache|icon-theme\.cache)$|^/usr/share/mime/' || true)
+    grep -vE "$cache_paths" || true)
 [[ -z $leftovers ]] || fail "left behind under /usr: $leftovers"
 if grep -i loopscope "$work/usr-after"; then fail "a path named loopscope is left under /usr"; fi
 if grep -rl "$mime_type\|$app_id" /usr/share/applications/mimeinfo.cache /usr/share/mime/ 2>/dev/null; then
