@@ -14,13 +14,57 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileOpenEvent>
+#include <QIcon>
 #include <QNetworkAccessManager>
 #include <QSettings>
 #include <QTextStream>
 
+#ifdef Q_OS_WIN
+#include <cstdio>
+#include <qt_windows.h>
+#endif
+
 using namespace Qt::StringLiterals;
 
 namespace {
+
+// macOS opens documents (a double-click in Finder, a drop on the Dock icon)
+// with an event to the application, not with an argument.
+class SessionFileOpener final : public QObject
+{
+public:
+    explicit SessionFileOpener(Loopscope::Ui::SessionActions *actions)
+        : m_actions(actions)
+    {}
+
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() != QEvent::FileOpen)
+            return QObject::eventFilter(watched, event);
+        m_actions->openFile(static_cast<QFileOpenEvent *>(event)->file());
+        return true;
+    }
+
+private:
+    Loopscope::Ui::SessionActions *m_actions;
+};
+
+#ifdef Q_OS_WIN
+// The executable is a GUI program on Windows, so it gets no console of its
+// own: the command line's output goes to the console it was started from,
+// unless it was redirected to a file or a pipe.
+void attachToParentConsole()
+{
+    if (!::AttachConsole(ATTACH_PARENT_PROCESS))
+        return;
+    FILE *reopened = nullptr;
+    if (!::GetStdHandle(STD_OUTPUT_HANDLE))
+        freopen_s(&reopened, "CONOUT$", "w", stdout);
+    if (!::GetStdHandle(STD_ERROR_HANDLE))
+        freopen_s(&reopened, "CONOUT$", "w", stderr);
+}
+#endif
 
 void describeApplication()
 {
@@ -29,19 +73,46 @@ void describeApplication()
     QCoreApplication::setApplicationVersion(QStringLiteral(LOOPSCOPE_VERSION));
 }
 
-int runWindow(QApplication &app)
+// The window's command line; --help and --version are answered from it
+// before any display is needed.
+void describeWindowOptions(QCommandLineParser &parser,
+                           const Loopscope::Launch::ProviderOptions &providerOptions)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QApplication::translate(
+    parser.setApplicationDescription(QCoreApplication::translate(
         "main", "Chat with an LLM agent and see, step by step, what its tool loop does.\n"
                 "Headless commands: loopscope run, loopscope replay, loopscope export (each with --help)."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const Loopscope::Launch::ProviderOptions providerOptions;
     providerOptions.addTo(parser);
     parser.addPositionalArgument(
-        u"session"_s, QApplication::translate("main", "A saved session (*.loopscope.json) to open."),
+        u"session"_s, QCoreApplication::translate("main", "A saved session (*.loopscope.json) to open."),
         u"[session]"_s);
+}
+
+bool asksForHelpOrVersion(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        for (const char *option : {"-h", "--help", "-?", "--help-all", "-v", "--version"}) {
+            if (qstrcmp(argv[i], option) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+int runWindow(QApplication &app)
+{
+    // One id for the desktop entry, the AppStream metainfo and the icon, so
+    // that Wayland compositors and docks match the window to its launcher.
+    QGuiApplication::setDesktopFileName(QStringLiteral(LOOPSCOPE_APP_ID));
+    QIcon icon;
+    for (const int size : {16, 22, 24, 32, 48, 64, 128, 256})
+        icon.addFile(u":/icons/%1x%1/apps/"_s.arg(size) + QStringLiteral(LOOPSCOPE_APP_ID) + u".png"_s);
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(LOOPSCOPE_APP_ID), icon));
+
+    QCommandLineParser parser;
+    const Loopscope::Launch::ProviderOptions providerOptions;
+    describeWindowOptions(parser, providerOptions);
     parser.process(app);
     if (parser.positionalArguments().size() > 1) {
         QTextStream(stderr) << "loopscope: " << QApplication::translate("main", "open one session at a time")
@@ -78,6 +149,8 @@ int runWindow(QApplication &app)
     QObject::connect(&autosaver, &Loopscope::Autosaver::failed, &window, [&window](const QString &error) {
         window.showMessage(QApplication::translate("main", "Autosave failed: %1").arg(error));
     });
+    SessionFileOpener fileOpener(window.sessionActions());
+    app.installEventFilter(&fileOpener);
     window.show();
     window.start(commandLine);
     if (!parser.positionalArguments().isEmpty())
@@ -89,6 +162,10 @@ int runWindow(QApplication &app)
 
 int main(int argc, char *argv[])
 {
+#ifdef Q_OS_WIN
+    if (argc > 1)
+        attachToParentConsole();
+#endif
     // Headless commands need no display: decide before any GUI object exists.
     if (argc > 1 && qstrcmp(argv[1], "run") == 0) {
         QCoreApplication app(argc, argv);
@@ -104,6 +181,16 @@ int main(int argc, char *argv[])
         QCoreApplication app(argc, argv);
         describeApplication();
         return Loopscope::Cli::ExportCommand().exec(QCoreApplication::arguments());
+    }
+
+    // QCommandLineParser answers these and exits: no display is needed for that.
+    if (asksForHelpOrVersion(argc, argv)) {
+        QCoreApplication app(argc, argv);
+        describeApplication();
+        QCommandLineParser parser;
+        const Loopscope::Launch::ProviderOptions providerOptions;
+        describeWindowOptions(parser, providerOptions);
+        parser.process(app);
     }
 
     QApplication app(argc, argv);

@@ -12,6 +12,7 @@ namespace Loopscope::Cli {
     Turns SIGINT and SIGTERM into a Qt signal on the event loop, so Ctrl+C can
     cancel a turn cleanly instead of killing the process mid-write. A signal
     handler may only write to a pipe; the notifier reads it on this thread.
+    On Windows, Ctrl+C and Ctrl+Break come through a console control handler.
 */
 class InterruptWatcher final : public QObject
 {

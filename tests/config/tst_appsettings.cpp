@@ -8,6 +8,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+// Declared before the tests use it: a release build instantiates QMetaTypeId
+// at the first use and refuses a later specialisation.
+Q_DECLARE_METATYPE(Loopscope::AgentConfig)
+
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
 
@@ -197,8 +201,6 @@ private slots:
             QVERIFY2(!ini.contains(word), word);
     }
 };
-
-Q_DECLARE_METATYPE(Loopscope::AgentConfig)
 
 QTEST_GUILESS_MAIN(AppSettingsTest)
 #include "tst_appsettings.moc"

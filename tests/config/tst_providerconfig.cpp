@@ -7,6 +7,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+// Declared before the tests use it: a release build instantiates QMetaTypeId
+// at the first use and refuses a later specialisation.
+Q_DECLARE_METATYPE(Loopscope::ProviderProfile)
+
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
 
@@ -151,8 +155,6 @@ private slots:
         QCOMPARE(providerKindFromName(u"mistral"_s), std::nullopt);
     }
 };
-
-Q_DECLARE_METATYPE(Loopscope::ProviderProfile)
 
 QTEST_GUILESS_MAIN(ProviderConfigTest)
 #include "tst_providerconfig.moc"

@@ -6,6 +6,10 @@
 #include <QTest>
 #include <QTimeZone>
 
+// Declared before the first QTest::addColumn<HttpHeaders>() uses it: a release
+// build instantiates QMetaTypeId there and refuses a later specialisation.
+Q_DECLARE_METATYPE(Loopscope::HttpHeaders)
+
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
 
@@ -119,8 +123,6 @@ private slots:
         QCOMPARE(json.toObject().value(u"list"_s).toArray().at(1).toInt(), 7);
     }
 };
-
-Q_DECLARE_METATYPE(Loopscope::HttpHeaders)
 
 QTEST_GUILESS_MAIN(HttpModelClientTest)
 #include "tst_httpmodelclient.moc"

@@ -1,0 +1,82 @@
+# bash completion for loopscope(1): the window's options, the sub-commands
+# run, replay and export, their options and their values.
+
+_loopscope()
+{
+    local cur prev words cword
+    _init_completion || return
+
+    local provider_options="--provider --base-url --model --api-key-env"
+    local command=""
+    if [[ $cword -gt 1 ]]; then
+        case ${words[1]} in
+            run|replay|export) command=${words[1]} ;;
+        esac
+    fi
+
+    case $prev in
+        --provider)
+            COMPREPLY=($(compgen -W "openai anthropic gemini ollama" -- "$cur"))
+            return ;;
+        --post-loop)
+            COMPREPLY=($(compgen -W "reflect summary" -- "$cur"))
+            return ;;
+        --approve)
+            COMPREPLY=($(compgen -W "all none" -- "$cur"))
+            return ;;
+        --tools)
+            local tools="all calculator current_time read_file list_directory search_files"
+            local done_part=""
+            [[ $cur == *,* ]] && done_part=${cur%,*},
+            COMPREPLY=($(compgen -P "$done_part" -W "$tools" -- "${cur##*,}"))
+            compopt -o nospace
+            return ;;
+        --format)
+            COMPREPLY=($(compgen -W "md html otlp" -- "$cur"))
+            return ;;
+        --workspace)
+            _filedir -d
+            return ;;
+        --events|--trace-out|--session|-o|--output)
+            _filedir
+            return ;;
+        --api-key-env)
+            COMPREPLY=($(compgen -v -- "$cur"))
+            return ;;
+        --base-url|--model|--system|--max-iterations|--turn)
+            return ;;
+    esac
+
+    case $command in
+        run)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "$provider_options --system --max-iterations --post-loop
+                    --no-stream --tools --workspace --approve --events --trace-out --session
+                    -h --help" -- "$cur"))
+            fi ;;
+        replay)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--turn --live-tools --workspace -h --help" -- "$cur"))
+            else
+                _filedir 'loopscope.json'
+            fi ;;
+        export)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--format -o --output --otlp-content -h --help" -- "$cur"))
+            else
+                _filedir 'loopscope.json'
+            fi ;;
+        *)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "$provider_options -h --help --help-all -v --version" -- "$cur"))
+            elif [[ $cword -eq 1 ]]; then
+                COMPREPLY=($(compgen -W "run replay export" -- "$cur"))
+                _filedir 'loopscope.json'
+            else
+                _filedir 'loopscope.json'
+            fi ;;
+    esac
+} &&
+    complete -F _loopscope loopscope
+
+# ex: filetype=sh
