@@ -2,12 +2,14 @@
 
 #include "agent/providers/ndjsonparser.h"
 #include "agent/providers/toolcallaccumulator.h"
+#include "agent/providers/toolresulttext.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -222,6 +224,13 @@ protected:
     }
 };
 
+// Pairs a call and its result in the plain-text history when one round
+// called the same tool more than once.
+QString idNote(const QString &id)
+{
+    return id.isEmpty() ? QString() : u" (id %1)"_s.arg(id);
+}
+
 bool historyHasToolCalls(const QList<Message> &messages)
 {
     return std::any_of(messages.cbegin(), messages.cend(), [](const Message &message) {
@@ -254,6 +263,8 @@ QJsonArray OllamaProtocol::encodeMessages(const QList<Message> &messages)
             }
             break;
         case Message::Role::Tool:
+            // Ollama has no error flag: the text itself must say it failed.
+            json.insert(u"content"_s, flaglessToolResultText(message));
             // Ollama pairs a result with its call by tool_name; newer versions
             // also read tool_call_id, which tells apart parallel calls of one tool.
             json.insert(u"tool_name"_s, message.toolName);
@@ -263,6 +274,42 @@ QJsonArray OllamaProtocol::encodeMessages(const QList<Message> &messages)
         }
         result.append(json);
     }
+    return result;
+}
+
+QJsonArray OllamaProtocol::encodeMessagesAsText(const QList<Message> &messages)
+{
+    QJsonArray result;
+    // Results of one round become one user message, together with a question
+    // that follows them: user messages in a row trip the templates that
+    // expect the roles to alternate.
+    QStringList pendingResults;
+    const auto flushResults = [&] {
+        if (pendingResults.isEmpty())
+            return;
+        result.append(QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, pendingResults.join(u"\n\n"_s)}});
+        pendingResults.clear();
+    };
+    for (const Message &message : messages) {
+        if (message.role == Message::Role::Tool) {
+            pendingResults.append(u"Tool result of %1%2: %3"_s.arg(
+                message.toolName, idNote(message.toolCallId), flaglessToolResultText(message)));
+            continue;
+        }
+        QStringList parts;
+        if (message.role == Message::Role::User)
+            parts = std::exchange(pendingResults, {});
+        flushResults();
+        if (!message.text.isEmpty())
+            parts.append(message.text);
+        for (const ToolCall &call : message.toolCalls) {
+            const QString arguments = call.arguments.trimmed().isEmpty() ? u"{}"_s : call.arguments;
+            parts.append(u"Tool call %1%2: %3"_s.arg(call.name, idNote(call.id), arguments));
+        }
+        result.append(
+            QJsonObject{{u"role"_s, roleName(message.role)}, {u"content"_s, parts.join(u"\n\n"_s)}});
+    }
+    flushResults();
     return result;
 }
 
@@ -291,16 +338,17 @@ HttpCall OllamaProtocol::encode(const ModelRequest &request, const ProviderEndpo
     call.headers.append(
         {"Accept"_ba, request.options.stream ? "application/x-ndjson"_ba : "application/json"_ba});
 
-    QJsonObject body{{u"model"_s, request.options.model}, {u"messages"_s, encodeMessages(request.messages)}};
     // Ollama has no tool_choice. For None the only lever is to offer no tools,
-    // unless the history already holds tool calls: many models' chat templates
-    // render earlier calls and results only when tools are defined, and would
-    // otherwise garble them. Then the tools stay and the model is trusted not to
-    // call. Required cannot be enforced either; the tools are simply offered.
-    const bool offerTools
-        = !request.tools.isEmpty()
-          && (request.toolChoice != ToolChoice::None || historyHasToolCalls(request.messages));
-    if (offerTools)
+    // which is what makes the last iteration answer instead of calling again.
+    // Many models' chat templates render earlier calls and results only when
+    // tools are defined and would garble them, so for that request they go
+    // out as plain text. Required cannot be enforced; the tools are offered.
+    const bool forbidTools = request.toolChoice == ToolChoice::None;
+    const QJsonArray messages = forbidTools && historyHasToolCalls(request.messages)
+                                    ? encodeMessagesAsText(request.messages)
+                                    : encodeMessages(request.messages);
+    QJsonObject body{{u"model"_s, request.options.model}, {u"messages"_s, messages}};
+    if (!request.tools.isEmpty() && !forbidTools)
         body.insert(u"tools"_s, encodeTools(request.tools));
     // Ollama streams unless told otherwise, so the flag is always sent.
     body.insert(u"stream"_s, request.options.stream);

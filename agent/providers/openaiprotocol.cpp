@@ -2,6 +2,7 @@
 
 #include "agent/providers/sseparser.h"
 #include "agent/providers/toolcallaccumulator.h"
+#include "agent/providers/toolresulttext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -211,7 +212,7 @@ QJsonArray OpenAiProtocol::encodeMessages(const QList<Message> &messages)
         }
         case Message::Role::Tool:
             json.insert(u"tool_call_id"_s, message.toolCallId);
-            json.insert(u"content"_s, message.text);
+            json.insert(u"content"_s, flaglessToolResultText(message));
             break;
         }
         result.append(json);

@@ -184,7 +184,11 @@ bool ChatSession::send(const QString &text)
     m_turnUsage = {};
     m_iteration = 0;
     emit usageChanged();
-    return m_agent->send(text);
+    if (!m_agent->send(text))
+        return false;
+    // From now on the session holds a run with the current settings.
+    m_savedRun.reset();
+    return true;
 }
 
 void ChatSession::stop()
@@ -244,13 +248,21 @@ Transcript ChatSession::toTranscript() const
     Transcript transcript;
     transcript.title = m_title;
     transcript.created = m_created.isValid() ? m_created : QDateTime::currentDateTimeUtc();
-    transcript.updated = QDateTime::currentDateTimeUtc();
-    if (m_profile) {
-        transcript.providerKind = providerKindName(m_profile->kind);
-        transcript.baseUrl = m_profile->effectiveBaseUrl();
+    if (m_savedRun) {
+        transcript.updated = m_savedRun->updated;
+        transcript.providerKind = m_savedRun->providerKind;
+        transcript.baseUrl = m_savedRun->baseUrl;
+        transcript.config = m_savedRun->config;
+        transcript.tools = m_savedRun->tools;
+    } else {
+        transcript.updated = QDateTime::currentDateTimeUtc();
+        if (m_profile) {
+            transcript.providerKind = providerKindName(m_profile->kind);
+            transcript.baseUrl = m_profile->effectiveBaseUrl();
+        }
+        transcript.config = m_agent->config();
+        transcript.tools = m_workbench->names();
     }
-    transcript.config = m_agent->config();
-    transcript.tools = m_workbench->names();
     transcript.messages = m_agent->history();
     transcript.trace = m_trace->toJson();
     return transcript;
@@ -281,6 +293,9 @@ bool ChatSession::restore(const Transcript &transcript, TraceForest trace, QStri
     m_rows->showHistory(m_agent->history());
     m_title = transcript.title;
     m_created = transcript.created;
+    m_savedRun
+        = SavedRun{transcript.providerKind, transcript.baseUrl, transcript.config, transcript.tools,
+                   transcript.updated.isValid() ? transcript.updated : QDateTime::currentDateTimeUtc()};
     m_turnUsage = {};
     m_sessionUsage = {};
     for (int root : m_trace->roots()) {
@@ -378,6 +393,7 @@ bool ChatSession::clear()
     m_rows->clear();
     m_title.clear();
     m_created = {};
+    m_savedRun.reset();
     emit titleChanged(m_title);
     m_turnUsage = {};
     m_sessionUsage = {};

@@ -139,6 +139,17 @@ private:
     // The history before the last user message; nullopt without one.
     std::optional<QList<Message>> historyBeforeLastQuestion() const;
 
+    // What a restored session says it ran with: until a new turn runs, saves
+    // and exports describe that run, not whichever provider is selected now.
+    struct SavedRun
+    {
+        QString providerKind;
+        QUrl baseUrl;
+        AgentConfig config;
+        QStringList tools;
+        QDateTime updated;
+    };
+
     QNetworkAccessManager *m_network;
     std::unique_ptr<Trace> m_trace;
     std::unique_ptr<Workbench> m_workbench;
@@ -159,6 +170,7 @@ private:
     std::optional<TurnResult> m_lastResult;
     QString m_title;
     QDateTime m_created;
+    std::optional<SavedRun> m_savedRun;
 };
 
 } // namespace Loopscope

@@ -312,6 +312,8 @@ private slots:
     void toolUseIdsAreUniqueAndEveryResultAnswersItsCall();
     void toolsAndToolChoiceAreMapped_data();
     void toolsAndToolChoiceAreMapped();
+    void aFailedToolResultIsFlaggedIsErrorAndItsTextKept_data();
+    void aFailedToolResultIsFlaggedIsErrorAndItsTextKept();
     void maxTokensAndSamplingOptionsAreSent_data();
     void maxTokensAndSamplingOptionsAreSent();
 
@@ -746,6 +748,33 @@ void tst_AnthropicAdapter::toolsAndToolChoiceAreMapped()
             {u"input_schema"_s, QJsonObject{{u"type"_s, u"object"_s}, {u"properties"_s, QJsonObject()}}}}};
     QCOMPARE(compact(body.value(u"tools"_s)), compact(expectedTools));
     QCOMPARE(compact(body.value(u"tool_choice"_s)), compact(QJsonObject{{u"type"_s, expectedChoice}}));
+}
+
+void tst_AnthropicAdapter::aFailedToolResultIsFlaggedIsErrorAndItsTextKept_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("isError");
+    QTest::newRow("a success is not flagged") << u"3 \u00b0C"_s << false;
+    // Anthropic has the flag, so the text is not marked as well.
+    QTest::newRow("a refused path is flagged, its text as it is") << u"path leaves the workspace"_s << true;
+}
+
+void tst_AnthropicAdapter::aFailedToolResultIsFlaggedIsErrorAndItsTextKept()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, isError);
+    const ToolCall lookup{u"toolu_1"_s, u"get_weather"_s, u"{\"city\":\"Oslo\"}"_s, {}};
+    ModelRequest request;
+    request.options.model = u"claude-test"_s;
+    request.messages = {Message::user(u"Weather?"_s), Message::assistant(QString(), {lookup}),
+                        Message::toolResult(lookup, text, isError)};
+    const QJsonArray messages
+        = AnthropicProtocol().encode(request, ProviderEndpoint{}).body.value(u"messages"_s).toArray();
+    const QJsonObject result = messages.last()[u"content"_s].toArray().first().toObject();
+    QCOMPARE(result.value(u"type"_s).toString(), u"tool_result"_s);
+    QCOMPARE(result.value(u"is_error"_s).toBool(), isError);
+    QVERIFY(result.value(u"is_error"_s).isBool());
+    QCOMPARE(result.value(u"content"_s).toString(), text);
 }
 
 void tst_AnthropicAdapter::maxTokensAndSamplingOptionsAreSent_data()

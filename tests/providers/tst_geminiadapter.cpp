@@ -379,6 +379,33 @@ private slots:
         QVERIFY(!body.contains(u"generationConfig"_s));
     }
 
+    void aFailedToolResultGoesBackAsTheResponsesError_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("isError");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("a success is the output") << u"3 \u00b0C"_s << false << u"output"_s;
+        // The documented form of a failed call: the response's "error" field.
+        QTest::newRow("a refused path is the error") << u"path leaves the workspace"_s << true << u"error"_s;
+    }
+
+    void aFailedToolResultGoesBackAsTheResponsesError()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, isError);
+        QFETCH(QString, field);
+        const ToolCall lookup{u"fc-1"_s, u"get_weather"_s, u"{\"city\":\"Oslo\"}"_s, {}};
+        ModelRequest request;
+        request.options.model = u"gemini-test"_s;
+        request.messages = {Message::user(u"Weather?"_s), Message::assistant(QString(), {lookup}),
+                            Message::toolResult(lookup, text, isError)};
+        const QJsonArray contents
+            = GeminiProtocol().encode(request, ProviderEndpoint{}).body.value(u"contents"_s).toArray();
+        const QJsonObject response
+            = contents.last()[u"parts"_s][0][u"functionResponse"_s][u"response"_s].toObject();
+        QCOMPARE(response, (QJsonObject{{field, text}}));
+    }
+
     void resultsAnswerTheirCallsByPosition_data()
     {
         QTest::addColumn<bool>("realIds");

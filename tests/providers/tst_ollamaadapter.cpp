@@ -1,8 +1,12 @@
 #include "tests/support/fakehttpserver.h"
 
+#include "agent/loop/agent.h"
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/ndjsonparser.h"
 #include "agent/providers/ollamaprotocol.h"
+#include "agent/tools/functiontool.h"
+#include "agent/tools/workbench.h"
+#include "agent/trace/trace.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -311,6 +315,9 @@ private slots:
     void baseUrlGetsApiChatAppended();
     void requestIsSentInOllamasNativeShape_data();
     void requestIsSentInOllamasNativeShape();
+    void aFailedToolResultSaysErrorSinceOllamaHasNoFlag_data();
+    void aFailedToolResultSaysErrorSinceOllamaHasNoFlag();
+    void aModelThatKeepsCallingToolsStillAnswersOnTheFinalIteration();
     void textIsReadStreamedAndWhole_data();
     void textIsReadStreamedAndWhole();
     void toolCallsAreRecognisedByTheirPresence_data();
@@ -469,9 +476,10 @@ void OllamaAdapterTest::requestIsSentInOllamasNativeShape_data()
             {u"role"_s, u"assistant"_s},
             {u"content"_s, u"Let me look."_s},
             {u"tool_calls"_s, QJsonArray{call(u"call_a"_s), call(u"call_b"_s), call(QString())}}};
-        messages += result(u"call_a"_s, u"arguments must be an object"_s);
-        messages += result(u"call_b"_s, u"arguments are not valid JSON"_s);
-        messages += result(QString(), u"city is required"_s);
+        // Ollama has no error flag: the content itself says the call failed.
+        messages += result(u"call_a"_s, u"Error: arguments must be an object"_s);
+        messages += result(u"call_b"_s, u"Error: arguments are not valid JSON"_s);
+        messages += result(QString(), u"Error: city is required"_s);
         QTest::newRow("arguments that are not a JSON object go out as {}, a call without id without one")
             << request << QString() << QString()
             << QJsonObject{{u"model"_s, Model},
@@ -494,12 +502,60 @@ void OllamaAdapterTest::requestIsSentInOllamasNativeShape_data()
         request.tools = {weatherTool()};
         request.toolChoice = ToolChoice::None;
         request.options.model = Model;
-        QTest::newRow("tool choice none keeps the tools when the history has tool calls")
+        // The final iteration: no tools, so the model must answer, and the
+        // earlier round as text that any chat template renders.
+        const QJsonArray messages{
+            QJsonObject{{u"role"_s, u"system"_s}, {u"content"_s, u"You are terse."_s}},
+            QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Weather in Edinburgh and Tokyo?"_s}},
+            QJsonObject{{u"role"_s, u"assistant"_s},
+                        {u"content"_s, u"Tool call get_weather (id call_1): {\"city\":\"Edinburgh\"}\n\n"
+                                       "Tool call get_weather (id call_2): {\"city\": \"Tokyo\"}"_s}},
+            QJsonObject{{u"role"_s, u"user"_s},
+                        {u"content"_s, u"Tool result of get_weather (id call_1): 12 \u00b0C, rain\n\n"
+                                       "Tool result of get_weather (id call_2): 24 \u00b0C, sun"_s}}};
+        QTest::newRow("tool choice none offers no tools and sends earlier calls and results as text")
             << request << QString() << QString()
-            << QJsonObject{{u"model"_s, Model},
-                           {u"messages"_s, toolRoundHistoryJson()},
-                           {u"tools"_s, QJsonArray{weatherToolJson()}},
-                           {u"stream"_s, true}};
+            << QJsonObject{{u"model"_s, Model}, {u"messages"_s, messages}, {u"stream"_s, true}};
+    }
+    {
+        const ToolCall lookup{u"call_9"_s, u"get_weather"_s, QString(), {}};
+        ModelRequest request = userRequest(u"Weather?"_s);
+        request.messages += {Message::assistant(u"Let me look."_s, {lookup}),
+                             Message::toolResult(lookup, u"city is required"_s, true),
+                             Message::assistant(u"Which city?"_s), Message::user(u"Oslo"_s)};
+        request.tools = {weatherTool()};
+        request.toolChoice = ToolChoice::None;
+        const QJsonArray messages{
+            QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Weather?"_s}},
+            QJsonObject{{u"role"_s, u"assistant"_s},
+                        {u"content"_s, u"Let me look.\n\nTool call get_weather (id call_9): {}"_s}},
+            QJsonObject{{u"role"_s, u"user"_s},
+                        {u"content"_s, u"Tool result of get_weather (id call_9): Error: city is required"_s}},
+            QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, u"Which city?"_s}},
+            QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Oslo"_s}}};
+        QTest::newRow("tool choice none writes a failed call as an error in the text, the answer kept")
+            << request << QString() << QString()
+            << QJsonObject{{u"model"_s, Model}, {u"messages"_s, messages}, {u"stream"_s, true}};
+    }
+    {
+        // A turn stopped after its tool ran, then a new question.
+        const ToolCall lookup{u"call_4"_s, u"get_weather"_s, u"{\"city\":\"Bergen\"}"_s, {}};
+        ModelRequest request = userRequest(u"Weather in Bergen?"_s);
+        request.messages
+            += {Message::assistant(QString(), {lookup}),
+                Message::toolResult(lookup, u"8 \u00b0C, rain"_s, false), Message::user(u"And Oslo?"_s)};
+        request.tools = {weatherTool()};
+        request.toolChoice = ToolChoice::None;
+        const QJsonArray messages{
+            QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Weather in Bergen?"_s}},
+            QJsonObject{{u"role"_s, u"assistant"_s},
+                        {u"content"_s, u"Tool call get_weather (id call_4): {\"city\":\"Bergen\"}"_s}},
+            QJsonObject{
+                {u"role"_s, u"user"_s},
+                {u"content"_s, u"Tool result of get_weather (id call_4): 8 \u00b0C, rain\n\nAnd Oslo?"_s}}};
+        QTest::newRow("tool choice none sends results and the question after them as one user message")
+            << request << QString() << QString()
+            << QJsonObject{{u"model"_s, Model}, {u"messages"_s, messages}, {u"stream"_s, true}};
     }
     {
         ModelRequest request = userRequest(u"Weather?"_s);
@@ -562,6 +618,84 @@ void OllamaAdapterTest::requestIsSentInOllamasNativeShape()
 }
 
 // --- Answers --------------------------------------------------------------------------------------
+
+void OllamaAdapterTest::aFailedToolResultSaysErrorSinceOllamaHasNoFlag_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("isError");
+    QTest::addColumn<ToolChoice>("choice");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("a success goes as it is")
+        << u"12 \u00b0C, rain"_s << false << ToolChoice::Auto << u"12 \u00b0C, rain"_s;
+    QTest::newRow("a success that mentions an error is not marked")
+        << u"Error: none found"_s << false << ToolChoice::Auto << u"Error: none found"_s;
+    QTest::newRow("a refused path leads with Error:")
+        << u"path leaves the workspace: ../etc"_s << true << ToolChoice::Auto
+        << u"Error: path leaves the workspace: ../etc"_s;
+    QTest::newRow("an error that already says so is not doubled")
+        << u"Error: no such city"_s << true << ToolChoice::Auto << u"Error: no such city"_s;
+    QTest::newRow("an error written as text on the final iteration leads with Error: too")
+        << u"city is required"_s << true << ToolChoice::None
+        << u"Tool result of get_weather (id call_1): Error: city is required"_s;
+}
+
+void OllamaAdapterTest::aFailedToolResultSaysErrorSinceOllamaHasNoFlag()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, isError);
+    QFETCH(ToolChoice, choice);
+    QFETCH(QString, expected);
+    const ToolCall lookup{u"call_1"_s, u"get_weather"_s, u"{\"city\":\"Oslo\"}"_s, {}};
+    ModelRequest request = userRequest(u"Weather?"_s);
+    request.messages += {Message::assistant(QString(), {lookup}), Message::toolResult(lookup, text, isError)};
+    request.tools = {weatherTool()};
+    request.toolChoice = choice;
+    const QJsonArray messages
+        = OllamaProtocol().encode(request, ProviderEndpoint{}).body.value(u"messages"_s).toArray();
+    QCOMPARE(messages.last().toObject().value(u"content"_s).toString(), expected);
+}
+
+void OllamaAdapterTest::aModelThatKeepsCallingToolsStillAnswersOnTheFinalIteration()
+{
+    // Like a small local model: as long as tools are offered it calls one
+    // (a new city each time, so the runaway guard never steps in).
+    int calls = 0;
+    m_server->setHandler([&calls](const HttpRequestRecord &record, HttpExchange &exchange) {
+        if (record.json().contains(u"tools"_s)) {
+            ++calls;
+            const QJsonObject city{{u"city"_s, u"City %1"_s.arg(calls)}};
+            streamLines(exchange, {toolCallChunk({toolCall(u"get_weather"_s, city, u"call_%1"_s.arg(calls))}),
+                                   doneObject(u"stop"_s, 10, 2)});
+        } else {
+            answerText(record, exchange, u"It rains everywhere."_s);
+        }
+    });
+    auto client = makeClient();
+    Workbench workbench;
+    workbench.add(std::make_shared<FunctionTool>(
+        weatherTool(), [](const QJsonObject &, ToolContext &) { return ToolResult::success(u"rain"_s); }));
+    Trace trace;
+    Agent agent(client.get(), &workbench, &trace);
+    AgentConfig config;
+    config.model.model = Model;
+    config.maxIterations = 3;
+    agent.setConfig(config);
+    QSignalSpy finished(&agent, &Agent::turnFinished);
+
+    QVERIFY(agent.send(u"Weather in every city?"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, EndTimeoutMs);
+
+    QCOMPARE(finished.constFirst().first().value<TurnResult>().text, u"It rains everywhere."_s);
+    const QList<HttpRequestRecord> requests = m_server->requests();
+    QCOMPARE(requests.size(), 3);
+    const QJsonObject last = requests.constLast().json();
+    QVERIFY(!last.contains(u"tools"_s));
+    const QByteArray lastMessages = QJsonDocument(last.value(u"messages"_s).toArray()).toJson();
+    QVERIFY2(!lastMessages.contains("tool_calls") && !lastMessages.contains("\"tool\""),
+             lastMessages.constData());
+    QVERIFY2(lastMessages.contains("Tool call get_weather (id call_2)"), lastMessages.constData());
+    QVERIFY2(lastMessages.contains("Tool result of get_weather (id call_2): rain"), lastMessages.constData());
+}
 
 void OllamaAdapterTest::textIsReadStreamedAndWhole_data()
 {

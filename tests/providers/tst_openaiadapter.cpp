@@ -249,6 +249,35 @@ private slots:
         QCOMPARE(body.contains(u"tools"_s), withTools);
     }
 
+    void aFailedToolResultSaysErrorSinceChatCompletionsHasNoFlag_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("isError");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("a success goes as it is") << u"4.20 EUR"_s << false << u"4.20 EUR"_s;
+        QTest::newRow("a success that mentions an error is not marked")
+            << u"Error: none found"_s << false << u"Error: none found"_s;
+        QTest::newRow("a refused path leads with Error:") << u"path leaves the workspace: ../etc"_s << true
+                                                          << u"Error: path leaves the workspace: ../etc"_s;
+        QTest::newRow("an error that already says so is not doubled")
+            << u"Error: no such item"_s << true << u"Error: no such item"_s;
+    }
+
+    void aFailedToolResultSaysErrorSinceChatCompletionsHasNoFlag()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, isError);
+        QFETCH(QString, expected);
+        ModelRequest request = sampleRequest();
+        const ToolCall call{u"call_1"_s, u"get_price"_s, u"{\"item\":\"widget\"}"_s, {}};
+        request.messages += {Message::assistant(QString(), {call}), Message::toolResult(call, text, isError)};
+        const QJsonArray messages
+            = OpenAiProtocol().encode(request, ProviderEndpoint{}).body.value(u"messages"_s).toArray();
+        const QJsonObject result = messages.last().toObject();
+        QCOMPARE(result.value(u"role"_s).toString(), u"tool"_s);
+        QCOMPARE(result.value(u"content"_s).toString(), expected);
+    }
+
     void aStreamedAnswerArrivesAsDeltasAndOneResponse()
     {
         Fixture f;

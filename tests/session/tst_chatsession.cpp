@@ -2,6 +2,7 @@
 // and a real keychain (run under with-keyring.sh).
 
 #include "agent/config/appsettings.h"
+#include "agent/export/exportfile.h"
 #include "agent/session/chatsession.h"
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
@@ -221,6 +222,51 @@ private slots:
             QCOMPARE(restored.at(i).text, live.at(i).text);
             QCOMPARE(restored.at(i).traceNode, live.at(i).traceNode);
         }
+    }
+
+    void exportsOfAReopenedSessionNameItsOwnRunUntilANewTurnRuns_data()
+    {
+        QTest::addColumn<ExportFormat>("format");
+        QTest::newRow("markdown") << ExportFormat::Markdown;
+        QTest::newRow("html") << ExportFormat::Html;
+    }
+
+    void exportsOfAReopenedSessionNameItsOwnRunUntilANewTurnRuns()
+    {
+        QFETCH(ExportFormat, format);
+        const auto exported = [this, format] {
+            const std::optional<QByteArray> bytes = exportTranscript(m_session->toTranscript(), format);
+            return bytes ? QString::fromUtf8(*bytes) : QString();
+        };
+        Transcript saved;
+        saved.title = u"Saved with model A"_s;
+        saved.created = QDateTime(QDate(2025, 1, 2), QTime(3, 4), Qt::UTC);
+        saved.updated = QDateTime(QDate(2025, 1, 2), QTime(5, 6), Qt::UTC);
+        saved.providerKind = u"anthropic"_s;
+        saved.baseUrl = QUrl(u"https://api.anthropic.com"_s);
+        saved.config.model.model = u"model-a-saved"_s;
+        saved.messages = {Message::user(u"hello"_s), Message::assistant(u"hi"_s)};
+        QVERIFY(m_session->restore(saved));
+
+        ProviderProfile providerB = profile();
+        providerB.model = u"model-b-selected"_s;
+        QVERIFY(m_session->setProvider(providerB, apiKey));
+
+        const QString reopened = exported();
+        QVERIFY2(reopened.contains(u"model-a-saved"_s), qPrintable(reopened));
+        QVERIFY2(reopened.contains(u"anthropic"_s), qPrintable(reopened));
+        QVERIFY2(reopened.contains(u"2025-01-02 05:06 UTC"_s), qPrintable(reopened));
+        QVERIFY2(!reopened.contains(u"model-b-selected"_s), qPrintable(reopened));
+        QCOMPARE(m_session->toTranscript().updated, saved.updated);
+
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"and now?"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        const QString continued = exported();
+        QVERIFY2(continued.contains(u"model-b-selected"_s), qPrintable(continued));
+        QVERIFY2(!continued.contains(u"model-a-saved"_s), qPrintable(continued));
+        QVERIFY2(!continued.contains(u"anthropic"_s), qPrintable(continued));
+        QVERIFY(m_session->toTranscript().updated > saved.updated);
     }
 
     void useProfileTakesTheKeyFrom_data()
