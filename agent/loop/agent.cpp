@@ -9,6 +9,8 @@
 #include <QPointer>
 #include <QSet>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -508,22 +510,33 @@ void Agent::onToolPhaseFinished()
 {
     Turn &turn = *m_turn;
     const QList<ToolPhase::FinishedCall> results = m_tools->results();
+    // A denial is the user's decision, not the model's mistake: an iteration
+    // of denials only neither fails nor counts toward the error limit.
     bool errorOnly = true;
+    bool deniedOnly = true;
     bool stopRequested = false;
     for (const ToolPhase::FinishedCall &finished : results) {
         appendMessage(Message::toolResult(finished.call, finished.result.content, finished.result.isError));
-        errorOnly &= finished.result.isError;
+        if (!finished.denied)
+            errorOnly &= finished.result.isError;
+        deniedOnly &= finished.denied;
         stopRequested |= finished.endsLoop;
     }
+    errorOnly &= !deniedOnly;
     m_trace->finish(turn.iterationNode, errorOnly ? TraceStatus::Error : TraceStatus::Ok, now());
 
-    turn.consecutiveErrorIterations = errorOnly ? turn.consecutiveErrorIterations + 1 : 0;
+    if (!deniedOnly)
+        turn.consecutiveErrorIterations = errorOnly ? turn.consecutiveErrorIterations + 1 : 0;
     if (m_config.maxConsecutiveErrors > 0
         && turn.consecutiveErrorIterations >= m_config.maxConsecutiveErrors) {
+        const auto isError = [](const ToolPhase::FinishedCall &call) {
+            return call.result.isError && !call.denied;
+        };
+        const ToolPhase::FinishedCall &lastError = *std::find_if(results.crbegin(), results.crend(), isError);
         const QString message = tr("The turn stopped after %1 iterations in a row in which every tool call "
                                    "failed. The last error: %2")
                                     .arg(turn.consecutiveErrorIterations)
-                                    .arg(results.constLast().result.content);
+                                    .arg(lastError.result.content);
         recordError(turn.traceNode, u"error_limit"_s, message);
         finishTurn(TurnOutcome::ErrorLimit, {}, message);
         return;

@@ -31,6 +31,12 @@ Row::ToolState toolState(std::optional<TraceStatus> status, bool isError)
     return Row::ToolState::Failed;
 }
 
+// A state read from a message alone, which knows only whether it failed.
+bool isPlainResult(Row::ToolState state)
+{
+    return state == Row::ToolState::Failed || state == Row::ToolState::Succeeded;
+}
+
 Row messageRow(Row::Kind kind, const QString &text, int traceNode)
 {
     Row row;
@@ -572,6 +578,11 @@ void ConversationRows::mapToTrace(QList<Row> &rows, const QList<TurnSpan> &turns
         case Row::Kind::Assistant: row.traceNode = answers.isEmpty() ? -1 : answers.takeFirst(); break;
         case Row::Kind::ToolCall:
             row.traceNode = TurnNodeFinder::toolCallNode(*m_trace, turnNode, row.toolCall.id);
+            // The message only says whether it failed; the node says why (denied, blocked, …).
+            if (row.traceNode >= 0 && isPlainResult(row.toolState)
+                && m_trace->node(row.traceNode).status != TraceStatus::Running)
+                row.toolState
+                    = toolState(m_trace->node(row.traceNode).status, row.toolState == Row::ToolState::Failed);
             break;
         case Row::Kind::Notice: break;
         }

@@ -492,6 +492,66 @@ private slots:
         QCOMPARE(f.run(u"go"_s).outcome, TurnOutcome::Answered);
     }
 
+    void anIterationOfDenialsIsNotAnErrorAndDoesNotCountTowardTheErrorLimit()
+    {
+        Fixture f;
+        addInventoryTools(f.workbench);
+        AgentConfig config;
+        config.maxConsecutiveErrors = 2;
+        f.agent.setConfig(config);
+        RecordingInterceptor interceptor;
+        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
+            d.proceed();
+        };
+        interceptor.onToolCall = [](const ToolCallCheckpoint &, const ToolCallDecision &d) {
+            d.deny();
+        };
+        f.agent.addInterceptor(&interceptor);
+        // The user says no three times; the model did nothing wrong and goes on to answer.
+        f.client.enqueue(
+            {ScriptedModelClient::calls({call(u"a"_s, u"get_price"_s, uR"({"item":"widget"})"_s)}),
+             ScriptedModelClient::calls({call(u"b"_s, u"get_price"_s, uR"({"item":"gadget"})"_s)}),
+             ScriptedModelClient::calls({call(u"c"_s, u"get_inventory"_s, uR"({"item":"gizmo"})"_s)}),
+             ScriptedModelClient::text(u"I may not look it up."_s)});
+
+        const TurnResult result = f.run(u"price?"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::Answered);
+        const QList<int> iterations = nodesOfKind(f.trace, TraceKind::Iteration);
+        QCOMPARE(iterations.size(), 4);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(f.trace.node(iterations.at(i)).status, TraceStatus::Ok);
+        QCOMPARE(f.trace.node(f.firstTurn()).status, TraceStatus::Ok);
+    }
+
+    void errorsInARowStillEndTheTurnAcrossDeniedIterations()
+    {
+        Fixture f;
+        addInventoryTools(f.workbench);
+        AgentConfig config;
+        config.maxConsecutiveErrors = 2;
+        f.agent.setConfig(config);
+        RecordingInterceptor interceptor;
+        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
+            d.proceed();
+        };
+        interceptor.onToolCall = [](const ToolCallCheckpoint &, const ToolCallDecision &d) {
+            d.deny();
+        };
+        f.agent.addInterceptor(&interceptor);
+        // A denial neither counts nor wipes the count: two real errors around it still stop the turn.
+        f.client.enqueue(
+            {ScriptedModelClient::calls({call(u"a"_s, u"nope"_s)}),
+             ScriptedModelClient::calls({call(u"b"_s, u"get_price"_s, uR"({"item":"widget"})"_s)}),
+             ScriptedModelClient::calls({call(u"c"_s, u"nope"_s)}),
+             ScriptedModelClient::text(u"never asked"_s)});
+
+        const TurnResult result = f.run(u"price?"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::ErrorLimit);
+        QCOMPARE(result.iterations, 3);
+    }
+
     void runawayGuardRefusesTheSameCallRequestedAgainAndAgain()
     {
         Fixture f;
