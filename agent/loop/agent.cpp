@@ -405,16 +405,29 @@ void Agent::onReflection(const ModelResponse &response)
         finishTurn(TurnOutcome::Fallback, m_config.fallbackMessage.arg(turn.iteration),
                    tr("The reflection call gave no answer."));
     else
-        finishWithAnswer(response.text, TurnOutcome::Reflected);
+        finishWithAnswer(response.text,
+                         turn.result.limitReached ? TurnOutcome::ForcedFinal : TurnOutcome::Reflected);
 }
 
 void Agent::onAnswer(const ModelResponse &response)
 {
-    finishWithAnswer(response.text, TurnOutcome::Answered);
+    finishWithAnswer(response.text, answeredOutcome());
+}
+
+// An answer on the final iteration, sent without tools, was forced by the
+// limit: the model might have gone on, and the user should know it.
+TurnOutcome Agent::answeredOutcome()
+{
+    if (!m_turn->result.finalIterationWithoutTools)
+        return TurnOutcome::Answered;
+    m_turn->result.limitReached = true;
+    return TurnOutcome::ForcedFinal;
 }
 
 void Agent::onEmptyResponse()
 {
+    // Silence on the final, tool-less iteration ends the turn at its limit.
+    m_turn->result.limitReached |= m_turn->result.finalIterationWithoutTools;
     finishTurn(TurnOutcome::Fallback, m_config.fallbackMessage.arg(m_turn->iteration),
                tr("The model gave no answer."));
 }
@@ -447,7 +460,7 @@ void Agent::onToolsRefused(const ModelResponse &response)
         recordError(turn.iterationNode, u"token_budget"_s, message);
         finishTurn(TurnOutcome::TokenBudget, response.text, message);
     } else if (!response.text.trimmed().isEmpty()) {
-        finishWithAnswer(response.text, TurnOutcome::Answered, /*alreadyInHistory=*/true);
+        finishWithAnswer(response.text, answeredOutcome(), /*alreadyInHistory=*/true);
     } else {
         turn.result.limitReached = true;
         finishTurn(TurnOutcome::Fallback, m_config.fallbackMessage.arg(turn.iteration),
@@ -614,7 +627,9 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
     result.error = error;
 
     TraceStatus status = TraceStatus::Error;
-    if (result.isAnswer() || outcome == TurnOutcome::HandedOff)
+    if (outcome == TurnOutcome::ForcedFinal)
+        status = TraceStatus::Limited;
+    else if (result.isAnswer() || outcome == TurnOutcome::HandedOff)
         status = TraceStatus::Ok;
     else if (outcome == TurnOutcome::Cancelled)
         status = TraceStatus::Cancelled;

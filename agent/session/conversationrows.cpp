@@ -21,6 +21,7 @@ Row::ToolState toolState(std::optional<TraceStatus> status, bool isError)
 {
     switch (status.value_or(isError ? TraceStatus::Error : TraceStatus::Ok)) {
     case TraceStatus::Running:
+    case TraceStatus::Limited: // not a tool's status; read it as the result says
     case TraceStatus::Ok: return isError ? Row::ToolState::Failed : Row::ToolState::Succeeded;
     case TraceStatus::Error: return Row::ToolState::Failed;
     case TraceStatus::Cancelled: return Row::ToolState::Cancelled;
@@ -330,6 +331,12 @@ void ConversationRows::addTurnEndNotice(const TurnResult &result)
     case TurnOutcome::Answered:
     case TurnOutcome::Reflected:
     case TurnOutcome::Summarised: break;
+    case TurnOutcome::ForcedFinal:
+        notice(Row::Notice::Limit,
+               tr("Reached the limit of %1 iterations: the last answer was forced without tools.")
+                   .arg(result.iterations),
+               result.traceNode, false);
+        break;
     case TurnOutcome::Fallback:
         notice(result.limitReached ? Row::Notice::Limit : Row::Notice::Error,
                result.error.isEmpty() ? result.text : result.error, errorNode, true);

@@ -185,6 +185,7 @@ int exitCodeFor(TurnOutcome outcome)
     case TurnOutcome::Answered:
     case TurnOutcome::Reflected:
     case TurnOutcome::Summarised:
+    case TurnOutcome::ForcedFinal: // an answer all the same; stderr and the events say how it came
     case TurnOutcome::HandedOff: return Success;
     case TurnOutcome::Failed: return ModelFailed;
     case TurnOutcome::Fallback:
