@@ -49,7 +49,9 @@ void printError(const QString &message)
 QString exitCodeHelp()
 {
     return RunCommand::tr("Exit codes:\n"
-                          "  0    the agent answered (or handed off to another agent)\n"
+                          "  0    the agent answered (or handed off to another agent), also when the\n"
+                          "       iteration limit forced the last answer without tools (outcome\n"
+                          "       forced_final in the finished event; a note on stderr says so)\n"
                           "  1    the provider could not be reached or answered with an error\n"
                           "  2    bad usage: unknown option or value, missing API key, unwritable file\n"
                           "  3    limit reached: no answer within the iteration limit, too many tool\n"
@@ -253,6 +255,10 @@ int finishTurn(const TurnResult &result, const ChatSession &session, const RunOp
         QTextStream(stdout) << result.text << Qt::endl;
     if (!result.error.isEmpty())
         printError(result.error);
+    if (result.outcome == TurnOutcome::ForcedFinal)
+        printError(
+            RunCommand::tr("reached the limit of %1 iterations: the last answer was forced without tools")
+                .arg(result.iterations));
     return exitCode;
 }
 
