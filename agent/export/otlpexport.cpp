@@ -329,7 +329,8 @@ private:
                 span.attributes.string(u"gen_ai.output.messages"_s,
                                        messagesJson(u"assistant"_s, turn.output, u"stop"_s));
         }
-        if (node.status != TraceStatus::Ok) {
+        // A forced final answer is still an answer: the outcome attribute says how it came.
+        if (node.status != TraceStatus::Ok && node.status != TraceStatus::Limited) {
             const QString why = firstErrorMessage(node.id);
             fail(node, span, turn.outcome.isEmpty() ? traceStatusName(node.status) : turn.outcome,
                  why.isEmpty() ? turn.outcome : why);
@@ -346,7 +347,7 @@ private:
             .integer(u"loopscope.iteration.max"_s, iteration.maxIterations)
             .boolean(u"loopscope.iteration.tools_offered"_s, iteration.toolsOffered)
             .boolean(u"loopscope.iteration.wrap_up_note"_s, iteration.wrapUpNote);
-        if (node.status != TraceStatus::Ok)
+        if (node.status != TraceStatus::Ok && node.status != TraceStatus::Limited)
             fail(node, span, traceStatusName(node.status), {});
     }
 

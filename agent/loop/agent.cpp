@@ -9,6 +9,8 @@
 #include <QPointer>
 #include <QSet>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -403,16 +405,29 @@ void Agent::onReflection(const ModelResponse &response)
         finishTurn(TurnOutcome::Fallback, m_config.fallbackMessage.arg(turn.iteration),
                    tr("The reflection call gave no answer."));
     else
-        finishWithAnswer(response.text, TurnOutcome::Reflected);
+        finishWithAnswer(response.text,
+                         turn.result.limitReached ? TurnOutcome::ForcedFinal : TurnOutcome::Reflected);
 }
 
 void Agent::onAnswer(const ModelResponse &response)
 {
-    finishWithAnswer(response.text, TurnOutcome::Answered);
+    finishWithAnswer(response.text, answeredOutcome());
+}
+
+// An answer on the final iteration, sent without tools, was forced by the
+// limit: the model might have gone on, and the user should know it.
+TurnOutcome Agent::answeredOutcome()
+{
+    if (!m_turn->result.finalIterationWithoutTools)
+        return TurnOutcome::Answered;
+    m_turn->result.limitReached = true;
+    return TurnOutcome::ForcedFinal;
 }
 
 void Agent::onEmptyResponse()
 {
+    // Silence on the final, tool-less iteration ends the turn at its limit.
+    m_turn->result.limitReached |= m_turn->result.finalIterationWithoutTools;
     finishTurn(TurnOutcome::Fallback, m_config.fallbackMessage.arg(m_turn->iteration),
                tr("The model gave no answer."));
 }
@@ -445,7 +460,7 @@ void Agent::onToolsRefused(const ModelResponse &response)
         recordError(turn.iterationNode, u"token_budget"_s, message);
         finishTurn(TurnOutcome::TokenBudget, response.text, message);
     } else if (!response.text.trimmed().isEmpty()) {
-        finishWithAnswer(response.text, TurnOutcome::Answered, /*alreadyInHistory=*/true);
+        finishWithAnswer(response.text, answeredOutcome(), /*alreadyInHistory=*/true);
     } else {
         turn.result.limitReached = true;
         finishTurn(TurnOutcome::Fallback, m_config.fallbackMessage.arg(turn.iteration),
@@ -508,22 +523,33 @@ void Agent::onToolPhaseFinished()
 {
     Turn &turn = *m_turn;
     const QList<ToolPhase::FinishedCall> results = m_tools->results();
+    // A denial is the user's decision, not the model's mistake: an iteration
+    // of denials only neither fails nor counts toward the error limit.
     bool errorOnly = true;
+    bool deniedOnly = true;
     bool stopRequested = false;
     for (const ToolPhase::FinishedCall &finished : results) {
         appendMessage(Message::toolResult(finished.call, finished.result.content, finished.result.isError));
-        errorOnly &= finished.result.isError;
+        if (!finished.denied)
+            errorOnly &= finished.result.isError;
+        deniedOnly &= finished.denied;
         stopRequested |= finished.endsLoop;
     }
+    errorOnly &= !deniedOnly;
     m_trace->finish(turn.iterationNode, errorOnly ? TraceStatus::Error : TraceStatus::Ok, now());
 
-    turn.consecutiveErrorIterations = errorOnly ? turn.consecutiveErrorIterations + 1 : 0;
+    if (!deniedOnly)
+        turn.consecutiveErrorIterations = errorOnly ? turn.consecutiveErrorIterations + 1 : 0;
     if (m_config.maxConsecutiveErrors > 0
         && turn.consecutiveErrorIterations >= m_config.maxConsecutiveErrors) {
+        const auto isError = [](const ToolPhase::FinishedCall &call) {
+            return call.result.isError && !call.denied;
+        };
+        const ToolPhase::FinishedCall &lastError = *std::find_if(results.crbegin(), results.crend(), isError);
         const QString message = tr("The turn stopped after %1 iterations in a row in which every tool call "
                                    "failed. The last error: %2")
                                     .arg(turn.consecutiveErrorIterations)
-                                    .arg(results.constLast().result.content);
+                                    .arg(lastError.result.content);
         recordError(turn.traceNode, u"error_limit"_s, message);
         finishTurn(TurnOutcome::ErrorLimit, {}, message);
         return;
@@ -601,7 +627,9 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
     result.error = error;
 
     TraceStatus status = TraceStatus::Error;
-    if (result.isAnswer() || outcome == TurnOutcome::HandedOff)
+    if (outcome == TurnOutcome::ForcedFinal)
+        status = TraceStatus::Limited;
+    else if (result.isAnswer() || outcome == TurnOutcome::HandedOff)
         status = TraceStatus::Ok;
     else if (outcome == TurnOutcome::Cancelled)
         status = TraceStatus::Cancelled;

@@ -95,6 +95,7 @@ private:
     bool overBudget() const;
     void onReflection(const ModelResponse &response);
     void onAnswer(const ModelResponse &response);
+    TurnOutcome answeredOutcome();
     void onEmptyResponse();
     void onToolsRefused(const ModelResponse &response);
     void onHandoff(const ModelResponse &response);

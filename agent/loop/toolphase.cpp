@@ -145,7 +145,9 @@ QList<ToolPhase::FinishedCall> ToolPhase::results() const
     for (const auto &pending : m_calls) {
         const bool endsLoop
             = !pending->result.isError && pending->tool && pending->tool->behaviour().endsLoop;
-        results.append({pending->call, pending->result, endsLoop});
+        const bool denied
+            = pending->traceNode >= 0 && m_trace->node(pending->traceNode).status == TraceStatus::Denied;
+        results.append({pending->call, pending->result, endsLoop, denied});
     }
     return results;
 }

@@ -47,6 +47,7 @@ public:
         ToolCall call; // as it ran, with the arguments an interceptor may have edited
         ToolResult result;
         bool endsLoop = false; // the tool succeeded and asks the loop to stop
+        bool denied = false;   // an interceptor (the user) refused it: not the model's error
     };
 
     // The interceptors are consulted in the list's order at the time of each decision.

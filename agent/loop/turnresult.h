@@ -18,7 +18,8 @@ enum class TurnOutcome {
     ErrorLimit,  // too many error-only iterations in a row
     TokenBudget, // the turn used more tokens than its budget
     Cancelled,
-    Failed, // the model could not be reached or answered with an error
+    Failed,      // the model could not be reached or answered with an error
+    ForcedFinal, // the iteration limit was reached: the answer came with tools disabled
 };
 QString turnOutcomeName(TurnOutcome outcome);
 
@@ -46,7 +47,7 @@ struct TurnResult
     bool isAnswer() const
     {
         return outcome == TurnOutcome::Answered || outcome == TurnOutcome::Reflected
-               || outcome == TurnOutcome::Summarised;
+               || outcome == TurnOutcome::Summarised || outcome == TurnOutcome::ForcedFinal;
     }
     bool operator==(const TurnResult &) const = default;
 };

@@ -132,7 +132,12 @@ ReplayReport ReplayRun::compare(const TurnResult &result) const
                                       .arg(report.divergence->what));
     }
     const QString outcome = turnOutcomeName(result.outcome);
-    if (outcome != m_turn.outcome)
+    // Recordings made before forced_final existed called a forced answer
+    // "answered" or "reflected": the requests and the answer still tell.
+    const bool olderNameOfForcedFinal = result.outcome == TurnOutcome::ForcedFinal
+                                        && (m_turn.outcome == turnOutcomeName(TurnOutcome::Answered)
+                                            || m_turn.outcome == turnOutcomeName(TurnOutcome::Reflected));
+    if (outcome != m_turn.outcome && !olderNameOfForcedFinal)
         report.differences.append(
             tr("the turn ended differently: recorded %1, now %2").arg(m_turn.outcome, outcome));
     if (result.text != m_turn.answer)

@@ -21,6 +21,7 @@ Row::ToolState toolState(std::optional<TraceStatus> status, bool isError)
 {
     switch (status.value_or(isError ? TraceStatus::Error : TraceStatus::Ok)) {
     case TraceStatus::Running:
+    case TraceStatus::Limited: // not a tool's status; read it as the result says
     case TraceStatus::Ok: return isError ? Row::ToolState::Failed : Row::ToolState::Succeeded;
     case TraceStatus::Error: return Row::ToolState::Failed;
     case TraceStatus::Cancelled: return Row::ToolState::Cancelled;
@@ -29,6 +30,12 @@ Row::ToolState toolState(std::optional<TraceStatus> status, bool isError)
     case TraceStatus::Skipped: return Row::ToolState::Skipped;
     }
     return Row::ToolState::Failed;
+}
+
+// A state read from a message alone, which knows only whether it failed.
+bool isPlainResult(Row::ToolState state)
+{
+    return state == Row::ToolState::Failed || state == Row::ToolState::Succeeded;
 }
 
 Row messageRow(Row::Kind kind, const QString &text, int traceNode)
@@ -324,6 +331,12 @@ void ConversationRows::addTurnEndNotice(const TurnResult &result)
     case TurnOutcome::Answered:
     case TurnOutcome::Reflected:
     case TurnOutcome::Summarised: break;
+    case TurnOutcome::ForcedFinal:
+        notice(Row::Notice::Limit,
+               tr("Reached the limit of %1 iterations: the last answer was forced without tools.")
+                   .arg(result.iterations),
+               result.traceNode, false);
+        break;
     case TurnOutcome::Fallback:
         notice(result.limitReached ? Row::Notice::Limit : Row::Notice::Error,
                result.error.isEmpty() ? result.text : result.error, errorNode, true);
@@ -572,6 +585,11 @@ void ConversationRows::mapToTrace(QList<Row> &rows, const QList<TurnSpan> &turns
         case Row::Kind::Assistant: row.traceNode = answers.isEmpty() ? -1 : answers.takeFirst(); break;
         case Row::Kind::ToolCall:
             row.traceNode = TurnNodeFinder::toolCallNode(*m_trace, turnNode, row.toolCall.id);
+            // The message only says whether it failed; the node says why (denied, blocked, …).
+            if (row.traceNode >= 0 && isPlainResult(row.toolState)
+                && m_trace->node(row.traceNode).status != TraceStatus::Running)
+                row.toolState
+                    = toolState(m_trace->node(row.traceNode).status, row.toolState == Row::ToolState::Failed);
             break;
         case Row::Kind::Notice: break;
         }

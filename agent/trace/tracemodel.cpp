@@ -68,6 +68,7 @@ QString TraceModel::statusDisplayName(TraceStatus status)
     case TraceStatus::Blocked: return tr("Blocked");
     case TraceStatus::Denied: return tr("Denied");
     case TraceStatus::Skipped: return tr("Skipped");
+    case TraceStatus::Limited: return tr("Limited");
     }
     return {};
 }

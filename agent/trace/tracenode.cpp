@@ -23,7 +23,7 @@ constexpr EnumName<TraceStatus> TraceStatusNames[] = {
     {TraceStatus::Running, u"running"}, {TraceStatus::Ok, u"ok"},
     {TraceStatus::Error, u"error"},     {TraceStatus::Cancelled, u"cancelled"},
     {TraceStatus::Blocked, u"blocked"}, {TraceStatus::Denied, u"denied"},
-    {TraceStatus::Skipped, u"skipped"},
+    {TraceStatus::Skipped, u"skipped"}, {TraceStatus::Limited, u"limited"},
 };
 
 QString traceKindName(TraceKind kind)

@@ -33,6 +33,7 @@ enum class TraceStatus {
     Blocked, // a shield stopped this step
     Denied,  // an interceptor (the user) refused a tool call
     Skipped, // not run: a guard, a handoff that lost, a budget
+    Limited, // ended by the iteration limit: answered, but with tools taken away
 };
 
 QString traceKindName(TraceKind kind);

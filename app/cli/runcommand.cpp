@@ -49,7 +49,9 @@ void printError(const QString &message)
 QString exitCodeHelp()
 {
     return RunCommand::tr("Exit codes:\n"
-                          "  0    the agent answered (or handed off to another agent)\n"
+                          "  0    the agent answered (or handed off to another agent), also when the\n"
+                          "       iteration limit forced the last answer without tools (outcome\n"
+                          "       forced_final in the finished event; a note on stderr says so)\n"
                           "  1    the provider could not be reached or answered with an error\n"
                           "  2    bad usage: unknown option or value, missing API key, unwritable file\n"
                           "  3    limit reached: no answer within the iteration limit, too many tool\n"
@@ -185,6 +187,7 @@ int exitCodeFor(TurnOutcome outcome)
     case TurnOutcome::Answered:
     case TurnOutcome::Reflected:
     case TurnOutcome::Summarised:
+    case TurnOutcome::ForcedFinal: // an answer all the same; stderr and the events say how it came
     case TurnOutcome::HandedOff: return Success;
     case TurnOutcome::Failed: return ModelFailed;
     case TurnOutcome::Fallback:
@@ -252,6 +255,10 @@ int finishTurn(const TurnResult &result, const ChatSession &session, const RunOp
         QTextStream(stdout) << result.text << Qt::endl;
     if (!result.error.isEmpty())
         printError(result.error);
+    if (result.outcome == TurnOutcome::ForcedFinal)
+        printError(
+            RunCommand::tr("reached the limit of %1 iterations: the last answer was forced without tools")
+                .arg(result.iterations));
     return exitCode;
 }
 

@@ -492,6 +492,66 @@ private slots:
         QCOMPARE(f.run(u"go"_s).outcome, TurnOutcome::Answered);
     }
 
+    void anIterationOfDenialsIsNotAnErrorAndDoesNotCountTowardTheErrorLimit()
+    {
+        Fixture f;
+        addInventoryTools(f.workbench);
+        AgentConfig config;
+        config.maxConsecutiveErrors = 2;
+        f.agent.setConfig(config);
+        RecordingInterceptor interceptor;
+        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
+            d.proceed();
+        };
+        interceptor.onToolCall = [](const ToolCallCheckpoint &, const ToolCallDecision &d) {
+            d.deny();
+        };
+        f.agent.addInterceptor(&interceptor);
+        // The user says no three times; the model did nothing wrong and goes on to answer.
+        f.client.enqueue(
+            {ScriptedModelClient::calls({call(u"a"_s, u"get_price"_s, uR"({"item":"widget"})"_s)}),
+             ScriptedModelClient::calls({call(u"b"_s, u"get_price"_s, uR"({"item":"gadget"})"_s)}),
+             ScriptedModelClient::calls({call(u"c"_s, u"get_inventory"_s, uR"({"item":"gizmo"})"_s)}),
+             ScriptedModelClient::text(u"I may not look it up."_s)});
+
+        const TurnResult result = f.run(u"price?"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::Answered);
+        const QList<int> iterations = nodesOfKind(f.trace, TraceKind::Iteration);
+        QCOMPARE(iterations.size(), 4);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(f.trace.node(iterations.at(i)).status, TraceStatus::Ok);
+        QCOMPARE(f.trace.node(f.firstTurn()).status, TraceStatus::Ok);
+    }
+
+    void errorsInARowStillEndTheTurnAcrossDeniedIterations()
+    {
+        Fixture f;
+        addInventoryTools(f.workbench);
+        AgentConfig config;
+        config.maxConsecutiveErrors = 2;
+        f.agent.setConfig(config);
+        RecordingInterceptor interceptor;
+        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
+            d.proceed();
+        };
+        interceptor.onToolCall = [](const ToolCallCheckpoint &, const ToolCallDecision &d) {
+            d.deny();
+        };
+        f.agent.addInterceptor(&interceptor);
+        // A denial neither counts nor wipes the count: two real errors around it still stop the turn.
+        f.client.enqueue(
+            {ScriptedModelClient::calls({call(u"a"_s, u"nope"_s)}),
+             ScriptedModelClient::calls({call(u"b"_s, u"get_price"_s, uR"({"item":"widget"})"_s)}),
+             ScriptedModelClient::calls({call(u"c"_s, u"nope"_s)}),
+             ScriptedModelClient::text(u"never asked"_s)});
+
+        const TurnResult result = f.run(u"price?"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::ErrorLimit);
+        QCOMPARE(result.iterations, 3);
+    }
+
     void runawayGuardRefusesTheSameCallRequestedAgainAndAgain()
     {
         Fixture f;
@@ -534,17 +594,24 @@ private slots:
         QTest::addColumn<Step>("finalStep");
         QTest::addColumn<TurnOutcome>("outcome");
         QTest::addColumn<QString>("text");
+        QTest::addColumn<TraceStatus>("turnStatus");
 
-        QTest::newRow("model answers on the final iteration")
-            << ScriptedModelClient::text(u"Best answer I have."_s) << TurnOutcome::Answered
-            << u"Best answer I have."_s;
+        QTest::newRow("model answers on the final iteration: forced final")
+            << ScriptedModelClient::text(u"Best answer I have."_s) << TurnOutcome::ForcedFinal
+            << u"Best answer I have."_s << TraceStatus::Limited;
+        QTest::newRow("model asks for tools with text: not executed, the text is a forced final")
+            << ScriptedModelClient::calls({call(u"late"_s, u"add"_s, uR"({"a":9,"b":9})"_s)},
+                                          u"Roughly 18."_s)
+            << TurnOutcome::ForcedFinal << u"Roughly 18."_s << TraceStatus::Limited;
         QTest::newRow("model gives no text: fallback")
             << ScriptedModelClient::text(QString()) << TurnOutcome::Fallback
-            << u"The agent stopped without a final answer after 3 iterations. The tool results so far are in the trace."_s;
+            << u"The agent stopped without a final answer after 3 iterations. The tool results so far are in the trace."_s
+            << TraceStatus::Error;
         QTest::newRow("model insists on tools: not executed, fallback")
             << ScriptedModelClient::calls({call(u"late"_s, u"add"_s, uR"({"a":9,"b":9})"_s)})
             << TurnOutcome::Fallback
-            << u"The agent stopped without a final answer after 3 iterations. The tool results so far are in the trace."_s;
+            << u"The agent stopped without a final answer after 3 iterations. The tool results so far are in the trace."_s
+            << TraceStatus::Error;
     }
 
     void theLastIterationsCarryAWrapUpNoteAndTheFinalOneHasNoTools()
@@ -552,6 +619,7 @@ private slots:
         QFETCH(Step, finalStep);
         QFETCH(TurnOutcome, outcome);
         QFETCH(QString, text);
+        QFETCH(TraceStatus, turnStatus);
 
         Fixture f;
         Invocations invocations;
@@ -572,6 +640,10 @@ private slots:
         QCOMPARE(result.iterations, 3);
         QVERIFY(result.wrapUpNoteSent);
         QVERIFY(result.finalIterationWithoutTools);
+        QVERIFY(result.limitReached);
+        QCOMPARE(result.isAnswer(), outcome == TurnOutcome::ForcedFinal);
+        QCOMPARE(f.trace.node(f.firstTurn()).status, turnStatus);
+        QCOMPARE(f.trace.node(f.firstTurn()).data<TurnData>().outcome, turnOutcomeName(outcome));
         QCOMPARE(invocations.count(), 2);
 
         const QList<ModelRequest> &requests = f.client.requests();
@@ -590,6 +662,24 @@ private slots:
         QVERIFY(!f.trace.node(iterations.at(0)).data<IterationData>().wrapUpNote);
         QVERIFY(f.trace.node(iterations.at(1)).data<IterationData>().wrapUpNote);
         QVERIFY(!f.trace.node(iterations.at(2)).data<IterationData>().toolsOffered);
+        QCOMPARE(f.trace.node(iterations.at(2)).status, turnStatus);
+    }
+
+    void anAnswerWithinTheLimitIsNotForced()
+    {
+        Fixture f;
+        addAdder(f.workbench);
+        AgentConfig config;
+        config.maxIterations = 3;
+        f.agent.setConfig(config);
+        f.client.enqueue({ScriptedModelClient::calls({call(u"1"_s, u"add"_s, uR"({"a":1,"b":1})"_s)}),
+                          ScriptedModelClient::text(u"2"_s)});
+
+        const TurnResult result = f.run(u"go"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::Answered);
+        QVERIFY(!result.limitReached);
+        QCOMPARE(f.trace.node(f.firstTurn()).status, TraceStatus::Ok);
     }
 
     void theLoopEndingOnToolResultsReflectsOrSummarises_data()
@@ -600,8 +690,8 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<int>("requests");
 
-        QTest::newRow("limit reached, reflect")
-            << PostLoopMode::Reflect << false << TurnOutcome::Reflected << u"The sums are 3 and 7."_s << 3;
+        QTest::newRow("limit reached, reflect: forced final")
+            << PostLoopMode::Reflect << false << TurnOutcome::ForcedFinal << u"The sums are 3 and 7."_s << 3;
         QTest::newRow("limit reached, summary") << PostLoopMode::Summary << false << TurnOutcome::Summarised
                                                 << u"add({\"a\":3,\"b\":4}) -> 7"_s << 2;
         QTest::newRow("limit reached, neither: fallback")
@@ -658,6 +748,10 @@ private slots:
             QCOMPARE(f.agent.history().constLast(), Message::assistant(text));
         }
         QCOMPARE(result.limitReached, !stopTool);
+        const TraceStatus turnStatus = outcome == TurnOutcome::ForcedFinal ? TraceStatus::Limited
+                                       : outcome == TurnOutcome::Fallback  ? TraceStatus::Error
+                                                                           : TraceStatus::Ok;
+        QCOMPARE(f.trace.node(f.firstTurn()).status, turnStatus);
     }
 
     void theFirstHandoffEndsTheLoopAndOthersAreIgnored()

@@ -231,6 +231,35 @@ private slots:
         QCOMPARE(events.constLast().value(u"text"_s).toString(), u"streamed"_s);
     }
 
+    void anAnswerForcedByTheIterationLimitExitsZeroAndTheFinishedEventSaysSo()
+    {
+        // Tools while they are offered; an answer once the final iteration takes them away.
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (request.json().value(u"tool_choice"_s).toString() == u"none")
+                stream(exchange, textStream(u"Forced answer."_s));
+            else
+                stream(exchange, toolCallStream(u"calculator"_s, u"{\"expression\":\"1+1\"}"_s));
+        });
+        const QString eventsPath = m_dir.filePath(u"forced-events.jsonl"_s);
+
+        const Run result = run(baseArguments() << u"--tools"_s << u"calculator"_s << u"--max-iterations"_s
+                                               << u"2"_s << u"--events"_s << eventsPath << u"go"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.out, "Forced answer.\n"_ba);
+        QVERIFY2(
+            QString::fromUtf8(result.err)
+                .contains(u"reached the limit of 2 iterations: the last answer was forced without tools"_s),
+            result.err.constData());
+        QFile file(eventsPath);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QJsonObject> events = readJsonLines(file.readAll());
+        QVERIFY(!events.isEmpty());
+        QCOMPARE(events.constLast().value(u"event"_s).toString(), u"finished"_s);
+        QCOMPARE(events.constLast().value(u"outcome"_s).toString(), u"forced_final"_s);
+        QCOMPARE(events.constLast().value(u"iterations"_s).toInt(), 2);
+    }
+
     void exitCodesTellOutcomesApart_data()
     {
         QTest::addColumn<QString>("scenario");

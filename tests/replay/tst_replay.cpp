@@ -195,12 +195,12 @@ private slots:
         AgentConfig reflect = recordingConfig();
         reflect.maxIterations = 2;
         reflect.toolLessFinalIteration = false;
-        QTest::newRow("a loop that ends in a reflection")
+        QTest::newRow("a loop that ends in a reflection after the limit: forced final")
             << reflect
             << QList<Step>{ScriptedModelClient::calls({add(u"c1"_s, 2, 3)}),
                            ScriptedModelClient::calls({multiply(u"c2"_s, 4, 5)}),
                            ScriptedModelClient::text(u"5 and 20."_s)}
-            << TurnOutcome::Reflected << 2;
+            << TurnOutcome::ForcedFinal << 2;
         AgentConfig summary = reflect;
         summary.postLoop = PostLoopMode::Summary;
         QTest::newRow("a loop that ends in a summary")
@@ -252,6 +252,40 @@ private slots:
         QCOMPARE(replay.providers(), QStringList(replay.providers().size(), u"replay"_s));
         QCOMPARE(replay.run->agent()->history(),
                  recording.agent.history()); // the conversation ends where the recorded one did
+    }
+
+    void aForcedFinalRecordedUnderItsOlderNameStillReproduces_data()
+    {
+        QTest::addColumn<QString>("olderName");
+        QTest::addColumn<bool>("reproduces");
+        QTest::newRow("answered") << u"answered"_s << true;
+        QTest::newRow("reflected") << u"reflected"_s << true;
+        QTest::newRow("an outcome that is not an answer") << u"fallback"_s << false;
+    }
+
+    void aForcedFinalRecordedUnderItsOlderNameStillReproduces()
+    {
+        QFETCH(QString, olderName);
+        QFETCH(bool, reproduces);
+        AgentConfig config = recordingConfig();
+        config.maxIterations = 2;
+        Recording recording(config);
+        QCOMPARE(recording
+                     .run(question, {ScriptedModelClient::calls({add(u"c1"_s, 2, 3)}),
+                                     ScriptedModelClient::text(u"5, I think."_s)})
+                     .outcome,
+                 TurnOutcome::ForcedFinal);
+        QList<RecordedTurn> turns = recording.turns();
+        QCOMPARE(turns.size(), 1);
+        // Files saved before forced_final existed name the outcome otherwise.
+        turns.first().outcome = olderName;
+
+        Replay replay(turns.first());
+        QVERIFY(replay.run->start());
+        QVERIFY(replay.waitForEnd());
+
+        QCOMPARE(replay.result().outcome, TurnOutcome::ForcedFinal);
+        QVERIFY2(replay.reproduced() == reproduces, qPrintable(replay.run->report()->summary()));
     }
 
     void theRecordedAnswerStreamsInPieces()

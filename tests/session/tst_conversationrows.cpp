@@ -127,6 +127,16 @@ void runParallelToolTurn(Fixture &f)
     QVERIFY(f.ask(u"What is 1 + 2 + 3 + 4?"_s));
 }
 
+// Says no to every tool call, as a user who clicks Deny.
+class DenyingInterceptor final : public Interceptor
+{
+public:
+    void interceptToolCall(const ToolCallCheckpoint &, ToolCallDecision decision) override
+    {
+        decision.deny();
+    }
+};
+
 } // namespace
 
 class ConversationRowsTest : public QObject
@@ -179,6 +189,63 @@ private slots:
             return;
 
         QCOMPARE(f.reopened()->rows(), f.rows.rows());
+    }
+
+    void aDeniedCallIsStillDeniedWhenTheSessionIsReopened()
+    {
+        Fixture f;
+        DenyingInterceptor denying;
+        f.agent.addInterceptor(&denying);
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s)}),
+                          ScriptedModelClient::text(u"You said no."_s)});
+        QVERIFY(f.ask(u"What is 1 + 2?"_s));
+
+        const auto rebuilt = f.reopened();
+        QCOMPARE(rebuilt->size(), 3);
+        QCOMPARE(rebuilt->at(1).kind, Row::Kind::ToolCall);
+        QCOMPARE(rebuilt->at(1).toolState, Row::ToolState::Denied);
+        QCOMPARE(f.rows.at(1).toolState, Row::ToolState::Denied);
+        QCOMPARE(rebuilt->rows(), f.rows.rows());
+    }
+
+    void aForcedFinalAnswerIsFollowedByANoticeNamingTheLimit()
+    {
+        Fixture f;
+        AgentConfig config;
+        config.maxIterations = 2;
+        f.agent.setConfig(config);
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s)}),
+                          ScriptedModelClient::text(u"Probably 3."_s)});
+        QVERIFY(f.ask(u"What is 1 + 2?"_s));
+
+        const QList<Row> &rows = f.rows.rows();
+        QCOMPARE(rows.size(), 4);
+        QCOMPARE(rows.at(2).kind, Row::Kind::Assistant);
+        QCOMPARE(rows.at(2).text, u"Probably 3."_s);
+        const Row &notice = rows.at(3);
+        QCOMPARE(notice.kind, Row::Kind::Notice);
+        QCOMPARE(notice.notice, Row::Notice::Limit);
+        QCOMPARE(notice.text,
+                 u"Reached the limit of 2 iterations: the last answer was forced without tools."_s);
+        QCOMPARE(notice.traceNode, f.trace.roots().constFirst());
+        QVERIFY(!notice.retryable);
+    }
+
+    void anAnswerWithinTheLimitHasNoNotice()
+    {
+        Fixture f;
+        AgentConfig config;
+        config.maxIterations = 3;
+        f.agent.setConfig(config);
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s)}),
+                          ScriptedModelClient::text(u"3."_s)});
+        QVERIFY(f.ask(u"What is 1 + 2?"_s));
+
+        QCOMPARE(f.rows.size(), 3);
+        QCOMPARE(f.rows.at(2).kind, Row::Kind::Assistant);
     }
 
     void theSameQuestionAskedTwiceFindsTwoTurns()

@@ -196,7 +196,8 @@ Forest buildEveryKindForest(Trace &trace)
         = trace.begin(secondIteration, TraceKind::Reflection, u"Reflection"_s, T0 + 3'000'100,
                       TextData{u"Ich hätte zuerst die Datei lesen sollen.\n\t– Notiz"_s});
     trace.finish(reflection, TraceStatus::Ok, T0 + 3'500'000);
-    trace.finish(secondIteration, TraceStatus::Ok, T0 + 3'600'000);
+    // The final iteration, without tools: its answer was forced by the limit.
+    trace.finish(secondIteration, TraceStatus::Limited, T0 + 3'600'000);
     const int error
         = trace.begin(f.turn, TraceKind::Error, u"Unknown tool"_s, T0 + 3'700'000,
                       ErrorData{u"The model called \"fly\", which does not exist."_s, u"unknown_tool"_s});
@@ -380,6 +381,7 @@ void TestTrace::kindsAndStatusesHaveStableNames_data()
     QTest::newRow("blocked") << u"blocked"_s << -1 << int(TraceStatus::Blocked);
     QTest::newRow("denied") << u"denied"_s << -1 << int(TraceStatus::Denied);
     QTest::newRow("skipped") << u"skipped"_s << -1 << int(TraceStatus::Skipped);
+    QTest::newRow("limited") << u"limited"_s << -1 << int(TraceStatus::Limited);
 }
 
 void TestTrace::kindsAndStatusesHaveStableNames()

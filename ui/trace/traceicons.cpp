@@ -206,6 +206,7 @@ QColor TraceIcons::statusColor(TraceStatus status, const QPalette &palette)
     case TraceStatus::Error: return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xc0, 0x1c, 0x28);
     case TraceStatus::Blocked: return dark ? QColor(0xf0, 0x98, 0x4a) : QColor(0xa3, 0x4a, 0x00);
     case TraceStatus::Denied: return dark ? QColor(0xd8, 0xa4, 0xff) : QColor(0x7a, 0x3e, 0xc8);
+    case TraceStatus::Limited: return dark ? QColor(0xe8, 0xc5, 0x4a) : QColor(0x80, 0x5d, 0x00);
     case TraceStatus::Cancelled:
     case TraceStatus::Skipped: return palette.color(QPalette::PlaceholderText);
     }

@@ -118,7 +118,7 @@ private slots:
         QTest::addColumn<int>("status");
         for (const QString &theme : {u"light"_s, u"dark"_s}) {
             for (TraceStatus status : {TraceStatus::Running, TraceStatus::Ok, TraceStatus::Error,
-                                       TraceStatus::Blocked, TraceStatus::Denied}) {
+                                       TraceStatus::Blocked, TraceStatus::Denied, TraceStatus::Limited}) {
                 const QString name = traceStatusName(status) + u" on "_s + theme;
                 QTest::newRow(name.toUtf8().constData()) << theme << int(status);
             }
@@ -134,6 +134,17 @@ private slots:
         for (QPalette::ColorRole background : {QPalette::Base, QPalette::Window}) {
             const double ratio = contrast(colour, palette.color(background));
             QVERIFY2(ratio >= 4.5, qPrintable(u"contrast %1 for %2"_s.arg(ratio).arg(colour.name())));
+        }
+    }
+
+    void aTurnEndedByTheLimitIsNotPaintedAsOkOrAsAnError()
+    {
+        for (const QString &theme : {u"light"_s, u"dark"_s}) {
+            const QPalette palette = themePalette(theme);
+            const QColor limited = Ui::TraceIcons::statusColor(TraceStatus::Limited, palette);
+            QVERIFY(limited != Ui::TraceIcons::statusColor(TraceStatus::Ok, palette));
+            QVERIFY(limited != Ui::TraceIcons::statusColor(TraceStatus::Error, palette));
+            QVERIFY(limited != palette.color(QPalette::Text));
         }
     }
 
