@@ -123,6 +123,17 @@ public:
     }
 };
 
+// The user says no to every tool call and lets every model call through.
+void denyEveryToolCall(RecordingInterceptor &interceptor)
+{
+    interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
+        d.proceed();
+    };
+    interceptor.onToolCall = [](const ToolCallCheckpoint &, const ToolCallDecision &d) {
+        d.deny();
+    };
+}
+
 } // namespace
 
 class AgentLoopTest : public QObject
@@ -500,12 +511,7 @@ private slots:
         config.maxConsecutiveErrors = 2;
         f.agent.setConfig(config);
         RecordingInterceptor interceptor;
-        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
-            d.proceed();
-        };
-        interceptor.onToolCall = [](const ToolCallCheckpoint &, const ToolCallDecision &d) {
-            d.deny();
-        };
+        denyEveryToolCall(interceptor);
         f.agent.addInterceptor(&interceptor);
         // The user says no three times; the model did nothing wrong and goes on to answer.
         f.client.enqueue(
@@ -532,12 +538,7 @@ private slots:
         config.maxConsecutiveErrors = 2;
         f.agent.setConfig(config);
         RecordingInterceptor interceptor;
-        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
-            d.proceed();
-        };
-        interceptor.onToolCall = [](const ToolCallCheckpoint &, const ToolCallDecision &d) {
-            d.deny();
-        };
+        denyEveryToolCall(interceptor);
         f.agent.addInterceptor(&interceptor);
         // A denial neither counts nor wipes the count: two real errors around it still stop the turn.
         f.client.enqueue(
