@@ -1,0 +1,191 @@
+#pragma once
+
+#include "agent/mcp/mcpserverconfig.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QNetworkAccessManager;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+
+struct McpToolInfo
+{
+    QString name; // as the server names it
+    QString title;
+    QString description;
+    QJsonObject inputSchema;
+    QJsonObject outputSchema; // empty when the tool declares none
+    QJsonObject annotations;
+    bool operator==(const McpToolInfo &) const = default;
+};
+
+struct McpPromptArgument
+{
+    QString name;
+    QString description;
+    bool required = false;
+    bool operator==(const McpPromptArgument &) const = default;
+};
+
+struct McpPromptInfo
+{
+    QString name;
+    QString title;
+    QString description;
+    QList<McpPromptArgument> arguments;
+    bool operator==(const McpPromptInfo &) const = default;
+};
+
+struct McpResourceInfo
+{
+    QString uri;
+    QString name;
+    QString title;
+    QString description;
+    QString mimeType;
+    bool operator==(const McpResourceInfo &) const = default;
+};
+
+struct McpProgress
+{
+    double progress = 0;
+    std::optional<double> total;
+    QString message;
+    bool operator==(const McpProgress &) const = default;
+};
+
+/*!
+    How one tools/call ended, with everything the trace keeps of it. Either
+    `failure` is set (the server could not answer: exited, timed out, a
+    JSON-RPC error, cancelled) or `result` holds the server's CallToolResult.
+*/
+struct McpCallOutcome
+{
+    QString failure; // a sentence naming the server; empty when the server answered
+    bool cancelled = false;
+    bool isError = false; // the result's isError: a tool failure the model should see
+    QString text;         // for the model: text content, else structuredContent as JSON; images and
+                          // resources as short descriptions; truncation is the loop's job
+    QJsonObject result;   // the CallToolResult as received
+    QJsonObject request;  // the JSON-RPC request as sent
+    QJsonObject response; // the JSON-RPC response as received (empty on a failure without one)
+    QList<McpProgress> progress;
+    QStringList stderrLines; // what the server wrote to stderr while the call ran (stdio only)
+    qint64 durationMs = 0;
+};
+
+/*! A form the server asks the user to fill in (elicitation/create, form mode). */
+struct McpElicitation
+{
+    QString serverName;
+    QString message;
+    QJsonObject requestedSchema; // a flat object schema: string, number, integer, boolean, enum fields
+};
+
+struct McpElicitationAnswer
+{
+    enum class Action { Accept, Decline, Cancel };
+    Action action = Action::Decline;
+    QJsonObject content; // with Accept: the field values
+};
+
+/*! What start-up found, for the trace node of its own and the settings page. */
+struct McpStartupInfo
+{
+    QString protocolVersion; // negotiated, e.g. "2025-11-25" or "2026-07-28"
+    bool discovered = false; // true: server/discover answered (2026-07-28); false: initialize handshake
+    QJsonObject serverInfo;  // name, version, …
+    QJsonObject serverCapabilities;
+    QString instructions;
+    int toolCount = 0;
+    qint64 durationMs = 0;
+    QList<QJsonObject> exchange; // the JSON-RPC messages of the start-up, in order, as sent and received
+};
+
+/*!
+    A connection to one MCP server, stdio or Streamable HTTP, on the thread
+    that created it. It starts the server, probes the 2026-07-28 revision with
+    server/discover and falls back to the initialize handshake, lists the
+    server's tools, prompts and resources (following every nextCursor), keeps
+    those lists fresh on list_changed, answers the server's requests (ping,
+    roots/list, elicitation/create; anything else "method not found"), and
+    calls tools with progress and cancellation. Every callback runs on this
+    object's thread; every call's callback runs exactly once, also when the
+    server dies or the client is stopped or destroyed meanwhile. Destroying
+    it ends the server process (close stdin, SIGTERM, SIGKILL) and the HTTP
+    session (DELETE).
+*/
+class McpClient final : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class State { Stopped, Starting, Ready, Failed };
+    Q_ENUM(State)
+
+    using ElicitationReply = std::function<void(const McpElicitationAnswer &)>;
+    using ElicitationHandler = std::function<void(const McpElicitation &, ElicitationReply reply)>;
+    using ProgressCallback = std::function<void(const McpProgress &)>;
+    using CallCallback = std::function<void(const McpCallOutcome &)>;
+
+    McpClient(McpServerConfig config, QNetworkAccessManager *network, QObject *parent = nullptr);
+    ~McpClient() override;
+
+    const McpServerConfig &config() const;
+    // The single root offered to the server (roots/list); empty: none.
+    void setRootFolder(const QString &folder);
+    // No handler: every elicitation is declined.
+    void setElicitationHandler(ElicitationHandler handler);
+    // How long start-up may take before the server is given up on (default 30 s).
+    void setStartupTimeoutMs(int milliseconds);
+
+    void start();   // no-op unless Stopped or Failed; ends in Ready or Failed (stateChanged)
+    void stop();    // graceful; pending calls end with a failure; state Stopped at once
+    void restart(); // stop(), then start()
+
+    State state() const;
+    QString failureReason() const; // for Failed: a sentence for the user, naming the server
+    std::optional<McpStartupInfo> startupInfo() const; // once Ready
+    QList<McpToolInfo> tools() const;
+    QList<McpPromptInfo> prompts() const;
+    QList<McpResourceInfo> resources() const;
+    QStringList stderrTail() const; // the last lines the server wrote to stderr (a bounded ring)
+
+    // Calls a tool; `progress` and `done` run on this object's thread. Returns an id for cancelCall().
+    qint64 callTool(const QString &name, const QJsonObject &arguments, int timeoutMs,
+                    ProgressCallback progress, CallCallback done);
+    // Sends notifications/cancelled; `done` runs at once with cancelled = true, a late answer is ignored.
+    void cancelCall(qint64 callId, const QString &reason);
+
+    // prompts/get: the messages' text joined, for the composer; or an error sentence.
+    void getPrompt(const QString &name, const QJsonObject &arguments,
+                   std::function<void(const QString &text, const QString &error)> done);
+    // resources/read: the text contents joined (blobs described); or an error sentence.
+    void readResource(const QString &uri,
+                      std::function<void(const QString &text, const QString &error)> done);
+
+signals:
+    void stateChanged(Loopscope::McpClient::State state);
+    void toolsChanged();
+    void promptsChanged();
+    void resourcesChanged();
+    void stderrLine(const QString &line);
+    // Every JSON-RPC message, as sent (outgoing = true) or received, for a log view.
+    void messageLogged(bool outgoing, const QJsonObject &message);
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace Loopscope
