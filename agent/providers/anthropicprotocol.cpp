@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QJsonDocument>
 #include <QSet>
+#include <QUrlQuery>
 
 #include <algorithm>
 
@@ -455,6 +456,38 @@ QString AnthropicProtocol::errorMessage(const QByteArray &body) const
     if (!document.isObject())
         return {};
     return describeError(document.object());
+}
+
+HttpCall AnthropicProtocol::encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const
+{
+    HttpCall call;
+    QUrl url(joinUrl(endpoint.baseUrl, u"/v1/models"_s));
+    QUrlQuery query;
+    query.addQueryItem(u"limit"_s, u"1000"_s);
+    if (!pageToken.isEmpty())
+        query.addQueryItem(u"after_id"_s, pageToken);
+    url.setQuery(query);
+    call.url = url;
+    if (!endpoint.apiKey.isEmpty())
+        call.headers.append({"x-api-key"_ba, endpoint.apiKey.toUtf8()});
+    call.headers.append({"anthropic-version"_ba, apiVersion.toByteArray()});
+    return call;
+}
+
+std::variant<ModelListPage, QString> AnthropicProtocol::decodeModelList(const QJsonObject &body) const
+{
+    const QJsonValue data = body.value(u"data"_s);
+    if (!data.isArray())
+        return QObject::tr("The model list has no \u201cdata\u201d array.");
+    ModelListPage page;
+    for (const QJsonValue &model : data.toArray()) {
+        const QString id = model.toObject().value(u"id"_s).toString();
+        if (!id.isEmpty())
+            page.models.append(id);
+    }
+    if (body.value(u"has_more"_s).toBool())
+        page.nextPageToken = body.value(u"last_id"_s).toString();
+    return page;
 }
 
 } // namespace Loopscope

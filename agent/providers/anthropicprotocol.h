@@ -26,6 +26,8 @@ public:
     QString name() const override { return QStringLiteral("anthropic"); }
     HttpCall encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const override;
     std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const override;
+    HttpCall encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const override;
+    std::variant<ModelListPage, QString> decodeModelList(const QJsonObject &body) const override;
     // Anthropic words errors as {"type":"error","error":{"type","message"}}: "type: message".
     QString errorMessage(const QByteArray &body) const override;
 

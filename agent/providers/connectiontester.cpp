@@ -1,69 +1,68 @@
 #include "agent/providers/connectiontester.h"
 
-#include "agent/providers/httpmodelclient.h"
-#include "agent/providers/providerfactory.h"
-
-#include <QNetworkAccessManager>
+#include "agent/providers/modellister.h"
 
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
-ConnectionTester::ConnectionTester(QNetworkAccessManager *network, QObject *parent)
-    : QObject(parent)
-    , m_network(network)
+namespace {
+
+// Ollama calls a model without a tag by its ":latest" one; Gemini's list names
+// "models/x" where users may have typed either.
+bool offers(const QStringList &models, const QString &model)
 {
-    Q_ASSERT(network);
+    QString wanted = model.trimmed();
+    if (wanted.startsWith(u"models/"))
+        wanted.remove(0, 7);
+    return models.contains(wanted) || (!wanted.contains(u':') && models.contains(wanted + u":latest"_s));
 }
 
-ConnectionTester::~ConnectionTester()
+} // namespace
+
+ConnectionTester::ConnectionTester(QNetworkAccessManager *network, QObject *parent)
+    : QObject(parent)
+    , m_lister(new ModelLister(network, this))
 {
-    release();
+    connect(m_lister, &ModelLister::listed, this, &ConnectionTester::report);
+    connect(m_lister, &ModelLister::failed, this, &ConnectionTester::failed);
 }
+
+ConnectionTester::~ConnectionTester() = default;
 
 void ConnectionTester::test(ProviderKind kind, const QUrl &baseUrl, const QString &model,
                             const QString &apiKey, int timeoutMs)
 {
-    release();
-
-    ProviderEndpoint endpoint;
-    endpoint.baseUrl = baseUrl;
-    endpoint.apiKey = apiKey;
-    endpoint.connectTimeoutMs = qMin(endpoint.connectTimeoutMs, timeoutMs);
-    endpoint.readTimeoutMs = timeoutMs;
-    endpoint.maxRetries = 0; // a test should say what is wrong now, not wait it out
-
-    ModelRequest request;
-    request.messages = {Message::user(u"ping"_s)};
-    request.options.model = model;
-    request.options.maxOutputTokens = 16;
-    request.options.stream = false;
-
-    auto *client = new HttpModelClient(m_network, createProviderProtocol(kind), endpoint, this);
-    m_client = client;
-    connect(client, &ModelClient::finished, this, [this, model](const ModelResponse &response) {
-        release();
-        emit succeeded(tr("Connected: %1 answered.").arg(response.model.isEmpty() ? model : response.model));
-    });
-    connect(client, &ModelClient::failed, this, [this](const ModelError &error) {
-        release();
-        emit failed(error.message);
-    });
-    client->send(request);
+    m_kind = kind;
+    m_model = model;
+    m_lister->list(kind, baseUrl, apiKey, timeoutMs);
 }
 
 void ConnectionTester::cancel()
 {
-    release();
+    m_lister->cancel();
 }
 
-void ConnectionTester::release()
+bool ConnectionTester::isRunning() const
 {
-    if (HttpModelClient *client = m_client) {
-        m_client = nullptr;
-        client->disconnect(this);
-        client->cancel();
-        client->deleteLater();
+    return m_lister->isRunning();
+}
+
+void ConnectionTester::report(const QStringList &models)
+{
+    if (models.isEmpty()) {
+        emit succeeded(m_kind == ProviderKind::Ollama
+                           ? tr("Connected, but no model is installed: pull one with “ollama pull”.")
+                           : tr("Connected, but the server lists no models."));
+    } else if (m_model.trimmed().isEmpty()) {
+        emit succeeded(tr("Connected: %n model(s) on offer.", nullptr, int(models.size())));
+    } else if (offers(models, m_model)) {
+        emit succeeded(tr("Connected: %1 is available.").arg(m_model.trimmed()));
+    } else {
+        emit succeeded(tr("Connected, but “%1” is not among the %n model(s) the server lists: check the "
+                          "model name.",
+                          nullptr, int(models.size()))
+                           .arg(m_model.trimmed()));
     }
 }
 

@@ -5,7 +5,6 @@
 #include <QUrl>
 
 #include <QObject>
-#include <QPointer>
 
 QT_BEGIN_NAMESPACE
 class QNetworkAccessManager;
@@ -13,14 +12,14 @@ QT_END_NAMESPACE
 
 namespace Loopscope {
 
-class HttpModelClient;
+class ModelLister;
 
 /*!
     Answers "does this provider work?" for the settings, beside OllamaProbe so
-    that no widget creates a network client: it sends one tiny
-    request ("ping", a few output tokens, no stream, no retry) through the
-    same HttpModelClient a chat would use, and reports the client's own words
-    for a failure. One test at a time; a new test() drops the one in flight.
+    that no widget creates a network client. It asks for the provider's model
+    list (ModelLister): that checks the address, the key and the protocol
+    without spending a token on a paid API, and tells whether the profile's
+    model is on offer. One test at a time; a new test() drops the one in flight.
 */
 class ConnectionTester final : public QObject
 {
@@ -37,17 +36,18 @@ public:
     void test(ProviderKind kind, const QUrl &baseUrl, const QString &model, const QString &apiKey,
               int timeoutMs = DefaultTimeoutMs);
     void cancel();
-    bool isRunning() const { return !m_client.isNull(); }
+    bool isRunning() const;
 
 signals:
     void succeeded(const QString &message);
     void failed(const QString &message);
 
 private:
-    void release();
+    void report(const QStringList &models);
 
-    QNetworkAccessManager *m_network;
-    QPointer<HttpModelClient> m_client;
+    ModelLister *m_lister;
+    ProviderKind m_kind = ProviderKind::OpenAi;
+    QString m_model;
 };
 
 } // namespace Loopscope

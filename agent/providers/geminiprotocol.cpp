@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QUrlQuery>
 
 #include <algorithm>
 #include <limits>
@@ -481,6 +482,44 @@ QString GeminiProtocol::errorMessage(const QByteArray &body) const
     if (const QJsonValue error = object.value(u"error"_s); error.isObject() || error.isString())
         return errorText(error);
     return ProviderProtocol::errorMessage(body);
+}
+
+HttpCall GeminiProtocol::encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const
+{
+    HttpCall call;
+    QUrl url(apiRoot(endpoint.baseUrl) + u"models"_s);
+    QUrlQuery query;
+    query.addQueryItem(u"pageSize"_s, u"1000"_s);
+    if (!pageToken.isEmpty())
+        query.addQueryItem(u"pageToken"_s, pageToken);
+    url.setQuery(query);
+    call.url = url;
+    if (!endpoint.apiKey.isEmpty())
+        call.headers.append({"x-goog-api-key"_ba, endpoint.apiKey.toUtf8()});
+    return call;
+}
+
+std::variant<ModelListPage, QString> GeminiProtocol::decodeModelList(const QJsonObject &body) const
+{
+    const QJsonValue models = body.value(u"models"_s);
+    // An account without models answers with an empty object, not an empty array.
+    if (!models.isArray() && !models.isUndefined())
+        return QObject::tr("The model list's \u201cmodels\u201d is not an array.");
+    ModelListPage page;
+    for (const QJsonValue &value : models.toArray()) {
+        const QJsonObject model = value.toObject();
+        // Embedding-only models cannot chat; a model that says nothing about it is kept.
+        const QJsonValue methods = model.value(u"supportedGenerationMethods"_s);
+        if (methods.isArray() && !methods.toArray().contains(u"generateContent"_s))
+            continue;
+        QString name = model.value(u"name"_s).toString();
+        if (name.startsWith(u"models/"))
+            name.remove(0, 7);
+        if (!name.isEmpty())
+            page.models.append(name);
+    }
+    page.nextPageToken = body.value(u"nextPageToken"_s).toString();
+    return page;
 }
 
 } // namespace Loopscope

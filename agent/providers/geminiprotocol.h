@@ -28,6 +28,8 @@ public:
     QString name() const override { return QStringLiteral("gemini"); }
     HttpCall encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const override;
     std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const override;
+    HttpCall encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const override;
+    std::variant<ModelListPage, QString> decodeModelList(const QJsonObject &body) const override;
     QString errorMessage(const QByteArray &body) const override;
 
     static QJsonArray encodeContents(const QList<Message> &messages);

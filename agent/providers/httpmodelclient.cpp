@@ -264,25 +264,7 @@ void HttpModelClient::releaseReply()
 
 QString HttpModelClient::describeHttpError(int status, const QByteArray &body) const
 {
-    QString detail = m_protocol->errorMessage(body);
-    if (detail.isEmpty())
-        detail = QString::fromUtf8(body.left(300)).simplified();
-    QString summary;
-    if (status == 401 || status == 403)
-        summary = tr("the API key was rejected (%1)").arg(status);
-    else if (status == 429)
-        summary = tr("rate limited (429)");
-    else if (status == 404)
-        summary = tr("not found (404): check the base URL and the model name");
-    else if (status == 400 || status == 422)
-        summary = tr("the provider refused the request (%1)").arg(status);
-    else if (status == 529 || status == 503)
-        summary = tr("the provider is overloaded (%1)").arg(status);
-    else if (status >= 500)
-        summary = tr("the provider failed (%1)").arg(status);
-    else
-        summary = tr("unexpected HTTP status %1").arg(status);
-    return detail.isEmpty() ? summary : summary + u": "_s + detail;
+    return describeHttpStatus(*m_protocol, status, body);
 }
 
 } // namespace Loopscope

@@ -380,4 +380,28 @@ QString OllamaProtocol::errorMessage(const QByteArray &body) const
     return ProviderProtocol::errorMessage(body);
 }
 
+HttpCall OllamaProtocol::encodeModelList(const ProviderEndpoint &endpoint, const QString &) const
+{
+    HttpCall call;
+    const QUrl base = endpoint.baseUrl.isEmpty() ? QUrl(defaultBaseUrl.toString()) : endpoint.baseUrl;
+    call.url = QUrl(joinUrl(base, u"/api/tags"_s));
+    if (!endpoint.apiKey.isEmpty())
+        call.headers.append({"Authorization"_ba, "Bearer "_ba + endpoint.apiKey.toUtf8()});
+    return call;
+}
+
+std::variant<ModelListPage, QString> OllamaProtocol::decodeModelList(const QJsonObject &body) const
+{
+    const QJsonValue models = body.value(u"models"_s);
+    if (!models.isArray())
+        return QObject::tr("The model list has no \u201cmodels\u201d array.");
+    ModelListPage page;
+    for (const QJsonValue &model : models.toArray()) {
+        const QString name = model.toObject().value(u"name"_s).toString();
+        if (!name.isEmpty())
+            page.models.append(name);
+    }
+    return page;
+}
+
 } // namespace Loopscope

@@ -264,4 +264,27 @@ std::unique_ptr<ResponseDecoder> OpenAiProtocol::createDecoder(bool streaming) c
     return std::make_unique<OpenAiBodyDecoder>();
 }
 
+HttpCall OpenAiProtocol::encodeModelList(const ProviderEndpoint &endpoint, const QString &) const
+{
+    HttpCall call;
+    call.url = QUrl(joinUrl(endpoint.baseUrl, u"/models"_s));
+    if (!endpoint.apiKey.isEmpty())
+        call.headers.append({"Authorization"_ba, "Bearer "_ba + endpoint.apiKey.toUtf8()});
+    return call;
+}
+
+std::variant<ModelListPage, QString> OpenAiProtocol::decodeModelList(const QJsonObject &body) const
+{
+    const QJsonValue data = body.value(u"data"_s);
+    if (!data.isArray())
+        return QObject::tr("The model list has no \u201cdata\u201d array.");
+    ModelListPage page;
+    for (const QJsonValue &model : data.toArray()) {
+        const QString id = model.toObject().value(u"id"_s).toString();
+        if (!id.isEmpty())
+            page.models.append(id);
+    }
+    return page;
+}
+
 } // namespace Loopscope

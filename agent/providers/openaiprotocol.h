@@ -16,6 +16,8 @@ public:
     QString name() const override { return QStringLiteral("openai"); }
     HttpCall encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const override;
     std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const override;
+    HttpCall encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const override;
+    std::variant<ModelListPage, QString> decodeModelList(const QJsonObject &body) const override;
 
     static QJsonArray encodeMessages(const QList<Message> &messages);
     static QJsonArray encodeTools(const QList<ToolSchema> &tools);

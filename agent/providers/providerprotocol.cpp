@@ -49,4 +49,34 @@ QString ProviderProtocol::errorMessage(const QByteArray &body) const
     return object.value(u"message"_s).toString();
 }
 
+QString describeHttpStatus(const ProviderProtocol &protocol, int status, const QByteArray &body)
+{
+    QString detail = protocol.errorMessage(body);
+    if (detail.isEmpty())
+        detail = QString::fromUtf8(body.left(300)).simplified();
+    QString summary;
+    if (status == 401 || status == 403)
+        summary = QCoreApplication::translate("Loopscope::HttpModelClient", "the API key was rejected (%1)")
+                      .arg(status);
+    else if (status == 429)
+        summary = QCoreApplication::translate("Loopscope::HttpModelClient", "rate limited (429)");
+    else if (status == 404)
+        summary = QCoreApplication::translate("Loopscope::HttpModelClient",
+                                              "not found (404): check the base URL and the model name");
+    else if (status == 400 || status == 422)
+        summary = QCoreApplication::translate("Loopscope::HttpModelClient",
+                                              "the provider refused the request (%1)")
+                      .arg(status);
+    else if (status == 529 || status == 503)
+        summary = QCoreApplication::translate("Loopscope::HttpModelClient", "the provider is overloaded (%1)")
+                      .arg(status);
+    else if (status >= 500)
+        summary = QCoreApplication::translate("Loopscope::HttpModelClient", "the provider failed (%1)")
+                      .arg(status);
+    else
+        summary = QCoreApplication::translate("Loopscope::HttpModelClient", "unexpected HTTP status %1")
+                      .arg(status);
+    return detail.isEmpty() ? summary : summary + u": "_s + detail;
+}
+
 } // namespace Loopscope

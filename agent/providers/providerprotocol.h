@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QUrl>
 
 #include <memory>
@@ -33,6 +34,13 @@ struct HttpCall
     QUrl url;
     HttpHeaders headers;
     QJsonObject body;
+};
+
+/*! One page of a provider's model list, as its list endpoint returns it. */
+struct ModelListPage
+{
+    QStringList models;    // the names a request's "model" accepts
+    QString nextPageToken; // empty on the last page
 };
 
 /*! What a decoder tells the client while a response streams in. */
@@ -101,8 +109,17 @@ public:
     virtual QString name() const = 0; // "openai", "anthropic", "gemini", "ollama"
     virtual HttpCall encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const = 0;
     virtual std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const = 0;
+    // The GET request for the provider's model list: the first page, or the one after \a pageToken.
+    // It costs nothing, which is why the settings' connection test uses it.
+    virtual HttpCall encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const = 0;
+    // One page of that list, or what is wrong with the body.
+    virtual std::variant<ModelListPage, QString> decodeModelList(const QJsonObject &body) const = 0;
     // The provider's own error text from an error body, empty if it has none.
     virtual QString errorMessage(const QByteArray &body) const;
 };
+
+// An HTTP error status in words for the user ("the API key was rejected (401): …"), with the
+// provider's own explanation from the body when it gives one.
+QString describeHttpStatus(const ProviderProtocol &protocol, int status, const QByteArray &body);
 
 } // namespace Loopscope

@@ -426,11 +426,11 @@ private slots:
         QTest::addColumn<KeySource>("keySource");
         QTest::addColumn<QString>("shown");
         QTest::newRow("200 with a typed key")
-            << 200 << KeySource::Typed << u"Connected: gpt-test answered."_s;
+            << 200 << KeySource::Typed << u"Connected: gpt-test is available."_s;
         QTest::newRow("200 with the key in the keychain")
-            << 200 << KeySource::Stored << u"Connected: gpt-test answered."_s;
+            << 200 << KeySource::Stored << u"Connected: gpt-test is available."_s;
         QTest::newRow("200 with the key from an environment variable")
-            << 200 << KeySource::Environment << u"Connected: gpt-test answered."_s;
+            << 200 << KeySource::Environment << u"Connected: gpt-test is available."_s;
         QTest::newRow("401 shows the human error")
             << 401 << KeySource::Typed << u"Connection failed: the API key was rejected (401)"_s;
     }
@@ -444,8 +444,9 @@ private slots:
         FakeHttpServer server;
         QVERIFY(server.listen());
         server.setHandler([status, key](const HttpRequestRecord &, HttpExchange &exchange) {
-            if (status == 200)
-                exchange.respondJson(200, openAiCompletion(u"pong"_s, u"gpt-test"_s, 8, 1));
+            if (status == 200) // the model list: a test must not spend tokens
+                exchange.respondJson(200, {{u"object"_s, u"list"_s},
+                                           {u"data"_s, QJsonArray{QJsonObject{{u"id"_s, u"gpt-test"_s}}}}});
             else // like OpenAI, the error quotes the key; the dialog must not show it
                 exchange.respondJson(
                     status, {{u"error"_s,
@@ -487,13 +488,10 @@ private slots:
         QVERIFY2(!result->text().contains(key), qPrintable(result->text()));
         QCOMPARE(server.requests().size(), 1); // no retry
         const HttpRequestRecord request = server.requests().constFirst();
-        QCOMPARE(request.path, "/v1/chat/completions"_ba);
+        // The free model list, never a chat request that would cost tokens.
+        QCOMPARE(request.method, "GET"_ba);
+        QCOMPARE(request.path, "/v1/models"_ba);
         QCOMPARE(request.header("Authorization"), "Bearer "_ba + key.toUtf8());
-        QCOMPARE(request.json().value(u"model"_s).toString(), u"gpt-test"_s);
-        QCOMPARE(request.json().value(u"stream"_s).toBool(true), false);
-        const QJsonArray messages = request.json().value(u"messages"_s).toArray();
-        QCOMPARE(messages.size(), 1);
-        QCOMPARE(messages.at(0).toObject().value(u"content"_s).toString(), u"ping"_s);
         qunsetenv(envName.constData());
         // Testing saves nothing.
         QCOMPARE(f.profiles.profiles().size(), keySource == KeySource::Typed ? 0 : 1);
