@@ -21,6 +21,7 @@ struct Agent::Turn
     int iteration = 0;
     int iterationNode = -1;
     int modelCallNode = -1;
+    int retryNode = -1; // the failed attempt and the wait before the next one, while it waits
     int reflectionNode = -1;
     bool toolsOffered = true;
     bool reflecting = false;
@@ -299,6 +300,8 @@ void Agent::onModelAttempt(const ModelAttempt &attempt)
     const int callNode = m_turn->modelCallNode;
     m_trace->update(callNode,
                     [&attempt](TraceNode &node) { node.data<ModelCallData>().attempts.append(attempt); });
+    // The wait ended when this attempt began.
+    endRetryWait(TraceStatus::Error, attempt.startedUs);
     if (attempt.retryInMs < 0)
         return;
     RetryData retry;
@@ -306,12 +309,20 @@ void Agent::onModelAttempt(const ModelAttempt &attempt)
     retry.httpStatus = attempt.httpStatus;
     retry.reason = attempt.error;
     retry.delayMs = attempt.retryInMs;
-    const int node
+    // The node spans the failed attempt and the wait after it, so its duration is what the retry
+    // cost; it runs until the next attempt starts.
+    m_turn->retryNode
         = m_trace->begin(callNode, TraceKind::Retry, tr("Retry after attempt %1").arg(attempt.number),
                          attempt.startedUs, retry);
-    m_trace->finish(node, TraceStatus::Error, attempt.endedUs);
-    emitEvent(AgentEvent::Kind::Retry, node, attempt.error, {}, true,
+    emitEvent(AgentEvent::Kind::Retry, m_turn->retryNode, attempt.error, {}, true,
               RetryInfo{attempt.number, attempt.httpStatus, attempt.retryInMs});
+}
+
+void Agent::endRetryWait(TraceStatus status, qint64 endedUs)
+{
+    if (!m_turn || m_turn->retryNode < 0)
+        return;
+    m_trace->finish(std::exchange(m_turn->retryNode, -1), status, endedUs);
 }
 
 void Agent::onModelFailure(const ModelError &error)
@@ -319,6 +330,7 @@ void Agent::onModelFailure(const ModelError &error)
     if (!m_turn || m_turn->modelCallNode < 0)
         return;
     Turn &turn = *m_turn;
+    endRetryWait(TraceStatus::Error, now());
     const int callNode = std::exchange(turn.modelCallNode, -1);
     m_trace->update(callNode,
                     [&error](TraceNode &node) { node.data<ModelCallData>().error = error.message; });
@@ -334,6 +346,7 @@ void Agent::onModelResponse(const ModelResponse &received)
     Turn &turn = *m_turn;
     const ModelResponse response = withUniqueCallIds(received);
 
+    endRetryWait(TraceStatus::Error, now());
     const int callNode = std::exchange(turn.modelCallNode, -1);
     m_trace->update(callNode,
                     [&response](TraceNode &node) { node.data<ModelCallData>().response = response; });
@@ -637,7 +650,7 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
         status = TraceStatus::Blocked;
 
     const qint64 end = now();
-    for (int node : {turn.modelCallNode, turn.reflectionNode, turn.iterationNode}) {
+    for (int node : {turn.retryNode, turn.modelCallNode, turn.reflectionNode, turn.iterationNode}) {
         if (node >= 0 && m_trace->node(node).status == TraceStatus::Running)
             m_trace->finish(node, status, end);
     }
@@ -665,6 +678,7 @@ void Agent::cancel()
     Turn &turn = *m_turn;
     if (turn.modelCallNode >= 0) {
         m_client->cancel();
+        endRetryWait(TraceStatus::Cancelled, now());
         m_trace->update(turn.modelCallNode, [this](TraceNode &node) {
             node.data<ModelCallData>().error = tr("Cancelled by the user.");
         });

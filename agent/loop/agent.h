@@ -87,6 +87,8 @@ private:
     void onModelResponse(const ModelResponse &response);
     void onModelFailure(const ModelError &error);
     void onModelAttempt(const ModelAttempt &attempt);
+    // Ends the running retry node, if any, at endedUs.
+    void endRetryWait(TraceStatus status, qint64 endedUs);
     void onTextDelta(const QString &text);
 
     ModelResponse withUniqueCallIds(ModelResponse response);

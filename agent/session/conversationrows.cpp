@@ -136,8 +136,15 @@ void ConversationRows::onAgentEvent(const AgentEvent &event)
     case Kind::TextDelta: addDelta(event); break;
     case Kind::ModelResponse: finishAnswer(event); break;
     case Kind::Retry:
-        if (const auto *retry = event.payloadAs<RetryInfo>())
+        if (const auto *retry = event.payloadAs<RetryInfo>()) {
+            // The retry stays in the chat: what the provider said is part of what happened.
+            Row row = messageRow(Row::Kind::Notice,
+                                 tr("Attempt %1 failed: %2").arg(retry->attempt).arg(event.text),
+                                 event.traceNode);
+            row.notice = Row::Notice::Retry;
+            append(row);
             emit attemptFailed(retry->attempt, event.text);
+        }
         break;
     case Kind::ToolCall: applyToolCall(event); break;
     case Kind::ToolProgress:

@@ -25,7 +25,7 @@ struct ConversationRow
 {
     enum class Kind { User, Assistant, ToolCall, Notice };
     enum class ToolState { Running, Succeeded, Failed, Denied, Blocked, Skipped, Cancelled };
-    enum class Notice { Error, Limit, Cancelled, Blocked, Info };
+    enum class Notice { Error, Limit, Cancelled, Blocked, Info, Retry };
 
     Kind kind = Kind::User;
     QString text; // the message, the tool's result or the notice

@@ -1099,6 +1099,64 @@ private slots:
         QCOMPARE(f.agent.history().size(), 1);
     }
 
+    void aRetryNodeLastsFromTheFailedAttemptUntilTheNextOneStarts()
+    {
+        Fixture f;
+        Step answer = ScriptedModelClient::text(u"done"_s);
+        ModelAttempt failed;
+        failed.number = 1;
+        failed.httpStatus = 429;
+        failed.error = u"rate limited (429)"_s;
+        failed.retryInMs = 1000;
+        failed.startedUs = 10'000;
+        failed.endedUs = 14'900; // the request itself took 4.9 ms
+        ModelAttempt succeeded;
+        succeeded.number = 2;
+        succeeded.httpStatus = 200;
+        succeeded.retryInMs = -1;
+        succeeded.startedUs = 1'015'000; // after the 1 s wait
+        succeeded.endedUs = 1'020'000;
+        answer.retries = {failed, succeeded};
+        f.client.enqueue(answer);
+
+        const TurnResult result = f.run(u"hi"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::Answered);
+        const QList<int> retries = nodesOfKind(f.trace, TraceKind::Retry);
+        QCOMPARE(retries.size(), 1);
+        const TraceNode &retry = f.trace.node(retries.constFirst());
+        // Its duration is what the retry cost (the attempt and the wait), not the 4.9 ms request.
+        QCOMPARE(retry.startedUs, 10'000);
+        QCOMPARE(retry.endedUs, 1'015'000);
+        QCOMPARE(retry.status, TraceStatus::Error);
+        const int modelCall = nodesOfKind(f.trace, TraceKind::ModelCall).constFirst();
+        QCOMPARE(f.trace.node(modelCall).status, TraceStatus::Ok);
+    }
+
+    void aTurnStoppedWhileARetryWaitsEndsTheRetryAsCancelled()
+    {
+        Fixture f;
+        Step slow = ScriptedModelClient::text(u"never"_s);
+        slow.delayMs = -1;
+        f.client.enqueue(slow);
+        QVERIFY(f.agent.send(u"hi"_s));
+        ModelAttempt failed;
+        failed.number = 1;
+        failed.httpStatus = 503;
+        failed.error = u"overloaded (503)"_s;
+        failed.retryInMs = 2000;
+        failed.startedUs = 1;
+        failed.endedUs = 2;
+        emit f.client.attemptFinished(failed);
+        const QList<int> retries = nodesOfKind(f.trace, TraceKind::Retry);
+        QCOMPARE(retries.size(), 1);
+        QCOMPARE(f.trace.node(retries.constFirst()).status, TraceStatus::Running); // still waiting
+
+        f.agent.cancel();
+
+        QCOMPARE(f.trace.node(retries.constFirst()).status, TraceStatus::Cancelled);
+    }
+
     void providerFailuresEndTheTurnWithTheirMessage()
     {
         Fixture f;

@@ -233,6 +233,33 @@ private slots:
         QVERIFY(!notice.retryable);
     }
 
+    void aRetryStaysInTheChatAfterTheRetrySucceeds()
+    {
+        Fixture f;
+        Step answer = ScriptedModelClient::text(u"Hello."_s);
+        ModelAttempt failed;
+        failed.number = 1;
+        failed.httpStatus = 429;
+        failed.error = u"rate limited (429) — retrying in 1 s (attempt 2 of 3)"_s;
+        failed.retryInMs = 1000;
+        ModelAttempt succeeded;
+        succeeded.number = 2;
+        succeeded.httpStatus = 200;
+        answer.retries = {failed, succeeded};
+        f.client.enqueue(answer);
+        QVERIFY(f.ask(u"Hi"_s));
+
+        const QList<Row> &rows = f.rows.rows();
+        QCOMPARE(rows.size(), 3);
+        const Row &retry = rows.at(1);
+        QCOMPARE(retry.kind, Row::Kind::Notice);
+        QCOMPARE(retry.notice, Row::Notice::Retry);
+        QCOMPARE(retry.text, u"Attempt 1 failed: rate limited (429) — retrying in 1 s (attempt 2 of 3)"_s);
+        QVERIFY(!retry.retryable);
+        QCOMPARE(f.trace.node(retry.traceNode).kind, TraceKind::Retry);
+        QCOMPARE(rows.at(2).text, u"Hello."_s);
+    }
+
     void anAnswerWithinTheLimitHasNoNotice()
     {
         Fixture f;

@@ -46,6 +46,7 @@ NoticeCard::Severity noticeSeverity(ConversationRow::Notice notice)
     case Notice::Cancelled: return NoticeCard::Severity::Cancelled;
     case Notice::Blocked: return NoticeCard::Severity::Blocked;
     case Notice::Info: return NoticeCard::Severity::Info;
+    case Notice::Retry: return NoticeCard::Severity::Limit;
     }
     return NoticeCard::Severity::Error;
 }
@@ -290,7 +291,8 @@ void ChatView::onTurnEnded(int turn)
 
 void ChatView::onAttemptFailed(int attempt, const QString &reason)
 {
-    m_activityLabel->setText(tr("Attempt %1 failed (%2); trying again…").arg(attempt).arg(reason));
+    Q_UNUSED(reason) // the notice row in the chat says it in full
+    m_activityLabel->setText(tr("Attempt %1 failed; trying again…").arg(attempt));
 }
 
 void ChatView::flushStream()

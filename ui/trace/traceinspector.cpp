@@ -236,6 +236,12 @@ void TraceInspector::onRowsInserted(const QModelIndex &parent, int first, int la
 void TraceInspector::expandRunning(const QModelIndex &index)
 {
     const auto kind = TraceKind(index.data(TraceModel::KindRole).toInt());
+    if (kind == TraceKind::Retry) {
+        // A retry stays in sight: its model call opens, and stays open once the call succeeds.
+        for (QModelIndex open = index.parent(); open.isValid(); open = open.parent())
+            m_tree->expand(open);
+        return;
+    }
     if (kind != TraceKind::Turn && kind != TraceKind::Iteration)
         return;
     if (TraceStatus(index.data(TraceModel::StatusRole).toInt()) == TraceStatus::Running) {

@@ -105,6 +105,26 @@ class TraceInspectorTest : public QObject
 private slots:
     void init() { QGuiApplication::clipboard()->clear(); }
 
+    void aRetryOpensItsModelCallAndStaysInSightAfterTheCallSucceeds()
+    {
+        Fixture f;
+        const int turn = f.trace.begin(-1, TraceKind::Turn, u"hello"_s, T0, TurnData{});
+        const int iteration
+            = f.trace.begin(turn, TraceKind::Iteration, u"Iteration 1 of 10"_s, T0, IterationData{1, 10});
+        const int call = f.trace.begin(iteration, TraceKind::ModelCall, u"chat"_s, T0 + Ms, ModelCallData{});
+        QVERIFY(!f.tree()->isExpanded(f.viewIndex(call)));
+
+        const int retry = f.trace.begin(call, TraceKind::Retry, u"Retry after attempt 1"_s, T0 + Ms,
+                                        RetryData{1, 429, u"rate limited"_s, 1000});
+        QVERIFY(f.tree()->isExpanded(f.viewIndex(call)));
+        f.trace.finish(retry, TraceStatus::Error, T0 + 1000 * Ms);
+        f.trace.finish(call, TraceStatus::Ok, T0 + 1100 * Ms);
+        f.trace.finish(iteration, TraceStatus::Ok, T0 + 1100 * Ms);
+        f.trace.finish(turn, TraceStatus::Ok, T0 + 1100 * Ms);
+        QVERIFY(f.tree()->isExpanded(f.viewIndex(call)));
+        QVERIFY(f.isShown(retry));
+    }
+
     void theTreeGrowsLiveAndOpensTheRunningTurn()
     {
         Fixture f;
