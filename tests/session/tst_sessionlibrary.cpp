@@ -1,5 +1,6 @@
 // SessionLibrary over real files in a temporary folder.
 
+#include "agent/session/filenamestem.h"
 #include "agent/session/sessionlibrary.h"
 #include "agent/transcript/transcript.h"
 
@@ -70,6 +71,36 @@ class SessionLibraryTest : public QObject
     Q_OBJECT
 
 private slots:
+    void aTitleBecomesAFileNameEverySystemAccepts_data()
+    {
+        QTest::addColumn<QString>("title");
+        QTest::addColumn<QString>("stem");
+        QTest::newRow("plain") << u"Weather in Paris"_s << u"Weather in Paris"_s;
+        QTest::newRow("path separators and colons")
+            << u"src/main.cpp: why? *now*"_s << u"src-main.cpp- why- -now"_s;
+        QTest::newRow("double dots") << u"../../etc/passwd"_s << u"etc-passwd"_s;
+        QTest::newRow("quotes, pipes and angles") << u"a \"b\" <c> | d"_s << u"a -b- -c- - d"_s;
+        QTest::newRow("newlines and tabs") << u"line one\n\tline two"_s << u"line one line two"_s;
+        QTest::newRow("leading and trailing dots and spaces") << u" .hidden. "_s << u"hidden"_s;
+        QTest::newRow("nothing usable") << u"///"_s << u"session"_s;
+        QTest::newRow("empty") << QString() << u"session"_s;
+        QTest::newRow("a Windows device name") << u"con"_s << u"_con"_s;
+        QTest::newRow("COM1") << u"COM1"_s << u"_COM1"_s;
+        QTest::newRow("long titles are cut at a word")
+            << u"Plan the migration of every service to the new cluster before the end of the quarter"_s
+            << u"Plan the migration of every service to the new cluster"_s;
+        QTest::newRow("a surrogate pair is never split")
+            << (QString(59, u'x') + u"\U0001F600"_s) << QString(59, u'x');
+    }
+
+    void aTitleBecomesAFileNameEverySystemAccepts()
+    {
+        QFETCH(QString, title);
+        QFETCH(QString, stem);
+        QCOMPARE(fileNameStem(title), stem);
+        QVERIFY(fileNameStem(title).size() <= 60);
+    }
+
     void init()
     {
         m_dir = std::make_unique<QTemporaryDir>();

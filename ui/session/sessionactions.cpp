@@ -2,6 +2,7 @@
 
 #include "agent/export/exportfile.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/filenamestem.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/transcript/transcriptimport.h"
 
@@ -21,6 +22,8 @@ namespace Loopscope::Ui {
 namespace {
 
 const QString recentKey = u"sessions/recent"_s;
+// Path -> the session's title when it was last opened or saved, for the menu.
+const QString recentTitlesKey = u"sessions/recentTitles"_s;
 constexpr int maxRecent = 10;
 constexpr const char *sessionFilter
     = QT_TRANSLATE_NOOP("Loopscope::Ui::SessionActions", "Loopscope sessions (*.loopscope.json)");
@@ -94,6 +97,11 @@ void SessionActions::addRecent(const QString &path)
     while (recent.size() > maxRecent)
         recent.removeLast();
     m_state->setValue(recentKey, recent);
+    QVariantMap titles = m_state->value(recentTitlesKey).toMap();
+    titles.insert(path, m_document->displayName());
+    for (auto it = titles.begin(); it != titles.end();)
+        it = recent.contains(it.key()) ? std::next(it) : titles.erase(it);
+    m_state->setValue(recentTitlesKey, titles);
     rebuildRecentMenu();
 }
 
@@ -101,9 +109,14 @@ void SessionActions::rebuildRecentMenu()
 {
     m_recentMenu->clear();
     const QStringList recent = recentFiles();
+    const QVariantMap titles = m_state->value(recentTitlesKey).toMap();
     for (const QString &path : recent) {
+        // Library files are named by id: the title is what the user knows a session by.
+        QString title = titles.value(path).toString();
+        if (title.isEmpty())
+            title = QFileInfo(path).fileName();
         QAction *action
-            = m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); });
+            = m_recentMenu->addAction(title.replace(u'&', u"&&"_s), this, [this, path] { openFile(path); });
         action->setToolTip(path);
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
@@ -111,6 +124,7 @@ void SessionActions::rebuildRecentMenu()
         m_recentMenu->addSeparator();
         m_recentMenu->addAction(tr("&Clear the List"), this, [this] {
             m_state->remove(recentKey);
+            m_state->remove(recentTitlesKey);
             rebuildRecentMenu();
         });
     }
@@ -193,7 +207,7 @@ void SessionActions::saveAs(const std::function<void()> &then)
     auto *dialog = new QFileDialog(m_window, tr("Save Session As"), suggestion, tr(sessionFilter));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setDefaultSuffix(u"loopscope.json"_s);
-    dialog->selectFile(m_document->displayName().left(60).replace(u'/', u'-') + u".loopscope.json"_s);
+    dialog->selectFile(fileNameStem(m_document->displayName()) + u".loopscope.json"_s);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, [this, then](const QString &path) {
         if (writeTo(withSessionSuffix(path)) && then)
@@ -245,7 +259,7 @@ void SessionActions::exportAs(const QString &format)
     auto *dialog = new QFileDialog(m_window, tr("Export"), QString(), filter);
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setDefaultSuffix(suffix);
-    dialog->selectFile(m_document->displayName().left(60).replace(u'/', u'-') + u'.' + suffix);
+    dialog->selectFile(fileNameStem(m_document->displayName()) + u'.' + suffix);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QFileDialog::fileSelected, this, [this, format](const QString &path) {
         const ExportFormat exportFormat = exportFormatNamed(format).value_or(ExportFormat::OtlpJson);

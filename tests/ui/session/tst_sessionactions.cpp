@@ -72,6 +72,32 @@ private slots:
         QVERIFY(!QFileInfo::exists(path));
     }
 
+    void saveSuggestsASafeNameAndOpenRecentShowsTheTitle()
+    {
+        QTemporaryDir dir;
+        QNetworkAccessManager network;
+        ChatSession session(&network);
+        session.setTitle(u"Fix src/main.cpp: crash & burn"_s);
+        SessionDocument document(&session);
+        QSettings state(dir.filePath(u"state.ini"_s), QSettings::IniFormat);
+        QWidget window;
+        Ui::SessionActions actions(&document, &state, &window);
+
+        actions.saveAsAction()->trigger();
+        QFileDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<QFileDialog *>()));
+        QCOMPARE(dialog->selectedFiles().value(0).section(u'/', -1),
+                 u"Fix src-main.cpp- crash & burn.loopscope.json"_s);
+        const QString path = dir.filePath(u"0f3a9c.loopscope.json"_s); // named like a library file
+        emit dialog->fileSelected(path);
+        QTRY_VERIFY(QFile::exists(path));
+
+        const QList<QAction *> recent = actions.recentMenu()->actions();
+        QVERIFY(!recent.isEmpty());
+        QCOMPARE(recent.first()->text(), u"Fix src/main.cpp: crash && burn"_s); // && shows one &
+        QCOMPARE(recent.first()->toolTip(), path);
+    }
+
     void anExportThatIsWrittenSaysWhere()
     {
         QTemporaryDir dir;
