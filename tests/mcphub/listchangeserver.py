@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """An MCP server over stdio whose tool list grows: calling "grow" adds the tool
-"extra" and sends notifications/tools/list_changed before it answers. For the
-hub's test that a turn sees a changed list from its next iteration on."""
+"extra" and sends notifications/tools/list_changed, and the call is answered
+only after the client has listed the tools again. For the hub's test that a
+turn sees a changed list from its next iteration on."""
 import json
 import sys
 
+pending_grow = None
 tools = [{"name": "grow", "description": "Adds the tool extra.",
           "inputSchema": {"type": "object", "properties": {}}}]
 
@@ -31,6 +33,10 @@ for line in sys.stdin:
             "serverInfo": {"name": "listchange", "version": "1.0"}}})
     elif method == "tools/list":
         send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": tools}})
+        if pending_grow is not None:
+            send({"jsonrpc": "2.0", "id": pending_grow,
+                  "result": {"content": [{"type": "text", "text": "grown"}]}})
+            pending_grow = None
     elif method == "tools/call":
         name = params.get("name")
         if name == "grow":
@@ -38,6 +44,8 @@ for line in sys.stdin:
                 tools.append({"name": "extra", "description": "Says that it ran.",
                               "inputSchema": {"type": "object", "properties": {}}})
                 send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+                pending_grow = request_id
+                continue
             text = "grown"
         else:
             text = "extra ran"
