@@ -160,6 +160,8 @@ public:
     QList<McpPromptInfo> prompts() const;
     QList<McpResourceInfo> resources() const;
     QStringList stderrTail() const; // the last lines the server wrote to stderr (a bounded ring)
+    // The stdio server's process id, for diagnostics and tests; 0 for HTTP or when not running.
+    qint64 processId() const;
 
     // Calls a tool; `progress` and `done` run on this object's thread. Returns an id for cancelCall().
     qint64 callTool(const QString &name, const QJsonObject &arguments, int timeoutMs,

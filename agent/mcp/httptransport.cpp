@@ -1,0 +1,255 @@
+#include "agent/mcp/httptransport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+namespace {
+
+bool isAsciiHeaderValue(const QString &value)
+{
+    for (QChar c : value) {
+        if (c.unicode() < 0x20 || c.unicode() > 0x7e)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+HttpTransport::HttpTransport(QNetworkAccessManager *network, QUrl url, QMap<QString, QString> headers,
+                             QObject *parent)
+    : McpTransport(parent)
+    , m_network(network)
+    , m_url(std::move(url))
+    , m_headers(std::move(headers))
+{
+    Q_ASSERT(m_network);
+}
+
+HttpTransport::~HttpTransport()
+{
+    shutdown();
+}
+
+void HttpTransport::open()
+{
+    // Nothing to start: the first POST opens the conversation.
+}
+
+void HttpTransport::send(const QJsonObject &message)
+{
+    if (m_shutDown)
+        return;
+    QNetworkRequest request(m_url);
+    for (auto it = m_headers.cbegin(); it != m_headers.cend(); ++it)
+        request.setRawHeader(it.key().toUtf8(), it.value().toUtf8());
+    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    request.setRawHeader("Accept", "application/json, text/event-stream");
+    if (!m_sessionId.isEmpty())
+        request.setRawHeader("Mcp-Session-Id", m_sessionId.toUtf8());
+    if (!m_protocolVersion.isEmpty())
+        request.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toUtf8());
+    const QString method = message.value(u"method"_s).toString();
+    const bool isRequest = !method.isEmpty() && message.contains(u"id"_s);
+    if (isRequest) {
+        request.setRawHeader("Mcp-Method", method.toUtf8());
+        const QJsonObject params = message.value(u"params"_s).toObject();
+        QString name;
+        if (method == u"tools/call"_s || method == u"prompts/get"_s)
+            name = params.value(u"name"_s).toString();
+        else if (method == u"resources/read"_s)
+            name = params.value(u"uri"_s).toString();
+        if (!name.isEmpty()) {
+            const QByteArray value
+                = isAsciiHeaderValue(name) ? name.toUtf8() : "=?base64?" + name.toUtf8().toBase64() + "?=";
+            request.setRawHeader("Mcp-Name", value);
+        }
+    }
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+
+    QNetworkReply *reply = m_network->post(request, QJsonDocument(message).toJson(QJsonDocument::Compact));
+    auto exchange = std::make_shared<Exchange>();
+    exchange->reply = reply;
+    exchange->usedSession = !m_sessionId.isEmpty();
+    if (isRequest)
+        exchange->requestId = message.value(u"id"_s).toInteger();
+    m_exchanges.insert(reply, exchange);
+    connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
+}
+
+void HttpTransport::abandon(qint64 requestId)
+{
+    for (auto it = m_exchanges.begin(); it != m_exchanges.end(); ++it) {
+        if ((*it)->requestId == requestId) {
+            QNetworkReply *reply = (*it)->reply;
+            m_exchanges.erase(it);
+            reply->disconnect(this);
+            reply->abort();
+            reply->deleteLater();
+            return;
+        }
+    }
+}
+
+void HttpTransport::resetSession()
+{
+    m_sessionId.clear();
+}
+
+void HttpTransport::shutdown()
+{
+    if (m_shutDown)
+        return;
+    m_shutDown = true;
+    const auto exchanges = m_exchanges;
+    m_exchanges.clear();
+    for (const auto &exchange : exchanges) {
+        exchange->reply->disconnect(this);
+        exchange->reply->abort();
+        exchange->reply->deleteLater();
+    }
+    sendDelete();
+}
+
+void HttpTransport::sendDelete()
+{
+    if (m_sessionId.isEmpty())
+        return;
+    QNetworkRequest request(m_url);
+    for (auto it = m_headers.cbegin(); it != m_headers.cend(); ++it)
+        request.setRawHeader(it.key().toUtf8(), it.value().toUtf8());
+    request.setRawHeader("Mcp-Session-Id", m_sessionId.toUtf8());
+    if (!m_protocolVersion.isEmpty())
+        request.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toUtf8());
+    // Fire and forget: the reply cleans up after itself, also when this transport is gone.
+    QNetworkReply *reply = m_network->deleteResource(request);
+    connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
+    m_sessionId.clear();
+}
+
+void HttpTransport::readHeaders(Exchange &exchange)
+{
+    if (exchange.headersSeen)
+        return;
+    exchange.headersSeen = true;
+    const QByteArray session = exchange.reply->rawHeader("Mcp-Session-Id");
+    if (!session.isEmpty())
+        m_sessionId = QString::fromUtf8(session);
+    const QString contentType = exchange.reply->header(QNetworkRequest::ContentTypeHeader).toString();
+    exchange.isStream = contentType.startsWith(u"text/event-stream"_s, Qt::CaseInsensitive);
+    if (exchange.isStream)
+        exchange.parser = std::make_unique<SseParser>();
+}
+
+void HttpTransport::onReadyRead(QNetworkReply *reply)
+{
+    const std::shared_ptr<Exchange> exchange = m_exchanges.value(reply);
+    if (!exchange)
+        return;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status < 200 || status >= 300)
+        return; // read at the end
+    readHeaders(*exchange);
+    if (!exchange->isStream)
+        return; // a JSON body is read whole at the end
+    exchange->parser->feed(reply->readAll());
+    const QList<SseEvent> events = exchange->parser->takeEvents();
+    for (const SseEvent &event : events) {
+        if (event.type != u"message"_s || event.data.isEmpty())
+            continue;
+        deliverPayload(*exchange, event.data.toUtf8());
+        // A delivered message may have led to abandon() or shutdown().
+        if (!m_exchanges.contains(reply))
+            return;
+    }
+}
+
+void HttpTransport::onFinished(QNetworkReply *reply)
+{
+    if (!m_exchanges.contains(reply))
+        return;
+    onReadyRead(reply);
+    const std::shared_ptr<Exchange> owned = m_exchanges.take(reply);
+    if (!owned)
+        return;
+    Exchange &exchange = *owned;
+    reply->disconnect(this);
+    reply->deleteLater();
+
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QNetworkReply::NetworkError error = reply->error();
+    const QByteArray rest = reply->readAll();
+    if (status >= 200 && status < 300) {
+        readHeaders(exchange);
+        if (exchange.isStream) {
+            exchange.parser->feed(rest);
+            exchange.parser->finish();
+            for (const SseEvent &event : exchange.parser->takeEvents()) {
+                if (event.type == u"message"_s && !event.data.isEmpty())
+                    deliverPayload(exchange, event.data.toUtf8());
+            }
+        } else if (!rest.trimmed().isEmpty()) {
+            deliverPayload(exchange, rest);
+        }
+    }
+    if (!exchange.requestId || exchange.answered || m_shutDown)
+        return;
+
+    QString detail;
+    if (status == 0)
+        detail = reply->errorString();
+    else if (status >= 200 && status < 300)
+        detail = tr("the response ended without an answer to the request");
+    else {
+        detail = tr("HTTP %1").arg(status);
+        const QString rpcError = jsonRpcErrorText(rest);
+        if (!rpcError.isEmpty())
+            detail += u": "_s + rpcError;
+    }
+    Q_UNUSED(error)
+    emit requestFailed(*exchange.requestId, status, detail, status == 404 && exchange.usedSession);
+}
+
+void HttpTransport::deliverPayload(Exchange &exchange, const QByteArray &json)
+{
+    const QJsonDocument document = QJsonDocument::fromJson(json);
+    if (document.isObject()) {
+        deliver(exchange, document.object());
+    } else if (document.isArray()) {
+        for (const QJsonValue &value : document.array())
+            deliver(exchange, value.toObject());
+    } else {
+        emit logLine(u"[HTTP, not JSON-RPC] "_s + QString::fromUtf8(json.left(2000)));
+    }
+}
+
+void HttpTransport::deliver(Exchange &exchange, const QJsonObject &message)
+{
+    if (message.value(u"jsonrpc"_s).toString() != u"2.0"_s) {
+        emit logLine(u"[HTTP, not JSON-RPC] "_s
+                     + QString::fromUtf8(QJsonDocument(message).toJson(QJsonDocument::Compact).left(2000)));
+        return;
+    }
+    if (exchange.requestId && !message.contains(u"method"_s)
+        && message.value(u"id"_s).toInteger(-1) == *exchange.requestId)
+        exchange.answered = true;
+    emit messageReceived(message);
+}
+
+QString HttpTransport::jsonRpcErrorText(const QByteArray &body)
+{
+    const QJsonObject error = QJsonDocument::fromJson(body).object().value(u"error"_s).toObject();
+    if (error.isEmpty())
+        return {};
+    return u"%1 (%2)"_s.arg(error.value(u"message"_s).toString()).arg(error.value(u"code"_s).toInt());
+}
+
+} // namespace Loopscope

@@ -1,0 +1,77 @@
+#pragma once
+
+#include "agent/mcp/mcptransport.h"
+#include "agent/providers/sseparser.h"
+
+#include <QHash>
+#include <QMap>
+#include <QPointer>
+#include <QUrl>
+
+#include <memory>
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QNetworkAccessManager;
+class QNetworkReply;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+
+/*!
+    An MCP server behind a Streamable HTTP endpoint: every message is a POST
+    whose answer is JSON or an SSE stream that may carry the server's own
+    requests and notifications before the response. It keeps the session id
+    and protocol version headers, mirrors the method and name into headers
+    as 2026-07-28 asks, and turns HTTP failures into a per-request report so
+    the client can tell an expired session (404) from a refusal (401/403).
+    Header values never appear in anything it reports.
+*/
+class HttpTransport final : public McpTransport
+{
+    Q_OBJECT
+
+public:
+    HttpTransport(QNetworkAccessManager *network, QUrl url, QMap<QString, QString> headers,
+                  QObject *parent = nullptr);
+    ~HttpTransport() override;
+
+    void open() override;
+    void send(const QJsonObject &message) override;
+    void abandon(qint64 requestId) override;
+    void shutdown() override;
+    void setProtocolVersion(const QString &version) override { m_protocolVersion = version; }
+    void resetSession() override;
+
+    QString sessionId() const { return m_sessionId; }
+
+private:
+    struct Exchange
+    {
+        QNetworkReply *reply = nullptr;
+        std::optional<qint64> requestId; // the request this POST carries; none for notifications/responses
+        bool answered = false;
+        bool usedSession = false;
+        bool isStream = false;
+        bool headersSeen = false;
+        std::unique_ptr<SseParser> parser;
+    };
+
+    void onReadyRead(QNetworkReply *reply);
+    void onFinished(QNetworkReply *reply);
+    void readHeaders(Exchange &exchange);
+    void deliverPayload(Exchange &exchange, const QByteArray &json);
+    void deliver(Exchange &exchange, const QJsonObject &message);
+    void sendDelete();
+    static QString jsonRpcErrorText(const QByteArray &body);
+
+    QNetworkAccessManager *m_network = nullptr;
+    QUrl m_url;
+    QMap<QString, QString> m_headers;
+    QString m_sessionId;
+    QString m_protocolVersion;
+    QHash<QNetworkReply *, std::shared_ptr<Exchange>> m_exchanges;
+    bool m_shutDown = false;
+};
+
+} // namespace Loopscope

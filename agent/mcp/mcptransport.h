@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+
+namespace Loopscope {
+
+/*!
+    How JSON-RPC messages reach one MCP server: a child process over stdio or
+    POSTs to a Streamable HTTP endpoint. The JSON-RPC layer above only sends
+    and receives objects; what differs per transport (process exit, HTTP
+    status, session ids) is reported through these signals.
+*/
+class McpTransport : public QObject
+{
+    Q_OBJECT
+
+public:
+    using QObject::QObject;
+
+    // Starts the transport; for stdio the process. Failure comes as closed().
+    virtual void open() = 0;
+    // Sends one JSON-RPC message (request, notification or response).
+    virtual void send(const QJsonObject &message) = 0;
+    // The request with this id is no longer waited for (timed out or cancelled).
+    virtual void abandon(qint64 requestId) { Q_UNUSED(requestId) }
+    // Ends the connection gracefully and asynchronously; emits nothing more afterwards.
+    virtual void shutdown() = 0;
+    // The negotiated protocol version, for transports that put it on the wire.
+    virtual void setProtocolVersion(const QString &version) { Q_UNUSED(version) }
+    // Forgets a protocol session (HTTP), so the next message starts a new one.
+    virtual void resetSession() {}
+
+signals:
+    void messageReceived(const QJsonObject &message);
+    // A request got no JSON-RPC answer from the transport (HTTP only): its status and why.
+    void requestFailed(qint64 requestId, int httpStatus, const QString &detail, bool sessionExpired);
+    // The connection is gone: for stdio the process exited (exitCode) or could not start (startError).
+    void closed(int exitCode, const QString &startError);
+    // A line for the server's log: stderr, or stdout that was not JSON-RPC.
+    void logLine(const QString &line);
+};
+
+} // namespace Loopscope

@@ -1,0 +1,202 @@
+#include "agent/mcp/stdiotransport.h"
+
+#include <QJsonDocument>
+#include <QPointer>
+#include <QProcessEnvironment>
+#include <QTimer>
+
+#ifdef Q_OS_LINUX
+#include <csignal>
+#include <sys/prctl.h>
+#endif
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+namespace {
+constexpr qsizetype MaxLineBytes = 64 * 1024 * 1024;
+}
+
+StdioTransport::StdioTransport(QString program, QStringList arguments, QMap<QString, QString> environment,
+                               QString workingDirectory, QObject *parent)
+    : McpTransport(parent)
+    , m_program(std::move(program))
+    , m_arguments(std::move(arguments))
+    , m_environment(std::move(environment))
+    , m_workingDirectory(std::move(workingDirectory))
+{}
+
+StdioTransport::~StdioTransport()
+{
+    terminateBlocking();
+}
+
+void StdioTransport::open()
+{
+    Q_ASSERT(!m_process);
+    m_process = new QProcess(this);
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (auto it = m_environment.cbegin(); it != m_environment.cend(); ++it)
+        environment.insert(it.key(), it.value());
+    m_process->setProcessEnvironment(environment);
+    if (!m_workingDirectory.isEmpty())
+        m_process->setWorkingDirectory(m_workingDirectory);
+#ifdef Q_OS_LINUX
+    // The server dies with the thread that started it, even when the app crashes.
+    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+#endif
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::readStdout);
+    connect(m_process, &QProcess::readyReadStandardError, this, &StdioTransport::readStderr);
+    connect(m_process, &QProcess::finished, this, [this](int exitCode) { onFinished(exitCode); });
+    connect(m_process, &QProcess::errorOccurred, this, &StdioTransport::onErrorOccurred);
+    m_process->start(m_program, m_arguments);
+}
+
+void StdioTransport::send(const QJsonObject &message)
+{
+    if (!m_process || m_process->state() != QProcess::Running || m_shuttingDown)
+        return;
+    QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
+    line.append('\n');
+    m_process->write(line);
+}
+
+qint64 StdioTransport::processId() const
+{
+    return m_process && m_process->state() != QProcess::NotRunning ? m_process->processId() : 0;
+}
+
+bool StdioTransport::isRunning() const
+{
+    return m_process && m_process->state() != QProcess::NotRunning;
+}
+
+void StdioTransport::shutdown()
+{
+    if (m_shuttingDown)
+        return;
+    m_shuttingDown = true;
+    if (!isRunning()) {
+        deleteLater();
+        return;
+    }
+    // Nothing is reported any more; the process is ended in three steps, then this object goes.
+    m_process->disconnect(this);
+    connect(m_process, &QProcess::finished, this, &QObject::deleteLater);
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            deleteLater();
+    });
+    m_process->closeWriteChannel();
+    QPointer<QProcess> process = m_process;
+    QTimer::singleShot(GraceMs, this, [this, process] {
+        if (!process || process->state() == QProcess::NotRunning)
+            return;
+        process->terminate();
+        QTimer::singleShot(GraceMs, this, [process] {
+            if (process && process->state() != QProcess::NotRunning)
+                process->kill();
+        });
+    });
+}
+
+void StdioTransport::terminateBlocking()
+{
+    if (!isRunning())
+        return;
+    m_process->disconnect(this);
+    m_process->closeWriteChannel();
+    if (m_process->state() == QProcess::Starting)
+        m_process->waitForStarted(GraceMs);
+    if (!m_process->waitForFinished(300)) {
+        m_process->terminate();
+        if (!m_process->waitForFinished(GraceMs)) {
+            m_process->kill();
+            m_process->waitForFinished(GraceMs);
+        }
+    }
+}
+
+void StdioTransport::readStdout()
+{
+    m_stdoutBuffer.append(m_process->readAllStandardOutput());
+    qsizetype start = 0;
+    while (true) {
+        const qsizetype newline = m_stdoutBuffer.indexOf('\n', start);
+        if (newline < 0)
+            break;
+        const QByteArray line = m_stdoutBuffer.mid(start, newline - start);
+        start = newline + 1;
+        handleLine(line);
+        if (!m_process || m_shuttingDown)
+            return;
+    }
+    m_stdoutBuffer.remove(0, start);
+    if (m_stdoutBuffer.size() > MaxLineBytes) {
+        emit logLine(u"[stdout, not JSON-RPC] a line longer than %1 bytes was dropped"_s.arg(MaxLineBytes));
+        m_stdoutBuffer.clear();
+    }
+}
+
+void StdioTransport::handleLine(const QByteArray &rawLine)
+{
+    const QByteArray line = rawLine.trimmed();
+    if (line.isEmpty())
+        return;
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(line, &error);
+    const QJsonObject object = document.object();
+    if (error.error != QJsonParseError::NoError || !document.isObject()
+        || object.value(u"jsonrpc"_s).toString() != u"2.0"_s) {
+        emit logLine(u"[stdout, not JSON-RPC] "_s + QString::fromUtf8(line.left(2000)));
+        return;
+    }
+    emit messageReceived(object);
+}
+
+void StdioTransport::readStderr()
+{
+    m_stderrBuffer.append(m_process->readAllStandardError());
+    qsizetype start = 0;
+    while (true) {
+        const qsizetype newline = m_stderrBuffer.indexOf('\n', start);
+        if (newline < 0)
+            break;
+        QByteArray line = m_stderrBuffer.mid(start, newline - start);
+        start = newline + 1;
+        if (line.endsWith('\r'))
+            line.chop(1);
+        emit logLine(QString::fromUtf8(line));
+    }
+    m_stderrBuffer.remove(0, start);
+    if (m_stderrBuffer.size() > 64 * 1024) {
+        emit logLine(QString::fromUtf8(m_stderrBuffer));
+        m_stderrBuffer.clear();
+    }
+}
+
+void StdioTransport::onFinished(int exitCode)
+{
+    // What the process wrote last still counts.
+    readStdout();
+    readStderr();
+    if (!m_stderrBuffer.isEmpty()) {
+        emit logLine(QString::fromUtf8(m_stderrBuffer));
+        m_stderrBuffer.clear();
+    }
+    if (m_closedEmitted || m_shuttingDown)
+        return;
+    m_closedEmitted = true;
+    emit closed(m_process->exitStatus() == QProcess::CrashExit ? -1 : exitCode, {});
+}
+
+void StdioTransport::onErrorOccurred(QProcess::ProcessError error)
+{
+    if (error != QProcess::FailedToStart || m_closedEmitted || m_shuttingDown)
+        return;
+    m_closedEmitted = true;
+    emit closed(-1, m_process->errorString());
+}
+
+} // namespace Loopscope

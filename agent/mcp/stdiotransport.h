@@ -1,0 +1,58 @@
+#pragma once
+
+#include "agent/mcp/mcptransport.h"
+
+#include <QByteArray>
+#include <QMap>
+#include <QProcess>
+#include <QStringList>
+
+namespace Loopscope {
+
+/*!
+    An MCP server as a child process: one JSON-RPC message per line on its
+    stdin and stdout, its stderr a log. Lines on stdout that are not JSON-RPC
+    are logged and skipped rather than ending the connection. Shutting down
+    closes stdin, then sends SIGTERM, then SIGKILL, each after a grace period,
+    without blocking the thread; on Linux the child also gets SIGTERM when
+    the thread that started it dies, so no server outlives a crashed app.
+*/
+class StdioTransport final : public McpTransport
+{
+    Q_OBJECT
+
+public:
+    StdioTransport(QString program, QStringList arguments, QMap<QString, QString> environment,
+                   QString workingDirectory, QObject *parent = nullptr);
+    ~StdioTransport() override;
+
+    void open() override;
+    void send(const QJsonObject &message) override;
+    void shutdown() override;
+
+    qint64 processId() const;
+    bool isRunning() const;
+    // Ends the process now, waiting at most a few seconds: for destructors only.
+    void terminateBlocking();
+
+    static constexpr int GraceMs = 2000;
+
+private:
+    void readStdout();
+    void readStderr();
+    void handleLine(const QByteArray &line);
+    void onFinished(int exitCode);
+    void onErrorOccurred(QProcess::ProcessError error);
+
+    QString m_program;
+    QStringList m_arguments;
+    QMap<QString, QString> m_environment;
+    QString m_workingDirectory;
+    QProcess *m_process = nullptr;
+    QByteArray m_stdoutBuffer;
+    QByteArray m_stderrBuffer;
+    bool m_shuttingDown = false;
+    bool m_closedEmitted = false;
+};
+
+} // namespace Loopscope
