@@ -51,11 +51,11 @@ void printError(const QString &message)
 
 QString exitCodeHelp()
 {
-    return RunCommand::tr("Exit codes:\n"
-                          "MCP servers: their tools join the built-in ones; --approve all also approves\n"
+    return RunCommand::tr("MCP servers: their tools join the built-in ones; --approve all also approves\n"
                           "them and accepts their forms (elicitations) with the fields' default values,\n"
                           "or declines a form whose required fields have none; with none they are\n"
                           "denied and every form is declined. The servers end with the run.\n\n"
+                          "Exit codes:\n"
                           "  0    the agent answered (or handed off to another agent), also when the\n"
                           "       iteration limit forced the last answer without tools (outcome\n"
                           "       forced_final in the finished event; a note on stderr says so)\n"
