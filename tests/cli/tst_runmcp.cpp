@@ -252,6 +252,38 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(processEnded(pid), 5000);
     }
 
+    void approveAllDeclinesAFormWhoseRequiredFieldsHaveNoDefault()
+    {
+        // server-everything adds its elicitation tool after start-up (list_changed): the model waits
+        // for it with harmless calls, then calls it and repeats what came back.
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            const QJsonObject last = messages.last().toObject();
+            bool offered = false;
+            for (const QJsonValue &tool : request.json().value(u"tools"_s).toArray())
+                offered |= tool[u"function"_s][u"name"_s].toString() == u"trigger-elicitation-request";
+            const bool asked = QJsonDocument(messages).toJson().contains("\"trigger-elicitation-request\"");
+            if (asked && last.value(u"role"_s).toString() == u"tool")
+                exchange.respondJson(200, openAiCompletion(last.value(u"content"_s).toString(), u"m"_s));
+            else if (offered)
+                exchange.respondJson(200, toolCallCompletion(u"trigger-elicitation-request"_s, {}));
+            else
+                exchange.respondJson(
+                    200, toolCallCompletion(u"get-sum"_s, {{u"a"_s, messages.size()}, {u"b"_s, 1}}));
+        });
+        const QString pidFile = m_dir.filePath(u"elicit.pid"_s);
+        const QString config = writeConfig(u"elicit.json"_s, pidFile);
+
+        const Run result = run(runArguments() << u"--mcp-config"_s << config << u"--approve"_s << u"all"_s
+                                              << u"Ask me something"_s);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY2(result.err.contains("the MCP server \"everything\" asked"), result.err.constData());
+        QVERIFY2(result.err.contains("declined"), result.err.constData());
+        QVERIFY2(result.out.toLower().contains("declined"), result.out.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(processEnded(readPid(pidFile)), 5000);
+    }
+
     void mcpListSaysWhichServersAreReady()
     {
         const QString config = writeConfig(u"list.json"_s, m_dir.filePath(u"list.pid"_s), true);
