@@ -115,8 +115,9 @@ public:
                                ? tr("The MCP server “%1” stopped: %2").arg(name, reason)
                                : tr("The MCP server “%1” could not start: %2").arg(name, reason));
         }
-        emit q->serverStateChanged(name, state);
+        // The tools first: whoever hears of the state finds them in place.
         rebuild();
+        emit q->serverStateChanged(name, state);
     }
 
     static QString tr(const char *text) { return McpHub::tr(text); }

@@ -46,6 +46,10 @@ void StdioTransport::open()
     // The server dies with the thread that started it, even when the app crashes.
     m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
 #endif
+    connect(m_process, &QProcess::started, this, [this] {
+        if (!m_pendingWrites.isEmpty())
+            m_process->write(std::exchange(m_pendingWrites, {}));
+    });
     connect(m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::readStdout);
     connect(m_process, &QProcess::readyReadStandardError, this, &StdioTransport::readStderr);
     connect(m_process, &QProcess::finished, this, [this](int exitCode) { onFinished(exitCode); });
@@ -55,11 +59,14 @@ void StdioTransport::open()
 
 void StdioTransport::send(const QJsonObject &message)
 {
-    if (!m_process || m_process->state() != QProcess::Running || m_shuttingDown)
+    if (!m_process || m_process->state() == QProcess::NotRunning || m_shuttingDown)
         return;
     QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
     line.append('\n');
-    m_process->write(line);
+    if (m_process->state() == QProcess::Starting)
+        m_pendingWrites.append(line);
+    else
+        m_process->write(line);
 }
 
 qint64 StdioTransport::processId() const

@@ -49,6 +49,7 @@ private:
     QMap<QString, QString> m_environment;
     QString m_workingDirectory;
     QProcess *m_process = nullptr;
+    QByteArray m_pendingWrites; // written once the process has started
     QByteArray m_stdoutBuffer;
     QByteArray m_stderrBuffer;
     bool m_shuttingDown = false;

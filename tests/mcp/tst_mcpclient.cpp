@@ -1,0 +1,638 @@
+#include "agent/mcp/mcpclient.h"
+#include "tests/mcp/mcptestservers.h"
+#include "tests/support/fakehttpserver.h"
+
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cerrno>
+#include <csignal>
+#include <memory>
+#include <optional>
+
+using namespace Loopscope;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int StartTimeoutMs = 30'000;
+
+QStringList toolNames(const McpClient &client)
+{
+    QStringList names;
+    for (const McpToolInfo &tool : client.tools())
+        names.append(tool.name);
+    return names;
+}
+
+bool loggedOutgoing(const QSignalSpy &spy, const QString &method)
+{
+    for (const QList<QVariant> &arguments : spy) {
+        if (arguments.at(0).toBool()
+            && arguments.at(1).toJsonObject().value(u"method"_s).toString() == method)
+            return true;
+    }
+    return false;
+}
+
+bool processExists(qint64 pid)
+{
+    return ::kill(pid_t(pid), 0) == 0 || errno != ESRCH;
+}
+
+// Collects a call's outcome; the test waits until it is there.
+struct CallResult
+{
+    std::optional<McpCallOutcome> outcome;
+    QList<McpProgress> progress;
+};
+
+} // namespace
+
+class TestMcpClient final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+
+    void handshakeOverStdioNegotiatesTheVersionAndListsTools();
+    void handshakeOverStreamableHttpNegotiatesTheVersionAndListsTools();
+    void conditionalToolsArriveThroughListChanged();
+    void toolCallsAnswerWithText_data();
+    void toolCallsAnswerWithText();
+    void progressReachesTheCallbackWithTotals();
+    void cancellingEndsTheCallAtOnceAndTheServerHearsOfIt();
+    void structuredContentComesWithText();
+    void invalidArgumentsAreAToolErrorNotAFailure();
+    void rootsListReturnsTheRootFolder();
+    void elicitationIsAnsweredByTheHandler_data();
+    void elicitationIsAnsweredByTheHandler();
+    void promptsAndResourcesAreListedAndRead();
+    void filesystemServerSeesOnlyItsFolder();
+    void callOverHttpWorks();
+
+    void notJsonRpcLinesOnStdoutAreLoggedAndSkipped();
+    void silentServerFailsWithATimeoutReason();
+    void serverExitingDuringACallFailsTheCall();
+    void pagedToolListsAreFollowedToTheEnd();
+    void discoverOnlyServerIsSpokenToWithMeta();
+    void serverExitingOnTheProbeIsStartedAgain();
+    void missingCommandFailsWithAClearSentence();
+    void httpUnauthorisedFailsWithAnAuthorisationSentence();
+    void httpExpiredSessionIsInitialisedAgainAndTheCallRetried();
+    void httpModernServerGetsMethodHeaders();
+    void destroyingTheClientLeavesNoProcess();
+
+private:
+    std::unique_ptr<McpClient> startedClient(const McpServerConfig &config,
+                                             int startupTimeoutMs = StartTimeoutMs);
+    McpCallOutcome call(McpClient &client, const QString &tool, const QJsonObject &arguments,
+                        int timeoutMs = 0, QList<McpProgress> *progress = nullptr);
+
+    QNetworkAccessManager m_network;
+    QProcess *m_httpServer = nullptr;
+    quint16 m_httpPort = 0;
+};
+
+void TestMcpClient::initTestCase()
+{
+    const QString reason = McpTestServers::unavailableReason();
+    QVERIFY2(reason.isEmpty(), qPrintable(reason));
+    QVERIFY2(!McpTestServers::pythonProgram().isEmpty(), "python3 is needed for the fault server");
+}
+
+void TestMcpClient::cleanupTestCase()
+{
+    if (m_httpServer) {
+        m_httpServer->terminate();
+        m_httpServer->waitForFinished(5000);
+        delete m_httpServer;
+    }
+}
+
+std::unique_ptr<McpClient> TestMcpClient::startedClient(const McpServerConfig &config, int startupTimeoutMs)
+{
+    auto client = std::make_unique<McpClient>(config, &m_network);
+    client->setStartupTimeoutMs(startupTimeoutMs);
+    client->start();
+    return client;
+}
+
+McpCallOutcome TestMcpClient::call(McpClient &client, const QString &tool, const QJsonObject &arguments,
+                                   int timeoutMs, QList<McpProgress> *progress)
+{
+    auto result = std::make_shared<CallResult>();
+    client.callTool(
+        tool, arguments, timeoutMs, [result](const McpProgress &p) { result->progress.append(p); },
+        [result](const McpCallOutcome &outcome) { result->outcome = outcome; });
+    if (!QTest::qWaitFor([&] { return result->outcome.has_value(); }, 30'000))
+        return McpCallOutcome{u"the test gave up waiting for the call"_s};
+    if (progress)
+        *progress = result->progress;
+    return *result->outcome;
+}
+
+#define WAIT_READY(client)                                                                                   \
+    QTRY_VERIFY_WITH_TIMEOUT((client)->state() != McpClient::State::Starting, StartTimeoutMs);               \
+    QVERIFY2((client)->state() == McpClient::State::Ready, qPrintable((client)->failureReason()))
+
+void TestMcpClient::handshakeOverStdioNegotiatesTheVersionAndListsTools()
+{
+    auto client = startedClient(McpTestServers::everythingStdio());
+    QSignalSpy states(client.get(), &McpClient::stateChanged);
+    WAIT_READY(client);
+    QCOMPARE(states.first().first().value<McpClient::State>(), McpClient::State::Ready);
+    const McpStartupInfo info = client->startupInfo().value();
+    QCOMPARE(info.protocolVersion, u"2025-11-25"_s);
+    QVERIFY(!info.discovered);
+    QVERIFY(!info.serverInfo.value(u"name"_s).toString().isEmpty());
+    QVERIFY(info.toolCount > 0);
+    QVERIFY(info.serverCapabilities.contains(u"tools"_s));
+    QVERIFY(info.exchange.size() >= 4); // discover, its error, initialize, its result, …
+    QCOMPARE(info.exchange.first().value(u"method"_s).toString(), u"server/discover"_s);
+    const QStringList names = toolNames(*client);
+    for (const QString &expected : {u"echo"_s, u"get-sum"_s, u"trigger-long-running-operation"_s})
+        QVERIFY2(names.contains(expected), qPrintable(names.join(u", "_s)));
+    QVERIFY(client->processId() > 0);
+}
+
+void TestMcpClient::handshakeOverStreamableHttpNegotiatesTheVersionAndListsTools()
+{
+    m_httpServer = new QProcess;
+    QString error;
+    m_httpPort = McpTestServers::startEverythingHttp(*m_httpServer, &error);
+    QVERIFY2(m_httpPort != 0, qPrintable(error));
+    auto client = startedClient(McpTestServers::httpServer(m_httpPort));
+    WAIT_READY(client);
+    const McpStartupInfo info = client->startupInfo().value();
+    QCOMPARE(info.protocolVersion, u"2025-11-25"_s);
+    QVERIFY(!info.discovered);
+    QVERIFY(info.toolCount > 0);
+    QVERIFY(toolNames(*client).contains(u"echo"_s));
+    QCOMPARE(client->processId(), 0);
+}
+
+void TestMcpClient::conditionalToolsArriveThroughListChanged()
+{
+    auto client = std::make_unique<McpClient>(McpTestServers::everythingStdio(), &m_network);
+    QSignalSpy toolsChanged(client.get(), &McpClient::toolsChanged);
+    client->start();
+    WAIT_READY(client);
+    QTRY_VERIFY_WITH_TIMEOUT(toolNames(*client).contains(u"get-roots-list"_s), 10'000);
+    QVERIFY(toolsChanged.count() >= 1);
+    QVERIFY(toolNames(*client).contains(u"trigger-elicitation-request"_s));
+}
+
+void TestMcpClient::toolCallsAnswerWithText_data()
+{
+    QTest::addColumn<QString>("tool");
+    QTest::addColumn<QJsonObject>("arguments");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("echo") << u"echo"_s << QJsonObject{{u"message"_s, u"hello MCP"_s}} << u"hello MCP"_s;
+    QTest::newRow("get-sum") << u"get-sum"_s << QJsonObject{{u"a"_s, 2}, {u"b"_s, 40}} << u"42"_s;
+}
+
+void TestMcpClient::toolCallsAnswerWithText()
+{
+    QFETCH(QString, tool);
+    QFETCH(QJsonObject, arguments);
+    QFETCH(QString, expected);
+    auto client = startedClient(McpTestServers::everythingStdio());
+    WAIT_READY(client);
+    const McpCallOutcome outcome = call(*client, tool, arguments);
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QVERIFY(!outcome.isError);
+    QVERIFY2(outcome.text.contains(expected), qPrintable(outcome.text));
+    QCOMPARE(outcome.request.value(u"method"_s).toString(), u"tools/call"_s);
+    QCOMPARE(outcome.response.value(u"id"_s), outcome.request.value(u"id"_s));
+    QVERIFY(outcome.result.contains(u"content"_s));
+}
+
+void TestMcpClient::progressReachesTheCallbackWithTotals()
+{
+    auto client = startedClient(McpTestServers::everythingStdio());
+    WAIT_READY(client);
+    QList<McpProgress> progress;
+    const McpCallOutcome outcome = call(*client, u"trigger-long-running-operation"_s,
+                                        {{u"duration"_s, 1}, {u"steps"_s, 3}}, 0, &progress);
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QCOMPARE(progress.size(), 3);
+    QCOMPARE(outcome.progress, progress);
+    QCOMPARE(progress.last().progress, 3.0);
+    QCOMPARE(progress.last().total, std::optional<double>(3.0));
+}
+
+void TestMcpClient::cancellingEndsTheCallAtOnceAndTheServerHearsOfIt()
+{
+    auto client = startedClient(McpTestServers::everythingStdio());
+    WAIT_READY(client);
+    QSignalSpy log(client.get(), &McpClient::messageLogged);
+    auto result = std::make_shared<CallResult>();
+    const qint64 id = client->callTool(
+        u"trigger-long-running-operation"_s, {{u"duration"_s, 20}, {u"steps"_s, 20}}, 0,
+        [result](const McpProgress &p) { result->progress.append(p); },
+        [result](const McpCallOutcome &outcome) { result->outcome = outcome; });
+    QTRY_VERIFY_WITH_TIMEOUT(!result->progress.isEmpty(), 10'000); // the server is working on it
+    client->cancelCall(id, u"The user stopped it."_s);
+    QVERIFY(result->outcome.has_value()); // at once, not later
+    QVERIFY(result->outcome->cancelled);
+    QVERIFY(!result->outcome->failure.isEmpty());
+    QVERIFY(loggedOutgoing(log, u"notifications/cancelled"_s));
+    // The connection goes on.
+    const McpCallOutcome next = call(*client, u"echo"_s, {{u"message"_s, u"still here"_s}});
+    QVERIFY2(next.failure.isEmpty(), qPrintable(next.failure));
+    QVERIFY(next.text.contains(u"still here"_s));
+    QCOMPARE(client->state(), McpClient::State::Ready);
+}
+
+void TestMcpClient::structuredContentComesWithText()
+{
+    auto client = startedClient(McpTestServers::everythingStdio());
+    WAIT_READY(client);
+    const McpCallOutcome outcome
+        = call(*client, u"get-structured-content"_s, {{u"location"_s, u"New York"_s}});
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QVERIFY(outcome.result.value(u"structuredContent"_s).toObject().contains(u"temperature"_s));
+    QVERIFY(!outcome.text.isEmpty());
+    const McpToolInfo tool = [&] {
+        for (const McpToolInfo &t : client->tools())
+            if (t.name == u"get-structured-content"_s)
+                return t;
+        return McpToolInfo{};
+    }();
+    QVERIFY(!tool.outputSchema.isEmpty());
+}
+
+void TestMcpClient::invalidArgumentsAreAToolErrorNotAFailure()
+{
+    auto client = startedClient(McpTestServers::everythingStdio());
+    WAIT_READY(client);
+    const McpCallOutcome outcome = call(*client, u"get-sum"_s, {{u"a"_s, u"not a number"_s}});
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QVERIFY(outcome.isError);
+    QVERIFY(!outcome.text.isEmpty());
+}
+
+void TestMcpClient::rootsListReturnsTheRootFolder()
+{
+    QTemporaryDir root;
+    QVERIFY(root.isValid());
+    auto client = std::make_unique<McpClient>(McpTestServers::everythingStdio(), &m_network);
+    client->setRootFolder(root.path());
+    client->start();
+    WAIT_READY(client);
+    QTRY_VERIFY_WITH_TIMEOUT(toolNames(*client).contains(u"get-roots-list"_s), 10'000);
+    const McpCallOutcome outcome = call(*client, u"get-roots-list"_s, {});
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QVERIFY2(outcome.text.contains(QUrl::fromLocalFile(root.path()).toString()), qPrintable(outcome.text));
+}
+
+void TestMcpClient::elicitationIsAnsweredByTheHandler_data()
+{
+    QTest::addColumn<bool>("withHandler");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("accepted with content") << true << u"Ada Lovelace"_s;
+    QTest::newRow("declined without a handler") << false << u"declined"_s;
+}
+
+void TestMcpClient::elicitationIsAnsweredByTheHandler()
+{
+    QFETCH(bool, withHandler);
+    QFETCH(QString, expected);
+    auto client = std::make_unique<McpClient>(McpTestServers::everythingStdio(), &m_network);
+    QString askedMessage;
+    if (withHandler) {
+        client->setElicitationHandler(
+            [&askedMessage](const McpElicitation &elicitation, McpClient::ElicitationReply reply) {
+                askedMessage = elicitation.message;
+                McpElicitationAnswer answer;
+                answer.action = McpElicitationAnswer::Action::Accept;
+                answer.content = {{u"name"_s, u"Ada Lovelace"_s}, {u"check"_s, true}};
+                reply(answer);
+            });
+    }
+    client->start();
+    WAIT_READY(client);
+    QTRY_VERIFY_WITH_TIMEOUT(toolNames(*client).contains(u"trigger-elicitation-request"_s), 10'000);
+    const McpCallOutcome outcome = call(*client, u"trigger-elicitation-request"_s, {});
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QVERIFY2(outcome.text.contains(expected), qPrintable(outcome.text));
+    QCOMPARE(askedMessage.isEmpty(), !withHandler);
+}
+
+void TestMcpClient::promptsAndResourcesAreListedAndRead()
+{
+    auto client = startedClient(McpTestServers::everythingStdio());
+    WAIT_READY(client);
+    QVERIFY(!client->prompts().isEmpty());
+    QVERIFY(!client->resources().isEmpty());
+    bool hasArgsPrompt = false;
+    for (const McpPromptInfo &prompt : client->prompts())
+        hasArgsPrompt |= prompt.name == u"args-prompt"_s && !prompt.arguments.isEmpty();
+    QVERIFY(hasArgsPrompt);
+
+    std::optional<std::pair<QString, QString>> prompt;
+    client->getPrompt(u"args-prompt"_s, {{u"city"_s, u"Lisbon"_s}},
+                      [&prompt](const QString &text, const QString &error) {
+                          prompt = {text, error};
+                      });
+    QTRY_VERIFY_WITH_TIMEOUT(prompt.has_value(), 10'000);
+    QVERIFY2(prompt->second.isEmpty(), qPrintable(prompt->second));
+    QVERIFY2(prompt->first.contains(u"Lisbon"_s), qPrintable(prompt->first));
+
+    std::optional<std::pair<QString, QString>> resource;
+    const McpResourceInfo first = client->resources().first();
+    client->readResource(first.uri, [&resource](const QString &text, const QString &error) {
+        resource = {text, error};
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(resource.has_value(), 10'000);
+    QVERIFY2(resource->second.isEmpty(), qPrintable(resource->second));
+    QVERIFY(!resource->first.isEmpty());
+}
+
+void TestMcpClient::filesystemServerSeesOnlyItsFolder()
+{
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    QFile file(folder.filePath(u"note.txt"_s));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("written by the test\n");
+    file.close();
+    auto client = startedClient(McpTestServers::filesystemStdio(folder.path()));
+    WAIT_READY(client);
+    const McpCallOutcome allowed = call(*client, u"list_allowed_directories"_s, {});
+    QVERIFY2(allowed.failure.isEmpty(), qPrintable(allowed.failure));
+    QVERIFY2(allowed.text.contains(QFileInfo(folder.path()).canonicalFilePath())
+                 || allowed.text.contains(folder.path()),
+             qPrintable(allowed.text));
+    const QString readTool
+        = toolNames(*client).contains(u"read_text_file"_s) ? u"read_text_file"_s : u"read_file"_s;
+    const McpCallOutcome read = call(*client, readTool, {{u"path"_s, file.fileName()}});
+    QVERIFY2(read.failure.isEmpty(), qPrintable(read.failure));
+    QVERIFY2(read.text.contains(u"written by the test"_s), qPrintable(read.text));
+    const McpCallOutcome outside = call(*client, readTool, {{u"path"_s, u"/etc/hostname"_s}});
+    QVERIFY(outside.isError || !outside.failure.isEmpty());
+}
+
+void TestMcpClient::callOverHttpWorks()
+{
+    if (!m_httpPort)
+        QSKIP("the HTTP handshake test did not start server-everything");
+    auto client = startedClient(McpTestServers::httpServer(m_httpPort));
+    WAIT_READY(client);
+    QList<McpProgress> progress;
+    const McpCallOutcome outcome = call(*client, u"trigger-long-running-operation"_s,
+                                        {{u"duration"_s, 1}, {u"steps"_s, 2}}, 0, &progress);
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QCOMPARE(progress.size(), 2);
+    QTRY_VERIFY_WITH_TIMEOUT(toolNames(*client).contains(u"trigger-elicitation-request"_s), 10'000);
+    const McpCallOutcome declined = call(*client, u"trigger-elicitation-request"_s, {});
+    QVERIFY2(declined.failure.isEmpty(), qPrintable(declined.failure));
+    QVERIFY2(declined.text.contains(u"declined"_s), qPrintable(declined.text));
+}
+
+void TestMcpClient::notJsonRpcLinesOnStdoutAreLoggedAndSkipped()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"garbage"_s));
+    WAIT_READY(client);
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {{u"text"_s, u"through the noise"_s}});
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QCOMPARE(outcome.text, u"Echo: through the noise"_s);
+    QVERIFY(client->stderrTail().join(u'\n').contains(u"[stdout, not JSON-RPC] this line is not JSON"_s));
+}
+
+void TestMcpClient::silentServerFailsWithATimeoutReason()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"silent"_s, u"quiet"_s), 1500);
+    QTRY_COMPARE_WITH_TIMEOUT(client->state(), McpClient::State::Failed, 10'000);
+    QVERIFY2(client->failureReason().contains(u"“quiet”"_s), qPrintable(client->failureReason()));
+    QVERIFY2(client->failureReason().contains(u"within 1.5 s"_s), qPrintable(client->failureReason()));
+}
+
+void TestMcpClient::serverExitingDuringACallFailsTheCall()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"crash-during-call"_s, u"crashy"_s));
+    WAIT_READY(client);
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {{u"text"_s, u"x"_s}});
+    QVERIFY2(outcome.failure.contains(u"“crashy” exited (code 3) during the call"_s),
+             qPrintable(outcome.failure));
+    QVERIFY2(outcome.failure.contains(u"crashing in the middle"_s), qPrintable(outcome.failure));
+    QVERIFY(outcome.stderrLines.join(u'\n').contains(u"crashing in the middle"_s));
+    QCOMPARE(client->state(), McpClient::State::Failed);
+}
+
+void TestMcpClient::pagedToolListsAreFollowedToTheEnd()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"paged"_s));
+    WAIT_READY(client);
+    QStringList expected;
+    for (int i = 0; i < 7; ++i)
+        expected.append(u"paged-%1"_s.arg(i));
+    QCOMPARE(toolNames(*client), expected);
+    QCOMPARE(client->startupInfo()->toolCount, 7);
+}
+
+void TestMcpClient::discoverOnlyServerIsSpokenToWithMeta()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"discover-only"_s));
+    WAIT_READY(client);
+    const McpStartupInfo info = client->startupInfo().value();
+    QVERIFY(info.discovered);
+    QCOMPARE(info.protocolVersion, u"2026-07-28"_s);
+    QCOMPARE(info.serverInfo.value(u"name"_s).toString(), u"fault-discover-only"_s);
+    QCOMPARE(info.instructions, u"Modern only."_s);
+    QCOMPARE(toolNames(*client), QStringList{u"echo"_s});
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {{u"text"_s, u"now"_s}});
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QCOMPARE(outcome.text, u"Modern echo: now"_s);
+    QCOMPARE(outcome.request.value(u"params"_s)
+                 .toObject()
+                 .value(u"_meta"_s)
+                 .toObject()
+                 .value(u"io.modelcontextprotocol/protocolVersion"_s)
+                 .toString(),
+             u"2026-07-28"_s);
+}
+
+void TestMcpClient::serverExitingOnTheProbeIsStartedAgain()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"exit-on-discover"_s));
+    WAIT_READY(client);
+    QCOMPARE(client->startupInfo()->protocolVersion, u"2025-11-25"_s);
+    QVERIFY(client->stderrTail().join(u'\n').contains(u"exiting"_s));
+}
+
+void TestMcpClient::missingCommandFailsWithAClearSentence()
+{
+    McpServerConfig config;
+    config.name = u"ghost"_s;
+    config.command = u"/nonexistent/loopscope-mcp-server"_s;
+    auto client = startedClient(config);
+    QTRY_COMPARE_WITH_TIMEOUT(client->state(), McpClient::State::Failed, 10'000);
+    QVERIFY2(client->failureReason().startsWith(u"The MCP server “ghost” could not start: "_s),
+             qPrintable(client->failureReason()));
+}
+
+void TestMcpClient::httpUnauthorisedFailsWithAnAuthorisationSentence()
+{
+    FakeHttpServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+        exchange.respond(401, {{"WWW-Authenticate", "Bearer"}});
+    });
+    McpServerConfig config = McpTestServers::httpServer(server.port(), u"locked"_s);
+    config.headers.insert(u"X-Api-Key"_s, u"secret-value-123"_s);
+    auto client = startedClient(config, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(client->state(), McpClient::State::Failed, 10'000);
+    QCOMPARE(client->failureReason(), u"The MCP server “locked” wants authorisation (HTTP 401): add an "
+                                      "Authorization header in its settings."_s);
+    QVERIFY(!client->failureReason().contains(u"secret-value-123"_s));
+    QCOMPARE(server.requests().first().header("X-Api-Key"), QByteArray("secret-value-123"));
+}
+
+void TestMcpClient::httpExpiredSessionIsInitialisedAgainAndTheCallRetried()
+{
+    FakeHttpServer server;
+    QVERIFY(server.listen());
+    int sessions = 0;
+    bool expiredOnce = false;
+    server.setHandler([&](const HttpRequestRecord &request, HttpExchange &exchange) {
+        const QJsonObject body = request.json();
+        const QString method = body.value(u"method"_s).toString();
+        const QJsonValue id = body.value(u"id"_s);
+        auto answer = [&](const QJsonObject &result, const HttpHeaders &headers = {}) {
+            exchange.respondJson(200, {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"result"_s, result}},
+                                 headers);
+        };
+        if (method == u"initialize"_s) {
+            ++sessions;
+            answer({{u"protocolVersion"_s, u"2025-06-18"_s},
+                    {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}}},
+                    {u"serverInfo"_s, QJsonObject{{u"name"_s, u"expiring"_s}}}},
+                   {{"Mcp-Session-Id", "session-" + QByteArray::number(sessions)}});
+        } else if (!body.contains(u"id"_s) || request.method == "DELETE") {
+            exchange.respond(202);
+        } else if (method == u"server/discover"_s) {
+            exchange.respondJson(
+                400, {{u"jsonrpc"_s, u"2.0"_s},
+                      {u"id"_s, QJsonValue()},
+                      {u"error"_s, QJsonObject{{u"code"_s, -32000}, {u"message"_s, u"No session"_s}}}});
+        } else if (method == u"tools/list"_s) {
+            answer({{u"tools"_s,
+                     QJsonArray{QJsonObject{{u"name"_s, u"echo"_s},
+                                            {u"inputSchema"_s, QJsonObject{{u"type"_s, u"object"_s}}}}}}});
+        } else if (method == u"tools/call"_s) {
+            if (!expiredOnce) {
+                expiredOnce = true;
+                exchange.respond(404, {}, "session not found");
+                return;
+            }
+            QCOMPARE(request.header("Mcp-Session-Id"), QByteArray("session-2"));
+            answer({{u"content"_s,
+                     QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"after renewal"_s}}}}});
+        } else {
+            exchange.respond(404);
+        }
+    });
+    auto client = startedClient(McpTestServers::httpServer(server.port(), u"expiring"_s), 5000);
+    WAIT_READY(client);
+    QCOMPARE(client->startupInfo()->protocolVersion, u"2025-06-18"_s);
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {}, 5000);
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QCOMPARE(outcome.text, u"after renewal"_s);
+    QCOMPARE(sessions, 2);
+    // The protocol version header follows the negotiation.
+    QCOMPARE(server.requests().last().header("MCP-Protocol-Version"), QByteArray("2025-06-18"));
+    client.reset();
+    QTRY_VERIFY_WITH_TIMEOUT(server.requests().last().method == "DELETE", 5000);
+    QCOMPARE(server.requests().last().header("Mcp-Session-Id"), QByteArray("session-2"));
+}
+
+void TestMcpClient::httpModernServerGetsMethodHeaders()
+{
+    FakeHttpServer server;
+    QVERIFY(server.listen());
+    QStringList problems;
+    server.setHandler([&](const HttpRequestRecord &request, HttpExchange &exchange) {
+        const QJsonObject body = request.json();
+        const QString method = body.value(u"method"_s).toString();
+        const QJsonObject params = body.value(u"params"_s).toObject();
+        const QJsonValue id = body.value(u"id"_s);
+        if (request.header("Mcp-Method") != method.toUtf8())
+            problems.append(u"Mcp-Method missing on "_s + method);
+        if (params.value(u"_meta"_s).toObject().value(u"io.modelcontextprotocol/protocolVersion"_s).toString()
+            != u"2026-07-28"_s) {
+            exchange.respondJson(
+                400, {{u"jsonrpc"_s, u"2.0"_s},
+                      {u"id"_s, id},
+                      {u"error"_s, QJsonObject{{u"code"_s, -32022}, {u"message"_s, u"Unsupported"_s}}}});
+            return;
+        }
+        if (request.hasHeader("Mcp-Session-Id"))
+            problems.append(u"a session id was sent"_s);
+        QJsonObject result{{u"resultType"_s, u"complete"_s}};
+        if (method == u"server/discover"_s) {
+            result.insert(u"supportedVersions"_s, QJsonArray{u"2026-07-28"_s});
+            result.insert(u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}});
+            result.insert(u"serverInfo"_s, QJsonObject{{u"name"_s, u"modern-http"_s}});
+        } else if (method == u"tools/list"_s) {
+            result.insert(u"tools"_s, QJsonArray{QJsonObject{{u"name"_s, u"weather"_s}}});
+        } else if (method == u"tools/call"_s) {
+            if (request.header("Mcp-Name") != "weather")
+                problems.append(u"Mcp-Name missing"_s);
+            if (request.header("MCP-Protocol-Version") != "2026-07-28")
+                problems.append(u"MCP-Protocol-Version missing"_s);
+            result.insert(u"content"_s,
+                          QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"sunny"_s}}});
+        }
+        // As an SSE stream, with a progress notification before the answer.
+        exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+        if (method == u"tools/call"_s) {
+            const QJsonObject progress{
+                {u"jsonrpc"_s, u"2.0"_s},
+                {u"method"_s, u"notifications/progress"_s},
+                {u"params"_s, QJsonObject{{u"progressToken"_s,
+                                           params.value(u"_meta"_s).toObject().value(u"progressToken"_s)},
+                                          {u"progress"_s, 1},
+                                          {u"total"_s, 2}}}};
+            exchange.send(FakeHttpServer::sseEvent(QJsonDocument(progress).toJson(QJsonDocument::Compact)));
+        }
+        const QJsonObject response{{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"result"_s, result}};
+        exchange.send(FakeHttpServer::sseEvent(QJsonDocument(response).toJson(QJsonDocument::Compact)));
+        exchange.end();
+    });
+    auto client = startedClient(McpTestServers::httpServer(server.port(), u"modern"_s), 5000);
+    WAIT_READY(client);
+    QVERIFY(client->startupInfo()->discovered);
+    QList<McpProgress> progress;
+    const McpCallOutcome outcome = call(*client, u"weather"_s, {}, 5000, &progress);
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QCOMPARE(outcome.text, u"sunny"_s);
+    QCOMPARE(progress.size(), 1);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
+}
+
+void TestMcpClient::destroyingTheClientLeavesNoProcess()
+{
+    auto client = startedClient(McpTestServers::everythingStdio());
+    WAIT_READY(client);
+    const qint64 pid = client->processId();
+    QVERIFY(pid > 0);
+    QVERIFY(processExists(pid));
+    auto result = std::make_shared<CallResult>();
+    client->callTool(u"trigger-long-running-operation"_s, {{u"duration"_s, 30}, {u"steps"_s, 30}}, 0, {},
+                     [result](const McpCallOutcome &outcome) { result->outcome = outcome; });
+    client.reset();
+    QVERIFY(result->outcome.has_value()); // the pending call ended too
+    QVERIFY(!result->outcome->failure.isEmpty());
+    QVERIFY(!processExists(pid));
+}
+
+QTEST_GUILESS_MAIN(TestMcpClient)
+#include "tst_mcpclient.moc"
