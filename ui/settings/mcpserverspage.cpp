@@ -224,7 +224,8 @@ QString McpServersPage::statusText(const McpServerConfig &server, const McpClien
     case McpClient::State::Starting: return tr("Starting…");
     case McpClient::State::Ready: {
         const auto info = client->startupInfo();
-        const QString tools = tr("%n tool(s)", nullptr, int(client->tools().size()));
+        const int count = int(client->tools().size());
+        const QString tools = count == 1 ? tr("1 tool") : tr("%1 tools").arg(count);
         return info && !info->protocolVersion.isEmpty()
                    ? tr("Ready · %1 · protocol %2").arg(tools, info->protocolVersion)
                    : tr("Ready · %1").arg(tools);
@@ -472,7 +473,9 @@ void McpServersPage::importServers(const QList<McpServerConfig> &imported, const
         taken.append(name);
         m_drafts.append({server, QString()});
     }
-    notes.prepend(tr("Imported %n server(s); they start when you save.", nullptr, int(imported.size())));
+    notes.prepend(imported.size() == 1
+                      ? tr("Imported 1 server; it starts when you save.")
+                      : tr("Imported %1 servers; they start when you save.").arg(imported.size()));
     notes += importNotes;
     m_notes->setText(notes.join(u'\n'));
     m_notes->show();
@@ -502,7 +505,8 @@ void McpServersPage::updateClaudeOffer()
         }
         count = anyConfigured ? 0 : int(claude.servers.size());
     }
-    m_claudeOffer->setText(tr("Import %n server(s) from Claude Desktop", nullptr, count));
+    m_claudeOffer->setText(count == 1 ? tr("Import 1 server from Claude Desktop")
+                                      : tr("Import %1 servers from Claude Desktop").arg(count));
     m_claudeBar->setVisible(count > 0);
 }
 
