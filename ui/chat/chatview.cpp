@@ -448,6 +448,7 @@ void ChatView::showElicitation(int id, const McpElicitation &request)
     card->setObjectName(QStringLiteral("elicitationCard_%1").arg(id));
     m_layout->insertWidget(m_layout->indexOf(m_activity), card);
     m_elicitations.insert(id, card);
+    card->show();
     connect(card, &ElicitationCard::answered, this,
             [this, id](const McpElicitationAnswer &answer) { emit elicitationAnswered(id, answer); });
     updateEmptyHint();

@@ -81,6 +81,7 @@ ElicitationCard::ElicitationCard(const McpElicitation &request, QWidget *parent)
     }
     for (const QString &name : std::as_const(order))
         addField(name, m_properties.value(name).toObject(), m_required.contains(name));
+    m_order = order;
 
     m_problemLabel->setWordWrap(true);
     m_problemLabel->setForegroundRole(QPalette::PlaceholderText);
@@ -226,12 +227,16 @@ QJsonObject ElicitationCard::content() const
 void ElicitationCard::validate()
 {
     m_problem.clear();
-    for (auto it = m_fields.cbegin(); it != m_fields.cend() && m_problem.isEmpty(); ++it) {
-        const QJsonObject schema = m_properties.value(it.key()).toObject();
-        const QString title = schema.value("title"_L1).toString(it.key());
-        auto *edit = qobject_cast<QLineEdit *>(it.value());
-        auto *combo = qobject_cast<QComboBox *>(it.value());
-        if (combo && m_required.contains(it.key()) && combo->currentData().toString().isEmpty()) {
+    // The first problem in the form's order.
+    for (const QString &property : std::as_const(m_order)) {
+        if (!m_problem.isEmpty())
+            break;
+        QWidget *field = m_fields.value(property);
+        const QJsonObject schema = m_properties.value(property).toObject();
+        const QString title = schema.value("title"_L1).toString(property);
+        auto *edit = qobject_cast<QLineEdit *>(field);
+        auto *combo = qobject_cast<QComboBox *>(field);
+        if (combo && m_required.contains(property) && combo->currentData().toString().isEmpty()) {
             m_problem = tr("Choose %1.").arg(title);
             continue;
         }
@@ -239,7 +244,7 @@ void ElicitationCard::validate()
             continue;
         const QString text = edit->text().trimmed();
         if (text.isEmpty()) {
-            if (m_required.contains(it.key()))
+            if (m_required.contains(property))
                 m_problem = tr("Fill in %1.").arg(title);
             continue;
         }

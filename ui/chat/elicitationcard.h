@@ -57,6 +57,7 @@ private:
 
     QJsonObject m_properties;
     QStringList m_required;
+    QStringList m_order; // the fields as shown: required first
     QHash<QString, QWidget *> m_fields;
     QSet<QString> m_touched; // optional numbers are sent only once set
     QString m_problem;
