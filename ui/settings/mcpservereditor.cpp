@@ -8,8 +8,6 @@
 #include <QPlainTextEdit>
 #include <QSignalBlocker>
 #include <QSpinBox>
-#include <QStackedWidget>
-#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
@@ -31,7 +29,9 @@ QPlainTextEdit *linesEdit(QWidget *parent, const QString &placeholder)
     edit->setTabChangesFocus(true);
     edit->setLineWrapMode(QPlainTextEdit::NoWrap);
     edit->setPlaceholderText(placeholder);
-    edit->setMaximumHeight(edit->fontMetrics().lineSpacing() * 5 + 2 * edit->frameWidth() + 8);
+    const int frame = 2 * edit->frameWidth() + 2 * int(edit->document()->documentMargin());
+    edit->setMinimumHeight(edit->fontMetrics().lineSpacing() * 3 + frame);
+    edit->setMaximumHeight(edit->fontMetrics().lineSpacing() * 6 + frame);
     return edit;
 }
 
@@ -87,7 +87,6 @@ McpServerEditor::McpServerEditor(QWidget *parent)
     , m_name(named(new QLineEdit(this), u"mcpNameEdit"_s, tr("Server name")))
     , m_enabled(named(new QCheckBox(tr("&Enabled"), this), u"mcpEnabledCheck"_s, tr("Server enabled")))
     , m_transport(named(new QComboBox(this), u"mcpTransportCombo"_s, tr("Transport")))
-    , m_transportStack(new QStackedWidget(this))
     , m_command(named(new QLineEdit(this), u"mcpCommandEdit"_s, tr("Command")))
     , m_arguments(named(linesEdit(this, tr("One argument per line")), u"mcpArgumentsEdit"_s, tr("Arguments")))
     , m_environment(
@@ -107,38 +106,25 @@ McpServerEditor::McpServerEditor(QWidget *parent)
     m_timeout->setSuffix(tr(" s"));
     m_timeout->setSpecialValueText(tr("Default (%1 s)").arg(McpServerConfig::DefaultRequestTimeoutMs / 1000));
 
-    auto *stdioPage = new QWidget(m_transportStack);
-    auto *stdioForm = new QFormLayout(stdioPage);
-    stdioForm->setContentsMargins(0, 0, 0, 0);
-    stdioForm->addRow(tr("&Command:"), m_command);
-    stdioForm->addRow(tr("&Arguments:"), m_arguments);
-    stdioForm->addRow(tr("En&vironment:"), m_environment);
-    stdioForm->addRow(tr("&Working folder:"), m_workingDirectory);
-    auto *httpPage = new QWidget(m_transportStack);
-    auto *httpForm = new QFormLayout(httpPage);
-    httpForm->setContentsMargins(0, 0, 0, 0);
-    httpForm->addRow(tr("&URL:"), m_url);
-    httpForm->addRow(tr("&Headers:"), m_headers);
-    auto *secretHint = new QLabel(tr("Authorization, API keys and tokens are kept in the keychain and shown "
-                                     "as %1.")
-                                      .arg(mask()),
-                                  httpPage);
-    secretHint->setWordWrap(true);
-    secretHint->setForegroundRole(QPalette::PlaceholderText);
-    httpForm->addRow(QString(), secretHint);
-    m_transportStack->addWidget(stdioPage);
-    m_transportStack->addWidget(httpPage);
+    m_secretHint = new QLabel(
+        tr("Authorization, API keys and tokens are kept in the keychain and shown as %1.").arg(mask()), this);
+    m_secretHint->setWordWrap(true);
+    m_secretHint->setForegroundRole(QPalette::PlaceholderText);
 
-    auto *form = new QFormLayout;
-    form->setContentsMargins(0, 0, 0, 0);
-    form->addRow(tr("&Name:"), m_name);
-    form->addRow(QString(), m_enabled);
-    form->addRow(tr("&Transport:"), m_transport);
-    form->addRow(m_transportStack);
-    form->addRow(tr("Request &timeout:"), m_timeout);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(form);
+    // One form, so every label lines up; the rows of the other transport are hidden.
+    m_form = new QFormLayout(this);
+    m_form->setContentsMargins(0, 0, 0, 0);
+    m_form->addRow(tr("&Name:"), m_name);
+    m_form->addRow(QString(), m_enabled);
+    m_form->addRow(tr("&Transport:"), m_transport);
+    m_form->addRow(tr("&Command:"), m_command);
+    m_form->addRow(tr("&Arguments:"), m_arguments);
+    m_form->addRow(tr("En&vironment:"), m_environment);
+    m_form->addRow(tr("&Working folder:"), m_workingDirectory);
+    m_form->addRow(tr("&URL:"), m_url);
+    m_form->addRow(tr("&Headers:"), m_headers);
+    m_form->addRow(QString(), m_secretHint);
+    m_form->addRow(tr("Request &timeout:"), m_timeout);
 
     connect(m_transport, &QComboBox::currentIndexChanged, this, &McpServerEditor::updateTransport);
     for (QLineEdit *edit : {m_name, m_command, m_workingDirectory, m_url})
@@ -222,7 +208,13 @@ QString McpServerEditor::validationError() const
 
 void McpServerEditor::updateTransport()
 {
-    m_transportStack->setCurrentIndex(m_transport->currentIndex() == 1 ? 1 : 0);
+    const bool http = m_transport->currentIndex() == 1;
+    for (QWidget *field : {static_cast<QWidget *>(m_command), static_cast<QWidget *>(m_arguments),
+                           static_cast<QWidget *>(m_environment), static_cast<QWidget *>(m_workingDirectory)})
+        m_form->setRowVisible(field, !http);
+    for (QWidget *field : {static_cast<QWidget *>(m_url), static_cast<QWidget *>(m_headers),
+                           static_cast<QWidget *>(m_secretHint)})
+        m_form->setRowVisible(field, http);
 }
 
 } // namespace Loopscope::Ui

@@ -10,7 +10,8 @@ class QComboBox;
 class QLineEdit;
 class QPlainTextEdit;
 class QSpinBox;
-class QStackedWidget;
+class QFormLayout;
+class QLabel;
 QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
@@ -48,7 +49,6 @@ private:
     QLineEdit *m_name;
     QCheckBox *m_enabled;
     QComboBox *m_transport;
-    QStackedWidget *m_transportStack;
     QLineEdit *m_command;
     QPlainTextEdit *m_arguments;
     QPlainTextEdit *m_environment;
@@ -56,6 +56,8 @@ private:
     QLineEdit *m_url;
     QPlainTextEdit *m_headers;
     QSpinBox *m_timeout;
+    QLabel *m_secretHint;
+    QFormLayout *m_form;
 };
 
 } // namespace Loopscope::Ui

@@ -18,8 +18,8 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalBlocker>
-#include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -133,27 +133,24 @@ McpServersPage::McpServersPage(McpSettings *settings, SecretStore *secrets, McpH
 
     auto *toolsBox = new QWidget(details);
     auto *toolsLayout = new QVBoxLayout(toolsBox);
-    toolsLayout->setContentsMargins(0, 0, 0, 0);
-    toolsLayout->addWidget(new QLabel(tr("Tools:"), toolsBox));
     toolsLayout->addWidget(m_toolsHint);
     toolsLayout->addWidget(m_tools, 1);
+    auto *editorBox = new QWidget(details);
+    auto *editorLayout = new QVBoxLayout(editorBox);
+    editorLayout->addWidget(m_editor);
+    editorLayout->addStretch(1);
     auto *stderrBox = new QWidget(details);
     auto *stderrLayout = new QVBoxLayout(stderrBox);
-    stderrLayout->setContentsMargins(0, 0, 0, 0);
-    stderrLayout->addWidget(new QLabel(tr("Server output:"), stderrBox));
     stderrLayout->addWidget(m_stderr, 1);
-    auto *lower = new QSplitter(Qt::Vertical, details);
-    lower->addWidget(toolsBox);
-    lower->addWidget(stderrBox);
-    lower->setStretchFactor(0, 3);
-    lower->setStretchFactor(1, 1);
-    lower->setChildrenCollapsible(false);
+    m_detailTabs = named(new QTabWidget(details), u"mcpDetailTabs"_s, tr("The server's details"));
+    m_detailTabs->addTab(editorBox, tr("Connection"));
+    m_detailTabs->addTab(toolsBox, tr("Tools"));
+    m_detailTabs->addTab(stderrBox, tr("Output"));
 
     auto *detailsLayout = new QVBoxLayout(details);
     detailsLayout->setContentsMargins(0, 0, 0, 0);
     detailsLayout->addWidget(m_status);
-    detailsLayout->addWidget(m_editor);
-    detailsLayout->addWidget(lower, 1);
+    detailsLayout->addWidget(m_detailTabs, 1);
     m_editorStack->addWidget(empty);
     m_editorStack->addWidget(details);
 
@@ -538,6 +535,7 @@ void McpServersPage::refreshTools()
     const QList<McpToolInfo> tools = m_client ? m_client->tools() : QList<McpToolInfo>();
     m_tools->setVisible(!tools.isEmpty());
     m_toolsHint->setVisible(tools.isEmpty());
+    m_detailTabs->setTabText(1, tools.isEmpty() ? tr("Tools") : tr("Tools (%1)").arg(tools.size()));
     if (m_current < 0)
         return;
     const McpServerConfig &server = m_drafts.at(m_current).config;

@@ -14,6 +14,7 @@ class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QStackedWidget;
+class QTabWidget;
 class QTreeWidget;
 QT_END_NAMESPACE
 
@@ -105,6 +106,7 @@ private:
     QStackedWidget *m_editorStack;
     McpServerEditor *m_editor;
     QLabel *m_status;
+    QTabWidget *m_detailTabs;
     QTreeWidget *m_tools;
     QLabel *m_toolsHint;
     QPlainTextEdit *m_stderr;
