@@ -1,6 +1,8 @@
 #include "ui/mainwindow.h"
 
 #include "agent/config/appsettings.h"
+#include "agent/mcp/mcphub.h"
+#include "agent/mcp/mcpsettings.h"
 #include "agent/providers/connectiontester.h"
 #include "agent/providers/ollamaprobe.h"
 #include "agent/replay/recordedturn.h"
@@ -9,6 +11,8 @@
 #include "agent/trace/tracemodel.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/chatview.h"
+#include "ui/chat/elicitationcard.h"
+#include "ui/chat/mcpresourcesdialog.h"
 #include "ui/debug/debugpanel.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/replay/replaywindow.h"
@@ -34,6 +38,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -72,6 +77,7 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     , m_composer(new ChatComposer)
     , m_inspector(new TraceInspector(context.session->trace(), m_traceModel, m_sideSplitter))
     , m_debugPanel(new DebugPanel(context.session->debugger(), context.session->workbench(), m_sideSplitter))
+    , m_mcpSettings(std::make_unique<McpSettings>(context.state))
 {
     Q_ASSERT(context.session && context.profiles && context.settings && context.network && context.state);
     setWindowTitle(tr("Loopscope"));
@@ -119,6 +125,7 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     connectSession();
     m_debugPanel->stopAction()->setEnabled(false);
     applySettings();
+    applyMcpServers();
     restoreLayout();
     updateStatus();
     updateTitle();
@@ -162,6 +169,18 @@ void MainWindow::createActions()
     auto *separator = new QAction(this);
     separator->setSeparator(true);
     m_inspector->treeView()->addActions({separator, m_replayAction, m_forkAction});
+
+    m_mcpResourcesAction = new QAction(tr("&MCP Prompts and Resources…"), this);
+    m_mcpResourcesAction->setIconText(tr("MCP"));
+    m_mcpResourcesAction->setToolTip(tr("Put a prompt or a resource of an MCP server into the message"));
+    m_mcpResourcesAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_M);
+    connect(m_mcpResourcesAction, &QAction::triggered, this, &MainWindow::openMcpResources);
+    auto *mcpButton = new QToolButton;
+    mcpButton->setDefaultAction(m_mcpResourcesAction);
+    mcpButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    mcpButton->setAutoRaise(true);
+    mcpButton->setObjectName(u"mcpResourcesButton"_s);
+    m_composer->addAccessory(mcpButton);
 
     m_showChatAction = new QAction(tr("&Conversation"), this);
     m_showChatAction->setCheckable(true);
@@ -215,6 +234,9 @@ void MainWindow::createMenus()
     debug->addSeparator();
     debug->addAction(m_replayAction);
     debug->addAction(m_forkAction);
+
+    QMenu *tools = menuBar()->addMenu(tr("&Tools"));
+    tools->addAction(m_mcpResourcesAction);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     addExamplesMenu(help);
@@ -350,6 +372,13 @@ void MainWindow::connectSession()
     connect(m_chatView, &ChatView::retryRequested, session, &ChatSession::retry);
     connect(m_debugPanel, &DebugPanel::stopRequested, session, &ChatSession::stop);
 
+    // An MCP server's questions appear in the chat; the answers go back through the session.
+    connect(session, &ChatSession::elicitationRequested, m_chatView, &ChatView::showElicitation);
+    connect(session, &ChatSession::elicitationSettled, m_chatView, &ChatView::settleElicitation);
+    connect(
+        m_chatView, &ChatView::elicitationAnswered, session,
+        [session](int id, const McpElicitationAnswer &answer) { session->answerElicitation(id, answer); });
+
     // Selecting in one pane selects the same step in the other.
     connect(m_chatView, &ChatView::traceNodeSelected, m_inspector, &TraceInspector::selectNode);
     connect(m_inspector, &TraceInspector::nodeSelected, m_chatView, &ChatView::selectTraceNode);
@@ -462,6 +491,44 @@ void MainWindow::applySettings()
     m_composer->setSendOnEnter(m_context.settings->sendOnEnter());
 }
 
+void MainWindow::applyMcpServers()
+{
+    QStringList problems;
+    const QList<McpServerConfig> servers = m_mcpSettings->servers(&problems);
+    if (!problems.isEmpty())
+        showMessage(problems.join(u' '));
+    ChatSession *session = m_context.session;
+    if (!m_context.secrets) {
+        session->setMcpServers(servers);
+        return;
+    }
+    // The keychain answers later; a newer apply wins over an older one still reading.
+    const int generation = ++m_mcpGeneration;
+    McpSettings::loadSecrets(
+        servers, m_context.secrets, this,
+        [this, generation, session](const QList<McpServerConfig> &withSecrets, const QStringList &errors) {
+            if (generation != m_mcpGeneration)
+                return;
+            session->setMcpServers(withSecrets);
+            if (!errors.isEmpty())
+                showMessage(errors.join(u' '));
+        });
+}
+
+void MainWindow::openMcpResources()
+{
+    if (m_mcpResources) {
+        m_mcpResources->refresh();
+        m_mcpResources->raise();
+        m_mcpResources->activateWindow();
+        return;
+    }
+    m_mcpResources = new McpResourcesDialog(m_context.session->mcp(), this);
+    m_mcpResources->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_mcpResources, &McpResourcesDialog::insertRequested, m_composer, &ChatComposer::insertText);
+    m_mcpResources->show();
+}
+
 void MainWindow::showMessage(const QString &text)
 {
     statusBar()->showMessage(text, 15'000);
@@ -474,10 +541,12 @@ void MainWindow::openSettings()
         = new SettingsDialog(m_context.profiles, m_context.settings, m_context.secrets, tester, this);
     tester->setParent(dialog);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->addMcpServersPage(m_mcpSettings.get(), m_context.session->mcp());
     if (m_chatStack->currentIndex() == 1)
         dialog->showPage(SettingsDialog::Page::Providers);
     connect(dialog, &SettingsDialog::applied, this, [this] {
         applySettings();
+        applyMcpServers();
         reloadProfiles();
         // A key or a base URL may have changed: use the chosen profile afresh.
         if (m_providerBox->count() > 0 && !m_context.session->isBusy())

@@ -3,7 +3,9 @@
 #include "agent/config/providerprofile.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
+#include <memory>
 #include <optional>
 
 QT_BEGIN_NAMESPACE
@@ -22,6 +24,7 @@ QT_END_NAMESPACE
 namespace Loopscope {
 class AppSettings;
 class ChatSession;
+class McpSettings;
 class SecretStore;
 class SessionDocument;
 class SessionLibrary;
@@ -34,6 +37,7 @@ class ChatComposer;
 class ChatView;
 class DebugPanel;
 class FirstRunPanel;
+class McpResourcesDialog;
 class SessionActions;
 class SessionLibraryPanel;
 class TraceInspector;
@@ -85,6 +89,9 @@ public:
 
     void openSettings();
     void showMessage(const QString &text);
+    // Opens the MCP prompts and resources (the composer's MCP button).
+    void openMcpResources();
+    QAction *mcpResourcesAction() const { return m_mcpResourcesAction; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -99,6 +106,8 @@ private:
     void saveLayout();
 
     void applySettings();
+    // Gives the session's MCP hub the stored servers, their secrets read from the keychain.
+    void applyMcpServers();
     void reloadProfiles(const QString &selectId = {});
     void onProfileChosen(int index);
     void showChat(bool show);
@@ -138,6 +147,10 @@ private:
     QAction *m_showTraceAction = nullptr;
     QAction *m_replayAction = nullptr;
     QAction *m_forkAction = nullptr;
+    QAction *m_mcpResourcesAction = nullptr;
+    std::unique_ptr<McpSettings> m_mcpSettings;
+    QPointer<McpResourcesDialog> m_mcpResources;
+    int m_mcpGeneration = 0;
 
     QLabel *m_providerLabel = nullptr;
     QLabel *m_tokensLabel = nullptr;

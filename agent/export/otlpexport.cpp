@@ -118,7 +118,8 @@ bool isSpanKind(TraceKind kind)
     case TraceKind::ShieldCheck:
     case TraceKind::Summary:
     case TraceKind::Handoff:
-    case TraceKind::Error: return false;
+    case TraceKind::Error:
+    case TraceKind::McpServer: return false;
     }
     return false;
 }

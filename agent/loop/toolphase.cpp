@@ -412,6 +412,7 @@ void ToolPhase::complete(PendingCall &pending, const ToolResult &result, TraceSt
         ToolCallData &data = node.data<ToolCallData>();
         data.result = result.content;
         data.isError = result.isError;
+        data.details = result.details;
         if (data.decision.isEmpty())
             data.decision = u"auto"_s;
         // The worker's own timestamps: they show what really overlapped.

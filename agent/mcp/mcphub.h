@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QList>
 #include <QObject>
+#include <QSet>
 
 #include <memory>
 #include <optional>
@@ -53,8 +54,13 @@ public:
     // The loop's tool timeout, used for tools/call (0: none beyond the request timeout).
     void setToolTimeoutMs(int milliseconds);
 
+    // Names the MCP tools must not take (the built-in tools on offer): a clash gets the server's prefix.
+    void setBuiltinToolNames(const QSet<QString> &names);
+
     // A new turn begins: starts every enabled server that is stopped or failed.
     void prepareTurn();
+    // True while an enabled server is still starting (a turn waits for it: serverStateChanged says when).
+    bool isStarting() const;
     void restart(const QString &serverName);
     // Stops every server and waits (bounded) until their processes have ended.
     void shutdown();

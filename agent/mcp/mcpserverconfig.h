@@ -17,7 +17,8 @@ namespace Loopscope {
     started over stdio, or a Streamable HTTP endpoint), whether it is on, and
     which of its tools the model may see and how each is approved. Header
     values are kept here in memory only; secret ones (Authorization and the
-    other credential headers) are saved in the keychain, never in settings.
+    other credential headers, and environment variables named like tokens or
+    keys) are saved in the keychain, never in settings.
 */
 struct McpServerConfig
 {
@@ -54,6 +55,9 @@ struct McpServerConfig
     QStringList secretHeaderNames() const;
     // The keychain account under which a secret header of this server is stored.
     static QString secretAccount(const QString &serverName, const QString &headerName);
+    // Environment variables whose values are secrets (…_TOKEN, …_API_KEY, …), kept like secret headers.
+    QStringList secretEnvironmentNames() const;
+    static QString secretEnvironmentAccount(const QString &serverName, const QString &variable);
 
     bool operator==(const McpServerConfig &) const = default;
 };

@@ -7,6 +7,8 @@
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/tools/builtin/workspace.h"
 
+#include <QDateTime>
+#include <QJsonArray>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -48,6 +50,7 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
     , m_debugger(new StepDebugger(this))
     , m_approvals(new ToolApprovalPolicy(this))
     , m_rows(new ConversationRows(this))
+    , m_mcp(new McpHub(network, this))
 {
     m_rows->setTrace(m_trace.get());
     m_rows->follow(m_agent.get());
@@ -60,10 +63,34 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
     connect(m_agent.get(), &Agent::turnFinished, this, &ChatSession::onTurnFinished);
     connect(m_agent.get(), &Agent::stateChanged, this,
             [this](Agent::State state) { emit busyChanged(state != Agent::State::Idle); });
+
+    m_mcp->setToolTimeoutMs(m_config.toolTimeoutMs);
+    connect(m_mcp, &McpHub::toolsChanged, this, [this] {
+        // The agent reads the workbench when it builds a request: change it only between iterations.
+        if (m_agent->isRunning())
+            m_workbenchStale = true;
+        else
+            rebuildWorkbench();
+    });
+    connect(m_mcp, &McpHub::serverStateChanged, this, &ChatSession::onMcpServerStateChanged);
+    connect(m_mcp, &McpHub::notice, this, [this](const QString &text) {
+        m_rows->addNotice(ConversationRow::Notice::Error, text);
+        emit notice(text);
+    });
+    m_mcp->setElicitationHandler([self = QPointer<ChatSession>(this)](const McpElicitation &request,
+                                                                      McpClient::ElicitationReply reply) {
+        if (self)
+            self->onElicitation(request, std::move(reply));
+        else
+            reply({McpElicitationAnswer::Action::Cancel, {}});
+    });
 }
 
 ChatSession::~ChatSession()
 {
+    cancelElicitations();
+    // No server outlives the session; a tool call still waiting gets its failure.
+    m_mcp->shutdown();
     // The agent goes before the clients and the interceptors it points to.
     m_agent->removeInterceptor(m_approvals);
     m_agent->removeInterceptor(m_debugger);
@@ -145,18 +172,84 @@ void ChatSession::applyConfig()
         config.model.stream = stream;
     }
     m_agent->setConfig(config);
+    m_mcp->setToolTimeoutMs(config.toolTimeoutMs);
 }
 
 void ChatSession::setTools(const QStringList &names, const QString &workspaceFolder)
 {
-    m_workbench->clear();
+    m_builtinTools.clear();
     m_workspaceFolder = workspaceFolder;
     const Workspace workspace(workspaceFolder);
     const QStringList known = builtinToolNames();
+    QSet<QString> taken;
     for (const QString &name : names) {
-        if (known.contains(name))
-            m_workbench->add(createBuiltinTool(name, workspace));
+        if (known.contains(name)) {
+            m_builtinTools.append(createBuiltinTool(name, workspace));
+            taken.insert(name);
+        }
     }
+    m_mcp->setRootFolder(workspaceFolder);
+    m_mcp->setBuiltinToolNames(taken);
+    if (m_agent->isRunning())
+        m_workbenchStale = true;
+    else
+        rebuildWorkbench();
+}
+
+void ChatSession::setMcpServers(const QList<McpServerConfig> &servers)
+{
+    m_mcp->setServers(servers);
+    // A start-up of a server no longer configured is not shown.
+    for (auto it = m_mcpStartups.begin(); it != m_mcpStartups.end();) {
+        if (!m_mcp->client(it.key()))
+            it = m_mcpStartups.erase(it);
+        else
+            ++it;
+    }
+}
+
+void ChatSession::setMcpApprovalOverride(std::optional<ToolApprovalPolicy::Rule> rule)
+{
+    m_mcpApprovalOverride = rule;
+    rebuildWorkbench();
+}
+
+void ChatSession::rebuildWorkbench()
+{
+    m_workbenchStale = false;
+    m_workbench->clear();
+    for (const auto &tool : std::as_const(m_builtinTools))
+        m_workbench->add(tool);
+    // Tools still running keep their McpTool alive: the workbench shares them.
+    const QList<std::shared_ptr<const Tool>> mcpTools = m_mcp->tools();
+    for (const auto &tool : mcpTools) {
+        if (!m_workbench->find(tool->name()))
+            m_workbench->add(tool);
+    }
+
+    // The MCP rules join the user's; a rule the user changed since (always allow) stays until the
+    // configuration says otherwise.
+    QHash<QString, ToolApprovalPolicy::Rule> mcpRules;
+    const QHash<QString, QString> named = m_mcp->approvalRules();
+    for (auto it = named.cbegin(); it != named.cend(); ++it) {
+        mcpRules.insert(
+            it.key(),
+            m_mcpApprovalOverride.value_or(
+                ToolApprovalPolicy::ruleFromName(it.value()).value_or(ToolApprovalPolicy::Rule::Ask)));
+    }
+    QHash<QString, ToolApprovalPolicy::Rule> rules = m_approvals->rules();
+    for (auto it = m_mcpRules.cbegin(); it != m_mcpRules.cend(); ++it) {
+        if (!mcpRules.contains(it.key()))
+            rules.remove(it.key());
+    }
+    for (auto it = mcpRules.cbegin(); it != mcpRules.cend(); ++it) {
+        if (!rules.contains(it.key()) || m_mcpRules.value(it.key()) != it.value()
+            || !m_mcpRules.contains(it.key()))
+            rules.insert(it.key(), it.value());
+    }
+    m_mcpRules = mcpRules;
+    if (rules != m_approvals->rules())
+        m_approvals->setRules(rules);
 }
 
 void ChatSession::applySettings(const AppSettings &settings)
@@ -169,7 +262,10 @@ void ChatSession::applySettings(const AppSettings &settings)
         if (const auto rule = ToolApprovalPolicy::ruleFromName(it.value()))
             rules.insert(it.key(), *rule);
     }
+    // The MCP tools' rules are added back.
+    m_mcpRules.clear();
     m_approvals->setRules(rules);
+    rebuildWorkbench();
 }
 
 bool ChatSession::send(const QString &text)
@@ -184,17 +280,136 @@ bool ChatSession::send(const QString &text)
     m_turnUsage = {};
     m_iteration = 0;
     emit usageChanged();
-    if (!m_agent->send(text))
+    // Servers that are down start again; the turn waits for the ones starting so the model sees their tools.
+    m_mcp->prepareTurn();
+    if (m_mcp->isStarting()) {
+        m_queuedText = text;
+        emit busyChanged(true);
+        return true;
+    }
+    return startTurn(text);
+}
+
+bool ChatSession::startTurn(const QString &text)
+{
+    m_queuedText.reset();
+    m_queuedStartPosted = false;
+    rebuildWorkbench();
+    if (!m_agent->send(text)) {
+        emit busyChanged(isBusy());
         return false;
+    }
     // From now on the session holds a run with the current settings.
     m_savedRun.reset();
     return true;
+}
+
+void ChatSession::onMcpServerStateChanged(const QString &name, McpClient::State state)
+{
+    const qint64 nowUs = QDateTime::currentMSecsSinceEpoch() * 1000;
+    if (state == McpClient::State::Starting) {
+        m_mcpStartups.insert(name, {nowUs, 0, state, false});
+    } else if (auto it = m_mcpStartups.find(name);
+               it != m_mcpStartups.end() && it->state == McpClient::State::Starting) {
+        if (state == McpClient::State::Stopped) {
+            m_mcpStartups.erase(it); // stopped while starting: nothing to show
+        } else {
+            it->endedUs = nowUs;
+            it->state = state;
+            if (m_turnNode >= 0)
+                recordMcpStartups();
+        }
+    }
+    // The turn that waited goes on once every server is ready or failed; queued, so the client that
+    // announced its state is not in the middle of a callback when the turn begins.
+    if (m_queuedText && !m_queuedStartPosted && !m_mcp->isStarting()) {
+        m_queuedStartPosted = true;
+        QTimer::singleShot(0, this, [this] {
+            if (m_queuedText)
+                startTurn(*m_queuedText);
+        });
+    }
+}
+
+void ChatSession::recordMcpStartups()
+{
+    if (m_turnNode < 0 || !m_trace->isValid(m_turnNode))
+        return;
+    for (auto it = m_mcpStartups.begin(); it != m_mcpStartups.end(); ++it) {
+        McpStartup &startup = it.value();
+        if (startup.recorded || startup.state == McpClient::State::Starting)
+            continue;
+        startup.recorded = true;
+        McpServerData data;
+        data.server = it.key();
+        McpClient *client = m_mcp->client(it.key());
+        if (client && startup.state == McpClient::State::Ready) {
+            if (const std::optional<McpStartupInfo> info = client->startupInfo()) {
+                QJsonArray exchange;
+                for (const QJsonObject &message : info->exchange)
+                    exchange.append(message);
+                data.startup
+                    = {{u"protocolVersion"_s, info->protocolVersion}, {u"discovered"_s, info->discovered},
+                       {u"serverInfo"_s, info->serverInfo},           {u"toolCount"_s, info->toolCount},
+                       {u"durationMs"_s, info->durationMs},           {u"exchange"_s, exchange}};
+                if (!info->instructions.isEmpty())
+                    data.startup.insert(u"instructions"_s, info->instructions);
+            }
+        } else {
+            data.error = client ? client->failureReason() : tr("The MCP server was removed.");
+            if (client)
+                data.stderrTail
+                    = client->stderrTail().mid(std::max<qsizetype>(0, client->stderrTail().size() - 20));
+        }
+        const bool ok = startup.state == McpClient::State::Ready;
+        const int node = m_trace->begin(m_turnNode, TraceKind::McpServer, tr("MCP server %1").arg(it.key()),
+                                        startup.startedUs, data);
+        m_trace->finish(node, ok ? TraceStatus::Ok : TraceStatus::Error, startup.endedUs);
+    }
+}
+
+void ChatSession::onElicitation(const McpElicitation &request, McpClient::ElicitationReply reply)
+{
+    const int id = ++m_nextElicitation;
+    m_elicitations.insert(id, std::move(reply));
+    emit elicitationRequested(id, request);
+}
+
+bool ChatSession::answerElicitation(int id, const McpElicitationAnswer &answer)
+{
+    const auto it = m_elicitations.find(id);
+    if (it == m_elicitations.end())
+        return false;
+    const McpClient::ElicitationReply reply = it.value();
+    m_elicitations.erase(it);
+    if (reply)
+        reply(answer);
+    emit elicitationSettled(id);
+    return true;
+}
+
+void ChatSession::cancelElicitations()
+{
+    const QList<int> ids = m_elicitations.keys();
+    for (int id : ids)
+        answerElicitation(id, {McpElicitationAnswer::Action::Cancel, {}});
 }
 
 void ChatSession::stop()
 {
     if (!isBusy())
         return;
+    cancelElicitations();
+    if (m_queuedText) {
+        // The turn had not begun (it waited for MCP servers): it begins and ends as cancelled, so
+        // everyone who waits for its end hears of it as of any other.
+        const QString text = *m_queuedText;
+        m_queuedText.reset();
+        m_queuedStartPosted = false;
+        rebuildWorkbench();
+        if (m_agent->send(text))
+            m_savedRun.reset();
+    }
     m_agent->cancel();
     // Whatever the debugger or an approval holds belongs to the cancelled turn.
     m_debugger->forgetHeld();
@@ -388,6 +603,7 @@ bool ChatSession::clear()
 {
     if (isBusy())
         return false;
+    cancelElicitations();
     m_agent->setHistory({});
     m_trace->clear();
     m_rows->clear();
@@ -407,7 +623,14 @@ bool ChatSession::clear()
 void ChatSession::onEvent(const AgentEvent &event)
 {
     switch (event.kind) {
+    case AgentEvent::Kind::TurnStarted:
+        m_turnNode = event.traceNode;
+        recordMcpStartups();
+        break;
     case AgentEvent::Kind::IterationStarted: {
+        // Between iterations: no call runs, and this iteration's request is not built yet.
+        if (m_workbenchStale)
+            rebuildWorkbench();
         m_iteration = event.iteration;
         const auto *started = event.payloadAs<IterationStartedInfo>();
         emit iterationChanged(m_iteration, started ? started->maxIterations : m_config.maxIterations);
@@ -428,6 +651,10 @@ void ChatSession::onEvent(const AgentEvent &event)
 void ChatSession::onTurnFinished(const TurnResult &result)
 {
     m_lastResult = result;
+    m_turnNode = -1;
+    cancelElicitations();
+    if (m_workbenchStale)
+        rebuildWorkbench();
     m_debugger->forgetHeld();
     m_approvals->forgetPending();
 }

@@ -7,6 +7,7 @@
 #include "agent/debug/toolapprovalpolicy.h"
 #include "agent/loop/agent.h"
 #include "agent/loop/turnresult.h"
+#include "agent/mcp/mcphub.h"
 #include "agent/model/modelclient.h"
 #include "agent/providers/providerprotocol.h"
 #include "agent/replay/recordedturn.h"
@@ -54,6 +55,14 @@ public:
     ToolApprovalPolicy *approvals() const { return m_approvals; }
     // The conversation as the chat shows it, live and after restore().
     ConversationRows *rows() const { return m_rows; }
+    // The MCP servers whose tools join the built-in ones (started at each turn if down).
+    McpHub *mcp() const { return m_mcp; }
+    void setMcpServers(const QList<McpServerConfig> &servers);
+    // For runs without a user to ask (`loopscope run --approve`): every MCP tool gets \a rule instead of
+    // its configured one; nullopt: the configured rules.
+    void setMcpApprovalOverride(std::optional<ToolApprovalPolicy::Rule> rule);
+    // Answers a form an MCP server asked for (elicitationRequested); false when it no longer waits.
+    bool answerElicitation(int id, const Loopscope::McpElicitationAnswer &answer);
 
     // The provider for the next turn; refused (false) while a turn runs.
     bool setProvider(const ProviderProfile &profile, const QString &apiKey, int readTimeoutMs = 600'000);
@@ -76,7 +85,8 @@ public:
     // workspace, approval rules (a rule with an unknown name is left out).
     void applySettings(const AppSettings &settings);
 
-    bool isBusy() const { return m_agent->isRunning(); }
+    // Also while a turn waits for MCP servers that are still starting.
+    bool isBusy() const { return m_agent->isRunning() || m_queuedText.has_value(); }
     bool send(const QString &text);
     void stop();
     // Drops the last turn (its question and everything after) and asks again.
@@ -128,12 +138,26 @@ signals:
     // A saved conversation replaced the current one (history and trace).
     void restored();
     void titleChanged(const QString &title);
+    // A sentence about something outside the turn (an MCP server that stopped); also shown in rows().
+    void notice(const QString &text);
+    // An MCP server asks the user to fill in a form; answer with answerElicitation(id, …).
+    void elicitationRequested(int id, const Loopscope::McpElicitation &request);
+    // The form no longer waits: answered, or cancelled because the turn stopped or the session was cleared.
+    void elicitationSettled(int id);
 
 private:
     void useResolvedKey(const ProviderProfile &profile, const ApiKeyResolver::Result &key, int readTimeoutMs);
     void onEvent(const AgentEvent &event);
     void onTurnFinished(const TurnResult &result);
     void applyConfig();
+    bool startTurn(const QString &text);
+    // Built-in and MCP tools into the workbench, and the MCP tools' approval rules into the policy.
+    void rebuildWorkbench();
+    void onMcpServerStateChanged(const QString &name, McpClient::State state);
+    // Trace nodes for the MCP start-ups the trace does not show yet, under the running turn.
+    void recordMcpStartups();
+    void onElicitation(const McpElicitation &request, McpClient::ElicitationReply reply);
+    void cancelElicitations();
     // The iteration traceNode is, or is a step of; nullptr outside one.
     const IterationData *enclosingIteration(int traceNode) const;
     // The history before the last user message; nullopt without one.
@@ -150,6 +174,15 @@ private:
         QDateTime updated;
     };
 
+    // One start-up of an MCP server, until the trace shows it.
+    struct McpStartup
+    {
+        qint64 startedUs = 0;
+        qint64 endedUs = 0;
+        McpClient::State state = McpClient::State::Starting;
+        bool recorded = true;
+    };
+
     QNetworkAccessManager *m_network;
     std::unique_ptr<Trace> m_trace;
     std::unique_ptr<Workbench> m_workbench;
@@ -159,6 +192,17 @@ private:
     StepDebugger *m_debugger;
     ToolApprovalPolicy *m_approvals;
     ConversationRows *m_rows;
+    McpHub *m_mcp;
+    QList<std::shared_ptr<const Tool>> m_builtinTools;
+    bool m_workbenchStale = false;
+    std::optional<ToolApprovalPolicy::Rule> m_mcpApprovalOverride;
+    QHash<QString, ToolApprovalPolicy::Rule> m_mcpRules; // as last applied to the policy
+    std::optional<QString> m_queuedText;                 // a turn waiting for MCP servers to start
+    bool m_queuedStartPosted = false;
+    int m_turnNode = -1;
+    QHash<QString, McpStartup> m_mcpStartups;
+    QHash<int, McpClient::ElicitationReply> m_elicitations;
+    int m_nextElicitation = 0;
 
     std::optional<ProviderProfile> m_profile;
     ProviderEndpoint m_endpoint;

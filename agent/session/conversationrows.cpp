@@ -383,6 +383,13 @@ void ConversationRows::endRunningToolCalls()
 // ---------------------------------------------------------------------------
 // Rows and turns
 
+void ConversationRows::addNotice(ConversationRow::Notice kind, const QString &text, int traceNode)
+{
+    Row row = messageRow(Row::Kind::Notice, text, traceNode);
+    row.notice = kind;
+    append(row);
+}
+
 int ConversationRows::append(ConversationRow row)
 {
     row.turn = m_live ? m_live->turn : lastTurn();

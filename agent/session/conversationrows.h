@@ -74,6 +74,9 @@ public:
     int earlierTurnCount() const;
     bool hasEarlierMessages() const { return !m_earlierHistory.isEmpty(); }
     void showEarlierTurns(int count = TurnsPerPage);
+    // A notice that comes from outside the agent's turn (e.g. an MCP server that stopped), in the running
+    // turn if there is one, else after the last.
+    void addNotice(ConversationRow::Notice kind, const QString &text, int traceNode = -1);
 
     // How many of a saved conversation's turns showHistory() shows at first.
     static constexpr int TurnsPerPage = 25;

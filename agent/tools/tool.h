@@ -12,14 +12,19 @@
 
 namespace Loopscope {
 
-/*! What a tool hands back: text for the model, and whether it describes a failure. */
+/*!
+    What a tool hands back: text for the model, whether it describes a
+    failure, and what the trace should keep beyond the text (details, never
+    shown to the model), e.g. the exchange with an MCP server.
+*/
 struct ToolResult
 {
     QString content;
     bool isError = false;
+    QJsonObject details;
 
-    static ToolResult success(const QString &content) { return {content, false}; }
-    static ToolResult failure(const QString &content) { return {content, true}; }
+    static ToolResult success(const QString &content) { return {content, false, {}}; }
+    static ToolResult failure(const QString &content) { return {content, true, {}}; }
     bool operator==(const ToolResult &) const = default;
 };
 

@@ -58,6 +58,7 @@ constexpr EnumName<size_t> PayloadTypeNames[] = {
     {payloadIndex<TextData>(), u"text"},
     {payloadIndex<HandoffData>(), u"handoff"},
     {payloadIndex<ErrorData>(), u"error"},
+    {payloadIndex<McpServerData>(), u"mcp_server"},
 };
 
 size_t payloadIndexForKind(TraceKind kind)
@@ -73,6 +74,7 @@ size_t payloadIndexForKind(TraceKind kind)
     case TraceKind::Summary: return payloadIndex<TextData>();
     case TraceKind::Handoff: return payloadIndex<HandoffData>();
     case TraceKind::Error: return payloadIndex<ErrorData>();
+    case TraceKind::McpServer: return payloadIndex<McpServerData>();
     }
     return 0;
 }
@@ -181,7 +183,8 @@ constexpr auto payloadFieldsOf<ToolCallData>()
                       field(u"result", &ToolCallData::result),
                       field(u"isError", &ToolCallData::isError),
                       field(u"decision", &ToolCallData::decision),
-                      field(u"progress", &ToolCallData::progress)};
+                      field(u"progress", &ToolCallData::progress),
+                      field(u"details", &ToolCallData::details)};
 }
 
 template<>
@@ -211,6 +214,14 @@ constexpr auto payloadFieldsOf<ErrorData>()
     return std::tuple{field(u"message", &ErrorData::message), field(u"code", &ErrorData::code)};
 }
 
+template<>
+constexpr auto payloadFieldsOf<McpServerData>()
+{
+    return std::tuple{field(u"server", &McpServerData::server), field(u"startup", &McpServerData::startup),
+                      field(u"error", &McpServerData::error),
+                      field(u"stderrTail", &McpServerData::stderrTail)};
+}
+
 // Field values to JSON and back. Plain values are read as they are; values
 // with their own JSON form are read as an object, and keep their default when
 // the field is absent.
@@ -218,6 +229,13 @@ template<typename Value>
 void writeField(QJsonObject &json, QStringView key, const Value &value)
 {
     json.insert(key, value);
+}
+
+// Objects are written only when they hold something, so older traces and readers see no new keys.
+void writeField(QJsonObject &json, QStringView key, const QJsonObject &value)
+{
+    if (!value.isEmpty())
+        json.insert(key, value);
 }
 
 void writeField(QJsonObject &json, QStringView key, const QStringList &value)
@@ -270,6 +288,12 @@ void readField(JsonFields &fields, QStringView key, qint64 &value)
 {
     value = fields.integer(key, Need::Optional, value, std::numeric_limits<qint64>::min(),
                            std::numeric_limits<qint64>::max());
+}
+
+void readField(JsonFields &fields, QStringView key, QJsonObject &value)
+{
+    if (fields.has(key))
+        value = fields.object(key, Need::Optional);
 }
 
 void readField(JsonFields &fields, QStringView key, QStringList &value)

@@ -54,6 +54,7 @@ QString TraceModel::kindDisplayName(TraceKind kind)
     case TraceKind::Summary: return tr("Summary");
     case TraceKind::Handoff: return tr("Handoff");
     case TraceKind::Error: return tr("Error");
+    case TraceKind::McpServer: return tr("MCP server");
     }
     return {};
 }

@@ -17,6 +17,7 @@ constexpr EnumName<TraceKind> TraceKindNames[] = {
     {TraceKind::Summary, u"summary"},
     {TraceKind::Handoff, u"handoff"},
     {TraceKind::Error, u"error"},
+    {TraceKind::McpServer, u"mcp_server"},
 };
 
 constexpr EnumName<TraceStatus> TraceStatusNames[] = {

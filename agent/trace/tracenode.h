@@ -23,7 +23,10 @@ enum class TraceKind {
     Summary,
     Handoff,
     Error,
+    McpServer, // an MCP server's start-up (or its failure) during a turn
 };
+// The last kind, for loops over every kind: new kinds are appended, so saved traces keep their meaning.
+constexpr TraceKind LastTraceKind = TraceKind::McpServer;
 
 enum class TraceStatus {
     Running,
@@ -94,6 +97,8 @@ struct ToolCallData
     bool isError = false;
     QString decision; // "auto", "allowed", "denied", "manual result"
     QStringList progress;
+    // What the tool kept for the trace beyond its text (ToolResult::details), e.g. an MCP exchange.
+    QJsonObject details;
     bool operator==(const ToolCallData &) const = default;
 };
 
@@ -128,8 +133,18 @@ struct ErrorData
     bool operator==(const ErrorData &) const = default;
 };
 
-using TracePayload = std::variant<std::monostate, TurnData, IterationData, ModelCallData, RetryData,
-                                  ToolCallData, ShieldCheckData, TextData, HandoffData, ErrorData>;
+struct McpServerData
+{
+    QString server;
+    QJsonObject startup; // protocolVersion, discovered, serverInfo, toolCount, durationMs, exchange
+    QString error;       // why start-up failed; empty when it succeeded
+    QStringList stderrTail;
+    bool operator==(const McpServerData &) const = default;
+};
+
+using TracePayload
+    = std::variant<std::monostate, TurnData, IterationData, ModelCallData, RetryData, ToolCallData,
+                   ShieldCheckData, TextData, HandoffData, ErrorData, McpServerData>;
 
 /*!
     One node of the trace tree as a plain value. Timestamps are microseconds

@@ -170,7 +170,10 @@ Forest buildEveryKindForest(Trace &trace)
                      u"# Ärger\n\n…"_s,
                      false,
                      u"allowed"_s,
-                     {u"opened"_s, u"read 2 KiB"_s, QString()}});
+                     {u"opened"_s, u"read 2 KiB"_s, QString()},
+                     QJsonObject{{u"mcp"_s, QJsonObject{{u"server"_s, u"files"_s},
+                                                        {u"request"_s, QJsonObject{{u"id"_s, 7}}},
+                                                        {u"progress"_s, QJsonArray{1, 2}}}}}});
     f.toolB = trace.begin(f.firstIteration, TraceKind::ToolCall, u"run_shell"_s, T0 + 2'000'200,
                           ToolCallData{ToolCall{u"call_3"_s, u"run_shell"_s, uR"({"command":"rm -rf /"})"_s,
                                                 QJsonObject{{u"thoughtSignature"_s, u"eHl6"_s}}},
@@ -202,6 +205,10 @@ Forest buildEveryKindForest(Trace &trace)
         = trace.begin(f.turn, TraceKind::Error, u"Unknown tool"_s, T0 + 3'700'000,
                       ErrorData{u"The model called \"fly\", which does not exist."_s, u"unknown_tool"_s});
     trace.finish(error, TraceStatus::Error, T0 + 3'700'000);
+    const int mcpServer = trace.begin(
+        f.turn, TraceKind::McpServer, u"MCP server files"_s, T0 + 3'750'000,
+        McpServerData{u"files"_s, {}, u"The MCP server “files” could not start."_s, {u"node: not found"_s}});
+    trace.finish(mcpServer, TraceStatus::Error, T0 + 3'760'000);
     const int summary = trace.begin(f.turn, TraceKind::Summary, u"Summary"_s, T0 + 3'800'000, TextData{});
     trace.finish(summary, TraceStatus::Skipped, T0 + 3'800'001);
     trace.finish(f.turn, TraceStatus::Ok, T0 + 4'000'000);
@@ -328,6 +335,7 @@ private slots:
     void roundTripIsByteStable_data();
     void roundTripIsByteStable();
     void roundTripThroughTextKeepsEveryNode();
+    void toolDetailsAreWrittenOnlyWhenPresent();
     void emptyTraceRoundTrips();
     void nodeJsonHasTheDocumentedShape();
     void jsonWithoutIdsIsNumberedInPreorder();
@@ -465,6 +473,16 @@ void TestTrace::roundTripThroughTextKeepsEveryNode()
     QVERIFY(loaded.fromJson(document.array()));
     compareTraces(loaded, original);
     QCOMPARE(loaded.node(loaded.roots().at(1)).startedUs, BeyondDoublePrecision);
+}
+
+void TestTrace::toolDetailsAreWrittenOnlyWhenPresent()
+{
+    Trace trace;
+    const Forest f = buildEveryKindForest(trace);
+    const QJsonObject withDetails = trace.nodeToJson(f.toolA).value(u"data"_s).toObject();
+    QCOMPARE(withDetails[u"details"_s][u"mcp"_s][u"server"_s].toString(), u"files"_s);
+    const QJsonObject without = trace.nodeToJson(f.toolB).value(u"data"_s).toObject();
+    QVERIFY(!without.contains(u"details"_s));
 }
 
 void TestTrace::emptyTraceRoundTrips()

@@ -43,17 +43,17 @@ ChatComposer::ChatComposer(QWidget *parent)
     m_stop->hide();
     connect(m_stop, &QPushButton::clicked, this, &ChatComposer::cancelRequested);
 
-    auto *buttons = new QVBoxLayout;
-    buttons->setContentsMargins(0, 0, 0, 0);
-    buttons->addStretch(1);
-    buttons->addWidget(m_send);
-    buttons->addWidget(m_stop);
+    m_buttons = new QVBoxLayout;
+    m_buttons->setContentsMargins(0, 0, 0, 0);
+    m_buttons->addStretch(1);
+    m_buttons->addWidget(m_send);
+    m_buttons->addWidget(m_stop);
 
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(chatSpacing(this, 0.5));
     layout->addWidget(m_editor, 1);
-    layout->addLayout(buttons);
+    layout->addLayout(m_buttons);
 
     updatePlaceholder();
     updateSendEnabled();
@@ -71,6 +71,21 @@ void ChatComposer::setText(const QString &text)
     m_editor->setPlainText(text);
     m_editor->moveCursor(QTextCursor::End);
     m_editor->setFocus();
+}
+
+void ChatComposer::insertText(const QString &text)
+{
+    QTextCursor cursor = m_editor->textCursor();
+    const bool lineStart = cursor.atBlockStart();
+    cursor.insertText(lineStart || text.isEmpty() ? text : u'\n' + text);
+    m_editor->setTextCursor(cursor);
+    m_editor->setFocus();
+}
+
+void ChatComposer::addAccessory(QWidget *widget)
+{
+    widget->setParent(this);
+    m_buttons->insertWidget(1, widget); // after the stretch, above Send
 }
 
 void ChatComposer::setBusy(bool busy)

@@ -5,6 +5,7 @@
 QT_BEGIN_NAMESPACE
 class QPlainTextEdit;
 class QPushButton;
+class QVBoxLayout;
 QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
@@ -24,6 +25,11 @@ public:
     QString text() const;
     // E.g. the last question, to edit and resend; the cursor goes to the end.
     void setText(const QString &text);
+
+    // Inserts at the cursor (e.g. an MCP prompt or resource), on a line of its own when needed.
+    void insertText(const QString &text);
+    // A widget beside the editor, above Send (e.g. the MCP button); the composer takes it.
+    void addAccessory(QWidget *widget);
 
     // Busy: a turn runs, Stop replaces Send and sending waits.
     void setBusy(bool busy);
@@ -55,6 +61,7 @@ private:
     QPlainTextEdit *m_editor;
     QPushButton *m_send;
     QPushButton *m_stop;
+    QVBoxLayout *m_buttons;
     bool m_busy = false;
     bool m_sendOnEnter = false;
 };

@@ -3,6 +3,7 @@
 #include "ui/chat/approvalcard.h"
 #include "ui/chat/chatitem.h"
 #include "ui/chat/chatsurface.h"
+#include "ui/chat/elicitationcard.h"
 #include "ui/chat/toolcallcard.h"
 
 #include "agent/session/conversationrows.h"
@@ -262,6 +263,7 @@ void ChatView::onRowsReset()
     m_pendingStream = nullptr;
     selectItem(nullptr);
     removeItems(0, int(m_items.size()));
+    removeFinishedElicitations(true);
     m_followBottom = true;
     onRowsInserted(0, m_rows->size());
     scrollToBottom();
@@ -270,6 +272,7 @@ void ChatView::onRowsReset()
 void ChatView::onTurnStarted()
 {
     flushStream();
+    removeFinishedElicitations(false);
     m_activityLabel->setText(tr("Waiting for the model…"));
     // Whoever sends wants to see the answer come in.
     scrollToBottom();
@@ -436,6 +439,52 @@ void ChatView::decide(const QString &callId, Decision decision, const std::optio
     }
 }
 
+// ---------------------------------------------------------------------------
+// MCP elicitations
+
+void ChatView::showElicitation(int id, const McpElicitation &request)
+{
+    if (m_elicitations.value(id))
+        return;
+    auto *card = new ElicitationCard(request, m_content);
+    card->setObjectName(QStringLiteral("elicitationCard_%1").arg(id));
+    m_layout->insertWidget(m_layout->indexOf(m_activity), card);
+    m_elicitations.insert(id, card);
+    card->show();
+    connect(card, &ElicitationCard::answered, this,
+            [this, id](const McpElicitationAnswer &answer) { emit elicitationAnswered(id, answer); });
+    updateEmptyHint();
+    scrollToBottom();
+}
+
+void ChatView::settleElicitation(int id)
+{
+    ElicitationCard *card = m_elicitations.value(id);
+    if (card && !card->isFinished())
+        card->finish(tr("The server no longer waits for an answer."));
+}
+
+ElicitationCard *ChatView::elicitationCard(int id) const
+{
+    return m_elicitations.value(id);
+}
+
+void ChatView::removeFinishedElicitations(bool all)
+{
+    for (auto it = m_elicitations.begin(); it != m_elicitations.end();) {
+        ElicitationCard *card = it.value();
+        if (card && !all && !card->isFinished()) {
+            ++it;
+            continue;
+        }
+        if (card) {
+            m_layout->removeWidget(card);
+            card->deleteLater();
+        }
+        it = m_elicitations.erase(it);
+    }
+}
+
 void ChatView::onApprovalSettled(const QString &callId, bool allowed)
 {
     if (ToolCallCard *card = toolCallCard(callId))
@@ -563,7 +612,7 @@ void ChatView::updateActivity()
 
 void ChatView::updateEmptyHint()
 {
-    m_emptyHint->setVisible(m_items.isEmpty());
+    m_emptyHint->setVisible(m_items.isEmpty() && m_elicitations.isEmpty());
 }
 
 // ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 
 #include "agent/debug/toolapprovalpolicy.h"
 #include "agent/loop/agent.h"
+#include "agent/mcp/mcpclient.h"
 #include "agent/session/conversationrows.h"
 
 #include <QList>
@@ -27,6 +28,7 @@ class Trace;
 namespace Loopscope::Ui {
 
 class ChatItem;
+class ElicitationCard;
 class ToolCallCard;
 
 /*!
@@ -85,6 +87,14 @@ public:
     ChatItem *itemForTraceNode(int nodeId) const;
     ToolCallCard *toolCallCard(const QString &callId) const;
 
+    // An MCP server's question as a card below the conversation; its answer
+    // comes back through elicitationAnswered(). Settling (answered here or
+    // elsewhere, e.g. the turn was stopped) disables the card; finished cards
+    // go at the next turn.
+    void showElicitation(int id, const McpElicitation &request);
+    void settleElicitation(int id);
+    ElicitationCard *elicitationCard(int id) const;
+
     bool isFollowingBottom() const { return m_followBottom; }
     // How often streamed text was pushed into the view (batched deltas).
     int streamRenderCount() const { return m_streamRenderCount; }
@@ -96,6 +106,7 @@ signals:
     void editLastRequested(const QString &text);
     void regenerateRequested();
     void retryRequested();
+    void elicitationAnswered(int id, const Loopscope::McpElicitationAnswer &answer);
 
 private:
     void onRowsInserted(int first, int count);
@@ -107,6 +118,7 @@ private:
     void onAttemptFailed(int attempt, const QString &reason);
     void onApprovalRequested(const ToolApprovalPolicy::Request &request);
     void onApprovalSettled(const QString &callId, bool allowed);
+    void removeFinishedElicitations(bool all);
 
     ChatItem *createItem(const ConversationRow &row);
     void render(ChatItem *item, const ConversationRow &row);
@@ -142,6 +154,7 @@ private:
 
     // One per row, in the rows' order.
     QList<ChatItem *> m_items;
+    QHash<int, QPointer<ElicitationCard>> m_elicitations;
     // The item whose streamed text waits for the next render.
     QPointer<ChatItem> m_pendingStream;
     QPointer<ChatItem> m_selected;

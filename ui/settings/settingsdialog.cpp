@@ -6,6 +6,7 @@
 #include "agent/debug/toolapprovalpolicy.h"
 #include "agent/providers/connectiontester.h"
 #include "agent/tools/builtin/builtintools.h"
+#include "ui/settings/mcpserverspage.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -263,8 +264,20 @@ QWidget *SettingsDialog::createAppearancePage()
     return page;
 }
 
+void SettingsDialog::addMcpServersPage(McpSettings *settings, McpHub *hub)
+{
+    if (m_mcpPage)
+        return;
+    m_mcpPage = new McpServersPage(settings, m_secrets, hub);
+    m_mcpPage->setObjectName(u"mcpServersPage"_s);
+    m_tabs->addTab(m_mcpPage, tr("&MCP Servers"));
+    m_mcpPage->load();
+}
+
 void SettingsDialog::showPage(Page page)
 {
+    if (page == Page::McpServers && !m_mcpPage)
+        return;
     m_tabs->setCurrentIndex(int(page));
 }
 
@@ -531,6 +544,13 @@ bool SettingsDialog::save(bool closeWhenDone)
         setStatus(tr("The workspace folder %1 does not exist.").arg(QDir::toNativeSeparators(workspace)));
         return false;
     }
+    if (m_mcpPage) {
+        if (const QString problem = m_mcpPage->validationError(); !problem.isEmpty()) {
+            showPage(Page::McpServers);
+            setStatus(problem);
+            return false;
+        }
+    }
 
     // Profiles. New ones get their id (also their keychain account) now.
     for (Draft &draft : m_drafts) {
@@ -617,6 +637,10 @@ bool SettingsDialog::save(bool closeWhenDone)
             keyOperationFinished(error.isEmpty() ? QString()
                                                  : tr("the key for “%1” was not saved: %2").arg(name, error));
         });
+    }
+    if (m_mcpPage) {
+        ++m_pendingWrites;
+        m_mcpPage->save([this](const QStringList &errors) { keyOperationFinished(errors.join(u"; "_s)); });
     }
     keyOperationFinished(QString());
     return true;

@@ -24,16 +24,20 @@ QT_END_NAMESPACE
 namespace Loopscope {
 class AppSettings;
 class ConnectionTester;
+class McpHub;
+class McpSettings;
 class SecretStore;
 } // namespace Loopscope
 
 namespace Loopscope::Ui {
 
+class McpServersPage;
+
 /*!
     Everything a user configures, on four pages: provider profiles, the
     loop's limits, the built-in tools and their approval rules, and how the
-    composer sends. Edits stay in the dialog until Apply or OK; Cancel drops
-    them. Settings are written at once, keys go to the keychain, which is
+    composer sends; and a fifth, MCP servers, when addMcpServersPage() is called. Edits stay in the dialog
+   until Apply or OK; Cancel drops them. Settings are written at once, keys go to the keychain, which is
     asynchronous: OK closes only once every key write has finished, and a
     keychain error keeps the dialog open and is shown in it. Open the dialog
     with open() or show(), not exec().
@@ -47,12 +51,16 @@ class SettingsDialog final : public QDialog
     Q_OBJECT
 
 public:
-    enum class Page { Providers, Loop, Tools, Appearance };
+    enum class Page { Providers, Loop, Tools, Appearance, McpServers };
 
     // tester answers "Test connection"; the dialog uses it, never creates a client itself.
     SettingsDialog(ProviderProfileStore *profiles, AppSettings *settings, SecretStore *secrets,
                    ConnectionTester *tester, QWidget *parent = nullptr);
     ~SettingsDialog() override;
+
+    // Adds the MCP Servers page (once); \a hub (the session's, may be null) gives live status.
+    void addMcpServersPage(McpSettings *settings, McpHub *hub);
+    McpServersPage *mcpServersPage() const { return m_mcpPage; }
 
     void showPage(Page page);
     // Whether an Apply or OK is waiting for the keychain.
@@ -131,6 +139,8 @@ private:
     QPushButton *m_browseButton;
     // Appearance
     QCheckBox *m_sendOnEnter;
+
+    McpServersPage *m_mcpPage = nullptr;
 
     QLabel *m_status;
     QDialogButtonBox *m_buttons;

@@ -33,7 +33,7 @@ TraceFilterBar::TraceFilterBar(TraceFilterProxyModel *filter, QWidget *parent)
     auto *allKinds = m_kindMenu->addAction(tr("All Kinds"));
     connect(allKinds, &QAction::triggered, filter, [filter] { filter->setKinds({}); });
     m_kindMenu->addSeparator();
-    for (int kind = int(TraceKind::Turn); kind <= int(TraceKind::Error); ++kind) {
+    for (int kind = int(TraceKind::Turn); kind <= int(LastTraceKind); ++kind) {
         QAction *action = m_kindMenu->addAction(TraceIcons::kindIcon(TraceKind(kind)),
                                                 TraceModel::kindDisplayName(TraceKind(kind)));
         action->setCheckable(true);

@@ -32,7 +32,7 @@ void TraceFilterProxyModel::setKinds(const QList<TraceKind> &kinds)
 QList<TraceKind> TraceFilterProxyModel::kinds() const
 {
     QList<TraceKind> result;
-    for (int kind = int(TraceKind::Turn); kind <= int(TraceKind::Error); ++kind) {
+    for (int kind = int(TraceKind::Turn); kind <= int(LastTraceKind); ++kind) {
         if (m_kindMask & kindBit(TraceKind(kind)))
             result.append(TraceKind(kind));
     }

@@ -160,6 +160,12 @@ private:
             painter->drawPoint(QPointF(8, 12.4));
             return;
         }
+        case TraceKind::McpServer: { // a plug: a body with two prongs
+            painter->drawRoundedRect(QRectF(3, 6, 10, 8), 2, 2);
+            painter->drawRect(QRectF(5, 1.5, 2, 4.5));
+            painter->drawRect(QRectF(9, 1.5, 2, 4.5));
+            return;
+        }
         }
     }
 
@@ -186,6 +192,7 @@ QColor TraceIcons::kindColor(TraceKind kind)
     case TraceKind::Summary: return QColor(0x8a, 0x9a, 0x5b);
     case TraceKind::Handoff: return QColor(0xd1, 0x8a, 0x4b);
     case TraceKind::Error: return QColor(0xd9, 0x3f, 0x3f);
+    case TraceKind::McpServer: return QColor(0x3f, 0x8f, 0x5f);
     }
     return {};
 }

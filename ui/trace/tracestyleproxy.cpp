@@ -11,7 +11,7 @@ TraceStyleProxy::TraceStyleProxy(QObject *parent)
     : QIdentityProxyModel(parent)
     , m_palette(QGuiApplication::palette())
 {
-    for (int kind = int(TraceKind::Turn); kind <= int(TraceKind::Error); ++kind)
+    for (int kind = int(TraceKind::Turn); kind <= int(LastTraceKind); ++kind)
         m_kindIcons.append(TraceIcons::kindIcon(TraceKind(kind)));
 }
 

@@ -40,6 +40,7 @@ bool shownOnTimeline(const TraceNode &node)
     switch (node.kind) {
     case TraceKind::ModelCall:
     case TraceKind::ToolCall:
+    case TraceKind::McpServer:
     case TraceKind::Error: return true;
     case TraceKind::ShieldCheck: return node.status == TraceStatus::Blocked;
     default: return false;

@@ -64,7 +64,7 @@ int opaquePixels(const QImage &image)
 constexpr TraceKind AllKinds[]
     = {TraceKind::Turn,     TraceKind::Iteration,   TraceKind::ModelCall,  TraceKind::Retry,
        TraceKind::ToolCall, TraceKind::ShieldCheck, TraceKind::Reflection, TraceKind::Summary,
-       TraceKind::Handoff,  TraceKind::Error};
+       TraceKind::Handoff,  TraceKind::Error,       TraceKind::McpServer};
 
 } // namespace
 

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "agent/mcp/mcpserverconfig.h"
+
+#include <QList>
+#include <QStringList>
+
+#include <functional>
+
+QT_BEGIN_NAMESPACE
+class QObject;
+class QSettings;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+
+class SecretStore;
+
+/*!
+    Where the user's MCP servers are kept: their configuration in QSettings
+    (one JSON list under "mcp/servers"), the values of their secret headers
+    and environment variables in the keychain (SecretStore), never in
+    settings. It lives here rather than in AppSettings because config sits
+    below mcp on the ladder. Keychain work is asynchronous; callbacks arrive
+    while `context` is alive.
+*/
+class McpSettings final
+{
+public:
+    explicit McpSettings(QSettings *settings);
+
+    // The stored servers, secret values empty; entries that no longer parse are
+    // left out and described in \a problems.
+    QList<McpServerConfig> servers(QStringList *problems = nullptr) const;
+    // Stores the servers without any secret value (see saveSecrets()).
+    void setServers(const QList<McpServerConfig> &servers);
+
+    using LoadCallback
+        = std::function<void(const QList<McpServerConfig> &withSecrets, const QStringList &errors)>;
+    using SaveCallback = std::function<void(const QStringList &errors)>;
+
+    // Fills in the secret values from \a store. Errors name the server and the
+    // header or variable, including secrets that are not stored.
+    static void loadSecrets(const QList<McpServerConfig> &servers, SecretStore *store, QObject *context,
+                            LoadCallback done);
+    // Writes the secret values that are set, and removes the keychain entries
+    // of \a previous that \a servers no longer has (a removed server or header,
+    // a renamed server). An empty secret value is left as stored.
+    static void saveSecrets(const QList<McpServerConfig> &servers, const QList<McpServerConfig> &previous,
+                            SecretStore *store, QObject *context, SaveCallback done);
+
+    // The keychain accounts of a server's secrets.
+    static QStringList secretAccounts(const McpServerConfig &server);
+
+private:
+    QSettings *m_settings;
+};
+
+} // namespace Loopscope

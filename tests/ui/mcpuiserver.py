@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""A small MCP server over stdio for the widget tests: two tools, a prompt with
+a required argument, a text resource, and a line on stderr at start."""
+import json
+import sys
+
+TOOLS = [
+    {"name": "lookup", "title": "Look up", "description": "Looks something up.",
+     "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+    {"name": "erase", "description": "Erases everything.",
+     "inputSchema": {"type": "object", "properties": {}}},
+]
+PROMPTS = [
+    {"name": "review", "title": "Review code", "description": "Asks for a review.",
+     "arguments": [{"name": "file", "description": "The file to review", "required": True},
+                   {"name": "focus", "description": "What to look at"}]},
+]
+RESOURCES = [
+    {"uri": "notes://today", "name": "today", "title": "Today's notes", "mimeType": "text/plain"},
+]
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+sys.stderr.write("uiserver: ready for questions\n")
+sys.stderr.flush()
+for line in sys.stdin:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        continue
+    method = message.get("method")
+    request_id = message.get("id")
+    params = message.get("params") or {}
+    if request_id is None:
+        continue
+    result = None
+    if method == "initialize":
+        result = {"protocolVersion": params.get("protocolVersion", "2025-06-18"),
+                  "capabilities": {"tools": {}, "prompts": {}, "resources": {}},
+                  "serverInfo": {"name": "uiserver", "version": "1.0"}}
+    elif method == "tools/list":
+        result = {"tools": TOOLS}
+    elif method == "prompts/list":
+        result = {"prompts": PROMPTS}
+    elif method == "prompts/get":
+        args = params.get("arguments") or {}
+        text = "Please review %s" % args.get("file", "?")
+        if args.get("focus"):
+            text += " with a focus on %s" % args["focus"]
+        result = {"messages": [{"role": "user", "content": {"type": "text", "text": text + "."}}]}
+    elif method == "resources/list":
+        result = {"resources": RESOURCES}
+    elif method == "resources/read":
+        result = {"contents": [{"uri": params.get("uri"), "mimeType": "text/plain",
+                                "text": "Buy milk.\nCall Ada."}]}
+    elif method == "ping":
+        result = {}
+    if result is None:
+        send({"jsonrpc": "2.0", "id": request_id,
+              "error": {"code": -32601, "message": "Method not found"}})
+    else:
+        send({"jsonrpc": "2.0", "id": request_id, "result": result})

@@ -1,0 +1,82 @@
+#pragma once
+
+#include <QDialog>
+#include <QHash>
+#include <QPointer>
+
+QT_BEGIN_NAMESPACE
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QStackedWidget;
+class QTreeWidget;
+class QTreeWidgetItem;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+class McpHub;
+}
+
+namespace Loopscope::Ui {
+
+/*!
+    The prompts and resources of the ready MCP servers, for the user to put
+    into a message (they are not offered to the model as tools). A prompt
+    asks for its arguments, then its text goes into the composer; a resource
+    is read and shown, and can be inserted. It only asks the session's hub
+    (given, not created) and reports the text through insertRequested().
+*/
+class McpResourcesDialog final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    explicit McpResourcesDialog(McpHub *hub, QWidget *parent = nullptr);
+    ~McpResourcesDialog() override;
+
+    QTreeWidget *tree() const { return m_tree; }
+    // The argument field of the chosen prompt.
+    QLineEdit *argumentEdit(const QString &name) const { return m_arguments.value(name); }
+    QPlainTextEdit *resourceView() const { return m_resourceText; }
+    QPushButton *insertButton() const { return m_insert; }
+    QLabel *statusLabel() const { return m_status; }
+
+    // Rebuilds the list from the hub.
+    void refresh();
+
+signals:
+    void insertRequested(const QString &text);
+
+private:
+    enum Kind { ServerItem, PromptItem, ResourceItem };
+
+    void choose(QTreeWidgetItem *item);
+    void showPrompt(const QString &server, const QString &prompt);
+    void showResource(const QString &server, const QString &uri);
+    void insert();
+    void updateInsertEnabled();
+    void setStatus(const QString &text);
+
+    QPointer<McpHub> m_hub;
+    QTreeWidget *m_tree;
+    QStackedWidget *m_pages;
+    QLabel *m_promptTitle;
+    QLabel *m_promptDescription;
+    QFormLayout *m_promptForm;
+    QWidget *m_promptFields;
+    QLabel *m_resourceTitle;
+    QPlainTextEdit *m_resourceText;
+    QLabel *m_status;
+    QPushButton *m_insert;
+
+    QHash<QString, QLineEdit *> m_arguments;
+    QStringList m_requiredArguments;
+    QString m_server;
+    QString m_name; // the prompt's name or the resource's URI
+    Kind m_kind = ServerItem;
+    int m_generation = 0; // answers for an earlier choice are dropped
+};
+
+} // namespace Loopscope::Ui
