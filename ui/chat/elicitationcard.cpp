@@ -151,7 +151,7 @@ void ElicitationCard::addField(const QString &property, const QJsonObject &schem
         field = spin;
     } else if (type == "number"_L1) {
         auto *spin = new QDoubleSpinBox(this);
-        spin->setDecimals(6);
+        spin->setDecimals(3);
         spin->setRange(schema.value("minimum"_L1).toDouble(-1e12), schema.value("maximum"_L1).toDouble(1e12));
         spin->setValue(initial.isDouble() ? initial.toDouble()
                                           : qBound(spin->minimum(), 0.0, spin->maximum()));
