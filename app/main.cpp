@@ -6,6 +6,7 @@
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
 #include "app/cli/exportcommand.h"
+#include "app/cli/mcpcommand.h"
 #include "app/cli/replaycommand.h"
 #include "app/cli/runcommand.h"
 #include "app/launch/provideroptions.h"
@@ -80,7 +81,8 @@ void describeWindowOptions(QCommandLineParser &parser,
 {
     parser.setApplicationDescription(QCoreApplication::translate(
         "main", "Chat with an LLM agent and see, step by step, what its tool loop does.\n"
-                "Headless commands: loopscope run, loopscope replay, loopscope export (each with --help)."));
+                "Headless commands: loopscope run, loopscope replay, loopscope export, loopscope mcp list\n"
+                "(each with --help)."));
     parser.addHelpOption();
     parser.addVersionOption();
     providerOptions.addTo(parser);
@@ -176,6 +178,11 @@ int main(int argc, char *argv[])
         QCoreApplication app(argc, argv);
         describeApplication();
         return Loopscope::Cli::ReplayCommand().exec(QCoreApplication::arguments());
+    }
+    if (argc > 1 && qstrcmp(argv[1], "mcp") == 0) {
+        QCoreApplication app(argc, argv);
+        describeApplication();
+        return Loopscope::Cli::McpCommand().exec(QCoreApplication::arguments());
     }
     if (argc > 1 && qstrcmp(argv[1], "export") == 0) {
         QCoreApplication app(argc, argv);

@@ -109,6 +109,10 @@ public:
         server->lastState = state;
         if (state == McpClient::State::Ready)
             server->knownTools = server->client->tools();
+        // A server that dies keeps its tools for the running turn (a call says it is not running);
+        // one that cannot start again has none to offer.
+        if (state == McpClient::State::Failed && previous == McpClient::State::Starting)
+            server->knownTools.clear();
         if (state == McpClient::State::Failed && previous != McpClient::State::Failed) {
             const QString reason = server->client->failureReason();
             emit q->notice(previous == McpClient::State::Ready

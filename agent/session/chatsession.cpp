@@ -199,6 +199,13 @@ void ChatSession::setTools(const QStringList &names, const QString &workspaceFol
 void ChatSession::setMcpServers(const QList<McpServerConfig> &servers)
 {
     m_mcp->setServers(servers);
+    // A start-up of a server no longer configured is not shown.
+    for (auto it = m_mcpStartups.begin(); it != m_mcpStartups.end();) {
+        if (!m_mcp->client(it.key()))
+            it = m_mcpStartups.erase(it);
+        else
+            ++it;
+    }
 }
 
 void ChatSession::setMcpApprovalOverride(std::optional<ToolApprovalPolicy::Rule> rule)

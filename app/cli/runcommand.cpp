@@ -11,11 +11,13 @@
 #include "agent/transcript/transcript.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/jsonlineswriter.h"
+#include "app/cli/mcpserveroptions.h"
 #include "app/launch/provideroptions.h"
 
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QTextStream>
@@ -39,6 +41,7 @@ struct RunOptions
     QString traceOutPath;
     QString sessionPath;
     QString prompt;
+    QList<McpServerConfig> mcpServers;
 };
 
 void printError(const QString &message)
@@ -48,7 +51,11 @@ void printError(const QString &message)
 
 QString exitCodeHelp()
 {
-    return RunCommand::tr("Exit codes:\n"
+    return RunCommand::tr("MCP servers: their tools join the built-in ones; --approve all also approves\n"
+                          "them and accepts their forms (elicitations) with the fields' default values,\n"
+                          "or declines a form whose required fields have none; with none they are\n"
+                          "denied and every form is declined. The servers end with the run.\n\n"
+                          "Exit codes:\n"
                           "  0    the agent answered (or handed off to another agent), also when the\n"
                           "       iteration limit forced the last answer without tools (outcome\n"
                           "       forced_final in the finished event; a note on stderr says so)\n"
@@ -108,6 +115,8 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
                        "creating it if missing, and save it back after the turn."),
         u"file"_s);
     providerOptions.addTo(parser);
+    const McpServerOptions mcpOptions(true);
+    mcpOptions.addTo(parser);
     parser.addOptions(
         {system, maxIterations, postLoop, noStream, tools, workspace, approve, events, traceOut, session});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
@@ -178,6 +187,16 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         return BadUsage;
     }
     options.prompt = positional.constFirst();
+
+    QStringList notes;
+    const std::optional<QList<McpServerConfig>> servers = mcpOptions.servers(parser, &notes, &error);
+    for (const QString &note : std::as_const(notes))
+        printError(RunCommand::tr("note: %1").arg(note));
+    if (!servers) {
+        printError(error);
+        return BadUsage;
+    }
+    options.mcpServers = *servers;
     return options;
 }
 
@@ -226,7 +245,32 @@ bool prepareSession(ChatSession &session, const RunOptions &options, const QStri
         session.approvals()->setNeverReason(
             RunCommand::tr("tool calls are not approved in this run (--approve none)"));
     }
+    // Nobody is there to ask: MCP tools follow --approve like the built-in ones.
+    session.setMcpApprovalOverride(options.approveAll ? ToolApprovalPolicy::Rule::Always
+                                                      : ToolApprovalPolicy::Rule::Never);
+    session.setMcpServers(options.mcpServers);
     return true;
+}
+
+// A form from an MCP server, answered without a user: with --approve all, accepted with the
+// fields' default values when every required field has one; otherwise declined.
+McpElicitationAnswer answerWithoutUser(const McpElicitation &request, bool approveAll)
+{
+    if (!approveAll)
+        return {McpElicitationAnswer::Action::Decline, {}};
+    const QJsonObject properties = request.requestedSchema.value(u"properties"_s).toObject();
+    QJsonObject content;
+    for (auto it = properties.constBegin(); it != properties.constEnd(); ++it) {
+        const QJsonObject field = it.value().toObject();
+        if (field.contains(u"default"_s))
+            content.insert(it.key(), field.value(u"default"_s));
+    }
+    const QJsonArray required = request.requestedSchema.value(u"required"_s).toArray();
+    for (const QJsonValue &name : required) {
+        if (!content.contains(name.toString()))
+            return {McpElicitationAnswer::Action::Decline, {}};
+    }
+    return {McpElicitationAnswer::Action::Accept, content};
 }
 
 // What a finished turn leaves behind (the trace and session files, the answer
@@ -302,18 +346,36 @@ int RunCommand::exec(const QStringList &arguments)
         QCoreApplication::exit(finishTurn(result, session, options));
     });
 
-    // The first Ctrl+C cancels the turn cleanly; a second one leaves at once.
+    QObject::connect(&session, &ChatSession::notice, &session, [](const QString &text) { printError(text); });
+    QObject::connect(&session, &ChatSession::elicitationRequested, &session,
+                     [&session, &options](int id, const McpElicitation &request) {
+                         const McpElicitationAnswer answer = answerWithoutUser(request, options.approveAll);
+                         printError(answer.action == McpElicitationAnswer::Action::Accept
+                                        ? tr("the MCP server \"%1\" asked \"%2\": accepted with the defaults")
+                                              .arg(request.serverName, request.message)
+                                        : tr("the MCP server \"%1\" asked \"%2\": declined")
+                                              .arg(request.serverName, request.message));
+                         session.answerElicitation(id, answer);
+                     });
+
+    // The first Ctrl+C cancels the turn cleanly; a second one leaves at once, ending the MCP
+    // servers first (bounded) so that none is left behind.
     InterruptWatcher interrupts;
     QObject::connect(&interrupts, &InterruptWatcher::interrupted, &session, [&session](int count) {
-        if (count > 1)
+        if (count > 1) {
+            session.mcp()->shutdown();
             std::_Exit(Cancelled);
+        }
         session.stop();
     });
 
     // Queued: a turn can end at once (a blocked input), and exit() before exec() is lost.
     QMetaObject::invokeMethod(
         &session, [&session, &options] { session.send(options.prompt); }, Qt::QueuedConnection);
-    return QCoreApplication::exec();
+    const int exitCode = QCoreApplication::exec();
+    // Every MCP server process has ended when this returns (the session would do it too, later).
+    session.mcp()->shutdown();
+    return exitCode;
 }
 
 } // namespace Loopscope::Cli

@@ -2,6 +2,7 @@
 #include "agent/transcript/transcript.h"
 #include "tests/support/fakehttpserver.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -116,6 +117,8 @@ private:
         for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "DBUS_SESSION_BUS_ADDRESS"})
             env.remove(QString::fromLatin1(name));
         env.insert(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
+        // No saved settings of the user's (their MCP servers would start).
+        env.insert(u"XDG_CONFIG_HOME"_s, QDir::tempPath() + u"/loopscope-tst-runcommand-config"_s);
         process.setProcessEnvironment(env);
         process.start(QStringLiteral(LOOPSCOPE_EXECUTABLE), arguments);
     }

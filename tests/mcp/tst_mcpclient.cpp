@@ -71,6 +71,7 @@ private slots:
     void structuredContentComesWithText();
     void invalidArgumentsAreAToolErrorNotAFailure();
     void rootsListReturnsTheRootFolder();
+    void changingTheRootTellsTheServer();
     void elicitationIsAnsweredByTheHandler_data();
     void elicitationIsAnsweredByTheHandler();
     void promptsAndResourcesAreListedAndRead();
@@ -291,6 +292,24 @@ void TestMcpClient::rootsListReturnsTheRootFolder()
     const McpCallOutcome outcome = call(*client, u"get-roots-list"_s, {});
     QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
     QVERIFY2(outcome.text.contains(QUrl::fromLocalFile(root.path()).toString()), qPrintable(outcome.text));
+}
+
+void TestMcpClient::changingTheRootTellsTheServer()
+{
+    QTemporaryDir first;
+    QTemporaryDir second;
+    QVERIFY(first.isValid() && second.isValid());
+    auto client = std::make_unique<McpClient>(McpTestServers::everythingStdio(), &m_network);
+    client->setRootFolder(first.path());
+    client->start();
+    WAIT_READY(client);
+    QTRY_VERIFY_WITH_TIMEOUT(toolNames(*client).contains(u"get-roots-list"_s), 10'000);
+    QSignalSpy log(client.get(), &McpClient::messageLogged);
+    client->setRootFolder(second.path());
+    QVERIFY(loggedOutgoing(log, u"notifications/roots/list_changed"_s));
+    const QString secondUri = QUrl::fromLocalFile(second.path()).toString();
+    // The server asks for the roots again; the tool then shows the new one.
+    QTRY_VERIFY_WITH_TIMEOUT(call(*client, u"get-roots-list"_s, {}).text.contains(secondUri), 10'000);
 }
 
 void TestMcpClient::elicitationIsAnsweredByTheHandler_data()

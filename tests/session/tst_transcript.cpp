@@ -86,7 +86,9 @@ QJsonArray everyKindTrace()
                                                u"sunny, 21 °C"_s,
                                                false,
                                                u"allowed"_s,
-                                               {u"asked"_s, QString()}});
+                                               {u"asked"_s, QString()},
+                                               QJsonObject{{u"mcp"_s, QJsonObject{{u"server"_s, u"weather"_s},
+                                                                                  {u"durationMs"_s, 12}}}}});
     const int toolB = trace.begin(iteration, TraceKind::ToolCall, u"run_shell"_s, T0 + 2'000'200,
                                   ToolCallData{ToolCall{u"call_2"_s, u"run_shell"_s, u"{}"_s, {}},
                                                {},
@@ -109,6 +111,11 @@ QJsonArray everyKindTrace()
     const int error = trace.begin(turn, TraceKind::Error, u"Unknown tool"_s, T0 + 3'700'000,
                                   ErrorData{u"The model called \"fly\"."_s, u"unknown_tool"_s});
     trace.finish(error, TraceStatus::Error, T0 + 3'700'000);
+    const int mcpServer = trace.begin(
+        turn, TraceKind::McpServer, u"MCP server weather"_s, T0 + 3'800'000,
+        McpServerData{
+            u"weather"_s, QJsonObject{{u"protocolVersion"_s, u"2025-11-25"_s}, {u"toolCount"_s, 2}}, {}, {}});
+    trace.finish(mcpServer, TraceStatus::Ok, T0 + 3'900'000);
     trace.finish(turn, TraceStatus::Ok, T0 + 4'000'000);
 
     const int second = trace.begin(-1, TraceKind::Turn, u"Rechnung?"_s, BeyondDoublePrecision,
@@ -278,7 +285,7 @@ void TestTranscript::roundTripOfEveryTraceNodeKindIsByteStable()
         kinds.insert(int(trace.node(id).kind));
         statuses.insert(int(trace.node(id).status));
     }
-    QCOMPARE(kinds.size(), 10);
+    QCOMPARE(kinds.size(), int(LastTraceKind) + 1); // every kind
     QCOMPARE(statuses.size(), 7);
 }
 

@@ -1,0 +1,318 @@
+// `loopscope run` and `loopscope mcp list` with MCP servers, end to end: the
+// real executable, server-everything over stdio (the mcp_servers fixture) and
+// a scripted OpenAI-compatible model over real HTTP on 127.0.0.1. No server
+// process may outlive the run, also after SIGINT.
+
+#include "tests/mcp/mcptestservers.h"
+#include "tests/support/fakehttpserver.h"
+#include "tests/support/openaicompletion.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cerrno>
+#include <csignal>
+#include <sys/types.h>
+
+using namespace Loopscope;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString apiKey = u"sk-cli-mcp-0123456789"_s;
+
+QJsonObject toolCallCompletion(const QString &name, const QJsonObject &arguments)
+{
+    const QJsonObject call{
+        {u"id"_s, u"call_1"_s},
+        {u"type"_s, u"function"_s},
+        {u"function"_s, QJsonObject{{u"name"_s, name},
+                                    {u"arguments"_s, QString::fromUtf8(QJsonDocument(arguments).toJson(
+                                                         QJsonDocument::Compact))}}}};
+    return {{u"id"_s, u"chatcmpl-1"_s},
+            {u"object"_s, u"chat.completion"_s},
+            {u"model"_s, u"m"_s},
+            {u"choices"_s,
+             QJsonArray{QJsonObject{{u"index"_s, 0},
+                                    {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s},
+                                                               {u"content"_s, QJsonValue::Null},
+                                                               {u"tool_calls"_s, QJsonArray{call}}}},
+                                    {u"finish_reason"_s, u"tool_calls"_s}}}},
+            {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 10}, {u"completion_tokens"_s, 5}}}};
+}
+
+// The last message of a request: the model's next turn is decided by it.
+QJsonObject lastMessage(const HttpRequestRecord &request)
+{
+    return request.json().value(u"messages"_s).toArray().last().toObject();
+}
+
+// Gone, or a zombie waiting for its new parent to reap it: the server has ended either way.
+bool processEnded(qint64 pid)
+{
+    if (::kill(pid_t(pid), 0) != 0)
+        return errno == ESRCH;
+    QFile stat(u"/proc/%1/stat"_s.arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return true;
+    const QByteArray line = stat.readAll();
+    const qsizetype close = line.lastIndexOf(')');
+    return close >= 0 && line.mid(close + 2, 1) == "Z";
+}
+
+} // namespace
+
+class RunMcpTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    FakeHttpServer m_server;
+    QTemporaryDir m_dir;
+
+    struct Run
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    QStringList runArguments() const
+    {
+        return {u"run"_s,
+                u"--provider"_s,
+                u"openai"_s,
+                u"--base-url"_s,
+                m_server.baseUrl().toString() + u"/v1"_s,
+                u"--model"_s,
+                u"m"_s,
+                u"--api-key-env"_s,
+                u"LOOPSCOPE_TEST_KEY"_s,
+                u"--no-stream"_s};
+    }
+
+    // A config file with server-everything started through sh, which writes its pid to \a pidFile first.
+    QString writeConfig(const QString &fileName, const QString &pidFile, bool withBroken = false) const
+    {
+        const QString script = u"echo $$ > '%1'; exec '%2' '%3'"_s.arg(pidFile, McpTestServers::nodeProgram(),
+                                                                       McpTestServers::everythingScript());
+        QJsonObject servers{{u"everything"_s,
+                             QJsonObject{{u"command"_s, u"sh"_s}, {u"args"_s, QJsonArray{u"-c"_s, script}}}}};
+        if (withBroken)
+            servers.insert(u"broken"_s, QJsonObject{{u"command"_s, u"/nonexistent/loopscope-mcp-server"_s}});
+        const QString path = m_dir.filePath(fileName);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            return {};
+        file.write(QJsonDocument(QJsonObject{{u"mcpServers"_s, servers}}).toJson());
+        return path;
+    }
+
+    void start(QProcess &process, const QStringList &arguments) const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "DBUS_SESSION_BUS_ADDRESS"})
+            env.remove(QString::fromLatin1(name));
+        env.insert(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
+        env.insert(u"XDG_CONFIG_HOME"_s, m_dir.filePath(u"config"_s));
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(LOOPSCOPE_EXECUTABLE), arguments);
+    }
+
+    static Run finish(QProcess &process)
+    {
+        Run run;
+        if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, 60'000)) {
+            process.kill();
+            process.waitForFinished();
+        }
+        run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+        run.out = process.readAllStandardOutput();
+        run.err = process.readAllStandardError();
+        return run;
+    }
+
+    Run run(const QStringList &arguments) const
+    {
+        QProcess process;
+        start(process, arguments);
+        return finish(process);
+    }
+
+    static qint64 readPid(const QString &pidFile)
+    {
+        QFile file(pidFile);
+        if (!file.open(QIODevice::ReadOnly))
+            return 0;
+        return file.readAll().trimmed().toLongLong();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        const QString reason = McpTestServers::unavailableReason();
+        if (!reason.isEmpty())
+            QFAIL(qPrintable(u"The MCP test servers are not available: "_s + reason));
+        QVERIFY(m_server.listen());
+        QVERIFY(m_dir.isValid());
+    }
+
+    void init() { m_server.setHandler({}); }
+
+    void runCallsAnMcpToolAndEndsItsServer()
+    {
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonObject last = lastMessage(request);
+            if (last.value(u"role"_s).toString() == u"user")
+                exchange.respondJson(200, toolCallCompletion(u"echo"_s, {{u"message"_s, u"through MCP"_s}}));
+            else
+                exchange.respondJson(
+                    200,
+                    openAiCompletion(u"The server said: "_s + last.value(u"content"_s).toString(), u"m"_s));
+        });
+        const QString pidFile = m_dir.filePath(u"run.pid"_s);
+        const QString config = writeConfig(u"run.json"_s, pidFile);
+        const qsizetype before = m_server.requests().size();
+
+        const Run result = run(runArguments() << u"--mcp-config"_s << config << u"--approve"_s << u"all"_s
+                                              << u"Echo something"_s);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY2(result.out.contains("through MCP"), result.out.constData());
+        QCOMPARE(m_server.requests().size(), before + 2);
+        const QJsonArray tools = m_server.requests().at(before).json().value(u"tools"_s).toArray();
+        QStringList names;
+        for (const QJsonValue &tool : tools)
+            names.append(tool[u"function"_s][u"name"_s].toString());
+        QVERIFY2(names.contains(u"echo"_s), qPrintable(names.join(u", ")));
+        const QJsonObject toolMessage = lastMessage(m_server.requests().constLast());
+        QCOMPARE(toolMessage.value(u"role"_s).toString(), u"tool"_s);
+        QVERIFY(toolMessage.value(u"content"_s).toString().contains(u"through MCP"_s));
+
+        const qint64 pid = readPid(pidFile);
+        QVERIFY(pid > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(processEnded(pid), 5000);
+    }
+
+    void approveNoneDeniesMcpTools()
+    {
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonObject last = lastMessage(request);
+            if (last.value(u"role"_s).toString() == u"user")
+                exchange.respondJson(200, toolCallCompletion(u"echo"_s, {{u"message"_s, u"no"_s}}));
+            else
+                exchange.respondJson(200, openAiCompletion(last.value(u"content"_s).toString(), u"m"_s));
+        });
+        const QString pidFile = m_dir.filePath(u"none.pid"_s);
+        const QString config = writeConfig(u"none.json"_s, pidFile);
+
+        const Run result = run(runArguments() << u"--mcp-config"_s << config << u"--approve"_s << u"none"_s
+                                              << u"Echo something"_s);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY2(result.out.contains("not approved"), result.out.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(processEnded(readPid(pidFile)), 5000);
+    }
+
+    void sigintMidTurnEndsTheServerToo()
+    {
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (lastMessage(request).value(u"role"_s).toString() == u"user")
+                exchange.respondJson(200, toolCallCompletion(u"trigger-long-running-operation"_s,
+                                                             {{u"duration"_s, 60}, {u"steps"_s, 60}}));
+            else
+                exchange.respondJson(200, openAiCompletion(u"too late"_s, u"m"_s));
+        });
+        const QString pidFile = m_dir.filePath(u"sigint.pid"_s);
+        const QString config = writeConfig(u"sigint.json"_s, pidFile);
+        const QString eventsPath = m_dir.filePath(u"sigint.jsonl"_s);
+        QProcess process;
+        start(process, runArguments() << u"--mcp-config"_s << config << u"--events"_s << eventsPath
+                                      << u"Take your time"_s);
+        // Mid-turn: the long operation has reported progress.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&eventsPath] {
+                QFile events(eventsPath);
+                return events.open(QIODevice::ReadOnly) && events.readAll().contains("\"tool_progress\"");
+            }(),
+            30'000);
+        const qint64 pid = readPid(pidFile);
+        QVERIFY(pid > 0);
+        QVERIFY(!processEnded(pid));
+
+        ::kill(pid_t(process.processId()), SIGINT);
+        const Run result = finish(process);
+
+        QCOMPARE(result.exitCode, 130);
+        QTRY_VERIFY_WITH_TIMEOUT(processEnded(pid), 5000);
+    }
+
+    void approveAllDeclinesAFormWhoseRequiredFieldsHaveNoDefault()
+    {
+        // server-everything adds its elicitation tool after start-up (list_changed): the model waits
+        // for it with harmless calls, then calls it and repeats what came back.
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            const QJsonObject last = messages.last().toObject();
+            bool offered = false;
+            for (const QJsonValue &tool : request.json().value(u"tools"_s).toArray())
+                offered |= tool[u"function"_s][u"name"_s].toString() == u"trigger-elicitation-request";
+            const bool asked = QJsonDocument(messages).toJson().contains("\"trigger-elicitation-request\"");
+            if (asked && last.value(u"role"_s).toString() == u"tool")
+                exchange.respondJson(200, openAiCompletion(last.value(u"content"_s).toString(), u"m"_s));
+            else if (offered)
+                exchange.respondJson(200, toolCallCompletion(u"trigger-elicitation-request"_s, {}));
+            else
+                exchange.respondJson(
+                    200, toolCallCompletion(u"get-sum"_s, {{u"a"_s, messages.size()}, {u"b"_s, 1}}));
+        });
+        const QString pidFile = m_dir.filePath(u"elicit.pid"_s);
+        const QString config = writeConfig(u"elicit.json"_s, pidFile);
+
+        const Run result = run(runArguments() << u"--mcp-config"_s << config << u"--approve"_s << u"all"_s
+                                              << u"Ask me something"_s);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY2(result.err.contains("the MCP server \"everything\" asked"), result.err.constData());
+        QVERIFY2(result.err.contains("declined"), result.err.constData());
+        QVERIFY2(result.out.toLower().contains("declined"), result.out.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(processEnded(readPid(pidFile)), 5000);
+    }
+
+    void mcpListSaysWhichServersAreReady()
+    {
+        const QString config = writeConfig(u"list.json"_s, m_dir.filePath(u"list.pid"_s), true);
+
+        const Run both = run({u"mcp"_s, u"list"_s, u"--mcp-config"_s, config});
+        QCOMPARE(both.exitCode, 1);
+        QVERIFY2(both.out.contains("everything: ready (protocol "), both.out.constData());
+        QVERIFY2(both.out.contains("\n  echo  Echoes back"), both.out.constData());
+        QVERIFY2(both.out.contains("broken: failed: The MCP server “broken”"), both.out.constData());
+
+        const Run good
+            = run({u"mcp"_s, u"list"_s, u"--mcp-config"_s, config, u"--mcp-server"_s, u"everything"_s});
+        QCOMPARE(good.exitCode, 0);
+        QVERIFY(!good.out.contains("broken"));
+        QTRY_VERIFY_WITH_TIMEOUT(processEnded(readPid(m_dir.filePath(u"list.pid"_s))), 5000);
+
+        const Run unknown
+            = run({u"mcp"_s, u"list"_s, u"--mcp-config"_s, config, u"--mcp-server"_s, u"nope"_s});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("nope"), unknown.err.constData());
+    }
+
+    void noMcpRefusesMcpOptions()
+    {
+        const Run result
+            = run(runArguments() << u"--no-mcp"_s << u"--mcp-config"_s << u"x.json"_s << u"hi"_s);
+        QCOMPARE(result.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(RunMcpTest)
+#include "tst_runmcp.moc"
