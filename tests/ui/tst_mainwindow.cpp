@@ -3,6 +3,8 @@
 
 #include "agent/config/appsettings.h"
 #include "agent/config/secretstore.h"
+#include "agent/mcp/mcphub.h"
+#include "agent/mcp/mcpsettings.h"
 #include "agent/replay/replayrun.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
@@ -12,6 +14,8 @@
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/chatitem.h"
 #include "ui/chat/chatview.h"
+#include "ui/chat/elicitationcard.h"
+#include "ui/chat/mcpresourcesdialog.h"
 #include "ui/debug/debugpanel.h"
 #include "ui/mainwindow.h"
 #include "ui/replay/replaywindow.h"
@@ -510,6 +514,64 @@ private slots:
         again.show();
         QVERIFY(QTest::qWaitForWindowExposed(&again));
         QCOMPARE(again.splitter()->sizes(), sizes);
+    }
+
+    void theStoredMcpServersReachTheSessionsHubWithTheirSecrets()
+    {
+        McpServerConfig server;
+        server.name = u"remote-%1"_s.arg(QCoreApplication::applicationPid());
+        server.transport = McpServerConfig::Transport::Http;
+        server.url = QUrl(u"https://mcp.example.com/mcp"_s);
+        server.headers = {{u"Authorization"_s, u"Bearer sk-window-test"_s}};
+        server.enabled = false; // stored and handed over, not started
+        McpSettings(&m_fixture->settings).setServers({server});
+        std::optional<QStringList> saved;
+        QObject context;
+        McpSettings::saveSecrets({server}, {}, &m_fixture->secrets, &context,
+                                 [&saved](const QStringList &errors) { saved = errors; });
+        QTRY_VERIFY(saved.has_value());
+        QCOMPARE(*saved, QStringList());
+
+        Ui::MainWindow window(m_fixture->context());
+        QTRY_COMPARE(m_fixture->session.mcp()->servers().size(), 1);
+        QCOMPARE(m_fixture->session.mcp()->servers().first(), server);
+
+        saved.reset();
+        McpSettings::saveSecrets({}, {server}, &m_fixture->secrets, &context,
+                                 [&saved](const QStringList &errors) { saved = errors; });
+        QTRY_VERIFY(saved.has_value());
+    }
+
+    void anMcpServersQuestionIsAskedInTheChat()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        const QJsonObject schema{
+            {u"type"_s, u"object"_s},
+            {u"properties"_s, QJsonObject{{u"ok"_s, QJsonObject{{u"type"_s, u"boolean"_s}}}}}};
+        emit m_fixture->session.elicitationRequested(4, McpElicitation{u"files"_s, u"Proceed?"_s, schema});
+        Ui::ElicitationCard *card = window.chatView()->elicitationCard(4);
+        QVERIFY(card);
+        QTRY_VERIFY(card->isVisible());
+        emit m_fixture->session.elicitationSettled(4);
+        QVERIFY(card->isFinished());
+    }
+
+    void theMcpButtonOffersPromptsAndResourcesAndInsertsIntoTheComposer()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        window.mcpResourcesAction()->trigger();
+        auto *dialog = window.findChild<Ui::McpResourcesDialog *>();
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        emit dialog->insertRequested(u"From a resource."_s);
+        QCOMPARE(window.composer()->text(), u"From a resource."_s);
+        dialog->close();
     }
 
 private:

@@ -36,9 +36,11 @@ QList<std::pair<QString, QString>> choicesOf(const QJsonObject &schema)
         const QString value = values.at(i).toVariant().toString();
         choices.append({value, labels.at(i).toString(value)});
     }
-    for (const QJsonValue &option : schema.value("oneOf"_L1).toArray()) {
-        const QString value = option.toObject().value("const"_L1).toVariant().toString();
-        choices.append({value, option.toObject().value("title"_L1).toString(value)});
+    for (const QLatin1StringView key : {"oneOf"_L1, "anyOf"_L1}) {
+        for (const QJsonValue &option : schema.value(key).toArray()) {
+            const QString value = option.toObject().value("const"_L1).toVariant().toString();
+            choices.append({value, option.toObject().value("title"_L1).toString(value)});
+        }
     }
     return choices;
 }
@@ -128,7 +130,24 @@ void ElicitationCard::addField(const QString &property, const QJsonObject &schem
     QWidget *field = nullptr;
     const QList<std::pair<QString, QString>> choices = choicesOf(schema);
 
-    if (!choices.isEmpty()) {
+    if (type == "array"_L1) {
+        // A multi-select: a check box per choice of its items.
+        auto *box = new QWidget(this);
+        box->setProperty("multiSelect", true);
+        auto *boxLayout = new QVBoxLayout(box);
+        boxLayout->setContentsMargins(0, 0, 0, 0);
+        QStringList defaults;
+        for (const QJsonValue &value : initial.toArray())
+            defaults.append(value.toString());
+        for (const auto &[value, label] : choicesOf(schema.value("items"_L1).toObject())) {
+            auto *check = new QCheckBox(label, box);
+            check->setProperty("choice", value);
+            check->setChecked(defaults.contains(value));
+            connect(check, &QCheckBox::toggled, this, &ElicitationCard::validate);
+            boxLayout->addWidget(check);
+        }
+        field = box;
+    } else if (!choices.isEmpty()) {
         auto *combo = new QComboBox(this);
         if (!required)
             combo->addItem(tr("(none)"), QString());
@@ -151,7 +170,7 @@ void ElicitationCard::addField(const QString &property, const QJsonObject &schem
         field = spin;
     } else if (type == "number"_L1) {
         auto *spin = new QDoubleSpinBox(this);
-        spin->setDecimals(6);
+        spin->setDecimals(3);
         spin->setRange(schema.value("minimum"_L1).toDouble(-1e12), schema.value("maximum"_L1).toDouble(1e12));
         spin->setValue(initial.isDouble() ? initial.toDouble()
                                           : qBound(spin->minimum(), 0.0, spin->maximum()));
@@ -194,7 +213,15 @@ QJsonObject ElicitationCard::content() const
     for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it) {
         const QString &name = it.key();
         const bool required = m_required.contains(name);
-        if (auto *combo = qobject_cast<QComboBox *>(it.value())) {
+        if (it.value()->property("multiSelect").toBool()) {
+            QJsonArray chosen;
+            for (const QCheckBox *check : it.value()->findChildren<QCheckBox *>()) {
+                if (check->isChecked())
+                    chosen.append(check->property("choice").toString());
+            }
+            if (!chosen.isEmpty() || required)
+                content.insert(name, chosen);
+        } else if (auto *combo = qobject_cast<QComboBox *>(it.value())) {
             const QString value = combo->currentData().toString();
             if (value.isEmpty() && !required)
                 continue;
@@ -236,6 +263,18 @@ void ElicitationCard::validate()
         const QString title = schema.value("title"_L1).toString(property);
         auto *edit = qobject_cast<QLineEdit *>(field);
         auto *combo = qobject_cast<QComboBox *>(field);
+        if (field->property("multiSelect").toBool()) {
+            int chosen = 0;
+            for (const QCheckBox *check : field->findChildren<QCheckBox *>())
+                chosen += check->isChecked() ? 1 : 0;
+            const int minItems = schema.value("minItems"_L1).toInt(m_required.contains(property) ? 1 : 0);
+            const int maxItems = schema.value("maxItems"_L1).toInt(std::numeric_limits<int>::max());
+            if (chosen < minItems)
+                m_problem = tr("Choose at least %1 for %2.").arg(minItems).arg(title);
+            else if (chosen > maxItems)
+                m_problem = tr("Choose at most %1 for %2.").arg(maxItems).arg(title);
+            continue;
+        }
         if (combo && m_required.contains(property) && combo->currentData().toString().isEmpty()) {
             m_problem = tr("Choose %1.").arg(title);
             continue;

@@ -16,9 +16,9 @@ namespace Loopscope::Ui {
 /*!
     An MCP server's question, inline in the chat like an approval and never
     modal: who asks, its message, and a form built from the request's flat
-    schema (text, number, yes/no and choice fields; required ones marked),
-    with Accept (once the required fields are filled and valid), Decline and
-    Cancel. It only reports the answer; the chat passes it to the session.
+    schema (text, number, yes/no, choice and multi-choice fields; required
+    ones marked), with Accept (once the required fields are filled and
+    valid), Decline and Cancel. It only reports the answer; the chat passes it to the session.
 */
 class ElicitationCard final : public QWidget
 {

@@ -143,6 +143,28 @@ private slots:
         QVERIFY(answer.content.isEmpty());
     }
 
+    void aMultiSelectIsACheckBoxPerChoiceAndSendsAnArray()
+    {
+        Ui::ElicitationCard card(request(R"({"type": "object", "properties": {
+            "days": {"type": "array", "title": "Days", "minItems": 1, "maxItems": 2,
+                     "items": {"anyOf": [{"const": "mon", "title": "Monday"}, {"const": "tue", "title": "Tuesday"},
+                                         {"const": "wed", "title": "Wednesday"}]}}}})"));
+        QSignalSpy answered(&card, &Ui::ElicitationCard::answered);
+        const QList<QCheckBox *> checks = card.field(u"days"_s)->findChildren<QCheckBox *>();
+        QCOMPARE(checks.size(), 3);
+        QCOMPARE(checks.at(1)->text(), u"Tuesday"_s);
+        QVERIFY(!card.acceptButton()->isEnabled()); // minItems
+        checks.at(0)->setChecked(true);
+        QVERIFY(card.acceptButton()->isEnabled());
+        checks.at(1)->setChecked(true);
+        checks.at(2)->setChecked(true);
+        QVERIFY(!card.acceptButton()->isEnabled()); // maxItems
+        checks.at(1)->setChecked(false);
+        card.acceptButton()->click();
+        QCOMPARE(answered.first().first().value<McpElicitationAnswer>().content,
+                 (QJsonObject{{u"days"_s, QJsonArray{u"mon"_s, u"wed"_s}}}));
+    }
+
     void theChatShowsTheCardAndPassesTheAnswerOn()
     {
         Ui::ChatView view;
