@@ -137,6 +137,30 @@ void DemoConversation::installRecovery(FakeHttpServer &server, int pieceDelayMs)
     });
 }
 
+void DemoConversation::installMcp(FakeHttpServer &server, int pieceDelayMs)
+{
+    server.setHandler([pieceDelayMs](const HttpRequestRecord &request, HttpExchange &exchange) {
+        const Seen seen = inspect(request.json());
+        exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+        const int input = 900 + 80 * seen.toolResults;
+        if (seen.toolResults == 0) {
+            respond(exchange, pieceDelayMs, u"Starting both on the MCP server."_s,
+                    {{u"call_long"_s, u"trigger-long-running-operation"_s, u"{\"duration\":3,\"steps\":5}"_s},
+                     {u"call_echo"_s, u"echo"_s, u"{\"message\":\"hello\"}"_s}},
+                    input);
+        } else {
+            respond(
+                exchange, pieceDelayMs,
+                u"Both ran on **everything**, the MCP server:\n\n"
+                "- the long operation reported its five steps and finished: %1\n"
+                "- echo answered: %2"_s.arg(seen.results.value(0).left(80), seen.results.value(1).left(80)),
+                {}, input);
+        }
+        exchange.send("data: [DONE]\n\n", pieceDelayMs);
+        exchange.end();
+    });
+}
+
 void DemoConversation::install(FakeHttpServer &server, int pieceDelayMs)
 {
     server.setHandler([pieceDelayMs](const HttpRequestRecord &request, HttpExchange &exchange) {

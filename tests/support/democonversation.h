@@ -32,6 +32,15 @@ public:
     */
     static constexpr const char *recoveryQuestion = "What is 15% of 80, and what is the weather in Paris?";
     static void installRecovery(FakeHttpServer &server, int pieceDelayMs = 5);
+
+    /*
+        A turn with MCP tools from server-everything: iteration 1 calls its
+        long-running operation (which reports progress) and its echo tool in
+        parallel, iteration 2 answers with what they returned.
+    */
+    static constexpr const char *mcpQuestion
+        = "Run the MCP server's long operation and echo “hello” meanwhile.";
+    static void installMcp(FakeHttpServer &server, int pieceDelayMs = 5);
 };
 
 } // namespace Loopscope

@@ -1,12 +1,15 @@
 // Takes the README's screenshots: the idle window, a finished three-iteration
 // turn with the trace expanded, the session library, a replay that diverged, a
-// paused debug step, and the settings dialog; and records the example sessions.
+// paused debug step, a turn with MCP tools (waiting for approval, then done) and
+// the settings dialog with its MCP page; and records the example sessions.
 // The window, the agent and the HTTP traffic are real; the model is the demo
 // conversation on 127.0.0.1. Run under Xvfb with a fresh keyring
 // (tests/config/with-keyring.sh), so nothing of the user's is touched.
 
 #include "agent/config/appsettings.h"
 #include "agent/config/secretstore.h"
+#include "agent/mcp/mcphub.h"
+#include "agent/mcp/mcpsettings.h"
 #include "agent/replay/replayrun.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
@@ -24,6 +27,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLineEdit>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
@@ -202,6 +206,48 @@ int main(int argc, char *argv[])
         ok = false;
     }
 
+    // Tools from an MCP server: server-everything from the npm folder the tests install
+    // (LOOPSCOPE_MCP_SERVERS=build/dev/mcp-servers/node_modules). Both calls wait for approval
+    // inline, then run in parallel, the long one reporting progress.
+    const QString everything = qEnvironmentVariable("LOOPSCOPE_MCP_SERVERS")
+                               + u"/@modelcontextprotocol/server-everything/dist/index.js"_s;
+    if (QFile::exists(everything)) {
+        session.clear();
+        window.debugModeAction()->setChecked(false);
+        McpServerConfig config;
+        config.name = u"everything"_s;
+        config.command = u"node"_s;
+        config.arguments = {everything, u"stdio"_s};
+        McpSettings(&settings).setServers({config});
+        session.setMcpServers({config});
+        if (!waitFor([&] {
+                const McpClient *client = session.mcp()->client(config.name);
+                return client && client->state() == McpClient::State::Ready;
+            }))
+            return 10;
+        DemoConversation::installMcp(server, 15);
+        window.composer()->setText(QString::fromUtf8(DemoConversation::mcpQuestion));
+        window.composer()->send();
+        if (!waitFor([&] { return session.approvals()->pending().size() == 2; }))
+            return 11;
+        window.traceInspector()->treeView()->expandAll();
+        ok = save(&window, outDir + u"/mcp-approval.png"_s) && ok;
+        for (const ToolApprovalPolicy::Request &request : session.approvals()->pending())
+            session.approvals()->allowOnce(request.callId);
+        if (!waitFor([&] { return !session.isBusy() && session.lastResult().has_value(); }))
+            return 12;
+        window.traceInspector()->treeView()->expandAll();
+        for (int node = 0; node < session.trace()->size(); ++node) {
+            const auto *call = std::get_if<ToolCallData>(&session.trace()->node(node).payload);
+            if (call && call->call.name == u"trigger-long-running-operation")
+                window.traceInspector()->selectNode(node);
+        }
+        ok = save(&window, outDir + u"/mcp-turn.png"_s) && ok;
+    } else {
+        QTextStream(stderr) << "no MCP screenshots: set LOOPSCOPE_MCP_SERVERS to the tests' node_modules"
+                            << Qt::endl;
+    }
+
     // Nothing to save in a screenshot run.
     document.newSession();
     window.openSettings();
@@ -210,6 +256,10 @@ int main(int argc, char *argv[])
         return 5;
     dialog->showPage(Ui::SettingsDialog::Page::Providers);
     ok = save(dialog, outDir + u"/settings.png"_s) && ok;
+    if (QFile::exists(everything)) {
+        dialog->showPage(Ui::SettingsDialog::Page::McpServers);
+        ok = save(dialog, outDir + u"/settings-mcp.png"_s) && ok;
+    }
     dialog->reject();
     return ok ? 0 : 6;
 }
