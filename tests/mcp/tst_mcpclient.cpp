@@ -185,8 +185,12 @@ void TestMcpClient::conditionalToolsArriveThroughListChanged()
     QSignalSpy toolsChanged(client.get(), &McpClient::toolsChanged);
     client->start();
     WAIT_READY(client);
+    // The server registers them once it knows the client's capabilities. Its list_changed may come
+    // while start-up still lists (then the first list has them) or after (then toolsChanged says so).
+    const bool inFirstList = toolNames(*client).contains(u"get-roots-list"_s);
     QTRY_VERIFY_WITH_TIMEOUT(toolNames(*client).contains(u"get-roots-list"_s), 10'000);
-    QVERIFY(toolsChanged.count() >= 1);
+    if (!inFirstList)
+        QVERIFY(toolsChanged.count() >= 1);
     QVERIFY(toolNames(*client).contains(u"trigger-elicitation-request"_s));
 }
 

@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
@@ -1210,7 +1211,9 @@ private slots:
         QTest::addColumn<QString>("fragment");
 
         QTest::newRow("the server closes the connection mid-stream") << u"close"_s << u"cut"_s;
-        QTest::newRow("the connection is reset mid-stream") << u"reset"_s << u"cut"_s;
+        // Under load the reset can reach Qt after the bytes as a plain end of stream: either way the
+        // response is incomplete, said so, and not retried.
+        QTest::newRow("the connection is reset mid-stream") << u"reset"_s << u"cut|ended before"_s;
         QTest::newRow("the stream ends cleanly without a finish reason")
             << u"noFinish"_s << u"ended before"_s;
         QTest::newRow("an error object arrives mid-stream")
@@ -1250,7 +1253,7 @@ private slots:
         QCOMPARE(f.requestCount(), 1);
         QCOMPARE(f.attemptList().size(), 1);
         QCOMPARE(f.attemptList().at(0).retryInMs, -1);
-        QVERIFY2(f.error().message.contains(fragment), qPrintable(f.error().message));
+        QVERIFY2(f.error().message.contains(QRegularExpression(fragment)), qPrintable(f.error().message));
         // What arrived before the break was still shown.
         QCOMPARE(f.textDeltas().value(0), u"Partial "_s);
     }
