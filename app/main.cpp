@@ -80,9 +80,10 @@ void describeWindowOptions(QCommandLineParser &parser,
                            const Loopscope::Launch::ProviderOptions &providerOptions)
 {
     parser.setApplicationDescription(QCoreApplication::translate(
-        "main", "Chat with an LLM agent and see, step by step, what its tool loop does.\n"
-                "Headless commands: loopscope run, loopscope replay, loopscope export, loopscope mcp list\n"
-                "(each with --help)."));
+        "main",
+        "Chat with an LLM agent and see, step by step, what its tool loop does.\n"
+        "Headless commands: loopscope run, loopscope replay, loopscope export, loopscope mcp list|call\n"
+        "(each with --help)."));
     parser.addHelpOption();
     parser.addVersionOption();
     providerOptions.addTo(parser);

@@ -83,6 +83,32 @@ void HttpTransport::send(const QJsonObject &message)
     m_exchanges.insert(reply, exchange);
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
+    if (method == u"notifications/initialized"_s)
+        listen();
+}
+
+void HttpTransport::listen()
+{
+    if (m_listening || m_shutDown || m_sessionId.isEmpty())
+        return;
+    m_listening = true;
+    QNetworkRequest request(m_url);
+    for (auto it = m_headers.cbegin(); it != m_headers.cend(); ++it)
+        request.setRawHeader(it.key().toUtf8(), it.value().toUtf8());
+    request.setRawHeader("Accept", "text/event-stream");
+    request.setRawHeader("Mcp-Session-Id", m_sessionId.toUtf8());
+    if (!m_protocolVersion.isEmpty())
+        request.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toUtf8());
+    // No transfer timeout: the stream stays open for as long as the session.
+    request.setTransferTimeout(0);
+    QNetworkReply *reply = m_network->get(request);
+    auto exchange = std::make_shared<Exchange>();
+    exchange->reply = reply;
+    exchange->usedSession = true;
+    exchange->listening = true;
+    m_exchanges.insert(reply, exchange);
+    connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
 }
 
 void HttpTransport::abandon(qint64 requestId)
@@ -102,6 +128,18 @@ void HttpTransport::abandon(qint64 requestId)
 void HttpTransport::resetSession()
 {
     m_sessionId.clear();
+    // The old session's stream ends with it; the next session opens its own.
+    for (auto it = m_exchanges.begin(); it != m_exchanges.end(); ++it) {
+        if ((*it)->listening) {
+            QNetworkReply *reply = (*it)->reply;
+            m_exchanges.erase(it);
+            reply->disconnect(this);
+            reply->abort();
+            reply->deleteLater();
+            break;
+        }
+    }
+    m_listening = false;
 }
 
 void HttpTransport::shutdown()
@@ -183,6 +221,8 @@ void HttpTransport::onFinished(QNetworkReply *reply)
     Exchange &exchange = *owned;
     reply->disconnect(this);
     reply->deleteLater();
+    if (exchange.listening)
+        m_listening = false; // not opened again: a server that ends it has nothing more to send there
 
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QNetworkReply::NetworkError error = reply->error();

@@ -21,7 +21,10 @@ namespace Loopscope {
 /*!
     An MCP server behind a Streamable HTTP endpoint: every message is a POST
     whose answer is JSON or an SSE stream that may carry the server's own
-    requests and notifications before the response. It keeps the session id
+    requests and notifications before the response. Once a session is
+    initialised it also listens on a GET stream for the requests the server
+    sends outside any POST (an elicitation from a tool, say); a server without
+    one answers 405 and nothing changes. It keeps the session id
     and protocol version headers, mirrors the method and name into headers
     as 2026-07-28 asks, and turns HTTP failures into a per-request report so
     the client can tell an expired session (404) from a refusal (401/403).
@@ -53,6 +56,7 @@ private:
         bool answered = false;
         bool usedSession = false;
         bool isStream = false;
+        bool listening = false; // the GET stream for messages outside any POST
         bool headersSeen = false;
         std::unique_ptr<SseParser> parser;
     };
@@ -63,6 +67,7 @@ private:
     void deliverPayload(Exchange &exchange, const QByteArray &json);
     void deliver(Exchange &exchange, const QJsonObject &message);
     void sendDelete();
+    void listen();
     static QString jsonRpcErrorText(const QByteArray &body);
 
     QNetworkAccessManager *m_network = nullptr;
@@ -72,6 +77,7 @@ private:
     QString m_protocolVersion;
     QHash<QNetworkReply *, std::shared_ptr<Exchange>> m_exchanges;
     bool m_shutDown = false;
+    bool m_listening = false;
 };
 
 } // namespace Loopscope

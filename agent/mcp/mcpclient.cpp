@@ -330,7 +330,11 @@ void McpClient::Private::probe()
                     QJsonArray versions = result.value(u"supportedVersions"_s).toArray();
                     if (versions.isEmpty())
                         versions = result.value(u"protocolVersions"_s).toArray();
-                    if (versions.isEmpty() || versions.contains(ModernVersion)) {
+                    // A result that names no version must at least look like a discovery: some servers
+                    // answer every unknown method with an empty result, and speak only the handshake.
+                    const bool looksDiscovered = result.value(u"capabilities"_s).isObject()
+                                                 || result.value(u"serverInfo"_s).isObject();
+                    if (versions.isEmpty() ? looksDiscovered : versions.contains(ModernVersion)) {
                         discovered = true;
                         pendingInfo.protocolVersion = ModernVersion;
                         pendingInfo.discovered = true;

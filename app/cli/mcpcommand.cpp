@@ -8,8 +8,12 @@
 #include "app/cli/runcommand.h"
 
 #include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QJsonParseError>
 #include <QNetworkAccessManager>
 #include <QTextStream>
+
+#include <cstdlib>
 
 using namespace Qt::StringLiterals;
 
@@ -62,6 +66,140 @@ bool report(const McpHub &hub, QTextStream &out)
     return allReady;
 }
 
+// Starts the servers and runs the event loop until each is ready or failed; false on Ctrl+C.
+bool startServers(McpHub &hub, const QList<McpServerConfig> &servers)
+{
+    const auto finishIfSettled = [&hub] {
+        for (const McpServerConfig &config : hub.servers()) {
+            const McpClient *client = hub.client(config.name);
+            if (client && !settled(client->state()))
+                return;
+        }
+        QCoreApplication::exit(0);
+    };
+    const QMetaObject::Connection stateChanged
+        = QObject::connect(&hub, &McpHub::serverStateChanged, &hub, finishIfSettled);
+    InterruptWatcher interrupts;
+    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &hub,
+                     [] { QCoreApplication::exit(Cancelled); });
+    hub.setServers(servers);
+    QMetaObject::invokeMethod(&hub, finishIfSettled, Qt::QueuedConnection);
+    const bool started = QCoreApplication::exec() != Cancelled;
+    QObject::disconnect(stateChanged);
+    return started;
+}
+
+// The tools \a name may mean, among the ready servers: an MCP name, a model-facing name, or server/tool.
+QList<McpHub::ToolRef> candidates(const McpHub &hub, const QString &name, QStringList *available)
+{
+    QList<McpHub::ToolRef> found;
+    if (const std::optional<McpHub::ToolRef> ref = hub.resolve(name))
+        found.append(*ref);
+    for (const McpServerConfig &config : hub.servers()) {
+        const McpClient *client = hub.client(config.name);
+        if (!client || client->state() != McpClient::State::Ready)
+            continue;
+        for (const McpToolInfo &tool : client->tools()) {
+            if (config.disabledTools.contains(tool.name))
+                continue;
+            available->append(config.name + u'/' + tool.name);
+            const McpHub::ToolRef ref{config.name, tool.name};
+            if ((tool.name == name || config.name + u'/' + tool.name == name) && !found.contains(ref))
+                found.append(ref);
+        }
+    }
+    return found;
+}
+
+// The failures of the servers that did not start, one sentence each.
+QStringList failures(const McpHub &hub)
+{
+    QStringList reasons;
+    for (const McpServerConfig &config : hub.servers()) {
+        const McpClient *client = hub.client(config.name);
+        if (!client || client->state() != McpClient::State::Ready)
+            reasons.append(client ? client->failureReason()
+                                  : McpCommand::tr("The MCP server “%1” did not start.").arg(config.name));
+    }
+    return reasons;
+}
+
+// Calls the tool and runs the event loop until it answers; the exit code of `mcp call`.
+int callTool(McpHub &hub, const McpHub::ToolRef &ref, const QJsonObject &arguments)
+{
+    McpClient *client = hub.client(ref.server);
+    std::optional<int> exitCode;
+    const auto done = [&exitCode](const McpCallOutcome &outcome) {
+        if (outcome.cancelled) {
+            printError(McpCommand::tr("the call was cancelled"));
+            exitCode = Cancelled;
+        } else if (!outcome.failure.isEmpty()) {
+            printError(outcome.failure);
+            exitCode = ModelFailed;
+        } else {
+            QTextStream(stdout) << outcome.text << Qt::endl;
+            if (outcome.isError)
+                printError(McpCommand::tr("the tool reported an error"));
+            exitCode = outcome.isError ? ModelFailed : Success;
+        }
+        QCoreApplication::exit(*exitCode);
+    };
+    const auto progress = [](const McpProgress &update) {
+        printError(McpCommand::tr("progress: %1").arg(McpTool::progressText(update)));
+    };
+    const qint64 callId
+        = client->callTool(ref.tool, arguments, client->config().effectiveRequestTimeoutMs(), progress, done);
+    // The first Ctrl+C cancels the call (the server is told); a second one leaves at once, ending the
+    // servers first (bounded) so that none is left behind.
+    InterruptWatcher interrupts;
+    QObject::connect(&interrupts, &InterruptWatcher::interrupted, client, [&hub, client, callId](int count) {
+        if (count > 1) {
+            hub.shutdown();
+            std::_Exit(Cancelled);
+        }
+        client->cancelCall(callId, McpCommand::tr("cancelled by the user"));
+    });
+    if (!exitCode)
+        QCoreApplication::exec();
+    return exitCode.value_or(ModelFailed);
+}
+
+int call(McpHub &hub, const QList<McpServerConfig> &servers, const QString &toolName,
+         const QJsonObject &arguments)
+{
+    if (!startServers(hub, servers))
+        return Cancelled;
+    QStringList available;
+    const QList<McpHub::ToolRef> found = candidates(hub, toolName, &available);
+    if (found.size() > 1) {
+        QStringList names;
+        for (const McpHub::ToolRef &ref : found)
+            names.append(ref.server + u'/' + ref.tool);
+        printError(McpCommand::tr("more than one MCP server offers the tool \"%1\": %2; name one as "
+                                  "server/tool")
+                       .arg(toolName, names.join(u", "_s)));
+        return BadUsage;
+    }
+    const QStringList failed = failures(hub);
+    if (found.isEmpty()) {
+        if (!failed.isEmpty()) {
+            printError(
+                McpCommand::tr("no ready MCP server offers the tool \"%1\", and some did not start: %2")
+                    .arg(toolName, failed.join(u' ')));
+            return ModelFailed;
+        }
+        printError(
+            available.isEmpty()
+                ? McpCommand::tr("no MCP server offers the tool \"%1\": they offer no tools").arg(toolName)
+                : McpCommand::tr("no MCP server offers the tool \"%1\": the tools are %2")
+                      .arg(toolName, available.join(u", "_s)));
+        return BadUsage;
+    }
+    for (const QString &reason : failed)
+        printError(McpCommand::tr("note: %1").arg(reason));
+    return callTool(hub, found.constFirst(), arguments);
+}
+
 } // namespace
 
 int McpCommand::exec(const QStringList &arguments)
@@ -69,11 +207,29 @@ int McpCommand::exec(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         tr("list: connect to each MCP server, print its state and tools, and end it again.\n"
-           "Exit codes: 0 every server is ready, 1 one or more failed, 2 bad usage."));
+           "call TOOL [ARGUMENTS]: connect to the servers, call the one tool of that name (its MCP\n"
+           "name, the name the model sees, or server/tool) with a JSON object of arguments (default\n"
+           "{}), print the result on stdout and progress on stderr, and end the servers again. A form\n"
+           "the server asks for (elicitation) is accepted with the fields' default values under\n"
+           "--approve all, else declined. Ctrl+C cancels the call.\n\n"
+           "Exit codes:\n"
+           "  0    list: every server is ready; call: the tool answered\n"
+           "  1    list: one or more failed; call: the tool reported an error (its text on stdout),\n"
+           "       or the call or a server failed (on stderr)\n"
+           "  2    bad usage: unknown option, invalid JSON, an unknown or ambiguous tool\n"
+           "  130  cancelled by SIGINT (Ctrl+C) or SIGTERM"));
     CommandLineSyntax syntax(parser, u"mcp"_s);
     const McpServerOptions mcpOptions(false);
     mcpOptions.addTo(parser);
-    parser.addPositionalArgument(u"list"_s, tr("What to do: list."), u"list"_s);
+    const QCommandLineOption approve(u"approve"_s,
+                                     tr("call: forms the server asks for are accepted with their default "
+                                        "values (all) or declined (none). Default: none."),
+                                     u"all|none"_s, u"none"_s);
+    parser.addOption(approve);
+    parser.addPositionalArgument(u"command"_s, tr("What to do: list or call."), u"list|call"_s);
+    parser.addPositionalArgument(u"tool"_s, tr("call: the tool to call."), u"[TOOL"_s);
+    parser.addPositionalArgument(u"arguments"_s, tr("call: its arguments as a JSON object (default {})."),
+                                 u"[ARGUMENTS_JSON]]"_s);
 
     QTextStream out(stdout);
     QString error;
@@ -82,10 +238,40 @@ int McpCommand::exec(const QStringList &arguments)
     case CommandLineSyntax::Outcome::HelpShown: return Success;
     case CommandLineSyntax::Outcome::Parsed: break;
     }
-    if (parser.positionalArguments() != QStringList{u"list"_s}) {
-        printError(tr("the only command is list (see --help)"));
+    const QStringList positional = parser.positionalArguments();
+    const QString command = positional.value(0);
+    if (command == u"list" && positional.size() != 1) {
+        printError(tr("list takes no arguments (see --help)"));
         return BadUsage;
     }
+    if (command == u"call" && (positional.size() < 2 || positional.size() > 3)) {
+        printError(tr("call takes a tool and, optionally, its arguments as JSON (see --help)"));
+        return BadUsage;
+    }
+    if (command != u"list" && command != u"call") {
+        printError(tr("the commands are list and call (see --help)"));
+        return BadUsage;
+    }
+    const QString approval = parser.value(approve);
+    if (approval != u"all" && approval != u"none") {
+        printError(tr("--approve takes all or none"));
+        return BadUsage;
+    }
+    QJsonObject toolArguments;
+    if (command == u"call" && positional.size() == 3) {
+        QJsonParseError parseError;
+        const QJsonDocument document = QJsonDocument::fromJson(positional.at(2).toUtf8(), &parseError);
+        if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+            printError(parseError.error != QJsonParseError::NoError
+                           ? tr("the arguments are not valid JSON: %1 (at character %2)")
+                                 .arg(parseError.errorString())
+                                 .arg(parseError.offset)
+                           : tr("the arguments must be a JSON object, like {\"a\": 1}"));
+            return BadUsage;
+        }
+        toolArguments = document.object();
+    }
+
     QStringList notes;
     const std::optional<QList<McpServerConfig>> servers = mcpOptions.servers(parser, &notes, &error);
     for (const QString &note : std::as_const(notes))
@@ -95,33 +281,37 @@ int McpCommand::exec(const QStringList &arguments)
         return BadUsage;
     }
     if (servers->isEmpty()) {
+        if (command == u"call") {
+            printError(tr("no MCP server is configured (use --mcp-config or --mcp-url)"));
+            return BadUsage;
+        }
         out << tr("No MCP server is configured.") << Qt::endl;
         return Success;
     }
 
     QNetworkAccessManager network;
     McpHub hub(&network);
-    const auto finishIfSettled = [&hub] {
-        for (const McpServerConfig &config : hub.servers()) {
-            const McpClient *client = hub.client(config.name);
-            if (client && !settled(client->state()))
-                return;
-        }
-        QCoreApplication::exit(0);
-    };
-    QObject::connect(&hub, &McpHub::serverStateChanged, &hub, finishIfSettled);
-    InterruptWatcher interrupts;
-    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &hub,
-                     [] { QCoreApplication::exit(Cancelled); });
-    hub.setServers(*servers);
-    QMetaObject::invokeMethod(&hub, finishIfSettled, Qt::QueuedConnection);
-    if (QCoreApplication::exec() == Cancelled) {
-        hub.shutdown();
-        return Cancelled;
+    const bool approveAll = approval == u"all";
+    hub.setElicitationHandler([approveAll](const McpElicitation &request, McpClient::ElicitationReply reply) {
+        const McpElicitationAnswer answer = McpServerOptions::answerWithoutUser(request, approveAll);
+        printError(answer.action == McpElicitationAnswer::Action::Accept
+                       ? tr("the MCP server \"%1\" asked \"%2\": accepted with the defaults")
+                             .arg(request.serverName, request.message)
+                       : tr("the MCP server \"%1\" asked \"%2\": declined")
+                             .arg(request.serverName, request.message));
+        reply(answer);
+    });
+    int exitCode = Success;
+    if (command == u"call") {
+        exitCode = call(hub, *servers, positional.at(1), toolArguments);
+    } else if (!startServers(hub, *servers)) {
+        exitCode = Cancelled;
+    } else {
+        exitCode = report(hub, out) ? Success : ModelFailed;
     }
-    const bool allReady = report(hub, out);
+    // Every MCP server process has ended when this returns.
     hub.shutdown();
-    return allReady ? Success : ModelFailed;
+    return exitCode;
 }
 
 } // namespace Loopscope::Cli

@@ -6,10 +6,13 @@
 namespace Loopscope::Cli {
 
 /*!
-    `loopscope mcp list`: connects to each MCP server the way `loopscope run`
-    would choose them, says whether it is ready (its protocol version and
-    tools) or why it failed, and exits 0 only when every one is ready, so a
-    script can check a configuration before a run depends on it.
+    `loopscope mcp list|call`: MCP servers without a model in between, chosen
+    the way `loopscope run` would choose them. list connects to each, says
+    whether it is ready (its protocol version and tools) or why it failed, and
+    exits 0 only when every one is ready, so a script can check a
+    configuration before a run depends on it. call runs one tool with JSON
+    arguments and prints its result, to try a server by hand or to let a
+    conformance suite drive the client.
 */
 class McpCommand final
 {

@@ -4,6 +4,7 @@
 #include "agent/mcp/mcpsettings.h"
 
 #include <QCommandLineParser>
+#include <QJsonArray>
 #include <QSettings>
 
 using namespace Qt::StringLiterals;
@@ -16,6 +17,10 @@ McpServerOptions::McpServerOptions(bool withNoMcp)
                tr("Use the MCP servers of this file ({\"mcpServers\": {…}}, as Claude Desktop and .mcp.json "
                   "write it); repeatable. Without it: the servers enabled in the saved settings."),
                u"file"_s)
+    , m_url(u"mcp-url"_s,
+            tr("Also use the Streamable HTTP MCP server at this URL, named after its host:port "
+               "(e.g. 127.0.0.1:8080); repeatable. Without --mcp-config: instead of the saved servers."),
+            u"url"_s)
     , m_server(u"mcp-server"_s, tr("Use only this MCP server; repeatable."), u"name"_s)
     , m_noMcp(u"no-mcp"_s, tr("Use no MCP server, not even the saved ones."))
 {}
@@ -23,6 +28,7 @@ McpServerOptions::McpServerOptions(bool withNoMcp)
 void McpServerOptions::addTo(QCommandLineParser &parser) const
 {
     parser.addOption(m_config);
+    parser.addOption(m_url);
     parser.addOption(m_server);
     if (m_withNoMcp)
         parser.addOption(m_noMcp);
@@ -32,8 +38,8 @@ std::optional<QList<McpServerConfig>> McpServerOptions::servers(const QCommandLi
                                                                 QStringList *notes, QString *error) const
 {
     if (m_withNoMcp && parser.isSet(m_noMcp)) {
-        if (parser.isSet(m_config) || parser.isSet(m_server)) {
-            *error = tr("--no-mcp cannot be combined with --mcp-config or --mcp-server");
+        if (parser.isSet(m_config) || parser.isSet(m_url) || parser.isSet(m_server)) {
+            *error = tr("--no-mcp cannot be combined with --mcp-config, --mcp-url or --mcp-server");
             return std::nullopt;
         }
         return QList<McpServerConfig>();
@@ -41,7 +47,8 @@ std::optional<QList<McpServerConfig>> McpServerOptions::servers(const QCommandLi
 
     QList<McpServerConfig> servers;
     const QStringList files = parser.values(m_config);
-    if (!files.isEmpty()) {
+    const QStringList urls = parser.values(m_url);
+    if (!files.isEmpty() || !urls.isEmpty()) {
         QStringList names;
         for (const QString &file : files) {
             const McpConfigImport imported = McpConfigImport::fromFile(file);
@@ -59,6 +66,25 @@ std::optional<QList<McpServerConfig>> McpServerOptions::servers(const QCommandLi
                 names.append(server.name);
                 servers.append(server);
             }
+        }
+        for (const QString &text : urls) {
+            const QUrl url = QUrl::fromUserInput(text.trimmed());
+            if (!url.isValid() || url.host().isEmpty()
+                || (url.scheme() != u"http"_s && url.scheme() != u"https"_s)) {
+                *error = tr("--mcp-url takes an http:// or https:// address, not \"%1\"").arg(text);
+                return std::nullopt;
+            }
+            McpServerConfig server;
+            server.name = nameForUrl(url);
+            server.transport = McpServerConfig::Transport::Http;
+            server.url = url;
+            if (names.contains(server.name)) {
+                *error = tr("the MCP server \"%1\" is configured twice (--mcp-url \"%2\")")
+                             .arg(server.name, text);
+                return std::nullopt;
+            }
+            names.append(server.name);
+            servers.append(server);
         }
     } else {
         QSettings settings;
@@ -98,6 +124,31 @@ std::optional<QList<McpServerConfig>> McpServerOptions::servers(const QCommandLi
             chosen.append(server);
     }
     return chosen;
+}
+
+McpElicitationAnswer McpServerOptions::answerWithoutUser(const McpElicitation &request, bool approveAll)
+{
+    if (!approveAll)
+        return {McpElicitationAnswer::Action::Decline, {}};
+    const QJsonObject properties = request.requestedSchema.value(u"properties"_s).toObject();
+    QJsonObject content;
+    for (auto it = properties.constBegin(); it != properties.constEnd(); ++it) {
+        const QJsonObject field = it.value().toObject();
+        if (field.contains(u"default"_s))
+            content.insert(it.key(), field.value(u"default"_s));
+    }
+    const QJsonArray required = request.requestedSchema.value(u"required"_s).toArray();
+    for (const QJsonValue &name : required) {
+        if (!content.contains(name.toString()))
+            return {McpElicitationAnswer::Action::Decline, {}};
+    }
+    return {McpElicitationAnswer::Action::Accept, content};
+}
+
+QString McpServerOptions::nameForUrl(const QUrl &url)
+{
+    const QString host = url.host().contains(u':') ? u'[' + url.host() + u']' : url.host();
+    return host + u':' + QString::number(url.port(url.scheme() == u"https"_s ? 443 : 80));
 }
 
 } // namespace Loopscope::Cli

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/mcp/mcpclient.h"
 #include "agent/mcp/mcpserverconfig.h"
 
 #include <QCommandLineOption>
@@ -17,11 +18,14 @@ namespace Loopscope::Cli {
 
 /*!
     The MCP servers a headless command uses, chosen the same way by
-    `loopscope run` and `loopscope mcp list`: from files in the mcpServers
-    format (--mcp-config, repeatable), else the servers enabled in the saved
+    `loopscope run`, `loopscope mcp list` and `loopscope mcp call`: from files
+    in the mcpServers format (--mcp-config, repeatable) and ad-hoc Streamable
+    HTTP endpoints (--mcp-url, repeatable, named after their host:port, for a
+    quick check without a file), else the servers enabled in the saved
     settings, narrowed to some by name (--mcp-server). The saved servers come
     without their secret header values: a command line has no keyring to
-    unlock, as with the API key.
+    unlock, as with the API key. Nobody is there to fill in a server's form
+    either: answerWithoutUser() answers it the way --approve says.
 */
 class McpServerOptions final
 {
@@ -37,9 +41,16 @@ public:
     std::optional<QList<McpServerConfig>> servers(const QCommandLineParser &parser, QStringList *notes,
                                                   QString *error) const;
 
+    // A form from an MCP server, answered without a user: with \a approveAll, accepted with the
+    // fields' default values when every required field has one; otherwise declined.
+    static McpElicitationAnswer answerWithoutUser(const McpElicitation &request, bool approveAll);
+    // The name an ad-hoc server of --mcp-url gets: its host:port ("127.0.0.1:8080").
+    static QString nameForUrl(const QUrl &url);
+
 private:
     bool m_withNoMcp;
     QCommandLineOption m_config;
+    QCommandLineOption m_url;
     QCommandLineOption m_server;
     QCommandLineOption m_noMcp;
 };

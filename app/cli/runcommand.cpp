@@ -252,27 +252,6 @@ bool prepareSession(ChatSession &session, const RunOptions &options, const QStri
     return true;
 }
 
-// A form from an MCP server, answered without a user: with --approve all, accepted with the
-// fields' default values when every required field has one; otherwise declined.
-McpElicitationAnswer answerWithoutUser(const McpElicitation &request, bool approveAll)
-{
-    if (!approveAll)
-        return {McpElicitationAnswer::Action::Decline, {}};
-    const QJsonObject properties = request.requestedSchema.value(u"properties"_s).toObject();
-    QJsonObject content;
-    for (auto it = properties.constBegin(); it != properties.constEnd(); ++it) {
-        const QJsonObject field = it.value().toObject();
-        if (field.contains(u"default"_s))
-            content.insert(it.key(), field.value(u"default"_s));
-    }
-    const QJsonArray required = request.requestedSchema.value(u"required"_s).toArray();
-    for (const QJsonValue &name : required) {
-        if (!content.contains(name.toString()))
-            return {McpElicitationAnswer::Action::Decline, {}};
-    }
-    return {McpElicitationAnswer::Action::Accept, content};
-}
-
 // What a finished turn leaves behind (the trace and session files, the answer
 // on stdout, the error on stderr), and the exit code that reports it. A file
 // that cannot be written turns success into bad usage, never hides a failure.
@@ -349,7 +328,8 @@ int RunCommand::exec(const QStringList &arguments)
     QObject::connect(&session, &ChatSession::notice, &session, [](const QString &text) { printError(text); });
     QObject::connect(&session, &ChatSession::elicitationRequested, &session,
                      [&session, &options](int id, const McpElicitation &request) {
-                         const McpElicitationAnswer answer = answerWithoutUser(request, options.approveAll);
+                         const McpElicitationAnswer answer
+                             = McpServerOptions::answerWithoutUser(request, options.approveAll);
                          printError(answer.action == McpElicitationAnswer::Action::Accept
                                         ? tr("the MCP server \"%1\" asked \"%2\": accepted with the defaults")
                                               .arg(request.serverName, request.message)

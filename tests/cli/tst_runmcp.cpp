@@ -1,4 +1,4 @@
-// `loopscope run` and `loopscope mcp list` with MCP servers, end to end: the
+// `loopscope run` and `loopscope mcp list|call` with MCP servers, end to end: the
 // real executable, server-everything over stdio (the mcp_servers fixture) and
 // a scripted OpenAI-compatible model over real HTTP on 127.0.0.1. No server
 // process may outlive the run, also after SIGINT.
@@ -304,6 +304,88 @@ private slots:
             = run({u"mcp"_s, u"list"_s, u"--mcp-config"_s, config, u"--mcp-server"_s, u"nope"_s});
         QCOMPARE(unknown.exitCode, 2);
         QVERIFY2(unknown.err.contains("nope"), unknown.err.constData());
+    }
+
+    void mcpCallPrintsTheResultAndEndsTheServer_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QString>("arguments");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("mcp name") << u"echo"_s << uR"({"message": "hello call"})"_s
+                                  << QByteArray("hello call");
+        QTest::newRow("server/tool") << u"everything/get-sum"_s << uR"({"a": 2, "b": 3})"_s
+                                     << QByteArray("5");
+    }
+
+    void mcpCallPrintsTheResultAndEndsTheServer()
+    {
+        QFETCH(QString, tool);
+        QFETCH(QString, arguments);
+        QFETCH(QByteArray, expected);
+        const QString pidFile = m_dir.filePath(u"call.pid"_s);
+        const QString config = writeConfig(u"call.json"_s, pidFile);
+
+        const Run result = run({u"mcp"_s, u"call"_s, u"--mcp-config"_s, config, tool, arguments});
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY2(result.out.contains(expected), result.out.constData());
+        const qint64 pid = readPid(pidFile);
+        QVERIFY(pid > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(processEnded(pid), 5000);
+    }
+
+    void mcpCallRefusesBadUsage_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QByteArray>("message");
+        QTest::newRow("invalid JSON")
+            << QStringList{u"get-sum"_s, u"{\"a\": 1,"_s} << QByteArray("not valid JSON");
+        QTest::newRow("not an object")
+            << QStringList{u"get-sum"_s, u"[1, 2]"_s} << QByteArray("must be a JSON object");
+        QTest::newRow("unknown tool")
+            << QStringList{u"no-such-tool"_s} << QByteArray("no MCP server offers the tool \"no-such-tool\"");
+        QTest::newRow("no tool") << QStringList{} << QByteArray("call takes a tool");
+    }
+
+    void mcpCallRefusesBadUsage()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QByteArray, message);
+        const QString config = writeConfig(u"bad.json"_s, m_dir.filePath(u"bad.pid"_s));
+
+        const Run result = run(QStringList{u"mcp"_s, u"call"_s, u"--mcp-config"_s, config} + arguments);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(message), result.err.constData());
+        QVERIFY(result.out.isEmpty());
+    }
+
+    void mcpUrlReachesAStreamableHttpServer()
+    {
+        QProcess server;
+        QString error;
+        const quint16 port = McpTestServers::startEverythingHttp(server, &error);
+        QVERIFY2(port != 0, qPrintable(error));
+        const QString url = u"http://127.0.0.1:%1/mcp"_s.arg(port);
+
+        const Run list = run({u"mcp"_s, u"list"_s, u"--mcp-url"_s, url});
+        QVERIFY2(list.exitCode == 0, list.err.constData());
+        QVERIFY2(list.out.contains(u"127.0.0.1:%1: ready (protocol "_s.arg(port).toUtf8()),
+                 list.out.constData());
+
+        const Run call
+            = run({u"mcp"_s, u"call"_s, u"--mcp-url"_s, url, u"echo"_s, uR"({"message": "over HTTP"})"_s});
+        QVERIFY2(call.exitCode == 0, call.err.constData());
+        QVERIFY2(call.out.contains("over HTTP"), call.out.constData());
+
+        const Run bad = run({u"mcp"_s, u"list"_s, u"--mcp-url"_s, u"ftp://127.0.0.1/mcp"_s});
+        QCOMPARE(bad.exitCode, 2);
+
+        server.terminate();
+        if (!server.waitForFinished(5000)) {
+            server.kill();
+            server.waitForFinished();
+        }
     }
 
     void noMcpRefusesMcpOptions()
