@@ -114,6 +114,7 @@ public:
 
     void interceptModelCall(const ModelCallCheckpoint &checkpoint, ModelCallDecision decision) override;
     void interceptToolCall(const ToolCallCheckpoint &checkpoint, ToolCallDecision decision) override;
+    QString holdKind() const override { return QStringLiteral("breakpoint"); }
 
 signals:
     void paused(Loopscope::StepDebugger::Reason reason);

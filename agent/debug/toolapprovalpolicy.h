@@ -57,6 +57,7 @@ public:
     void forgetPending();
 
     void interceptToolCall(const ToolCallCheckpoint &checkpoint, ToolCallDecision decision) override;
+    QString holdKind() const override { return QStringLiteral("approval"); }
 
     static QString ruleName(Rule rule); // "always", "ask", "never"
     static std::optional<Rule> ruleFromName(const QString &name);

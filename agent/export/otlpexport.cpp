@@ -119,7 +119,8 @@ bool isSpanKind(TraceKind kind)
     case TraceKind::Summary:
     case TraceKind::Handoff:
     case TraceKind::Error:
-    case TraceKind::McpServer: return false;
+    case TraceKind::McpServer:
+    case TraceKind::Wait: return false;
     }
     return false;
 }

@@ -671,6 +671,11 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
     emit turnFinished(result);
 }
 
+void Agent::pauseToolTimeouts(bool paused)
+{
+    m_tools->pauseTimeouts(paused);
+}
+
 void Agent::cancel()
 {
     if (!m_turn)

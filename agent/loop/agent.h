@@ -67,6 +67,8 @@ public:
     bool send(const QString &userText);
     // Ends the running turn as cancelled; the history stays valid for the next one.
     void cancel();
+    // While a person answers a running tool's question, its time limit stands still.
+    void pauseToolTimeouts(bool paused);
 
 signals:
     void event(const Loopscope::AgentEvent &event);

@@ -122,6 +122,9 @@ public:
         Q_UNUSED(checkpoint);
         decision.allow();
     }
+    // What a call this interceptor holds waits for, for its span in the trace: "approval",
+    // "breakpoint", or "decision" when it is someone else.
+    virtual QString holdKind() const { return QStringLiteral("decision"); }
 };
 
 } // namespace Loopscope

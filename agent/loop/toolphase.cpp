@@ -61,6 +61,9 @@ struct ToolPhase::PendingCall
     ToolResult result;
     std::shared_ptr<ToolContext> context;
     QTimer *timeout = nullptr;
+    int timeoutLeftMs = 0; // while timeouts are paused
+    int waitNode = -1;     // the span of a hold for someone's decision, while it lasts
+    qint64 decidedUs = 0;  // when the last hold ended: the call's own time starts there
 };
 
 ToolPhase::ToolPhase(Workbench *workbench, Trace *trace, TurnGate *gate,
@@ -231,7 +234,32 @@ void ToolPhase::consultInterceptors(const QString &callId, int interceptorIndex)
                 self->applyVerdict(callId, interceptorIndex, verdict);
         });
     });
-    m_interceptors.at(interceptorIndex)->interceptToolCall(checkpoint, decision);
+    Interceptor *interceptor = m_interceptors.at(interceptorIndex);
+    interceptor->interceptToolCall(checkpoint, decision);
+    // Undecided once the interceptor returned: it holds the call for someone (the user, a debugger).
+    if (decision.isPending()) {
+        if (PendingCall *held = find(callId); held && held->waitNode < 0)
+            beginWait(*held, interceptor->holdKind());
+    }
+}
+
+void ToolPhase::beginWait(PendingCall &pending, const QString &waitingFor)
+{
+    const QString label = waitingFor == u"approval"     ? tr("Waiting for your approval")
+                          : waitingFor == u"breakpoint" ? tr("Paused at a breakpoint")
+                                                        : tr("Waiting for a decision");
+    pending.waitNode
+        = m_trace->begin(pending.traceNode, TraceKind::Wait, label, now(), WaitData{waitingFor, {}});
+}
+
+void ToolPhase::endWait(PendingCall &pending, const QString &decision, TraceStatus status)
+{
+    if (pending.waitNode < 0)
+        return;
+    const int node = std::exchange(pending.waitNode, -1);
+    m_trace->update(node, [&decision](TraceNode &n) { n.data<WaitData>().decision = decision; });
+    pending.decidedUs = now();
+    m_trace->finish(node, status, pending.decidedUs);
 }
 
 void ToolPhase::applyVerdict(const QString &callId, int interceptorIndex, const ToolCallVerdict &verdict)
@@ -240,6 +268,12 @@ void ToolPhase::applyVerdict(const QString &callId, int interceptorIndex, const 
     if (!found || found->stage != PendingCall::Stage::AwaitingDecision)
         return;
     PendingCall &pending = *found;
+
+    switch (verdict.action) {
+    case ToolCallVerdict::Action::Deny: endWait(pending, u"denied"_s, TraceStatus::Denied); break;
+    case ToolCallVerdict::Action::SupplyResult: endWait(pending, u"manual result"_s, TraceStatus::Ok); break;
+    case ToolCallVerdict::Action::Allow: endWait(pending, u"allowed"_s, TraceStatus::Ok); break;
+    }
 
     switch (verdict.action) {
     case ToolCallVerdict::Action::Deny: {
@@ -360,7 +394,10 @@ void ToolPhase::run(PendingCall &pending)
         pending.timeout->setSingleShot(true);
         connect(pending.timeout, &QTimer::timeout, this,
                 m_gate->guard(token, [this, callId, timeoutMs] { onTimeout(callId, timeoutMs); }));
-        pending.timeout->start(timeoutMs);
+        if (m_timeoutsPaused)
+            pending.timeoutLeftMs = timeoutMs;
+        else
+            pending.timeout->start(timeoutMs);
     }
 
     auto *watcher = new QFutureWatcher<ToolRun>(this);
@@ -380,6 +417,23 @@ void ToolPhase::run(PendingCall &pending)
     });
     watcher->setFuture(
         QtConcurrent::run(m_pool, runTool, pending.tool, pending.arguments, pending.context, m_clock));
+}
+
+void ToolPhase::pauseTimeouts(bool paused)
+{
+    if (m_timeoutsPaused == paused)
+        return;
+    m_timeoutsPaused = paused;
+    for (const auto &pending : m_calls) {
+        if (!pending->timeout || pending->stage != PendingCall::Stage::Running)
+            continue;
+        if (paused) {
+            pending->timeoutLeftMs = std::max(0, pending->timeout->remainingTime());
+            pending->timeout->stop();
+        } else {
+            pending->timeout->start(pending->timeoutLeftMs);
+        }
+    }
 }
 
 void ToolPhase::onTimeout(const QString &callId, int timeoutMs)
@@ -407,6 +461,7 @@ void ToolPhase::complete(PendingCall &pending, const ToolResult &result, TraceSt
     }
     if (pending.context)
         pending.context->disconnectProgress();
+    endWait(pending, u"cancelled"_s, TraceStatus::Cancelled); // ended while someone was still asked
 
     m_trace->update(pending.traceNode, [&](TraceNode &node) {
         ToolCallData &data = node.data<ToolCallData>();
@@ -415,9 +470,12 @@ void ToolPhase::complete(PendingCall &pending, const ToolResult &result, TraceSt
         data.details = result.details;
         if (data.decision.isEmpty())
             data.decision = u"auto"_s;
-        // The worker's own timestamps: they show what really overlapped.
+        // The worker's own timestamps: they show what really overlapped. A call that never ran
+        // starts when its wait for a decision ended: waiting is not the tool's time.
         if (startedUs > 0)
             node.startedUs = startedUs;
+        else if (pending.decidedUs > 0)
+            node.startedUs = pending.decidedUs;
     });
     m_trace->finish(pending.traceNode, status, endedUs > 0 ? endedUs : now());
     emitEvent(AgentEvent::Kind::ToolResult, pending.traceNode, result.content, pending.call, result.isError,

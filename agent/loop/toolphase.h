@@ -66,6 +66,9 @@ public:
     void start(TurnToken token, const QList<ToolCall> &calls, int parentNode, const AgentConfig &config);
     // Ends every unfinished call as cancelled; `finished` is not emitted.
     void cancel();
+    // Stops the time limits of running calls while a person answers a tool's question (an MCP
+    // server's form); they go on with the time they had left.
+    void pauseTimeouts(bool paused);
 
     bool isActive() const { return m_active; }
     // The last started phase's calls in the model's order, each with its result once it has one.
@@ -83,6 +86,8 @@ private:
     PendingCall *find(const QString &callId);
     void prepare(PendingCall &pending);
     void consultInterceptors(const QString &callId, int interceptorIndex);
+    void beginWait(PendingCall &pending, const QString &waitingFor);
+    void endWait(PendingCall &pending, const QString &decision, TraceStatus status);
     void applyVerdict(const QString &callId, int interceptorIndex, const ToolCallVerdict &verdict);
     bool takeEditedArguments(PendingCall &pending, const QString &edited);
     void queue(PendingCall &pending);
@@ -111,6 +116,7 @@ private:
     int m_maxRepeatedCalls = 0;
     std::vector<std::unique_ptr<PendingCall>> m_calls;
     bool m_active = false;
+    bool m_timeoutsPaused = false;
     bool m_preparing = false;
     QString m_lastCallKey; // the runaway guard counts identical requests in a row across the turn
     int m_repeatCount = 0;

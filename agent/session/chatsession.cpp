@@ -372,6 +372,8 @@ void ChatSession::onElicitation(const McpElicitation &request, McpClient::Elicit
 {
     const int id = ++m_nextElicitation;
     m_elicitations.insert(id, std::move(reply));
+    // The tool that asks waits for a person: its time limit must not run out meanwhile.
+    m_agent->pauseToolTimeouts(true);
     emit elicitationRequested(id, request);
 }
 
@@ -382,6 +384,8 @@ bool ChatSession::answerElicitation(int id, const McpElicitationAnswer &answer)
         return false;
     const McpClient::ElicitationReply reply = it.value();
     m_elicitations.erase(it);
+    if (m_elicitations.isEmpty())
+        m_agent->pauseToolTimeouts(false);
     if (reply)
         reply(answer);
     emit elicitationSettled(id);

@@ -59,6 +59,7 @@ constexpr EnumName<size_t> PayloadTypeNames[] = {
     {payloadIndex<HandoffData>(), u"handoff"},
     {payloadIndex<ErrorData>(), u"error"},
     {payloadIndex<McpServerData>(), u"mcp_server"},
+    {payloadIndex<WaitData>(), u"wait"},
 };
 
 size_t payloadIndexForKind(TraceKind kind)
@@ -75,6 +76,7 @@ size_t payloadIndexForKind(TraceKind kind)
     case TraceKind::Handoff: return payloadIndex<HandoffData>();
     case TraceKind::Error: return payloadIndex<ErrorData>();
     case TraceKind::McpServer: return payloadIndex<McpServerData>();
+    case TraceKind::Wait: return payloadIndex<WaitData>();
     }
     return 0;
 }
@@ -220,6 +222,12 @@ constexpr auto payloadFieldsOf<McpServerData>()
     return std::tuple{field(u"server", &McpServerData::server), field(u"startup", &McpServerData::startup),
                       field(u"error", &McpServerData::error),
                       field(u"stderrTail", &McpServerData::stderrTail)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<WaitData>()
+{
+    return std::tuple{field(u"waitingFor", &WaitData::waitingFor), field(u"decision", &WaitData::decision)};
 }
 
 // Field values to JSON and back. Plain values are read as they are; values

@@ -55,6 +55,7 @@ QString TraceModel::kindDisplayName(TraceKind kind)
     case TraceKind::Handoff: return tr("Handoff");
     case TraceKind::Error: return tr("Error");
     case TraceKind::McpServer: return tr("MCP server");
+    case TraceKind::Wait: return tr("Wait");
     }
     return {};
 }

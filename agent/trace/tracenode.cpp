@@ -18,6 +18,7 @@ constexpr EnumName<TraceKind> TraceKindNames[] = {
     {TraceKind::Handoff, u"handoff"},
     {TraceKind::Error, u"error"},
     {TraceKind::McpServer, u"mcp_server"},
+    {TraceKind::Wait, u"wait"},
 };
 
 constexpr EnumName<TraceStatus> TraceStatusNames[] = {

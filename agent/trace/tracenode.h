@@ -24,9 +24,10 @@ enum class TraceKind {
     Handoff,
     Error,
     McpServer, // an MCP server's start-up (or its failure) during a turn
+    Wait,      // a tool call held for someone's decision: the user's approval, a breakpoint
 };
 // The last kind, for loops over every kind: new kinds are appended, so saved traces keep their meaning.
-constexpr TraceKind LastTraceKind = TraceKind::McpServer;
+constexpr TraceKind LastTraceKind = TraceKind::Wait;
 
 enum class TraceStatus {
     Running,
@@ -142,9 +143,18 @@ struct McpServerData
     bool operator==(const McpServerData &) const = default;
 };
 
+// Time spent waiting for a person is its own span, never the tool's: the tool call's own time
+// starts when the decision came.
+struct WaitData
+{
+    QString waitingFor; // "approval", "breakpoint" or "decision"
+    QString decision;   // "allowed", "denied", "manual result", "cancelled"; empty while waiting
+    bool operator==(const WaitData &) const = default;
+};
+
 using TracePayload
     = std::variant<std::monostate, TurnData, IterationData, ModelCallData, RetryData, ToolCallData,
-                   ShieldCheckData, TextData, HandoffData, ErrorData, McpServerData>;
+                   ShieldCheckData, TextData, HandoffData, ErrorData, McpServerData, WaitData>;
 
 /*!
     One node of the trace tree as a plain value. Timestamps are microseconds

@@ -5,6 +5,7 @@
 
 #include <QDeadlineTimer>
 #include <QMutex>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
@@ -38,6 +39,17 @@ public:
         checkpoints.append(checkpoint);
         decisions.append(decision);
     }
+};
+
+// Time that moves only when the test says so.
+class ManualClock final : public Clock
+{
+public:
+    qint64 nowUs() const override { return m_nowUs; }
+    void advanceMs(qint64 ms) { m_nowUs += ms * 1000; }
+
+private:
+    qint64 m_nowUs = 1'000'000;
 };
 
 // A tool phase as the Agent drives it: one open iteration of one turn.
@@ -257,6 +269,129 @@ private slots:
         QTRY_COMPARE(f.finished.size(), 1);
         QCOMPARE(f.resultTexts(), (QStringList{u"first"_s, u"Denied by the user: not now"_s}));
         QCOMPARE(f.trace.node(interceptor.checkpoints.at(1).traceNode).status, TraceStatus::Denied);
+    }
+
+    void waitingForADecisionIsItsOwnSpanNotTheTools_data()
+    {
+        QTest::addColumn<bool>("allow");
+        QTest::addColumn<TraceStatus>("waitStatus");
+        QTest::addColumn<QString>("decision");
+        QTest::addColumn<TraceStatus>("callStatus");
+        QTest::newRow("allowed after 7 s") << true << TraceStatus::Ok << u"allowed"_s << TraceStatus::Ok;
+        QTest::newRow("denied after 7 s")
+            << false << TraceStatus::Denied << u"denied"_s << TraceStatus::Denied;
+    }
+
+    void waitingForADecisionIsItsOwnSpanNotTheTools()
+    {
+        QFETCH(bool, allow);
+        QFETCH(TraceStatus, waitStatus);
+        QFETCH(QString, decision);
+        QFETCH(TraceStatus, callStatus);
+        Fixture f;
+        auto clock = std::make_shared<ManualClock>();
+        f.phase.setClock(clock);
+        HoldingInterceptor interceptor;
+        f.interceptors.append(&interceptor);
+        std::atomic_int runs = 0;
+        f.addTool(u"count"_s, [&runs](const QJsonObject &, ToolContext &) {
+            ++runs;
+            return ToolResult::success(u"ran"_s);
+        });
+        f.start({call(u"a"_s, u"count"_s)});
+        const int callNode = interceptor.checkpoints.constFirst().traceNode;
+        const QList<int> children = f.trace.childrenOf(callNode);
+        QCOMPARE(children.size(), 1);
+        const int wait = children.constFirst();
+        QCOMPARE(f.trace.node(wait).kind, TraceKind::Wait);
+        QCOMPARE(f.trace.node(wait).status, TraceStatus::Running);
+        QCOMPARE(f.trace.node(wait).label, u"Waiting for a decision"_s);
+        const qint64 askedUs = f.trace.node(wait).startedUs;
+
+        clock->advanceMs(7000); // the user thinks it over
+        const qint64 decidedUs = clock->nowUs();
+        if (allow)
+            interceptor.decisions.constFirst().allow();
+        else
+            interceptor.decisions.constFirst().deny();
+        QTRY_COMPARE(f.finished.size(), 1);
+
+        const TraceNode &waitNode = f.trace.node(wait);
+        QCOMPARE(waitNode.status, waitStatus);
+        QCOMPARE(waitNode.data<WaitData>().decision, decision);
+        QCOMPARE(waitNode.endedUs - askedUs, 7'000'000); // the 7 s are the wait's
+        const TraceNode &call = f.trace.node(callNode);
+        QCOMPARE(call.status, callStatus);
+        QVERIFY2(call.startedUs >= decidedUs, "the tool's own time starts when the decision came");
+        QCOMPARE(runs.load(), allow ? 1 : 0);
+    }
+
+    void anInterceptorThatDecidesAtOnceLeavesNoWait()
+    {
+        Fixture f;
+        f.addTool(u"quick"_s, [](const QJsonObject &, ToolContext &) { return ToolResult::success(u"1"_s); });
+        f.start({call(u"q"_s, u"quick"_s)});
+        QTRY_COMPARE(f.finished.size(), 1);
+        for (int node = 0; node < f.trace.size(); ++node)
+            QVERIFY(f.trace.node(node).kind != TraceKind::Wait);
+    }
+
+    void aCallCancelledWhileHeldEndsItsWaitAsCancelled()
+    {
+        HeldCall f;
+        const int wait = f.trace.childrenOf(f.interceptor.checkpoints.constFirst().traceNode).constFirst();
+        f.phase.cancel();
+        QCOMPARE(f.trace.node(wait).status, TraceStatus::Cancelled);
+        QCOMPARE(f.trace.node(wait).data<WaitData>().decision, u"cancelled"_s);
+    }
+
+    void pausedTimeoutsLetAToolWaitForAPersonAndThenGoOn()
+    {
+        Fixture f;
+        QSemaphore release;
+        ToolBehaviour shortLimit;
+        shortLimit.timeoutMs = 150;
+        f.addTool(
+            u"asks"_s,
+            [&release](const QJsonObject &, ToolContext &context) {
+                while (!release.tryAcquire(1, 5)) {
+                    if (context.isCancelled())
+                        return ToolResult::failure(u"cancelled"_s);
+                }
+                return ToolResult::success(u"answered"_s);
+            },
+            shortLimit);
+        f.start({call(u"a"_s, u"asks"_s)});
+        f.phase.pauseTimeouts(true); // the tool's question reached a person
+
+        QTest::qWait(400); // far beyond the limit: still waiting, not timed out
+        QCOMPARE(f.finished.size(), 0);
+        release.release();
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.phase.results().constFirst().result, ToolResult::success(u"answered"_s));
+    }
+
+    void resumedTimeoutsStillEndACallThatHangs()
+    {
+        Fixture f;
+        ToolBehaviour shortLimit;
+        shortLimit.timeoutMs = 150;
+        f.addTool(
+            u"hang"_s,
+            [](const QJsonObject &, ToolContext &context) {
+                QDeadlineTimer deadline(5000);
+                while (!context.isCancelled() && !deadline.hasExpired())
+                    QThread::msleep(5);
+                return ToolResult::success(u"too late"_s);
+            },
+            shortLimit);
+        f.start({call(u"h"_s, u"hang"_s)});
+        f.phase.pauseTimeouts(true);
+        QTest::qWait(200);
+        QCOMPARE(f.finished.size(), 0);
+        f.phase.pauseTimeouts(false);
+        QTRY_COMPARE(f.finished.size(), 1);
+        QVERIFY(f.phase.results().constFirst().result.content.contains(u"time limit of 0.15 s"_s));
     }
 
     void aDecisionAfterCancellationIsIgnored()

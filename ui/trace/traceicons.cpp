@@ -166,6 +166,10 @@ private:
             painter->drawRect(QRectF(9, 1.5, 2, 4.5));
             return;
         }
+        case TraceKind::Wait: // an hourglass
+            painter->drawPolygon(QPolygonF({QPointF(3, 1.5), QPointF(13, 1.5), QPointF(8, 8),
+                                            QPointF(13, 14.5), QPointF(3, 14.5), QPointF(8, 8)}));
+            return;
         }
     }
 
@@ -193,6 +197,7 @@ QColor TraceIcons::kindColor(TraceKind kind)
     case TraceKind::Handoff: return QColor(0xd1, 0x8a, 0x4b);
     case TraceKind::Error: return QColor(0xd9, 0x3f, 0x3f);
     case TraceKind::McpServer: return QColor(0x3f, 0x8f, 0x5f);
+    case TraceKind::Wait: return QColor(0x9a, 0xa3, 0xb0);
     }
     return {};
 }
