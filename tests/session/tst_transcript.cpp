@@ -100,6 +100,9 @@ QJsonArray everyKindTrace()
         = trace.begin(toolB, TraceKind::ShieldCheck, u"rules"_s, T0 + 2'000'300,
                       ShieldCheckData{u"rules"_s, u"tool_call"_s, u"run_shell"_s, false, u"rm -rf"_s});
     trace.finish(shield, TraceStatus::Blocked, T0 + 2'000'301);
+    const int wait = trace.begin(toolB, TraceKind::Wait, u"Waiting for your approval"_s, T0 + 2'000'302,
+                                 WaitData{u"approval"_s, u"denied"_s});
+    trace.finish(wait, TraceStatus::Denied, T0 + 2'000'400);
     trace.finish(toolB, TraceStatus::Denied, T0 + 2'000'500);
     trace.finish(toolA, TraceStatus::Ok, T0 + 2'000'600); // after toolB's child: ids are not pre-order
     trace.finish(iteration, TraceStatus::Ok, T0 + 2'000'700);

@@ -209,6 +209,10 @@ Forest buildEveryKindForest(Trace &trace)
         f.turn, TraceKind::McpServer, u"MCP server files"_s, T0 + 3'750'000,
         McpServerData{u"files"_s, {}, u"The MCP server “files” could not start."_s, {u"node: not found"_s}});
     trace.finish(mcpServer, TraceStatus::Error, T0 + 3'760'000);
+    // A wait for the user's approval ends before the call's own time begins.
+    const int wait = trace.begin(f.turn, TraceKind::Wait, u"Waiting for your approval"_s, T0 + 3'770'000,
+                                 WaitData{u"approval"_s, u"denied"_s});
+    trace.finish(wait, TraceStatus::Denied, T0 + 3'780'000);
     const int summary = trace.begin(f.turn, TraceKind::Summary, u"Summary"_s, T0 + 3'800'000, TextData{});
     trace.finish(summary, TraceStatus::Skipped, T0 + 3'800'001);
     trace.finish(f.turn, TraceStatus::Ok, T0 + 4'000'000);
