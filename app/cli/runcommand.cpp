@@ -37,6 +37,9 @@ struct RunOptions
     QStringList tools;
     QString workspace;
     bool approveAll = true;
+    // MCP servers can write files or spend money, and nobody is there to ask: their tools and forms
+    // need an explicit --approve all.
+    bool approveMcp = false;
     QString eventsPath;
     QString traceOutPath;
     QString sessionPath;
@@ -51,10 +54,11 @@ void printError(const QString &message)
 
 QString exitCodeHelp()
 {
-    return RunCommand::tr("MCP servers: their tools join the built-in ones; --approve all also approves\n"
-                          "them and accepts their forms (elicitations) with the fields' default values,\n"
-                          "or declines a form whose required fields have none; with none they are\n"
-                          "denied and every form is declined. The servers end with the run.\n\n"
+    return RunCommand::tr("MCP servers: their tools join the built-in ones. They run only with an explicit\n"
+                          "--approve all, which also accepts their forms (elicitations) with the fields'\n"
+                          "default values, or declines a form whose required fields have none; otherwise\n"
+                          "their calls are denied (the model is told) and every form is declined. The\n"
+                          "servers end with the run.\n\n"
                           "Exit codes:\n"
                           "  0    the agent answered (or handed off to another agent), also when the\n"
                           "       iteration limit forced the last answer without tools (outcome\n"
@@ -177,6 +181,7 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         return BadUsage;
     }
     options.approveAll = approval == u"all";
+    options.approveMcp = parser.isSet(approve) && options.approveAll;
     options.eventsPath = parser.value(events);
     options.traceOutPath = parser.value(traceOut);
     options.sessionPath = parser.value(session);
@@ -244,9 +249,12 @@ bool prepareSession(ChatSession &session, const RunOptions &options, const QStri
         session.approvals()->setDefaultRule(ToolApprovalPolicy::Rule::Never);
         session.approvals()->setNeverReason(
             RunCommand::tr("tool calls are not approved in this run (--approve none)"));
+    } else if (!options.approveMcp) {
+        session.approvals()->setNeverReason(
+            RunCommand::tr("MCP tools are not approved in this run: they need an explicit --approve all"));
     }
-    // Nobody is there to ask: MCP tools follow --approve like the built-in ones.
-    session.setMcpApprovalOverride(options.approveAll ? ToolApprovalPolicy::Rule::Always
+    // Nobody is there to ask: MCP tools run only with an explicit --approve all.
+    session.setMcpApprovalOverride(options.approveMcp ? ToolApprovalPolicy::Rule::Always
                                                       : ToolApprovalPolicy::Rule::Never);
     session.setMcpServers(options.mcpServers);
     return true;
@@ -329,7 +337,7 @@ int RunCommand::exec(const QStringList &arguments)
     QObject::connect(&session, &ChatSession::elicitationRequested, &session,
                      [&session, &options](int id, const McpElicitation &request) {
                          const McpElicitationAnswer answer
-                             = McpServerOptions::answerWithoutUser(request, options.approveAll);
+                             = McpServerOptions::answerWithoutUser(request, options.approveMcp);
                          printError(answer.action == McpElicitationAnswer::Action::Accept
                                         ? tr("the MCP server \"%1\" asked \"%2\": accepted with the defaults")
                                               .arg(request.serverName, request.message)

@@ -199,8 +199,19 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(processEnded(pid), 5000);
     }
 
-    void approveNoneDeniesMcpTools()
+    void mcpToolsNeedAnExplicitApproveAll_data()
     {
+        QTest::addColumn<QStringList>("approval");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("--approve none") << QStringList{u"--approve"_s, u"none"_s} << u"(--approve none)"_s;
+        // Built-in tools run by default; an MCP server's may write files or spend money.
+        QTest::newRow("no --approve") << QStringList() << u"need an explicit --approve all"_s;
+    }
+
+    void mcpToolsNeedAnExplicitApproveAll()
+    {
+        QFETCH(QStringList, approval);
+        QFETCH(QString, said);
         m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
             const QJsonObject last = lastMessage(request);
             if (last.value(u"role"_s).toString() == u"user")
@@ -211,11 +222,13 @@ private slots:
         const QString pidFile = m_dir.filePath(u"none.pid"_s);
         const QString config = writeConfig(u"none.json"_s, pidFile);
 
-        const Run result = run(runArguments() << u"--mcp-config"_s << config << u"--approve"_s << u"none"_s
-                                              << u"Echo something"_s);
+        const Run result
+            = run(runArguments() << u"--mcp-config"_s << config << approval << u"Echo something"_s);
 
         QVERIFY2(result.exitCode == 0, result.err.constData());
+        // The scripted model answers with the tool result it got: the denial, and why.
         QVERIFY2(result.out.contains("not approved"), result.out.constData());
+        QVERIFY2(result.out.contains(said.toUtf8()), result.out.constData());
         QTRY_VERIFY_WITH_TIMEOUT(processEnded(readPid(pidFile)), 5000);
     }
 
@@ -232,8 +245,8 @@ private slots:
         const QString config = writeConfig(u"sigint.json"_s, pidFile);
         const QString eventsPath = m_dir.filePath(u"sigint.jsonl"_s);
         QProcess process;
-        start(process, runArguments() << u"--mcp-config"_s << config << u"--events"_s << eventsPath
-                                      << u"Take your time"_s);
+        start(process, runArguments() << u"--mcp-config"_s << config << u"--approve"_s << u"all"_s
+                                      << u"--events"_s << eventsPath << u"Take your time"_s);
         // Mid-turn: the long operation has reported progress.
         QTRY_VERIFY_WITH_TIMEOUT(
             [&eventsPath] {
