@@ -123,7 +123,6 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     createToolBar();
     createStatusBar();
     connectSession();
-    m_debugPanel->stopAction()->setEnabled(false);
     applySettings();
     applyMcpServers();
     restoreLayout();
@@ -386,7 +385,7 @@ void MainWindow::connectSession()
     connect(session, &ChatSession::busyChanged, this, [this](bool busy) {
         m_composer->setBusy(busy);
         m_stopAction->setEnabled(busy);
-        m_debugPanel->stopAction()->setEnabled(busy);
+        m_debugPanel->setTurnRunning(busy);
         m_providerBox->setEnabled(!busy);
         for (QAction *action : {m_sessionActions->newAction(), m_sessionActions->openAction(),
                                 m_sessionActions->importAction()})
