@@ -28,6 +28,7 @@ ToolCallCard::Status cardStatus(ConversationRow::ToolState state)
     using State = ConversationRow::ToolState;
     switch (state) {
     case State::Running: return ToolCallCard::Status::Running;
+    case State::Held: return ToolCallCard::Status::Held;
     case State::Succeeded: return ToolCallCard::Status::Succeeded;
     case State::Failed: return ToolCallCard::Status::Failed;
     case State::Denied: return ToolCallCard::Status::Denied;
@@ -373,6 +374,8 @@ void ChatView::render(ChatItem *item, const ConversationRow &row)
         const ToolCallCard::Status status = cardStatus(row.toolState);
         if (row.hasResult() && (!card->hasResult() || card->result() != row.text || card->status() != status))
             card->setResult(row.text, status);
+        else if (!row.hasResult())
+            card->setHeld(row.toolState == ConversationRow::ToolState::Held);
         break;
     }
     case ConversationRow::Kind::Notice: break;

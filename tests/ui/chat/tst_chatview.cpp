@@ -7,6 +7,7 @@
 #include "ui/chat/textblockview.h"
 #include "ui/chat/toolcallcard.h"
 
+#include "agent/debug/stepdebugger.h"
 #include "agent/debug/toolapprovalpolicy.h"
 #include "agent/loop/agent.h"
 #include "agent/safety/ruleshield.h"
@@ -25,6 +26,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QScrollBar>
 #include <QSemaphore>
 #include <QSignalSpy>
@@ -280,6 +282,42 @@ private slots:
         QCOMPARE(f.view.itemCount(), 3);
         QCOMPARE(f.view.item(1), card);
         QCOMPARE(f.view.itemText(2), u"The sum is 5."_s);
+    }
+
+    void aToolCallHeldAtABreakpointSaysSoWithoutABusyBar()
+    {
+        Fixture f;
+        f.gated = true;
+        StepDebugger debugger;
+        f.agent.addInterceptor(&debugger);
+        const auto detach = qScopeGuard([&] {
+            f.gate.release(100);
+            f.agent.cancel();
+            f.agent.removeInterceptor(&debugger);
+        });
+        debugger.setBreakpoints({.toolNames = {u"add"_s}});
+        debugger.setEnabled(true);
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":2,\"b\":3}"_s)}),
+                          ScriptedModelClient::text(u"The sum is 5."_s)});
+        f.agent.send(u"What is 2 + 3?"_s);
+
+        QTRY_VERIFY(debugger.isPaused());
+        ToolCallCard *card = f.view.toolCallCard(u"c1"_s);
+        QVERIFY(card);
+        QCOMPARE(card->status(), ToolCallCard::Status::Held);
+        QCOMPARE(card->statusLabel()->text(), u"Paused at a breakpoint"_s);
+        QVERIFY(!card->isBusy());
+        QVERIFY(!card->busyIndicator()->isVisibleTo(card));
+
+        // Let go, it runs (held in the tool by the test's gate), then it is done.
+        debugger.resume();
+        QTRY_COMPARE(f.invocationsSoFar().size(), 1);
+        QCOMPARE(card->status(), ToolCallCard::Status::Running);
+        QVERIFY(card->busyIndicator()->isVisibleTo(card));
+        f.gate.release();
+        QTRY_COMPARE(card->status(), ToolCallCard::Status::Succeeded);
+        QTRY_COMPARE(f.finished.size(), 1);
     }
 
     void aToolCardCollapsesAndExpands()
