@@ -182,6 +182,24 @@ void ChatView::setApprovalPolicy(ToolApprovalPolicy *policy)
         onApprovalRequested(request);
 }
 
+void ChatView::setReadOnly(bool readOnly)
+{
+    if (m_readOnly == readOnly)
+        return;
+    m_readOnly = readOnly;
+    updateActions();
+}
+
+void ChatView::setEmptyText(const QString &text)
+{
+    m_emptyHint->setText(text);
+}
+
+QString ChatView::emptyText() const
+{
+    return m_emptyHint->text();
+}
+
 void ChatView::showHistory(const QList<Message> &history)
 {
     m_rows->showHistory(history);
@@ -574,7 +592,8 @@ bool ChatView::isBusy() const
 // Edit, Regenerate and Retry act on the latest turn, and only between turns.
 void ChatView::updateActions()
 {
-    const bool busy = isBusy();
+    // Read-only: nothing may ask again, as if a turn always ran.
+    const bool busy = m_readOnly || isBusy();
     const int lastTurn = m_rows->lastTurn();
     ChatItem *lastUser = nullptr;
     for (ChatItem *chatItem : std::as_const(m_items)) {

@@ -701,6 +701,45 @@ private slots:
         }
     }
 
+    void aReadOnlyViewOffersNoEditRegenerateOrRetry()
+    {
+        Fixture f;
+        f.view.setReadOnly(true);
+        f.client.enqueue({ScriptedModelClient::text(u"First answer"_s),
+                          ScriptedModelClient::failure(u"The provider is down"_s, 503)});
+        f.agent.send(u"First question"_s);
+        QTRY_COMPARE(f.finished.size(), 1);
+        f.agent.send(u"Second question"_s);
+        QTRY_COMPARE(f.finished.size(), 2);
+
+        int notices = 0;
+        for (int i = 0; i < f.view.itemCount(); ++i) {
+            if (auto *message = qobject_cast<MessageWidget *>(f.view.item(i)))
+                QVERIFY2(!message->isLastActionAvailable(), qPrintable(f.view.itemText(i)));
+            if (auto *notice = qobject_cast<NoticeCard *>(f.view.item(i))) {
+                ++notices;
+                QVERIFY(!notice->isRetryAvailable());
+            }
+        }
+        QCOMPARE(notices, 1);
+
+        // The same conversation, not read-only: the failed question offers Retry.
+        f.view.setReadOnly(false);
+        NoticeCard *notice = nullptr;
+        for (int i = 0; i < f.view.itemCount() && !notice; ++i)
+            notice = qobject_cast<NoticeCard *>(f.view.item(i));
+        QVERIFY(notice->isRetryAvailable());
+    }
+
+    void theEmptyViewSaysWhatItsOwnerSets()
+    {
+        ChatView view;
+        QVERIFY(view.emptyText().startsWith(u"Ask the agent something."_s));
+        view.setEmptyText(u"Press Replay to run the recorded turn again."_s);
+        QCOMPARE(view.emptyText(), u"Press Replay to run the recorded turn again."_s);
+        QVERIFY(view.isEmptyHintVisible());
+    }
+
     void askingAgainReplacesTheLastTurn_data()
     {
         QTest::addColumn<bool>("edit");
