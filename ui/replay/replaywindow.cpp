@@ -132,10 +132,14 @@ void ReplayWindow::createRun()
     TraceModel *oldModel = std::exchange(m_traceModel, nullptr);
     m_traceModel = new TraceModel(m_run->trace(), this);
     m_inspector = new TraceInspector(m_run->trace(), m_traceModel);
-    if (oldInspector)
+    if (oldInspector) {
+        // In the same room: the debugger keeps the height the user gave it.
+        const QList<int> sizes = m_side->sizes();
         m_side->replaceWidget(m_side->indexOf(oldInspector), m_inspector);
-    else
+        m_side->setSizes(sizes);
+    } else {
         m_side->insertWidget(0, m_inspector);
+    }
     connect(m_chat, &ChatView::traceNodeSelected, m_inspector, &TraceInspector::selectNode);
     connect(m_inspector, &TraceInspector::nodeSelected, m_chat, &ChatView::selectTraceNode);
     delete oldInspector;
