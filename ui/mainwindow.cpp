@@ -26,6 +26,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -123,7 +124,6 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     createToolBar();
     createStatusBar();
     connectSession();
-    m_debugPanel->stopAction()->setEnabled(false);
     applySettings();
     applyMcpServers();
     restoreLayout();
@@ -290,6 +290,16 @@ void MainWindow::replaySelectedTurn()
     window->show();
 }
 
+void MainWindow::updateTurnActions()
+{
+    const ChatSession *session = m_context.session;
+    const int node = m_inspector->selectedNode();
+    // Without a selection, Replay takes the last turn; while a turn runs, that one is not finished.
+    const bool turnDone = !session->isBusy() && session->turnIndexAt(node) >= 0;
+    m_replayAction->setEnabled(turnDone);
+    m_forkAction->setEnabled(turnDone && node >= 0);
+}
+
 void MainWindow::forkAtSelection()
 {
     QString error;
@@ -386,7 +396,7 @@ void MainWindow::connectSession()
     connect(session, &ChatSession::busyChanged, this, [this](bool busy) {
         m_composer->setBusy(busy);
         m_stopAction->setEnabled(busy);
-        m_debugPanel->stopAction()->setEnabled(busy);
+        m_debugPanel->setTurnRunning(busy);
         m_providerBox->setEnabled(!busy);
         for (QAction *action : {m_sessionActions->newAction(), m_sessionActions->openAction(),
                                 m_sessionActions->importAction()})
@@ -394,13 +404,20 @@ void MainWindow::connectSession()
         if (!busy)
             m_paused = false;
         updateStatus();
+        updateTurnActions();
     });
     connect(session, &ChatSession::restored, this, [this, session] {
         // A reopened session is worth seeing before any provider is set up.
         if (!session->agent()->history().isEmpty())
             showChat(true);
         updateStatus();
+        updateTurnActions();
     });
+    connect(session, &ChatSession::cleared, this, &MainWindow::updateTurnActions);
+    QItemSelectionModel *selection = m_inspector->treeView()->selectionModel();
+    connect(selection, &QItemSelectionModel::selectionChanged, this, &MainWindow::updateTurnActions);
+    connect(selection, &QItemSelectionModel::currentChanged, this, &MainWindow::updateTurnActions);
+    updateTurnActions();
     SessionDocument *document = m_context.document;
     connect(document, &SessionDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document, &SessionDocument::pathChanged, this, &MainWindow::updateTitle);

@@ -118,6 +118,8 @@ private:
     void updateTitle();
     void replaySelectedTurn();
     void forkAtSelection();
+    // Replay and Fork only when there is a finished turn (for Fork, a selected step of one).
+    void updateTurnActions();
     void createLibraryDock();
     void addExamplesMenu(QMenu *help);
     void showShortcuts();

@@ -92,8 +92,11 @@ void ConversationRows::setTrace(const Trace *trace)
     if (m_trace)
         disconnect(m_trace, nullptr, this, nullptr);
     m_trace = trace;
-    if (trace)
+    if (trace) {
         connect(trace, &Trace::reset, this, &ConversationRows::onTraceReset);
+        connect(trace, &Trace::appended, this, &ConversationRows::onTraceNodeAppended);
+        connect(trace, &Trace::nodeChanged, this, &ConversationRows::onTraceNodeChanged);
+    }
 }
 
 const Trace *ConversationRows::trace() const
@@ -619,6 +622,40 @@ void ConversationRows::onTraceReset()
         mapToTrace(rows, m_turns);
     for (int i = 0; i < size(); ++i)
         change(i, rows.at(i));
+}
+
+void ConversationRows::onTraceNodeAppended(int id)
+{
+    setToolCallHeld(id, true);
+}
+
+void ConversationRows::onTraceNodeChanged(int id)
+{
+    // Let go to run, the call is Running again; denied, answered by hand or
+    // cancelled, it stays held until its result or the turn's end says so.
+    if (!m_trace || !m_trace->isValid(id) || m_trace->node(id).endedUs == 0)
+        return;
+    const auto *wait = std::get_if<WaitData>(&m_trace->node(id).payload);
+    if (wait && wait->decision == u"allowed"_s)
+        setToolCallHeld(id, false);
+}
+
+void ConversationRows::setToolCallHeld(int waitNode, bool held)
+{
+    if (!m_live || !m_trace || !m_trace->isValid(waitNode))
+        return;
+    const TraceNode &node = m_trace->node(waitNode);
+    const auto *wait = std::get_if<WaitData>(&node.payload);
+    // Approvals have their own form in the chat; only the debugger's holds are shown here.
+    if (!wait || wait->waitingFor != u"breakpoint"_s || !m_trace->isValid(node.parent))
+        return;
+    const auto *call = std::get_if<ToolCallData>(&m_trace->node(node.parent).payload);
+    const int index = call ? rowOfToolCall(call->call.id) : -1;
+    if (index < 0 || m_rows.at(index).hasResult())
+        return;
+    Row row = m_rows.at(index);
+    row.toolState = held ? Row::ToolState::Held : Row::ToolState::Running;
+    change(index, row);
 }
 
 // ---------------------------------------------------------------------------

@@ -24,7 +24,8 @@ struct TurnResult;
 struct ConversationRow
 {
     enum class Kind { User, Assistant, ToolCall, Notice };
-    enum class ToolState { Running, Succeeded, Failed, Denied, Blocked, Skipped, Cancelled };
+    // Held: the step debugger holds the call at a breakpoint, before it runs.
+    enum class ToolState { Running, Held, Succeeded, Failed, Denied, Blocked, Skipped, Cancelled };
     enum class Notice { Error, Limit, Cancelled, Blocked, Info, Retry };
 
     Kind kind = Kind::User;
@@ -38,7 +39,10 @@ struct ConversationRow
     int traceNode = -1;
     int turn = -1;
 
-    bool hasResult() const { return kind == Kind::ToolCall && toolState != ToolState::Running; }
+    bool hasResult() const
+    {
+        return kind == Kind::ToolCall && toolState != ToolState::Running && toolState != ToolState::Held;
+    }
     bool operator==(const ConversationRow &) const = default;
 };
 
@@ -48,9 +52,11 @@ struct ConversationRow
     and its trace (each row finds its node from the trace's structure: the turn
     by where its question stands in the history, an answer by its order among
     the turn's model calls, a tool call by its id) or live from an agent's
-    events. It keeps which rows belong to which turn, drops the rows of turns a
-    new turn replaces (regenerate, edit, retry), and pages a long saved
-    conversation: the last turns first, earlier ones on request.
+    events, and from the trace's breakpoint waits: a tool call the step
+    debugger holds is Held, not Running, until its wait ends. It keeps which
+    rows belong to which turn, drops the rows of turns a new turn replaces
+    (regenerate, edit, retry), and pages a long saved conversation: the last
+    turns first, earlier ones on request.
 */
 class ConversationRows final : public QObject
 {
@@ -132,6 +138,10 @@ private:
     void onMessageAppended(const Message &message);
     void onTurnFinished(const TurnResult &result);
     void onTraceReset();
+    // A breakpoint's Wait node under a tool call holds the call's row until the wait ends.
+    void onTraceNodeAppended(int id);
+    void onTraceNodeChanged(int id);
+    void setToolCallHeld(int waitNode, bool held);
 
     void beginTurn(int traceNode);
     void addDelta(const AgentEvent &event);

@@ -1,3 +1,5 @@
+#include "agent/debug/stepdebugger.h"
+#include "agent/debug/toolapprovalpolicy.h"
 #include "agent/loop/agent.h"
 #include "agent/session/conversationrows.h"
 #include "agent/tools/functiontool.h"
@@ -6,6 +8,7 @@
 #include "tests/support/scriptedmodelclient.h"
 
 #include <QJsonArray>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -56,6 +59,22 @@ int toolCallNode(const Trace &trace, const QString &callId)
             return node;
     }
     return -1;
+}
+
+QString stateName(Row::ToolState state)
+{
+    using State = Row::ToolState;
+    switch (state) {
+    case State::Running: return u"Running"_s;
+    case State::Held: return u"Held"_s;
+    case State::Succeeded: return u"Succeeded"_s;
+    case State::Failed: return u"Failed"_s;
+    case State::Denied: return u"Denied"_s;
+    case State::Blocked: return u"Blocked"_s;
+    case State::Skipped: return u"Skipped"_s;
+    case State::Cancelled: return u"Cancelled"_s;
+    }
+    return {};
 }
 
 // Turn ids are the projection's own serials: a rebuilt conversation numbers
@@ -446,6 +465,87 @@ private slots:
         QCOMPARE(reset.size(), 1);
         QCOMPARE(f.rows.size(), 0);
         QCOMPARE(f.rows.lastTurn(), -1);
+    }
+
+    // The states the call's row goes through, from the step debugger holding it to its end.
+    void aToolCallHeldAtABreakpointIsHeldUntilLetGo_data()
+    {
+        QTest::addColumn<QString>("release");
+        QTest::addColumn<QStringList>("states");
+
+        QTest::newRow("continue runs it")
+            << u"continue"_s << QStringList{u"Held"_s, u"Running"_s, u"Succeeded"_s};
+        QTest::newRow("denied, it never runs") << u"deny"_s << QStringList{u"Held"_s, u"Denied"_s};
+        QTest::newRow("a result typed by hand") << u"result"_s << QStringList{u"Held"_s, u"Succeeded"_s};
+        QTest::newRow("the turn is stopped") << u"stop"_s << QStringList{u"Held"_s, u"Cancelled"_s};
+    }
+
+    void aToolCallHeldAtABreakpointIsHeldUntilLetGo()
+    {
+        QFETCH(QString, release);
+        QFETCH(QStringList, states);
+
+        Fixture f;
+        StepDebugger debugger;
+        f.agent.addInterceptor(&debugger);
+        const auto detach = qScopeGuard([&] {
+            f.agent.cancel();
+            f.agent.removeInterceptor(&debugger);
+        });
+        QObject::connect(&f.agent, &Agent::event, &debugger, &StepDebugger::observe);
+        debugger.setBreakpoints({.toolNames = {u"add"_s}});
+        debugger.setEnabled(true);
+        QStringList seen; // from the first hold on
+        QObject::connect(&f.rows, &ConversationRows::rowChanged, &f.rows, [&](int index) {
+            const Row &row = f.rows.at(index);
+            const QString state = stateName(row.toolState);
+            if (row.kind == Row::Kind::ToolCall
+                && (seen.isEmpty() ? state == u"Held"_s : seen.constLast() != state))
+                seen.append(state);
+        });
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s)}),
+                          ScriptedModelClient::text(u"3"_s)});
+        QVERIFY(f.agent.send(u"1 + 2?"_s));
+        QTRY_VERIFY(debugger.isPaused());
+        const int row = f.rows.rowOfToolCall(u"c1"_s);
+        QCOMPARE(f.rows.at(row).toolState, Row::ToolState::Held);
+        QVERIFY(!f.rows.at(row).hasResult());
+
+        if (release == u"deny"_s)
+            QVERIFY(debugger.deny());
+        else if (release == u"result"_s)
+            QVERIFY(debugger.supplyResult(ToolResult::success(u"3"_s)));
+        if (release == u"stop"_s) {
+            f.agent.cancel();
+            debugger.forgetHeld();
+        } else {
+            debugger.resume();
+        }
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(seen, states);
+    }
+
+    void aToolCallWaitingForApprovalIsNotHeld()
+    {
+        Fixture f;
+        ToolApprovalPolicy approvals;
+        approvals.setDefaultRule(ToolApprovalPolicy::Rule::Ask);
+        f.agent.addInterceptor(&approvals);
+        const auto detach = qScopeGuard([&] {
+            f.agent.cancel();
+            f.agent.removeInterceptor(&approvals);
+        });
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s)}),
+                          ScriptedModelClient::text(u"3"_s)});
+        QVERIFY(f.agent.send(u"1 + 2?"_s));
+        QTRY_COMPARE(approvals.pending().size(), 1);
+        // The approval form in the chat says it waits; the row stays as it was.
+        QCOMPARE(f.rows.at(f.rows.rowOfToolCall(u"c1"_s)).toolState, Row::ToolState::Running);
+        QVERIFY(approvals.allowOnce(u"c1"_s));
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.rows.at(f.rows.rowOfToolCall(u"c1"_s)).toolState, Row::ToolState::Succeeded);
     }
 };
 

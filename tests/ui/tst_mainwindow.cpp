@@ -400,6 +400,40 @@ private slots:
         replay->close();
     }
 
+    void replayAndForkAreOfferedOnlyForAFinishedTurn()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        const auto offered = [&window] {
+            return QList<bool>{window.replayAction()->isEnabled(), window.forkAction()->isEnabled()};
+        };
+        // An empty session has nothing to replay or fork.
+        QCOMPARE(offered(), (QList<bool>{false, false}));
+
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QVERIFY(m_fixture->session.isBusy());
+        QCOMPARE(offered(), (QList<bool>{false, false}));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+
+        // Replay takes the last turn; Fork needs a step or turn to fork at.
+        QCOMPARE(offered(), (QList<bool>{true, false}));
+        const Trace *trace = m_fixture->session.trace();
+        window.traceInspector()->selectNode(trace->childrenOf(trace->roots().constFirst()).constFirst());
+        QCOMPARE(offered(), (QList<bool>{true, true}));
+        window.traceInspector()->selectNode(-1);
+        QCOMPARE(offered(), (QList<bool>{true, false}));
+
+        const Transcript saved = m_fixture->session.toTranscript();
+        QVERIFY(m_fixture->session.clear());
+        QCOMPARE(offered(), (QList<bool>{false, false}));
+        QVERIFY(m_fixture->session.restore(saved));
+        QCOMPARE(offered(), (QList<bool>{true, false}));
+    }
+
     void forkingAtAnIterationStartsASessionWithTheHistoryUpToIt_data()
     {
         QTest::addColumn<bool>("pickInTheChat");

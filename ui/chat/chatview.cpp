@@ -28,6 +28,7 @@ ToolCallCard::Status cardStatus(ConversationRow::ToolState state)
     using State = ConversationRow::ToolState;
     switch (state) {
     case State::Running: return ToolCallCard::Status::Running;
+    case State::Held: return ToolCallCard::Status::Held;
     case State::Succeeded: return ToolCallCard::Status::Succeeded;
     case State::Failed: return ToolCallCard::Status::Failed;
     case State::Denied: return ToolCallCard::Status::Denied;
@@ -179,6 +180,24 @@ void ChatView::setApprovalPolicy(ToolApprovalPolicy *policy)
     const QList<ToolApprovalPolicy::Request> pending = policy->pending();
     for (const ToolApprovalPolicy::Request &request : pending)
         onApprovalRequested(request);
+}
+
+void ChatView::setReadOnly(bool readOnly)
+{
+    if (m_readOnly == readOnly)
+        return;
+    m_readOnly = readOnly;
+    updateActions();
+}
+
+void ChatView::setEmptyText(const QString &text)
+{
+    m_emptyHint->setText(text);
+}
+
+QString ChatView::emptyText() const
+{
+    return m_emptyHint->text();
 }
 
 void ChatView::showHistory(const QList<Message> &history)
@@ -373,6 +392,8 @@ void ChatView::render(ChatItem *item, const ConversationRow &row)
         const ToolCallCard::Status status = cardStatus(row.toolState);
         if (row.hasResult() && (!card->hasResult() || card->result() != row.text || card->status() != status))
             card->setResult(row.text, status);
+        else if (!row.hasResult())
+            card->setHeld(row.toolState == ConversationRow::ToolState::Held);
         break;
     }
     case ConversationRow::Kind::Notice: break;
@@ -571,7 +592,8 @@ bool ChatView::isBusy() const
 // Edit, Regenerate and Retry act on the latest turn, and only between turns.
 void ChatView::updateActions()
 {
-    const bool busy = isBusy();
+    // Read-only: nothing may ask again, as if a turn always ran.
+    const bool busy = m_readOnly || isBusy();
     const int lastTurn = m_rows->lastTurn();
     ChatItem *lastUser = nullptr;
     for (ChatItem *chatItem : std::as_const(m_items)) {

@@ -41,6 +41,8 @@ class ToolCallCard;
     Streamed text is batched (one render per 16 ms at most) and the view keeps
     to the bottom unless the user scrolled up. Each item has its row's trace
     node, so selecting in the chat and in the trace can follow each other.
+    Read-only, it shows a conversation nobody can continue here (a replay):
+    the edit, regenerate and retry buttons stay hidden.
 */
 class ChatView final : public QScrollArea
 {
@@ -61,6 +63,14 @@ public:
     void follow(Agent *agent);
     // Held tool calls appear as approval forms in their cards; not owned.
     void setApprovalPolicy(ToolApprovalPolicy *policy);
+
+    // A conversation to watch, not to continue (a replay): no Edit,
+    // Regenerate or Retry on its messages and notices.
+    void setReadOnly(bool readOnly);
+    bool isReadOnly() const { return m_readOnly; }
+    // What the view says while it has nothing to show; by default, to ask the agent something.
+    void setEmptyText(const QString &text);
+    QString emptyText() const;
 
     // Replaces the rows with a saved conversation; tool results join their calls.
     // A long one shows its last turns; showEarlierTurns() brings back the rest,
@@ -160,6 +170,7 @@ private:
     QPointer<ChatItem> m_selected;
     int m_streamRenderCount = 0;
     bool m_followBottom = true;
+    bool m_readOnly = false;
 };
 
 } // namespace Loopscope::Ui

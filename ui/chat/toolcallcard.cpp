@@ -188,6 +188,16 @@ void ToolCallCard::setResult(const QString &result, Status status)
     setStatus(status);
 }
 
+void ToolCallCard::setHeld(bool held)
+{
+    if (m_hasResult)
+        return;
+    if (held && m_status == Status::Running)
+        setStatus(Status::Held);
+    else if (!held && m_status == Status::Held)
+        setStatus(Status::Running);
+}
+
 ApprovalCard *ToolCallCard::showApproval(const QJsonObject &schema)
 {
     if (m_approval)
@@ -246,6 +256,7 @@ QString ToolCallCard::statusText(Status status)
     switch (status) {
     case Status::Running: return tr("Running…");
     case Status::AwaitingApproval: return tr("Waiting for your approval");
+    case Status::Held: return tr("Paused at a breakpoint");
     case Status::Succeeded: return tr("Done");
     case Status::Failed: return tr("Failed");
     case Status::Denied: return tr("Denied");

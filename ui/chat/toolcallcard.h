@@ -21,7 +21,8 @@ class ElidedLabel;
 
 /*!
     A tool call inline in the conversation. The header names the tool, its
-    arguments in brief and its state, with a busy bar while it runs; the body
+    arguments in brief and its state, with a busy bar while it runs (not
+    while a breakpoint holds it: nothing is happening then); the body
     (collapsed unless a decision is needed) holds the full arguments, any
     progress, the result or error, and the approval form when the call waits
     for the user.
@@ -31,7 +32,17 @@ class ToolCallCard final : public ChatItem
     Q_OBJECT
 
 public:
-    enum class Status { Running, AwaitingApproval, Succeeded, Failed, Denied, Blocked, Skipped, Cancelled };
+    enum class Status {
+        Running,
+        AwaitingApproval,
+        Held, // at a breakpoint of the step debugger, not running yet
+        Succeeded,
+        Failed,
+        Denied,
+        Blocked,
+        Skipped,
+        Cancelled
+    };
     Q_ENUM(Status)
 
     explicit ToolCallCard(const ToolCall &call, QWidget *parent = nullptr);
@@ -49,6 +60,9 @@ public:
     void addProgress(const QString &message);
     QStringList progress() const { return m_progress; }
     void setResult(const QString &result, Status status);
+    // The step debugger holds the call (Held, no busy bar) or let it go (Running). No effect once it has a
+    // result or while it waits for approval.
+    void setHeld(bool held);
 
     ApprovalCard *showApproval(const QJsonObject &schema);
     ApprovalCard *approvalCard() const { return m_approval; }

@@ -301,10 +301,20 @@ void DebugPanel::applyBreakpoints()
         m_debugger->setEnabled(true);
 }
 
+void DebugPanel::setTurnRunning(bool running)
+{
+    if (m_turnRunning == running)
+        return;
+    m_turnRunning = running;
+    if (m_debugger)
+        updateActions();
+}
+
 void DebugPanel::showSettings()
 {
     if (!m_debugger)
         return;
+    updateActions();
     const StepDebugger::Breakpoints &breakpoints = m_debugger->breakpoints();
     const QSignalBlocker blockEnabled(m_enabledBox);
     const QSignalBlocker blockModel(m_modelCallsBox);
@@ -437,9 +447,11 @@ void DebugPanel::loadEditors()
 void DebugPanel::updateActions()
 {
     const bool paused = m_debugger->isPaused();
-    m_pauseAction->setEnabled(!paused && !m_debugger->isPausePending());
+    const bool pausing = m_turnRunning && m_debugger->isPausePending();
+    m_pauseAction->setEnabled(m_turnRunning && m_debugger->isEnabled() && !paused && !pausing);
     m_stepAction->setEnabled(paused);
-    m_continueAction->setEnabled(paused || m_debugger->isPausePending());
+    m_continueAction->setEnabled(paused || pausing);
+    m_stopAction->setEnabled(m_turnRunning);
 }
 
 // ---------------------------------------------------------------------------

@@ -42,11 +42,16 @@ public:
     DebugPanel(StepDebugger *debugger, const Workbench *workbench, QWidget *parent = nullptr);
     ~DebugPanel() override;
 
+    // Pause is enabled only while a turn runs in debug mode and is not held
+    // (or about to be); Step and Continue only while it is held (Continue
+    // also takes back a pause not reached yet); Stop while a turn runs.
     QAction *pauseAction() const { return m_pauseAction; }
     QAction *stepAction() const { return m_stepAction; }
     QAction *continueAction() const { return m_continueAction; }
-    // Always enabled: the owner knows whether a turn runs and may disable it.
     QAction *stopAction() const { return m_stopAction; }
+    // The owner says when a turn runs (the debugger cannot tell between its checkpoints).
+    void setTurnRunning(bool running);
+    bool isTurnRunning() const { return m_turnRunning; }
     // What is held and its editors, for a container that scrolls it into view.
     QWidget *stopView() const;
 
@@ -111,6 +116,7 @@ private:
     QPushButton *m_useResultButton = nullptr;
     QPushButton *m_denyButton = nullptr;
 
+    bool m_turnRunning = false;
     QString m_shownStop;       // which stop the editors were loaded from
     QString m_appliedMessages; // the editor texts that match what is staged
     QString m_appliedArguments;

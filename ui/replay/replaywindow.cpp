@@ -39,13 +39,12 @@ ReplayWindow::ReplayWindow(const RecordedTurn &turn, const QString &title, LiveC
     setAttribute(Qt::WA_DeleteOnClose);
 
     ReplayWorkbench::fill(m_workbench, m_turn, tools);
-    m_run = std::make_unique<ReplayRun>(m_turn, &m_workbench);
     m_debugger = std::make_unique<StepDebugger>();
-    // Before start(): the debugger sits between the recorded edits and the recorded results.
-    m_run->agent()->addInterceptor(m_debugger.get());
-    m_traceModel = new TraceModel(m_run->trace(), this);
-    m_inspector = new TraceInspector(m_run->trace(), m_traceModel);
     m_debugPanel = new DebugPanel(m_debugger.get(), &m_workbench);
+    // Nobody can ask or ask again here: what the chat shows is the recording's, then the run's.
+    m_chat->setReadOnly(true);
+    m_chat->setEmptyText(tr("Press Replay to run the recorded turn again.\nIts answers, tool calls and "
+                            "errors appear here; select one to find it in the trace."));
 
     m_status->setWordWrap(true);
     m_status->setAccessibleName(tr("Replay status"));
@@ -60,25 +59,19 @@ ReplayWindow::ReplayWindow(const RecordedTurn &turn, const QString &title, LiveC
     bar->addWidget(m_continueButton);
     bar->addWidget(m_stopButton);
 
-    m_chat->setTrace(m_run->trace());
-    m_chat->showHistory(m_turn.history);
-    m_chat->follow(m_run->agent());
-    connect(m_chat, &ChatView::traceNodeSelected, m_inspector, &TraceInspector::selectNode);
-    connect(m_inspector, &TraceInspector::nodeSelected, m_chat, &ChatView::selectTraceNode);
-
     // The trace first; the debugger scrolls in what room is left.
     auto *debugScroll = new QScrollArea;
     debugScroll->setWidget(m_debugPanel);
     debugScroll->setWidgetResizable(true);
     debugScroll->setFrameShape(QFrame::NoFrame);
-    auto *side = new QSplitter(Qt::Vertical);
-    side->addWidget(m_inspector);
-    side->addWidget(debugScroll);
-    side->setStretchFactor(0, 3);
-    side->setStretchFactor(1, 2);
+    m_side = new QSplitter(Qt::Vertical);
+    m_side->addWidget(debugScroll);
+    createRun();
+    m_side->setStretchFactor(0, 3);
+    m_side->setStretchFactor(1, 2);
     auto *split = new QSplitter(Qt::Horizontal);
     split->addWidget(m_chat);
-    split->addWidget(side);
+    split->addWidget(m_side);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
 
@@ -93,8 +86,6 @@ ReplayWindow::ReplayWindow(const RecordedTurn &turn, const QString &title, LiveC
         m_run->stop();
     });
     connect(m_debugPanel, &DebugPanel::stopRequested, m_stopButton, &QPushButton::click);
-    connect(m_run.get(), &ReplayRun::diverged, this, &ReplayWindow::onDiverged);
-    connect(m_run.get(), &ReplayRun::finished, this, [this](bool reproduced) { onFinished(reproduced); });
 
     if (!m_turn.notReplayable.isEmpty()) {
         setStatus(tr("This turn cannot be replayed: %1").arg(m_turn.notReplayable), true);
@@ -115,6 +106,48 @@ ReplayWindow::~ReplayWindow()
     m_run.reset();
 }
 
+void ReplayWindow::createRun()
+{
+    // The views of the run before move to the new one first: the old run goes last.
+    std::unique_ptr<ReplayRun> previous = std::move(m_run);
+    m_debugger->forgetHeld();
+    m_run = std::make_unique<ReplayRun>(m_turn, &m_workbench);
+    m_runStarted = false;
+    Agent *agent = m_run->agent();
+    // Before start(): the debugger sits between the recorded edits and the recorded results.
+    agent->addInterceptor(m_debugger.get());
+    connect(agent, &Agent::event, m_debugger.get(), &StepDebugger::observe);
+    connect(agent, &Agent::stateChanged, m_debugPanel, [panel = m_debugPanel](Agent::State state) {
+        panel->setTurnRunning(state != Agent::State::Idle);
+    });
+    connect(m_run.get(), &ReplayRun::diverged, this, &ReplayWindow::onDiverged);
+    connect(m_run.get(), &ReplayRun::finished, this, [this](bool reproduced) { onFinished(reproduced); });
+
+    m_chat->setTrace(m_run->trace());
+    m_chat->follow(agent);
+    m_chat->showHistory(m_turn.history);
+
+    // A trace view shows one trace for its life: the new trace gets new ones.
+    TraceInspector *oldInspector = std::exchange(m_inspector, nullptr);
+    TraceModel *oldModel = std::exchange(m_traceModel, nullptr);
+    m_traceModel = new TraceModel(m_run->trace(), this);
+    m_inspector = new TraceInspector(m_run->trace(), m_traceModel);
+    if (oldInspector) {
+        // In the same room: the debugger keeps the height the user gave it.
+        const QList<int> sizes = m_side->sizes();
+        m_side->replaceWidget(m_side->indexOf(oldInspector), m_inspector);
+        m_side->setSizes(sizes);
+    } else {
+        m_side->insertWidget(0, m_inspector);
+    }
+    connect(m_chat, &ChatView::traceNodeSelected, m_inspector, &TraceInspector::selectNode);
+    connect(m_inspector, &TraceInspector::nodeSelected, m_chat, &ChatView::selectTraceNode);
+    delete oldInspector;
+    delete oldModel;
+    previous.reset();
+    m_live.reset(); // the previous run's, if it went live
+}
+
 QString ReplayWindow::statusText() const
 {
     return m_status->text();
@@ -122,12 +155,15 @@ QString ReplayWindow::statusText() const
 
 void ReplayWindow::start()
 {
+    if (m_runStarted)
+        createRun();
     m_run->setToolSource(m_liveTools->isChecked() ? RecordedToolResults::Source::Live
                                                   : RecordedToolResults::Source::Recorded);
     if (!m_run->start()) {
         setStatus(tr("The replay could not start."), true);
         return;
     }
+    m_runStarted = true;
     m_startButton->setEnabled(false);
     m_liveTools->setEnabled(false);
     m_stopButton->setEnabled(true);
@@ -158,6 +194,11 @@ void ReplayWindow::onFinished(bool reproduced)
 {
     m_continueButton->setEnabled(false);
     m_stopButton->setEnabled(false);
+    // However it ended, the recording can run again (with the recorded edits, and the tools as chosen).
+    m_startButton->setText(tr("Replay &Again"));
+    m_startButton->setToolTip(tr("Run the recorded turn again from the start, in a new trace."));
+    m_startButton->setEnabled(true);
+    m_liveTools->setEnabled(true);
     if (reproduced) {
         setStatus(tr("Reproduced: the same tool calls and the same answer as recorded."), false);
         return;

@@ -13,6 +13,7 @@ QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QLabel;
 class QPushButton;
+class QSplitter;
 QT_END_NAMESPACE
 
 namespace Loopscope {
@@ -33,7 +34,9 @@ class TraceInspector;
     with recorded or live tool results, in its own window: the chat and the
     trace of the replay, and the step debugger to pause it anywhere. When
     the run leaves the recording it says where, and the user continues live
-    (with the current provider) or stops.
+    (with the current provider) or stops. When a run has ended, Replay Again
+    runs the same recording (with its recorded edits) afresh: a new run, with
+    its own trace, on the same workbench and debugger.
 */
 class ReplayWindow final : public QWidget
 {
@@ -54,9 +57,13 @@ public:
     TraceInspector *traceInspector() const { return m_inspector; }
     QString statusText() const;
 
+    // Runs the recording; after a run ended, runs it again from the start.
     void start();
+    QPushButton *startButton() const { return m_startButton; }
 
 private:
+    // A new run of the recording, and the chat and trace views on it.
+    void createRun();
     void onDiverged(int modelCall, const QString &what);
     void onFinished(bool reproduced);
     void continueLive();
@@ -69,6 +76,7 @@ private:
     std::unique_ptr<StepDebugger> m_debugger;
     std::unique_ptr<ModelClient> m_live;
     TraceModel *m_traceModel = nullptr;
+    bool m_runStarted = false;
 
     QLabel *m_status;
     QCheckBox *m_liveTools;
@@ -78,6 +86,7 @@ private:
     ChatView *m_chat;
     TraceInspector *m_inspector;
     DebugPanel *m_debugPanel;
+    QSplitter *m_side = nullptr;
 };
 
 } // namespace Loopscope::Ui

@@ -7,6 +7,7 @@
 #include "ui/chat/textblockview.h"
 #include "ui/chat/toolcallcard.h"
 
+#include "agent/debug/stepdebugger.h"
 #include "agent/debug/toolapprovalpolicy.h"
 #include "agent/loop/agent.h"
 #include "agent/safety/ruleshield.h"
@@ -25,6 +26,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QScrollBar>
 #include <QSemaphore>
 #include <QSignalSpy>
@@ -280,6 +282,42 @@ private slots:
         QCOMPARE(f.view.itemCount(), 3);
         QCOMPARE(f.view.item(1), card);
         QCOMPARE(f.view.itemText(2), u"The sum is 5."_s);
+    }
+
+    void aToolCallHeldAtABreakpointSaysSoWithoutABusyBar()
+    {
+        Fixture f;
+        f.gated = true;
+        StepDebugger debugger;
+        f.agent.addInterceptor(&debugger);
+        const auto detach = qScopeGuard([&] {
+            f.gate.release(100);
+            f.agent.cancel();
+            f.agent.removeInterceptor(&debugger);
+        });
+        debugger.setBreakpoints({.toolNames = {u"add"_s}});
+        debugger.setEnabled(true);
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":2,\"b\":3}"_s)}),
+                          ScriptedModelClient::text(u"The sum is 5."_s)});
+        f.agent.send(u"What is 2 + 3?"_s);
+
+        QTRY_VERIFY(debugger.isPaused());
+        ToolCallCard *card = f.view.toolCallCard(u"c1"_s);
+        QVERIFY(card);
+        QCOMPARE(card->status(), ToolCallCard::Status::Held);
+        QCOMPARE(card->statusLabel()->text(), u"Paused at a breakpoint"_s);
+        QVERIFY(!card->isBusy());
+        QVERIFY(!card->busyIndicator()->isVisibleTo(card));
+
+        // Let go, it runs (held in the tool by the test's gate), then it is done.
+        debugger.resume();
+        QTRY_COMPARE(f.invocationsSoFar().size(), 1);
+        QCOMPARE(card->status(), ToolCallCard::Status::Running);
+        QVERIFY(card->busyIndicator()->isVisibleTo(card));
+        f.gate.release();
+        QTRY_COMPARE(card->status(), ToolCallCard::Status::Succeeded);
+        QTRY_COMPARE(f.finished.size(), 1);
     }
 
     void aToolCardCollapsesAndExpands()
@@ -661,6 +699,45 @@ private slots:
             if (auto *m = qobject_cast<MessageWidget *>(f.view.item(i)))
                 QVERIFY(!m->isLastActionAvailable());
         }
+    }
+
+    void aReadOnlyViewOffersNoEditRegenerateOrRetry()
+    {
+        Fixture f;
+        f.view.setReadOnly(true);
+        f.client.enqueue({ScriptedModelClient::text(u"First answer"_s),
+                          ScriptedModelClient::failure(u"The provider is down"_s, 503)});
+        f.agent.send(u"First question"_s);
+        QTRY_COMPARE(f.finished.size(), 1);
+        f.agent.send(u"Second question"_s);
+        QTRY_COMPARE(f.finished.size(), 2);
+
+        int notices = 0;
+        for (int i = 0; i < f.view.itemCount(); ++i) {
+            if (auto *message = qobject_cast<MessageWidget *>(f.view.item(i)))
+                QVERIFY2(!message->isLastActionAvailable(), qPrintable(f.view.itemText(i)));
+            if (auto *notice = qobject_cast<NoticeCard *>(f.view.item(i))) {
+                ++notices;
+                QVERIFY(!notice->isRetryAvailable());
+            }
+        }
+        QCOMPARE(notices, 1);
+
+        // The same conversation, not read-only: the failed question offers Retry.
+        f.view.setReadOnly(false);
+        NoticeCard *notice = nullptr;
+        for (int i = 0; i < f.view.itemCount() && !notice; ++i)
+            notice = qobject_cast<NoticeCard *>(f.view.item(i));
+        QVERIFY(notice->isRetryAvailable());
+    }
+
+    void theEmptyViewSaysWhatItsOwnerSets()
+    {
+        ChatView view;
+        QVERIFY(view.emptyText().startsWith(u"Ask the agent something."_s));
+        view.setEmptyText(u"Press Replay to run the recorded turn again."_s);
+        QCOMPARE(view.emptyText(), u"Press Replay to run the recorded turn again."_s);
+        QVERIFY(view.isEmptyHintVisible());
     }
 
     void askingAgainReplacesTheLastTurn_data()

@@ -29,6 +29,9 @@ struct Fixture : AgentFixture
     {
         agent.addInterceptor(&debugger);
         QObject::connect(&agent, &Agent::event, &debugger, &StepDebugger::observe);
+        // The owner says when a turn runs (the main window: the session's busyChanged).
+        QObject::connect(&agent, &Agent::stateChanged, &panel,
+                         [this](Agent::State state) { panel.setTurnRunning(state != Agent::State::Idle); });
         QObject::connect(&panel, &Ui::DebugPanel::stopRequested, &agent, [this] {
             agent.cancel();
             debugger.forgetHeld();
@@ -106,18 +109,89 @@ private slots:
         QVERIFY(!f.child<QLabel>(u"decisionLabel"_s)->isVisible());
         QVERIFY(!f.argumentsEditor()->isVisible());
         QVERIFY(!f.messagesEditor()->isVisible());
+    }
+
+    // What each action can do at each moment: (pause, step, continue, stop) enabled.
+    void theActionsAreEnabledOnlyWhenTheyCanDoSomething_data()
+    {
+        QTest::addColumn<QString>("moment");
+        QTest::addColumn<QList<bool>>("enabled");
+
+        QTest::newRow("nothing runs, debug mode off") << u"idle"_s << QList<bool>{false, false, false, false};
+        QTest::newRow("nothing runs, debug mode on")
+            << u"idle in debug mode"_s << QList<bool>{false, false, false, false};
+        QTest::newRow("a turn runs, debug mode off")
+            << u"running"_s << QList<bool>{false, false, false, true};
+        QTest::newRow("a turn runs in debug mode")
+            << u"running in debug mode"_s << QList<bool>{true, false, false, true};
+        QTest::newRow("pausing: the loop has not reached a checkpoint yet")
+            << u"pausing"_s << QList<bool>{false, false, true, true};
+        QTest::newRow("held at a breakpoint") << u"held"_s << QList<bool>{false, true, true, true};
+        QTest::newRow("the turn ended") << u"ended"_s << QList<bool>{false, false, false, false};
+    }
+
+    void theActionsAreEnabledOnlyWhenTheyCanDoSomething()
+    {
+        QFETCH(QString, moment);
+        QFETCH(QList<bool>, enabled);
+
+        Fixture f;
+        if (moment.endsWith(u"debug mode"_s))
+            f.child<QCheckBox>(u"debugModeBox"_s)->click();
+        if (moment.startsWith(u"running"_s) || moment == u"pausing"_s) {
+            f.client.enqueue(ScriptedModelClient::hang());
+            QVERIFY(f.agent.send(u"1 + 2?"_s));
+            QTRY_VERIFY(f.panel.stopAction()->isEnabled());
+        }
+        if (moment == u"pausing"_s) {
+            f.child<QCheckBox>(u"debugModeBox"_s)->click();
+            f.panel.pauseAction()->trigger();
+            QVERIFY(f.debugger.isPausePending());
+            QVERIFY2(f.stopText().contains(u"Pausing"_s), qPrintable(f.stopText()));
+        }
+        if (moment == u"held"_s || moment == u"ended"_s) {
+            f.child<QLineEdit>(u"toolNamesEdit"_s)->setText(u"add"_s);
+            f.client.enqueue({ScriptedModelClient::calls({AgentFixture::add(u"c1"_s, 1, 2)}),
+                              ScriptedModelClient::text(u"three"_s)});
+            QVERIFY(f.agent.send(u"1 + 2?"_s));
+            QVERIFY(f.waitForToolStop(u"add"_s));
+        }
+        if (moment == u"ended"_s) {
+            f.panel.continueAction()->trigger();
+            QVERIFY(f.waitForEnd());
+            QTRY_VERIFY(!f.panel.isTurnRunning());
+        }
+
+        const QList<bool> actual{f.panel.pauseAction()->isEnabled(), f.panel.stepAction()->isEnabled(),
+                                 f.panel.continueAction()->isEnabled(), f.panel.stopAction()->isEnabled()};
+        QCOMPARE(actual, enabled);
+    }
+
+    void pauseWhileATurnRunsHoldsItAtTheNextCheckpoint()
+    {
+        Fixture f;
+        f.child<QCheckBox>(u"debugModeBox"_s)->click();
+        QSignalSpy paused(&f.debugger, &StepDebugger::paused);
+        ScriptedModelClient::Step slowCall = ScriptedModelClient::calls({AgentFixture::add(u"c1"_s, 1, 2)});
+        slowCall.delayMs = 300;
+        f.client.enqueue({slowCall, ScriptedModelClient::text(u"three"_s)});
+        QVERIFY(f.agent.send(u"1 + 2?"_s));
+        // The model call is under way when Pause is pressed: the loop holds before the tool runs.
+        QTRY_VERIFY(f.client.isBusy());
         QVERIFY(f.panel.pauseAction()->isEnabled());
-        QVERIFY(!f.panel.stepAction()->isEnabled());
-        QVERIFY(!f.panel.continueAction()->isEnabled());
-        QVERIFY(f.panel.stopAction()->isEnabled());
 
         f.panel.pauseAction()->trigger();
-
-        QVERIFY(f.debugger.isPausePending());
-        QVERIFY(f.child<QCheckBox>(u"debugModeBox"_s)->isChecked());
-        QVERIFY2(f.stopText().contains(u"Pausing"_s), qPrintable(f.stopText()));
         QVERIFY(!f.panel.pauseAction()->isEnabled());
-        QVERIFY(f.panel.continueAction()->isEnabled());
+        QVERIFY(f.waitForToolStop(u"add"_s));
+        QCOMPARE(f.debugger.currentStop()->reason, StepDebugger::Reason::Pause);
+        QCOMPARE(paused.size(), 1);
+        QCOMPARE(f.adds.count(), 0);
+        QVERIFY(f.panel.stepAction()->isEnabled());
+        QVERIFY(!f.panel.pauseAction()->isEnabled());
+
+        f.panel.continueAction()->trigger();
+        QVERIFY(f.waitForEnd());
+        QCOMPARE(f.adds.count(), 1);
     }
 
     void theActionsCarryTheDebuggerShortcuts_data()
