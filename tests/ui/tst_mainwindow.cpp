@@ -6,6 +6,7 @@
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpsettings.h"
 #include "agent/replay/replayrun.h"
+#include "agent/session/autosaver.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
@@ -26,6 +27,7 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -64,6 +66,13 @@ struct Fixture
         return {&session, &profiles, &appSettings, &secrets, &network, &settings, &document, &library};
     }
 
+    // As the app does: every finished turn is written into the library.
+    void keepTurnsInTheLibrary()
+    {
+        autosaver = std::make_unique<Autosaver>(&session, library.folder());
+        document.setAutosaver(autosaver.get());
+    }
+
     QSettings settings;
     ProviderProfileStore profiles;
     AppSettings appSettings;
@@ -72,6 +81,7 @@ struct Fixture
     ChatSession session;
     SessionDocument document;
     SessionLibrary library;
+    std::unique_ptr<Autosaver> autosaver;
 };
 
 } // namespace
@@ -371,6 +381,91 @@ private slots:
         QTRY_VERIFY((question = window.findChild<QMessageBox *>()) && question->isVisible());
         question->button(QMessageBox::Discard)->click();
         QTRY_VERIFY(!window.isVisible());
+    }
+
+    void aNewSessionWhoseTurnsAreAutosavedClosesWithoutAsking()
+    {
+        m_fixture->keepTurnsInTheLibrary();
+        QSignalSpy autosaved(&m_fixture->document, &SessionDocument::autosaved);
+        Ui::MainWindow window(m_fixture->context());
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
+        QTRY_COMPARE(autosaved.size(), 1);
+        QVERIFY(!m_fixture->document.isModified());
+        QVERIFY(!window.isWindowModified());
+
+        // Ctrl+N starts afresh at once: the turn is in the library.
+        QTest::keyClick(&window, Qt::Key_N, Qt::ControlModifier);
+        QTRY_COMPARE(window.chatView()->itemCount(), 0);
+        QVERIFY(!window.findChild<QMessageBox *>());
+        QVERIFY(QFile::exists(autosaved.first().first().toString()));
+
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(u"Another question"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QTRY_COMPARE(autosaved.size(), 2);
+        QVERIFY(window.close());
+        QVERIFY(!window.findChild<QMessageBox *>());
+    }
+
+    void aFileFromElsewhereWithANewTurnAsksBeforeClosing()
+    {
+        m_fixture->keepTurnsInTheLibrary();
+        const QString path = m_dir.filePath(u"elsewhere-%1.loopscope.json"_s.arg(m_run));
+        Ui::MainWindow window(m_fixture->context());
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
+        QString error;
+        QVERIFY2(m_fixture->document.save(path, &error), qPrintable(error));
+        QVERIFY(m_fixture->document.newSession());
+        QSignalSpy opened(&m_fixture->document, &SessionDocument::opened);
+        window.sessionActions()->openFile(path);
+        QTRY_COMPARE(opened.size(), 1);
+        QVERIFY(!m_fixture->document.isModified());
+
+        // The library gets a copy of the turn, the file does not: closing asks.
+        QSignalSpy autosaved(&m_fixture->document, &SessionDocument::autosaved);
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(u"And in euros?"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QTRY_COMPARE(autosaved.size(), 1);
+        QVERIFY(autosaved.first().first().toString() != path);
+        QVERIFY(m_fixture->document.isModified());
+        QVERIFY(!window.close());
+        QMessageBox *question = nullptr;
+        QTRY_VERIFY((question = window.findChild<QMessageBox *>()) && question->isVisible());
+        question->button(QMessageBox::Discard)->click();
+        QTRY_VERIFY(!window.isVisible());
+    }
+
+    void anExampleContinuedIsKeptInTheLibraryAndClosesWithoutAsking()
+    {
+        m_fixture->keepTurnsInTheLibrary();
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        const QString example
+            = u":/examples/"_s
+              + QDir(u":/examples"_s).entryList({u"*.loopscope.json"_s}, QDir::Files, QDir::Name).value(0);
+        window.sessionActions()->openExample(example);
+        QTRY_VERIFY(m_fixture->session.agent()->history().size() > 2);
+        QVERIFY(!m_fixture->document.isModified());
+
+        // The example itself stays as shipped; the continued conversation is a new library session.
+        QSignalSpy autosaved(&m_fixture->document, &SessionDocument::autosaved);
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(u"And then?"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QTRY_COMPARE(autosaved.size(), 1);
+        QVERIFY(
+            SessionLibrary::isLibraryFile(m_fixture->library.folder(), autosaved.first().first().toString()));
+        QVERIFY(!m_fixture->document.isModified());
+        QVERIFY(window.close());
+        QVERIFY(!window.findChild<QMessageBox *>());
     }
 
     void aFinishedTurnReplaysFromItsRecordingWithoutNetwork()
