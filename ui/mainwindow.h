@@ -85,6 +85,8 @@ public:
     QAction *forkAction() const { return m_forkAction; }
     SessionActions *sessionActions() const { return m_sessionActions; }
     SessionLibraryPanel *libraryPanel() const { return m_libraryPanel; }
+    // The toolbar's model picker: the provider's models, or one typed in.
+    QComboBox *modelBox() const { return m_modelBox; }
     QString statusText() const; // the status bar's fields, joined; for tests
 
     void openSettings();
@@ -110,6 +112,11 @@ private:
     void applyMcpServers();
     void reloadProfiles(const QString &selectId = {});
     void onProfileChosen(int index);
+    // The model picker follows the session's provider and lists its models when it changes.
+    void onProviderChanged();
+    void showModels(const QStringList &models);
+    void showModelListFailure(const QString &reason);
+    void chooseModel(const QString &model);
     void showChat(bool show);
     void sendFromComposer(const QString &text);
     void editLastQuestion(const QString &text);
@@ -140,6 +147,8 @@ private:
     SessionLibraryPanel *m_libraryPanel = nullptr;
     QDockWidget *m_libraryDock = nullptr;
     QComboBox *m_providerBox = nullptr;
+    QComboBox *m_modelBox = nullptr;
+    QString m_modelsListedFor; // the provider whose models the picker offers
     QAction *m_settingsAction = nullptr;
     QAction *m_debugModeAction = nullptr;
     QAction *m_stopAction = nullptr;

@@ -31,6 +31,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonObject>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
@@ -219,11 +221,12 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.start(demoProfile());
         QTRY_VERIFY(m_fixture->session.hasProvider());
+        QTRY_COMPARE(m_server->requests().size(), 1); // the model picker's listing
         m_server->setHandler([](const HttpRequestRecord &, HttpExchange &exchange) { exchange.stall(); });
         QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
 
         QVERIFY(m_fixture->session.send(u"this will hang"_s));
-        QTRY_COMPARE(m_server->requests().size(), 1);
+        QTRY_COMPARE(m_server->requests().size(), 2);
         QVERIFY(window.stopAction()->isEnabled());
         QTest::keyClick(window.composer()->editor(), Qt::Key_Escape);
         QTRY_COMPARE(finished.size(), 1);
@@ -468,6 +471,126 @@ private slots:
         QVERIFY(!window.findChild<QMessageBox *>());
     }
 
+    void theModelPickerListsTheProvidersModelsAndThePickedOneAnswersTheNextTurn()
+    {
+        answerModelList({u"gpt-4o-mini"_s, u"gpt-4.1"_s, u"o3-mini"_s});
+        ProviderProfile stored = demoProfile();
+        stored.id = u"demo"_s;
+        m_fixture->profiles.save(stored);
+        ProviderProfile other = stored;
+        other.id = u"other"_s;
+        other.name = u"Other server"_s;
+        other.model = u"o3-mini"_s;
+        m_fixture->profiles.save(other);
+        m_fixture->profiles.setDefaultProfileId(u"demo"_s);
+
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        QComboBox *models = window.modelBox();
+        QTRY_COMPARE(models->count(), 3);
+        QVERIFY(models->isEnabled());
+        QCOMPARE(models->currentText(), u"gpt-4o-mini"_s);
+        // The key went in its header, as for a turn.
+        const HttpRequestRecord listing = m_server->requests().constLast();
+        QCOMPARE(listing.method, QByteArray("GET"));
+        QCOMPARE(listing.header("Authorization"), QByteArray("Bearer sk-demo-0123456789abcdef"));
+
+        // Picked from the list, as a user does.
+        models->showPopup();
+        QTRY_VERIFY(models->view()->isVisible());
+        models->view()->setCurrentIndex(models->model()->index(1, 0));
+        QTest::keyClick(models->view(), Qt::Key_Return);
+        QTRY_COMPARE(m_fixture->session.provider()->model, u"gpt-4.1"_s);
+        QVERIFY2(window.statusText().contains(u"gpt-4.1"_s), qPrintable(window.statusText()));
+        // Remembered as the provider's model, like LM Studio and Jan do.
+        QCOMPARE(m_fixture->profiles.profile(u"demo"_s)->model, u"gpt-4.1"_s);
+
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QCOMPARE(m_server->requests().constLast().json().value(u"model"_s).toString(), u"gpt-4.1"_s);
+        // The saved session says which model ran.
+        QCOMPARE(m_fixture->session.toTranscript().config.model.model, u"gpt-4.1"_s);
+
+        // Another provider: the picker follows it and lists its models.
+        const qsizetype requests = m_server->requests().size();
+        QComboBox *providers = nullptr;
+        for (QComboBox *box : window.findChildren<QComboBox *>()) {
+            if (box->accessibleName() == u"Provider"_s)
+                providers = box;
+        }
+        QVERIFY(providers);
+        const int otherIndex = providers->findData(u"other"_s);
+        QVERIFY(otherIndex >= 0);
+        providers->setCurrentIndex(otherIndex);
+        emit providers->activated(otherIndex);
+        QTRY_COMPARE(m_fixture->session.provider()->id, u"other"_s);
+        QCOMPARE(models->currentText(), u"o3-mini"_s);
+        QTRY_VERIFY(m_server->requests().size() > requests);
+        QTRY_COMPARE(models->count(), 3);
+        QCOMPARE(models->currentText(), u"o3-mini"_s);
+    }
+
+    void aTypedModelIsUsedWhenTheListCannotBeHad()
+    {
+        const FakeHttpServer::Handler demo = m_server->handler();
+        m_server->setHandler([demo](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (request.method == "GET")
+                exchange.respond(500, {}, "no list here");
+            else
+                demo(request, exchange);
+        });
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QComboBox *models = window.modelBox();
+        // Said where the model is picked, not in a dialog.
+        QTRY_VERIFY2(models->toolTip().contains(u"could not be listed"_s), qPrintable(models->toolTip()));
+        QVERIFY(!window.findChild<QMessageBox *>());
+        QCOMPARE(models->count(), 0);
+        QVERIFY(models->isEnabled());
+
+        models->lineEdit()->setFocus();
+        models->lineEdit()->selectAll();
+        QTest::keyClicks(models->lineEdit(), u"my-local-model"_s);
+        QTest::keyClick(models->lineEdit(), Qt::Key_Return);
+        QTRY_COMPARE(m_fixture->session.provider()->model, u"my-local-model"_s);
+
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QCOMPARE(m_server->requests().constLast().json().value(u"model"_s).toString(), u"my-local-model"_s);
+    }
+
+    void theModelCannotChangeWhileATurnRuns()
+    {
+        answerModelList({u"gpt-4o-mini"_s, u"gpt-4.1"_s});
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QComboBox *models = window.modelBox();
+        QTRY_COMPARE(models->count(), 2);
+        const FakeHttpServer::Handler list = m_server->handler();
+        m_server->setHandler([list](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (request.method == "GET")
+                list(request, exchange);
+            else
+                exchange.stall();
+        });
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(u"this will hang"_s));
+        QTRY_VERIFY(!models->isEnabled());
+        QVERIFY(!m_fixture->session.setModel(u"gpt-4.1"_s));
+        QCOMPARE(m_fixture->session.provider()->model, u"gpt-4o-mini"_s);
+        window.stopAction()->trigger();
+        QTRY_COMPARE(finished.size(), 1);
+        QTRY_VERIFY(models->isEnabled());
+    }
+
     void aFinishedTurnReplaysFromItsRecordingWithoutNetwork()
     {
         Ui::MainWindow window(m_fixture->context());
@@ -670,6 +793,21 @@ private slots:
     }
 
 private:
+    // GET …/models answers with \a models; everything else goes to the demo conversation.
+    void answerModelList(const QStringList &models)
+    {
+        QJsonArray data;
+        for (const QString &model : models)
+            data.append(QJsonObject{{u"id"_s, model}, {u"object"_s, u"model"_s}});
+        const FakeHttpServer::Handler demo = m_server->handler();
+        m_server->setHandler([demo, data](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (request.method == "GET" && request.path.endsWith("/models"))
+                exchange.respondJson(200, QJsonObject{{u"object"_s, u"list"_s}, {u"data"_s, data}});
+            else
+                demo(request, exchange);
+        });
+    }
+
     // Shows the window with the demo provider and runs the demo's three-iteration turn to its end.
     void showAfterTheDemoTurn(Ui::MainWindow &window)
     {
