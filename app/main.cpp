@@ -154,9 +154,7 @@ int runWindow(QApplication &app)
     SessionFileOpener fileOpener(window.sessionActions());
     app.installEventFilter(&fileOpener);
     window.show();
-    window.start(commandLine);
-    if (!parser.positionalArguments().isEmpty())
-        window.sessionActions()->openFile(parser.positionalArguments().constFirst());
+    window.start(commandLine, parser.positionalArguments().value(0));
     return QApplication::exec();
 }
 

@@ -8,6 +8,7 @@
 #include "agent/replay/recordedturn.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
+#include "agent/session/sessionlibrary.h"
 #include "agent/trace/tracemodel.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/chatview.h"
@@ -470,17 +471,45 @@ void MainWindow::connectSession()
     connect(m_firstRun, &FirstRunPanel::openSettingsRequested, this, &MainWindow::openSettings);
 }
 
-void MainWindow::start(const std::optional<ProviderProfile> &commandLine)
+void MainWindow::start(const std::optional<ProviderProfile> &commandLine, const QString &sessionPath)
 {
     m_commandLineProfile = commandLine;
     reloadProfiles(commandLine ? commandLineProfileId : m_context.profiles->defaultProfileId());
     if (m_providerBox->count() == 0) {
         showChat(false);
         m_firstRun->lookForOllama();
+    } else {
+        showChat(true);
+        onProfileChosen(m_providerBox->currentIndex());
+    }
+    openSessionOnStart(sessionPath);
+}
+
+void MainWindow::openSessionOnStart(const QString &sessionPath)
+{
+    const bool firstStart = !m_context.state->contains(u"window/docks"_s);
+    const QString path = !sessionPath.isEmpty()                    ? sessionPath
+                         : m_context.settings->reopenLastSession() ? m_sessionActions->lastSession()
+                                                                   : QString();
+    if (!path.isEmpty()) {
+        m_sessionActions->openFile(path);
         return;
     }
-    showChat(true);
-    onProfileChosen(m_providerBox->currentIndex());
+    if (!firstStart || !m_context.library)
+        return;
+    // Sessions kept from before are where a returning user starts; the first scan decides.
+    SessionLibrary *library = m_context.library;
+    if (!library->entries().isEmpty()) {
+        m_libraryDock->show();
+    } else if (library->isRefreshing()) {
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = connect(library, &SessionLibrary::entriesChanged, m_libraryDock, [this, library, once] {
+            disconnect(*once);
+            if (!library->entries().isEmpty() && m_context.document->path().isEmpty()
+                && m_context.session->agent()->history().isEmpty())
+                m_libraryDock->show();
+        });
+    }
 }
 
 void MainWindow::reloadProfiles(const QString &selectId)

@@ -70,8 +70,11 @@ public:
     ~MainWindow() override;
 
     // Uses the saved default profile, or \a commandLine when given (for this
-    // run only); with neither, shows the first-run panel.
-    void start(const std::optional<ProviderProfile> &commandLine = std::nullopt);
+    // run only); with neither, shows the first-run panel. Opens \a sessionPath,
+    // else the last session if the settings say so; with nothing opened on a
+    // first start, shows the session library when it has sessions.
+    void start(const std::optional<ProviderProfile> &commandLine = std::nullopt,
+               const QString &sessionPath = {});
 
     QSplitter *splitter() const { return m_splitter; }
     ChatView *chatView() const { return m_chatView; }
@@ -126,6 +129,7 @@ private:
     void replaySelectedTurn();
     void forkAtSelection();
     void createLibraryDock();
+    void openSessionOnStart(const QString &sessionPath);
     void addExamplesMenu(QMenu *help);
     void showShortcuts();
     void showAbout();

@@ -18,6 +18,7 @@
 #include "ui/chat/elicitationcard.h"
 #include "ui/chat/mcpresourcesdialog.h"
 #include "ui/debug/debugpanel.h"
+#include "ui/library/sessionlibrarypanel.h"
 #include "ui/mainwindow.h"
 #include "ui/replay/replaywindow.h"
 #include "ui/session/sessionactions.h"
@@ -589,6 +590,72 @@ private slots:
         window.stopAction()->trigger();
         QTRY_COMPARE(finished.size(), 1);
         QTRY_VERIFY(models->isEnabled());
+    }
+
+    void theLastSessionReopensOnStartUnlessTheSettingIsOff()
+    {
+        m_fixture->keepTurnsInTheLibrary();
+        QString kept;
+        int messages = 0;
+        {
+            QSignalSpy autosaved(&m_fixture->document, &SessionDocument::autosaved);
+            Ui::MainWindow window(m_fixture->context());
+            showAfterTheDemoTurn(window);
+            if (QTest::currentTestFailed())
+                return;
+            QTRY_COMPARE(autosaved.size(), 1);
+            kept = autosaved.first().first().toString();
+            messages = int(m_fixture->session.agent()->history().size());
+            QCOMPARE(window.sessionActions()->lastSession(), QFileInfo(kept).absoluteFilePath());
+            QVERIFY(window.close());
+        }
+        QVERIFY(m_fixture->appSettings.reopenLastSession());
+        QVERIFY(m_fixture->document.newSession());
+        {
+            Ui::MainWindow window(m_fixture->context());
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.start(demoProfile());
+            QTRY_COMPARE(m_fixture->session.agent()->history().size(), messages);
+            QCOMPARE(QFileInfo(m_fixture->document.path()), QFileInfo(kept));
+            QTRY_VERIFY(window.chatView()->itemCount() > 0);
+        }
+
+        m_fixture->appSettings.setReopenLastSession(false);
+        QVERIFY(m_fixture->document.newSession());
+        QSignalSpy autosaved(&m_fixture->document, &SessionDocument::autosaved);
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTest::qWait(200);
+        QVERIFY(m_fixture->session.agent()->history().isEmpty());
+        QVERIFY(m_fixture->document.path().isEmpty());
+    }
+
+    void aFirstStartWithSessionsInTheLibraryShowsTheLibrary()
+    {
+        {
+            Ui::MainWindow window(m_fixture->context());
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.start();
+            QVERIFY(!window.libraryPanel()->isVisible());
+        }
+        QVERIFY(QDir().mkpath(m_fixture->library.folder()));
+        QString error;
+        QVERIFY2(m_fixture->document.save(
+                     m_fixture->library.folder() + u"/kept"_s + SessionLibrary::fileSuffix(), &error),
+                 qPrintable(error));
+        QVERIFY(m_fixture->document.newSession());
+        m_fixture->settings.remove(u"window"_s);
+        m_fixture->library.refresh();
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        QTRY_VERIFY(window.libraryPanel()->isVisible());
+        QVERIFY(m_fixture->session.agent()->history().isEmpty());
     }
 
     void aFinishedTurnReplaysFromItsRecordingWithoutNetwork()
