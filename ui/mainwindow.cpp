@@ -330,7 +330,7 @@ void MainWindow::createToolBar()
     m_providerBox->setAccessibleName(tr("Provider"));
     // A fixed width keeps the toolbar whole in a narrow window; long names are elided.
     m_providerBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_providerBox->setMinimumContentsLength(12);
+    m_providerBox->setMinimumContentsLength(10);
     providerLabel->setBuddy(m_providerBox);
     providerLabel->setContentsMargins(fontMetrics().averageCharWidth(), 0,
                                       fontMetrics().averageCharWidth() / 2, 0);
@@ -345,7 +345,10 @@ void MainWindow::createToolBar()
     m_modelBox->setEditable(true);
     m_modelBox->setInsertPolicy(QComboBox::NoInsert);
     m_modelBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_modelBox->setMinimumContentsLength(16);
+    m_modelBox->setMinimumContentsLength(13);
+    // Model names run long ("mistral-small-24b-instruct-2501"): the list shows them whole.
+    m_modelBox->view()->setMinimumWidth(fontMetrics().averageCharWidth() * 36);
+    m_providerBox->view()->setMinimumWidth(fontMetrics().averageCharWidth() * 24);
     m_modelBox->setEnabled(false);
     m_modelBox->completer()->setCaseSensitivity(Qt::CaseInsensitive);
     m_modelBox->completer()->setFilterMode(Qt::MatchContains);
@@ -564,6 +567,8 @@ void MainWindow::showModels(const QStringList &models)
     const QString current = m_context.session->provider() ? m_context.session->provider()->model : QString();
     m_modelBox->clear();
     m_modelBox->addItems(models);
+    // The list opens at the model in use; one typed by hand stays as typed.
+    m_modelBox->setCurrentIndex(m_modelBox->findText(current));
     m_modelBox->setEditText(current);
     m_modelBox->lineEdit()->setPlaceholderText(tr("Type a model"));
     m_modelBox->setToolTip(models.isEmpty()
