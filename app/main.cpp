@@ -143,8 +143,7 @@ int runWindow(QApplication &app)
     // Every finished turn lands in the library, whatever happens to the process later.
     Loopscope::SessionLibrary library(Loopscope::SessionLibrary::defaultFolder());
     Loopscope::Autosaver autosaver(&session, library.folder());
-    QObject::connect(&document, &Loopscope::SessionDocument::opened, &autosaver,
-                     &Loopscope::Autosaver::adoptOpenedFile);
+    document.setAutosaver(&autosaver);
     library.refresh();
 
     Loopscope::Ui::MainWindow window(
@@ -155,9 +154,7 @@ int runWindow(QApplication &app)
     SessionFileOpener fileOpener(window.sessionActions());
     app.installEventFilter(&fileOpener);
     window.show();
-    window.start(commandLine);
-    if (!parser.positionalArguments().isEmpty())
-        window.sessionActions()->openFile(parser.positionalArguments().constFirst());
+    window.start(commandLine, parser.positionalArguments().value(0));
     return QApplication::exec();
 }
 

@@ -8,6 +8,7 @@
 #include "agent/replay/recordedturn.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
+#include "agent/session/sessionlibrary.h"
 #include "agent/trace/tracemodel.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/chatview.h"
@@ -24,10 +25,12 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QCompleter>
 #include <QDir>
 #include <QDockWidget>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -335,14 +338,41 @@ void MainWindow::createToolBar()
     auto *providerLabel = new QLabel(tr("&Provider:"), bar);
     m_providerBox = new QComboBox(bar);
     m_providerBox->setAccessibleName(tr("Provider"));
-    m_providerBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_providerBox->setMinimumContentsLength(14);
+    // A fixed width keeps the toolbar whole in a narrow window; long names are elided.
+    m_providerBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_providerBox->setMinimumContentsLength(10);
     providerLabel->setBuddy(m_providerBox);
     providerLabel->setContentsMargins(fontMetrics().averageCharWidth(), 0,
                                       fontMetrics().averageCharWidth() / 2, 0);
     bar->addWidget(providerLabel);
     bar->addWidget(m_providerBox);
     connect(m_providerBox, &QComboBox::activated, this, &MainWindow::onProfileChosen);
+
+    auto *modelLabel = new QLabel(tr("&Model:"), bar);
+    m_modelBox = new QComboBox(bar);
+    m_modelBox->setObjectName(u"modelBox"_s);
+    m_modelBox->setAccessibleName(tr("Model"));
+    m_modelBox->setEditable(true);
+    m_modelBox->setInsertPolicy(QComboBox::NoInsert);
+    m_modelBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_modelBox->setMinimumContentsLength(13);
+    // Model names run long ("mistral-small-24b-instruct-2501"): the list shows them whole.
+    m_modelBox->view()->setMinimumWidth(fontMetrics().averageCharWidth() * 36);
+    m_providerBox->view()->setMinimumWidth(fontMetrics().averageCharWidth() * 24);
+    m_modelBox->setEnabled(false);
+    m_modelBox->completer()->setCaseSensitivity(Qt::CaseInsensitive);
+    m_modelBox->completer()->setFilterMode(Qt::MatchContains);
+    m_modelBox->completer()->setCompletionMode(QCompleter::PopupCompletion);
+    m_modelBox->setToolTip(tr("The model for the next turn of this session"));
+    modelLabel->setBuddy(m_modelBox);
+    modelLabel->setContentsMargins(fontMetrics().averageCharWidth(), 0, fontMetrics().averageCharWidth() / 2,
+                                   0);
+    bar->addWidget(modelLabel);
+    bar->addWidget(m_modelBox);
+    connect(m_modelBox, &QComboBox::textActivated, this, &MainWindow::chooseModel);
+    // A typed name counts once it is confirmed, with Enter or by leaving the field.
+    connect(m_modelBox->lineEdit(), &QLineEdit::editingFinished, this,
+            [this] { chooseModel(m_modelBox->currentText()); });
     bar->addAction(m_settingsAction);
     bar->addSeparator();
 
@@ -425,6 +455,12 @@ void MainWindow::connectSession()
     connect(session, &ChatSession::usageChanged, this, &MainWindow::updateStatus);
     connect(session, &ChatSession::iterationChanged, this, &MainWindow::updateStatus);
     connect(session, &ChatSession::providerChanged, this, &MainWindow::updateStatus);
+    connect(session, &ChatSession::providerChanged, this, &MainWindow::onProviderChanged);
+    connect(session, &ChatSession::modelsListed, this, &MainWindow::showModels);
+    connect(session, &ChatSession::modelsListFailed, this, &MainWindow::showModelListFailure);
+    // The model changes between turns only.
+    connect(session, &ChatSession::busyChanged, m_modelBox,
+            [this, session](bool busy) { m_modelBox->setEnabled(!busy && session->hasProvider()); });
     connect(session, &ChatSession::providerFailed, this, [this](const QString &reason) {
         statusBar()->showMessage(reason, 15'000);
         updateStatus();
@@ -455,17 +491,45 @@ void MainWindow::connectSession()
     connect(m_firstRun, &FirstRunPanel::openSettingsRequested, this, &MainWindow::openSettings);
 }
 
-void MainWindow::start(const std::optional<ProviderProfile> &commandLine)
+void MainWindow::start(const std::optional<ProviderProfile> &commandLine, const QString &sessionPath)
 {
     m_commandLineProfile = commandLine;
     reloadProfiles(commandLine ? commandLineProfileId : m_context.profiles->defaultProfileId());
     if (m_providerBox->count() == 0) {
         showChat(false);
         m_firstRun->lookForOllama();
+    } else {
+        showChat(true);
+        onProfileChosen(m_providerBox->currentIndex());
+    }
+    openSessionOnStart(sessionPath);
+}
+
+void MainWindow::openSessionOnStart(const QString &sessionPath)
+{
+    const bool firstStart = !m_context.state->contains(u"window/docks"_s);
+    const QString path = !sessionPath.isEmpty()                    ? sessionPath
+                         : m_context.settings->reopenLastSession() ? m_sessionActions->lastSession()
+                                                                   : QString();
+    if (!path.isEmpty()) {
+        m_sessionActions->openFile(path);
         return;
     }
-    showChat(true);
-    onProfileChosen(m_providerBox->currentIndex());
+    if (!firstStart || !m_context.library)
+        return;
+    // Sessions kept from before are where a returning user starts; the first scan decides.
+    SessionLibrary *library = m_context.library;
+    if (!library->entries().isEmpty()) {
+        m_libraryDock->show();
+    } else if (library->isRefreshing()) {
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = connect(library, &SessionLibrary::entriesChanged, m_libraryDock, [this, library, once] {
+            disconnect(*once);
+            if (!library->entries().isEmpty() && m_context.document->path().isEmpty()
+                && m_context.session->agent()->history().isEmpty())
+                m_libraryDock->show();
+        });
+    }
 }
 
 void MainWindow::reloadProfiles(const QString &selectId)
@@ -491,8 +555,78 @@ void MainWindow::onProfileChosen(int index)
         return;
     if (id != commandLineProfileId)
         m_context.profiles->setDefaultProfileId(id);
+    m_modelsListedFor.clear(); // its key or endpoint may have changed: list its models afresh
     showChat(true);
     m_context.session->useProfile(*profile, m_context.secrets, m_context.settings->providerReadTimeoutMs());
+}
+
+void MainWindow::onProviderChanged()
+{
+    const std::optional<ProviderProfile> profile = m_context.session->provider();
+    if (!profile)
+        return;
+    m_modelBox->setEnabled(!m_context.session->isBusy());
+    if (!m_modelBox->lineEdit()->hasFocus() || m_modelBox->currentText().isEmpty())
+        m_modelBox->setEditText(profile->model);
+    // Another provider (or the same one chosen afresh, see onProfileChosen()): its own models.
+    const QString listedFor = profile->id;
+    if (listedFor == m_modelsListedFor)
+        return;
+    m_modelsListedFor = listedFor;
+    m_modelBox->clear();
+    m_modelBox->setEditText(profile->model);
+    m_modelBox->setToolTip(tr("Listing the models of %1…").arg(profile->name));
+    m_context.session->listModels();
+}
+
+void MainWindow::showModels(const QStringList &models)
+{
+    const QString current = m_context.session->provider() ? m_context.session->provider()->model : QString();
+    m_modelBox->clear();
+    m_modelBox->addItems(models);
+    // The list opens at the model in use; one typed by hand stays as typed.
+    m_modelBox->setCurrentIndex(m_modelBox->findText(current));
+    m_modelBox->setEditText(current);
+    m_modelBox->lineEdit()->setPlaceholderText(tr("Type a model"));
+    m_modelBox->setToolTip(models.isEmpty()
+                               ? tr("The provider lists no models: type the name of one.")
+                               : tr("The model for the next turn of this session; %n listed, or type one.",
+                                    nullptr, int(models.size())));
+}
+
+void MainWindow::showModelListFailure(const QString &reason)
+{
+    // Not worth a dialog: the model can still be typed.
+    m_modelBox->clear();
+    if (const auto profile = m_context.session->provider())
+        m_modelBox->setEditText(profile->model);
+    m_modelBox->lineEdit()->setPlaceholderText(tr("Type a model"));
+    m_modelBox->setToolTip(tr("The models could not be listed: %1\nType the name of a model.").arg(reason));
+}
+
+void MainWindow::chooseModel(const QString &model)
+{
+    ChatSession *session = m_context.session;
+    const std::optional<ProviderProfile> profile = session->provider();
+    if (!profile)
+        return;
+    const QString name = model.trimmed();
+    if (name.isEmpty() || name == profile->model || !session->setModel(name)) {
+        m_modelBox->setEditText(profile->model);
+        return;
+    }
+    // Like LM Studio and Jan: the picked model is the active one, and the
+    // provider's model the next time it is used (this session's file records it too).
+    if (profile->id == commandLineProfileId) {
+        if (m_commandLineProfile)
+            m_commandLineProfile->model = name;
+    } else if (std::optional<ProviderProfile> stored = m_context.profiles->profile(profile->id)) {
+        stored->model = name;
+        m_context.profiles->save(*stored);
+        if (stored->name.isEmpty())
+            reloadProfiles();
+    }
+    showMessage(tr("The next turn uses %1.").arg(name));
 }
 
 void MainWindow::showChat(bool show)

@@ -70,8 +70,11 @@ public:
     ~MainWindow() override;
 
     // Uses the saved default profile, or \a commandLine when given (for this
-    // run only); with neither, shows the first-run panel.
-    void start(const std::optional<ProviderProfile> &commandLine = std::nullopt);
+    // run only); with neither, shows the first-run panel. Opens \a sessionPath,
+    // else the last session if the settings say so; with nothing opened on a
+    // first start, shows the session library when it has sessions.
+    void start(const std::optional<ProviderProfile> &commandLine = std::nullopt,
+               const QString &sessionPath = {});
 
     QSplitter *splitter() const { return m_splitter; }
     ChatView *chatView() const { return m_chatView; }
@@ -85,6 +88,8 @@ public:
     QAction *forkAction() const { return m_forkAction; }
     SessionActions *sessionActions() const { return m_sessionActions; }
     SessionLibraryPanel *libraryPanel() const { return m_libraryPanel; }
+    // The toolbar's model picker: the provider's models, or one typed in.
+    QComboBox *modelBox() const { return m_modelBox; }
     QString statusText() const; // the status bar's fields, joined; for tests
 
     void openSettings();
@@ -110,6 +115,11 @@ private:
     void applyMcpServers();
     void reloadProfiles(const QString &selectId = {});
     void onProfileChosen(int index);
+    // The model picker follows the session's provider and lists its models when it changes.
+    void onProviderChanged();
+    void showModels(const QStringList &models);
+    void showModelListFailure(const QString &reason);
+    void chooseModel(const QString &model);
     void showChat(bool show);
     void sendFromComposer(const QString &text);
     void editLastQuestion(const QString &text);
@@ -121,6 +131,7 @@ private:
     // Replay and Fork only when there is a finished turn (for Fork, a selected step of one).
     void updateTurnActions();
     void createLibraryDock();
+    void openSessionOnStart(const QString &sessionPath);
     void addExamplesMenu(QMenu *help);
     void showShortcuts();
     void showAbout();
@@ -142,6 +153,8 @@ private:
     SessionLibraryPanel *m_libraryPanel = nullptr;
     QDockWidget *m_libraryDock = nullptr;
     QComboBox *m_providerBox = nullptr;
+    QComboBox *m_modelBox = nullptr;
+    QString m_modelsListedFor; // the provider whose models the picker offers
     QAction *m_settingsAction = nullptr;
     QAction *m_debugModeAction = nullptr;
     QAction *m_stopAction = nullptr;

@@ -26,6 +26,7 @@ const QString EnabledToolsKey = u"tools/enabled"_s;
 const QString WorkspaceKey = u"tools/workspace"_s;
 const QString ApprovalGroup = u"tools/approval"_s;
 const QString SendOnEnterKey = u"composer/sendOnEnter"_s;
+const QString ReopenLastSessionKey = u"startup/reopenLastSession"_s;
 
 // A positive integer from the settings, or the fallback when absent or not one.
 int positiveInt(const QSettings &settings, const QString &key, int fallback)
@@ -154,6 +155,16 @@ bool AppSettings::sendOnEnter() const
 void AppSettings::setSendOnEnter(bool enabled)
 {
     setOrRemove(*m_settings, SendOnEnterKey, enabled, false);
+}
+
+bool AppSettings::reopenLastSession() const
+{
+    return m_settings->value(ReopenLastSessionKey, true).toBool();
+}
+
+void AppSettings::setReopenLastSession(bool enabled)
+{
+    setOrRemove(*m_settings, ReopenLastSessionKey, enabled, true);
 }
 
 } // namespace Loopscope

@@ -45,6 +45,10 @@ public:
     bool sendOnEnter() const;
     void setSendOnEnter(bool enabled);
 
+    // On start, the session open when the app last ran opens again (as in Jan and LM Studio); on unless set.
+    bool reopenLastSession() const;
+    void setReopenLastSession(bool enabled);
+
 private:
     QSettings *m_settings;
 };

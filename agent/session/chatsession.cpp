@@ -2,6 +2,7 @@
 
 #include "agent/config/appsettings.h"
 #include "agent/providers/httpmodelclient.h"
+#include "agent/providers/modellister.h"
 #include "agent/providers/providerfactory.h"
 #include "agent/replay/transcriptfork.h"
 #include "agent/tools/builtin/builtintools.h"
@@ -108,12 +109,41 @@ bool ChatSession::setProvider(const ProviderProfile &profile, const QString &api
     auto client
         = std::make_unique<HttpModelClient>(m_network, createProviderProtocol(profile.kind), endpoint);
     m_agent->setModelClient(client.get());
+    // A listing for another endpoint would offer models this one may not have.
+    if (m_modelLister
+        && (!m_profile || m_profile->kind != profile.kind || m_endpoint.baseUrl != endpoint.baseUrl))
+        m_modelLister->cancel();
     m_endpoint = endpoint;
     m_client = std::move(client);
     m_profile = profile;
     applyConfig();
     emit providerChanged();
     return true;
+}
+
+bool ChatSession::setModel(const QString &model)
+{
+    const QString name = model.trimmed();
+    if (isBusy() || !m_profile || name.isEmpty())
+        return false;
+    if (m_profile->model == name)
+        return true;
+    m_profile->model = name;
+    applyConfig();
+    emit providerChanged();
+    return true;
+}
+
+void ChatSession::listModels()
+{
+    if (!m_profile)
+        return;
+    if (!m_modelLister) {
+        m_modelLister = new ModelLister(m_network, this);
+        connect(m_modelLister, &ModelLister::listed, this, &ChatSession::modelsListed);
+        connect(m_modelLister, &ModelLister::failed, this, &ChatSession::modelsListFailed);
+    }
+    m_modelLister->list(m_profile->kind, m_endpoint.baseUrl, m_endpoint.apiKey);
 }
 
 void ChatSession::useProfile(const ProviderProfile &profile, SecretStore *secrets, int readTimeoutMs)

@@ -30,6 +30,7 @@ namespace Loopscope {
 
 class AppSettings;
 class HttpModelClient;
+class ModelLister;
 
 /*!
     One conversation as the desktop app runs it: the agent with its trace and
@@ -71,6 +72,12 @@ public:
     // key and has none ends in providerFailed() and changes nothing.
     void useProfile(const ProviderProfile &profile, SecretStore *secrets, int readTimeoutMs = 600'000);
     std::optional<ProviderProfile> provider() const { return m_profile; }
+    // Another model of the current provider for the next turn (the key and the
+    // endpoint stay); refused (false) while a turn runs, or without a provider.
+    bool setModel(const QString &model);
+    // Asks the current provider which models it offers, with the key it was
+    // given; modelsListed() or modelsListFailed() follows. Nothing without a provider.
+    void listModels();
     bool hasProvider() const { return m_profile.has_value(); }
     // A second client for the current provider, e.g. for a replay that goes
     // live; nullptr without a provider. The caller owns it.
@@ -131,6 +138,8 @@ public:
 signals:
     void providerChanged();
     void providerFailed(const QString &reason);
+    void modelsListed(const QStringList &models);
+    void modelsListFailed(const QString &reason);
     void busyChanged(bool busy);
     void usageChanged();
     void iterationChanged(int iteration, int maxIterations);
@@ -193,6 +202,7 @@ private:
     ToolApprovalPolicy *m_approvals;
     ConversationRows *m_rows;
     McpHub *m_mcp;
+    ModelLister *m_modelLister = nullptr; // created at the first listModels()
     QList<std::shared_ptr<const Tool>> m_builtinTools;
     bool m_workbenchStale = false;
     std::optional<ToolApprovalPolicy::Rule> m_mcpApprovalOverride;

@@ -1,6 +1,8 @@
 #include "agent/session/sessiondocument.h"
 
+#include "agent/session/autosaver.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/sessionlibrary.h"
 
 #include <QFileInfo>
 #include <QtConcurrent>
@@ -25,6 +27,37 @@ SessionDocument::SessionDocument(ChatSession *session, QObject *parent)
 SessionDocument::~SessionDocument()
 {
     m_loading.waitForFinished();
+}
+
+void SessionDocument::setAutosaver(Autosaver *autosaver)
+{
+    if (m_autosaver) {
+        disconnect(m_autosaver, nullptr, this, nullptr);
+        disconnect(this, nullptr, m_autosaver, nullptr);
+    }
+    m_autosaver = autosaver;
+    if (!autosaver)
+        return;
+    connect(this, &SessionDocument::opened, autosaver, &Autosaver::adoptOpenedFile);
+    connect(autosaver, &Autosaver::saved, this, &SessionDocument::onAutosaved);
+}
+
+void SessionDocument::onAutosaved(const QString &path)
+{
+    // A write of a conversation that has since been replaced says nothing about this one.
+    if (!m_autosaver || path != m_autosaver->currentPath())
+        return;
+    // A file from elsewhere keeps its changes until it is saved; the library
+    // holds every turn of anything else (a new session, an example, a library file).
+    const bool fromElsewhere = !m_path.isEmpty() && !m_path.startsWith(u':') && !isLibraryFile(m_path);
+    if (!fromElsewhere && !m_session->isBusy())
+        setModified(false);
+    emit autosaved(path);
+}
+
+bool SessionDocument::isLibraryFile(const QString &path) const
+{
+    return m_autosaver && SessionLibrary::isLibraryFile(m_autosaver->folder(), path);
 }
 
 QString SessionDocument::displayName() const
@@ -65,8 +98,9 @@ void SessionDocument::onLoaded()
     }
     setPath(path);
     setModified(false);
-    // An upgraded file is saved in the new format on the next save, not behind the user's back.
-    if (result.upgradedFrom > 0)
+    // An upgraded file is saved in the new format on the next save, not behind the
+    // user's back; a library file gets the new format at its next autosave.
+    if (result.upgradedFrom > 0 && !isLibraryFile(path))
         setModified(true);
     emit opened(path, result.upgradedFrom);
 }

@@ -4,9 +4,11 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QPointer>
 
 namespace Loopscope {
 
+class Autosaver;
 class ChatSession;
 
 /*!
@@ -14,6 +16,10 @@ class ChatSession;
     whether it changed since, and opening and saving without blocking the GUI
     thread (files are read and parsed with QtConcurrent). A failed open
     leaves the current conversation untouched.
+
+    With an Autosaver, a conversation whose every turn is in the library (a
+    new one, an example continued, a library file) is not "modified": only a
+    file from elsewhere with turns it does not hold yet needs saving.
 */
 class SessionDocument final : public QObject
 {
@@ -24,7 +30,11 @@ public:
     ~SessionDocument() override;
 
     ChatSession *session() const { return m_session; }
+    // Keeps the library's file in step: an opened library file goes on being
+    // autosaved to, and what the autosaver wrote is no longer an unsaved change.
+    void setAutosaver(Autosaver *autosaver);
     QString path() const { return m_path; }
+    // Turns that neither the file nor the library holds.
     bool isModified() const { return m_modified; }
     bool isBusy() const { return m_loading.isRunning(); }
     // What the window title shows: the title, else the file name, else "Untitled".
@@ -46,17 +56,23 @@ signals:
     void opened(const QString &path, int upgradedFrom);
     void openFailed(const QString &path, const QString &error);
     void saved(const QString &path);
+    // The autosaver wrote this conversation to \a path in the library.
+    void autosaved(const QString &path);
 
 private:
     void setModified(bool modified);
     void setPath(const QString &path);
     void onLoaded();
+    void onAutosaved(const QString &path);
+    // Whether the autosaver keeps \a path itself up to date (a library file).
+    bool isLibraryFile(const QString &path) const;
 
     ChatSession *m_session;
     QString m_path;
     bool m_modified = false;
     QString m_loadingPath;
     QFutureWatcher<TranscriptLoadResult> m_loading;
+    QPointer<Autosaver> m_autosaver;
 };
 
 } // namespace Loopscope

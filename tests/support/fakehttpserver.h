@@ -157,6 +157,8 @@ public:
 
     // Called once per request, in order per connection. Without a handler every request gets a 404.
     void setHandler(Handler handler) { m_handler = std::move(handler); }
+    // The handler set last, e.g. to answer some requests and pass the others on.
+    Handler handler() const { return m_handler; }
 
     QList<HttpRequestRecord> requests() const { return m_requests; }
     // Connections accepted since construction; keep-alive reuse keeps this at 1.

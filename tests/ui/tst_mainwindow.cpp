@@ -6,6 +6,7 @@
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpsettings.h"
 #include "agent/replay/replayrun.h"
+#include "agent/session/autosaver.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
@@ -17,6 +18,7 @@
 #include "ui/chat/elicitationcard.h"
 #include "ui/chat/mcpresourcesdialog.h"
 #include "ui/debug/debugpanel.h"
+#include "ui/library/sessionlibrarypanel.h"
 #include "ui/mainwindow.h"
 #include "ui/replay/replaywindow.h"
 #include "ui/session/sessionactions.h"
@@ -26,9 +28,12 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonObject>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
@@ -64,6 +69,13 @@ struct Fixture
         return {&session, &profiles, &appSettings, &secrets, &network, &settings, &document, &library};
     }
 
+    // As the app does: every finished turn is written into the library.
+    void keepTurnsInTheLibrary()
+    {
+        autosaver = std::make_unique<Autosaver>(&session, library.folder());
+        document.setAutosaver(autosaver.get());
+    }
+
     QSettings settings;
     ProviderProfileStore profiles;
     AppSettings appSettings;
@@ -72,6 +84,7 @@ struct Fixture
     ChatSession session;
     SessionDocument document;
     SessionLibrary library;
+    std::unique_ptr<Autosaver> autosaver;
 };
 
 } // namespace
@@ -209,11 +222,12 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.start(demoProfile());
         QTRY_VERIFY(m_fixture->session.hasProvider());
+        QTRY_COMPARE(m_server->requests().size(), 1); // the model picker's listing
         m_server->setHandler([](const HttpRequestRecord &, HttpExchange &exchange) { exchange.stall(); });
         QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
 
         QVERIFY(m_fixture->session.send(u"this will hang"_s));
-        QTRY_COMPARE(m_server->requests().size(), 1);
+        QTRY_COMPARE(m_server->requests().size(), 2);
         QVERIFY(window.stopAction()->isEnabled());
         QTest::keyClick(window.composer()->editor(), Qt::Key_Escape);
         QTRY_COMPARE(finished.size(), 1);
@@ -371,6 +385,277 @@ private slots:
         QTRY_VERIFY((question = window.findChild<QMessageBox *>()) && question->isVisible());
         question->button(QMessageBox::Discard)->click();
         QTRY_VERIFY(!window.isVisible());
+    }
+
+    void aNewSessionWhoseTurnsAreAutosavedClosesWithoutAsking()
+    {
+        m_fixture->keepTurnsInTheLibrary();
+        QSignalSpy autosaved(&m_fixture->document, &SessionDocument::autosaved);
+        Ui::MainWindow window(m_fixture->context());
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
+        QTRY_COMPARE(autosaved.size(), 1);
+        QVERIFY(!m_fixture->document.isModified());
+        QVERIFY(!window.isWindowModified());
+
+        // Ctrl+N starts afresh at once: the turn is in the library.
+        QTest::keyClick(&window, Qt::Key_N, Qt::ControlModifier);
+        QTRY_COMPARE(window.chatView()->itemCount(), 0);
+        QVERIFY(!window.findChild<QMessageBox *>());
+        QVERIFY(QFile::exists(autosaved.first().first().toString()));
+
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(u"Another question"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QTRY_COMPARE(autosaved.size(), 2);
+        QVERIFY(window.close());
+        QVERIFY(!window.findChild<QMessageBox *>());
+    }
+
+    void aFileFromElsewhereWithANewTurnAsksBeforeClosing()
+    {
+        m_fixture->keepTurnsInTheLibrary();
+        const QString path = m_dir.filePath(u"elsewhere-%1.loopscope.json"_s.arg(m_run));
+        Ui::MainWindow window(m_fixture->context());
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
+        QString error;
+        QVERIFY2(m_fixture->document.save(path, &error), qPrintable(error));
+        QVERIFY(m_fixture->document.newSession());
+        QSignalSpy opened(&m_fixture->document, &SessionDocument::opened);
+        window.sessionActions()->openFile(path);
+        QTRY_COMPARE(opened.size(), 1);
+        QVERIFY(!m_fixture->document.isModified());
+
+        // The library gets a copy of the turn, the file does not: closing asks.
+        QSignalSpy autosaved(&m_fixture->document, &SessionDocument::autosaved);
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(u"And in euros?"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QTRY_COMPARE(autosaved.size(), 1);
+        QVERIFY(autosaved.first().first().toString() != path);
+        QVERIFY(m_fixture->document.isModified());
+        QVERIFY(!window.close());
+        QMessageBox *question = nullptr;
+        QTRY_VERIFY((question = window.findChild<QMessageBox *>()) && question->isVisible());
+        question->button(QMessageBox::Discard)->click();
+        QTRY_VERIFY(!window.isVisible());
+    }
+
+    void anExampleContinuedIsKeptInTheLibraryAndClosesWithoutAsking()
+    {
+        m_fixture->keepTurnsInTheLibrary();
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        const QString example
+            = u":/examples/"_s
+              + QDir(u":/examples"_s).entryList({u"*.loopscope.json"_s}, QDir::Files, QDir::Name).value(0);
+        window.sessionActions()->openExample(example);
+        QTRY_VERIFY(m_fixture->session.agent()->history().size() > 2);
+        QVERIFY(!m_fixture->document.isModified());
+
+        // The example itself stays as shipped; the continued conversation is a new library session.
+        QSignalSpy autosaved(&m_fixture->document, &SessionDocument::autosaved);
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(u"And then?"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QTRY_COMPARE(autosaved.size(), 1);
+        QVERIFY(
+            SessionLibrary::isLibraryFile(m_fixture->library.folder(), autosaved.first().first().toString()));
+        QVERIFY(!m_fixture->document.isModified());
+        QVERIFY(window.close());
+        QVERIFY(!window.findChild<QMessageBox *>());
+    }
+
+    void theModelPickerListsTheProvidersModelsAndThePickedOneAnswersTheNextTurn()
+    {
+        answerModelList({u"gpt-4o-mini"_s, u"gpt-4.1"_s, u"o3-mini"_s});
+        ProviderProfile stored = demoProfile();
+        stored.id = u"demo"_s;
+        m_fixture->profiles.save(stored);
+        ProviderProfile other = stored;
+        other.id = u"other"_s;
+        other.name = u"Other server"_s;
+        other.model = u"o3-mini"_s;
+        m_fixture->profiles.save(other);
+        m_fixture->profiles.setDefaultProfileId(u"demo"_s);
+
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        QComboBox *models = window.modelBox();
+        QTRY_COMPARE(models->count(), 3);
+        QVERIFY(models->isEnabled());
+        QCOMPARE(models->currentText(), u"gpt-4o-mini"_s);
+        // The key went in its header, as for a turn.
+        const HttpRequestRecord listing = m_server->requests().constLast();
+        QCOMPARE(listing.method, QByteArray("GET"));
+        QCOMPARE(listing.header("Authorization"), QByteArray("Bearer sk-demo-0123456789abcdef"));
+
+        // Picked from the list, as a user does.
+        models->showPopup();
+        QTRY_VERIFY(models->view()->isVisible());
+        models->view()->setCurrentIndex(models->model()->index(1, 0));
+        QTest::keyClick(models->view(), Qt::Key_Return);
+        QTRY_COMPARE(m_fixture->session.provider()->model, u"gpt-4.1"_s);
+        QVERIFY2(window.statusText().contains(u"gpt-4.1"_s), qPrintable(window.statusText()));
+        // Remembered as the provider's model, like LM Studio and Jan do.
+        QCOMPARE(m_fixture->profiles.profile(u"demo"_s)->model, u"gpt-4.1"_s);
+
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QCOMPARE(m_server->requests().constLast().json().value(u"model"_s).toString(), u"gpt-4.1"_s);
+        // The saved session says which model ran.
+        QCOMPARE(m_fixture->session.toTranscript().config.model.model, u"gpt-4.1"_s);
+
+        // Another provider: the picker follows it and lists its models.
+        const qsizetype requests = m_server->requests().size();
+        QComboBox *providers = nullptr;
+        for (QComboBox *box : window.findChildren<QComboBox *>()) {
+            if (box->accessibleName() == u"Provider"_s)
+                providers = box;
+        }
+        QVERIFY(providers);
+        const int otherIndex = providers->findData(u"other"_s);
+        QVERIFY(otherIndex >= 0);
+        providers->setCurrentIndex(otherIndex);
+        emit providers->activated(otherIndex);
+        QTRY_COMPARE(m_fixture->session.provider()->id, u"other"_s);
+        QCOMPARE(models->currentText(), u"o3-mini"_s);
+        QTRY_VERIFY(m_server->requests().size() > requests);
+        QTRY_COMPARE(models->count(), 3);
+        QCOMPARE(models->currentText(), u"o3-mini"_s);
+    }
+
+    void aTypedModelIsUsedWhenTheListCannotBeHad()
+    {
+        const FakeHttpServer::Handler demo = m_server->handler();
+        m_server->setHandler([demo](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (request.method == "GET")
+                exchange.respond(500, {}, "no list here");
+            else
+                demo(request, exchange);
+        });
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QComboBox *models = window.modelBox();
+        // Said where the model is picked, not in a dialog.
+        QTRY_VERIFY2(models->toolTip().contains(u"could not be listed"_s), qPrintable(models->toolTip()));
+        QVERIFY(!window.findChild<QMessageBox *>());
+        QCOMPARE(models->count(), 0);
+        QVERIFY(models->isEnabled());
+
+        models->lineEdit()->setFocus();
+        models->lineEdit()->selectAll();
+        QTest::keyClicks(models->lineEdit(), u"my-local-model"_s);
+        QTest::keyClick(models->lineEdit(), Qt::Key_Return);
+        QTRY_COMPARE(m_fixture->session.provider()->model, u"my-local-model"_s);
+
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QCOMPARE(m_server->requests().constLast().json().value(u"model"_s).toString(), u"my-local-model"_s);
+    }
+
+    void theModelCannotChangeWhileATurnRuns()
+    {
+        answerModelList({u"gpt-4o-mini"_s, u"gpt-4.1"_s});
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QComboBox *models = window.modelBox();
+        QTRY_COMPARE(models->count(), 2);
+        const FakeHttpServer::Handler list = m_server->handler();
+        m_server->setHandler([list](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (request.method == "GET")
+                list(request, exchange);
+            else
+                exchange.stall();
+        });
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(u"this will hang"_s));
+        QTRY_VERIFY(!models->isEnabled());
+        QVERIFY(!m_fixture->session.setModel(u"gpt-4.1"_s));
+        QCOMPARE(m_fixture->session.provider()->model, u"gpt-4o-mini"_s);
+        window.stopAction()->trigger();
+        QTRY_COMPARE(finished.size(), 1);
+        QTRY_VERIFY(models->isEnabled());
+    }
+
+    void theLastSessionReopensOnStartUnlessTheSettingIsOff()
+    {
+        m_fixture->keepTurnsInTheLibrary();
+        QString kept;
+        int messages = 0;
+        {
+            QSignalSpy autosaved(&m_fixture->document, &SessionDocument::autosaved);
+            Ui::MainWindow window(m_fixture->context());
+            showAfterTheDemoTurn(window);
+            if (QTest::currentTestFailed())
+                return;
+            QTRY_COMPARE(autosaved.size(), 1);
+            kept = autosaved.first().first().toString();
+            messages = int(m_fixture->session.agent()->history().size());
+            QCOMPARE(window.sessionActions()->lastSession(), QFileInfo(kept).absoluteFilePath());
+            QVERIFY(window.close());
+        }
+        QVERIFY(m_fixture->appSettings.reopenLastSession());
+        QVERIFY(m_fixture->document.newSession());
+        {
+            Ui::MainWindow window(m_fixture->context());
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.start(demoProfile());
+            QTRY_COMPARE(m_fixture->session.agent()->history().size(), messages);
+            QCOMPARE(QFileInfo(m_fixture->document.path()), QFileInfo(kept));
+            QTRY_VERIFY(window.chatView()->itemCount() > 0);
+        }
+
+        m_fixture->appSettings.setReopenLastSession(false);
+        QVERIFY(m_fixture->document.newSession());
+        QSignalSpy autosaved(&m_fixture->document, &SessionDocument::autosaved);
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTest::qWait(200);
+        QVERIFY(m_fixture->session.agent()->history().isEmpty());
+        QVERIFY(m_fixture->document.path().isEmpty());
+    }
+
+    void aFirstStartWithSessionsInTheLibraryShowsTheLibrary()
+    {
+        {
+            Ui::MainWindow window(m_fixture->context());
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.start();
+            QVERIFY(!window.libraryPanel()->isVisible());
+        }
+        QVERIFY(QDir().mkpath(m_fixture->library.folder()));
+        QString error;
+        QVERIFY2(m_fixture->document.save(
+                     m_fixture->library.folder() + u"/kept"_s + SessionLibrary::fileSuffix(), &error),
+                 qPrintable(error));
+        QVERIFY(m_fixture->document.newSession());
+        m_fixture->settings.remove(u"window"_s);
+        m_fixture->library.refresh();
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        QTRY_VERIFY(window.libraryPanel()->isVisible());
+        QVERIFY(m_fixture->session.agent()->history().isEmpty());
     }
 
     void aFinishedTurnReplaysFromItsRecordingWithoutNetwork()
@@ -609,6 +894,21 @@ private slots:
     }
 
 private:
+    // GET …/models answers with \a models; everything else goes to the demo conversation.
+    void answerModelList(const QStringList &models)
+    {
+        QJsonArray data;
+        for (const QString &model : models)
+            data.append(QJsonObject{{u"id"_s, model}, {u"object"_s, u"model"_s}});
+        const FakeHttpServer::Handler demo = m_server->handler();
+        m_server->setHandler([demo, data](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (request.method == "GET" && request.path.endsWith("/models"))
+                exchange.respondJson(200, QJsonObject{{u"object"_s, u"list"_s}, {u"data"_s, data}});
+            else
+                demo(request, exchange);
+        });
+    }
+
     // Shows the window with the demo provider and runs the demo's three-iteration turn to its end.
     void showAfterTheDemoTurn(Ui::MainWindow &window)
     {

@@ -24,6 +24,7 @@ namespace {
 const QString recentKey = u"sessions/recent"_s;
 // Path -> the session's title when it was last opened or saved, for the menu.
 const QString recentTitlesKey = u"sessions/recentTitles"_s;
+const QString lastSessionKey = u"sessions/last"_s;
 constexpr int maxRecent = 10;
 constexpr const char *sessionFilter
     = QT_TRANSLATE_NOOP("Loopscope::Ui::SessionActions", "Loopscope sessions (*.loopscope.json)");
@@ -66,9 +67,21 @@ SessionActions::SessionActions(SessionDocument *document, QSettings *state, QWid
     m_exportMenu->addAction(tr("Trace as &OpenTelemetry (OTLP/JSON)…"), this,
                             [this] { exportAs(u"otlp"_s); });
 
+    // What to reopen on the next start: another conversation forgets the last one until it has a file.
+    connect(m_document->session(), &ChatSession::cleared, this, [this] { setLastSession({}); });
+    connect(m_document->session(), &ChatSession::restored, this, [this] { setLastSession({}); });
+    connect(m_document, &SessionDocument::saved, this, &SessionActions::setLastSession);
+    connect(m_document, &SessionDocument::autosaved, this, [this](const QString &path) {
+        // A file from elsewhere reopens as it is on disk; its copy stays in the library.
+        const QString own = m_document->path();
+        if (own.isEmpty() || own.startsWith(u':') || QFileInfo(own) == QFileInfo(path))
+            setLastSession(path);
+    });
     connect(m_document, &SessionDocument::opened, this, [this](const QString &path, int upgradedFrom) {
-        if (!path.isEmpty() && !path.startsWith(u':'))
+        if (!path.isEmpty() && !path.startsWith(u':')) {
             addRecent(path);
+            setLastSession(path);
+        }
         emit message(upgradedFrom > 0
                          ? tr("Opened %1 (upgraded from format %2; saving writes the new format).")
                                .arg(QFileInfo(path).fileName())
@@ -87,6 +100,20 @@ SessionActions::SessionActions(SessionDocument *document, QSettings *state, QWid
 QStringList SessionActions::recentFiles() const
 {
     return m_state->value(recentKey).toStringList();
+}
+
+QString SessionActions::lastSession() const
+{
+    const QString path = m_state->value(lastSessionKey).toString();
+    return !path.isEmpty() && QFileInfo::exists(path) ? path : QString();
+}
+
+void SessionActions::setLastSession(const QString &path)
+{
+    if (path.isEmpty())
+        m_state->remove(lastSessionKey);
+    else
+        m_state->setValue(lastSessionKey, QFileInfo(path).absoluteFilePath());
 }
 
 void SessionActions::addRecent(const QString &path)

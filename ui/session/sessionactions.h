@@ -42,6 +42,9 @@ public:
     QMenu *exportMenu() const { return m_exportMenu; }
 
     QStringList recentFiles() const;
+    // The session open last: the file last opened or saved, or the library file
+    // last autosaved; empty when it has gone or a new session replaced it.
+    QString lastSession() const;
     void openFile(const QString &path);
     // Opens a bundled example (a resource path) as an unsaved session.
     void openExample(const QString &resourcePath);
@@ -60,6 +63,7 @@ private:
     void exportAs(const QString &format);
     bool writeTo(const QString &path);
     void addRecent(const QString &path);
+    void setLastSession(const QString &path);
     void rebuildRecentMenu();
     void showError(const QString &title, const QString &text);
 

@@ -253,6 +253,13 @@ QWidget *SettingsDialog::createAppearancePage()
     layout->addWidget(m_sendOnEnter);
     layout->addWidget(hintLabel(tr("Ctrl+Enter always sends."), page));
     layout->addSpacing(fontMetrics().lineSpacing());
+    m_reopenLastSession = named(new QCheckBox(tr("&Reopen the last session on start"), page),
+                                u"reopenLastSessionCheck"_s, tr("Reopen the last session on start"));
+    layout->addWidget(m_reopenLastSession);
+    layout->addWidget(hintLabel(tr("Otherwise Loopscope starts with a new session; every session stays in "
+                                   "the session library."),
+                                page));
+    layout->addSpacing(fontMetrics().lineSpacing());
     auto *palette = hintLabel(tr("Loopscope follows your system's light or dark palette. "
                                  "To switch, change the colour scheme in your desktop settings."),
                               page);
@@ -322,6 +329,7 @@ void SettingsDialog::load()
     }
     m_workspace->setText(QDir::toNativeSeparators(m_settings->workspaceFolder()));
     m_sendOnEnter->setChecked(m_settings->sendOnEnter());
+    m_reopenLastSession->setChecked(m_settings->reopenLastSession());
 }
 
 void SettingsDialog::checkStoredKey(const QString &id)
@@ -599,6 +607,7 @@ bool SettingsDialog::save(bool closeWhenDone)
     m_settings->setToolApprovalRules(rules);
     m_settings->setWorkspaceFolder(workspace);
     m_settings->setSendOnEnter(m_sendOnEnter->isChecked());
+    m_settings->setReopenLastSession(m_reopenLastSession->isChecked());
 
     // Keys. The guard count keeps a store that answers at once from finishing early.
     m_saveErrors.clear();

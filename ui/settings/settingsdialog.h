@@ -139,6 +139,7 @@ private:
     QPushButton *m_browseButton;
     // Appearance
     QCheckBox *m_sendOnEnter;
+    QCheckBox *m_reopenLastSession;
 
     McpServersPage *m_mcpPage = nullptr;
 
