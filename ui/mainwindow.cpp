@@ -601,9 +601,14 @@ void MainWindow::updateStatus()
         m_providerLabel->setText(tr("%1 · %2").arg(profile->name, profile->model));
     else
         m_providerLabel->setText(tr("No provider"));
-    m_tokensLabel->setText(tr("Tokens: %L1 this turn · %L2 this session")
-                               .arg(session->turnUsage().total())
-                               .arg(session->sessionUsage().total()));
+    // While an answer streams its tokens are an estimate, marked "≈", until the provider counts them.
+    const qint64 streaming = session->streamingTokenEstimate();
+    m_tokensLabel->setText(streaming > 0 ? tr("Tokens: ≈%L1 this turn · ≈%L2 this session")
+                                               .arg(session->turnUsage().total() + streaming)
+                                               .arg(session->sessionUsage().total() + streaming)
+                                         : tr("Tokens: %L1 this turn · %L2 this session")
+                                               .arg(session->turnUsage().total())
+                                               .arg(session->sessionUsage().total()));
     const int maxIterations = session->agentConfig().maxIterations;
     m_iterationLabel->setText(session->iteration() > 0
                                   ? tr("Iteration %1 of %2").arg(session->iteration()).arg(maxIterations)
