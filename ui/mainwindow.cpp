@@ -107,9 +107,8 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     m_debugScroll->setFrameShape(QFrame::NoFrame);
     m_debugScroll->setVisible(false);
     m_sideSplitter->addWidget(m_inspector);
-    m_sideSplitter->addWidget(m_debugScroll);
-    m_sideSplitter->setStretchFactor(0, 3);
-    m_sideSplitter->setStretchFactor(1, 2);
+    // Below the details, so debugging squeezes them and never the trace tree.
+    m_inspector->setSidePanel(m_debugScroll);
 
     m_splitter->insertWidget(0, m_chatStack);
     m_splitter->setChildrenCollapsible(true);
@@ -585,13 +584,9 @@ void MainWindow::setDebugMode(bool on)
     StepDebugger *debugger = m_context.session->debugger();
     if (debugger->isEnabled() != on)
         debugger->setEnabled(on);
-    m_debugScroll->setVisible(on);
     if (on && !m_sideSplitter->isVisible())
         m_showTraceAction->setChecked(true);
-    if (on && m_sideSplitter->sizes().value(1) == 0) {
-        const int height = m_sideSplitter->height();
-        m_sideSplitter->setSizes({height * 9 / 20, height * 11 / 20});
-    }
+    m_inspector->showSidePanel(on);
 }
 
 void MainWindow::updateStatus()
