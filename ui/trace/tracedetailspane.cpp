@@ -164,6 +164,12 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     nextButton->setDefaultAction(m_findNext);
     nextButton->setAccessibleName(m_findNext->text());
 
+    // The tabs' views scroll: a squeezed pane keeps its header and a few lines.
+    for (QAbstractScrollArea *view :
+         {static_cast<QAbstractScrollArea *>(m_requestView),
+          static_cast<QAbstractScrollArea *>(m_responseView), static_cast<QAbstractScrollArea *>(m_stepView),
+          static_cast<QAbstractScrollArea *>(m_text)})
+        view->setMinimumHeight(3 * fontMetrics().lineSpacing());
     m_text->setAccessibleName(tr("Step as JSON"));
     m_text->setReadOnly(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -418,8 +424,10 @@ void TraceDetailsPane::showAttempts(const QJsonObject &payload)
         // Tall enough for a few attempts; more scroll.
         const int rows = std::min(int(attempts.size()), 4);
         const int rowHeight = m_attempts->sizeHintForRow(0);
-        m_attempts->setFixedHeight(m_attempts->header()->sizeHint().height() + rows * rowHeight
-                                   + 2 * m_attempts->frameWidth());
+        // Squeezed (e.g. by the debugger) it shrinks to one row and scrolls.
+        const int chrome = m_attempts->header()->sizeHint().height() + 2 * m_attempts->frameWidth();
+        m_attempts->setMinimumHeight(chrome + rowHeight);
+        m_attempts->setMaximumHeight(chrome + rows * rowHeight);
     }
 }
 

@@ -115,10 +115,10 @@ TraceInspector::TraceInspector(Trace *trace, TraceModel *model, QWidget *parent)
     m_splitter->addWidget(m_tree);
     m_splitter->addWidget(timelineArea);
     m_splitter->addWidget(m_details);
-    // Enough of the tree to pick a step and of the details to read its header, however small the window.
+    // Enough of the tree to pick a step, however small the window.
     const int line = fontMetrics().lineSpacing();
+    // The details keep their layout's own minimum, so their header, attempts and tabs never overlap.
     m_tree->setMinimumHeight(6 * line);
-    m_details->setMinimumHeight(7 * line);
     m_splitter->setChildrenCollapsible(false);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 1);
@@ -159,15 +159,19 @@ void TraceInspector::showSidePanel(bool visible)
     if (!visible || sizes.size() <= panelIndex)
         return;
     // Take the panel's room from the details (down to their minimum), then from the timeline.
-    const int wanted = std::max(m_sidePanel->minimumHeight(), m_splitter->height() * 2 / 5);
+    // The panel's handle appears with it and needs its own few pixels.
+    const int wanted
+        = std::max(m_sidePanel->minimumHeight(), m_splitter->height() * 2 / 5) + m_splitter->handleWidth();
     int given = 0;
     for (const int from : {detailsIndex, 1}) {
-        const int spare = sizes.at(from) - m_splitter->widget(from)->minimumHeight();
+        const QWidget *widget = m_splitter->widget(from);
+        const int spare
+            = sizes.at(from) - std::max(widget->minimumHeight(), widget->minimumSizeHint().height());
         const int take = std::clamp(wanted - given, 0, std::max(spare, 0));
         sizes[from] -= take;
         given += take;
     }
-    sizes[panelIndex] = given;
+    sizes[panelIndex] = given - m_splitter->handleWidth();
     m_splitter->setSizes(sizes);
 }
 
