@@ -111,9 +111,8 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     m_debugScroll->setFrameShape(QFrame::NoFrame);
     m_debugScroll->setVisible(false);
     m_sideSplitter->addWidget(m_inspector);
-    m_sideSplitter->addWidget(m_debugScroll);
-    m_sideSplitter->setStretchFactor(0, 3);
-    m_sideSplitter->setStretchFactor(1, 2);
+    // Below the details, so debugging squeezes them and never the trace tree.
+    m_inspector->setSidePanel(m_debugScroll);
 
     m_splitter->insertWidget(0, m_chatStack);
     m_splitter->setChildrenCollapsible(true);
@@ -736,13 +735,9 @@ void MainWindow::setDebugMode(bool on)
     StepDebugger *debugger = m_context.session->debugger();
     if (debugger->isEnabled() != on)
         debugger->setEnabled(on);
-    m_debugScroll->setVisible(on);
     if (on && !m_sideSplitter->isVisible())
         m_showTraceAction->setChecked(true);
-    if (on && m_sideSplitter->sizes().value(1) == 0) {
-        const int height = m_sideSplitter->height();
-        m_sideSplitter->setSizes({height * 9 / 20, height * 11 / 20});
-    }
+    m_inspector->showSidePanel(on);
 }
 
 void MainWindow::updateStatus()
@@ -752,9 +747,14 @@ void MainWindow::updateStatus()
         m_providerLabel->setText(tr("%1 · %2").arg(profile->name, profile->model));
     else
         m_providerLabel->setText(tr("No provider"));
-    m_tokensLabel->setText(tr("Tokens: %L1 this turn · %L2 this session")
-                               .arg(session->turnUsage().total())
-                               .arg(session->sessionUsage().total()));
+    // While an answer streams its tokens are an estimate, marked "≈", until the provider counts them.
+    const qint64 streaming = session->streamingTokenEstimate();
+    m_tokensLabel->setText(streaming > 0 ? tr("Tokens: ≈%L1 this turn · ≈%L2 this session")
+                                               .arg(session->turnUsage().total() + streaming)
+                                               .arg(session->sessionUsage().total() + streaming)
+                                         : tr("Tokens: %L1 this turn · %L2 this session")
+                                               .arg(session->turnUsage().total())
+                                               .arg(session->sessionUsage().total()));
     const int maxIterations = session->agentConfig().maxIterations;
     m_iterationLabel->setText(session->iteration() > 0
                                   ? tr("Iteration %1 of %2").arg(session->iteration()).arg(maxIterations)

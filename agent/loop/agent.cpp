@@ -56,6 +56,7 @@ Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *p
 void Agent::connectClient()
 {
     connect(m_client, &ModelClient::textDelta, this, &Agent::onTextDelta);
+    connect(m_client, &ModelClient::toolCallDelta, this, &Agent::onToolCallDelta);
     connect(m_client, &ModelClient::attemptFinished, this, &Agent::onModelAttempt);
     connect(m_client, &ModelClient::finished, this, &Agent::onModelResponse);
     connect(m_client, &ModelClient::failed, this, &Agent::onModelFailure);
@@ -290,7 +291,25 @@ void Agent::onTextDelta(const QString &text)
 {
     if (!m_turn || m_turn->modelCallNode < 0)
         return;
+    noteFirstToken();
     emitEvent(AgentEvent::Kind::TextDelta, m_turn->modelCallNode, text);
+}
+
+void Agent::onToolCallDelta(const ToolCallDelta &delta)
+{
+    Q_UNUSED(delta)
+    if (m_turn && m_turn->modelCallNode >= 0)
+        noteFirstToken();
+}
+
+// The first fragment of the call's answer, text or tool call, marks the time to first token.
+void Agent::noteFirstToken()
+{
+    if (m_trace->node(m_turn->modelCallNode).data<ModelCallData>().firstTokenUs)
+        return;
+    const qint64 nowUs = now();
+    m_trace->update(m_turn->modelCallNode,
+                    [nowUs](TraceNode &call) { call.data<ModelCallData>().firstTokenUs = nowUs; });
 }
 
 void Agent::onModelAttempt(const ModelAttempt &attempt)

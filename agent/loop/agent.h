@@ -92,6 +92,8 @@ private:
     // Ends the running retry node, if any, at endedUs.
     void endRetryWait(TraceStatus status, qint64 endedUs);
     void onTextDelta(const QString &text);
+    void onToolCallDelta(const Loopscope::ToolCallDelta &delta);
+    void noteFirstToken();
 
     ModelResponse withUniqueCallIds(ModelResponse response);
     ResponseOutcome classify(const ModelResponse &response) const;

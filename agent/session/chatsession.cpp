@@ -12,6 +12,8 @@
 #include <QJsonArray>
 #include <QTimer>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -670,9 +672,17 @@ void ChatSession::onEvent(const AgentEvent &event)
         emit iterationChanged(m_iteration, started ? started->maxIterations : m_config.maxIterations);
         break;
     }
+    case AgentEvent::Kind::TextDelta: {
+        const qint64 before = streamingTokenEstimate();
+        m_streamedChars += event.text.size();
+        if (streamingTokenEstimate() != before)
+            emit usageChanged();
+        break;
+    }
     case AgentEvent::Kind::ModelResponse: {
         const auto *response = event.payloadAs<ModelResponseInfo>();
         const TokenUsage usage = response ? response->usage : TokenUsage{};
+        m_streamedChars = 0; // the real count replaces the estimate
         m_turnUsage += usage;
         m_sessionUsage += usage;
         emit usageChanged();
@@ -686,6 +696,8 @@ void ChatSession::onTurnFinished(const TurnResult &result)
 {
     m_lastResult = result;
     m_turnNode = -1;
+    if (std::exchange(m_streamedChars, 0) > 0) // a failed or cancelled call never reported usage
+        emit usageChanged();
     cancelElicitations();
     if (m_workbenchStale)
         rebuildWorkbench();

@@ -132,6 +132,9 @@ public:
 
     TokenUsage turnUsage() const { return m_turnUsage; }
     TokenUsage sessionUsage() const { return m_sessionUsage; }
+    // Output tokens of the answer streaming now, estimated at ~4 characters a token until the
+    // provider reports the real usage; 0 when nothing streams.
+    qint64 streamingTokenEstimate() const { return (m_streamedChars + 3) / 4; }
     int iteration() const { return m_iteration; }
     std::optional<TurnResult> lastResult() const { return m_lastResult; }
 
@@ -220,6 +223,7 @@ private:
     QString m_workspaceFolder;
     TokenUsage m_turnUsage;
     TokenUsage m_sessionUsage;
+    qint64 m_streamedChars = 0; // of the model call streaming now
     int m_iteration = 0;
     std::optional<TurnResult> m_lastResult;
     QString m_title;

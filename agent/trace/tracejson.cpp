@@ -167,7 +167,8 @@ constexpr auto payloadFieldsOf<ModelCallData>()
                       field(u"response", &ModelCallData::response),
                       field(u"attempts", &ModelCallData::attempts),
                       field(u"error", &ModelCallData::error),
-                      field(u"editedByInterceptor", &ModelCallData::editedByInterceptor)};
+                      field(u"editedByInterceptor", &ModelCallData::editedByInterceptor),
+                      field(u"firstTokenUs", &ModelCallData::firstTokenUs)};
 }
 
 template<>
@@ -296,6 +297,14 @@ void readField(JsonFields &fields, QStringView key, qint64 &value)
 {
     value = fields.integer(key, Need::Optional, value, std::numeric_limits<qint64>::min(),
                            std::numeric_limits<qint64>::max());
+}
+
+// An optional time is read only when present, so older traces keep it unset.
+void readField(JsonFields &fields, QStringView key, std::optional<qint64> &value)
+{
+    if (fields.has(key))
+        value = fields.integer(key, Need::Optional, 0, std::numeric_limits<qint64>::min(),
+                               std::numeric_limits<qint64>::max());
 }
 
 void readField(JsonFields &fields, QStringView key, QJsonObject &value)
@@ -560,6 +569,32 @@ private:
 };
 
 } // namespace
+
+std::optional<TokenTiming> tokenTiming(qint64 requestStartedUs, std::optional<qint64> firstTokenUs,
+                                       qint64 endedUs, qint64 outputTokens)
+{
+    if (!firstTokenUs || *firstTokenUs < requestStartedUs)
+        return std::nullopt;
+    TokenTiming timing;
+    timing.timeToFirstTokenUs = *firstTokenUs - requestStartedUs;
+    if (endedUs > *firstTokenUs && outputTokens > 0)
+        timing.tokensPerSecond = double(outputTokens) * 1e6 / double(endedUs - *firstTokenUs);
+    return timing;
+}
+
+std::optional<TokenTiming> tokenTiming(const TraceNode &modelCall)
+{
+    const auto *call = std::get_if<ModelCallData>(&modelCall.payload);
+    if (!call)
+        return std::nullopt;
+    // Retries are not the model's slowness: count from the attempt that streamed.
+    qint64 startedUs = modelCall.startedUs;
+    for (const ModelAttempt &attempt : call->attempts) {
+        if (call->firstTokenUs && attempt.startedUs <= *call->firstTokenUs)
+            startedUs = std::max(startedUs, attempt.startedUs);
+    }
+    return tokenTiming(startedUs, call->firstTokenUs, modelCall.endedUs, call->response.usage.outputTokens);
+}
 
 QJsonObject tracePayloadToJson(const TracePayload &payload)
 {

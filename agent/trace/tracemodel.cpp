@@ -137,7 +137,11 @@ QVariant TraceModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole: return displayData(*node, index.column());
     case Qt::ToolTipRole:
         // Labels are shortened to fit a row; the tooltip shows the whole text.
-        return index.column() == NameColumn ? QVariant(node->label) : QVariant();
+        if (index.column() == NameColumn)
+            return node->label;
+        if (index.column() == TokensColumn)
+            return tokenTimingText(*node);
+        return {};
     case Qt::TextAlignmentRole:
         if (index.column() == DurationColumn || index.column() == TokensColumn)
             return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -156,8 +160,22 @@ QVariant TraceModel::data(const QModelIndex &index, int role) const
             return toolCall->call.name;
         return {};
     case PayloadJsonRole: return tracePayloadToJson(node->payload);
+    case TokenTimingRole: return tokenTimingText(*node);
     }
     return {};
+}
+
+QString TraceModel::tokenTimingText(const TraceNode &node)
+{
+    const std::optional<TokenTiming> timing = tokenTiming(node);
+    if (!timing)
+        return {};
+    //: Tooltip of a model call's tokens: the wait for the first streamed token
+    QString text = tr("First token after %1").arg(formatDuration(timing->timeToFirstTokenUs));
+    if (timing->tokensPerSecond > 0)
+        //: Output tokens per second after the first token
+        text += tr(" · %1 tokens/s").arg(QLocale().toString(timing->tokensPerSecond, 'f', 1));
+    return text;
 }
 
 QVariant TraceModel::displayData(const TraceNode &node, int column) const
@@ -208,6 +226,7 @@ QHash<int, QByteArray> TraceModel::roleNames() const
     names.insert(IsErrorRole, "isError");
     names.insert(ToolNameRole, "toolName");
     names.insert(PayloadJsonRole, "payloadJson");
+    names.insert(TokenTimingRole, "tokenTiming");
     return names;
 }
 

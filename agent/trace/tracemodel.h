@@ -32,6 +32,7 @@ public:
         IsErrorRole,                   // bool: Error, Blocked or Denied
         ToolNameRole,                  // QString, tool calls only
         PayloadJsonRole,               // QJsonObject: the node's "data", for a details pane
+        TokenTimingRole,               // QString: time to first token and tokens/s, model calls only
     };
     Q_ENUM(Role)
 
@@ -46,6 +47,8 @@ public:
     static QString kindDisplayName(TraceKind kind);
     static QString statusDisplayName(TraceStatus status);
     static QString formatDuration(qint64 durationUs);
+    // "First token after 412 ms · 38.5 tokens/s" for a model call that streamed; empty otherwise.
+    static QString tokenTimingText(const TraceNode &node);
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;

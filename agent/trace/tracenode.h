@@ -78,6 +78,10 @@ struct ModelCallData
     QList<ModelAttempt> attempts; // what went over the wire, redacted
     QString error;
     bool editedByInterceptor = false;
+    // When the first streamed text or tool-call fragment arrived (µs since the epoch): the time to
+    // first token, and the generation time the token rate divides by. Unset for calls that
+    // streamed nothing and in traces recorded before it was kept.
+    std::optional<qint64> firstTokenUs;
     bool operator==(const ModelCallData &) const = default;
 };
 
@@ -189,6 +193,23 @@ struct TraceNode
         return std::get<T>(payload);
     }
 };
+
+/*!
+    How fast a model answered: the wait for its first streamed token, and the
+    output tokens per second of generation after it. A trace keeps only the
+    times; the tree's tooltip and the details pane derive these the same way.
+*/
+struct TokenTiming
+{
+    qint64 timeToFirstTokenUs = 0;
+    double tokensPerSecond = 0; // 0 when unknown: no output count, or no time after the first token
+    bool operator==(const TokenTiming &) const = default;
+};
+
+// requestStartedUs is when the answering attempt (or the call) began; endedUs is 0 while it runs.
+std::optional<TokenTiming> tokenTiming(qint64 requestStartedUs, std::optional<qint64> firstTokenUs,
+                                       qint64 endedUs, qint64 outputTokens);
+std::optional<TokenTiming> tokenTiming(const TraceNode &modelCall);
 
 // The payload's own fields, as a node's "data" in the trace JSON: for a details pane.
 QJsonObject tracePayloadToJson(const TracePayload &payload);

@@ -2,6 +2,7 @@
 #include "agent/safety/ruleshield.h"
 #include "agent/tools/functiontool.h"
 #include "agent/tools/workbench.h"
+#include "agent/trace/clock.h"
 #include "agent/trace/trace.h"
 #include "tests/support/scriptedmodelclient.h"
 
@@ -23,6 +24,16 @@ using Step = ScriptedModelClient::Step;
 Q_DECLARE_METATYPE(Step)
 
 namespace {
+
+// A clock that moves one millisecond each time it is read, so every recorded time is distinct.
+class SteppingClock final : public Clock
+{
+public:
+    qint64 nowUs() const override { return m_us += 1000; }
+
+private:
+    mutable qint64 m_us = 1'700'000'000'000'000;
+};
 
 QJsonObject objectSchema(const QJsonObject &properties, const QStringList &required)
 {
@@ -1086,6 +1097,49 @@ private slots:
         QCOMPARE(f.finished.size(), 1);
         QCOMPARE(counted.count(), 0);
         QVERIFY(historyIsWellFormed(f.agent.history()));
+    }
+
+    void theFirstStreamedChunkRecordsTheTimeToFirstToken()
+    {
+        Fixture f;
+        f.agent.setClock(std::make_shared<SteppingClock>());
+        Step streamed = ScriptedModelClient::text(u"hello there"_s, {10, 3});
+        streamed.chunks = {u"hel"_s, u"lo "_s, u"there"_s};
+        f.client.enqueue(streamed);
+
+        QCOMPARE(f.run(u"hi"_s).outcome, TurnOutcome::Answered);
+
+        const TraceNode &call = f.trace.node(nodesOfKind(f.trace, TraceKind::ModelCall).constFirst());
+        const std::optional<qint64> firstToken = call.data<ModelCallData>().firstTokenUs;
+        QVERIFY(firstToken.has_value());
+        QCOMPARE_GT(*firstToken, call.startedUs);
+        QCOMPARE_LT(*firstToken, call.endedUs);
+    }
+
+    void aStreamedToolCallFragmentAlsoCountsAsTheFirstToken()
+    {
+        Fixture f;
+        f.agent.setClock(std::make_shared<SteppingClock>());
+        f.client.enqueue(ScriptedModelClient::hang());
+        QVERIFY(f.agent.send(u"hi"_s));
+        const int callNode = nodesOfKind(f.trace, TraceKind::ModelCall).constFirst();
+        QVERIFY(!f.trace.node(callNode).data<ModelCallData>().firstTokenUs);
+
+        emit f.client.toolCallDelta(ToolCallDelta{0, u"c1"_s, u"add"_s, u"{"_s});
+        const std::optional<qint64> first = f.trace.node(callNode).data<ModelCallData>().firstTokenUs;
+        QVERIFY(first.has_value());
+        emit f.client.textDelta(u"later"_s);
+        QCOMPARE(f.trace.node(callNode).data<ModelCallData>().firstTokenUs, first);
+        f.agent.cancel();
+    }
+
+    void aCallThatStreamsNothingHasNoFirstToken()
+    {
+        Fixture f;
+        f.client.enqueue(ScriptedModelClient::failure(u"down"_s));
+        f.run(u"hi"_s);
+        const int callNode = nodesOfKind(f.trace, TraceKind::ModelCall).constFirst();
+        QVERIFY(!f.trace.node(callNode).data<ModelCallData>().firstTokenUs);
     }
 
     void aSecondTurnWhileOneRunsIsRefused()

@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
 
@@ -97,6 +99,19 @@ private slots:
         QCOMPARE(m_session->sessionUsage().total(), 30);
         QCOMPARE(m_server->requests().constLast().header("authorization"), "Bearer "_ba + apiKey.toUtf8());
         QCOMPARE(m_server->requests().constLast().json().value(u"model"_s).toString(), u"test-model"_s);
+    }
+
+    void whileAnAnswerStreamsItsTokensAreEstimatedUntilTheRealCountArrives()
+    {
+        QList<qint64> estimates;
+        connect(m_session.get(), &ChatSession::usageChanged, this,
+                [this, &estimates] { estimates.append(m_session->streamingTokenEstimate()); });
+        runDemoTurn();
+        QVERIFY2(std::any_of(estimates.cbegin(), estimates.cend(), [](qint64 e) { return e > 0; }),
+                 "no estimate while streaming");
+        QCOMPARE(m_session->streamingTokenEstimate(), 0);
+        QVERIFY(m_session->turnUsage().total() > 0);
+        disconnect(m_session.get(), &ChatSession::usageChanged, this, nullptr);
     }
 
     void regenerateAsksTheLastQuestionAgainWithoutItsOldAnswer()

@@ -62,6 +62,7 @@ ModelCallData sampleModelCall()
     attempt.request = QJsonObject{{u"method"_s, u"POST"_s}, {u"url"_s, u"https://api.example.com/v1"_s}};
     data.attempts = {attempt};
     data.editedByInterceptor = true;
+    data.firstTokenUs = 1'700'000'000'250'000;
     return data;
 }
 

@@ -123,6 +123,7 @@ ModelCallData sampleModelCall()
 
     data.attempts = {failed, succeeded};
     data.editedByInterceptor = true;
+    data.firstTokenUs = 1'700'000'000'250'000;
     data.originalRequest = sampleRequest();
     data.originalRequest->messages.removeLast();
     return data;

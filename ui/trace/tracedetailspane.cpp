@@ -2,6 +2,8 @@
 
 #include "agent/trace/tracemodel.h"
 #include "ui/trace/curlcommand.h"
+#include "ui/trace/jsonhighlighter.h"
+#include "ui/trace/jsontreeview.h"
 #include "ui/trace/traceicons.h"
 
 #include <QAction>
@@ -21,6 +23,7 @@
 #include <QScrollBar>
 #include <QShortcut>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTextBlock>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -59,6 +62,33 @@ QString formatTime(qint64 us)
     return QLocale().toString(time.time(), u"HH:mm:ss.zzz"_s);
 }
 
+QString formatDateTime(qint64 us)
+{
+    return QLocale().toString(QDateTime::fromMSecsSinceEpoch(us / 1000), QLocale::LongFormat);
+}
+
+// What the provider was sent: the last attempt's wire body when the client recorded one, else the
+// provider-neutral request the loop built (a call still waiting for its first attempt to end).
+QJsonValue requestShown(const QJsonObject &payload)
+{
+    const QJsonArray attempts = payload.value(u"attempts"_s).toArray();
+    for (qsizetype i = attempts.size() - 1; i >= 0; --i) {
+        const QJsonValue body = attempts.at(i).toObject().value(u"request"_s).toObject().value(u"body"_s);
+        if (!body.isUndefined())
+            return body;
+    }
+    return payload.value(u"request"_s);
+}
+
+QJsonValue responseShown(const QJsonObject &payload)
+{
+    QJsonObject response = payload.value(u"response"_s).toObject();
+    const QString error = payload.value(u"error"_s).toString();
+    if (!error.isEmpty())
+        response.insert(u"error"_s, error);
+    return response;
+}
+
 } // namespace
 
 TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
@@ -71,7 +101,12 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     , m_attempts(new QTreeWidget(this))
     , m_search(new QLineEdit(this))
     , m_matchLabel(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_requestView(new JsonTreeView(m_tabs))
+    , m_responseView(new JsonTreeView(m_tabs))
+    , m_stepView(new JsonTreeView(m_tabs))
     , m_text(new QPlainTextEdit(this))
+    , m_highlighter(new JsonHighlighter(m_text->document()))
     , m_findNext(new QAction(tr("Next Match"), this))
     , m_findPrevious(new QAction(tr("Previous Match"), this))
     , m_copyJson(new QAction(tr("Copy as JSON"), this))
@@ -116,6 +151,8 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     find->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     addAction(find);
     connect(find, &QAction::triggered, m_search, [this] {
+        m_rawChosen = true;
+        m_tabs->setCurrentIndex(RawTab);
         m_search->setFocus(Qt::ShortcutFocusReason);
         m_search->selectAll();
     });
@@ -127,6 +164,12 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     nextButton->setDefaultAction(m_findNext);
     nextButton->setAccessibleName(m_findNext->text());
 
+    // The tabs' views scroll: a squeezed pane keeps its header and a few lines.
+    for (QAbstractScrollArea *view :
+         {static_cast<QAbstractScrollArea *>(m_requestView),
+          static_cast<QAbstractScrollArea *>(m_responseView), static_cast<QAbstractScrollArea *>(m_stepView),
+          static_cast<QAbstractScrollArea *>(m_text)})
+        view->setMinimumHeight(3 * fontMetrics().lineSpacing());
     m_text->setAccessibleName(tr("Step as JSON"));
     m_text->setReadOnly(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
@@ -148,6 +191,20 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     titleRow->addWidget(m_icon);
     titleRow->addWidget(m_title, 1);
     titleRow->addWidget(m_status);
+    m_requestView->setAccessibleName(tr("Request as sent"));
+    m_requestView->setToolTip(tr("The request body as it went to the provider, keys in the order sent"));
+    m_responseView->setAccessibleName(tr("Response"));
+    m_stepView->setAccessibleName(tr("Step"));
+    m_tabs->setAccessibleName(tr("Views of the step"));
+    m_tabs->setDocumentMode(true);
+    auto *rawPage = new QWidget(m_tabs);
+    m_tabs->insertTab(RequestTab, m_requestView, tr("Request"));
+    m_tabs->insertTab(ResponseTab, m_responseView, tr("Response"));
+    m_tabs->insertTab(StepTab, m_stepView, tr("Step"));
+    m_tabs->insertTab(RawTab, rawPage, tr("Raw"));
+    m_tabs->setTabToolTip(RawTab, tr("The whole step as JSON, with search"));
+    connect(m_tabs, &QTabWidget::tabBarClicked, this, [this](int tab) { m_rawChosen = tab == RawTab; });
+
     auto *searchRow = new QHBoxLayout;
     searchRow->addWidget(m_search, 1);
     searchRow->addWidget(m_matchLabel);
@@ -163,9 +220,12 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     layout->addLayout(titleRow);
     layout->addWidget(m_facts);
     layout->addWidget(m_attempts);
-    layout->addLayout(searchRow);
-    layout->addWidget(m_text, 1);
+    layout->addWidget(m_tabs, 1);
     layout->addLayout(copyRow);
+    auto *rawLayout = new QVBoxLayout(rawPage);
+    rawLayout->setContentsMargins(0, 0, 0, 0);
+    rawLayout->addLayout(searchRow);
+    rawLayout->addWidget(m_text, 1);
 
     connect(m_search, &QLineEdit::textChanged, this, &TraceDetailsPane::updateMatches);
     connect(m_search, &QLineEdit::returnPressed, this, &TraceDetailsPane::findNext);
@@ -222,6 +282,10 @@ void TraceDetailsPane::refresh()
         m_attempts->clear();
         m_attempts->setVisible(false);
         m_text->clear();
+        m_requestView->setJson(QJsonValue());
+        m_responseView->setJson(QJsonValue());
+        m_stepView->setJson(QJsonValue());
+        showTabs(TraceKind::Turn, {}, {});
         m_copyJson->setEnabled(false);
         m_copyCurl->setEnabled(false);
         findMatches();
@@ -247,6 +311,7 @@ void TraceDetailsPane::refresh()
 
     showHeader(index, payload);
     showAttempts(payload);
+    showTabs(kind, step, payload);
     m_copyJson->setEnabled(true);
     m_copyCurl->setEnabled(!m_curl.isEmpty());
 
@@ -279,10 +344,16 @@ void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &p
     QStringList facts;
     const qint64 startedUs = index.data(TraceModel::StartedUsRole).toLongLong();
     const qint64 endedUs = index.data(TraceModel::EndedUsRole).toLongLong();
-    if (startedUs > 0)
+    QStringList dates;
+    if (startedUs > 0) {
         facts.append(tr("Started %1").arg(formatTime(startedUs)));
+        dates.append(tr("Started %1").arg(formatDateTime(startedUs)));
+    }
     facts.append(endedUs > 0 ? tr("took %1").arg(TraceModel::formatDuration(endedUs - startedUs))
                              : tr("still running"));
+    if (endedUs > 0)
+        dates.append(tr("Ended %1").arg(formatDateTime(endedUs)));
+    m_facts->setToolTip(dates.join(u'\n'));
     QJsonObject usage = payload.value(u"usage"_s).toObject();
     if (usage.isEmpty())
         usage = payload.value(u"response"_s).toObject().value(u"usage"_s).toObject();
@@ -294,10 +365,35 @@ void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &p
             tr("%1 tokens (%2 in, %3 out)")
                 .arg(locale.toString(input + output), locale.toString(input), locale.toString(output)));
     }
+    const QString timing = index.data(TraceModel::TokenTimingRole).toString();
+    if (!timing.isEmpty())
+        facts.append(timing);
     const QString toolName = index.data(TraceModel::ToolNameRole).toString();
     if (!toolName.isEmpty())
         facts.prepend(tr("Tool %1").arg(toolName));
     m_facts->setText(facts.join(u" · "_s));
+}
+
+void TraceDetailsPane::showTabs(TraceKind kind, const QJsonObject &step, const QJsonObject &payload)
+{
+    const bool modelCall = kind == TraceKind::ModelCall;
+    m_tabs->setTabVisible(RequestTab, modelCall);
+    m_tabs->setTabVisible(ResponseTab, modelCall);
+    m_tabs->setTabVisible(StepTab, !modelCall);
+    if (modelCall) {
+        m_requestView->setJson(requestShown(payload));
+        m_responseView->setJson(responseShown(payload));
+        m_stepView->setJson(QJsonValue());
+    } else {
+        m_stepView->setJson(step);
+        m_requestView->setJson(QJsonValue());
+        m_responseView->setJson(QJsonValue());
+    }
+    // A reader who picked Raw keeps it from step to step; otherwise a new step opens on its first
+    // tree. A running step that fills in stays on the tab the reader is reading.
+    if (m_tabsNode != m_node || !m_tabs->isTabVisible(m_tabs->currentIndex()))
+        m_tabs->setCurrentIndex(m_rawChosen ? RawTab : modelCall ? RequestTab : StepTab);
+    m_tabsNode = m_node;
 }
 
 void TraceDetailsPane::showAttempts(const QJsonObject &payload)
@@ -328,13 +424,20 @@ void TraceDetailsPane::showAttempts(const QJsonObject &payload)
         // Tall enough for a few attempts; more scroll.
         const int rows = std::min(int(attempts.size()), 4);
         const int rowHeight = m_attempts->sizeHintForRow(0);
-        m_attempts->setFixedHeight(m_attempts->header()->sizeHint().height() + rows * rowHeight
-                                   + 2 * m_attempts->frameWidth());
+        // Squeezed (e.g. by the debugger) it shrinks to one row and scrolls.
+        const int chrome = m_attempts->header()->sizeHint().height() + 2 * m_attempts->frameWidth();
+        m_attempts->setMinimumHeight(chrome + rowHeight);
+        m_attempts->setMaximumHeight(chrome + rows * rowHeight);
     }
 }
 
 void TraceDetailsPane::updateMatches()
 {
+    // The matches are in the Raw text: searching shows it.
+    if (!m_search->text().isEmpty()) {
+        m_rawChosen = true;
+        m_tabs->setCurrentIndex(RawTab);
+    }
     m_currentMatch = -1;
     findMatches();
     if (!m_matches.isEmpty())
@@ -434,6 +537,7 @@ void TraceDetailsPane::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     // Status and match colours come from the palette.
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        m_highlighter->setPalette(palette());
         refresh();
         highlightMatches();
     }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/trace/tracenode.h"
+
 #include <QJsonObject>
 #include <QPointer>
 #include <QTimer>
@@ -9,6 +11,7 @@ class QAction;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QTabWidget;
 class QTreeWidget;
 
 namespace Loopscope {
@@ -17,19 +20,28 @@ class TraceModel;
 
 namespace Loopscope::Ui {
 
+class JsonHighlighter;
+class JsonTreeView;
+
 /*!
     Everything recorded about one trace step: a header with its status,
-    timing, tokens and retry attempts, and the step as pretty-printed JSON
-    (request, response, arguments or result) with a search that highlights
-    every match. Secrets are masked in what it shows and in what it copies:
-    the JSON, and for a model call a curl command replaying the last attempt.
-    It follows the model, so a running step's details fill in as it finishes.
+    timing, tokens, time to first token and retry attempts, then tabs. A model
+    call opens on Request and Response, each a foldable JSON tree (the request
+    as it went over the wire, keys in the order sent); other steps on a tree of
+    the step. Trees fold rather than scroll because a long history is one
+    level down, and show recorded times as clock times. Raw is the whole step
+    as coloured, pretty-printed JSON with a search that highlights every match.
+    Secrets are masked in what it shows and in what it copies: the JSON, and
+    for a model call a curl command replaying the last attempt. It follows the
+    model, so a running step's details fill in as it finishes.
 */
 class TraceDetailsPane final : public QWidget
 {
     Q_OBJECT
 
 public:
+    enum Tab { RequestTab, ResponseTab, StepTab, RawTab };
+
     explicit TraceDetailsPane(TraceModel *model, QWidget *parent = nullptr);
 
     // The step to show; -1 shows nothing.
@@ -44,6 +56,10 @@ public:
     void findNext();
     void findPrevious();
 
+    QTabWidget *tabs() const { return m_tabs; }
+    JsonTreeView *requestView() const { return m_requestView; }
+    JsonTreeView *responseView() const { return m_responseView; }
+    JsonTreeView *stepView() const { return m_stepView; }
     QPlainTextEdit *textView() const { return m_text; }
     QLineEdit *searchField() const { return m_search; }
     QTreeWidget *attemptsView() const { return m_attempts; }
@@ -58,6 +74,7 @@ private:
     void refresh();
     void showHeader(const QModelIndex &index, const QJsonObject &payload);
     void showAttempts(const QJsonObject &payload);
+    void showTabs(TraceKind kind, const QJsonObject &step, const QJsonObject &payload);
     void updateMatches(); // the search text changed: back to the first match
     void findMatches();   // the text changed: keep the current match
     void goToMatch(int match);
@@ -71,6 +88,8 @@ private:
     QString m_curl;
     QList<qsizetype> m_matches; // positions in m_json
     int m_currentMatch = -1;
+    bool m_rawChosen = false; // the reader picked the Raw tab: keep it for the next step
+    int m_tabsNode = -1;      // the step the tabs were last chosen for
     QTimer m_refreshTimer;
 
     QLabel *m_icon;
@@ -80,7 +99,12 @@ private:
     QTreeWidget *m_attempts;
     QLineEdit *m_search;
     QLabel *m_matchLabel;
+    QTabWidget *m_tabs;
+    JsonTreeView *m_requestView;
+    JsonTreeView *m_responseView;
+    JsonTreeView *m_stepView;
     QPlainTextEdit *m_text;
+    JsonHighlighter *m_highlighter;
     QAction *m_findNext;
     QAction *m_findPrevious;
     QAction *m_copyJson;

@@ -22,6 +22,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace Loopscope::Ui {
 
 TraceInspector::TraceInspector(Trace *trace, TraceModel *model, QWidget *parent)
@@ -113,7 +115,11 @@ TraceInspector::TraceInspector(Trace *trace, TraceModel *model, QWidget *parent)
     m_splitter->addWidget(m_tree);
     m_splitter->addWidget(timelineArea);
     m_splitter->addWidget(m_details);
-    m_splitter->setChildrenCollapsible(true);
+    // Enough of the tree to pick a step, however small the window.
+    const int line = fontMetrics().lineSpacing();
+    // The details keep their layout's own minimum, so their header, attempts and tabs never overlap.
+    m_tree->setMinimumHeight(6 * line);
+    m_splitter->setChildrenCollapsible(false);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setStretchFactor(2, 3);
@@ -132,6 +138,42 @@ TraceInspector::TraceInspector(Trace *trace, TraceModel *model, QWidget *parent)
 }
 
 TraceInspector::~TraceInspector() = default;
+
+void TraceInspector::setSidePanel(QWidget *panel)
+{
+    m_sidePanel = panel;
+    panel->setMinimumHeight(std::max(panel->minimumHeight(), 7 * fontMetrics().lineSpacing()));
+    panel->setVisible(false);
+    m_splitter->addWidget(panel);
+    m_splitter->setStretchFactor(m_splitter->indexOf(panel), 2);
+}
+
+void TraceInspector::showSidePanel(bool visible)
+{
+    if (!m_sidePanel || m_sidePanel->isVisibleTo(this) == visible)
+        return;
+    const int panelIndex = m_splitter->indexOf(m_sidePanel);
+    const int detailsIndex = m_splitter->indexOf(m_details);
+    QList<int> sizes = m_splitter->sizes();
+    m_sidePanel->setVisible(visible);
+    if (!visible || sizes.size() <= panelIndex)
+        return;
+    // Take the panel's room from the details (down to their minimum), then from the timeline.
+    // The panel's handle appears with it and needs its own few pixels.
+    const int wanted
+        = std::max(m_sidePanel->minimumHeight(), m_splitter->height() * 2 / 5) + m_splitter->handleWidth();
+    int given = 0;
+    for (const int from : {detailsIndex, 1}) {
+        const QWidget *widget = m_splitter->widget(from);
+        const int spare
+            = sizes.at(from) - std::max(widget->minimumHeight(), widget->minimumSizeHint().height());
+        const int take = std::clamp(wanted - given, 0, std::max(spare, 0));
+        sizes[from] -= take;
+        given += take;
+    }
+    sizes[panelIndex] = given - m_splitter->handleWidth();
+    m_splitter->setSizes(sizes);
+}
 
 QModelIndex TraceInspector::viewIndexForNode(int nodeId) const
 {

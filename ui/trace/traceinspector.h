@@ -55,6 +55,12 @@ public:
     TraceFilterBar *filterBar() const { return m_filterBar; }
     QSplitter *splitter() const { return m_splitter; }
 
+    // A panel below the details in the same column (the debugger). Shown, it takes its room from the
+    // details pane and the timeline, never from the tree; nothing in the column collapses to nothing.
+    void setSidePanel(QWidget *panel);
+    void showSidePanel(bool visible);
+    QWidget *sidePanel() const { return m_sidePanel; }
+
 signals:
     // The user picked a node, in the tree or on the timeline.
     void nodeSelected(int nodeId);
@@ -84,6 +90,7 @@ private:
     QToolButton *m_followButton;
     QTreeView *m_tree;
     QSplitter *m_splitter;
+    QPointer<QWidget> m_sidePanel;
     TraceTimeline *m_timeline;
     TraceDetailsPane *m_details;
 

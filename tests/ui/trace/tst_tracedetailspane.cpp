@@ -1,5 +1,6 @@
 #include "agent/trace/tracemodel.h"
 #include "tests/ui/trace/tracesamples.h"
+#include "ui/trace/jsontreeview.h"
 #include "ui/trace/tracedetailspane.h"
 
 #include <QAction>
@@ -10,6 +11,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -26,6 +28,23 @@ QStringList highlightedTexts(const QPlainTextEdit *view)
     for (const QTextEdit::ExtraSelection &selection : view->extraSelections())
         texts.append(selection.cursor.selectedText());
     return texts;
+}
+
+QTreeWidgetItem *childNamed(QTreeWidgetItem *parent, const QString &key)
+{
+    for (int i = 0; i < parent->childCount(); ++i) {
+        if (parent->child(i)->text(Ui::JsonTreeView::KeyColumn) == key)
+            return parent->child(i);
+    }
+    return nullptr;
+}
+
+QStringList childKeys(QTreeWidgetItem *parent)
+{
+    QStringList keys;
+    for (int i = 0; i < parent->childCount(); ++i)
+        keys.append(parent->child(i)->text(Ui::JsonTreeView::KeyColumn));
+    return keys;
 }
 
 } // namespace
@@ -255,6 +274,210 @@ private slots:
         QVERIFY(pane.textView()->toPlainText().isEmpty());
         QVERIFY(!pane.copyJsonAction()->isEnabled());
         QVERIFY(!pane.copyCurlAction()->isEnabled());
+    }
+
+    void aModelCallOpensOnRequestResponseAndRawTabs_data()
+    {
+        QTest::addColumn<QString>("step");
+        QTest::addColumn<QStringList>("visibleTabs");
+        QTest::addColumn<int>("current");
+        QTest::newRow("a model call") << u"modelCall"_s << QStringList{u"Request"_s, u"Response"_s, u"Raw"_s}
+                                      << int(Ui::TraceDetailsPane::RequestTab);
+        QTest::newRow("a tool call") << u"readFile"_s << QStringList{u"Step"_s, u"Raw"_s}
+                                     << int(Ui::TraceDetailsPane::StepTab);
+    }
+
+    void aModelCallOpensOnRequestResponseAndRawTabs()
+    {
+        QFETCH(QString, step);
+        QFETCH(QStringList, visibleTabs);
+        QFETCH(int, current);
+        Trace trace;
+        TraceModel model(&trace);
+        const TraceSamples::Sample s = TraceSamples::addSampleTurn(trace);
+        Ui::TraceDetailsPane pane(&model);
+
+        pane.setNode(step == u"modelCall"_s ? s.modelCall : s.readFile);
+
+        QStringList shown;
+        for (int i = 0; i < pane.tabs()->count(); ++i) {
+            if (pane.tabs()->isTabVisible(i))
+                shown.append(pane.tabs()->tabText(i).remove(u'&'));
+        }
+        QCOMPARE(shown, visibleTabs);
+        QCOMPARE(pane.tabs()->currentIndex(), current);
+        QCOMPARE(pane.textView()->toPlainText(), pane.jsonText()); // Raw: the whole node as before
+    }
+
+    void theRequestTabShowsTheBodyKeysInTheOrderTheyWentOverTheWire()
+    {
+        Trace trace;
+        TraceModel model(&trace);
+        const TraceSamples::Sample s = TraceSamples::addSampleTurn(trace);
+        Ui::TraceDetailsPane pane(&model);
+        pane.setNode(s.modelCall);
+
+        // HttpModelClient posts QJsonDocument(body).toJson(Compact): the order on the wire.
+        const QJsonObject body = TraceSamples::wireRequest().value(u"body"_s).toObject();
+        const QByteArray wire = QJsonDocument(body).toJson(QJsonDocument::Compact);
+        QStringList wireOrder = body.keys();
+        std::sort(wireOrder.begin(), wireOrder.end(), [&wire](const QString &a, const QString &b) {
+            return wire.indexOf(QByteArray('"' + a.toUtf8() + "\":"))
+                   < wire.indexOf(QByteArray('"' + b.toUtf8() + "\":"));
+        });
+        QCOMPARE(childKeys(pane.requestView()->invisibleRootItem()), wireOrder);
+
+        // The top two levels are open; a message's own fields are folded away.
+        QTreeWidgetItem *messages = childNamed(pane.requestView()->invisibleRootItem(), u"messages"_s);
+        QVERIFY(messages);
+        QVERIFY(messages->isExpanded());
+        QCOMPARE(messages->text(Ui::JsonTreeView::ValueColumn), u"[1 item]"_s);
+        QVERIFY(!messages->child(0)->isExpanded());
+        QCOMPARE(childKeys(messages->child(0)), (QStringList{u"content"_s, u"role"_s}));
+    }
+
+    void jsonValuesReadAsAPersonWouldWriteThem_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("an empty array") << u"tools"_s << QJsonValue(QJsonArray()) << u"[]"_s;
+        QTest::newRow("an empty object") << u"headers"_s << QJsonValue(QJsonObject()) << u"{}"_s;
+        QTest::newRow("a string, quoted") << u"role"_s << QJsonValue(u"user"_s) << u"\"user\""_s;
+        QTest::newRow("a number") << u"retryInMs"_s << QJsonValue(300) << u"300"_s;
+        QTest::newRow("a boolean") << u"stream"_s << QJsonValue(true) << u"true"_s;
+        QTest::newRow("null") << u"raw"_s << QJsonValue(QJsonValue::Null) << u"null"_s;
+        const qint64 us = TraceSamples::T0 + 772'000;
+        QTest::newRow("a time in microseconds")
+            << u"startedUs"_s << QJsonValue(us)
+            << QLocale().toString(QDateTime::fromMSecsSinceEpoch(us / 1000).time(), u"HH:mm:ss.zzz"_s);
+        QTest::newRow("a small number ending in Us is no time")
+            << u"delayUs"_s << QJsonValue(1500) << u"1500"_s;
+    }
+
+    void jsonValuesReadAsAPersonWouldWriteThem()
+    {
+        QFETCH(QString, key);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, shown);
+        Ui::JsonTreeView view;
+        view.setJson(QJsonObject{{key, value}});
+        QCOMPARE(view.topLevelItemCount(), 1);
+        QCOMPARE(view.topLevelItem(0)->text(Ui::JsonTreeView::KeyColumn), key);
+        QCOMPARE(view.topLevelItem(0)->text(Ui::JsonTreeView::ValueColumn), shown);
+    }
+
+    void aTimeShowsItsDateOnHover()
+    {
+        Ui::JsonTreeView view;
+        const qint64 us = TraceSamples::T0;
+        view.setJson(QJsonObject{{u"endedUs"_s, us}});
+        const QString tip = view.topLevelItem(0)->toolTip(Ui::JsonTreeView::ValueColumn);
+        QVERIFY2(tip.contains(QLocale().toString(QDateTime::fromMSecsSinceEpoch(us / 1000).date(),
+                                                 QLocale::LongFormat)),
+                 qPrintable(tip));
+        QVERIFY2(tip.contains(QLocale().toString(us)), qPrintable(tip));
+    }
+
+    void keysValuesAndLiteralsHaveTheirOwnColours()
+    {
+        Ui::JsonTreeView view;
+        view.setJson(QJsonObject{{u"a"_s, u"text"_s}, {u"b"_s, 1}, {u"c"_s, false}});
+        QSet<QRgb> colours{view.topLevelItem(0)->foreground(Ui::JsonTreeView::KeyColumn).color().rgb()};
+        for (int i = 0; i < 3; ++i)
+            colours.insert(view.topLevelItem(i)->foreground(Ui::JsonTreeView::ValueColumn).color().rgb());
+        QCOMPARE(colours.size(), 4);
+    }
+
+    void theHeaderShowsTimeToFirstTokenAndTokensPerSecond_data()
+    {
+        QTest::addColumn<qint64>("firstTokenAfterMs"); // after the answering attempt started
+        QTest::addColumn<QString>("expected");
+        // The answering attempt starts at 500 ms and the call ends at 1000 ms; 34 output tokens.
+        QTest::newRow("first token after 100 ms")
+            << qint64(100)
+            << TraceModel::formatDuration(100'000) + u" · "_s + QLocale().toString(85.0, 'f', 1);
+        QTest::newRow("first token after 330 ms")
+            << qint64(330)
+            << TraceModel::formatDuration(330'000) + u" · "_s + QLocale().toString(200.0, 'f', 1);
+    }
+
+    void theHeaderShowsTimeToFirstTokenAndTokensPerSecond()
+    {
+        QFETCH(qint64, firstTokenAfterMs);
+        QFETCH(QString, expected);
+        Trace trace;
+        TraceModel model(&trace);
+        const TraceSamples::Sample s = TraceSamples::addSampleTurn(trace);
+        trace.update(s.modelCall, [firstTokenAfterMs](TraceNode &node) {
+            node.data<ModelCallData>().firstTokenUs
+                = TraceSamples::T0 + (500 + firstTokenAfterMs) * TraceSamples::Ms;
+        });
+        Ui::TraceDetailsPane pane(&model);
+        pane.setNode(s.modelCall);
+
+        QLabel *facts = nullptr;
+        for (QLabel *l : pane.findChildren<QLabel *>()) {
+            if (l->accessibleName() == u"Timing and tokens"_s)
+                facts = l;
+        }
+        QVERIFY(facts);
+        const QString ttft = expected.section(u" · "_s, 0, 0);
+        const QString rate = expected.section(u" · "_s, 1);
+        QVERIFY2(facts->text().contains(ttft), qPrintable(facts->text()));
+        QVERIFY2(facts->text().contains(rate + u" tokens/s"_s), qPrintable(facts->text()));
+        const QString tip
+            = model.indexForNode(s.modelCall, TraceModel::TokensColumn).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(ttft) && tip.contains(rate), qPrintable(tip));
+    }
+
+    void aCallWithoutAFirstTokenShowsNoRate()
+    {
+        Trace trace;
+        TraceModel model(&trace);
+        const TraceSamples::Sample s = TraceSamples::addSampleTurn(trace);
+        Ui::TraceDetailsPane pane(&model);
+        pane.setNode(s.modelCall);
+        for (QLabel *l : pane.findChildren<QLabel *>())
+            QVERIFY(!l->text().contains(u"tokens/s"_s));
+    }
+
+    void theStartTimeShowsItsDateOnHover()
+    {
+        Trace trace;
+        TraceModel model(&trace);
+        const TraceSamples::Sample s = TraceSamples::addSampleTurn(trace);
+        Ui::TraceDetailsPane pane(&model);
+        pane.setNode(s.modelCall);
+        QLabel *facts = nullptr;
+        for (QLabel *l : pane.findChildren<QLabel *>()) {
+            if (l->accessibleName() == u"Timing and tokens"_s)
+                facts = l;
+        }
+        QVERIFY(facts);
+        const QDateTime started
+            = QDateTime::fromMSecsSinceEpoch((TraceSamples::T0 + 10 * TraceSamples::Ms) / 1000);
+        QVERIFY(facts->text().contains(QLocale().toString(started.time(), u"HH:mm:ss.zzz"_s)));
+        QVERIFY2(facts->toolTip().contains(QLocale().toString(started.date(), QLocale::LongFormat)),
+                 qPrintable(facts->toolTip()));
+    }
+
+    void theRequestTreeFillsInWhileTheCallRuns()
+    {
+        Trace trace;
+        TraceModel model(&trace);
+        const int turn = trace.begin(-1, TraceKind::Turn, u"t"_s, TraceSamples::T0, TurnData{});
+        ModelCallData data;
+        data.request.options.model = u"m"_s;
+        const int call = trace.begin(turn, TraceKind::ModelCall, u"chat"_s, TraceSamples::T0, data);
+        Ui::TraceDetailsPane pane(&model);
+        pane.setNode(call);
+        QVERIFY(pane.requestView()->topLevelItemCount() > 0); // the loop's request until an attempt ends
+
+        ModelAttempt attempt;
+        attempt.request = TraceSamples::wireRequest();
+        trace.update(call, [&attempt](TraceNode &node) { node.data<ModelCallData>().attempts = {attempt}; });
+        QTRY_VERIFY(childNamed(pane.requestView()->invisibleRootItem(), u"stream"_s) != nullptr);
     }
 
     void everyControlHasAnAccessibleName()

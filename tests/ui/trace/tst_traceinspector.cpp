@@ -16,6 +16,7 @@
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
@@ -442,6 +443,48 @@ private slots:
             QVERIFY(widget);
             QVERIFY2(!widget->accessibleName().isEmpty(), widget->metaObject()->className());
         }
+    }
+
+    void aSidePanelTakesItsRoomFromTheDetailsNotTheTree_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("treeKeepsItsHeight"); // else it keeps its minimum, a few rows
+        QTest::newRow("a 1280x800 window's trace column") << QSize(600, 690) << true;
+        QTest::newRow("a 900x600 window's trace column") << QSize(420, 490) << false;
+    }
+
+    void aSidePanelTakesItsRoomFromTheDetailsNotTheTree()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, treeKeepsItsHeight);
+        Fixture f;
+        TraceSamples::addSampleTurn(f.trace);
+        auto *panel = new QWidget;
+        f.inspector.setSidePanel(panel);
+        f.inspector.resize(size);
+        f.inspector.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.inspector));
+        QVERIFY(panel->isHidden());
+        const int treeBefore = f.inspector.treeView()->height();
+        const int detailsBefore = f.inspector.detailsPane()->height();
+
+        f.inspector.showSidePanel(true);
+
+        QTRY_VERIFY(panel->isVisible());
+        QTRY_VERIFY(panel->height() >= panel->minimumHeight()); // a few lines, set by the inspector
+        QVERIFY(panel->minimumHeight() > 0);
+        if (treeKeepsItsHeight)
+            QVERIFY(f.inspector.treeView()->height() >= treeBefore);
+        else
+            QVERIFY(f.inspector.treeView()->height() >= 5 * f.inspector.fontMetrics().lineSpacing());
+        QVERIFY(f.inspector.detailsPane()->height() < detailsBefore);
+        const QList<int> sizes = f.inspector.splitter()->sizes();
+        for (int i = 0; i < sizes.size(); ++i)
+            QVERIFY2(sizes.at(i) > 0 && sizes.at(i) >= f.inspector.splitter()->widget(i)->minimumHeight(),
+                     qPrintable(QString::number(i)));
+
+        f.inspector.showSidePanel(false);
+        QTRY_VERIFY(panel->isHidden());
     }
 };
 
