@@ -288,11 +288,11 @@ void SessionLibraryPanel::updateStatus()
         else if (m_hits->topLevelItemCount() == 0)
             status = tr("No session mentions “%1”.").arg(text);
         else
-            status = tr("%n session(s) mention “%1”.", "", m_hits->topLevelItemCount()).arg(text);
+            status = tr("%n session(s) mention “%1”.", nullptr, m_hits->topLevelItemCount()).arg(text);
     } else if (m_sessions->topLevelItemCount() == 0) {
         status = tr("No saved sessions yet: each finished turn is saved here.");
     } else {
-        status = tr("%n saved session(s)", "", m_sessions->topLevelItemCount());
+        status = tr("%n saved session(s)", nullptr, m_sessions->topLevelItemCount());
     }
     m_status->setText(status);
 }
