@@ -120,10 +120,13 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     form->addRow(tr("Temperat&ure:"), m_temperature);
     form->addRow(tr("Max output t&okens:"), m_maxOutputTokens);
     form->addRow(QString(), m_stream);
+    // The result gets a row of its own: a server's error is often long, and
+    // beside the button it would be squeezed and cut.
     auto *testRow = new QHBoxLayout;
     testRow->addWidget(m_testButton);
-    testRow->addWidget(m_testResult, 1);
+    testRow->addStretch(1);
     form->addRow(QString(), testRow);
+    form->addRow(QString(), m_testResult);
 
     const auto changed = [this] {
         if (!m_loading)
