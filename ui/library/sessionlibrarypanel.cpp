@@ -88,7 +88,10 @@ SessionLibraryPanel::SessionLibraryPanel(SessionLibrary *library, QWidget *paren
     m_sessions->setAccessibleName(tr("Saved sessions"));
     m_sessions->header()->setSectionResizeMode(TitleColumn, QHeaderView::Stretch);
     m_sessions->header()->setSectionResizeMode(UpdatedColumn, QHeaderView::ResizeToContents);
-    m_sessions->header()->setSectionResizeMode(ModelColumn, QHeaderView::ResizeToContents);
+    // A model's name can be long ("claude-sonnet-4-20250514"): it is elided
+    // rather than leaving the title no room in a narrow dock.
+    m_sessions->header()->setSectionResizeMode(ModelColumn, QHeaderView::Interactive);
+    m_sessions->setColumnWidth(ModelColumn, fontMetrics().averageCharWidth() * 14);
     m_sessions->header()->setSectionResizeMode(TurnsColumn, QHeaderView::ResizeToContents);
     m_hits->setObjectName(u"sessionSearchResults"_s);
     m_hits->setAccessibleName(tr("Sessions matching the search"));
