@@ -364,6 +364,16 @@ void SessionLibraryPanel::askToDeleteCurrent()
     box->open();
 }
 
+// In a narrow dock the title needs the room more than the model does.
+void SessionLibraryPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    const int characters = width() / std::max(1, fontMetrics().averageCharWidth());
+    m_sessions->setColumnHidden(ModelColumn, characters < 56);
+    m_sessions->setColumnHidden(TurnsColumn, characters < 56);
+    m_sessions->setColumnHidden(UpdatedColumn, characters < 36);
+}
+
 void SessionLibraryPanel::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);

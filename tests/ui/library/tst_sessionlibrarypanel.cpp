@@ -114,6 +114,20 @@ private slots:
         QTRY_COMPARE(m_panel->statusText(), u"1 saved session"_s);
     }
 
+    void inANarrowDockTheTitleKeepsItsRoom()
+    {
+        QTreeWidget *list = m_panel->sessionList();
+        const int character = m_panel->fontMetrics().averageCharWidth();
+        m_panel->resize(character * 40, 400);
+        QTRY_VERIFY(list->isColumnHidden(2));
+        QVERIFY(!list->isColumnHidden(1));
+        m_panel->resize(character * 28, 400);
+        QTRY_VERIFY(list->isColumnHidden(1));
+        QVERIFY(list->columnWidth(0) >= m_panel->fontMetrics().horizontalAdvance(u"Bread"_s));
+        m_panel->resize(character * 100, 400);
+        QTRY_VERIFY(!list->isColumnHidden(1) && !list->isColumnHidden(2) && !list->isColumnHidden(3));
+    }
+
     void aFileWrittenIntoTheFolderAppearsInTheList()
     {
         save(u"later.loopscope.json"_s, u"Later"_s, 40, u"m"_s, {u"q"_s, u"a"_s});
