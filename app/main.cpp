@@ -10,6 +10,7 @@
 #include "app/cli/replaycommand.h"
 #include "app/cli/runcommand.h"
 #include "app/launch/provideroptions.h"
+#include "translations/translations.h"
 #include "ui/mainwindow.h"
 #include "ui/session/sessionactions.h"
 
@@ -72,6 +73,7 @@ void describeApplication()
     QCoreApplication::setApplicationName(u"Loopscope"_s);
     QCoreApplication::setOrganizationName(u"Loopscope"_s);
     QCoreApplication::setApplicationVersion(QStringLiteral(LOOPSCOPE_VERSION));
+    Loopscope::Translations::install();
 }
 
 // The window's command line; --help and --version are answered from it

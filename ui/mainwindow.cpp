@@ -34,6 +34,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -488,6 +489,7 @@ void MainWindow::connectSession()
         onProfileChosen(m_providerBox->currentIndex());
     });
     connect(m_firstRun, &FirstRunPanel::openSettingsRequested, this, &MainWindow::openSettings);
+    connect(m_firstRun, &FirstRunPanel::openExampleRequested, m_sessionActions, &SessionActions::openExample);
 }
 
 void MainWindow::start(const std::optional<ProviderProfile> &commandLine, const QString &sessionPath)
@@ -803,7 +805,8 @@ void MainWindow::showAbout()
 void MainWindow::restoreLayout()
 {
     QSettings &state = *m_context.state;
-    resize(1280, 800);
+    // Never larger than the screen it opens on (a 900×600 display included).
+    resize(QSize(1280, 800).boundedTo(screen()->availableSize()));
     m_splitter->setSizes({680, 600});
     m_sideSplitter->setSizes({480, 320});
     restoreGeometry(state.value(u"window/geometry"_s).toByteArray());

@@ -126,6 +126,10 @@ bool historyIsWellFormed(const QList<Message> &history, QString *problem)
             *problem = why;
         return false;
     };
+    const auto unansweredCalls = [](qsizetype count) {
+        return count == 1 ? u"1 tool call left without a result"_s
+                          : u"%1 tool calls left without a result"_s.arg(count);
+    };
     for (const Message &m : history) {
         if (m.role == Message::Role::Tool) {
             if (!open.remove(m.toolCallId))
@@ -133,7 +137,7 @@ bool historyIsWellFormed(const QList<Message> &history, QString *problem)
             continue;
         }
         if (!open.isEmpty())
-            return fail(u"%1 tool call(s) left without a result"_s.arg(open.size()));
+            return fail(unansweredCalls(open.size()));
         for (const ToolCall &call : m.toolCalls) {
             if (call.id.isEmpty() || seenIds.contains(call.id))
                 return fail(u"tool call id '%1' is empty or not unique"_s.arg(call.id));
@@ -142,7 +146,7 @@ bool historyIsWellFormed(const QList<Message> &history, QString *problem)
         }
     }
     if (!open.isEmpty())
-        return fail(u"%1 tool call(s) left without a result"_s.arg(open.size()));
+        return fail(unansweredCalls(open.size()));
     return true;
 }
 

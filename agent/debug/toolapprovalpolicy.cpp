@@ -120,7 +120,9 @@ bool ToolApprovalPolicy::deny(const QString &callId, const QString &reason)
     const std::optional<Waiting> waiting = takeWaiting(callId);
     if (!waiting)
         return false;
-    waiting->decision.deny(reason.isEmpty() ? tr("The user denied this call.") : reason);
+    // Without a reason the loop says "Denied by the user." on its own; a
+    // default reason here would make the result say it twice.
+    waiting->decision.deny(reason);
     emit approvalSettled(callId, false);
     return true;
 }

@@ -110,7 +110,7 @@ private slots:
 
         QTest::newRow("allowed once") << u"allow"_s << 1 << u"3"_s << true;
         QTest::newRow("allowed once with edited arguments") << u"edit"_s << 1 << u"30"_s << true;
-        QTest::newRow("denied") << u"deny"_s << 0 << u"The user denied this call."_s << false;
+        QTest::newRow("denied") << u"deny"_s << 0 << u"Denied by the user."_s << false;
         QTest::newRow("denied with a reason")
             << u"deny with reason"_s << 0 << u"use the calculator"_s << false;
     }

@@ -176,7 +176,7 @@ void TestTranscriptImport::anythingElseIsRefusedWithWhatAndWhere_data()
     QTest::newRow("a call left without its result")
         << R"([{"role": "user", "content": "a"}, {"role": "assistant", "tool_calls": [
                {"id": "c", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "user", "content": "b"}])"_ba
-        << u"The conversation cannot be continued as it is: 1 tool call(s) left without a result."_s;
+        << u"The conversation cannot be continued as it is: 1 tool call left without a result."_s;
     QTest::newRow("a call answered twice")
         << R"([{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "{}"}}]},
                {"role": "tool", "tool_call_id": "c", "content": "1"},

@@ -29,6 +29,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -38,6 +39,7 @@
 #include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -126,6 +128,22 @@ private slots:
         QVERIFY(window.statusText().contains(u"No provider"_s));
     }
 
+    void theFirstRunPanelOpensAnExampleWithoutAProvider()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        QVERIFY(window.firstRunPanel()->isVisible());
+        auto *example = window.firstRunPanel()->findChild<QAbstractButton *>(u"recoveryExampleButton"_s);
+        QVERIFY(example && example->isVisible());
+        example->click();
+        QTRY_VERIFY(m_fixture->session.agent()->history().size() == 7);
+        QVERIFY(window.windowTitle().startsWith(u"Example: wrong tool calls"_s));
+        QTRY_VERIFY(window.chatView()->isVisible());
+        QVERIFY(!window.firstRunPanel()->isVisible());
+    }
+
     void theWindowShowsConversationAndTraceSideBySide()
     {
         Ui::MainWindow window(m_fixture->context());
@@ -141,6 +159,24 @@ private slots:
         QVERIFY(!window.debugPanel()->isVisible());
         QTRY_VERIFY(m_fixture->session.hasProvider());
         QVERIFY2(window.statusText().contains(u"gpt-4o-mini"_s), qPrintable(window.statusText()));
+    }
+
+    void theWindowFitsASmallScreenWithEveryPanelOpen()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        window.debugModeAction()->setChecked(true);
+        window.findChild<QDockWidget *>(u"sessionLibraryDock"_s)->show();
+        QVERIFY(window.debugPanel()->isVisible());
+
+        const QSize smallScreen(900, 600);
+        QVERIFY2(window.minimumSizeHint().width() <= smallScreen.width()
+                     && window.minimumSizeHint().height() <= smallScreen.height(),
+                 qPrintable(u"minimum %1×%2"_s.arg(window.minimumSizeHint().width())
+                                .arg(window.minimumSizeHint().height())));
+        QVERIFY(window.size().width() <= window.screen()->availableSize().width());
     }
 
     void aThreeIterationTurnStreamsIntoTheChatAndGrowsTheTree()

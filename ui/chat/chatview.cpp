@@ -109,6 +109,10 @@ ChatView::ChatView(QWidget *parent)
     m_layout->addWidget(m_emptyHint, 1);
     m_layout->addStretch(0);
     setWidget(m_content);
+    // On a wide window the lines stay readable: the conversation keeps a
+    // column of about 110 characters in the middle.
+    m_content->setMaximumWidth(fontMetrics().averageCharWidth() * 110 + 2 * margin);
+    setAlignment(Qt::AlignHCenter | Qt::AlignTop);
 
     m_flushTimer->setSingleShot(true);
     m_flushTimer->setInterval(StreamBatchMs);

@@ -62,6 +62,8 @@ QWidget *MarkdownView::createWidget(const MarkdownSegment &segment)
         return new CodeBlockView(this);
     auto *prose = new TextBlockView(this);
     prose->setAccessibleName(tr("Message text"));
+    // Lines break between words only: a URL stays whole rather than split mid-address.
+    prose->setWordWrapMode(QTextOption::WordWrap);
     return prose;
 }
 

@@ -5,7 +5,9 @@
 
 #include <QEvent>
 #include <QHBoxLayout>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QProgressBar>
 #include <QToolButton>
@@ -17,13 +19,24 @@ namespace Loopscope::Ui {
 
 namespace {
 
+QString compact(const QString &text);
+
 // JSON indented for reading; anything else as it came.
 QString readable(const QString &text)
 {
     const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8());
     if (document.isNull())
         return text;
+    if ((document.isObject() && document.object().isEmpty())
+        || (document.isArray() && document.array().isEmpty()))
+        return compact(text); // "{}" rather than "{\n}"
     return QString::fromUtf8(document.toJson(QJsonDocument::Indented)).trimmed();
+}
+
+// A call without arguments still shows its (empty) object.
+QString argumentsText(const QString &arguments)
+{
+    return arguments.trimmed().isEmpty() ? u"{}"_s : arguments;
 }
 
 QString compact(const QString &text)
@@ -159,8 +172,8 @@ void ToolCallCard::setCall(const ToolCall &call)
 
 void ToolCallCard::showArguments()
 {
-    m_arguments->setCode(readable(m_call.arguments), u"json"_s);
-    m_preview->setFullText(compact(m_call.arguments));
+    m_arguments->setCode(readable(argumentsText(m_call.arguments)), u"json"_s);
+    m_preview->setFullText(compact(argumentsText(m_call.arguments)));
 }
 
 bool ToolCallCard::isBusy() const
@@ -180,12 +193,20 @@ void ToolCallCard::setResult(const QString &result, Status status)
     m_result = result;
     m_hasResult = true;
     m_resultTitle->setText(status == Status::Succeeded ? tr("Result") : tr("Error"));
-    m_resultTitle->show();
     m_resultView->setCode(readable(result));
-    m_resultView->show();
     if (m_approval)
         closeApproval(std::nullopt);
     setStatus(status);
+    // A denial's result only says so ("Denied by the user."): it replaces the
+    // status instead of repeating it below.
+    const bool saysTheStatus = status == Status::Denied && !result.contains(u'\n');
+    if (saysTheStatus) {
+        const int room = fontMetrics().averageCharWidth() * 48;
+        m_statusLabel->setText(fontMetrics().elidedText(result.trimmed(), Qt::ElideRight, room));
+        m_statusLabel->setToolTip(result.trimmed());
+    }
+    m_resultTitle->setVisible(!saysTheStatus);
+    m_resultView->setVisible(!saysTheStatus);
 }
 
 void ToolCallCard::setHeld(bool held)
@@ -245,7 +266,7 @@ void ToolCallCard::setExpanded(bool expanded)
 
 QString ToolCallCard::plainText() const
 {
-    QString text = m_call.name + u'(' + compact(m_call.arguments) + u')';
+    QString text = m_call.name + u'(' + compact(argumentsText(m_call.arguments)) + u')';
     if (m_hasResult)
         text += u'\n' + m_result;
     return text;

@@ -88,7 +88,10 @@ SessionLibraryPanel::SessionLibraryPanel(SessionLibrary *library, QWidget *paren
     m_sessions->setAccessibleName(tr("Saved sessions"));
     m_sessions->header()->setSectionResizeMode(TitleColumn, QHeaderView::Stretch);
     m_sessions->header()->setSectionResizeMode(UpdatedColumn, QHeaderView::ResizeToContents);
-    m_sessions->header()->setSectionResizeMode(ModelColumn, QHeaderView::ResizeToContents);
+    // A model's name can be long ("claude-sonnet-4-20250514"): it is elided
+    // rather than leaving the title no room in a narrow dock.
+    m_sessions->header()->setSectionResizeMode(ModelColumn, QHeaderView::Interactive);
+    m_sessions->setColumnWidth(ModelColumn, fontMetrics().averageCharWidth() * 14);
     m_sessions->header()->setSectionResizeMode(TurnsColumn, QHeaderView::ResizeToContents);
     m_hits->setObjectName(u"sessionSearchResults"_s);
     m_hits->setAccessibleName(tr("Sessions matching the search"));
@@ -288,11 +291,11 @@ void SessionLibraryPanel::updateStatus()
         else if (m_hits->topLevelItemCount() == 0)
             status = tr("No session mentions “%1”.").arg(text);
         else
-            status = tr("%n session(s) mention “%1”.", "", m_hits->topLevelItemCount()).arg(text);
+            status = tr("%n session(s) mention “%1”.", nullptr, m_hits->topLevelItemCount()).arg(text);
     } else if (m_sessions->topLevelItemCount() == 0) {
         status = tr("No saved sessions yet: each finished turn is saved here.");
     } else {
-        status = tr("%n saved session(s)", "", m_sessions->topLevelItemCount());
+        status = tr("%n saved session(s)", nullptr, m_sessions->topLevelItemCount());
     }
     m_status->setText(status);
 }
@@ -359,6 +362,16 @@ void SessionLibraryPanel::askToDeleteCurrent()
     });
     m_confirmation = box;
     box->open();
+}
+
+// In a narrow dock the title needs the room more than the model does.
+void SessionLibraryPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    const int characters = width() / std::max(1, fontMetrics().averageCharWidth());
+    m_sessions->setColumnHidden(ModelColumn, characters < 56);
+    m_sessions->setColumnHidden(TurnsColumn, characters < 56);
+    m_sessions->setColumnHidden(UpdatedColumn, characters < 36);
 }
 
 void SessionLibraryPanel::changeEvent(QEvent *event)

@@ -50,6 +50,7 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     enum Column { TitleColumn, UpdatedColumn, ModelColumn, TurnsColumn };

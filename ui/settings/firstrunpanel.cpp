@@ -35,6 +35,9 @@ FirstRunPanel::FirstRunPanel(ProviderProfileStore *profiles, OllamaProbe *probe,
     , m_useButton(new QPushButton(this))
     , m_lookAgainButton(new QPushButton(tr("&Look again"), this))
     , m_settingsButton(new QPushButton(tr("Open &Settings…"), this))
+    , m_parallelExampleButton(
+          new QPushButton(tr("Open an example: two tools in parallel, then a third"), this))
+    , m_recoveryExampleButton(new QPushButton(tr("Open an example: wrong tool calls and the recovery"), this))
 {
     Q_ASSERT(profiles);
     auto *title = textLabel(tr("Welcome to Loopscope"), this);
@@ -58,6 +61,19 @@ FirstRunPanel::FirstRunPanel(ProviderProfileStore *profiles, OllamaProbe *probe,
     m_settingsButton->setObjectName(u"openSettingsButton"_s);
     m_settingsButton->setAccessibleName(tr("Open Settings"));
 
+    m_parallelExampleButton->setObjectName(u"parallelExampleButton"_s);
+    m_recoveryExampleButton->setObjectName(u"recoveryExampleButton"_s);
+    auto *examplesIntro = textLabel(
+        tr("Or look around first: the examples are recorded sessions, opened without a provider."), this);
+    auto *examples = new QVBoxLayout;
+    examples->addWidget(examplesIntro);
+    for (QPushButton *button : {m_parallelExampleButton, m_recoveryExampleButton}) {
+        auto *line = new QHBoxLayout;
+        line->addWidget(button);
+        line->addStretch(1);
+        examples->addLayout(line);
+    }
+
     m_modelLabel->setBuddy(m_models);
     auto *modelRow = new QHBoxLayout;
     modelRow->addWidget(m_modelLabel);
@@ -79,11 +95,15 @@ FirstRunPanel::FirstRunPanel(ProviderProfileStore *profiles, OllamaProbe *probe,
     content->addWidget(m_status);
     content->addLayout(modelRow);
     content->addLayout(buttons);
+    content->addSpacing(fontMetrics().lineSpacing());
+    content->addLayout(examples);
 
     // Focus follows what the user reads: the offer first, then the alternatives.
     setTabOrder(m_models, m_useButton);
     setTabOrder(m_useButton, m_settingsButton);
     setTabOrder(m_settingsButton, m_lookAgainButton);
+    setTabOrder(m_lookAgainButton, m_parallelExampleButton);
+    setTabOrder(m_parallelExampleButton, m_recoveryExampleButton);
 
     // Stretches rather than an alignment, so the wrapped labels get the height their width needs.
     auto *row = new QHBoxLayout;
@@ -102,6 +122,10 @@ FirstRunPanel::FirstRunPanel(ProviderProfileStore *profiles, OllamaProbe *probe,
     connect(m_useButton, &QPushButton::clicked, this, &FirstRunPanel::useOllama);
     connect(m_lookAgainButton, &QPushButton::clicked, this, [this] { lookForOllama(m_probedUrl); });
     connect(m_settingsButton, &QPushButton::clicked, this, &FirstRunPanel::openSettingsRequested);
+    connect(m_parallelExampleButton, &QPushButton::clicked, this,
+            [this] { emit openExampleRequested(u":/examples/example-three-iterations.loopscope.json"_s); });
+    connect(m_recoveryExampleButton, &QPushButton::clicked, this,
+            [this] { emit openExampleRequested(u":/examples/example-error-recovery.loopscope.json"_s); });
     connect(m_probe, &OllamaProbe::found, this, &FirstRunPanel::onOllamaFound);
     connect(m_probe, &OllamaProbe::notFound, this, &FirstRunPanel::onOllamaNotFound);
 }

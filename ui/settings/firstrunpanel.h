@@ -22,7 +22,8 @@ namespace Loopscope::Ui {
     configured: what Loopscope needs, and the shortest way there. When an
     Ollama server answers on this computer it offers "Use Ollama with
     <model>", which saves a default profile for it; otherwise it explains how
-    to add a provider and offers the settings.
+    to add a provider and offers the settings. Beside the setup it offers the
+    two bundled example sessions, which open without any provider.
 */
 class FirstRunPanel final : public QWidget
 {
@@ -39,6 +40,8 @@ public:
 signals:
     void profileCreated(const QString &id);
     void openSettingsRequested();
+    // One of the bundled examples (a resource path under :/examples), which needs no provider.
+    void openExampleRequested(const QString &resourcePath);
 
 private:
     void onOllamaFound(const QUrl &baseUrl, const QStringList &models);
@@ -54,6 +57,8 @@ private:
     QPushButton *m_useButton;
     QPushButton *m_lookAgainButton;
     QPushButton *m_settingsButton;
+    QPushButton *m_parallelExampleButton;
+    QPushButton *m_recoveryExampleButton;
     QUrl m_probedUrl;
     QUrl m_ollamaUrl; // where a server answered; empty when none did
 };

@@ -80,6 +80,8 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     m_keyHint->setWordWrap(true);
     m_keyHint->setTextFormat(Qt::PlainText);
     m_keyHint->setForegroundRole(QPalette::PlaceholderText);
+    // The form grows only expanding fields: the help takes the whole width.
+    m_keyHint->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 
     m_temperature->setObjectName(u"temperatureSpin"_s);
     m_temperature->setAccessibleName(tr("Temperature"));
@@ -104,6 +106,7 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     m_testResult->setObjectName(u"testResultLabel"_s);
     m_testResult->setAccessibleName(tr("Connection test result"));
     m_testResult->setWordWrap(true);
+    m_testResult->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     m_testResult->setTextFormat(Qt::PlainText); // a server's error text is shown as it came
     m_testResult->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
 
@@ -120,10 +123,13 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     form->addRow(tr("Temperat&ure:"), m_temperature);
     form->addRow(tr("Max output t&okens:"), m_maxOutputTokens);
     form->addRow(QString(), m_stream);
+    // The result gets a row of its own: a server's error is often long, and
+    // beside the button it would be squeezed and cut.
     auto *testRow = new QHBoxLayout;
     testRow->addWidget(m_testButton);
-    testRow->addWidget(m_testResult, 1);
+    testRow->addStretch(1);
     form->addRow(QString(), testRow);
+    form->addRow(QString(), m_testResult);
 
     const auto changed = [this] {
         if (!m_loading)

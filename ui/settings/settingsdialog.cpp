@@ -23,6 +23,7 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -125,7 +126,14 @@ QWidget *SettingsDialog::createProvidersPage()
     m_editor = new ProviderProfileEditor(m_editorStack);
     m_editor->setObjectName(u"profileEditor"_s);
     m_editorStack->addWidget(empty);
-    m_editorStack->addWidget(m_editor);
+    // On a small screen the form scrolls rather than squeezing its wrapped
+    // help and the connection test's message out of sight.
+    auto *editorScroll = new QScrollArea(m_editorStack);
+    editorScroll->setWidget(m_editor);
+    editorScroll->setWidgetResizable(true);
+    editorScroll->setFrameShape(QFrame::NoFrame);
+    editorScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_editorStack->addWidget(editorScroll);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_addButton);

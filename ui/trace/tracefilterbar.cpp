@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QToolButton>
 
 namespace Loopscope::Ui {
@@ -83,6 +84,11 @@ void TraceFilterBar::showFilters()
         m_kindButton->setText(TraceModel::kindDisplayName(kinds.constFirst()));
     else
         m_kindButton->setText(tr("%n kind(s)", nullptr, int(kinds.size())));
+    // The style draws the menu arrow over the text unless the button leaves room for it.
+    m_kindButton->setMinimumWidth(0);
+    m_kindButton->setMinimumWidth(
+        m_kindButton->sizeHint().width()
+        + style()->pixelMetric(QStyle::PM_MenuButtonIndicator, nullptr, m_kindButton));
 
     // Only when it differs: resetting the text would move the cursor of someone typing.
     if (m_toolName->text().trimmed() != m_filter->toolName()) {

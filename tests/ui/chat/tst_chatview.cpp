@@ -132,6 +132,25 @@ struct Fixture
     QSignalSpy finished{&agent, &Agent::turnFinished};
 };
 
+// The text of the visible code block with this accessible name.
+QString visibleCode(const QWidget &card, const QString &name)
+{
+    for (const CodeBlockView *code : card.findChildren<CodeBlockView *>()) {
+        if (code->isVisibleTo(&card) && code->accessibleName() == name)
+            return code->code();
+    }
+    return u"(none)"_s;
+}
+
+const QLabel *visibleLabel(const QWidget &card, const QString &text)
+{
+    for (const QLabel *label : card.findChildren<QLabel *>()) {
+        if (label->isVisibleTo(&card) && label->text() == text)
+            return label;
+    }
+    return nullptr;
+}
+
 } // namespace
 
 class ChatViewTest : public QObject
@@ -320,6 +339,66 @@ private slots:
         QTRY_COMPARE(f.finished.size(), 1);
     }
 
+    void aCallWithoutArgumentsShowsAnEmptyObject()
+    {
+        ToolCallCard card(ScriptedModelClient::call(u"c1"_s, u"current_time"_s, QString()));
+        card.setExpanded(true);
+        card.show();
+        QCOMPARE(visibleCode(card, u"Arguments"_s), u"{}"_s);
+        QVERIFY(card.plainText().startsWith(u"current_time({})"_s));
+    }
+
+    void theResultIsLabelledLikeTheArguments()
+    {
+        ToolCallCard card(ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s));
+        card.setResult(u"3"_s, ToolCallCard::Status::Succeeded);
+        card.setExpanded(true);
+        card.show();
+        const QLabel *arguments = visibleLabel(card, u"Arguments"_s);
+        const QLabel *result = visibleLabel(card, u"Result"_s);
+        QVERIFY(arguments && result);
+        QCOMPARE(result->font(), arguments->font());
+        QCOMPARE(result->foregroundRole(), arguments->foregroundRole());
+        QVERIFY(arguments->y() < result->y());
+        QCOMPARE(visibleCode(card, u"Result"_s), u"3"_s);
+    }
+
+    void onAWideWindowTheTextKeepsAReadableWidthInTheMiddle()
+    {
+        Fixture f;
+        f.client.enqueue(
+            {ScriptedModelClient::text(u"An answer long enough to fill a line. "_s.repeated(20))});
+        f.agent.send(u"Question"_s);
+        QTRY_COMPARE(f.finished.size(), 1);
+        f.view.resize(1900, 600);
+        f.view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        const QWidget *content = f.view.widget();
+        QTRY_VERIFY(content->width() < f.view.viewport()->width());
+        QVERIFY2(content->width() <= 120 * f.view.fontMetrics().averageCharWidth(),
+                 qPrintable(QString::number(content->width())));
+        const int left = content->x();
+        const int right = f.view.viewport()->width() - content->geometry().right() - 1;
+        QVERIFY2(std::abs(left - right) <= 1, qPrintable(u"%1 vs %2"_s.arg(left).arg(right)));
+
+        // Narrow, it takes the whole width.
+        f.view.resize(500, 600);
+        QTRY_COMPARE(content->width(), f.view.viewport()->width());
+    }
+
+    void aLongUrlIsNotBrokenAcrossLines()
+    {
+        MarkdownView view;
+        const QString url = u"https://example.com/a/rather/long/path/to/some/page?with=query&and=more"_s;
+        view.setText(u"See "_s + url + u" for the details, and the rest of this sentence wraps as usual."_s);
+        view.resize(300, 200);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QList<TextBlockView *> prose = view.findChildren<TextBlockView *>();
+        QVERIFY(!prose.isEmpty());
+        QCOMPARE(prose.constFirst()->wordWrapMode(), QTextOption::WordWrap);
+    }
+
     void aToolCardCollapsesAndExpands()
     {
         ToolCallCard card(ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s));
@@ -499,6 +578,36 @@ private slots:
         QVERIFY(denial->isError);
         QVERIFY2(denial->text.contains(u"denied"_s, Qt::CaseInsensitive), qPrintable(denial->text));
         QCOMPARE(f.view.itemText(f.view.itemCount() - 1), u"I could not add them."_s);
+    }
+
+    void aDenialReadsOnceOnItsCard()
+    {
+        Fixture f;
+        f.approvals.setRule(u"add"_s, ToolApprovalPolicy::Rule::Ask);
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s)}),
+                          ScriptedModelClient::text(u"I could not add them."_s)});
+        f.agent.send(u"Add"_s);
+        f.view.show();
+        QTRY_VERIFY(f.view.toolCallCard(u"c1"_s) && f.view.toolCallCard(u"c1"_s)->approvalCard());
+        ToolCallCard *card = f.view.toolCallCard(u"c1"_s);
+        QTest::mouseClick(card->approvalCard()->denyButton(), Qt::LeftButton);
+        QTRY_COMPARE(f.finished.size(), 1);
+        QTRY_VERIFY(!card->approvalCard());
+        card->setExpanded(true);
+
+        QStringList texts;
+        for (const QLabel *label : card->findChildren<QLabel *>()) {
+            if (label->isVisibleTo(card))
+                texts.append(label->text());
+        }
+        for (const CodeBlockView *code : card->findChildren<CodeBlockView *>()) {
+            if (code->isVisibleTo(card))
+                texts.append(code->code());
+        }
+        const QStringList denials = texts.filter(u"Denied"_s, Qt::CaseInsensitive);
+        QCOMPARE(denials, QStringList{u"Denied by the user."_s});
+        QCOMPARE(card->statusLabel()->text(), u"Denied by the user."_s);
     }
 
     void argumentsThatCannotRunCannotBeAllowed_data()

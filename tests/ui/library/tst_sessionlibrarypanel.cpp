@@ -2,6 +2,7 @@
 
 #include "agent/session/sessionlibrary.h"
 #include "agent/transcript/transcript.h"
+#include "translations/translations.h"
 #include "ui/library/sessionlibrarypanel.h"
 
 #include <QAction>
@@ -51,6 +52,12 @@ class SessionLibraryPanelTest : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase()
+    {
+        // As the application does: the English plural forms of the %n strings.
+        Translations::install();
+    }
+
     void init()
     {
         m_dir = std::make_unique<QTemporaryDir>();
@@ -92,6 +99,33 @@ private slots:
         QVERIFY2(m_panel->statusText().contains(u'3'), qPrintable(m_panel->statusText()));
         QCOMPARE(list->accessibleName(), u"Saved sessions"_s);
         QCOMPARE(m_panel->searchField()->accessibleName(), u"Search sessions"_s);
+    }
+
+    void theCountOfSessionsReadsAsEnglishPlurals()
+    {
+        using Panel = Ui::SessionLibraryPanel;
+        QCOMPARE(Panel::tr("%n saved session(s)", nullptr, 1), u"1 saved session"_s);
+        QCOMPARE(Panel::tr("%n saved session(s)", nullptr, 7), u"7 saved sessions"_s);
+        QCOMPARE(m_panel->statusText(), u"3 saved sessions"_s);
+
+        QVERIFY(QFile::remove(m_dir->filePath(u"pesto.loopscope.json"_s)));
+        QVERIFY(QFile::remove(m_dir->filePath(u"soup.loopscope.json"_s)));
+        m_library->refresh();
+        QTRY_COMPARE(m_panel->statusText(), u"1 saved session"_s);
+    }
+
+    void inANarrowDockTheTitleKeepsItsRoom()
+    {
+        QTreeWidget *list = m_panel->sessionList();
+        const int character = m_panel->fontMetrics().averageCharWidth();
+        m_panel->resize(character * 40, 400);
+        QTRY_VERIFY(list->isColumnHidden(2));
+        QVERIFY(!list->isColumnHidden(1));
+        m_panel->resize(character * 28, 400);
+        QTRY_VERIFY(list->isColumnHidden(1));
+        QVERIFY(list->columnWidth(0) >= m_panel->fontMetrics().horizontalAdvance(u"Bread"_s));
+        m_panel->resize(character * 100, 400);
+        QTRY_VERIFY(!list->isColumnHidden(1) && !list->isColumnHidden(2) && !list->isColumnHidden(3));
     }
 
     void aFileWrittenIntoTheFolderAppearsInTheList()

@@ -5,6 +5,7 @@
 
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonArray>
 #include <QLabel>
 #include <QNetworkAccessManager>
@@ -288,6 +289,43 @@ private slots:
         QCOMPARE(openSettings.size(), 1);
         QCOMPARE(created.size(), 0);
         QVERIFY(store.profiles().isEmpty());
+    }
+
+    void thePanelOffersTheTwoExamplesWithoutAProvider_data()
+    {
+        QTest::addColumn<QString>("button");
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<QString>("resourcePath");
+        QTest::newRow("parallel tools") << u"parallelExampleButton"_s << u"two tools in parallel"_s
+                                        << u":/examples/example-three-iterations.loopscope.json"_s;
+        QTest::newRow("recovery") << u"recoveryExampleButton"_s << u"wrong tool calls and the recovery"_s
+                                  << u":/examples/example-error-recovery.loopscope.json"_s;
+    }
+
+    void thePanelOffersTheTwoExamplesWithoutAProvider()
+    {
+        QFETCH(QString, button);
+        QFETCH(QString, label);
+        QFETCH(QString, resourcePath);
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        ProviderProfileStore store(&settings);
+        QNetworkAccessManager network;
+        OllamaProbe probe(&network);
+        Ui::FirstRunPanel panel(&store, &probe);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy openExample(&panel, &Ui::FirstRunPanel::openExampleRequested);
+
+        auto *example = panel.findChild<QPushButton *>(button);
+        QVERIFY(example);
+        QVERIFY(example->isVisible());
+        QVERIFY2(example->text().startsWith(u"Open an example: "_s), qPrintable(example->text()));
+        QVERIFY2(example->text().contains(label), qPrintable(example->text()));
+        QTest::mouseClick(example, Qt::LeftButton);
+        QCOMPARE(openExample.size(), 1);
+        QCOMPARE(openExample.constFirst().constFirst().toString(), resourcePath);
+        QVERIFY(QFile::exists(resourcePath));
     }
 
     void lookingAgainFindsAServerThatStartedLater()

@@ -521,6 +521,15 @@ private slots:
             u"Connection failed: the environment variable LOOPSCOPE_SETTINGS_TEST_UNSET is not set."_s);
         QTest::qWait(50);
         QCOMPARE(server.requests().size(), 0);
+
+        // On a 900×600 screen the message and the key's help are shown whole, not cut.
+        dialog->resize(dialog->minimumSize().boundedTo(QSize(880, 560)));
+        const auto shownWhole = [](const QLabel *label) {
+            return label->isVisible() && label->height() >= label->heightForWidth(label->width());
+        };
+        QTRY_VERIFY(shownWhole(result));
+        QVERIFY(shownWhole(child<QLabel>(dialog.get(), u"keyHintLabel"_s)));
+        QVERIFY(result->width() > child<QPushButton>(dialog.get(), u"testConnectionButton"_s)->width() * 2);
     }
 
     void aProfileThatCannotBeSavedKeepsTheDialogOpenAndSaysWhy_data()

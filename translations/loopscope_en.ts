@@ -1,0 +1,4837 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name></name>
+    <message>
+        <source>tool call %1: recorded %2, now %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the arguments of tool call %1 (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the id of tool call %1 (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider data of tool call %1 (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recorded as %1, now %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recorded an error, now a success</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recorded a success, now an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it answers call %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tool it names: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recorded %1 tool calls, now %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tools differ: recorded %1; now %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the description of tool %1 differs: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the parameters of tool %1 differ: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model differs: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the temperature differs: recorded %1, now %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the output token limit differs: recorded %1, now %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Agent</name>
+    <message>
+        <source>The message was blocked: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools are disabled now. Answer the user from the tool results above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>chat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>chat %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry after attempt %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The reflection call gave no answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model gave no answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not executed: the turn&apos;s token budget of %1 is used up.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not executed: the iteration limit was reached and tools are disabled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The turn stopped: it used %1 tokens, over its budget of %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model asked for tools on the final iteration instead of answering.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handed off to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ignored: only the first handoff (%1) is followed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not executed: the conversation was handed off to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handoff to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handed off to %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The turn stopped after %1 iterations in a row in which every tool call failed. The last error: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reflection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The loop ended on tool results and no reflection or summary is configured.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[The answer was withheld by a safety check.]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The answer was blocked: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled by the user.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 check: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AnthropicProtocol</name>
+    <message>
+        <source>not a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider sent a malformed &quot;%1&quot; event (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider reported an error in the stream: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stream ended before the response was complete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider reported an error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider&apos;s response has no content.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalCard</name>
+    <message>
+        <source>Allow once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Always allow %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approval for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent wants to run &lt;b&gt;%1&lt;/b&gt;. Check the arguments, edit them if needed, and decide.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Problem with the arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow this call once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run this call with the arguments above</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run this call and never ask again for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny this call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Do not run it; the model is told that you refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not valid JSON: %1 at offset %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments must be a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Autosaver</name>
+    <message>
+        <source>Could not create the session folder &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not autosave the session to &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ChatComposer</name>
+    <message>
+        <source>Send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the agent (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message the agent (Enter to send, Shift+Enter for a new line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message the agent (Ctrl+Enter to send)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send (Enter)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send (Ctrl+Enter)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ChatSession</name>
+    <message>
+        <source>The provider cannot change while a turn runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The environment variable %1 that &quot;%2&quot; takes its key from is not set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No API key is stored for &quot;%1&quot;: enter one in Settings → Providers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The keychain could not give the key for &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server was removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP server %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session&apos;s trace is malformed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A turn is running; stop it before opening another session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is nothing to fork yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the turn is not in the conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot fork here: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot replay: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no turn to replay yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message>
+        <source>Conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask the agent something.
+Its answers, tool calls and errors appear here; select one to find it in the trace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt %1 failed; trying again…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Show %n earlier turn(s)</source>
+        <translation>
+            <numerusform>Show %n earlier turn</numerusform>
+            <numerusform>Show %n earlier turns</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (%1 in all)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show earlier messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server no longer waits for an answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CodeBlockView</name>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the code to the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CommandLineSyntax</name>
+    <message>
+        <source>Show this help.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionTester</name>
+    <message>
+        <source>Connected, but no model is installed: pull one with “ollama pull”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected, but the server lists no models.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Connected: %n model(s) on offer.</source>
+        <translation>
+            <numerusform>Connected: %n model on offer.</numerusform>
+            <numerusform>Connected: %n models on offer.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Connected: %1 is available.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Connected, but “%1” is not among the %n model(s) the server lists: check the model name.</source>
+        <translation>
+            <numerusform>Connected, but “%1” is not among the %n model the server lists: check the model name.</numerusform>
+            <numerusform>Connected, but “%1” is not among the %n models the server lists: check the model name.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ConversationRows</name>
+    <message>
+        <source>Attempt %1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>*The answer was withheld by a safety check.*</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reached the limit of %1 iterations: the last answer was forced without tools.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You stopped the turn before it finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The turn ended before the tool finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No result was recorded for this call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DebugPanel</name>
+    <message>
+        <source>Debugger</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Debugger controls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the loop is held</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What letting it go will do</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hold the loop before its next model call or tool execution</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Let this stop go and hold at the next model call or tool execution</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Let the loop run until the next breakpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel the turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Breakpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Debug mode: hold the loop at breakpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before each &amp;model call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before every &amp;tool call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At the next step after an &amp;error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools to break before</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool names, comma-separated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before the tools:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages the model will receive (JSON):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages of the pending request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check of the messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Revert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The held tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments of the held tool call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check of the arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result typed by hand</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the model should read as the tool&apos;s result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report it as an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Use this result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Do not run the tool; the model is told the call was denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments (JSON)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a result instead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Available tools: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pausing: the loop will be held before its next model call or tool execution.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The loop is not held. Set a breakpoint or press Pause to hold it before its next model call or tool execution.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>breakpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Held before the reflection call (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Held before the model call of iteration %1 (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On release: the model receives the edited messages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On release: the request goes as the loop built it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Held before the tool call %1 (id %2) of iteration %3 (%4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On release: the call is denied and the model is told so.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On release: the tool does not run; the model reads the typed result.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On release: the tool runs with the edited arguments.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On release: the tool runs with the model&apos;s arguments.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more call(s) held: Step lets them go one at a time.</source>
+        <translation>
+            <numerusform>%n more call held: Step lets them go one at a time.</numerusform>
+            <numerusform>%n more calls held: Step lets them go one at a time.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is no longer on the workbench.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The parameter schema of %1:
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A strict provider may refuse these messages: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Valid: %n message(s).</source>
+        <translation>
+            <numerusform>Valid: %n message.</numerusform>
+            <numerusform>Valid: %n messages.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Valid for the tool&apos;s schema.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ElicitationCard</name>
+    <message>
+        <source>Accept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Question from the MCP server %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server &lt;b&gt;%1&lt;/b&gt; asks:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the answer still needs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send these values to the server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tell the server you do not want to answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dismiss the question without an answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name@example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>https://…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>YYYY-MM-DD</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>YYYY-MM-DDTHH:MM:SSZ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (required)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 *</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose at least %1 for %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose at most %1 for %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fill in %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be an email address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be an address such as https://example.com.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a date such as 2026-01-31.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a date and time such as 2026-01-31T09:00:00Z.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 needs at least %n character(s).</source>
+        <translation>
+            <numerusform>%1 needs at least %n character.</numerusform>
+            <numerusform>%1 needs at least %n characters.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>You answered.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You declined.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You dismissed the question.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ExportCommand</name>
+    <message>
+        <source>Export a saved session (*.loopscope.json) as Markdown, standalone HTML, or its trace as OpenTelemetry GenAI spans in OTLP/JSON.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>md, html or otlp.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write to this file instead of stdout.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With otlp: include messages, tool arguments and results (opt-in in the GenAI conventions).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session to export.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--format takes md, html or otlp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name exactly one session file (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot export the trace of %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write to stdout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ExportText</name>
+    <message>
+        <source>System</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loopscope session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in, %2 out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments (not valid JSON)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No result was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result of %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported from Loopscope.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updated:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turns:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result (error)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments are not valid JSON:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool result</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FirstRunPanel</name>
+    <message>
+        <source>&amp;Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Look again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Welcome to Loopscope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To chat, Loopscope needs a model to talk to: an OpenAI-compatible service, Anthropic, Google Gemini, or an Ollama server on this computer. Providers are added in Settings; their API keys are kept in your system keychain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ollama status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ollama model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Look for Ollama again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Looking for an Ollama server at %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An Ollama server is running at %1, but it has no models yet. Pull one in a terminal, for example “ollama pull llama3.2”, then look again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>An Ollama server is running at %1 with %n model(s). Use it to start chatting now, or add another provider in Settings.</source>
+        <translation>
+            <numerusform>An Ollama server is running at %1 with %n model. Use it to start chatting now, or add another provider in Settings.</numerusform>
+            <numerusform>An Ollama server is running at %1 with %n models. Use it to start chatting now, or add another provider in Settings.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No Ollama server was found. %1
+
+To use a hosted model, open Settings, add a provider and enter its API key. To run models on this computer, install Ollama from ollama.com, pull a model, and look again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Use Ollama with %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use Ollama with %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ollama (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved the profile “%1” as the default. You can change it in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>HttpModelClient</name>
+    <message>
+        <source>could not connect to %1 within %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider sent nothing for %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stream stopped: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The connection was cut while the response arrived: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not reach %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — retrying in %2 s (attempt %3 of %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>HttpTransport</name>
+    <message>
+        <source>the response ended without an answer to the request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>JsonFields</name>
+    <message>
+        <source>null</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be %2, not %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is missing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a whole number from %2 to %3; it is %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a number from %2 to %3; it is %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an array of strings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an array of objects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be one of %2; it is %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a date and time in ISO 8601 with its zone, such as 2024-05-01T09:30:00.000Z; it is %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is only allowed on %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>JsonRpcConnection</name>
+    <message>
+        <source>no answer to %1 within %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope</name>
+    <message>
+        <source>The MCP server “%1” stopped: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” could not start: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ExportFileText</name>
+    <message>
+        <source>The trace cannot be exported: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be written: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::GeminiProtocol</name>
+    <message>
+        <source>Gemini reported an error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini blocked the prompt (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini blocked the prompt (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini sent a malformed stream event (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stream ended before Gemini finished the response.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini&apos;s response has no candidates.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::HttpModelClient</name>
+    <message>
+        <source>the API key was rejected (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rate limited (429)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not found (404): check the base URL and the model name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider refused the request (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider is overloaded (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider failed (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unexpected HTTP status %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::JsonBodyDecoder</name>
+    <message>
+        <source>it is an array or a value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1&apos;s response is not a JSON object (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::McpConfigImport</name>
+    <message>
+        <source>“%1” uses ${%2}, which VS Code asks for when it starts the server: edit the server and put the value in its place.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” uses ${workspaceFolder}: edit the server and put the folder in its place.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” uses ${%2}, which Loopscope does not expand: edit the server and put the value in its place.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped “%1”: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a server needs a name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its entry is not an object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it uses the old HTTP+SSE transport, which Loopscope does not support. If the server also offers Streamable HTTP, add it by hand with that URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its type “%1” is unknown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it has no URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its URL “%1” is not an http:// or https:// address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its headers are not an object of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” has a URL ending in /sse, which usually means the old HTTP+SSE transport Loopscope does not support; it was imported as Streamable HTTP.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it has neither a command nor a URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its args are not a list of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its env is not an object of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” reads variables from an envFile, which Loopscope does not: add them to its environment by hand.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::NoProviderClient</name>
+    <message>
+        <source>No provider is configured: add one in Settings → Providers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::OllamaBodyDecoder</name>
+    <message>
+        <source>Ollama&apos;s response is incomplete: it does not say it is done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::OllamaResponseBuilder</name>
+    <message>
+        <source>Ollama reported an error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::OllamaStreamDecoder</name>
+    <message>
+        <source>The stream from Ollama was cut in the middle of a line.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stream from Ollama ended before the response was complete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::SessionActions</name>
+    <message>
+        <source>Loopscope sessions (*.loopscope.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Paused in the debugger</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for a decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loopscope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Debugger</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;top Turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel the running turn (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Debug Mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the step debugger and stop at its breakpoints (Ctrl+Shift+D)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Replay Turn…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-run the selected turn from its recorded responses, without network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Fork From Here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start a new session with the conversation up to the selected turn or iteration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;MCP Prompts and Resources…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put a prompt or a resource of an MCP server into the message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session &amp;Library</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Debug</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About Loopscope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Example Sessions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>turn %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forked into a new session: &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot fork: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1[*] — Loopscope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Provider:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider and model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loop state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a provider in Settings to ask the agent; the question is still there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Editing the last question: send to ask it again in its place.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens: %L1 this turn · %L2 this session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No iteration yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Enter&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Send (Enter too, if set in Settings)&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Stop the running turn&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+N&lt;/b&gt;&lt;/td&gt;&lt;td&gt;New session&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+O&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Open a session&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+S / Ctrl+Shift+S&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Save / Save As&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+,&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Settings&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Shift+D&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Debug mode&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Continue&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;F10&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Step to the next model call or tool execution&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Shift+F5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Stop debugging (cancels the turn)&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Shift+R&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Replay the selected turn from its recording&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+1 / Ctrl+2 / Ctrl+3&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Show or hide the conversation / the trace / the session library&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About Loopscope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Loopscope %1&lt;/b&gt;&lt;p&gt;Chat with an LLM agent and see, step by step, what its tool loop does.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MarkdownView</name>
+    <message>
+        <source>Message text</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>McpClient</name>
+    <message>
+        <source>Last output: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” wants authorisation (HTTP %2): add an Authorization header in its settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” did not answer %2 in time (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” could not be reached for %2: %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” answered with an error: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” refused to initialise: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” speaks MCP version “%2”, which Loopscope does not support (it supports %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” could not start: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[Loopscope] the server exited on server/discover; starting it again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>crashed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>code %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” exited (%2) during start-up.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” exited (%2) during the call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” exited (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” is not running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[Loopscope] the HTTP session expired; initialising a new one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” did not answer the call of “%2” within %3 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” asked for more input during the call of “%2”, which Loopscope does not support yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” did not finish starting within %2 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” was stopped during the call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The call of “%1” on the MCP server “%2” was cancelled: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>McpCommand</name>
+    <message>
+        <source>failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>ready (protocol %1, %n tool(s))</source>
+        <translation>
+            <numerusform>ready (protocol %1, %n tool)</numerusform>
+            <numerusform>ready (protocol %1, %n tools)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” did not start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the call was cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tool reported an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>progress: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled by the user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>more than one MCP server offers the tool &quot;%1&quot;: %2; name one as server/tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no ready MCP server offers the tool &quot;%1&quot;, and some did not start: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no MCP server offers the tool &quot;%1&quot;: they offer no tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no MCP server offers the tool &quot;%1&quot;: the tools are %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>list: connect to each MCP server, print its state and tools, and end it again.
+call TOOL [ARGUMENTS]: connect to the servers, call the one tool of that name (its MCP
+name, the name the model sees, or server/tool) with a JSON object of arguments (default
+{}), print the result on stdout and progress on stderr, and end the servers again. A form
+the server asks for (elicitation) is accepted with the fields&apos; default values under
+--approve all, else declined. Ctrl+C cancels the call.
+
+Exit codes:
+  0    list: every server is ready; call: the tool answered
+  1    list: one or more failed; call: the tool reported an error (its text on stdout),
+       or the call or a server failed (on stderr)
+  2    bad usage: unknown option, invalid JSON, an unknown or ambiguous tool
+  130  cancelled by SIGINT (Ctrl+C) or SIGTERM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>call: forms the server asks for are accepted with their default values (all) or declined (none). Default: none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What to do: list or call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>call: the tool to call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>call: its arguments as a JSON object (default {}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>list takes no arguments (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>call takes a tool and, optionally, its arguments as JSON (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the commands are list and call (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--approve takes all or none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the arguments are not valid JSON: %1 (at character %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the arguments must be a JSON object, like {&quot;a&quot;: 1}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no MCP server is configured (use --mcp-config or --mcp-url)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No MCP server is configured.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked &quot;%2&quot;: accepted with the defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked &quot;%2&quot;: declined</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>McpResourcesDialog</name>
+    <message>
+        <source>&amp;Insert into Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP Prompts and Resources</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prompts and resources of the MCP servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The resource&apos;s text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a prompt or a resource of a running MCP server. Its text goes into your message; the model does not see these as tools.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prompt: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resource: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No running MCP server offers prompts or resources.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (required)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 *</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” is not running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asking “%1” for the prompt…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>McpServerEditor</name>
+    <message>
+        <source>Server name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Enabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server enabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One argument per line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KEY=VALUE, one per line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name: value, one per line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request timeout in seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Command (stdio)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Streamable HTTP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. npx</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The workspace folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>https://example.com/mcp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Default (%1 s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authorization, API keys and tokens are kept in the keychain and shown as %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Transport:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Command:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Arguments:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>En&amp;vironment:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Working folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Headers:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request &amp;timeout:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server needs a name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” needs a command to start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1”: line %2 of the environment is not KEY=VALUE.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” needs an http:// or https:// URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1”: line %2 of the headers is not “Name: value”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>McpServerOptions</name>
+    <message>
+        <source>Use the MCP servers of this file ({&quot;mcpServers&quot;: {…}}, as Claude Desktop and .mcp.json write it); repeatable. Without it: the servers enabled in the saved settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also use the Streamable HTTP MCP server at this URL, named after its host:port (e.g. 127.0.0.1:8080); repeatable. Without --mcp-config: instead of the saved servers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use only this MCP server; repeatable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use no MCP server, not even the saved ones.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--no-mcp cannot be combined with --mcp-config, --mcp-url or --mcp-server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; is configured twice (in &quot;%2&quot; again)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--mcp-url takes an http:// or https:// address, not &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; is configured twice (--mcp-url &quot;%2&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the saved MCP server &quot;%1&quot; is used without its secret headers: the command line reads no keychain (use --mcp-config)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no MCP server &quot;%1&quot;: none is configured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no MCP server &quot;%1&quot;: the servers are %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>McpServersPage</name>
+    <message>
+        <source>Import from Claude Desktop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import the servers of Claude Desktop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add an MCP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected MCP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import MCP servers from another app&apos;s configuration file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Claude Desktop, Claude Code (.mcp.json), Cursor, LM Studio or VS Code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restart the selected MCP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import notes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No MCP server yet. Add one that runs as a command (e.g. npx with a server package) or one reached over HTTP, or import those you set up for another app.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server&apos;s tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before it runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tools appear here once the server is running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server&apos;s last output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the server writes to stderr appears here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server&apos;s details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starts when saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ready · %1 · protocol %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ready · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two MCP servers are called “%1”; each needs a name of its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import MCP Servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP configuration (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” was already taken; the imported server is “%2”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported 1 server; it starts when you save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported %1 servers; they start when you save.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import 1 server from Claude Desktop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import %1 servers from Claude Desktop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approval for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run without asking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask me first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never run</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>McpTool</name>
+    <message>
+        <source>
+[truncated: showed %1 of %2 characters]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The call to %1 on the MCP server “%2” was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it was removed from the configuration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is still starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it was stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” is not running: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The user stopped the call or its time ran out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MessageWidget</name>
+    <message>
+        <source>You</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit and resend the message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask for a new answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant message</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ModelLister</name>
+    <message>
+        <source>No answer from %1 within %2 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not reach %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model list from %1 is not a JSON object: check the base URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>NdjsonParser</name>
+    <message>
+        <source>Line %1 of the JSON stream is longer than %2 bytes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line %1 of the JSON stream is not valid JSON: %2 at offset %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line %1 of the JSON stream is not a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>NoticeCard</name>
+    <message>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry the last message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask the last question again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The turn failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A limit was reached</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blocked by a safety check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OllamaProbe</name>
+    <message>
+        <source>%1 did not answer within %2 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 answered with HTTP status %2: not an Ollama server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing answered at %1 (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 answered, but not like an Ollama server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ProviderOptions</name>
+    <message>
+        <source>Wire protocol: openai (also Ollama /v1, llama.cpp, vLLM, LM Studio, OpenRouter), anthropic, gemini or ollama.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The API&apos;s base URL, e.g. https://api.openai.com/v1 or http://localhost:11434. Default: the provider&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The environment variable holding the API key. Default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY (Ollama needs none).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown provider &quot;%1&quot;: use openai, anthropic, gemini or ollama</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the base URL &quot;%1&quot; is not an http(s) URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name the model with --model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (command line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ProviderProfileEditor</name>
+    <message>
+        <source>&amp;Stream the answer as it is written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. Work OpenAI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Anthropic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Google Gemini</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ollama</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave empty for the provider&apos;s usual address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key from environment variable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name of an environment variable that holds the key, used instead of the keychain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>provider default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Maximum output tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stream responses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sends one short message to the model with these settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connection test result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Provider:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Base URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API &amp;key:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Environment variable:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperat&amp;ure:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max output t&amp;okens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the profile a name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the model to use, e.g. %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The base URL must be an http:// or https:// address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An environment variable name has no spaces and no &quot;=&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connection failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>checking the keychain…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stored in the keychain — type to replace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the keychain could not be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not needed for a local server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key is kept in your system keychain, never in the settings file. Or name an environment variable that holds it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key is read from the environment variable %1; the keychain is not used for this profile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keychain: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>The model list has no ᳚ta” array.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model list&apos;s “models” is not an array.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model list has no “models” array.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider sent a malformed stream chunk (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stream ended before the response was complete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider reported an error in the stream: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider reported an error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider&apos;s response has no choices.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RecordedTurn</name>
+    <message>
+        <source>The trace node is not a turn.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The turn was still running when the session was saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model call was recorded: the turn ended (%1) before it asked the model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The first recorded request does not end with the turn&apos;s question.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session&apos;s trace is malformed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplayCommand</name>
+    <message>
+        <source>Replay the turns of a saved session from their recorded model responses, without a network,
+and report for each whether it reproduced: the same requests to the model, the same tool
+calls and the same answer. Tool results come from the recording too, unless --live-tools.
+
+Exit codes:
+  0  every turn that could be replayed reproduced
+  1  at least one turn diverged or ended differently
+  2  bad usage, an unreadable or malformed file, or nothing to replay
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay only turn n (from 1, as listed).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the built-in tools instead of using their recorded results.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder file tools may read with --live-tools (default: the current folder).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A saved session (*.loopscope.json).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give exactly one saved session file (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--turn takes a turn number from 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the workspace &quot;%1&quot; is not a folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot replay &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; has no turns to replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; has %2 turns, not %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>turn %1: skipped: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>turn %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no turn could be replayed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplayModelClient</name>
+    <message>
+        <source>The live model client of the replay is gone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the recording has no model call %1: the recorded turn ended after %2 model calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The recorded model call failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The replay diverged from the recording at model call %1; stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplayReport</name>
+    <message>
+        <source>reproduced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not reproduced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not reproduced: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplayRun</name>
+    <message>
+        <source>the replayed turn ended before model call %1; the recording has %2 model calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>diverged at model call %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the turn ended differently: recorded %1, now %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the answer differs: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool call %1 differs: recorded %2 %3, now %4 %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the turn made %1 tool calls; the recording has %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplayWindow</name>
+    <message>
+        <source>Run &amp;tools live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue &amp;Live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay: %1 — Loopscope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the tools again instead of using the results the recording holds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send this and every later model call to the current provider.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This turn cannot be replayed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ready to replay &quot;%1&quot; from its recorded responses, without network. Set breakpoints in the debugger to pause on the way.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The replay could not start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaying from the recording…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Diverged from the recording at model call %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No provider is configured to continue live; stop, or configure one in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continuing live with the current provider…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reproduced: the same tool calls and the same answer as recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Did not reproduce: it diverged at model call %1 (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Did not reproduce: the outcome or the tool calls differ from the recording.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ReplayWorkbench</name>
+    <message>
+        <source>The tool %1 is not available here: only its recorded results can be replayed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RequestComparison</name>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>message %1 (%2) differs: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>message %1 (%2) is new: the recording has %3 messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>message %1 (%2) is missing: the replay has %3 messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tool choice differs: recorded %1, now %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>system message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>user message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>assistant message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>assistant message calling %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool result of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recorded %1, now %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RuleShieldText</name>
+    <message>
+        <source>The rule has an empty pattern.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid regular expression &quot;%1&quot;: %2 (at offset %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>matched keyword &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>matched pattern &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RunCommand</name>
+    <message>
+        <source>MCP servers: their tools join the built-in ones. They run only with an explicit
+--approve all, which also accepts their forms (elicitations) with the fields&apos;
+default values, or declines a form whose required fields have none; otherwise
+their calls are denied (the model is told) and every form is declined. The
+servers end with the run.
+
+Exit codes:
+  0    the agent answered (or handed off to another agent), also when the
+       iteration limit forced the last answer without tools (outcome
+       forced_final in the finished event; a note on stderr says so)
+  1    the provider could not be reached or answered with an error
+  2    bad usage: unknown option or value, missing API key, unwritable file
+  3    limit reached: no answer within the iteration limit, too many tool
+       errors in a row, or the token budget was used up
+  4    a safety shield blocked the input or the answer
+  130  cancelled by SIGINT (Ctrl+C) or SIGTERM; the turn ends cleanly
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run one turn of the agent and print its answer on stdout.
+The API key is read from an environment variable, never from the command line.
+
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A system instruction.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most model calls in the tool loop (default 10).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the loop ends on tool results: reflect (one more model call without tools) or summary (a line per tool call, no model call). Default: reflect.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask for whole responses, not streams.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comma-separated built-in tools (%1), or all. Default: none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder file tools may read (default: the current folder).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool calls: all runs them, none denies every one (the model is told). Default: all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the live event stream as JSON Lines to a file, or to stdout with -. With -, the answer is not printed again: it is in the &quot;finished&quot; event.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the whole trace tree as JSON to a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue the saved session in this file (*.loopscope.json), creating it if missing, and save it back after the turn.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What to ask the agent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--max-iterations takes a number from 1 to 1000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--post-loop takes reflect or summary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown tool &quot;%1&quot;: the built-in tools are %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the workspace &quot;%1&quot; is not a folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--approve takes all or none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give exactly one prompt, in quotes (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot continue the session &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool calls are not approved in this run (--approve none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP tools are not approved in this run: they need an explicit --approve all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write the trace to &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot save the session to &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reached the limit of %1 iterations: the last answer was forced without tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no API key: set the environment variable %1, or name another with --api-key-env</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write the events to &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked &quot;%2&quot;: accepted with the defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked &quot;%2&quot;: declined</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SessionActions</name>
+    <message>
+        <source>&amp;New Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import OpenAI Messages…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start a new, empty session (Ctrl+N)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As &amp;Markdown…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As Standalone &amp;HTML…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace as &amp;OpenTelemetry (OTLP/JSON)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened %1 (upgraded from format %2; saving writes the new format).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be opened: %2
+
+The conversation you had open is unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear the List</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the changes?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; has changes that are not saved in a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every finished turn is also kept in the session library.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the example</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened the example &quot;%1&quot;: replay it from the Debug menu, no provider needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Session As</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot save the session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be written: %2
+
+Nothing was lost: the conversation is still open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import OpenAI Messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON files (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported %1 messages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OTLP JSON (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SessionDocument</name>
+    <message>
+        <source>Untitled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another session is still being opened.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SessionLibrary</name>
+    <message>
+        <source>The file could not be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a session of this library.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not delete &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SessionLibraryPanel</name>
+    <message>
+        <source>Untitled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search sessions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved sessions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sessions matching the search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session library status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This file cannot be opened: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No session mentions “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) mention “%1”.</source>
+        <translation>
+            <numerusform>%n session mention “%1”.</numerusform>
+            <numerusform>%n sessions mention “%1”.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No saved sessions yet: each finished turn is saved here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n saved session(s)</source>
+        <translation>
+            <numerusform>%n saved session</numerusform>
+            <numerusform>%n saved sessions</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete “%1”? Its file is removed from the disk.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings pages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider profiles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;dd</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a provider profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected provider profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make de&amp;fault</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make the selected profile the default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New conversations use the default profile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No provider yet. Press Add to set one up: an OpenAI-compatible service, Anthropic, Google Gemini, or an Ollama server on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Maximum iterations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model calls in one turn before the loop must answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parallel tool calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 runs a response&apos;s tool calls one after another.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the loop ends without an answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reflect: one more model call, without tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary: list what the tools returned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing: say that the loop stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool timeout in seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider read timeout in seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long a provider may stay silent in the middle of an answer before the call fails.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optional instructions the model gets before every conversation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Maximum iterations:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Parallel tool calls:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the loop &amp;ends:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool &amp;timeout:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider &amp;read timeout:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;System prompt:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Built-in tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before it runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enable %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approval for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run without asking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask me first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workspace folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the workspace folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workspace &amp;folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file tools read only inside this folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send with &amp;Enter (Shift+Enter starts a new line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send with Enter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter always sends.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loopscope follows your system&apos;s light or dark palette. To switch, change the colour scheme in your desktop settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;MCP Servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the environment variable %1 is not set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the keychain could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the Workspace Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider “%1”: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The workspace folder %1 does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a removed profile&apos;s key stayed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key for “%1” was not saved: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The keychain refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SseParser</name>
+    <message>
+        <source>The event stream sent a line or event larger than %1 bytes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>StepDebugger</name>
+    <message>
+        <source>No tool call is held.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments are not valid JSON: %1 at offset %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments must be a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments do not match the schema of %1:
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The messages are not valid JSON: %1 at offset %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The messages must be a JSON array of message objects.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message %1 is not a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message %1 has an unknown role &quot;%2&quot; (system, user, assistant or tool).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The text of message %1 must be a string.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ToolApprovalPolicy</name>
+    <message>
+        <source>The user does not allow the tool &quot;%1&quot; to run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The user denied this call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ToolCallCard</name>
+    <message>
+        <source>Arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool call %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the details of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show or hide the arguments and the result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide the details of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for your approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blocked by a safety check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ToolPhase</name>
+    <message>
+        <source>The tool failed with an exception: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tool failed with an unknown exception.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown tool &apos;%1&apos;. Available tools: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments are not valid JSON (%1 at offset %2). Send a JSON object that matches the tool&apos;s schema.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments must be a JSON object, not %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a plain value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not executed: %1 was requested with these same arguments %2 times in a row and would give the same result. Use the earlier result or try something different.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments do not match the schema of %1:
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for your approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused at a breakpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for a decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied by the user.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied by the user: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The edited arguments are not a valid JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blocked by a safety check: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tool did not finish within its time limit of %1 s and was stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled by the user before the tool finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Tr</name>
+    <message>
+        <source>The file %1 is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 is not valid JSON: %2 at offset %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 does not hold a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 lists no MCP servers: it has neither “mcpServers” nor “servers”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 has “%2”, but not as an object of servers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 lists no MCP servers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An MCP server has no name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an unknown transport “%1” (stdio or http).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has arguments that are not a list of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an environment that is not an object of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has secret environment names that are not a list of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has headers that are not an object of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has secret header names that are not a list of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has no command to start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>needs an http:// or https:// URL, not “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has disabled tools that are not a list of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has tool approval rules that are not an object of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an unknown approval rule “%1” for the tool “%2” (always, ask or never).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an unknown default approval “%1” (always, ask or never).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has a request timeout that is not a positive number of milliseconds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stored MCP servers could not be read; none are configured.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the header %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the environment variable %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1”: %2 has no value in the keychain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1”: %2 could not be read from the keychain: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1”: %2 was not saved in the keychain: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A removed MCP secret (%1) stayed in the keychain: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Trace</name>
+    <message>
+        <source>Trace node %1: the field &quot;%2&quot; is missing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: the field &quot;%2&quot; must be %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a 32-bit integer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an integer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: the tree is nested deeper than %2 levels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: a node must be a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: the id must not be negative.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: unknown kind &quot;%2&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: unknown status &quot;%2&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: either every node has an id or none does.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: its id must be greater than its parent&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: its id must be greater than the previous sibling&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: unknown data type &quot;%2&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trace holds the node id %1 twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TraceDetailsPane</name>
+    <message>
+        <source>Next Match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous Match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy as JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy as curl</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timing and tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search the details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step as JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a step in the trace to see its request, response, arguments or result.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy this step, as shown, to the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy a curl command that replays the last attempt of this model call (credentials are masked)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No step selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <extracomment>The details pane&apos;s title: the kind of step, then its label</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Started %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>took %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>still running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens (%2 in, %3 out)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; retried after %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <extracomment>Search position, e.g. &quot;2 of 7&quot;</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TraceFilterBar</name>
+    <message>
+        <source>Errors only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kinds to show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show only some kinds of steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All Kinds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show only calls of tools whose name contains this text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show only steps that failed, were blocked or were denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show every step again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n kind(s)</source>
+        <translation>
+            <numerusform>%n kind</numerusform>
+            <numerusform>%n kinds</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TraceInspector</name>
+    <message>
+        <source>Trace inspector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow new steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scroll to new steps as the agent adds them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace tree</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timeline of the turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TraceModel</name>
+    <message>
+        <source>Turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shield check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reflection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handoff</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blocked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <extracomment>A duration in milliseconds, e.g. &quot;12.3 ms&quot;</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TraceTimeline</name>
+    <message>
+        <source>Timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s) of the turn on a time axis</source>
+        <translation>
+            <numerusform>%n step of the turn on a time axis</numerusform>
+            <numerusform>%n steps of the turn on a time axis</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No turn to show yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model or tool calls in this turn yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>took %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+%2 · %3
+started at +%4 %5</source>
+        <extracomment>Tooltip of a timeline bar: label, kind, status, start offset, duration</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptFile</name>
+    <message>
+        <source>line %1, column %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file nests objects and arrays more than %1 levels deep (at %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file holds more than %L1 JSON values, more than any session needs (at %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key %1 appears twice in the top-level object (at %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key %1 appears twice in %2 (at %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>assistant messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be an http or https URL; it is %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file holds JSON, but not a Loopscope session: a session is a JSON object, this is an array.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file holds JSON, but not a Loopscope session: it has no formatVersion.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This session was saved by a newer Loopscope (format %1); this version reads up to format %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trace is malformed. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is %1 MB; Loopscope opens session files of up to %2 MB.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is UTF-16 or UTF-32 text; session files are UTF-8.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is UTF-16 text; session files are UTF-8.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file holds binary data (a zero byte at %1), not JSON text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file ends too early (at %1): it is probably truncated.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is not valid JSON: %1 at %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No file was named.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a folder, not a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 changed while it was being read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session is %1 MB, more than Loopscope can open again (%2 MB); it was not saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be written: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptFork</name>
+    <message>
+        <source>A fork keeps from 0 to %1 messages, not %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message %1 calls tools whose results come after it: fork after the results.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session&apos;s trace is malformed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (fork)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session&apos;s trace is malformed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session has no turn %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn %1 has no iteration %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn %1 was asked again later (regenerated or edited): its messages are no longer in the conversation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tool results of iteration %1 of turn %2 are not in the conversation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptImport</name>
+    <message>
+        <source>a string or an array of text parts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is of type %2; only text parts can be imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must not be empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a string of JSON or an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>assistant messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 answers no earlier tool call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An OpenAI conversation is a JSON array of messages; this is an object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The conversation has no user or assistant messages to import.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The conversation cannot be continued as it is: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptReplay</name>
+    <message>
+        <source>The replay could not start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Chat with an LLM agent and see, step by step, what its tool loop does.
+Headless commands: loopscope run, loopscope replay, loopscope export, loopscope mcp list|call
+(each with --help).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A saved session (*.loopscope.json) to open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>open one session at a time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>
