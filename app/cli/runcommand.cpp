@@ -103,7 +103,8 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
                                        u"dir"_s);
     const QCommandLineOption approve(u"approve"_s,
                                      RunCommand::tr("Tool calls: all runs them, none denies every one (the "
-                                                    "model is told). Default: all."),
+                                                    "model is told). Default: built-in tools run; MCP "
+                                                    "tools only with an explicit all."),
                                      u"all|none"_s, u"all"_s);
     const QCommandLineOption events(
         u"events"_s,

@@ -1,5 +1,5 @@
 # bash completion for loopscope(1): the window's options, the sub-commands
-# run, replay and export, their options and their values.
+# run, replay, export and mcp, their options and their values.
 
 _loopscope()
 {
@@ -10,7 +10,7 @@ _loopscope()
     local command=""
     if [[ $cword -gt 1 ]]; then
         case ${words[1]} in
-            run|replay|export) command=${words[1]} ;;
+            run|replay|export|mcp) command=${words[1]} ;;
         esac
     fi
 
@@ -37,13 +37,13 @@ _loopscope()
         --workspace)
             _filedir -d
             return ;;
-        --events|--trace-out|--session|-o|--output)
+        --events|--trace-out|--session|-o|--output|--mcp-config)
             _filedir
             return ;;
         --api-key-env)
             COMPREPLY=($(compgen -v -- "$cur"))
             return ;;
-        --base-url|--model|--system|--max-iterations|--turn)
+        --base-url|--model|--system|--max-iterations|--turn|--mcp-url|--mcp-server)
             return ;;
     esac
 
@@ -52,7 +52,13 @@ _loopscope()
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$provider_options --system --max-iterations --post-loop
                     --no-stream --tools --workspace --approve --events --trace-out --session
-                    -h --help" -- "$cur"))
+                    --mcp-config --mcp-url --mcp-server --no-mcp -h --help" -- "$cur"))
+            fi ;;
+        mcp)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--mcp-config --mcp-url --mcp-server --approve -h --help" -- "$cur"))
+            elif [[ $cword -eq 2 ]]; then
+                COMPREPLY=($(compgen -W "list call" -- "$cur"))
             fi ;;
         replay)
             if [[ $cur == -* ]]; then
@@ -70,7 +76,7 @@ _loopscope()
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$provider_options -h --help --help-all -v --version" -- "$cur"))
             elif [[ $cword -eq 1 ]]; then
-                COMPREPLY=($(compgen -W "run replay export" -- "$cur"))
+                COMPREPLY=($(compgen -W "run replay export mcp" -- "$cur"))
                 _filedir 'loopscope.json'
             else
                 _filedir 'loopscope.json'
