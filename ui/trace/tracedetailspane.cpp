@@ -278,7 +278,9 @@ void TraceDetailsPane::refresh()
         m_icon->clear();
         m_title->setText(tr("No step selected"));
         m_status->clear();
-        m_facts->clear();
+        // Empty views under tabs would look like a step without data: say what to do instead.
+        m_facts->setText(tr("Select a step in the trace to see its request, response, arguments or result."));
+        m_tabs->setVisible(false);
         m_attempts->clear();
         m_attempts->setVisible(false);
         m_text->clear();
@@ -292,6 +294,7 @@ void TraceDetailsPane::refresh()
         return;
     }
 
+    m_tabs->setVisible(true);
     const QJsonObject payload = redactedPayload(index.data(TraceModel::PayloadJsonRole).toJsonObject());
     const auto kind = TraceKind(index.data(TraceModel::KindRole).toInt());
     QJsonObject step{{u"id"_s, m_node},

@@ -56,6 +56,27 @@ class TraceDetailsPaneTest : public QObject
 private slots:
     void init() { QGuiApplication::clipboard()->clear(); }
 
+    void withoutASelectionThePaneSaysWhatToDoInsteadOfShowingEmptyViews()
+    {
+        Trace trace;
+        TraceModel model(&trace);
+        const TraceSamples::Sample s = TraceSamples::addSampleTurn(trace, {});
+        Ui::TraceDetailsPane pane(&model);
+        pane.show();
+        const auto *tabs = pane.findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        QVERIFY(!tabs->isVisible());
+        const QList<QLabel *> labels = pane.findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.cbegin(), labels.cend(), [](const QLabel *label) {
+            return label->isVisible() && label->text().startsWith(u"Select a step in the trace"_s);
+        }));
+
+        pane.setNode(s.modelCall);
+        QTRY_VERIFY(tabs->isVisible());
+        pane.setNode(-1);
+        QTRY_VERIFY(!tabs->isVisible());
+    }
+
     void aModelCallIsShownAsJsonWithItsKeyRedacted_data()
     {
         QTest::addColumn<QString>("recordedAuthorization");
