@@ -522,7 +522,9 @@ void MainWindow::openSessionOnStart(const QString &sessionPath)
     SessionLibrary *library = m_context.library;
     if (!library->entries().isEmpty()) {
         m_libraryDock->show();
-    } else if (library->isRefreshing()) {
+    } else {
+        // The first scan may have finished on its thread with its result still queued, so it
+        // is not "refreshing" any more and has no entries yet: the next result decides.
         auto once = std::make_shared<QMetaObject::Connection>();
         *once = connect(library, &SessionLibrary::entriesChanged, m_libraryDock, [this, library, once] {
             disconnect(*once);

@@ -71,6 +71,7 @@ TraceInspector::TraceInspector(Trace *trace, TraceModel *model, QWidget *parent)
     // Resizing to contents measures every row on each change, too slow for a
     // long trace: size the short columns for their widest usual text instead.
     QHeaderView *header = m_tree->header();
+    m_tree->viewport()->installEventFilter(this);
     header->setStretchLastSection(false);
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setSectionResizeMode(TraceModel::NameColumn, QHeaderView::Stretch);
@@ -86,6 +87,9 @@ TraceInspector::TraceInspector(Trace *trace, TraceModel *model, QWidget *parent)
                           metrics.horizontalAdvance(TraceModel::formatDuration(99'999'900)) + padding);
     header->resizeSection(TraceModel::TokensColumn,
                           metrics.horizontalAdvance(QLocale().toString(999'999)) + padding);
+    for (int column : {TraceModel::KindColumn, TraceModel::StatusColumn, TraceModel::DurationColumn,
+                       TraceModel::TokensColumn})
+        m_shortColumnWidths.insert(column, header->sectionSize(column));
 
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, [this] { --m_modelChanging; });
     connect(m_filter, &QAbstractItemModel::layoutChanged, this, [this] { --m_modelChanging; });
@@ -326,6 +330,34 @@ void TraceInspector::onTimelineClicked(int nodeId)
         return;
     setFollowing(false);
     emit nodeSelected(nodeId);
+}
+
+bool TraceInspector::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_tree->viewport() && event->type() == QEvent::Resize)
+        fitColumnsToWidth();
+    return QWidget::eventFilter(watched, event);
+}
+
+void TraceInspector::fitColumnsToWidth()
+{
+    // The widths they were given, not sectionSize(): a hidden section measures 0.
+    const int nameRoom = 18 * m_tree->fontMetrics().averageCharWidth() + m_tree->indentation() * 3;
+    int needed = nameRoom;
+    for (int width : std::as_const(m_shortColumnWidths))
+        needed += width;
+    const int width = m_tree->viewport()->width();
+    const int kind = m_shortColumnWidths.value(TraceModel::KindColumn);
+    const bool hideKind = width < needed;
+    const bool hideTokens = width < needed - kind;
+    for (auto [column, hide] : {std::pair{int(TraceModel::KindColumn), hideKind},
+                                std::pair{int(TraceModel::TokensColumn), hideTokens}}) {
+        if (m_tree->isColumnHidden(column) == hide)
+            continue;
+        m_tree->setColumnHidden(column, hide);
+        if (!hide)
+            m_tree->header()->resizeSection(column, m_shortColumnWidths.value(column));
+    }
 }
 
 void TraceInspector::changeEvent(QEvent *event)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QHash>
 #include <QPersistentModelIndex>
 #include <QPointer>
 #include <QTimer>
@@ -68,8 +69,12 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // A narrow pane keeps the names readable: Kind goes first (the icon says it), then Tokens.
+    void fitColumnsToWidth();
+    QHash<int, int> m_shortColumnWidths; // column -> the width it is given when shown
     QModelIndex viewIndexForNode(int nodeId) const;
     int turnOf(int nodeId) const;
     void selectInTree(int nodeId);

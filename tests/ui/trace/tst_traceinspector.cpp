@@ -106,6 +106,32 @@ class TraceInspectorTest : public QObject
 private slots:
     void init() { QGuiApplication::clipboard()->clear(); }
 
+    void aNarrowPaneGivesTheNamesRoomBeforeTheKindAndTokens_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("kindShown");
+        QTest::addColumn<bool>("tokensShown");
+        QTest::newRow("wide") << 700 << true << true;
+        QTest::newRow("narrow: the icon says the kind") << 420 << false << true;
+        QTest::newRow("very narrow") << 300 << false << false;
+    }
+
+    void aNarrowPaneGivesTheNamesRoomBeforeTheKindAndTokens()
+    {
+        QFETCH(int, width);
+        QFETCH(bool, kindShown);
+        QFETCH(bool, tokensShown);
+        Fixture f({width, 600});
+        QTRY_COMPARE(!f.tree()->isColumnHidden(TraceModel::KindColumn), kindShown);
+        QCOMPARE(!f.tree()->isColumnHidden(TraceModel::TokensColumn), tokensShown);
+        QVERIFY(!f.tree()->isColumnHidden(TraceModel::StatusColumn));
+        QVERIFY(!f.tree()->isColumnHidden(TraceModel::DurationColumn));
+        // Widened again, everything comes back.
+        f.inspector.resize(900, 600);
+        QTRY_VERIFY(!f.tree()->isColumnHidden(TraceModel::KindColumn));
+        QVERIFY(!f.tree()->isColumnHidden(TraceModel::TokensColumn));
+    }
+
     void aRetryOpensItsModelCallAndStaysInSightAfterTheCallSucceeds()
     {
         Fixture f;
