@@ -96,6 +96,9 @@ private:
     McpCallOutcome call(McpClient &client, const QString &tool, const QJsonObject &arguments,
                         int timeoutMs = 0, QList<McpProgress> *progress = nullptr);
 
+    // server-everything over Streamable HTTP, started by the first test that needs it.
+    bool startHttpServer(QString *error);
+
     QNetworkAccessManager m_network;
     QProcess *m_httpServer = nullptr;
     quint16 m_httpPort = 0;
@@ -163,12 +166,20 @@ void TestMcpClient::handshakeOverStdioNegotiatesTheVersionAndListsTools()
     QVERIFY(client->processId() > 0);
 }
 
+bool TestMcpClient::startHttpServer(QString *error)
+{
+    if (m_httpPort)
+        return true;
+    if (!m_httpServer)
+        m_httpServer = new QProcess;
+    m_httpPort = McpTestServers::startEverythingHttp(*m_httpServer, error);
+    return m_httpPort != 0;
+}
+
 void TestMcpClient::handshakeOverStreamableHttpNegotiatesTheVersionAndListsTools()
 {
-    m_httpServer = new QProcess;
     QString error;
-    m_httpPort = McpTestServers::startEverythingHttp(*m_httpServer, &error);
-    QVERIFY2(m_httpPort != 0, qPrintable(error));
+    QVERIFY2(startHttpServer(&error), qPrintable(error));
     auto client = startedClient(McpTestServers::httpServer(m_httpPort));
     WAIT_READY(client);
     const McpStartupInfo info = client->startupInfo().value();
@@ -405,8 +416,8 @@ void TestMcpClient::filesystemServerSeesOnlyItsFolder()
 
 void TestMcpClient::callOverHttpWorks()
 {
-    if (!m_httpPort)
-        QSKIP("the HTTP handshake test did not start server-everything");
+    QString error;
+    QVERIFY2(startHttpServer(&error), qPrintable(error)); // also when this test runs alone
     auto client = startedClient(McpTestServers::httpServer(m_httpPort));
     WAIT_READY(client);
     QList<McpProgress> progress;
