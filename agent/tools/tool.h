@@ -69,6 +69,9 @@ struct ToolBehaviour
     std::optional<int> timeoutMs; // overrides the agent's default tool timeout
     bool endsLoop = false;        // "stop after this tool": the loop ends once it ran
     QString handoffTarget;        // non-empty: calling it hands the conversation to that agent profile
+    // It changes files, runs programs or reaches the network: the approval
+    // policy asks the user before each call unless a rule says otherwise.
+    bool asksFirst = false;
 };
 
 /*!
