@@ -440,10 +440,15 @@ void MainWindow::connectSession()
         // A reopened session is worth seeing before any provider is set up.
         if (!session->agent()->history().isEmpty())
             showChat(true);
+        m_recordedModelPending = !continueOnRecordedModel();
         updateStatus();
         updateTurnActions();
     });
-    connect(session, &ChatSession::cleared, this, &MainWindow::updateTurnActions);
+    connect(session, &ChatSession::cleared, this, [this] {
+        m_recordedModelPending = false;
+        returnToProfileModel();
+        updateTurnActions();
+    });
     QItemSelectionModel *selection = m_inspector->treeView()->selectionModel();
     connect(selection, &QItemSelectionModel::selectionChanged, this, &MainWindow::updateTurnActions);
     connect(selection, &QItemSelectionModel::currentChanged, this, &MainWindow::updateTurnActions);
@@ -568,6 +573,12 @@ void MainWindow::onProviderChanged()
     const std::optional<ProviderProfile> profile = m_context.session->provider();
     if (!profile)
         return;
+    if (m_recordedModelPending) {
+        m_recordedModelPending = false;
+        continueOnRecordedModel();
+        if (m_context.session->provider() != profile)
+            return; // setModel() announced the recorded model through its own providerChanged()
+    }
     m_modelBox->setEnabled(!m_context.session->isBusy());
     if (!m_modelBox->lineEdit()->hasFocus() || m_modelBox->currentText().isEmpty())
         m_modelBox->setEditText(profile->model);
@@ -630,6 +641,57 @@ void MainWindow::chooseModel(const QString &model)
             reloadProfiles();
     }
     showMessage(tr("The next turn uses %1.").arg(name));
+}
+
+bool MainWindow::continueOnRecordedModel()
+{
+    ChatSession *session = m_context.session;
+    const std::optional<RecordedProvider> recorded = session->recordedProvider();
+    if (!recorded)
+        return true;
+    const std::optional<ProviderProfile> current = session->provider();
+    QList<ProviderProfile> profiles = m_context.profiles->profiles();
+    if (m_commandLineProfile)
+        profiles.prepend(*m_commandLineProfile);
+    std::optional<ProviderProfile> profile = profileForRecordedProvider(current, profiles, *recorded);
+    if (!profile) {
+        if (!current)
+            return false;
+        if (current->model != recorded->model) {
+            showMessage(tr("This session ran on %1, which no provider here reaches; the next turn uses %2.")
+                            .arg(recorded->model, current->model));
+        }
+        return true;
+    }
+    if (current && profile->id == current->id) {
+        // Like Jan and LM Studio: a chat keeps its model; the provider's own model stays as it was.
+        if (current->model != recorded->model && session->setModel(recorded->model))
+            showMessage(tr("This session continues on %1.").arg(recorded->model));
+        return true;
+    }
+    // Another profile reaches the provider the session ran on: switch to it, on the session's model.
+    profile->model = recorded->model;
+    {
+        const QSignalBlocker quiet(m_providerBox);
+        m_providerBox->setCurrentIndex(m_providerBox->findData(profile->id));
+    }
+    m_modelsListedFor.clear();
+    session->useProfile(*profile, m_context.secrets, m_context.settings->providerReadTimeoutMs());
+    showMessage(tr("This session continues on %1 with %2.").arg(profile->name, recorded->model));
+    return true;
+}
+
+void MainWindow::returnToProfileModel()
+{
+    ChatSession *session = m_context.session;
+    const std::optional<ProviderProfile> current = session->provider();
+    if (!current)
+        return;
+    const std::optional<ProviderProfile> chosen = current->id == commandLineProfileId
+                                                      ? m_commandLineProfile
+                                                      : m_context.profiles->profile(current->id);
+    if (chosen && !chosen->model.isEmpty() && chosen->model != current->model)
+        session->setModel(chosen->model);
 }
 
 void MainWindow::showChat(bool show)

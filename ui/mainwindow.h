@@ -120,6 +120,11 @@ private:
     void showModels(const QStringList &models);
     void showModelListFailure(const QString &reason);
     void chooseModel(const QString &model);
+    // A reopened session continues on the provider and model it ran on, when
+    // a profile reaches that provider; false when it must wait for a provider.
+    bool continueOnRecordedModel();
+    // A new session starts on the chosen provider's own model again.
+    void returnToProfileModel();
     void showChat(bool show);
     void sendFromComposer(const QString &text);
     void editLastQuestion(const QString &text);
@@ -155,6 +160,8 @@ private:
     QComboBox *m_providerBox = nullptr;
     QComboBox *m_modelBox = nullptr;
     QString m_modelsListedFor; // the provider whose models the picker offers
+    // A session was reopened before any provider was set: follow its model once one is.
+    bool m_recordedModelPending = false;
     QAction *m_settingsAction = nullptr;
     QAction *m_debugModeAction = nullptr;
     QAction *m_stopAction = nullptr;

@@ -6,6 +6,37 @@ using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
+// "http://h:1/v1/" and "http://h:1/v1" are one endpoint.
+static QUrl normalisedEndpoint(QUrl url)
+{
+    QString path = url.path();
+    while (path.endsWith(u'/'))
+        path.chop(1);
+    url.setPath(path);
+    return url.adjusted(QUrl::RemoveUserInfo | QUrl::NormalizePathSegments);
+}
+
+bool reachesRecordedProvider(const ProviderProfile &profile, const RecordedProvider &recorded)
+{
+    if (providerKindName(profile.kind) != recorded.kind)
+        return false;
+    return recorded.baseUrl.isEmpty()
+           || normalisedEndpoint(profile.effectiveBaseUrl()) == normalisedEndpoint(recorded.baseUrl);
+}
+
+std::optional<ProviderProfile> profileForRecordedProvider(const std::optional<ProviderProfile> &current,
+                                                          const QList<ProviderProfile> &profiles,
+                                                          const RecordedProvider &recorded)
+{
+    if (current && reachesRecordedProvider(*current, recorded))
+        return current;
+    for (const ProviderProfile &profile : profiles) {
+        if (reachesRecordedProvider(profile, recorded))
+            return profile;
+    }
+    return std::nullopt;
+}
+
 ProviderProfileStore::ProviderProfileStore(QSettings *settings)
     : m_settings(settings)
 {

@@ -38,6 +38,29 @@ struct ProviderProfile
 };
 
 /*!
+    The provider a saved session says it ran on: enough to find a profile that
+    reaches it again, never a key.
+*/
+struct RecordedProvider
+{
+    QString kind; // providerKindName(), e.g. "openai"
+    QUrl baseUrl; // empty when the file did not say
+    QString model;
+
+    bool operator==(const RecordedProvider &) const = default;
+};
+
+// Whether profile reaches the provider a session recorded (same protocol and,
+// when recorded, the same base URL); the model may differ.
+bool reachesRecordedProvider(const ProviderProfile &profile, const RecordedProvider &recorded);
+
+// The profile to continue a recorded session with: current when it reaches
+// the recorded provider, else the first of profiles that does; nullopt when none.
+std::optional<ProviderProfile> profileForRecordedProvider(const std::optional<ProviderProfile> &current,
+                                                          const QList<ProviderProfile> &profiles,
+                                                          const RecordedProvider &recorded);
+
+/*!
     Provider profiles kept in QSettings. A profile has no field for a key, so
     nothing secret can reach the settings file through it.
 */

@@ -136,6 +136,13 @@ bool ChatSession::setModel(const QString &model)
     return true;
 }
 
+std::optional<RecordedProvider> ChatSession::recordedProvider() const
+{
+    if (!m_savedRun || m_savedRun->providerKind.isEmpty() || m_savedRun->config.model.model.isEmpty())
+        return std::nullopt;
+    return RecordedProvider{m_savedRun->providerKind, m_savedRun->baseUrl, m_savedRun->config.model.model};
+}
+
 void ChatSession::listModels()
 {
     if (!m_profile)

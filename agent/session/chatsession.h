@@ -75,6 +75,9 @@ public:
     // Another model of the current provider for the next turn (the key and the
     // endpoint stay); refused (false) while a turn runs, or without a provider.
     bool setModel(const QString &model);
+    // The provider and model a reopened session last ran on, until a turn runs
+    // here; nullopt for a new session or one that did not record them.
+    std::optional<RecordedProvider> recordedProvider() const;
     // Asks the current provider which models it offers, with the key it was
     // given; modelsListed() or modelsListFailed() follows. Nothing without a provider.
     void listModels();

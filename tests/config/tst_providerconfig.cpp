@@ -146,6 +146,55 @@ private slots:
         QCOMPARE(store.profiles().constFirst().id, kept.id);
     }
 
+    void aRecordedSessionContinuesOnAProfileThatReachesItsProvider_data()
+    {
+        QTest::addColumn<QString>("recordedKind");
+        QTest::addColumn<QString>("recordedUrl");
+        QTest::addColumn<QString>("currentId");
+        QTest::addColumn<QString>("expectedId"); // empty: none reaches it
+
+        // The profiles: "cloud" is OpenAI at its default URL, "lan" OpenAI-compatible on a
+        // LAN box, "local" Ollama at its default URL.
+        QTest::newRow("the current profile reaches it")
+            << u"openai"_s << u"https://api.openai.com/v1"_s << u"cloud"_s << u"cloud"_s;
+        QTest::newRow("a trailing slash is the same endpoint")
+            << u"openai"_s << u"http://10.0.0.5:8080/v1/"_s << u"lan"_s << u"lan"_s;
+        QTest::newRow("another profile reaches it")
+            << u"openai"_s << u"http://10.0.0.5:8080/v1"_s << u"local"_s << u"lan"_s;
+        QTest::newRow("no recorded URL: the protocol decides, current first")
+            << u"openai"_s << QString() << u"lan"_s << u"lan"_s;
+        QTest::newRow("same URL, other protocol")
+            << u"anthropic"_s << u"https://api.openai.com/v1"_s << u"cloud"_s << QString();
+        QTest::newRow("nobody reaches it")
+            << u"openai"_s << u"http://10.9.9.9/v1"_s << u"cloud"_s << QString();
+        QTest::newRow("no current profile yet")
+            << u"ollama"_s << u"http://localhost:11434"_s << QString() << u"local"_s;
+    }
+
+    void aRecordedSessionContinuesOnAProfileThatReachesItsProvider()
+    {
+        QFETCH(QString, recordedKind);
+        QFETCH(QString, recordedUrl);
+        QFETCH(QString, currentId);
+        QFETCH(QString, expectedId);
+
+        ProviderProfile cloud{u"cloud"_s, u"OpenAI"_s, ProviderKind::OpenAi, {}, u"gpt-4o-mini"_s, {}, {}};
+        ProviderProfile lan{
+            u"lan"_s, u"LAN box"_s, ProviderKind::OpenAi, QUrl(u"http://10.0.0.5:8080/v1"_s), u"qwen3"_s, {},
+            {}};
+        ProviderProfile local{u"local"_s, u"Ollama"_s, ProviderKind::Ollama, {}, u"llama3.2"_s, {}, {}};
+        const QList<ProviderProfile> profiles{cloud, lan, local};
+        std::optional<ProviderProfile> current;
+        for (const ProviderProfile &profile : profiles) {
+            if (profile.id == currentId)
+                current = profile;
+        }
+
+        const RecordedProvider recorded{recordedKind, QUrl(recordedUrl), u"some-model"_s};
+        const std::optional<ProviderProfile> chosen = profileForRecordedProvider(current, profiles, recorded);
+        QCOMPARE(chosen ? chosen->id : QString(), expectedId);
+    }
+
     void providerKindsHaveStableNames()
     {
         for (auto kind :

@@ -570,6 +570,75 @@ private slots:
         QCOMPARE(models->currentText(), u"o3-mini"_s);
     }
 
+    void aReopenedSessionContinuesOnTheModelItRanOn()
+    {
+        answerModelList({u"gpt-4o-mini"_s, u"gpt-4.1"_s});
+        ProviderProfile stored = demoProfile();
+        stored.id = u"demo"_s;
+        m_fixture->profiles.save(stored);
+        // Another protocol on another port: it cannot continue the session.
+        ProviderProfile elsewhere;
+        elsewhere.id = u"elsewhere"_s;
+        elsewhere.name = u"Local Ollama"_s;
+        elsewhere.kind = ProviderKind::Ollama;
+        elsewhere.baseUrl = QUrl(u"http://127.0.0.1:9"_s);
+        elsewhere.model = u"llama3.2"_s;
+        m_fixture->profiles.save(elsewhere);
+        m_fixture->profiles.setDefaultProfileId(u"demo"_s);
+
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        QComboBox *models = window.modelBox();
+        QTRY_COMPARE(models->count(), 2);
+        ChatSession &session = m_fixture->session;
+
+        // A turn on gpt-4.1, picked for this session only.
+        QVERIFY(session.setModel(u"gpt-4.1"_s));
+        QSignalSpy finished(session.agent(), &Agent::turnFinished);
+        QVERIFY(session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        const Transcript ranOnGpt41 = session.toTranscript();
+        QCOMPARE(ranOnGpt41.config.model.model, u"gpt-4.1"_s);
+
+        // A new session starts on the provider's own model again.
+        QVERIFY(session.clear());
+        QCOMPARE(session.provider()->model, u"gpt-4o-mini"_s);
+        QCOMPARE(models->currentText(), u"gpt-4o-mini"_s);
+
+        // Reopened, it continues on the model it ran on, and the picker says so.
+        QVERIFY(session.restore(ranOnGpt41));
+        QCOMPARE(session.provider()->model, u"gpt-4.1"_s);
+        QCOMPARE(models->currentText(), u"gpt-4.1"_s);
+        QVERIFY2(window.statusText().contains(u"gpt-4.1"_s), qPrintable(window.statusText()));
+        // The provider's own model is not changed by reopening a session.
+        QCOMPARE(m_fixture->profiles.profile(u"demo"_s)->model, u"gpt-4o-mini"_s);
+
+        // Reopened while a provider that cannot continue it is chosen: back to one that can.
+        QComboBox *providers = nullptr;
+        for (QComboBox *box : window.findChildren<QComboBox *>()) {
+            if (box->accessibleName() == u"Provider"_s)
+                providers = box;
+        }
+        QVERIFY(providers);
+        QVERIFY(session.clear());
+        const int elsewhereIndex = providers->findData(u"elsewhere"_s);
+        providers->setCurrentIndex(elsewhereIndex);
+        emit providers->activated(elsewhereIndex);
+        QTRY_COMPARE(session.provider()->id, u"elsewhere"_s);
+        QVERIFY(session.restore(ranOnGpt41));
+        QTRY_COMPARE(session.provider()->id, u"demo"_s);
+        QCOMPARE(session.provider()->model, u"gpt-4.1"_s);
+        QCOMPARE(providers->currentData().toString(), u"demo"_s);
+        QTRY_COMPARE(models->currentText(), u"gpt-4.1"_s);
+
+        // The next turn asks that model.
+        QVERIFY(session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 15000);
+        QCOMPARE(m_server->requests().constLast().json().value(u"model"_s).toString(), u"gpt-4.1"_s);
+    }
+
     void aTypedModelIsUsedWhenTheListCannotBeHad()
     {
         const FakeHttpServer::Handler demo = m_server->handler();
