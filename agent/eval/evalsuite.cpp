@@ -283,7 +283,7 @@ std::optional<EvalCase> readCase(const QJsonObject &object, const QDir &folder, 
         fields.fail(EvalSuite::tr("a case needs a \"name\""));
     const auto session = fields.string(u"session"_s);
     if (session) {
-        evalCase.sessionPath = folder.absoluteFilePath(*session);
+        evalCase.sessionPath = QDir::cleanPath(folder.absoluteFilePath(*session));
         for (const QString &key : liveOnlyFields) {
             if (object.contains(key))
                 fields.fail(EvalSuite::tr("a case that replays a session takes its prompt, provider, tools "
@@ -322,7 +322,8 @@ std::optional<EvalCase> readCase(const QJsonObject &object, const QDir &folder, 
             evalCase.approveAll = *approve == u"all";
         }
     }
-    evalCase.workspace = folder.absoluteFilePath(fields.string(u"workspace"_s).value_or(u"."_s));
+    evalCase.workspace
+        = QDir::cleanPath(folder.absoluteFilePath(fields.string(u"workspace"_s).value_or(u"."_s)));
     if (!fields.failed() && !QFileInfo(evalCase.workspace).isDir())
         fields.fail(EvalSuite::tr("the workspace \"%1\" is not a folder").arg(evalCase.workspace));
     evalCase.timeoutSeconds = fields.integer(u"timeout_seconds"_s, 1, 86'400);
