@@ -139,19 +139,19 @@ EvalVerdict ExpectationEvaluator::evaluate(const EvalExpectations &expect, const
     if (replayDiffered && expect.reproduced)
         verdict.failures.append(*observed.replayDifference);
 
-    if (!expect.outcome.isEmpty()) {
+    const QString failed = turnOutcomeName(TurnOutcome::Failed);
+    if (observed.outcome == failed && expect.outcome != failed && !replayDiffered) {
+        // The model could not be asked or answered with an error: the case cannot be judged.
+        verdict.errors.append(
+            withError(tr("the turn ended without an answer (%1)").arg(observed.outcome), observed.error));
+    } else if (!expect.outcome.isEmpty()) {
         if (observed.outcome != expect.outcome)
             verdict.failures.append(
                 withError(tr("the turn ended as %1, expected %2").arg(observed.outcome, expect.outcome),
                           observed.error));
     } else if (!isAnAnswer(observed.outcome) && !replayDiffered) {
-        // No answer to judge: a model that failed is the case's error, any other ending its failure.
-        const QString message
-            = withError(tr("the turn ended without an answer (%1)").arg(observed.outcome), observed.error);
-        if (observed.outcome == turnOutcomeName(TurnOutcome::Failed))
-            verdict.errors.append(message);
-        else
-            verdict.failures.append(message);
+        verdict.failures.append(
+            withError(tr("the turn ended without an answer (%1)").arg(observed.outcome), observed.error));
     }
 
     for (const QString &text : expect.answerContains) {

@@ -168,6 +168,13 @@ private slots:
             << endedAs(u"failed"_s, u"the API key was rejected (401)"_s)
             << QStringList{u"the answer does not contain \"397.8\" (answer: \"\")"_s}
             << QStringList{u"the turn ended without an answer (failed): the API key was rejected (401)"_s};
+        QTest::newRow("a model that failed is an error whatever outcome was expected")
+            << R"({"outcome": "answered"})"_ba << endedAs(u"failed"_s, u"could not reach localhost"_s)
+            << QStringList()
+            << QStringList{u"the turn ended without an answer (failed): could not reach localhost"_s};
+        QTest::newRow("a failure that was expected")
+            << R"({"outcome": "failed"})"_ba << endedAs(u"failed"_s, u"could not reach localhost"_s)
+            << QStringList() << QStringList();
         QTest::newRow("max_cost_usd without prices")
             << R"({"max_cost_usd": 0.01})"_ba << turn << QStringList()
             << QStringList{u"cost expectations need prices: no price table can say what this turn cost"_s};
