@@ -77,29 +77,21 @@ QByteArray JUnitReport::toXml(const QString &suiteName, const QList<EvalCaseResu
         xml.writeAttribute(u"name"_s, xmlSafe(result.name));
         xml.writeAttribute(u"classname"_s, xmlSafe(suiteName));
         xml.writeAttribute(u"time"_s, seconds(result.durationMs));
-        const QString message = xmlSafe(result.firstMessage());
-        const QString details = xmlSafe(result.messages.join(u'\n'));
+        // What went wrong: every message in the text, the first as the element's message.
+        const auto writeOutcome = [&](const QString &element, const QString &type) {
+            xml.writeStartElement(element);
+            xml.writeAttribute(u"message"_s, xmlSafe(result.firstMessage()));
+            if (!type.isEmpty()) {
+                xml.writeAttribute(u"type"_s, type);
+                xml.writeCharacters(xmlSafe(result.messages.join(u'\n')));
+            }
+            xml.writeEndElement();
+        };
         switch (result.status) {
         case EvalCaseResult::Status::Passed: break;
-        case EvalCaseResult::Status::Failed:
-            xml.writeStartElement(u"failure"_s);
-            xml.writeAttribute(u"message"_s, message);
-            xml.writeAttribute(u"type"_s, u"expectation"_s);
-            xml.writeCharacters(details);
-            xml.writeEndElement();
-            break;
-        case EvalCaseResult::Status::Error:
-            xml.writeStartElement(u"error"_s);
-            xml.writeAttribute(u"message"_s, message);
-            xml.writeAttribute(u"type"_s, u"error"_s);
-            xml.writeCharacters(details);
-            xml.writeEndElement();
-            break;
-        case EvalCaseResult::Status::Skipped:
-            xml.writeStartElement(u"skipped"_s);
-            xml.writeAttribute(u"message"_s, message);
-            xml.writeEndElement();
-            break;
+        case EvalCaseResult::Status::Failed: writeOutcome(u"failure"_s, u"expectation"_s); break;
+        case EvalCaseResult::Status::Error: writeOutcome(u"error"_s, u"error"_s); break;
+        case EvalCaseResult::Status::Skipped: writeOutcome(u"skipped"_s, {}); break;
         }
         xml.writeTextElement(u"system-out"_s, xmlSafe(systemOut(result)));
         xml.writeEndElement();

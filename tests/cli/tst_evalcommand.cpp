@@ -1,6 +1,7 @@
 #include "agent/transcript/transcript.h"
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/headlessprocess.h"
 
 #include <QDir>
 #include <QFile>
@@ -146,29 +147,19 @@ private:
         return path;
     }
 
-    // Starts loopscope with no display and no keyring in its environment.
     static void start(QProcess &process, const QStringList &arguments)
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "DBUS_SESSION_BUS_ADDRESS"})
-            env.remove(QString::fromLatin1(name));
-        env.insert(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
-        env.insert(u"XDG_CONFIG_HOME"_s, QDir::tempPath() + u"/loopscope-tst-evalcommand-config"_s);
-        process.setProcessEnvironment(env);
-        process.start(QStringLiteral(LOOPSCOPE_EXECUTABLE), QStringList{u"eval"_s} + arguments);
+        QProcessEnvironment key;
+        key.insert(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
+        HeadlessProcess::start(process, QStringLiteral(LOOPSCOPE_EXECUTABLE),
+                               QStringList{u"eval"_s} + arguments, key,
+                               u"loopscope-tst-evalcommand-config"_s);
     }
 
     static Run finish(QProcess &process)
     {
-        Run run;
-        if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, 60000)) {
-            process.kill();
-            process.waitForFinished();
-        }
-        run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-        run.out = QString::fromUtf8(process.readAllStandardOutput());
-        run.err = QString::fromUtf8(process.readAllStandardError());
-        return run;
+        const HeadlessProcess::Result result = HeadlessProcess::finish(process);
+        return {result.exitCode, QString::fromUtf8(result.out), QString::fromUtf8(result.err)};
     }
 
     Run run(const QStringList &arguments)
