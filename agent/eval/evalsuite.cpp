@@ -369,7 +369,8 @@ std::optional<QList<EvalCase>> EvalSuite::parse(const QByteArray &bytes, const Q
 {
     QList<EvalCase> cases;
     QSet<QString> names;
-    const QList<QByteArray> lines = bytes.split('\n');
+    // An editor's byte order mark is not part of the first case.
+    const QList<QByteArray> lines = (bytes.startsWith("\xEF\xBB\xBF") ? bytes.mid(3) : bytes).split('\n');
     for (int i = 0; i < lines.size(); ++i) {
         const int line = i + 1;
         const QByteArray text = lines.at(i).trimmed();

@@ -192,6 +192,8 @@ int EvalCommand::exec(const QStringList &arguments)
         setups.at(index).applyTo(*session);
         return session;
     });
+    // Extension point for cost: once the price table is on this branch, give the runner a
+    // setCostFunction() that prices a turn's model calls. Until then max_cost_usd is an error.
     runner.setJobs(jobCount);
     runner.setTimeoutSeconds(timeoutSeconds);
     if (!sessionFolder.isEmpty())

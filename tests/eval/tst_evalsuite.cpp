@@ -78,6 +78,20 @@ private slots:
         QCOMPARE(evalCase.expect, expect);
     }
 
+    void aByteOrderMarkAndWindowsLineEndsAreNotPartOfTheCases()
+    {
+        QString error;
+
+        const std::optional<QList<EvalCase>> cases = EvalSuite::parse(
+            "\xEF\xBB\xBF{\"name\": \"a\", \"prompt\": \"p\"}\r\n{\"name\": \"b\", \"prompt\": \"q\"}\r\n",
+            QDir(m_dir.path()), &error);
+
+        QVERIFY2(cases, qPrintable(error));
+        QCOMPARE(cases->size(), 2);
+        QCOMPARE(cases->at(1).line, 2);
+        QCOMPARE(cases->at(1).prompt, u"q"_s);
+    }
+
     void aReplayCaseReadsItsTurnFromTheSessionBesideTheSuite()
     {
         write(u"suite.jsonl"_s,
