@@ -65,6 +65,54 @@ std::optional<ProviderProfile> profileFor(const EvalCase &evalCase,
     return Launch::ProviderOptions::profile(choice, hint, error);
 }
 
+// What each live case runs with (replays need nothing): its provider, its key from the
+// environment (CI has no keyring to unlock), its loop options, tools and approvals. nullopt, with
+// *error naming the case's line, when a case names no model or its key is missing.
+std::optional<QList<HeadlessSetup>>
+setupsFor(const EvalSuite &suite, const Launch::ProviderOptions::Choice &commandLine, QString *error)
+{
+    QList<HeadlessSetup> setups(suite.cases.size());
+    for (qsizetype i = 0; i < suite.cases.size(); ++i) {
+        const EvalCase &evalCase = suite.cases.at(i);
+        if (evalCase.isReplay())
+            continue;
+        const auto fail = [&](const QString &message) {
+            *error = EvalCommand::tr("%1: line %2: %3").arg(suite.path).arg(evalCase.line).arg(message);
+            return std::nullopt;
+        };
+        HeadlessSetup &setup = setups[i];
+        QString why;
+        const std::optional<ProviderProfile> profile = profileFor(evalCase, commandLine, &why);
+        if (!profile)
+            return fail(why);
+        setup.profile = *profile;
+        const ApiKeyResolver::Result key = ApiKeyResolver::fromEnvironment(setup.profile);
+        if (key.status == ApiKeyResolver::Result::Status::EnvironmentUnset)
+            return fail(EvalCommand::tr("no API key: set the environment variable %1, or name another with "
+                                        "\"api_key_env\" or --api-key-env")
+                            .arg(setup.profile.apiKeyEnv));
+        setup.apiKey = key.key;
+        setup.config.systemPrompt = evalCase.system;
+        if (evalCase.maxIterations)
+            setup.config.maxIterations = *evalCase.maxIterations;
+        setup.tools = evalCase.tools;
+        setup.workspace = evalCase.workspace;
+        setup.approveAll = evalCase.approveAll;
+    }
+    return setups;
+}
+
+QString statusWord(EvalCaseResult::Status status)
+{
+    switch (status) {
+    case EvalCaseResult::Status::Passed: return u"PASS"_s;
+    case EvalCaseResult::Status::Failed: return u"FAIL"_s;
+    case EvalCaseResult::Status::Error: return u"ERROR"_s;
+    case EvalCaseResult::Status::Skipped: return u"SKIP"_s;
+    }
+    return {};
+}
+
 } // namespace
 
 EvalCommand::EvalCommand()
@@ -136,11 +184,12 @@ int EvalCommand::exec(const QStringList &arguments)
         return BadInput;
     }
     // Checked even when every case names its own provider: a wrong option is a mistake either way.
-    Launch::ProviderOptions::Choice commandLine = providerOptions.choice(parser);
+    // The model may come from the cases, so a stand-in lets the rest be checked.
+    const Launch::ProviderOptions::Choice commandLine = providerOptions.choice(parser);
     if (providerOptions.isAnySet(parser)) {
-        QString error;
         Launch::ProviderOptions::Choice check = commandLine;
-        check.model = check.model.isEmpty() ? u"-"_s : check.model; // the model may come from the cases
+        check.model = check.model.isEmpty() ? u"any"_s : check.model;
+        QString error;
         if (!Launch::ProviderOptions::profile(check, {}, &error)) {
             printError(error);
             return BadInput;
@@ -154,42 +203,16 @@ int EvalCommand::exec(const QStringList &arguments)
         printError(error);
         return BadInput;
     }
-    QList<HeadlessSetup> setups(suite->cases.size());
-    for (qsizetype i = 0; i < suite->cases.size(); ++i) {
-        const EvalCase &evalCase = suite->cases.at(i);
-        if (evalCase.isReplay())
-            continue;
-        const auto fail = [&](const QString &message) {
-            printError(tr("%1: line %2: %3").arg(suite->path).arg(evalCase.line).arg(message));
-        };
-        HeadlessSetup &setup = setups[i];
-        const std::optional<ProviderProfile> profile = profileFor(evalCase, commandLine, &error);
-        if (!profile) {
-            fail(error);
-            return BadInput;
-        }
-        setup.profile = *profile;
-        // The environment only: CI has no keyring to unlock.
-        const ApiKeyResolver::Result key = ApiKeyResolver::fromEnvironment(setup.profile);
-        if (key.status == ApiKeyResolver::Result::Status::EnvironmentUnset) {
-            fail(tr("no API key: set the environment variable %1, or name another with \"api_key_env\" or "
-                    "--api-key-env")
-                     .arg(setup.profile.apiKeyEnv));
-            return BadInput;
-        }
-        setup.apiKey = key.key;
-        setup.config.systemPrompt = evalCase.system;
-        if (evalCase.maxIterations)
-            setup.config.maxIterations = *evalCase.maxIterations;
-        setup.tools = evalCase.tools;
-        setup.workspace = evalCase.workspace;
-        setup.approveAll = evalCase.approveAll;
+    const std::optional<QList<HeadlessSetup>> setups = setupsFor(*suite, commandLine, &error);
+    if (!setups) {
+        printError(error);
+        return BadInput;
     }
 
     QNetworkAccessManager network;
     EvalRunner runner(suite->cases, [&network, &setups](int index) {
         auto session = std::make_unique<ChatSession>(&network);
-        setups.at(index).applyTo(*session);
+        setups->at(index).applyTo(*session);
         return session;
     });
     // Extension point for cost: once the price table is on this branch, give the runner a
@@ -200,14 +223,7 @@ int EvalCommand::exec(const QStringList &arguments)
         runner.setSessionFolder(sessionFolder);
 
     QObject::connect(&runner, &EvalRunner::caseFinished, &runner, [this](int, const EvalCaseResult &result) {
-        QString word;
-        switch (result.status) {
-        case EvalCaseResult::Status::Passed: word = u"PASS"_s; break;
-        case EvalCaseResult::Status::Failed: word = u"FAIL"_s; break;
-        case EvalCaseResult::Status::Error: word = u"ERROR"_s; break;
-        case EvalCaseResult::Status::Skipped: word = u"SKIP"_s; break;
-        }
-        *m_out << word << u' ' << result.name;
+        *m_out << statusWord(result.status) << ' ' << result.name;
         if (!result.firstMessage().isEmpty())
             *m_out << ": " << result.firstMessage();
         *m_out << Qt::endl;
