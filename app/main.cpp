@@ -5,6 +5,7 @@
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
+#include "app/cli/evalcommand.h"
 #include "app/cli/exportcommand.h"
 #include "app/cli/mcpcommand.h"
 #include "app/cli/replaycommand.h"
@@ -84,8 +85,8 @@ void describeWindowOptions(QCommandLineParser &parser,
     parser.setApplicationDescription(QCoreApplication::translate(
         "main",
         "Chat with an LLM agent and see, step by step, what its tool loop does.\n"
-        "Headless commands: loopscope run, loopscope replay, loopscope export, loopscope mcp list|call\n"
-        "(each with --help)."));
+        "Headless commands: loopscope run, loopscope replay, loopscope export, loopscope mcp list|call,\n"
+        "loopscope eval (each with --help)."));
     parser.addHelpOption();
     parser.addVersionOption();
     providerOptions.addTo(parser);
@@ -183,6 +184,11 @@ int main(int argc, char *argv[])
         QCoreApplication app(argc, argv);
         describeApplication();
         return Loopscope::Cli::McpCommand().exec(QCoreApplication::arguments());
+    }
+    if (argc > 1 && qstrcmp(argv[1], "eval") == 0) {
+        QCoreApplication app(argc, argv);
+        describeApplication();
+        return Loopscope::Cli::EvalCommand().exec(QCoreApplication::arguments());
     }
     if (argc > 1 && qstrcmp(argv[1], "export") == 0) {
         QCoreApplication app(argc, argv);

@@ -1,6 +1,7 @@
 #include "app/cli/runcommand.h"
 
 #include "app/cli/commandlinesyntax.h"
+#include "app/cli/headlesssetup.h"
 
 #include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
@@ -32,19 +33,11 @@ namespace {
 
 struct RunOptions
 {
-    ProviderProfile profile;
-    AgentConfig config;
-    QStringList tools;
-    QString workspace;
-    bool approveAll = true;
-    // MCP servers can write files or spend money, and nobody is there to ask: their tools and forms
-    // need an explicit --approve all.
-    bool approveMcp = false;
+    HeadlessSetup setup; // the key is filled in once the options are checked
     QString eventsPath;
     QString traceOutPath;
     QString sessionPath;
     QString prompt;
-    QList<McpServerConfig> mcpServers;
 };
 
 void printError(const QString &message)
@@ -141,11 +134,11 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         printError(error);
         return BadUsage;
     }
-    options.profile = *profile;
+    options.setup.profile = *profile;
 
     bool ok = false;
-    options.config.maxIterations = parser.value(maxIterations).toInt(&ok);
-    if (!ok || options.config.maxIterations < 1 || options.config.maxIterations > 1000) {
+    options.setup.config.maxIterations = parser.value(maxIterations).toInt(&ok);
+    if (!ok || options.setup.config.maxIterations < 1 || options.setup.config.maxIterations > 1000) {
         printError(RunCommand::tr("--max-iterations takes a number from 1 to 1000"));
         return BadUsage;
     }
@@ -154,15 +147,15 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         printError(RunCommand::tr("--post-loop takes reflect or summary"));
         return BadUsage;
     }
-    options.config.postLoop = *mode;
-    options.config.systemPrompt = parser.value(system);
+    options.setup.config.postLoop = *mode;
+    options.setup.config.systemPrompt = parser.value(system);
     // The model and its parameters come from the profile.
-    options.config.model.stream = !parser.isSet(noStream);
+    options.setup.config.model.stream = !parser.isSet(noStream);
 
     if (parser.isSet(tools)) {
         const QString list = parser.value(tools).trimmed();
-        options.tools = list == u"all" ? builtinToolNames() : list.split(u',', Qt::SkipEmptyParts);
-        for (QString &name : options.tools) {
+        options.setup.tools = list == u"all" ? builtinToolNames() : list.split(u',', Qt::SkipEmptyParts);
+        for (QString &name : options.setup.tools) {
             name = name.trimmed();
             if (!builtinToolNames().contains(name)) {
                 printError(RunCommand::tr("unknown tool \"%1\": the built-in tools are %2")
@@ -171,9 +164,9 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
             }
         }
     }
-    options.workspace = parser.isSet(workspace) ? parser.value(workspace) : QDir::currentPath();
-    if (!QFileInfo(options.workspace).isDir()) {
-        printError(RunCommand::tr("the workspace \"%1\" is not a folder").arg(options.workspace));
+    options.setup.workspace = parser.isSet(workspace) ? parser.value(workspace) : QDir::currentPath();
+    if (!QFileInfo(options.setup.workspace).isDir()) {
+        printError(RunCommand::tr("the workspace \"%1\" is not a folder").arg(options.setup.workspace));
         return BadUsage;
     }
     const QString approval = parser.value(approve);
@@ -181,8 +174,8 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         printError(RunCommand::tr("--approve takes all or none"));
         return BadUsage;
     }
-    options.approveAll = approval == u"all";
-    options.approveMcp = parser.isSet(approve) && options.approveAll;
+    options.setup.approveAll = approval == u"all";
+    options.setup.approveMcp = parser.isSet(approve) && options.setup.approveAll;
     options.eventsPath = parser.value(events);
     options.traceOutPath = parser.value(traceOut);
     options.sessionPath = parser.value(session);
@@ -202,7 +195,7 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         printError(error);
         return BadUsage;
     }
-    options.mcpServers = *servers;
+    options.setup.mcpServers = *servers;
     return options;
 }
 
@@ -232,7 +225,7 @@ bool writeTrace(const Trace &trace, const QString &path, QString *error)
 // The conversation this run continues (from --session, if the file exists),
 // with this run's provider, loop options, tools and approvals. False after
 // saying why the session file cannot be continued.
-bool prepareSession(ChatSession &session, const RunOptions &options, const QString &apiKey)
+bool prepareSession(ChatSession &session, const RunOptions &options)
 {
     if (!options.sessionPath.isEmpty() && QFileInfo::exists(options.sessionPath)) {
         TranscriptLoadResult loaded = TranscriptFile::load(options.sessionPath);
@@ -243,21 +236,7 @@ bool prepareSession(ChatSession &session, const RunOptions &options, const QStri
         }
         session.restore(*loaded.transcript, std::move(*loaded.trace));
     }
-    session.setProvider(options.profile, apiKey);
-    session.setAgentConfig(options.config);
-    session.setTools(options.tools, options.workspace);
-    if (!options.approveAll) {
-        session.approvals()->setDefaultRule(ToolApprovalPolicy::Rule::Never);
-        session.approvals()->setNeverReason(
-            RunCommand::tr("tool calls are not approved in this run (--approve none)"));
-    } else if (!options.approveMcp) {
-        session.approvals()->setNeverReason(
-            RunCommand::tr("MCP tools are not approved in this run: they need an explicit --approve all"));
-    }
-    // Nobody is there to ask: MCP tools run only with an explicit --approve all.
-    session.setMcpApprovalOverride(options.approveMcp ? ToolApprovalPolicy::Rule::Always
-                                                      : ToolApprovalPolicy::Rule::Never);
-    session.setMcpServers(options.mcpServers);
+    options.setup.applyTo(session);
     return true;
 }
 
@@ -301,15 +280,16 @@ int RunCommand::exec(const QStringList &arguments)
     auto parsed = parseOptions(arguments);
     if (const int *code = std::get_if<int>(&parsed))
         return *code;
-    const RunOptions options = std::get<RunOptions>(std::move(parsed));
+    RunOptions options = std::get<RunOptions>(std::move(parsed));
 
     // The environment only: a terminal or a script has no keyring to unlock.
-    const ApiKeyResolver::Result key = ApiKeyResolver::fromEnvironment(options.profile);
+    const ApiKeyResolver::Result key = ApiKeyResolver::fromEnvironment(options.setup.profile);
     if (key.status == ApiKeyResolver::Result::Status::EnvironmentUnset) {
         printError(tr("no API key: set the environment variable %1, or name another with --api-key-env")
-                       .arg(options.profile.apiKeyEnv));
+                       .arg(options.setup.profile.apiKeyEnv));
         return BadUsage;
     }
+    options.setup.apiKey = key.key;
 
     JsonLinesWriter eventLog;
     if (!options.eventsPath.isEmpty() && !eventLog.open(options.eventsPath)) {
@@ -320,7 +300,7 @@ int RunCommand::exec(const QStringList &arguments)
 
     QNetworkAccessManager network;
     ChatSession session(&network);
-    if (!prepareSession(session, options, key.key))
+    if (!prepareSession(session, options))
         return BadUsage;
 
     Agent *agent = session.agent();
@@ -338,7 +318,7 @@ int RunCommand::exec(const QStringList &arguments)
     QObject::connect(&session, &ChatSession::elicitationRequested, &session,
                      [&session, &options](int id, const McpElicitation &request) {
                          const McpElicitationAnswer answer
-                             = McpServerOptions::answerWithoutUser(request, options.approveMcp);
+                             = McpServerOptions::answerWithoutUser(request, options.setup.approveMcp);
                          printError(answer.action == McpElicitationAnswer::Action::Accept
                                         ? tr("the MCP server \"%1\" asked \"%2\": accepted with the defaults")
                                               .arg(request.serverName, request.message)

@@ -38,30 +38,46 @@ bool ProviderOptions::isAnySet(const QCommandLineParser &parser) const
            || parser.isSet(m_apiKeyEnv);
 }
 
+ProviderOptions::Choice ProviderOptions::choice(const QCommandLineParser &parser) const
+{
+    Choice choice;
+    choice.kind = parser.value(m_provider);
+    if (parser.isSet(m_baseUrl))
+        choice.baseUrl = parser.value(m_baseUrl);
+    choice.model = parser.value(m_model);
+    if (parser.isSet(m_apiKeyEnv))
+        choice.apiKeyEnv = parser.value(m_apiKeyEnv);
+    return choice;
+}
+
 std::optional<ProviderProfile> ProviderOptions::profile(const QCommandLineParser &parser,
                                                         QString *error) const
 {
+    return profile(choice(parser), tr("with --model"), error);
+}
+
+std::optional<ProviderProfile> ProviderOptions::profile(const Choice &choice, const QString &modelHint,
+                                                        QString *error)
+{
     ProviderProfile profile;
     profile.id = u"command-line"_s;
-    const auto kind = providerKindFromName(parser.value(m_provider));
+    const auto kind = providerKindFromName(choice.kind);
     if (!kind) {
-        *error = tr("unknown provider \"%1\": use openai, anthropic, gemini or ollama")
-                     .arg(parser.value(m_provider));
+        *error = tr("unknown provider \"%1\": use openai, anthropic, gemini or ollama").arg(choice.kind);
         return std::nullopt;
     }
     profile.kind = *kind;
-    profile.baseUrl = parser.isSet(m_baseUrl) ? QUrl(parser.value(m_baseUrl)) : defaultBaseUrl(profile.kind);
+    profile.baseUrl = choice.baseUrl ? QUrl(*choice.baseUrl) : defaultBaseUrl(profile.kind);
     if (!profile.baseUrl.isValid() || !profile.baseUrl.scheme().startsWith(u"http"_s)) {
-        *error = tr("the base URL \"%1\" is not an http(s) URL").arg(parser.value(m_baseUrl));
+        *error = tr("the base URL \"%1\" is not an http(s) URL").arg(choice.baseUrl.value_or(QString()));
         return std::nullopt;
     }
-    profile.model = parser.value(m_model);
+    profile.model = choice.model;
     if (profile.model.isEmpty()) {
-        *error = tr("name the model with --model");
+        *error = tr("name the model %1").arg(modelHint);
         return std::nullopt;
     }
-    profile.apiKeyEnv
-        = parser.isSet(m_apiKeyEnv) ? parser.value(m_apiKeyEnv) : defaultApiKeyEnv(profile.kind);
+    profile.apiKeyEnv = choice.apiKeyEnv.value_or(defaultApiKeyEnv(profile.kind));
     profile.name = tr("%1 (command line)").arg(profile.model);
     return profile;
 }

@@ -30,6 +30,21 @@ public:
     // The profile the options describe; nullopt with *error when a value is wrong.
     std::optional<ProviderProfile> profile(const QCommandLineParser &parser, QString *error) const;
 
+    // The same four choices from elsewhere (a case of `loopscope eval`), checked
+    // the same way; an unset field takes the provider's default.
+    struct Choice
+    {
+        QString kind = QStringLiteral("openai");
+        std::optional<QString> baseUrl;
+        QString model;
+        std::optional<QString> apiKeyEnv;
+    };
+    // \a modelHint ends the sentence when no model is named, e.g. "with --model".
+    static std::optional<ProviderProfile> profile(const Choice &choice, const QString &modelHint,
+                                                  QString *error);
+    // What the command line chose, for a caller that then changes some of it.
+    Choice choice(const QCommandLineParser &parser) const;
+
 private:
     QCommandLineOption m_provider;
     QCommandLineOption m_baseUrl;

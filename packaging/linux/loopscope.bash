@@ -1,5 +1,5 @@
 # bash completion for loopscope(1): the window's options, the sub-commands
-# run, replay, export and mcp, their options and their values.
+# run, replay, export, mcp and eval, their options and their values.
 
 _loopscope()
 {
@@ -10,7 +10,7 @@ _loopscope()
     local command=""
     if [[ $cword -gt 1 ]]; then
         case ${words[1]} in
-            run|replay|export|mcp) command=${words[1]} ;;
+            run|replay|export|mcp|eval) command=${words[1]} ;;
         esac
     fi
 
@@ -34,8 +34,11 @@ _loopscope()
         --format)
             COMPREPLY=($(compgen -W "md html otlp" -- "$cur"))
             return ;;
-        --workspace)
+        --workspace|--save-sessions)
             _filedir -d
+            return ;;
+        --junit)
+            _filedir xml
             return ;;
         --events|--trace-out|--session|-o|--output|--mcp-config)
             _filedir
@@ -43,7 +46,7 @@ _loopscope()
         --api-key-env)
             COMPREPLY=($(compgen -v -- "$cur"))
             return ;;
-        --base-url|--model|--system|--max-iterations|--turn|--mcp-url|--mcp-server)
+        --base-url|--model|--system|--max-iterations|--turn|--mcp-url|--mcp-server|--jobs|--timeout)
             return ;;
     esac
 
@@ -66,6 +69,13 @@ _loopscope()
             else
                 _filedir 'loopscope.json'
             fi ;;
+        eval)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "$provider_options --junit --jobs --timeout --save-sessions
+                    -h --help" -- "$cur"))
+            else
+                _filedir jsonl
+            fi ;;
         export)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--format -o --output --otlp-content -h --help" -- "$cur"))
@@ -76,7 +86,7 @@ _loopscope()
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$provider_options -h --help --help-all -v --version" -- "$cur"))
             elif [[ $cword -eq 1 ]]; then
-                COMPREPLY=($(compgen -W "run replay export mcp" -- "$cur"))
+                COMPREPLY=($(compgen -W "run replay export mcp eval" -- "$cur"))
                 _filedir 'loopscope.json'
             else
                 _filedir 'loopscope.json'

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "agent/config/providerprofile.h"
+#include "agent/loop/agentconfig.h"
+#include "agent/mcp/mcpserverconfig.h"
+
+#include <QCoreApplication>
+#include <QList>
+#include <QStringList>
+
+namespace Loopscope {
+class ChatSession;
+} // namespace Loopscope
+
+namespace Loopscope::Cli {
+
+/*!
+    What a turn without a window runs with: the provider and its key, the loop
+    options, the built-in tools and their workspace, and who approves tool
+    calls when nobody is there to ask. `loopscope run` and every live case of
+    `loopscope eval` prepare their ChatSession through it, so both run a turn
+    the same way.
+*/
+struct HeadlessSetup
+{
+    Q_DECLARE_TR_FUNCTIONS(HeadlessSetup)
+
+public:
+    ProviderProfile profile;
+    QString apiKey;
+    AgentConfig config;
+    QStringList tools;
+    QString workspace;
+    bool approveAll = true;
+    // MCP servers can write files or spend money, and nobody is there to ask: their tools and forms
+    // need an explicit --approve all.
+    bool approveMcp = false;
+    QList<McpServerConfig> mcpServers;
+
+    // Gives \a session this provider, loop, tools, approvals and MCP servers.
+    void applyTo(ChatSession &session) const;
+};
+
+} // namespace Loopscope::Cli

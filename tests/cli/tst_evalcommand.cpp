@@ -1,0 +1,395 @@
+#include "agent/transcript/transcript.h"
+#include "tests/support/democonversation.h"
+#include "tests/support/fakehttpserver.h"
+#include "tests/support/headlessprocess.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+#include <csignal>
+
+using namespace Loopscope;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString apiKey = u"sk-eval-secret-0123456789"_s;
+
+// One case of a suite, as a JSON line.
+QByteArray caseLine(const QJsonObject &object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
+}
+
+// The demo model's three-iteration turn (tests/support/democonversation.cpp), asked live.
+QJsonObject demoCase(const QString &name, const QJsonObject &expect)
+{
+    return {{u"name"_s, name},
+            {u"prompt"_s, QString::fromUtf8(DemoConversation::question)},
+            {u"tools"_s, QJsonArray{u"calculator"_s, u"current_time"_s}},
+            {u"expect"_s, expect}};
+}
+
+const QJsonObject demoPasses{
+    {u"answer_contains"_s, QJsonArray{u"397.8"_s, u"1942.2"_s}},
+    {u"tool_called"_s,
+     QJsonArray{QJsonObject{{u"name"_s, u"calculator"_s},
+                            {u"arguments"_s,
+                             QJsonObject{{u"expression"_s, QJsonObject{{u"matches"_s, u"^0\\.17"_s}}}}}},
+                QJsonObject{{u"name"_s, u"current_time"_s},
+                            {u"arguments"_s, QJsonObject{{u"timezone"_s, u"UTC"_s}}}}}},
+    {u"max_iterations"_s, 3},
+    {u"no_error_results"_s, true},
+    {u"outcome"_s, u"answered"_s}};
+
+struct TestCase
+{
+    QString name;
+    QString failure; // the failure's message attribute, if any
+    QString error;
+    bool skipped = false;
+    QString systemOut;
+};
+
+struct Report
+{
+    QXmlStreamAttributes suite;
+    QList<TestCase> cases;
+    bool wellFormed = false;
+};
+
+Report readReport(const QString &path)
+{
+    Report report;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return report;
+    QXmlStreamReader xml(&file);
+    while (xml.readNextStartElement()) {
+        if (xml.name() == u"testsuites")
+            continue;
+        if (xml.name() != u"testsuite") {
+            xml.skipCurrentElement();
+            continue;
+        }
+        report.suite = xml.attributes();
+        while (xml.readNextStartElement()) {
+            TestCase testCase;
+            testCase.name = xml.attributes().value(u"name"_s).toString();
+            while (xml.readNextStartElement()) {
+                const QString message = xml.attributes().value(u"message"_s).toString();
+                if (xml.name() == u"failure")
+                    testCase.failure = message;
+                else if (xml.name() == u"error")
+                    testCase.error = message;
+                else if (xml.name() == u"skipped")
+                    testCase.skipped = true;
+                if (xml.name() == u"system-out")
+                    testCase.systemOut = xml.readElementText();
+                else
+                    xml.skipCurrentElement();
+            }
+            report.cases.append(testCase);
+        }
+    }
+    report.wellFormed = !xml.hasError();
+    return report;
+}
+
+QString lastUserMessage(const HttpRequestRecord &request)
+{
+    QString text;
+    for (const QJsonValue &message : request.json().value(u"messages"_s).toArray()) {
+        if (message[u"role"_s].toString() == u"user")
+            text = message[u"content"_s].toString();
+    }
+    return text;
+}
+
+} // namespace
+
+class EvalCommandTest : public QObject
+{
+    Q_OBJECT
+
+private:
+    FakeHttpServer m_server;
+    QTemporaryDir m_dir;
+
+    struct Run
+    {
+        int exitCode = -1;
+        QString out;
+        QString err;
+    };
+
+    QStringList providerArguments() const
+    {
+        return {
+            u"--provider"_s, u"openai"_s,      u"--base-url"_s,    m_server.baseUrl().toString() + u"/v1"_s,
+            u"--model"_s,    u"gpt-4o-mini"_s, u"--api-key-env"_s, u"LOOPSCOPE_TEST_KEY"_s};
+    }
+
+    QString writeSuite(const QString &name, const QByteArray &lines)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            return {};
+        file.write(lines);
+        return path;
+    }
+
+    static void start(QProcess &process, const QStringList &arguments)
+    {
+        QProcessEnvironment key;
+        key.insert(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
+        HeadlessProcess::start(process, QStringLiteral(LOOPSCOPE_EXECUTABLE),
+                               QStringList{u"eval"_s} + arguments, key,
+                               u"loopscope-tst-evalcommand-config"_s);
+    }
+
+    static Run finish(QProcess &process)
+    {
+        const HeadlessProcess::Result result = HeadlessProcess::finish(process);
+        return {result.exitCode, QString::fromUtf8(result.out), QString::fromUtf8(result.err)};
+    }
+
+    Run run(const QStringList &arguments)
+    {
+        QProcess process;
+        start(process, arguments);
+        return finish(process);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_server.listen());
+        QVERIFY(m_dir.isValid());
+        // Beside the suite: a replay case names it by a relative path.
+        QVERIFY(QFile::copy(QStringLiteral(LOOPSCOPE_EXAMPLE_SESSION),
+                            m_dir.filePath(u"recorded.loopscope.json"_s)));
+    }
+
+    void init()
+    {
+        DemoConversation::install(m_server, 0);
+        const FakeHttpServer::Handler demo = m_server.handler();
+        m_server.setHandler([demo](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (lastUserMessage(request) == u"wait forever")
+                exchange.stall();
+            else
+                demo(request, exchange);
+        });
+    }
+
+    void passingAndFailingCasesAreReportedInSuiteOrder_data()
+    {
+        QTest::addColumn<QString>("jobs");
+        QTest::newRow("one at a time") << u"1"_s;
+        QTest::newRow("three at once") << u"3"_s;
+    }
+
+    void passingAndFailingCasesAreReportedInSuiteOrder()
+    {
+        QFETCH(QString, jobs);
+        const QString suite
+            = writeSuite(u"regressions.jsonl"_s,
+                         caseLine(demoCase(u"share and time"_s, demoPasses))
+                             + caseLine(demoCase(u"no clock"_s, {{u"tool_not_called"_s, u"current_time"_s}}))
+                             + caseLine({{u"name"_s, u"recorded turn"_s},
+                                         {u"session"_s, u"recorded.loopscope.json"_s},
+                                         {u"expect"_s, QJsonObject{{u"answer_contains"_s, u"1942.2"_s},
+                                                                   {u"max_iterations"_s, 3}}}}));
+        const QString reportPath = m_dir.filePath(u"report-%1.xml"_s.arg(jobs));
+        const int requestsBefore = int(m_server.requests().size());
+
+        const Run result
+            = run(providerArguments() << u"--jobs"_s << jobs << u"--junit"_s << reportPath << suite);
+
+        QCOMPARE(result.exitCode, 1);
+        const QStringList lines = result.out.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines.at(0), u"PASS share and time"_s);
+        QCOMPARE(lines.at(1),
+                 u"FAIL no clock: current_time was called, expected not to be (1 call; the first with "
+                 "{\"timezone\":\"UTC\"})"_s);
+        QCOMPARE(lines.at(2), u"PASS recorded turn"_s);
+        QVERIFY2(QRegularExpression(u"^3 cases: 2 passed, 1 failed \\(\\d+\\.\\d s\\)$"_s)
+                     .match(lines.at(3))
+                     .hasMatch(),
+                 qPrintable(lines.at(3)));
+        // Two live turns of three model calls each; the replay asks no one.
+        QCOMPARE(m_server.requests().size() - requestsBefore, 6);
+        QCOMPARE(m_server.requests().constLast().header("authorization"), "Bearer "_ba + apiKey.toUtf8());
+
+        const Report report = readReport(reportPath);
+        QVERIFY(report.wellFormed);
+        QCOMPARE(report.suite.value(u"name"_s), u"regressions"_s);
+        QCOMPARE(report.suite.value(u"tests"_s), u"3"_s);
+        QCOMPARE(report.suite.value(u"failures"_s), u"1"_s);
+        QCOMPARE(report.suite.value(u"errors"_s), u"0"_s);
+        QCOMPARE(report.cases.size(), 3);
+        QCOMPARE(report.cases.at(0).name, u"share and time"_s);
+        QVERIFY(report.cases.at(0).failure.isEmpty());
+        QVERIFY2(report.cases.at(0).systemOut.contains(
+                     u"calculator {\"expression\":\"0.17*2340\"} -> 0.17*2340 = 397.8"_s),
+                 qPrintable(report.cases.at(0).systemOut));
+        QVERIFY(report.cases.at(0).systemOut.contains(u"| What is left | `calculator` | **1942.2** |"_s));
+        QCOMPARE(report.cases.at(1).failure, lines.at(1).mid(u"FAIL no clock: "_s.size()));
+        QCOMPARE(report.cases.at(2).name, u"recorded turn"_s);
+        QVERIFY(report.cases.at(2).failure.isEmpty() && report.cases.at(2).error.isEmpty());
+
+        QFile reportFile(reportPath);
+        QVERIFY(reportFile.open(QIODevice::ReadOnly));
+        QVERIFY(!reportFile.readAll().contains(apiKey.toUtf8()));
+        QVERIFY(!result.out.contains(apiKey) && !result.err.contains(apiKey));
+    }
+
+    void aSuiteThatPassesExitsZero()
+    {
+        const QString suite = writeSuite(
+            u"green.jsonl"_s,
+            caseLine(demoCase(u"share and time"_s, demoPasses))
+                + caseLine({{u"name"_s, u"recorded turn"_s}, {u"session"_s, u"recorded.loopscope.json"_s}}));
+
+        const Run result = run(providerArguments() << suite);
+
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY2(result.out.startsWith(
+                     u"PASS share and time\nPASS recorded turn\n2 cases: 2 passed, 0 failed ("_s),
+                 qPrintable(result.out));
+        QCOMPARE(result.err, QString());
+    }
+
+    void aMalformedLineIsNamedAndNothingRuns_data()
+    {
+        QTest::addColumn<QByteArray>("badLine");
+        QTest::addColumn<QString>("error");
+
+        QTest::newRow("not JSON") << "{\"name\": \"broken\", \"prompt\": }\n"_ba
+                                  << u"line 3: not JSON: "_s; // then Qt's words for it
+        QTest::newRow("unknown expectation")
+            << "{\"name\": \"typo\", \"prompt\": \"p\", \"expect\": {\"answer_contain\": \"x\"}}\n"_ba
+            << u"line 3: unknown field \"answer_contain\" in \"expect\""_s;
+        QTest::newRow("a session that is not there")
+            << "{\"name\": \"gone\", \"session\": \"gone.loopscope.json\"}\n"_ba
+            << u"line 3: cannot read the session \"%1\""_s.arg(m_dir.filePath(u"gone.loopscope.json"_s));
+    }
+
+    void aMalformedLineIsNamedAndNothingRuns()
+    {
+        QFETCH(QByteArray, badLine);
+        QFETCH(QString, error);
+        const QString suite
+            = writeSuite(u"broken.jsonl"_s, caseLine(demoCase(u"fine"_s, demoPasses)) + "\n" + badLine);
+        const int requestsBefore = int(m_server.requests().size());
+
+        const Run result = run(providerArguments() << suite);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.startsWith(u"loopscope eval: %1: %2"_s.arg(suite, error)),
+                 qPrintable(result.err));
+        QCOMPARE(result.out, QString());
+        QCOMPARE(m_server.requests().size(), requestsBefore);
+    }
+
+    void aCaseWithoutAModelOrKeyIsBadUsage()
+    {
+        const QString suite
+            = writeSuite(u"nomodel.jsonl"_s, caseLine({{u"name"_s, u"x"_s}, {u"prompt"_s, u"p"_s}}));
+
+        const Run noModel = run({suite});
+        const Run noKey
+            = run({u"--model"_s, u"m"_s, u"--api-key-env"_s, u"LOOPSCOPE_TEST_UNSET_KEY"_s, suite});
+
+        QCOMPARE(noModel.exitCode, 2);
+        QCOMPARE(
+            noModel.err,
+            u"loopscope eval: %1: line 1: name the model in the case (\"model\") or with --model\n"_s.arg(
+                suite));
+        QCOMPARE(noKey.exitCode, 2);
+        QVERIFY2(noKey.err.contains(
+                     u"line 1: no API key: set the environment variable LOOPSCOPE_TEST_UNSET_KEY"_s),
+                 qPrintable(noKey.err));
+    }
+
+    void savedSessionsOpenAndHoldNoKey()
+    {
+        const QString suite = writeSuite(
+            u"saved.jsonl"_s,
+            caseLine(demoCase(u"share/time"_s, demoPasses))
+                + caseLine({{u"name"_s, u"recorded turn"_s}, {u"session"_s, u"recorded.loopscope.json"_s}}));
+        const QString folder = m_dir.filePath(u"sessions"_s);
+
+        const Run result = run(providerArguments() << u"--save-sessions"_s << folder << suite);
+
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(QDir(folder).entryList(QDir::Files),
+                 (QStringList{u"recorded turn.loopscope.json"_s, u"share-time.loopscope.json"_s}));
+        for (const QString &name : QDir(folder).entryList(QDir::Files)) {
+            const TranscriptLoadResult loaded = TranscriptFile::load(QDir(folder).filePath(name));
+            QVERIFY2(loaded.transcript, qPrintable(loaded.error));
+            QCOMPARE(loaded.transcript->turnCount(), 1);
+            QVERIFY(loaded.transcript->messages.constLast().text.contains(u"1942.2"_s));
+            QFile file(QDir(folder).filePath(name));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY(!file.readAll().contains(apiKey.toUtf8()));
+        }
+    }
+
+    void aCaseThatOutlivesItsTimeoutIsAnError()
+    {
+        const QString suite = writeSuite(
+            u"slow.jsonl"_s,
+            caseLine({{u"name"_s, u"slow"_s}, {u"prompt"_s, u"wait forever"_s}, {u"timeout_seconds"_s, 1}})
+                + caseLine(demoCase(u"after it"_s, demoPasses)));
+        const QString reportPath = m_dir.filePath(u"slow.xml"_s);
+
+        const Run result = run(providerArguments() << u"--junit"_s << reportPath << suite);
+
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.out.startsWith(u"ERROR slow: timed out after 1 s\nPASS after it\n"
+                                       "2 cases: 1 passed, 0 failed, 1 error ("_s),
+                 qPrintable(result.out));
+        const Report report = readReport(reportPath);
+        QCOMPARE(report.suite.value(u"errors"_s), u"1"_s);
+        QCOMPARE(report.cases.at(0).error, u"timed out after 1 s"_s);
+    }
+
+    void ctrlCStopsTheRunningCaseSkipsTheRestAndStillWritesTheReport()
+    {
+        const QString suite = writeSuite(u"interrupted.jsonl"_s,
+                                         caseLine({{u"name"_s, u"slow"_s}, {u"prompt"_s, u"wait forever"_s}})
+                                             + caseLine(demoCase(u"never run"_s, demoPasses)));
+        const QString reportPath = m_dir.filePath(u"interrupted.xml"_s);
+        const int requestsBefore = int(m_server.requests().size());
+        QProcess process;
+        start(process, providerArguments() << u"--junit"_s << reportPath << suite);
+        QTRY_VERIFY_WITH_TIMEOUT(m_server.requests().size() > requestsBefore, 15000);
+
+        ::kill(pid_t(process.processId()), SIGINT);
+        const Run result = finish(process);
+
+        QCOMPARE(result.exitCode, 130);
+        QVERIFY2(result.out.startsWith(u"SKIP slow: cancelled\nSKIP never run: cancelled\n"
+                                       "2 cases: 0 passed, 0 failed, 2 not run ("_s),
+                 qPrintable(result.out));
+        QCOMPARE(m_server.requests().size(), requestsBefore + 1);
+        const Report report = readReport(reportPath);
+        QVERIFY(report.wellFormed);
+        QCOMPARE(report.suite.value(u"skipped"_s), u"2"_s);
+        QVERIFY(report.cases.at(0).skipped && report.cases.at(1).skipped);
+    }
+};
+
+QTEST_GUILESS_MAIN(EvalCommandTest)
+#include "tst_evalcommand.moc"
