@@ -265,6 +265,7 @@ QHash<int, QByteArray> TraceModel::roleNames() const
     names.insert(ToolNameRole, "toolName");
     names.insert(PayloadJsonRole, "payloadJson");
     names.insert(TokenTimingRole, "tokenTiming");
+    names.insert(CostUsdRole, "costUsd");
     return names;
 }
 
