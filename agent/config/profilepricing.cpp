@@ -59,22 +59,22 @@ PriceLookup recordedPriceLookup(const QString &providerKind, const QUrl &baseUrl
 {
     const std::optional<ProviderKind> kind = providerKindFromName(providerKind);
     if (!kind) {
-        return [&table](const QString &provider, const QString &model) {
-            return table.find(provider, model);
-        };
+        return memoizedPriceLookup(
+            [&table](const QString &provider, const QString &model) { return table.find(provider, model); });
     }
     ProviderProfile profile;
     profile.kind = *kind;
     profile.baseUrl = baseUrl;
-    return [&table, profile](const QString &provider, const QString &model) -> std::optional<PriceBasis> {
-        // A call recorded under another provider than the session's is priced by its own name.
-        if (!provider.isEmpty() && provider != providerKindName(profile.kind)) {
-            if (provider == u"ollama")
-                return freeBasis(std::nullopt);
-            return table.find(provider, model);
-        }
-        return ProfilePricing(profile, table).price(model);
-    };
+    return memoizedPriceLookup(
+        [&table, profile](const QString &provider, const QString &model) -> std::optional<PriceBasis> {
+            // A call recorded under another provider than the session's is priced by its own name.
+            if (!provider.isEmpty() && provider != providerKindName(profile.kind)) {
+                if (provider == u"ollama")
+                    return freeBasis(std::nullopt);
+                return table.find(provider, model);
+            }
+            return ProfilePricing(profile, table).price(model);
+        });
 }
 
 } // namespace Loopscope

@@ -113,7 +113,9 @@ std::optional<PriceTable> PriceTable::fromJson(const QByteArray &json, QString *
         const QJsonObject providerJson = providerValue.toObject();
         Provider provider;
         provider.id = providerJson.value(u"id").toString();
-        provider.apiPattern = providerJson.value(u"apiPattern").toString();
+        // Compiled once: every lookup with a base URL tries each provider's.
+        if (const QString pattern = providerJson.value(u"apiPattern").toString(); !pattern.isEmpty())
+            provider.apiPattern.setPattern(u"^(?:"_s + pattern + u')');
         provider.providerMatch = providerJson.value(u"providerMatch").toObject();
         provider.modelMatch = providerJson.value(u"modelMatch").toObject();
         for (const QJsonValue &fallback : providerJson.value(u"fallbacks").toArray())
@@ -188,8 +190,8 @@ const PriceTable::Provider *PriceTable::findProvider(const QString &provider, co
     if (baseUrl.isValid() && !baseUrl.isEmpty()) {
         const QString url = baseUrl.toString();
         for (const Provider &candidate : m_providers) {
-            const QRegularExpression pattern(u"^(?:"_s + candidate.apiPattern + u')');
-            if (!candidate.apiPattern.isEmpty() && pattern.isValid() && pattern.match(url).hasMatch())
+            if (!candidate.apiPattern.pattern().isEmpty() && candidate.apiPattern.isValid()
+                && candidate.apiPattern.match(url).hasMatch())
                 return &candidate;
         }
     }

@@ -4,6 +4,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QRegularExpression>
 #include <QString>
 #include <QUrl>
 
@@ -61,7 +62,7 @@ private:
     struct Provider
     {
         QString id;
-        QString apiPattern;
+        QRegularExpression apiPattern; // anchored at the start of the base URL
         QJsonObject providerMatch;
         QJsonObject modelMatch;
         QStringList fallbacks;

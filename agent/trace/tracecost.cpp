@@ -1,5 +1,9 @@
 #include "agent/trace/tracecost.h"
 
+#include <QHash>
+
+#include <memory>
+
 namespace Loopscope {
 
 namespace {
@@ -19,6 +23,17 @@ CostSum sumCosts(const NodeAt &nodeAt, int id)
 }
 
 } // namespace
+
+PriceLookup memoizedPriceLookup(PriceLookup lookup)
+{
+    auto cache = std::make_shared<QHash<QString, std::optional<PriceBasis>>>();
+    return [lookup = std::move(lookup), cache](const QString &provider, const QString &model) {
+        const QString key = provider + u'\n' + model;
+        if (const auto known = cache->constFind(key); known != cache->cend())
+            return *known;
+        return *cache->insert(key, lookup(provider, model));
+    };
+}
 
 QString billedModel(const ModelCallData &call)
 {

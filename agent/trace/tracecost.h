@@ -15,6 +15,9 @@ namespace Loopscope {
 */
 using PriceLookup = std::function<std::optional<PriceBasis>(const QString &provider, const QString &model)>;
 
+// The same lookup, remembering each answer: a long session asks for the same model many times.
+PriceLookup memoizedPriceLookup(PriceLookup lookup);
+
 // The model a call is billed as: the one the response named (often dated), else the one asked for.
 QString billedModel(const ModelCallData &call);
 
