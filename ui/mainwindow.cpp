@@ -43,6 +43,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTextDocument>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -459,6 +460,7 @@ void MainWindow::connectSession()
     connect(document, &SessionDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(session, &ChatSession::titleChanged, this, &MainWindow::updateTitle);
     connect(session, &ChatSession::usageChanged, this, &MainWindow::updateStatus);
+    connect(m_composer->editor(), &QPlainTextEdit::textChanged, this, &MainWindow::updateStatus);
     connect(session, &ChatSession::iterationChanged, this, &MainWindow::updateStatus);
     connect(session, &ChatSession::providerChanged, this, &MainWindow::updateStatus);
     connect(session, &ChatSession::providerChanged, this, &MainWindow::onProviderChanged);
@@ -768,14 +770,17 @@ void MainWindow::updateStatus()
     //: The status bar's cost in USD; "—" when no model call had a known price
     m_costLabel->setText(tr("Cost: %1 this turn · %2 this session")
                              .arg(formatCost(session->turnCost()), formatCost(session->sessionCost())));
-    // The gauge: the last request against the model's window, before anything is sent "0 / 128k".
+    // The gauge: the last request against the model's window; while a question is typed, ≈ the
+    // request it would make (about four characters a token).
     const std::optional<qint64> window = session->contextWindow();
-    m_contextLabel->setText(tr("Context: %1").arg(ContextGauge::describe(session->contextTokens(), window)));
+    const qint64 typed = session->isBusy() ? 0 : m_composer->editor()->document()->characterCount() - 1;
+    const qint64 contextTokens = session->contextTokens() + (typed > 0 ? (typed + 3) / 4 : 0);
+    m_contextLabel->setText(tr("Context: %1").arg(ContextGauge::describe(contextTokens, window, typed > 0)));
     m_contextLabel->setToolTip(
         tr("The last request's tokens, as the provider counted them, plus its answer, against the "
            "model's context window (from the price table or the provider profile)."));
     QPalette contextPalette = m_contextLabel->palette();
-    const ContextGauge::Level level = ContextGauge::level(session->contextTokens(), window);
+    const ContextGauge::Level level = ContextGauge::level(contextTokens, window);
     // Near the window in the colour of a limit, over it in the colour of an error.
     QColor contextColor = palette().color(QPalette::WindowText);
     if (level == ContextGauge::Level::Near)

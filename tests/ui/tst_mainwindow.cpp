@@ -225,6 +225,10 @@ private slots:
                  qPrintable(window.statusText()));
         QVERIFY2(window.statusText().contains(u"Context: "_s), qPrintable(window.statusText()));
         QVERIFY(m_fixture->session.contextTokens() > 0);
+        QVERIFY2(!window.statusText().contains(u"Context: ≈"_s), qPrintable(window.statusText()));
+        // A question being typed is counted, as an estimate.
+        QTest::keyClicks(window.composer()->editor(), u"And in euros?"_s);
+        QVERIFY2(window.statusText().contains(u"Context: ≈"_s), qPrintable(window.statusText()));
     }
 
     void selectingInTheChatSelectsTheTraceNodeAndBack()
