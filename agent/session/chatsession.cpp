@@ -205,16 +205,16 @@ void ChatSession::applyConfig()
         config.model.stream = stream;
     }
     m_agent->setConfig(config);
-    m_agent->setPriceLookup(m_profile ? ProfilePricing(*m_profile, PriceTable::builtIn()).lookup()
-                                      : PriceLookup());
+    // Looked up once per profile and model: the status bar asks for the window on every update.
+    if (m_profile) {
+        const ProfilePricing pricing(*m_profile, PriceTable::builtIn());
+        m_agent->setPriceLookup(pricing.lookup());
+        m_contextWindow = pricing.contextWindow(m_profile->model);
+    } else {
+        m_agent->setPriceLookup({});
+        m_contextWindow.reset();
+    }
     m_mcp->setToolTimeoutMs(config.toolTimeoutMs);
-}
-
-std::optional<qint64> ChatSession::contextWindow() const
-{
-    if (!m_profile)
-        return std::nullopt;
-    return ProfilePricing(*m_profile, PriceTable::builtIn()).contextWindow(m_profile->model);
 }
 
 void ChatSession::setTools(const QStringList &names, const QString &workspaceFolder)

@@ -141,7 +141,7 @@ public:
     CostSum turnCost() const { return m_turnCost; }
     CostSum sessionCost() const { return m_sessionCost; }
     // The current model's context window (the profile's override, else the price table's).
-    std::optional<qint64> contextWindow() const;
+    std::optional<qint64> contextWindow() const { return m_contextWindow; }
     // The last request's tokens as the provider counted them, plus its answer: the history now.
     qint64 contextTokens() const { return m_contextTokens; }
     // ≈ the next request's tokens when \a text is sent now.
@@ -241,6 +241,7 @@ private:
     CostSum m_turnCost;
     CostSum m_sessionCost;
     qint64 m_contextTokens = 0;
+    std::optional<qint64> m_contextWindow;
     qint64 m_streamedChars = 0; // of the model call streaming now
     int m_iteration = 0;
     std::optional<TurnResult> m_lastResult;
