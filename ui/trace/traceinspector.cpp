@@ -88,7 +88,9 @@ TraceInspector::TraceInspector(Trace *trace, TraceModel *model, QWidget *parent)
                           metrics.horizontalAdvance(TraceModel::formatDuration(99'999'900)) + padding);
     header->resizeSection(TraceModel::TokensColumn,
                           metrics.horizontalAdvance(QLocale().toString(999'999)) + padding);
-    header->resizeSection(TraceModel::CostColumn, metrics.horizontalAdvance(formatUsd(0.1234)) + padding);
+    // The widest usual cost: a sum under a dollar that misses a price ("≥$0.1234").
+    header->resizeSection(TraceModel::CostColumn,
+                          metrics.horizontalAdvance(formatCost(CostSum{0.1234, 1, 1})) + padding);
     for (int column : {TraceModel::KindColumn, TraceModel::StatusColumn, TraceModel::DurationColumn,
                        TraceModel::TokensColumn, TraceModel::CostColumn})
         m_shortColumnWidths.insert(column, header->sectionSize(column));
