@@ -7,6 +7,7 @@
 #include "agent/providers/ollamaprobe.h"
 #include "agent/replay/recordedturn.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/contextgauge.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
 #include "agent/trace/tracemodel.h"
@@ -20,6 +21,7 @@
 #include "ui/session/sessionactions.h"
 #include "ui/settings/firstrunpanel.h"
 #include "ui/settings/settingsdialog.h"
+#include "ui/trace/traceicons.h"
 #include "ui/trace/traceinspector.h"
 
 #include <QApplication>
@@ -41,6 +43,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTextDocument>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -394,10 +397,14 @@ void MainWindow::createStatusBar()
     };
     m_providerLabel = field(tr("Provider and model"));
     m_tokensLabel = field(tr("Tokens"));
+    m_costLabel = field(tr("Cost"));
+    m_contextLabel = field(tr("Context window"));
     m_iterationLabel = field(tr("Iteration"));
     m_stateLabel = field(tr("Loop state"));
     statusBar()->addWidget(m_providerLabel, 1);
     statusBar()->addPermanentWidget(m_tokensLabel);
+    statusBar()->addPermanentWidget(m_costLabel);
+    statusBar()->addPermanentWidget(m_contextLabel);
     statusBar()->addPermanentWidget(m_iterationLabel);
     statusBar()->addPermanentWidget(m_stateLabel);
 }
@@ -458,6 +465,7 @@ void MainWindow::connectSession()
     connect(document, &SessionDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(session, &ChatSession::titleChanged, this, &MainWindow::updateTitle);
     connect(session, &ChatSession::usageChanged, this, &MainWindow::updateStatus);
+    connect(m_composer->editor(), &QPlainTextEdit::textChanged, this, &MainWindow::updateStatus);
     connect(session, &ChatSession::iterationChanged, this, &MainWindow::updateStatus);
     connect(session, &ChatSession::providerChanged, this, &MainWindow::updateStatus);
     connect(session, &ChatSession::providerChanged, this, &MainWindow::onProviderChanged);
@@ -821,6 +829,28 @@ void MainWindow::updateStatus()
                                          : tr("Tokens: %L1 this turn · %L2 this session")
                                                .arg(session->turnUsage().total())
                                                .arg(session->sessionUsage().total()));
+    //: The status bar's cost in USD; "—" when no model call had a known price
+    m_costLabel->setText(tr("Cost: %1 this turn · %2 this session")
+                             .arg(formatCost(session->turnCost()), formatCost(session->sessionCost())));
+    // The gauge: the last request against the model's window; while a question is typed, ≈ the
+    // request it would make (about four characters a token).
+    const std::optional<qint64> window = session->contextWindow();
+    const qint64 typed = session->isBusy() ? 0 : m_composer->editor()->document()->characterCount() - 1;
+    const qint64 contextTokens = session->contextTokens() + (typed > 0 ? (typed + 3) / 4 : 0);
+    m_contextLabel->setText(tr("Context: %1").arg(ContextGauge::describe(contextTokens, window, typed > 0)));
+    m_contextLabel->setToolTip(
+        tr("The last request's tokens, as the provider counted them, plus its answer, against the "
+           "model's context window (from the price table or the provider profile)."));
+    QPalette contextPalette = m_contextLabel->palette();
+    const ContextGauge::Level level = ContextGauge::level(contextTokens, window);
+    // Near the window in the colour of a limit, over it in the colour of an error.
+    QColor contextColor = palette().color(QPalette::WindowText);
+    if (level == ContextGauge::Level::Near)
+        contextColor = TraceIcons::statusColor(TraceStatus::Limited, palette());
+    else if (level == ContextGauge::Level::Over)
+        contextColor = TraceIcons::statusColor(TraceStatus::Error, palette());
+    contextPalette.setColor(QPalette::WindowText, contextColor);
+    m_contextLabel->setPalette(contextPalette);
     const int maxIterations = session->agentConfig().maxIterations;
     m_iterationLabel->setText(session->iteration() > 0
                                   ? tr("Iteration %1 of %2").arg(session->iteration()).arg(maxIterations)
@@ -830,8 +860,8 @@ void MainWindow::updateStatus()
 
 QString MainWindow::statusText() const
 {
-    return QStringList{m_providerLabel->text(), m_tokensLabel->text(), m_iterationLabel->text(),
-                       m_stateLabel->text()}
+    return QStringList{m_providerLabel->text(), m_tokensLabel->text(),    m_costLabel->text(),
+                       m_contextLabel->text(),  m_iterationLabel->text(), m_stateLabel->text()}
         .join(u" | "_s);
 }
 

@@ -176,6 +176,8 @@ private:
 
     QLabel *m_providerLabel = nullptr;
     QLabel *m_tokensLabel = nullptr;
+    QLabel *m_costLabel = nullptr;
+    QLabel *m_contextLabel = nullptr;
     QLabel *m_iterationLabel = nullptr;
     QLabel *m_stateLabel = nullptr;
 

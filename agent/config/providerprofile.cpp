@@ -37,6 +37,14 @@ std::optional<ProviderProfile> profileForRecordedProvider(const std::optional<Pr
     return std::nullopt;
 }
 
+bool ProviderProfile::isLocal() const
+{
+    if (kind == ProviderKind::Ollama)
+        return true;
+    const QString host = effectiveBaseUrl().host();
+    return host == u"localhost" || host == u"127.0.0.1" || host == u"::1" || host == u"[::1]";
+}
+
 ProviderProfileStore::ProviderProfileStore(QSettings *settings)
     : m_settings(settings)
 {
@@ -71,6 +79,12 @@ std::optional<ProviderProfile> ProviderProfileStore::profile(const QString &id) 
         p.defaults.temperature = m_settings->value(u"temperature"_s).toDouble();
     if (m_settings->contains(u"maxOutputTokens"_s))
         p.defaults.maxOutputTokens = m_settings->value(u"maxOutputTokens"_s).toInt();
+    if (m_settings->contains(u"inputPricePerMTok"_s))
+        p.inputPricePerMTok = m_settings->value(u"inputPricePerMTok"_s).toDouble();
+    if (m_settings->contains(u"outputPricePerMTok"_s))
+        p.outputPricePerMTok = m_settings->value(u"outputPricePerMTok"_s).toDouble();
+    if (m_settings->contains(u"contextWindow"_s))
+        p.contextWindow = m_settings->value(u"contextWindow"_s).toLongLong();
     m_settings->endGroup();
     if (!kind)
         return std::nullopt;
@@ -101,6 +115,12 @@ void ProviderProfileStore::save(const ProviderProfile &profile)
         m_settings->setValue(u"temperature"_s, *profile.defaults.temperature);
     if (profile.defaults.maxOutputTokens)
         m_settings->setValue(u"maxOutputTokens"_s, *profile.defaults.maxOutputTokens);
+    if (profile.inputPricePerMTok)
+        m_settings->setValue(u"inputPricePerMTok"_s, *profile.inputPricePerMTok);
+    if (profile.outputPricePerMTok)
+        m_settings->setValue(u"outputPricePerMTok"_s, *profile.outputPricePerMTok);
+    if (profile.contextWindow)
+        m_settings->setValue(u"contextWindow"_s, *profile.contextWindow);
     m_settings->endGroup();
 }
 

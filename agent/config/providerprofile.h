@@ -29,10 +29,17 @@ struct ProviderProfile
     QString model;
     QString apiKeyEnv; // e.g. OPENAI_API_KEY; empty: use the keychain
     ModelOptions defaults;
+    // Overrides of the price table (USD per million tokens) and of the model's context window.
+    // A price override needs both prices; local servers cost 0 without one.
+    std::optional<double> inputPricePerMTok;
+    std::optional<double> outputPricePerMTok;
+    std::optional<qint64> contextWindow;
 
     QUrl effectiveBaseUrl() const { return baseUrl.isEmpty() ? defaultBaseUrl(kind) : baseUrl; }
     // Ollama runs locally without one; everything else needs a key.
     bool needsKey() const { return kind != ProviderKind::Ollama; }
+    // Ollama, or any server on this machine (llama.cpp, LM Studio): its tokens cost nothing.
+    bool isLocal() const;
 
     bool operator==(const ProviderProfile &) const = default;
 };

@@ -25,12 +25,19 @@ ToolCall ToolCall::fromJson(const QJsonObject &json)
 
 QJsonObject TokenUsage::toJson() const
 {
-    return {{u"input"_s, inputTokens}, {u"output"_s, outputTokens}};
+    QJsonObject json{{u"input"_s, inputTokens}, {u"output"_s, outputTokens}};
+    // Written only when reported, so traces without a prompt cache keep their shape.
+    if (cacheReadTokens > 0)
+        json.insert(u"cacheRead"_s, cacheReadTokens);
+    if (cacheWriteTokens > 0)
+        json.insert(u"cacheWrite"_s, cacheWriteTokens);
+    return json;
 }
 
 TokenUsage TokenUsage::fromJson(const QJsonObject &json)
 {
-    return {json.value(u"input"_s).toInteger(), json.value(u"output"_s).toInteger()};
+    return {json.value(u"input"_s).toInteger(), json.value(u"output"_s).toInteger(),
+            json.value(u"cacheRead"_s).toInteger(), json.value(u"cacheWrite"_s).toInteger()};
 }
 
 Message Message::system(const QString &text)

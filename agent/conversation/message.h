@@ -27,12 +27,16 @@ struct ToolCall
 };
 
 /*!
-    Tokens as the provider counted them. Zero means "not reported".
+    Tokens as the provider counted them. Zero means "not reported". The cache
+    counts are the part of the input the provider read from or wrote to its
+    prompt cache: they are priced differently, and counted in inputTokens too.
 */
 struct TokenUsage
 {
     qint64 inputTokens = 0;
     qint64 outputTokens = 0;
+    qint64 cacheReadTokens = 0;
+    qint64 cacheWriteTokens = 0;
 
     qint64 total() const { return inputTokens + outputTokens; }
     bool isEmpty() const { return inputTokens == 0 && outputTokens == 0; }
@@ -40,6 +44,8 @@ struct TokenUsage
     {
         inputTokens += other.inputTokens;
         outputTokens += other.outputTokens;
+        cacheReadTokens += other.cacheReadTokens;
+        cacheWriteTokens += other.cacheWriteTokens;
         return *this;
     }
     bool operator==(const TokenUsage &) const = default;

@@ -1,7 +1,9 @@
 #include "agent/export/exportsupport.h"
 
+#include "agent/config/profilepricing.h"
 #include "agent/providers/secretredactor.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/tracecost.h"
 #include "agent/transcript/transcript.h"
 
 #include <QJsonArray>
@@ -83,6 +85,25 @@ TokenUsage traceUsage(const QJsonArray &json)
             usage += turn->usage;
     }
     return usage;
+}
+
+SessionCosts sessionCosts(const Transcript &transcript)
+{
+    std::optional<TraceForest> forest = Trace::readJson(transcript.trace);
+    if (!forest)
+        return {};
+    fillMissingCosts(*forest, recordedPriceLookup(transcript.providerKind, transcript.baseUrl));
+    SessionCosts costs;
+    for (int root : std::as_const(forest->roots)) {
+        const TraceNode &node = forest->nodes[size_t(root)];
+        const auto *turn = std::get_if<TurnData>(&node.payload);
+        if (!turn)
+            continue;
+        TurnCost cost{int(costs.turns.size()) + 1, turn->input, turn->usage, traceCost(*forest, root)};
+        costs.total += cost.cost;
+        costs.turns.append(cost);
+    }
+    return costs;
 }
 
 int userMessageCount(const QList<Message> &messages)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/conversation/message.h"
+#include "agent/model/modelcost.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -54,6 +55,27 @@ QString displayBaseUrl(const QUrl &url);
 
 // What the session's turns used, from the trace JSON; empty when it has no usable turns.
 TokenUsage traceUsage(const QJsonArray &trace);
+
+/*! What one turn of the trace used and cost. */
+struct TurnCost
+{
+    int number = 0; // from 1
+    QString input;  // the user's message
+    TokenUsage usage;
+    CostSum cost;
+};
+
+/*!
+    The session's costs per turn and in total: the costs recorded in the trace,
+    and for calls recorded before costs were kept, today's price table's.
+*/
+struct SessionCosts
+{
+    QList<TurnCost> turns;
+    CostSum total;
+    bool hasCalls() const { return total.pricedCalls + total.unpricedCalls > 0; }
+};
+SessionCosts sessionCosts(const Transcript &transcript);
 
 // The user messages: one per turn that got past the input shields.
 int userMessageCount(const QList<Message> &messages);

@@ -507,6 +507,8 @@ void writeMetadata(HtmlWriter &out, const Transcript &transcript)
         rows.append({ExportText::tr("Tokens"),
                      ExportText::tr("%1 in, %2 out").arg(usage.inputTokens).arg(usage.outputTokens)});
     }
+    if (const Internal::SessionCosts costs = Internal::sessionCosts(transcript); costs.hasCalls())
+        rows.append({ExportText::tr("Cost"), formatCost(costs.total)});
 
     out.start(u"dl"_s, {{u"class"_s, u"meta"_s}});
     for (const auto &[label, value] : std::as_const(rows)) {
@@ -514,6 +516,42 @@ void writeMetadata(HtmlWriter &out, const Transcript &transcript)
         out.element(u"dd"_s, value);
     }
     out.end();
+    out.newline();
+}
+
+// Per turn, after the conversation: what each question used and cost.
+void writeCosts(HtmlWriter &out, const Transcript &transcript)
+{
+    const Internal::SessionCosts costs = Internal::sessionCosts(transcript);
+    if (!costs.hasCalls())
+        return;
+    out.start(u"section"_s, {{u"class"_s, u"costs"_s}});
+    out.element(u"h2"_s, ExportText::tr("Cost per turn"));
+    out.start(u"table"_s);
+    out.start(u"tr"_s);
+    for (const QString &heading :
+         {ExportText::tr("Turn"), ExportText::tr("Question"), ExportText::tr("Tokens in"),
+          ExportText::tr("Tokens out"), ExportText::tr("Cost")})
+        out.element(u"th"_s, heading);
+    out.end();
+    for (const Internal::TurnCost &turn : costs.turns) {
+        out.start(u"tr"_s);
+        out.element(u"td"_s, QString::number(turn.number));
+        out.element(u"td"_s, turn.input.simplified().left(120));
+        out.element(u"td"_s, QString::number(turn.usage.inputTokens));
+        out.element(u"td"_s, QString::number(turn.usage.outputTokens));
+        out.element(u"td"_s, formatCost(turn.cost));
+        out.end();
+    }
+    out.start(u"tr"_s, {{u"class"_s, u"total"_s}});
+    out.element(u"td"_s, QString());
+    out.element(u"th"_s, ExportText::tr("Session"));
+    out.element(u"td"_s, QString());
+    out.element(u"td"_s, QString());
+    out.element(u"th"_s, formatCost(costs.total));
+    out.end();
+    out.end(); // table
+    out.end(); // section
     out.newline();
 }
 
@@ -629,6 +667,7 @@ QByteArray exportHtml(const Transcript &transcript)
     const QList<Internal::ConversationEntry> entries = Internal::conversationEntries(transcript.messages);
     for (const Internal::ConversationEntry &entry : entries)
         writeEntry(out, entry);
+    writeCosts(out, transcript);
     out.end();
     out.newline();
 

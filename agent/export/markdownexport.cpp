@@ -189,10 +189,35 @@ void appendMetadata(QString &out, const Transcript &transcript)
         second << u"**"_s + ExportText::tr("Tokens:") + u"** "_s
                       + ExportText::tr("%1 in, %2 out").arg(usage.inputTokens).arg(usage.outputTokens);
     }
+    if (const Internal::SessionCosts costs = Internal::sessionCosts(transcript); costs.hasCalls())
+        second << u"**"_s + ExportText::tr("Cost:") + u"** "_s + formatCost(costs.total);
 
     if (!first.isEmpty())
         out += first.join(u" · "_s) + u"\n\n"_s;
     out += second.join(u" · "_s) + u"\n\n"_s;
+}
+
+// Per turn, after the conversation: what each question used and cost.
+void appendCosts(QString &out, const Transcript &transcript)
+{
+    const Internal::SessionCosts costs = Internal::sessionCosts(transcript);
+    if (!costs.hasCalls())
+        return;
+    out += u"## "_s + ExportText::tr("Cost per turn") + u"\n\n"_s;
+    out += u"| "_s + ExportText::tr("Turn") + u" | "_s + ExportText::tr("Question") + u" | "_s
+           + ExportText::tr("Tokens in") + u" | "_s + ExportText::tr("Tokens out") + u" | "_s
+           + ExportText::tr("Cost") + u" |\n| ---: | --- | ---: | ---: | ---: |\n"_s;
+    for (const Internal::TurnCost &turn : costs.turns) {
+        QString question = turn.input.simplified();
+        if (question.size() > 60)
+            question = question.left(59) + u'…';
+        out += u"| "_s + QString::number(turn.number) + u" | "_s
+               + escapeInline(question).replace(u'|', u"\\|"_s) + u" | "_s
+               + QString::number(turn.usage.inputTokens) + u" | "_s + QString::number(turn.usage.outputTokens)
+               + u" | "_s + formatCost(turn.cost) + u" |\n"_s;
+    }
+    out += u"| | **"_s + ExportText::tr("Session") + u"** | | | **"_s + formatCost(costs.total)
+           + u"** |\n\n"_s;
 }
 
 void appendResult(QString &out, const Message &result)
@@ -256,6 +281,7 @@ QString exportMarkdown(const Transcript &transcript)
     const QList<Internal::ConversationEntry> entries = Internal::conversationEntries(transcript.messages);
     for (const Internal::ConversationEntry &entry : entries)
         appendEntry(out, entry);
+    appendCosts(out, transcript);
 
     while (out.endsWith(u"\n\n"_s))
         out.chop(1);

@@ -1,6 +1,8 @@
 #include "agent/export/otlpexport.h"
 
+#include "agent/config/profilepricing.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/tracecost.h"
 #include "agent/transcript/transcript.h"
 
 #include <QCoreApplication>
@@ -69,8 +71,25 @@ public:
     {
         if (usage.isEmpty())
             return *this; // zero means "not reported"
-        return integer(u"gen_ai.usage.input_tokens"_s, usage.inputTokens)
+        integer(u"gen_ai.usage.input_tokens"_s, usage.inputTokens)
             .integer(u"gen_ai.usage.output_tokens"_s, usage.outputTokens);
+        // Part of the input tokens, as the conventions count them.
+        if (usage.cacheReadTokens > 0)
+            integer(u"gen_ai.usage.cache_read.input_tokens"_s, usage.cacheReadTokens);
+        if (usage.cacheWriteTokens > 0)
+            integer(u"gen_ai.usage.cache_creation.input_tokens"_s, usage.cacheWriteTokens);
+        return *this;
+    }
+    // The GenAI conventions have no cost attribute yet: ours, namespaced, in USD. Unknown costs
+    // are left out rather than written as 0.
+    Attributes &cost(const CostSum &sum)
+    {
+        if (!sum.isKnown())
+            return *this;
+        add(u"loopscope.cost.usd"_s, doubleValue(sum.usd));
+        if (sum.isPartial())
+            integer(u"loopscope.cost.unpriced_calls"_s, sum.unpricedCalls);
+        return *this;
     }
 
     const QJsonArray &json() const { return m_list; }
@@ -324,6 +343,7 @@ private:
             .string(u"gen_ai.request.model"_s, model)
             .string(u"gen_ai.conversation.id"_s, m_conversationId)
             .usage(turn.usage)
+            .cost(traceCost(m_trace, node.id))
             .string(u"loopscope.turn.outcome"_s, turn.outcome);
         if (m_options.includeContent) {
             span.attributes.string(u"gen_ai.input.messages"_s, messagesJson(u"user"_s, turn.input));
@@ -348,7 +368,8 @@ private:
         span.attributes.integer(u"loopscope.iteration.number"_s, iteration.number)
             .integer(u"loopscope.iteration.max"_s, iteration.maxIterations)
             .boolean(u"loopscope.iteration.tools_offered"_s, iteration.toolsOffered)
-            .boolean(u"loopscope.iteration.wrap_up_note"_s, iteration.wrapUpNote);
+            .boolean(u"loopscope.iteration.wrap_up_note"_s, iteration.wrapUpNote)
+            .cost(traceCost(m_trace, node.id));
         if (node.status != TraceStatus::Ok && node.status != TraceStatus::Limited)
             fail(node, span, traceStatusName(node.status), {});
     }
@@ -387,6 +408,7 @@ private:
         if (node.status == TraceStatus::Ok) {
             attributes.string(u"gen_ai.response.model"_s, call.response.model)
                 .usage(call.response.usage)
+                .cost(traceCost(m_trace, node.id))
                 .add(u"gen_ai.response.finish_reasons"_s,
                      stringArrayValue({finishReasonName(call.response.finishReason)}));
             return;
@@ -488,13 +510,17 @@ private:
 
 QByteArray exportOtlpJson(const Transcript &transcript, const OtlpExportOptions &options, QString *error)
 {
-    Trace trace;
     QString problem;
-    if (!trace.fromJson(transcript.trace, &problem)) {
+    std::optional<TraceForest> forest = Trace::readJson(transcript.trace, &problem);
+    if (!forest) {
         if (error)
             *error = problem;
         return {};
     }
+    // Calls recorded before costs were kept get today's prices.
+    fillMissingCosts(*forest, recordedPriceLookup(transcript.providerKind, transcript.baseUrl));
+    Trace trace;
+    trace.assign(*std::move(forest));
 
     const QString version
         = options.version.isEmpty() ? QCoreApplication::applicationVersion() : options.version;

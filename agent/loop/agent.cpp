@@ -367,8 +367,11 @@ void Agent::onModelResponse(const ModelResponse &received)
 
     endRetryWait(TraceStatus::Error, now());
     const int callNode = std::exchange(turn.modelCallNode, -1);
-    m_trace->update(callNode,
-                    [&response](TraceNode &node) { node.data<ModelCallData>().response = response; });
+    m_trace->update(callNode, [this, &response](TraceNode &node) {
+        ModelCallData &call = node.data<ModelCallData>();
+        call.response = response;
+        call.cost = priceModelCall(call, m_priceLookup);
+    });
     m_trace->finish(callNode, TraceStatus::Ok, now());
     turn.result.usage += response.usage;
     emitEvent(AgentEvent::Kind::ModelResponse, callNode, response.text, {}, false,

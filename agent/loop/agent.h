@@ -8,6 +8,7 @@
 #include "agent/loop/turnresult.h"
 #include "agent/safety/shield.h"
 #include "agent/trace/clock.h"
+#include "agent/trace/tracecost.h"
 #include "agent/trace/tracenode.h"
 
 #include <QList>
@@ -50,6 +51,9 @@ public:
     const AgentConfig &config() const { return m_config; }
 
     void setClock(std::shared_ptr<const Clock> clock);
+    // Prices each model call when it finishes; the cost goes into its trace node. Without one
+    // (or for an unknown model) calls carry no cost.
+    void setPriceLookup(PriceLookup lookup) { m_priceLookup = std::move(lookup); }
     void addShield(std::shared_ptr<const Shield> shield);
     void clearShields();
     // Consulted in the order added; not owned. Remove before destroying it.
@@ -124,6 +128,7 @@ private:
     TurnToken currentToken() const;
 
     ModelClient *m_client;
+    PriceLookup m_priceLookup;
     Workbench *m_workbench;
     Trace *m_trace;
     AgentConfig m_config;

@@ -49,8 +49,11 @@ void mergeUsage(TokenUsage &usage, const QJsonObject &json)
     const qint64 input = json.value(u"input_tokens"_s).toInteger()
                          + json.value(u"cache_creation_input_tokens"_s).toInteger()
                          + json.value(u"cache_read_input_tokens"_s).toInteger();
-    if (input > 0)
+    if (input > 0) {
         usage.inputTokens = input;
+        usage.cacheWriteTokens = json.value(u"cache_creation_input_tokens"_s).toInteger();
+        usage.cacheReadTokens = json.value(u"cache_read_input_tokens"_s).toInteger();
+    }
     if (json.contains(u"output_tokens"_s))
         usage.outputTokens = json.value(u"output_tokens"_s).toInteger();
 }

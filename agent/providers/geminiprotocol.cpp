@@ -220,6 +220,8 @@ private:
         // Stream events repeat the counts so far; early ones may carry none, so keep what we have.
         if (usage.contains(u"promptTokenCount"_s))
             m_response.usage.inputTokens = usage.value(u"promptTokenCount"_s).toInteger();
+        if (usage.contains(u"cachedContentTokenCount"_s)) // part of promptTokenCount
+            m_response.usage.cacheReadTokens = usage.value(u"cachedContentTokenCount"_s).toInteger();
         if (usage.contains(u"candidatesTokenCount"_s) || usage.contains(u"thoughtsTokenCount"_s)) {
             // Thinking tokens are billed as output.
             m_response.usage.outputTokens = usage.value(u"candidatesTokenCount"_s).toInteger()

@@ -38,7 +38,11 @@ QString argumentsText(const QJsonValue &arguments)
 
 TokenUsage usageFrom(const QJsonObject &usage)
 {
-    return {usage.value(u"prompt_tokens"_s).toInteger(), usage.value(u"completion_tokens"_s).toInteger()};
+    // Cached prompt tokens are part of prompt_tokens; the cache is written for free.
+    const qint64 cached
+        = usage.value(u"prompt_tokens_details"_s).toObject().value(u"cached_tokens"_s).toInteger();
+    return {usage.value(u"prompt_tokens"_s).toInteger(), usage.value(u"completion_tokens"_s).toInteger(),
+            cached, 0};
 }
 
 QString errorText(const QJsonValue &error)

@@ -1,6 +1,7 @@
 #include "agent/session/chatsession.h"
 
 #include "agent/config/appsettings.h"
+#include "agent/config/profilepricing.h"
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/modellister.h"
 #include "agent/providers/providerfactory.h"
@@ -211,6 +212,15 @@ void ChatSession::applyConfig()
         config.model.stream = stream;
     }
     m_agent->setConfig(config);
+    // Looked up once per profile and model: the status bar asks for the window on every update.
+    if (m_profile) {
+        const ProfilePricing pricing(*m_profile, PriceTable::builtIn());
+        m_agent->setPriceLookup(pricing.lookup());
+        m_contextWindow = pricing.contextWindow(m_profile->model);
+    } else {
+        m_agent->setPriceLookup({});
+        m_contextWindow.reset();
+    }
     m_mcp->setToolTimeoutMs(config.toolTimeoutMs);
 }
 
@@ -317,6 +327,7 @@ bool ChatSession::send(const QString &text)
     if (m_title.isEmpty())
         setTitle(text.simplified().left(80));
     m_turnUsage = {};
+    m_turnCost = {};
     m_iteration = 0;
     emit usageChanged();
     // Servers that are down start again; the turn waits for the ones starting so the model sees their tools.
@@ -334,9 +345,15 @@ bool ChatSession::startTurn(const QString &text)
     m_queuedText.reset();
     m_queuedStartPosted = false;
     rebuildWorkbench();
+    const QString contextWarning = ContextGauge::warning(nextRequestEstimate(text), contextWindow());
     if (!m_agent->send(text)) {
         emit busyChanged(isBusy());
         return false;
+    }
+    // After the user's row, so the notice reads as about this question; the request still goes.
+    if (!contextWarning.isEmpty()) {
+        m_rows->addNotice(ConversationRow::Notice::Limit, contextWarning);
+        emit notice(contextWarning);
     }
     // From now on the session holds a run with the current settings.
     m_savedRun.reset();
@@ -547,6 +564,8 @@ bool ChatSession::restore(const Transcript &transcript, TraceForest trace, QStri
         return false;
     }
     m_agent->setHistory(transcript.messages);
+    // Sessions recorded before costs were kept are priced now, by today's table.
+    fillMissingCosts(trace, recordedPriceLookup(transcript.providerKind, transcript.baseUrl));
     m_trace->assign(std::move(trace));
     m_rows->showHistory(m_agent->history());
     m_title = transcript.title;
@@ -554,12 +573,7 @@ bool ChatSession::restore(const Transcript &transcript, TraceForest trace, QStri
     m_savedRun
         = SavedRun{transcript.providerKind, transcript.baseUrl, transcript.config, transcript.tools,
                    transcript.updated.isValid() ? transcript.updated : QDateTime::currentDateTimeUtc()};
-    m_turnUsage = {};
-    m_sessionUsage = {};
-    for (int root : m_trace->roots()) {
-        if (const auto *turn = std::get_if<TurnData>(&m_trace->node(root).payload))
-            m_sessionUsage += turn->usage;
-    }
+    recountFromTrace();
     m_iteration = 0;
     m_lastResult.reset();
     emit usageChanged();
@@ -654,13 +668,34 @@ bool ChatSession::clear()
     m_created = {};
     m_savedRun.reset();
     emit titleChanged(m_title);
-    m_turnUsage = {};
-    m_sessionUsage = {};
+    recountFromTrace();
     m_iteration = 0;
     m_lastResult.reset();
     emit usageChanged();
     emit cleared();
     return true;
+}
+
+// The status bar's figures for a trace that did not grow under our eyes (opened, cleared).
+void ChatSession::recountFromTrace()
+{
+    m_turnUsage = {};
+    m_turnCost = {};
+    m_sessionUsage = {};
+    m_sessionCost = Loopscope::sessionCost(*m_trace);
+    m_contextTokens = 0;
+    for (int root : m_trace->roots()) {
+        if (const auto *turn = std::get_if<TurnData>(&m_trace->node(root).payload))
+            m_sessionUsage += turn->usage;
+    }
+    // The last answered request is what the next one builds on.
+    for (int id = m_trace->size() - 1; id >= 0; --id) {
+        const auto *call = std::get_if<ModelCallData>(&m_trace->node(id).payload);
+        if (call && !call->response.usage.isEmpty()) {
+            m_contextTokens = call->response.usage.inputTokens + call->response.usage.outputTokens;
+            break;
+        }
+    }
 }
 
 void ChatSession::onEvent(const AgentEvent &event)
@@ -692,6 +727,13 @@ void ChatSession::onEvent(const AgentEvent &event)
         m_streamedChars = 0; // the real count replaces the estimate
         m_turnUsage += usage;
         m_sessionUsage += usage;
+        if (!usage.isEmpty())
+            m_contextTokens = usage.inputTokens + usage.outputTokens;
+        if (m_trace->isValid(event.traceNode)) {
+            const CostSum cost = traceCost(*m_trace, event.traceNode);
+            m_turnCost += cost;
+            m_sessionCost += cost;
+        }
         emit usageChanged();
         break;
     }

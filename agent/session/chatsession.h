@@ -12,9 +12,11 @@
 #include "agent/providers/providerprotocol.h"
 #include "agent/replay/recordedturn.h"
 #include "agent/replay/replayworkbench.h"
+#include "agent/session/contextgauge.h"
 #include "agent/session/conversationrows.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/tracecost.h"
 #include "agent/transcript/transcript.h"
 
 #include <QObject>
@@ -138,6 +140,18 @@ public:
     // Output tokens of the answer streaming now, estimated at ~4 characters a token until the
     // provider reports the real usage; 0 when nothing streams.
     qint64 streamingTokenEstimate() const { return (m_streamedChars + 3) / 4; }
+    // What the turn's and the session's model calls cost, as recorded in their trace nodes.
+    CostSum turnCost() const { return m_turnCost; }
+    CostSum sessionCost() const { return m_sessionCost; }
+    // The current model's context window (the profile's override, else the price table's).
+    std::optional<qint64> contextWindow() const { return m_contextWindow; }
+    // The last request's tokens as the provider counted them, plus its answer: the history now.
+    qint64 contextTokens() const { return m_contextTokens; }
+    // ≈ the next request's tokens when \a text is sent now.
+    qint64 nextRequestEstimate(const QString &text) const
+    {
+        return m_contextTokens + ContextGauge::estimateTokens(text);
+    }
     int iteration() const { return m_iteration; }
     std::optional<TurnResult> lastResult() const { return m_lastResult; }
 
@@ -161,6 +175,7 @@ signals:
     void elicitationSettled(int id);
 
 private:
+    void recountFromTrace();
     void useResolvedKey(const ProviderProfile &profile, const ApiKeyResolver::Result &key, int readTimeoutMs);
     void onEvent(const AgentEvent &event);
     void onTurnFinished(const TurnResult &result);
@@ -226,6 +241,10 @@ private:
     QString m_workspaceFolder;
     TokenUsage m_turnUsage;
     TokenUsage m_sessionUsage;
+    CostSum m_turnCost;
+    CostSum m_sessionCost;
+    qint64 m_contextTokens = 0;
+    std::optional<qint64> m_contextWindow;
     qint64 m_streamedChars = 0; // of the model call streaming now
     int m_iteration = 0;
     std::optional<TurnResult> m_lastResult;

@@ -168,7 +168,8 @@ constexpr auto payloadFieldsOf<ModelCallData>()
                       field(u"attempts", &ModelCallData::attempts),
                       field(u"error", &ModelCallData::error),
                       field(u"editedByInterceptor", &ModelCallData::editedByInterceptor),
-                      field(u"firstTokenUs", &ModelCallData::firstTokenUs)};
+                      field(u"firstTokenUs", &ModelCallData::firstTokenUs),
+                      field(u"cost", &ModelCallData::cost)};
 }
 
 template<>

@@ -1,6 +1,7 @@
 #include "agent/trace/tracemodel.h"
 
 #include "agent/trace/trace.h"
+#include "agent/trace/tracecost.h"
 
 #include <QJsonObject>
 #include <QLocale>
@@ -141,9 +142,12 @@ QVariant TraceModel::data(const QModelIndex &index, int role) const
             return node->label;
         if (index.column() == TokensColumn)
             return tokenTimingText(*node);
+        if (index.column() == CostColumn)
+            return priceBasisText(*node);
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() == DurationColumn || index.column() == TokensColumn)
+        if (index.column() == DurationColumn || index.column() == TokensColumn
+            || index.column() == CostColumn)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case NodeIdRole: return node->id;
@@ -161,8 +165,40 @@ QVariant TraceModel::data(const QModelIndex &index, int role) const
         return {};
     case PayloadJsonRole: return tracePayloadToJson(node->payload);
     case TokenTimingRole: return tokenTimingText(*node);
+    case CostUsdRole: {
+        const CostSum sum = traceCost(*m_trace, node->id);
+        return sum.isKnown() ? QVariant(sum.usd) : QVariant();
+    }
     }
     return {};
+}
+
+QString TraceModel::costText(const Trace &trace, int id)
+{
+    if (!trace.isValid(id))
+        return {};
+    const TraceKind kind = trace.node(id).kind;
+    if (kind != TraceKind::ModelCall && kind != TraceKind::Iteration && kind != TraceKind::Turn)
+        return {};
+    const CostSum sum = traceCost(trace, id);
+    return sum.pricedCalls + sum.unpricedCalls > 0 ? formatCost(sum) : QString();
+}
+
+QString TraceModel::priceBasisText(const TraceNode &node)
+{
+    const auto *call = std::get_if<ModelCallData>(&node.payload);
+    if (!call || !call->cost)
+        return {};
+    const PriceBasis &basis = call->cost->basis;
+    //: Tooltip of a model call's cost: USD per million input and output tokens, and their source
+    QString text = tr("$%1 / $%2 per million input / output tokens")
+                       .arg(QLocale().toString(basis.inputPerMTok, 'g', 6),
+                            QLocale().toString(basis.outputPerMTok, 'g', 6));
+    if (basis.cacheReadPerMTok)
+        text += tr(", $%1 cached").arg(QLocale().toString(*basis.cacheReadPerMTok, 'g', 6));
+    if (!basis.source.isEmpty())
+        text += u" ("_s + basis.source + u')';
+    return text;
 }
 
 QString TraceModel::tokenTimingText(const TraceNode &node)
@@ -196,6 +232,7 @@ QVariant TraceModel::displayData(const TraceNode &node, int column) const
         // Zero means "not reported", not "free".
         return usage.isEmpty() ? QString() : QLocale().toString(usage.total());
     }
+    case CostColumn: return costText(*m_trace, node.id);
     }
     return {};
 }
@@ -210,6 +247,7 @@ QVariant TraceModel::headerData(int section, Qt::Orientation orientation, int ro
     case StatusColumn: return tr("Status");
     case DurationColumn: return tr("Duration");
     case TokensColumn: return tr("Tokens");
+    case CostColumn: return tr("Cost");
     }
     return {};
 }
@@ -227,6 +265,7 @@ QHash<int, QByteArray> TraceModel::roleNames() const
     names.insert(ToolNameRole, "toolName");
     names.insert(PayloadJsonRole, "payloadJson");
     names.insert(TokenTimingRole, "tokenTiming");
+    names.insert(CostUsdRole, "costUsd");
     return names;
 }
 
@@ -259,6 +298,13 @@ void TraceModel::onNodeChanged(int id)
     if (!first.isValid())
         return;
     emit dataChanged(first, indexForNode(id, ColumnCount - 1));
+    // A model call's cost is also its iteration's and turn's.
+    if (m_trace->node(id).kind != TraceKind::ModelCall)
+        return;
+    for (int parent = m_trace->node(id).parent; parent != -1; parent = m_trace->node(parent).parent) {
+        const QModelIndex cost = indexForNode(parent, CostColumn);
+        emit dataChanged(cost, cost, {Qt::DisplayRole, CostUsdRole});
+    }
 }
 
 void TraceModel::onAboutToReset()

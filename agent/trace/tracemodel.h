@@ -19,7 +19,15 @@ class TraceModel final : public QAbstractItemModel
     Q_OBJECT
 
 public:
-    enum Column { NameColumn, KindColumn, StatusColumn, DurationColumn, TokensColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        KindColumn,
+        StatusColumn,
+        DurationColumn,
+        TokensColumn,
+        CostColumn,
+        ColumnCount
+    };
     Q_ENUM(Column)
 
     enum Role {
@@ -33,6 +41,7 @@ public:
         ToolNameRole,                  // QString, tool calls only
         PayloadJsonRole,               // QJsonObject: the node's "data", for a details pane
         TokenTimingRole,               // QString: time to first token and tokens/s, model calls only
+        CostUsdRole,                   // double: the recorded cost of the subtree's model calls, when known
     };
     Q_ENUM(Role)
 
@@ -49,6 +58,11 @@ public:
     static QString formatDuration(qint64 durationUs);
     // "First token after 412 ms · 38.5 tokens/s" for a model call that streamed; empty otherwise.
     static QString tokenTimingText(const TraceNode &node);
+    // "$0.0123" for a model call, iteration or turn whose calls had a price, "—" when none had
+    // one, empty for other nodes and calls that reported no usage.
+    static QString costText(const Trace &trace, int id);
+    // The prices a model call's cost was computed with, for a tooltip; empty without a cost.
+    static QString priceBasisText(const TraceNode &node);
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/model/modelcost.h"
 #include "agent/model/modelrequest.h"
 
 #include <QJsonObject>
@@ -82,6 +83,9 @@ struct ModelCallData
     // first token, and the generation time the token rate divides by. Unset for calls that
     // streamed nothing and in traces recorded before it was kept.
     std::optional<qint64> firstTokenUs;
+    // What the call cost and the prices it was computed with, recorded when it finished so the
+    // figure survives a price refresh. Unset when the model had no known price.
+    std::optional<ModelCost> cost;
     bool operator==(const ModelCallData &) const = default;
 };
 

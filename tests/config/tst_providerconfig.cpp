@@ -100,8 +100,14 @@ private slots:
         ProviderProfile ollama{u"local"_s, u"Ollama"_s, ProviderKind::Ollama, {}, u"qwen2.5"_s, {}, {}};
         ollama.defaults.model = ollama.model;
         ollama.defaults.stream = false;
+        ProviderProfile priced = openai;
+        priced.id = u"priced"_s;
+        priced.inputPricePerMTok = 0.0; // a real price: free
+        priced.outputPricePerMTok = 1.25;
+        priced.contextWindow = 32768;
         QTest::newRow("openai with parameters") << openai;
         QTest::newRow("ollama with defaults") << ollama;
+        QTest::newRow("prices and a context window of its own") << priced;
     }
 
     void profilesRoundTripThroughSettings()

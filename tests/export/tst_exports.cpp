@@ -145,6 +145,35 @@ Transcript genuineSession()
     return transcriptOf(agent, trace);
 }
 
+// The session with each of its model calls changed by \a edit, as if recorded that way.
+Transcript withModelCalls(Transcript transcript, const std::function<void(ModelCallData &)> &edit)
+{
+    std::optional<TraceForest> forest = Trace::readJson(transcript.trace);
+    if (!forest)
+        return {};
+    for (TraceNode &node : forest->nodes) {
+        if (auto *call = std::get_if<ModelCallData>(&node.payload))
+            edit(*call);
+    }
+    Trace trace;
+    trace.assign(*std::move(forest));
+    transcript.trace = trace.toJson();
+    return transcript;
+}
+
+// Priced when recorded at $10 per million input and $20 per million output tokens.
+Transcript pricedSession(const Transcript &session)
+{
+    PriceBasis price;
+    price.inputPerMTok = 10;
+    price.outputPerMTok = 20;
+    price.source = u"test"_s;
+    return withModelCalls(session, [&price](ModelCallData &call) {
+        if (!call.response.usage.isEmpty())
+            call.cost = CostCalculator::cost(call.response.usage, price);
+    });
+}
+
 Transcript transcriptWith(const QList<Message> &messages)
 {
     Transcript transcript;
@@ -452,6 +481,105 @@ private slots:
         QVERIFY(!m_spans.isEmpty());
     }
 
+    // --- Cost -------------------------------------------------------------
+
+    void exportsShowWhatEachTurnAndTheSessionCost_data()
+    {
+        QTest::addColumn<Format>("format");
+        QTest::addColumn<QStringList>("expected");
+        // Turn 1: 250 in × $10/M + 50 out × $20/M = $0.0035; turn 2: 30 × $10/M + 11 × $20/M =
+        // $0.00052; turn 3 failed before the model answered: nothing to price.
+        QTest::newRow("Markdown") << Format::Markdown
+                                  << QStringList{
+                                         u"**Cost:** $0.0040"_s,      u"## Cost per turn"_s,
+                                         u"| 250 | 50 | $0.0035 |"_s, u"| 30 | 11 | $0.0005 |"_s,
+                                         u"| 0 | 0 | — |"_s,          u"**Session** | | | **$0.0040** |"_s};
+        QTest::newRow("HTML") << Format::Html
+                              << QStringList{u"<dt>Cost</dt><dd>$0.0040</dd>"_s, u"<h2>Cost per turn</h2>"_s,
+                                             u"<td>250</td><td>50</td><td>$0.0035</td>"_s,
+                                             u"<td>30</td><td>11</td><td>$0.0005</td>"_s,
+                                             u"<th>Session</th><td></td><td></td><th>$0.0040</th>"_s};
+    }
+
+    void exportsShowWhatEachTurnAndTheSessionCost()
+    {
+        QFETCH(Format, format);
+        QFETCH(QStringList, expected);
+        const QString exported = QString::fromUtf8(exportAs(format, pricedSession(m_session)));
+        for (const QString &part : std::as_const(expected))
+            QVERIFY2(exported.contains(part), qPrintable(part + u"\n\n"_s + exported));
+    }
+
+    void otlpSpansCarryTheCost()
+    {
+        QString error;
+        const QList<OtlpSpan> spans = readSpans(exportOtlpJson(pricedSession(m_session), {}, &error));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const auto costOf = [](const OtlpSpan &span) {
+            return span.attributes.value(u"loopscope.cost.usd"_s).value(u"doubleValue"_s);
+        };
+        QList<double> chats;
+        for (const OtlpSpan &span : spansWithOperation(spans, u"chat"_s)) {
+            if (span.statusCode != 2) // a failed call has no usage and so no cost
+                chats.append(costOf(span).toDouble());
+            else
+                QVERIFY(costOf(span).isUndefined());
+        }
+        // (100 × 10 + 20 × 20) / 1e6, (150 × 10 + 30 × 20) / 1e6, (10 × 10 + 5 × 20) / 1e6, (20 × 10 + 6 ×
+        // 20) / 1e6
+        const QList<double> expected{0.0014, 0.0021, 0.0002, 0.00032};
+        QCOMPARE(chats.size(), expected.size());
+        for (int i = 0; i < expected.size(); ++i)
+            QVERIFY2(qAbs(chats.at(i) - expected.at(i)) < 1e-12, qPrintable(QString::number(chats.at(i))));
+        const QList<OtlpSpan> turns = spansWithOperation(spans, u"invoke_agent"_s);
+        QCOMPARE(turns.size(), 3);
+        QVERIFY(qAbs(costOf(turns.at(0)).toDouble() - 0.0035) < 1e-12);
+        QVERIFY(qAbs(costOf(turns.at(1)).toDouble() - 0.00052) < 1e-12);
+        QVERIFY(costOf(turns.at(2)).isUndefined()); // unknown, not $0
+        // The conventions' usage attributes are there as before.
+        QCOMPARE(spansWithOperation(spans, u"chat"_s).constFirst().integer(u"gen_ai.usage.input_tokens"_s),
+                 100);
+    }
+
+    void otlpCountsCachedInputTokens()
+    {
+        const Transcript cached = withModelCalls(m_session, [](ModelCallData &call) {
+            if (!call.response.usage.isEmpty()) {
+                call.response.usage.cacheReadTokens = 4;
+                call.response.usage.cacheWriteTokens = 2;
+            }
+        });
+        const OtlpSpan chat
+            = spansWithOperation(readSpans(exportOtlpJson(cached, {})), u"chat"_s).constFirst();
+        QCOMPARE(chat.integer(u"gen_ai.usage.cache_read.input_tokens"_s), 4);
+        QCOMPARE(chat.integer(u"gen_ai.usage.cache_creation.input_tokens"_s), 2);
+    }
+
+    void aSessionRecordedWithoutCostsIsPricedOnExport()
+    {
+        // As recorded before costs were kept, against OpenAI: the shipped price table prices it
+        // (gpt-4o at $2.5 / $10 per million): turn 1 250 × 2.5 + 50 × 10, turn 2 30 × 2.5 + 11 × 10.
+        Transcript old = withModelCalls(m_session, [](ModelCallData &call) {
+            call.provider = u"openai"_s;
+            call.model = u"gpt-4o"_s;
+            call.response.model = u"gpt-4o-2024-08-06"_s;
+            call.cost.reset();
+        });
+        old.providerKind = u"openai"_s;
+        old.baseUrl = QUrl(u"https://api.openai.com/v1"_s);
+        const QString markdown = exportMarkdown(old);
+        QVERIFY2(markdown.contains(u"**Cost:** $0.0013"_s), qPrintable(markdown));
+        QVERIFY2(markdown.contains(u"| $0.0011 |"_s), qPrintable(markdown));
+    }
+
+    void aSessionWithoutKnownPricesShowsNoCost()
+    {
+        // The fixture's model is "gpt-test": no table knows it, so the cost is unknown, not $0.
+        const QString markdown = exportMarkdown(m_session);
+        QVERIFY2(markdown.contains(u"**Cost:** —"_s), qPrintable(markdown));
+        QVERIFY(!markdown.contains(u"$0"_s));
+    }
+
     // --- Markdown ---------------------------------------------------------
 
     void markdownShowsEachKindOfMessage_data()
@@ -515,7 +643,7 @@ private slots:
                                      "(`https://api.example.com/v1`) · **Agent:** pricer · **Created:** "
                                      "2024-05-01 09:30 UTC · **Updated:** 2024-05-01 09:45 UTC\n\n"
                                      "**Tools:** `get_price`, `lookup`, `fail` · **Turns:** 3 · "
-                                     "**Tokens:** 280 in, 61 out\n\n"_s),
+                                     "**Tokens:** 280 in, 61 out · **Cost:** —\n\n"_s),
                  qPrintable(markdown.left(600)));
         QVERIFY(markdown.contains(u"## System prompt\n\n```text\nAnswer briefly.\n```"_s));
     }

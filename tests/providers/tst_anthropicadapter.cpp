@@ -325,6 +325,7 @@ private slots:
     void toolCallsAreAssembledFromInputJsonDeltas_data();
     void toolCallsAreAssembledFromInputJsonDeltas();
     void toolCallsAreReadFromAWholeBody();
+    void cacheReadsAndWritesArePartOfTheInput();
     void unknownEventsAndBlocksAreTolerated();
     void streamSplitAnywhereGivesTheSameAnswer_data();
     void streamSplitAnywhereGivesTheSameAnswer();
@@ -989,6 +990,21 @@ void tst_AnthropicAdapter::toolCallsAreAssembledFromInputJsonDeltas()
             call.arguments = u"{}"_s;
     }
     QCOMPARE(describe(streamed), describe(expectedCalls));
+}
+
+void tst_AnthropicAdapter::cacheReadsAndWritesArePartOfTheInput()
+{
+    QJsonObject body = messageBody({text(u"Cached."_s)}, u"end_turn"_s, 0, 0);
+    body.insert(u"usage"_s, QJsonObject{{u"input_tokens"_s, 20},
+                                        {u"cache_creation_input_tokens"_s, 300},
+                                        {u"cache_read_input_tokens"_s, 1000},
+                                        {u"output_tokens"_s, 7}});
+    script({jsonOf(200, body)});
+    Session &session = start(helloRequest(false));
+    WAIT_DONE(session);
+    QCOMPARE(session.failed.count(), 0);
+    // The prompt was all three; the cache counts say which part is priced how.
+    QCOMPARE(session.response().usage, (TokenUsage{1320, 7, 1000, 300}));
 }
 
 void tst_AnthropicAdapter::toolCallsAreReadFromAWholeBody()

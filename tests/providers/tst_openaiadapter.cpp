@@ -435,7 +435,10 @@ private slots:
                                    {u"function"_s, QJsonObject{{u"name"_s, u"get_price"_s},
                                                                {u"arguments"_s, u"{\"item\":\"z\"}"_s}}}}}}}},
                          {u"finish_reason"_s, u"tool_calls"_s}}}},
-                    {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 9}, {u"completion_tokens"_s, 3}}}});
+                    {u"usage"_s,
+                     QJsonObject{{u"prompt_tokens"_s, 9},
+                                 {u"completion_tokens"_s, 3},
+                                 {u"prompt_tokens_details"_s, QJsonObject{{u"cached_tokens"_s, 4}}}}}});
         });
 
         QVERIFY(f.run(sampleRequest(false)));
@@ -446,7 +449,7 @@ private slots:
         QCOMPARE(response.text, QString());
         QCOMPARE(response.toolCalls,
                  (QList<ToolCall>{{u"call_9"_s, u"get_price"_s, u"{\"item\":\"z\"}"_s, {}}}));
-        QCOMPARE(response.usage, (TokenUsage{9, 3}));
+        QCOMPARE(response.usage, (TokenUsage{9, 3, 4, 0})); // cached tokens are part of the prompt's
         QCOMPARE(response.streamedChunks, 0);
         QCOMPARE(f.deltas->size(), 0);
     }

@@ -1058,12 +1058,12 @@ void TestTrace::headerNamesEveryColumn()
 {
     Trace trace;
     TraceModel model(&trace);
-    QCOMPARE(model.columnCount(), 5);
-    const QStringList expected{u"Name"_s, u"Kind"_s, u"Status"_s, u"Duration"_s, u"Tokens"_s};
+    QCOMPARE(model.columnCount(), 6);
+    const QStringList expected{u"Name"_s, u"Kind"_s, u"Status"_s, u"Duration"_s, u"Tokens"_s, u"Cost"_s};
     for (int column = 0; column < model.columnCount(); ++column)
         QCOMPARE(model.headerData(column, Qt::Horizontal).toString(), expected.at(column));
     QCOMPARE(model.headerData(0, Qt::Vertical), QVariant());
-    QCOMPARE(model.headerData(5, Qt::Horizontal), QVariant());
+    QCOMPARE(model.headerData(6, Qt::Horizontal), QVariant());
     QCOMPARE(model.headerData(0, Qt::Horizontal, Qt::ToolTipRole), QVariant());
     QCOMPARE(model.roleNames().value(TraceModel::PayloadJsonRole), QByteArray("payloadJson"));
 }

@@ -12,6 +12,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope::Ui {
@@ -42,6 +44,9 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     , m_keyHint(new QLabel(this))
     , m_temperature(new QDoubleSpinBox(this))
     , m_maxOutputTokens(new QSpinBox(this))
+    , m_inputPrice(new QDoubleSpinBox(this))
+    , m_outputPrice(new QDoubleSpinBox(this))
+    , m_contextWindow(new QSpinBox(this))
     , m_stream(new QCheckBox(tr("&Stream the answer as it is written"), this))
     , m_testButton(new QPushButton(tr("&Test connection"), this))
     , m_testResult(new QLabel(this))
@@ -96,6 +101,26 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     m_maxOutputTokens->setSingleStep(256);
     m_maxOutputTokens->setSpecialValueText(tr("provider default"));
 
+    // Below zero means "no override": 0 is a real price (a free model).
+    for (QDoubleSpinBox *price : {m_inputPrice, m_outputPrice}) {
+        price->setRange(-0.01, 10'000);
+        price->setDecimals(3);
+        price->setSingleStep(0.05);
+        price->setPrefix(u"$"_s);
+        price->setSpecialValueText(tr("price table"));
+        price->setToolTip(tr("USD per million tokens. Set both prices to override the built-in price "
+                             "table; local servers cost 0 without them."));
+    }
+    m_inputPrice->setObjectName(u"inputPriceSpin"_s);
+    m_inputPrice->setAccessibleName(tr("Input price per million tokens"));
+    m_outputPrice->setObjectName(u"outputPriceSpin"_s);
+    m_outputPrice->setAccessibleName(tr("Output price per million tokens"));
+    m_contextWindow->setObjectName(u"contextWindowSpin"_s);
+    m_contextWindow->setAccessibleName(tr("Context window"));
+    m_contextWindow->setRange(0, 100'000'000);
+    m_contextWindow->setSingleStep(1024);
+    m_contextWindow->setSpecialValueText(tr("price table"));
+
     m_stream->setObjectName(u"streamCheck"_s);
     m_stream->setAccessibleName(tr("Stream responses"));
 
@@ -122,6 +147,9 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     form->addRow(QString(), m_keyHint);
     form->addRow(tr("Temperat&ure:"), m_temperature);
     form->addRow(tr("Max output t&okens:"), m_maxOutputTokens);
+    form->addRow(tr("&Input price per M tokens:"), m_inputPrice);
+    form->addRow(tr("Output pri&ce per M tokens:"), m_outputPrice);
+    form->addRow(tr("Context &window (tokens):"), m_contextWindow);
     form->addRow(QString(), m_stream);
     // The result gets a row of its own: a server's error is often long, and
     // beside the button it would be squeezed and cut.
@@ -145,6 +173,9 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     });
     connect(m_temperature, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_maxOutputTokens, &QSpinBox::valueChanged, this, changed);
+    connect(m_inputPrice, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_outputPrice, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_contextWindow, &QSpinBox::valueChanged, this, changed);
     connect(m_stream, &QCheckBox::toggled, this, changed);
     connect(m_kind, &QComboBox::currentIndexChanged, this, [this, changed] {
         onKindChanged();
@@ -167,6 +198,10 @@ void ProviderProfileEditor::setProfile(const ProviderProfile &profile)
     m_apiKeyEnv->setText(profile.apiKeyEnv);
     m_temperature->setValue(profile.defaults.temperature.value_or(m_temperature->minimum()));
     m_maxOutputTokens->setValue(profile.defaults.maxOutputTokens.value_or(0));
+    m_inputPrice->setValue(profile.inputPricePerMTok.value_or(m_inputPrice->minimum()));
+    m_outputPrice->setValue(profile.outputPricePerMTok.value_or(m_outputPrice->minimum()));
+    m_contextWindow->setValue(
+        int(std::clamp<qint64>(profile.contextWindow.value_or(0), 0, m_contextWindow->maximum())));
     m_stream->setChecked(profile.defaults.stream);
     onKindChanged();
     clearTestResult();
@@ -189,6 +224,12 @@ ProviderProfile ProviderProfileEditor::profile() const
         profile.defaults.temperature = m_temperature->value();
     if (m_maxOutputTokens->value() > 0)
         profile.defaults.maxOutputTokens = m_maxOutputTokens->value();
+    if (m_inputPrice->value() >= 0)
+        profile.inputPricePerMTok = m_inputPrice->value();
+    if (m_outputPrice->value() >= 0)
+        profile.outputPricePerMTok = m_outputPrice->value();
+    if (m_contextWindow->value() > 0)
+        profile.contextWindow = m_contextWindow->value();
     profile.defaults.stream = m_stream->isChecked();
     return profile;
 }

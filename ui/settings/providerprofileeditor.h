@@ -66,6 +66,9 @@ private:
     QLabel *m_keyHint;
     QDoubleSpinBox *m_temperature;
     QSpinBox *m_maxOutputTokens;
+    QDoubleSpinBox *m_inputPrice; // USD per million tokens; the minimum reads "price table"
+    QDoubleSpinBox *m_outputPrice;
+    QSpinBox *m_contextWindow; // 0 reads "price table"
     QCheckBox *m_stream;
     QPushButton *m_testButton;
     QLabel *m_testResult;

@@ -1,5 +1,6 @@
 #include "ui/trace/tracedetailspane.h"
 
+#include "agent/session/contextgauge.h"
 #include "agent/trace/tracemodel.h"
 #include "ui/trace/curlcommand.h"
 #include "ui/trace/jsonhighlighter.h"
@@ -371,6 +372,15 @@ void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &p
     const QString timing = index.data(TraceModel::TokenTimingRole).toString();
     if (!timing.isEmpty())
         facts.append(timing);
+    if (const QString cost = index.siblingAtColumn(TraceModel::CostColumn).data().toString(); !cost.isEmpty())
+        //: A step's cost in USD in the details pane, e.g. "cost $0.0123"; "—" when unknown
+        facts.append(tr("cost %1").arg(cost));
+    // How much of the model's context window the request filled.
+    const QJsonValue window
+        = payload.value(u"cost"_s).toObject().value(u"basis"_s).toObject().value(u"contextWindow"_s);
+    if (kind == TraceKind::ModelCall && input > 0 && window.isDouble())
+        //: The request's tokens against the model's context window, e.g. "context 12.3k / 128k tokens"
+        facts.append(tr("context %1").arg(ContextGauge::describe(input, window.toInteger())));
     const QString toolName = index.data(TraceModel::ToolNameRole).toString();
     if (!toolName.isEmpty())
         facts.prepend(tr("Tool %1").arg(toolName));

@@ -1,5 +1,6 @@
 #include "ui/trace/traceinspector.h"
 
+#include "agent/model/modelcost.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracemodel.h"
 #include "ui/trace/tracedetailspane.h"
@@ -87,8 +88,11 @@ TraceInspector::TraceInspector(Trace *trace, TraceModel *model, QWidget *parent)
                           metrics.horizontalAdvance(TraceModel::formatDuration(99'999'900)) + padding);
     header->resizeSection(TraceModel::TokensColumn,
                           metrics.horizontalAdvance(QLocale().toString(999'999)) + padding);
+    // The widest usual cost: a sum under a dollar that misses a price ("≥$0.1234").
+    header->resizeSection(TraceModel::CostColumn,
+                          metrics.horizontalAdvance(formatCost(CostSum{0.1234, 1, 1})) + padding);
     for (int column : {TraceModel::KindColumn, TraceModel::StatusColumn, TraceModel::DurationColumn,
-                       TraceModel::TokensColumn})
+                       TraceModel::TokensColumn, TraceModel::CostColumn})
         m_shortColumnWidths.insert(column, header->sectionSize(column));
 
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, [this] { --m_modelChanging; });
@@ -347,11 +351,15 @@ void TraceInspector::fitColumnsToWidth()
     for (int width : std::as_const(m_shortColumnWidths))
         needed += width;
     const int width = m_tree->viewport()->width();
+    // Kind goes first (the icon says it), then Cost, then Tokens.
     const int kind = m_shortColumnWidths.value(TraceModel::KindColumn);
+    const int cost = m_shortColumnWidths.value(TraceModel::CostColumn);
     const bool hideKind = width < needed;
-    const bool hideTokens = width < needed - kind;
-    for (auto [column, hide] : {std::pair{int(TraceModel::KindColumn), hideKind},
-                                std::pair{int(TraceModel::TokensColumn), hideTokens}}) {
+    const bool hideCost = width < needed - kind;
+    const bool hideTokens = width < needed - kind - cost;
+    for (auto [column, hide] :
+         {std::pair{int(TraceModel::KindColumn), hideKind}, std::pair{int(TraceModel::CostColumn), hideCost},
+          std::pair{int(TraceModel::TokensColumn), hideTokens}}) {
         if (m_tree->isColumnHidden(column) == hide)
             continue;
         m_tree->setColumnHidden(column, hide);

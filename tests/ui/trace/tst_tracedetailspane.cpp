@@ -140,6 +140,38 @@ private slots:
         QVERIFY(label(u"Timing and tokens"_s).contains(u"read_file"_s));
     }
 
+    void theHeaderShowsTheCostAndTheContextWindowFilled()
+    {
+        Trace trace;
+        TraceModel model(&trace);
+        const TraceSamples::Sample s = TraceSamples::addSampleTurn(trace);
+        trace.update(s.modelCall, [](TraceNode &node) {
+            PriceBasis basis;
+            basis.inputPerMTok = 1;
+            basis.contextWindow = 128'000;
+            node.data<ModelCallData>().cost = ModelCost{0.0123, basis};
+        });
+        Ui::TraceDetailsPane pane(&model);
+        const auto facts = [&pane] {
+            for (QLabel *l : pane.findChildren<QLabel *>()) {
+                if (l->accessibleName() == u"Timing and tokens")
+                    return l->text();
+            }
+            return u"<no label>"_s;
+        };
+
+        pane.setNode(s.modelCall);
+        QVERIFY2(facts().contains(u"cost $0.0123"_s), qPrintable(facts()));
+        QVERIFY2(facts().contains(u"/ 128k tokens"_s), qPrintable(facts()));
+        // The turn and its iteration cost what their calls cost.
+        pane.setNode(s.turn);
+        QVERIFY2(facts().contains(u"cost $0.0123"_s), qPrintable(facts()));
+        pane.setNode(s.iteration);
+        QVERIFY2(facts().contains(u"cost $0.0123"_s), qPrintable(facts()));
+        pane.setNode(s.readFile);
+        QVERIFY2(!facts().contains(u"cost"_s), qPrintable(facts()));
+    }
+
     void searchHighlightsEveryMatch_data()
     {
         QTest::addColumn<QString>("needle");

@@ -106,29 +106,34 @@ class TraceInspectorTest : public QObject
 private slots:
     void init() { QGuiApplication::clipboard()->clear(); }
 
-    void aNarrowPaneGivesTheNamesRoomBeforeTheKindAndTokens_data()
+    void aNarrowPaneGivesTheNamesRoomBeforeTheKindCostAndTokens_data()
     {
         QTest::addColumn<int>("width");
         QTest::addColumn<bool>("kindShown");
+        QTest::addColumn<bool>("costShown");
         QTest::addColumn<bool>("tokensShown");
-        QTest::newRow("wide") << 700 << true << true;
-        QTest::newRow("narrow: the icon says the kind") << 420 << false << true;
-        QTest::newRow("very narrow") << 300 << false << false;
+        QTest::newRow("wide") << 800 << true << true << true;
+        QTest::newRow("narrow: the icon says the kind") << 520 << false << true << true;
+        QTest::newRow("narrower: the cost goes before the tokens") << 420 << false << false << true;
+        QTest::newRow("very narrow") << 300 << false << false << false;
     }
 
-    void aNarrowPaneGivesTheNamesRoomBeforeTheKindAndTokens()
+    void aNarrowPaneGivesTheNamesRoomBeforeTheKindCostAndTokens()
     {
         QFETCH(int, width);
         QFETCH(bool, kindShown);
+        QFETCH(bool, costShown);
         QFETCH(bool, tokensShown);
         Fixture f({width, 600});
         QTRY_COMPARE(!f.tree()->isColumnHidden(TraceModel::KindColumn), kindShown);
+        QCOMPARE(!f.tree()->isColumnHidden(TraceModel::CostColumn), costShown);
         QCOMPARE(!f.tree()->isColumnHidden(TraceModel::TokensColumn), tokensShown);
         QVERIFY(!f.tree()->isColumnHidden(TraceModel::StatusColumn));
         QVERIFY(!f.tree()->isColumnHidden(TraceModel::DurationColumn));
         // Widened again, everything comes back.
-        f.inspector.resize(900, 600);
+        f.inspector.resize(1000, 600);
         QTRY_VERIFY(!f.tree()->isColumnHidden(TraceModel::KindColumn));
+        QVERIFY(!f.tree()->isColumnHidden(TraceModel::CostColumn));
         QVERIFY(!f.tree()->isColumnHidden(TraceModel::TokensColumn));
     }
 
