@@ -219,10 +219,11 @@ EvalVerdict ExpectationEvaluator::evaluate(const EvalExpectations &expect, const
         }
     }
     if (expect.maxCostUsd) {
-        // The price table is not part of this build yet: a cost limit cannot pass unchecked.
+        // A cost limit cannot pass unchecked: without a price for every call it is an error.
         if (!observed.costUsd)
             verdict.errors.append(
-                tr("cost expectations need prices: no price table can say what this turn cost"));
+                tr("cost expectations need prices: not every model call of this turn has a "
+                   "known price (set prices in the provider profile or the suite's model)"));
         else if (*observed.costUsd > *expect.maxCostUsd)
             verdict.failures.append(tr("the turn cost $%1, expected at most $%2")
                                         .arg(*observed.costUsd, 0, 'f', 4)

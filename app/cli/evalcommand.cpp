@@ -10,6 +10,7 @@
 #include "agent/eval/evalsuite.h"
 #include "agent/eval/junitreport.h"
 #include "agent/session/chatsession.h"
+#include "agent/trace/tracecost.h"
 #include "agent/transcript/atomicfile.h"
 
 #include <QCommandLineParser>
@@ -215,8 +216,14 @@ int EvalCommand::exec(const QStringList &arguments)
         setups->at(index).applyTo(*session);
         return session;
     });
-    // Extension point for cost: once the price table is on this branch, give the runner a
-    // setCostFunction() that prices a turn's model calls. Until then max_cost_usd is an error.
+    // What a turn cost, from the costs its model calls recorded (the session prices each call as it
+    // finishes). A sum that misses a call is no answer: a cost limit cannot pass on part of the bill.
+    runner.setCostFunction([](const Trace &trace, int turnNode) -> std::optional<double> {
+        const CostSum sum = traceCost(trace, turnNode);
+        if (!sum.isKnown() || sum.isPartial())
+            return std::nullopt;
+        return sum.usd;
+    });
     runner.setJobs(jobCount);
     runner.setTimeoutSeconds(timeoutSeconds);
     if (!sessionFolder.isEmpty())

@@ -47,6 +47,8 @@ const QJsonObject demoPasses{
                             {u"arguments"_s, QJsonObject{{u"timezone"_s, u"UTC"_s}}}}}},
     {u"max_iterations"_s, 3},
     {u"no_error_results"_s, true},
+    // A model on this machine costs nothing: a known $0, so the limit is checked and passes.
+    {u"max_cost_usd"_s, 0.001},
     {u"outcome"_s, u"answered"_s}};
 
 struct TestCase

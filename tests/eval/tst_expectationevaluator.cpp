@@ -177,7 +177,9 @@ private slots:
             << QStringList() << QStringList();
         QTest::newRow("max_cost_usd without prices")
             << R"({"max_cost_usd": 0.01})"_ba << turn << QStringList()
-            << QStringList{u"cost expectations need prices: no price table can say what this turn cost"_s};
+            << QStringList{u"cost expectations need prices: not every model call of this turn has a known "
+                           u"price (set prices in "
+                           "the provider profile or the suite's model)"_s};
         QTest::newRow("max_cost_usd, cheaper")
             << R"({"max_cost_usd": 0.01})"_ba << costing(0.005) << QStringList() << QStringList();
         QTest::newRow("max_cost_usd, dearer")
