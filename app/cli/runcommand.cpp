@@ -246,8 +246,10 @@ bool prepareSession(ChatSession &session, const RunOptions &options, const QStri
     session.setProvider(options.profile, apiKey);
     session.setAgentConfig(options.config);
     session.setTools(options.tools, options.workspace);
+    // Nobody is there to ask, so no tool is left to its own default (ask, for the tools that ask first).
+    session.approvals()->setDefaultRule(options.approveAll ? ToolApprovalPolicy::Rule::Always
+                                                           : ToolApprovalPolicy::Rule::Never);
     if (!options.approveAll) {
-        session.approvals()->setDefaultRule(ToolApprovalPolicy::Rule::Never);
         session.approvals()->setNeverReason(
             RunCommand::tr("tool calls are not approved in this run (--approve none)"));
     } else if (!options.approveMcp) {
