@@ -155,9 +155,9 @@ ApprovalCard::ApprovalCard(const QString &toolName, const QString &arguments, co
     layout->setContentsMargins(padding, padding, padding, padding);
     layout->setSpacing(chatSpacing(this, 0.4));
     layout->addWidget(m_title);
+    layout->addWidget(m_details); // the command or the URL first, then where it runs or goes
     layout->addWidget(m_summary);
     layout->addWidget(m_diffView);
-    layout->addWidget(m_details);
     layout->addWidget(m_warning);
     layout->addWidget(m_editToggle);
     layout->addWidget(m_editor);
@@ -288,6 +288,9 @@ void ApprovalCard::showPreview(const Computed &computed)
                     .arg(path)
                     .arg(preview.diff.added)
                     .arg(preview.diff.removed));
+        // A third of the window at most, so the buttons stay in sight on a small screen.
+        m_diffView->setMaxVisibleLines(
+            std::clamp(window()->height() / (3 * fontMetrics().lineSpacing()), 8, 30));
         m_diffView->setDiff(preview.diff);
         break;
     }
