@@ -12,6 +12,10 @@ namespace Loopscope {
 
 namespace {
 
+// Changed lines (old and new) beyond which no alignment is searched for: an O(ND) search over
+// tens of thousands of wholly different lines would keep the approval waiting.
+constexpr int MaxAlignedLines = 20'000;
+
 struct LineDiffText
 {
     Q_DECLARE_TR_FUNCTIONS(Loopscope::LineDiff)
@@ -68,6 +72,8 @@ public:
             add({DiffLine::Kind::Note, u"\\ No newline at end of file"_s, 0, 0});
     }
 
+    void note(const QString &text) { add({DiffLine::Kind::Note, text, 0, 0}); }
+
     void finish()
     {
         if (m_hidden > 0) {
@@ -108,21 +114,53 @@ LineDiff diffLines(const QString &before, const QString &after, int contextLines
 
     const std::vector<QString> oldLines = splitKeepingBreaks(before);
     const std::vector<QString> newLines = splitKeepingBreaks(after);
-    dtl::Diff<QString, std::vector<QString>> diff(oldLines, newLines, /*deletesFirst=*/true);
-    // Beyond a few thousand edit coordinates dtl trades a minimal script for bounded memory.
-    diff.enableHuge();
-    diff.compose();
+    // The lines both texts start and end with are common without a search; only the middle is
+    // aligned, which keeps a small edit of a large file fast.
+    const size_t limit = std::min(oldLines.size(), newLines.size());
+    size_t prefix = 0;
+    while (prefix < limit && oldLines[prefix] == newLines[prefix])
+        ++prefix;
+    size_t suffix = 0;
+    while (suffix < limit - prefix
+           && oldLines[oldLines.size() - 1 - suffix] == newLines[newLines.size() - 1 - suffix])
+        ++suffix;
+    const std::vector<QString> oldMiddle(oldLines.begin() + qsizetype(prefix),
+                                         oldLines.end() - qsizetype(suffix));
+    const std::vector<QString> newMiddle(newLines.begin() + qsizetype(prefix),
+                                         newLines.end() - qsizetype(suffix));
 
     std::vector<Edit> edits;
-    for (const auto &[line, info] : diff.getSes().getSequence()) {
-        edits.push_back({info.type, line});
-        if (info.type == dtl::SES_ADD)
+    edits.reserve(oldLines.size() + newLines.size());
+    for (size_t i = 0; i < prefix; ++i)
+        edits.push_back({dtl::SES_COMMON, oldLines[i]});
+    if (oldMiddle.size() + newMiddle.size() <= size_t(MaxAlignedLines)) {
+        dtl::Diff<QString, std::vector<QString>> diff(oldMiddle, newMiddle, /*deletesFirst=*/true);
+        // Beyond a few thousand edit coordinates dtl trades a minimal script for bounded memory.
+        diff.enableHuge();
+        diff.compose();
+        for (const auto &[line, info] : diff.getSes().getSequence())
+            edits.push_back({info.type, line});
+    } else {
+        // Too much changed to align in reasonable time: every old line out, every new line in.
+        result.approximate = true;
+        for (const QString &line : oldMiddle)
+            edits.push_back({dtl::SES_DELETE, line});
+        for (const QString &line : newMiddle)
+            edits.push_back({dtl::SES_ADD, line});
+    }
+    for (size_t i = oldLines.size() - suffix; i < oldLines.size(); ++i)
+        edits.push_back({dtl::SES_COMMON, oldLines[i]});
+    for (const Edit &edit : edits) {
+        if (edit.type == dtl::SES_ADD)
             ++result.added;
-        else if (info.type == dtl::SES_DELETE)
+        else if (edit.type == dtl::SES_DELETE)
             ++result.removed;
     }
 
     HunkWriter writer(result, maxShownLines);
+    if (result.approximate)
+        writer.note(LineDiffText::tr("Too much changed to match the lines up: the old text is shown removed "
+                                     "and the new one added."));
     const int count = int(edits.size());
     int oldBefore = 0; // old lines before index `next`
     int newBefore = 0;

@@ -28,7 +28,8 @@ struct LineDiff
     QList<DiffLine> lines; // at most the shown-line cap, then a note
     int added = 0;         // lines added, counted over the whole texts
     int removed = 0;
-    bool truncated = false; // more lines than the cap: the rest is not in lines
+    bool truncated = false;   // more lines than the cap: the rest is not in lines
+    bool approximate = false; // too much changed to align: all old lines removed, all new ones added
 
     static constexpr int DefaultContext = 3;
     static constexpr int DefaultMaxLines = 2000;

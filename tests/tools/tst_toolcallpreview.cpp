@@ -102,6 +102,31 @@ private slots:
         QVERIFY2(diff.lines.constLast().text.contains(u"3001"_s), qPrintable(diff.lines.constLast().text));
     }
 
+    void aSmallEditOfALargeFileIsOneHunk()
+    {
+        const QString before = numbered(1, 100'000);
+        const LineDiff diff = diffLines(before, QString(before).replace(u"line 50000\n"_s, u"changed\n"_s));
+        QVERIFY(!diff.approximate);
+        QCOMPARE(diff.added, 1);
+        QCOMPARE(diff.removed, 1);
+        QCOMPARE(diff.lines.constFirst().text, u"@@ -49997,7 +49997,7 @@"_s);
+        QCOMPARE(diff.lines.size(), 9);
+    }
+
+    void aWholesaleRewriteOfALargeFileIsShownAsRemovedAndAdded()
+    {
+        QString after;
+        for (int i = 1; i <= 30'000; ++i)
+            after += u"row %1\n"_s.arg(i);
+        const LineDiff diff = diffLines(numbered(1, 30'000), after);
+        QVERIFY(diff.approximate);
+        QCOMPARE(diff.removed, 30'000);
+        QCOMPARE(diff.added, 30'000);
+        QCOMPARE(diff.lines.constFirst().kind, DiffLine::Kind::Note);
+        QCOMPARE(diff.lines.at(1).text, u"@@ -1,30000 +1,30000 @@"_s);
+        QVERIFY(diff.truncated);
+    }
+
     void previewOfAWriteDiffsAgainstTheFileOnDisk_data()
     {
         QTest::addColumn<QString>("tool");
