@@ -171,7 +171,7 @@ private slots:
         if (decision == u"allow")
             decided = f.policy.allowOnce(request.callId);
         else if (decision == u"edit")
-            decided = f.policy.allowOnce(request.callId, json({{u"a"_s, 10}, {u"b"_s, 20}}));
+            decided = f.policy.allowOnce(request.callId, json({{u"a"_s, 10}, {u"b"_s, 20}}), u"shown"_s);
         else if (decision == u"deny")
             decided = f.policy.deny(request.callId);
         else
@@ -195,6 +195,11 @@ private slots:
             QCOMPARE(f.toolNode().originalArguments, json({{u"a"_s, 1}, {u"b"_s, 2}}));
         }
         QCOMPARE(f.policy.rule(u"add"_s), Rule::Ask); // a single decision sets no rule
+        // The trace keeps how far the decision reached and what it was made on.
+        const WaitData &wait = f.trace.node(f.nodesOfKind(TraceKind::Wait).constFirst()).data<WaitData>();
+        QCOMPARE(wait.scope, allowed ? u"once"_s : QString());
+        QCOMPARE(wait.argumentsEdited, decision == u"edit");
+        QCOMPARE(wait.preview, decision == u"edit" ? u"shown"_s : QString());
     }
 
     void alwaysAllowSetsTheRuleAndLaterCallsRunWithoutAsking()
@@ -425,22 +430,6 @@ private slots:
         QCOMPARE(policy.ruleFor(call, asksFirst), Rule::Always);
         policy.setRule(RunCommand, Rule::Never);
         QCOMPARE(policy.ruleFor(call, asksFirst), Rule::Never);
-    }
-
-    void anAllowOnceRecordsTheEditAndThePreview()
-    {
-        Fixture f;
-        f.policy.setDefaultRule(Rule::Ask);
-        f.client.enqueue({ScriptedModelClient::calls({AgentFixture::add(u"c1"_s, 1, 2)}),
-                          ScriptedModelClient::text(u"ok"_s)});
-        QVERIFY(f.agent.send(u"go"_s));
-        QTRY_COMPARE(f.requested.size(), 1);
-        QVERIFY(f.policy.allowOnce(u"c1"_s, json({{u"a"_s, 10}, {u"b"_s, 20}}), u"shown"_s));
-        QVERIFY(f.waitForEnd());
-        const WaitData &wait = f.trace.node(f.nodesOfKind(TraceKind::Wait).constFirst()).data<WaitData>();
-        QCOMPARE(wait.scope, u"once"_s);
-        QCOMPARE(wait.preview, u"shown"_s);
-        QVERIFY(wait.argumentsEdited);
     }
 
     void aScopeCoversOnlyCallsWithinIt_data()

@@ -46,6 +46,19 @@ class ApprovalCardTest : public QObject
 private:
     QTemporaryDir m_dir;
 
+    // A card for an edit of src/main.txt ("three" → "3"), shown, its preview in.
+    std::unique_ptr<ApprovalCard> editOfThreeShown()
+    {
+        auto card = std::make_unique<ApprovalCard>(
+            u"edit_file"_s,
+            json({{u"path"_s, u"src/main.txt"_s}, {u"old_text"_s, u"three"_s}, {u"new_text"_s, u"3"_s}}),
+            QJsonObject(), Workspace(m_dir.path()));
+        card->show();
+        if (!QTest::qWaitFor([&] { return !card->isPreviewPending(); }))
+            return nullptr;
+        return card;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -84,12 +97,9 @@ private slots:
 
     void anEditShowsRemovedAndAddedLinesWithBothNumbers()
     {
-        ApprovalCard card(
-            u"edit_file"_s,
-            json({{u"path"_s, u"src/main.txt"_s}, {u"old_text"_s, u"three"_s}, {u"new_text"_s, u"3"_s}}), {},
-            Workspace(m_dir.path()));
-        card.show();
-        QTRY_VERIFY(!card.isPreviewPending());
+        const auto shown = editOfThreeShown();
+        QVERIFY(shown);
+        ApprovalCard &card = *shown;
 
         QCOMPARE(shownLines(card.diffView()),
                  (QStringList{u" | @@ -1,5 +1,5 @@"_s, u"1 1 |  one"_s, u"2 2 |  two"_s, u"3   | -three"_s,
@@ -100,12 +110,9 @@ private slots:
 
     void editingTheArgumentsUpdatesThePreview()
     {
-        ApprovalCard card(
-            u"edit_file"_s,
-            json({{u"path"_s, u"src/main.txt"_s}, {u"old_text"_s, u"three"_s}, {u"new_text"_s, u"3"_s}}), {},
-            Workspace(m_dir.path()));
-        card.show();
-        QTRY_VERIFY(!card.isPreviewPending());
+        const auto shown = editOfThreeShown();
+        QVERIFY(shown);
+        ApprovalCard &card = *shown;
         QSignalSpy changed(&card, &ApprovalCard::previewChanged);
 
         QTest::mouseClick(card.editArgumentsToggle(), Qt::LeftButton);
