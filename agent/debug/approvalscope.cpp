@@ -84,32 +84,41 @@ bool hasShellOperators(const QString &command)
     return command.contains(operators);
 }
 
-std::optional<ApprovalScope> narrowScopeFor(const ToolCall &call, const Workspace &workspace)
+QList<ApprovalScope> narrowScopesFor(const ToolCall &call, const Workspace &workspace)
 {
     const std::optional<ApprovalScope::Kind> kind = scopeKindOf(call.name);
     if (!kind)
-        return std::nullopt;
-    QString value;
+        return {};
+    QStringList values;
     switch (*kind) {
-    case ApprovalScope::Kind::Tool: return std::nullopt;
+    case ApprovalScope::Kind::Tool: break;
     case ApprovalScope::Kind::Folder: {
         // The folder as far as it exists: a rule for a folder yet to be created would hold for nothing.
-        value = callFolder(call, workspace);
-        while (!value.isEmpty() && !QFileInfo(value).isDir())
-            value = QFileInfo(value).absolutePath();
+        QString folder = callFolder(call, workspace);
+        while (!folder.isEmpty() && !QFileInfo(folder).isDir())
+            folder = QFileInfo(folder).absolutePath();
+        values.append(folder);
         break;
     }
     case ApprovalScope::Kind::CommandPrefix: {
         const QString command = stringArgument(call, "command"_L1);
-        if (!hasShellOperators(command))
-            value = commandWords(command).value(0);
+        if (hasShellOperators(command))
+            break;
+        // The program and its subcommand ("git status"), when it has one, then the program alone.
+        const QStringList words = commandWords(command);
+        if (words.size() >= 2 && !words.at(1).startsWith(u'-'))
+            values.append(words.mid(0, 2).join(u' '));
+        values.append(words.value(0));
         break;
     }
-    case ApprovalScope::Kind::Host: value = callHost(call); break;
+    case ApprovalScope::Kind::Host: values.append(callHost(call)); break;
     }
-    if (value.isEmpty())
-        return std::nullopt;
-    return ApprovalScope{*kind, value};
+    QList<ApprovalScope> scopes;
+    for (const QString &value : std::as_const(values)) {
+        if (!value.isEmpty())
+            scopes.append({*kind, value});
+    }
+    return scopes;
 }
 
 bool approvalCovers(const ScopedApproval &approval, const ToolCall &call, const Workspace &workspace)

@@ -3,6 +3,7 @@
 #include "agent/model/modelrequest.h"
 #include "agent/tools/builtin/workspace.h"
 
+#include <QList>
 #include <QString>
 
 #include <optional>
@@ -40,9 +41,10 @@ struct ScopedApproval
     bool operator==(const ScopedApproval &) const = default;
 };
 
-// The narrower scope to offer besides the whole tool for this call, if the tool has one and the call
-// lies in it: the file's folder, the command's first word, the URL's host.
-std::optional<ApprovalScope> narrowScopeFor(const ToolCall &call, const Workspace &workspace);
+// The narrower scopes to offer besides the whole tool for this call, narrowest first, if the tool has
+// them and the call lies in them: the file's folder; the command's program with its subcommand, and
+// the program alone; the URL's host.
+QList<ApprovalScope> narrowScopesFor(const ToolCall &call, const Workspace &workspace);
 
 // Whether the call is within the approval: the same tool, and its folder, command or host in the scope.
 bool approvalCovers(const ScopedApproval &approval, const ToolCall &call, const Workspace &workspace);

@@ -559,24 +559,29 @@ private slots:
         QCOMPARE(approvalCovers({tool, scope}, call, Workspace(dir.path())), covered);
     }
 
-    void theOfferedScopeIsTheFolderTheFirstWordOrTheHost()
+    void theOfferedScopesAreTheFolderTheFirstWordsOrTheHost()
     {
         QTemporaryDir dir;
         QVERIFY(QDir(dir.path()).mkpath(u"src"_s));
         const Workspace workspace(dir.path());
         const QString src = QDir(dir.filePath(u"src"_s)).canonicalPath();
         const auto offered = [&](const QString &tool, const QJsonObject &arguments) {
-            return narrowScopeFor({u"c"_s, tool, json(arguments)}, workspace);
+            return narrowScopesFor({u"c"_s, tool, json(arguments)}, workspace);
+        };
+        using Scopes = QList<ApprovalScope>;
+        const auto prefix = [](const QString &words) {
+            return ApprovalScope{ApprovalScope::Kind::CommandPrefix, words};
         };
         QCOMPARE(offered(u"write_file"_s, {{u"path"_s, u"src/new/x.txt"_s}}),
-                 std::optional(ApprovalScope{ApprovalScope::Kind::Folder, src}));
-        QCOMPARE(offered(u"run_command"_s, {{u"command"_s, u"git status"_s}}),
-                 std::optional(ApprovalScope{ApprovalScope::Kind::CommandPrefix, u"git"_s}));
-        QCOMPARE(offered(u"run_command"_s, {{u"command"_s, u"git status; rm x"_s}}), std::nullopt);
+                 Scopes{(ApprovalScope{ApprovalScope::Kind::Folder, src})});
+        QCOMPARE(offered(u"run_command"_s, {{u"command"_s, u"git status -s"_s}}),
+                 (Scopes{prefix(u"git status"_s), prefix(u"git"_s)}));
+        QCOMPARE(offered(u"run_command"_s, {{u"command"_s, u"ls -la"_s}}), Scopes{prefix(u"ls"_s)});
+        QCOMPARE(offered(u"run_command"_s, {{u"command"_s, u"git status; rm x"_s}}), Scopes());
         QCOMPARE(offered(u"fetch_url"_s, {{u"url"_s, u"https://Docs.Qt.io/qt-6/"_s}}),
-                 std::optional(ApprovalScope{ApprovalScope::Kind::Host, u"docs.qt.io"_s}));
-        QCOMPARE(offered(u"write_file"_s, {{u"path"_s, u"../x"_s}}), std::nullopt);
-        QCOMPARE(offered(u"add"_s, {}), std::nullopt);
+                 Scopes{(ApprovalScope{ApprovalScope::Kind::Host, u"docs.qt.io"_s})});
+        QCOMPARE(offered(u"write_file"_s, {{u"path"_s, u"../x"_s}}), Scopes());
+        QCOMPARE(offered(u"add"_s, {}), Scopes());
     }
 
     void ruleNamesRoundTrip_data()

@@ -89,10 +89,13 @@ ApprovalCard::ApprovalCard(const QString &toolName, const QString &arguments, co
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setAccessibleName(tr("What the call will do"));
+    // What the model wrote is shown as written, never as markup.
+    m_details->setTextFormat(Qt::PlainText);
     m_details->setFont(monospaceLike(font()));
     m_details->setWordWrap(true);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_details->setAccessibleName(tr("Command or address"));
+    m_warning->setTextFormat(Qt::PlainText);
     m_warning->setWordWrap(true);
     m_warning->setAccessibleName(tr("Warning"));
     m_summary->setVisible(previewed);
@@ -256,13 +259,13 @@ ApprovalCard::Computed ApprovalCard::compute(const QString &toolName, const QJso
                                              const Workspace &workspace, const QString &callArguments)
 {
     return {previewToolCall(toolName, arguments, workspace),
-            narrowScopeFor(ToolCall{{}, toolName, callArguments}, workspace)};
+            narrowScopesFor(ToolCall{{}, toolName, callArguments}, workspace)};
 }
 
 void ApprovalCard::showPreview(const Computed &computed)
 {
     m_preview = computed.preview;
-    m_offeredScope = computed.scope;
+    m_offeredScopes = computed.scopes;
     const ToolCallPreview &preview = m_preview;
     const QString errorStyle = u"<span style=\"color:%1\">%2</span>"_s.arg(
         palette().color(QPalette::Text).lightness() < 128 ? u"#b3261e"_s : u"#ff8a80"_s);
@@ -336,14 +339,14 @@ QString ApprovalCard::scopeLabel(const ApprovalScope &scope) const
 void ApprovalCard::updateAlwaysAllow()
 {
     m_alwaysMenu->clear();
-    if (!m_offeredScope) {
+    if (m_offeredScopes.isEmpty()) {
         m_alwaysAllow->setMenu(nullptr);
         m_alwaysAllow->setText(tr("Always allow %1").arg(m_toolName));
         m_alwaysAllow->setAccessibleName(tr("Always allow %1").arg(m_toolName));
         m_alwaysAllow->setToolTip(tr("Run this call and never ask again for %1").arg(m_toolName));
         return;
     }
-    for (const ApprovalScope &scope : {*m_offeredScope, ApprovalScope::tool()}) {
+    for (const ApprovalScope &scope : m_offeredScopes + QList{ApprovalScope::tool()}) {
         QAction *action = m_alwaysMenu->addAction(scopeLabel(scope));
         connect(action, &QAction::triggered, this,
                 [this, scope] { emit alwaysAllowRequested(scope, editedArguments()); });

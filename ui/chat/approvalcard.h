@@ -59,8 +59,8 @@ public:
     // and as plain text for the trace.
     const ToolCallPreview &preview() const { return m_preview; }
     QString previewText() const { return m_preview.text(); }
-    // The narrower "Always allow" on offer for these arguments, if any.
-    std::optional<ApprovalScope> offeredScope() const { return m_offeredScope; }
+    // The narrower "Always allow"s on offer for these arguments, narrowest first.
+    QList<ApprovalScope> offeredScopes() const { return m_offeredScopes; }
     // Whether a preview is being worked out (the arguments changed, or the file is read).
     bool isPreviewPending() const;
 
@@ -89,7 +89,7 @@ private:
     struct Computed
     {
         ToolCallPreview preview;
-        std::optional<ApprovalScope> scope;
+        QList<ApprovalScope> scopes;
     };
     static Computed compute(const QString &toolName, const QJsonObject &arguments, const Workspace &workspace,
                             const QString &callArguments);
@@ -109,7 +109,7 @@ private:
     std::unique_ptr<SchemaValidator> m_validator;
     QString m_problem;
     ToolCallPreview m_preview;
-    std::optional<ApprovalScope> m_offeredScope;
+    QList<ApprovalScope> m_offeredScopes;
     bool m_computing = false; // until the watcher reported: its future may be done before
     bool m_rerunPreview = false;
     QFutureWatcher<Computed> m_previewWatcher;

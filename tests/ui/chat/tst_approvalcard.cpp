@@ -162,14 +162,17 @@ private slots:
         QVERIFY(card.alwaysAllowMenu());
         QCOMPARE(card.alwaysAllowButton()->menu(), card.alwaysAllowMenu());
         const QList<QAction *> choices = card.alwaysAllowMenu()->actions();
-        QCOMPARE(choices.size(), 2);
-        QVERIFY2(choices.at(0)->text().contains(u"“git”"_s), qPrintable(choices.at(0)->text()));
+        QCOMPARE(choices.size(), 3); // "git status", "git", everywhere
+        QVERIFY2(choices.at(1)->text().contains(u"“git”"_s), qPrintable(choices.at(1)->text()));
         choices.at(0)->trigger();
-        QCOMPARE(always.size(), 1);
-        QCOMPARE(always.constFirst().at(0).value<ApprovalScope>(),
-                 (ApprovalScope{ApprovalScope::Kind::CommandPrefix, u"git"_s}));
         choices.at(1)->trigger();
-        QCOMPARE(always.at(1).at(0).value<ApprovalScope>(), ApprovalScope::tool());
+        choices.at(2)->trigger();
+        QCOMPARE(always.size(), 3);
+        QCOMPARE(always.at(0).at(0).value<ApprovalScope>(),
+                 (ApprovalScope{ApprovalScope::Kind::CommandPrefix, u"git status"_s}));
+        QCOMPARE(always.at(1).at(0).value<ApprovalScope>(),
+                 (ApprovalScope{ApprovalScope::Kind::CommandPrefix, u"git"_s}));
+        QCOMPARE(always.at(2).at(0).value<ApprovalScope>(), ApprovalScope::tool());
     }
 
     void aToolWithoutAPreviewKeepsTheArgumentEditorOpen()
