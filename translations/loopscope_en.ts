@@ -200,6 +200,27 @@
 </context>
 <context>
     <name>ApprovalCard</name>
+    <message numerus="yes">
+        <source>%1 — new file, %n line(s)</source>
+        <translation>
+            <numerusform>%1 — new file, %n line</numerusform>
+            <numerusform>%1 — new file, %n lines</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — %n line(s) changed (+%2 −%3)</source>
+        <translation>
+            <numerusform>%1 — %n line changed (+%2 −%3)</numerusform>
+            <numerusform>%1 — %n lines changed (+%2 −%3)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>In &lt;b&gt;%1&lt;/b&gt;, stopped after %n second(s)</source>
+        <translation>
+            <numerusform>In &lt;b&gt;%1&lt;/b&gt;, stopped after %n second</numerusform>
+            <numerusform>In &lt;b&gt;%1&lt;/b&gt;, stopped after %n seconds</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Allow once</source>
         <translation type="unfinished"></translation>
@@ -1361,6 +1382,16 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
 </context>
 <context>
+    <name>Loopscope::LineDiff</name>
+    <message numerus="yes">
+        <source>… %n more line(s) of the diff not shown</source>
+        <translation>
+            <numerusform>… %n more line of the diff not shown</numerusform>
+            <numerusform>… %n more lines of the diff not shown</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::McpConfigImport</name>
     <message>
         <source>“%1” uses ${%2}, which VS Code asks for when it starts the server: edit the server and put the value in its place.</source>
@@ -1457,6 +1488,22 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     <message>
         <source>The stream from Ollama ended before the response was complete.</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ToolCallPreview</name>
+    <message numerus="yes">
+        <source>command: %1
+folder: %2
+timeout: %n s</source>
+        <translation>
+            <numerusform>command: %1
+folder: %2
+timeout: %n s</numerusform>
+            <numerusform>command: %1
+folder: %2
+timeout: %n s</numerusform>
+        </translation>
     </message>
 </context>
 <context>

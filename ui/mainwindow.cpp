@@ -10,6 +10,7 @@
 #include "agent/session/contextgauge.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
+#include "agent/tools/builtin/builtintools.h"
 #include "agent/trace/tracemodel.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/chatview.h"
@@ -425,6 +426,26 @@ void MainWindow::connectSession()
     connect(
         m_chatView, &ChatView::elicitationAnswered, session,
         [session](int id, const McpElicitationAnswer &answer) { session->answerElicitation(id, answer); });
+
+    // An "Always allow" chosen in the chat outlasts the session: it joins the user's rules, where
+    // Settings → Tools lists it. A tool-wide one is kept for built-in tools, whose rules the settings
+    // hold; an MCP tool's rule belongs to its server's configuration.
+    connect(session->approvals(), &ToolApprovalPolicy::alwaysAllowGranted, this,
+            [this](const ScopedApproval &approval) {
+                AppSettings *settings = m_context.settings;
+                if (!settings)
+                    return;
+                if (approval.scope.kind != ApprovalScope::Kind::Tool) {
+                    QList<ScopedApproval> approvals = settings->scopedApprovals();
+                    if (!approvals.contains(approval))
+                        settings->setScopedApprovals(approvals << approval);
+                } else if (builtinToolNames().contains(approval.tool)) {
+                    QHash<QString, QString> rules = settings->toolApprovalRules();
+                    rules.insert(approval.tool,
+                                 ToolApprovalPolicy::ruleName(ToolApprovalPolicy::Rule::Always));
+                    settings->setToolApprovalRules(rules);
+                }
+            });
 
     // Selecting in one pane selects the same step in the other.
     connect(m_chatView, &ChatView::traceNodeSelected, m_inspector, &TraceInspector::selectNode);

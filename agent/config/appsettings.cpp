@@ -25,6 +25,7 @@ const QString ReadTimeoutKey = u"loop/providerReadTimeoutMs"_s;
 const QString EnabledToolsKey = u"tools/enabled"_s;
 const QString WorkspaceKey = u"tools/workspace"_s;
 const QString ApprovalGroup = u"tools/approval"_s;
+const QString ScopedApprovalsKey = u"tools/scopedApprovals"_s;
 const QString SendOnEnterKey = u"composer/sendOnEnter"_s;
 const QString ReopenLastSessionKey = u"startup/reopenLastSession"_s;
 
@@ -145,6 +146,41 @@ void AppSettings::setToolApprovalRules(const QHash<QString, QString> &rules)
             m_settings->setValue(it.key(), it.value());
     }
     m_settings->endGroup();
+}
+
+QList<ScopedApproval> AppSettings::scopedApprovals() const
+{
+    QList<ScopedApproval> approvals;
+    const int count = m_settings->beginReadArray(ScopedApprovalsKey);
+    for (int i = 0; i < count; ++i) {
+        m_settings->setArrayIndex(i);
+        const QString tool = m_settings->value(u"tool"_s).toString();
+        const auto kind = ApprovalScope::kindFromName(m_settings->value(u"scope"_s).toString());
+        const QString value = m_settings->value(u"value"_s).toString();
+        // An entry this version cannot read is left out, not widened to the whole tool.
+        if (tool.isEmpty() || !kind || *kind == ApprovalScope::Kind::Tool || value.isEmpty())
+            continue;
+        const ScopedApproval approval{tool, {*kind, value}};
+        if (!approvals.contains(approval))
+            approvals.append(approval);
+    }
+    m_settings->endArray();
+    return approvals;
+}
+
+void AppSettings::setScopedApprovals(const QList<ScopedApproval> &approvals)
+{
+    m_settings->remove(ScopedApprovalsKey);
+    if (approvals.isEmpty())
+        return;
+    m_settings->beginWriteArray(ScopedApprovalsKey, int(approvals.size()));
+    for (int i = 0; i < approvals.size(); ++i) {
+        m_settings->setArrayIndex(i);
+        m_settings->setValue(u"tool"_s, approvals.at(i).tool);
+        m_settings->setValue(u"scope"_s, ApprovalScope::kindName(approvals.at(i).scope.kind));
+        m_settings->setValue(u"value"_s, approvals.at(i).scope.value);
+    }
+    m_settings->endArray();
 }
 
 bool AppSettings::sendOnEnter() const

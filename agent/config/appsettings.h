@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/debug/approvalscope.h"
 #include "agent/loop/agentconfig.h"
 
 #include <QHash>
@@ -40,6 +41,10 @@ public:
     // Tool name → "always" | "ask" | "never".
     QHash<QString, QString> toolApprovalRules() const;
     void setToolApprovalRules(const QHash<QString, QString> &rules);
+    // The user's scoped "Always allow"s (a tool within a folder, command prefix or host),
+    // kept beside the rules above so that older versions read those unchanged.
+    QList<ScopedApproval> scopedApprovals() const;
+    void setScopedApprovals(const QList<ScopedApproval> &approvals);
 
     // Enter sends (Shift+Enter for a new line); Ctrl+Enter always sends.
     bool sendOnEnter() const;

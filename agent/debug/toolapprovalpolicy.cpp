@@ -17,7 +17,7 @@ ToolApprovalPolicy::ToolApprovalPolicy(QObject *parent)
 
 void ToolApprovalPolicy::setDefaultRule(Rule rule)
 {
-    if (m_defaultRule == rule)
+    if (m_defaultRule && *m_defaultRule == rule)
         return;
     m_defaultRule = rule;
     emit rulesChanged();
@@ -25,7 +25,7 @@ void ToolApprovalPolicy::setDefaultRule(Rule rule)
 
 void ToolApprovalPolicy::setRule(const QString &toolName, Rule rule)
 {
-    if (m_rules.value(toolName, m_defaultRule) == rule && m_rules.contains(toolName))
+    if (m_rules.value(toolName) == rule && m_rules.contains(toolName))
         return;
     m_rules.insert(toolName, rule);
     emit rulesChanged();
@@ -33,7 +33,30 @@ void ToolApprovalPolicy::setRule(const QString &toolName, Rule rule)
 
 ToolApprovalPolicy::Rule ToolApprovalPolicy::rule(const QString &toolName) const
 {
-    return m_rules.value(toolName, m_defaultRule);
+    return m_rules.value(toolName, defaultRule());
+}
+
+ToolApprovalPolicy::Rule ToolApprovalPolicy::ruleFor(const ToolCall &call,
+                                                     const ToolBehaviour &behaviour) const
+{
+    const std::optional<Rule> own
+        = m_rules.contains(call.name) ? std::optional(m_rules.value(call.name)) : m_defaultRule;
+    if (own == Rule::Never || own == Rule::Always)
+        return *own;
+    const bool covered = std::any_of(m_scoped.cbegin(), m_scoped.cend(), [&](const ScopedApproval &approval) {
+        return approvalCovers(approval, call, m_workspace);
+    });
+    if (covered)
+        return Rule::Always;
+    return own.value_or(behaviour.asksFirst ? Rule::Ask : Rule::Always);
+}
+
+void ToolApprovalPolicy::setScopedApprovals(const QList<ScopedApproval> &approvals)
+{
+    if (m_scoped == approvals)
+        return;
+    m_scoped = approvals;
+    emit rulesChanged();
 }
 
 void ToolApprovalPolicy::setRules(const QHash<QString, Rule> &rules)
@@ -55,7 +78,7 @@ QList<ToolApprovalPolicy::Request> ToolApprovalPolicy::pending() const
 
 void ToolApprovalPolicy::interceptToolCall(const ToolCallCheckpoint &checkpoint, ToolCallDecision decision)
 {
-    switch (rule(checkpoint.call.name)) {
+    switch (ruleFor(checkpoint.call, checkpoint.behaviour)) {
     case Rule::Always: decision.allow(); return;
     case Rule::Never:
         // Said so the model can explain or try another way.
@@ -81,48 +104,69 @@ std::optional<ToolApprovalPolicy::Waiting> ToolApprovalPolicy::takeWaiting(const
     return waiting;
 }
 
-bool ToolApprovalPolicy::allowOnce(const QString &callId, const std::optional<QString> &editedArguments)
+bool ToolApprovalPolicy::allow(const QString &callId, const std::optional<QString> &editedArguments,
+                               const DecisionNote &note)
 {
     const std::optional<Waiting> waiting = takeWaiting(callId);
     if (!waiting)
         return false;
     if (editedArguments && *editedArguments != waiting->request.checkpoint.call.arguments)
-        waiting->decision.allowWithArguments(*editedArguments);
+        waiting->decision.allowWithArguments(*editedArguments, note);
     else
-        waiting->decision.allow();
+        waiting->decision.allow(note);
     emit approvalSettled(callId, true);
     return true;
 }
 
-bool ToolApprovalPolicy::alwaysAllow(const QString &callId, const std::optional<QString> &editedArguments)
+bool ToolApprovalPolicy::allowOnce(const QString &callId, const std::optional<QString> &editedArguments,
+                                   const QString &shownPreview)
+{
+    return allow(callId, editedArguments, {u"once"_s, shownPreview});
+}
+
+bool ToolApprovalPolicy::alwaysAllow(const QString &callId, const std::optional<QString> &editedArguments,
+                                     const QString &shownPreview)
+{
+    return alwaysAllow(callId, ApprovalScope::tool(), editedArguments, shownPreview);
+}
+
+bool ToolApprovalPolicy::alwaysAllow(const QString &callId, const ApprovalScope &scope,
+                                     const std::optional<QString> &editedArguments,
+                                     const QString &shownPreview)
 {
     const auto it = std::find_if(m_waiting.cbegin(), m_waiting.cend(),
                                  [&](const Waiting &waiting) { return waiting.request.callId == callId; });
     if (it == m_waiting.cend())
         return false;
-    const QString toolName = it->request.checkpoint.call.name;
-    setRule(toolName, Rule::Always);
-    allowOnce(callId, editedArguments);
-    // The rule now says this tool runs without asking: that holds for the
-    // other calls to it that wait, too.
+    const ScopedApproval approval{it->request.checkpoint.call.name, scope};
+    if (scope.kind == ApprovalScope::Kind::Tool) {
+        setRule(approval.tool, Rule::Always);
+    } else if (!m_scoped.contains(approval)) {
+        m_scoped.append(approval);
+        emit rulesChanged();
+    }
+    emit alwaysAllowGranted(approval);
+    allow(callId, editedArguments, {scope.describe(), shownPreview});
+    // The new rule holds for the other calls that wait, too, as far as it reaches.
     QStringList others;
     for (const Waiting &waiting : std::as_const(m_waiting)) {
-        if (waiting.request.checkpoint.call.name == toolName)
+        const ToolCallCheckpoint &checkpoint = waiting.request.checkpoint;
+        if (ruleFor(checkpoint.call, checkpoint.behaviour) == Rule::Always)
             others.append(waiting.request.callId);
     }
     for (const QString &other : std::as_const(others))
-        allowOnce(other);
+        allow(other, std::nullopt, {scope.describe(), {}});
     return true;
 }
 
-bool ToolApprovalPolicy::deny(const QString &callId, const QString &reason)
+bool ToolApprovalPolicy::deny(const QString &callId, const QString &reason, const QString &shownPreview)
 {
     const std::optional<Waiting> waiting = takeWaiting(callId);
     if (!waiting)
         return false;
     // Without a reason the loop says "Denied by the user." on its own; a
     // default reason here would make the result say it twice.
-    waiting->decision.deny(reason);
+    waiting->decision.deny(reason, {{}, shownPreview});
     emit approvalSettled(callId, false);
     return true;
 }

@@ -59,6 +59,14 @@ public:
     void proceed(const ModelRequest &edited) const { decide({edited}); }
 };
 
+// What the one who decided wants the trace to keep about it: how far an
+// approval reaches and what they were shown when they decided.
+struct DecisionNote
+{
+    QString scope; // an approval's reach: "once", "tool", "folder /x", "command git", "host h"; empty: unsaid
+    QString preview; // what the decision was made on: the diff, the command and its folder, the URL
+};
+
 struct ToolCallVerdict
 {
     enum class Action { Allow, Deny, SupplyResult };
@@ -66,20 +74,24 @@ struct ToolCallVerdict
     std::optional<QString> editedArguments;
     QString denialReason;
     ToolResult suppliedResult;
+    DecisionNote note;
 };
 
 class ToolCallDecision final : public Decision<ToolCallVerdict>
 {
 public:
     using Decision::Decision;
-    void allow() const { decide({}); }
-    void allowWithArguments(const QString &arguments) const
+    void allow(const DecisionNote &note = {}) const
     {
-        decide({ToolCallVerdict::Action::Allow, arguments, {}, {}});
+        decide({ToolCallVerdict::Action::Allow, std::nullopt, {}, {}, note});
     }
-    void deny(const QString &reason = {}) const
+    void allowWithArguments(const QString &arguments, const DecisionNote &note = {}) const
     {
-        decide({ToolCallVerdict::Action::Deny, std::nullopt, reason, {}});
+        decide({ToolCallVerdict::Action::Allow, arguments, {}, {}, note});
+    }
+    void deny(const QString &reason = {}, const DecisionNote &note = {}) const
+    {
+        decide({ToolCallVerdict::Action::Deny, std::nullopt, reason, {}, note});
     }
     void supplyResult(const ToolResult &result) const
     {
@@ -100,7 +112,8 @@ struct ToolCallCheckpoint
     int iteration = 0;
     ToolCall call;
     ToolSchema schema;
-    int traceNode = -1; // the tool call node
+    ToolBehaviour behaviour; // e.g. whether the tool asks first
+    int traceNode = -1;      // the tool call node
 };
 
 /*!

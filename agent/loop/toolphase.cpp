@@ -223,6 +223,7 @@ void ToolPhase::consultInterceptors(const QString &callId, int interceptorIndex)
     checkpoint.iteration = m_token.iteration;
     checkpoint.call = pending.call;
     checkpoint.schema = pending.tool->schema();
+    checkpoint.behaviour = pending.tool->behaviour();
     checkpoint.traceNode = pending.traceNode;
 
     const QPointer<TurnGate> gate(m_gate);
@@ -252,12 +253,20 @@ void ToolPhase::beginWait(PendingCall &pending, const QString &waitingFor)
         = m_trace->begin(pending.traceNode, TraceKind::Wait, label, now(), WaitData{waitingFor, {}});
 }
 
-void ToolPhase::endWait(PendingCall &pending, const QString &decision, TraceStatus status)
+void ToolPhase::endWait(PendingCall &pending, const QString &decision, TraceStatus status,
+                        const ToolCallVerdict &verdict)
 {
     if (pending.waitNode < 0)
         return;
     const int node = std::exchange(pending.waitNode, -1);
-    m_trace->update(node, [&decision](TraceNode &n) { n.data<WaitData>().decision = decision; });
+    const bool edited = verdict.editedArguments && *verdict.editedArguments != pending.call.arguments;
+    m_trace->update(node, [&](TraceNode &n) {
+        WaitData &data = n.data<WaitData>();
+        data.decision = decision;
+        data.scope = verdict.note.scope;
+        data.preview = verdict.note.preview;
+        data.argumentsEdited = edited;
+    });
     pending.decidedUs = now();
     m_trace->finish(node, status, pending.decidedUs);
 }
@@ -270,9 +279,11 @@ void ToolPhase::applyVerdict(const QString &callId, int interceptorIndex, const 
     PendingCall &pending = *found;
 
     switch (verdict.action) {
-    case ToolCallVerdict::Action::Deny: endWait(pending, u"denied"_s, TraceStatus::Denied); break;
-    case ToolCallVerdict::Action::SupplyResult: endWait(pending, u"manual result"_s, TraceStatus::Ok); break;
-    case ToolCallVerdict::Action::Allow: endWait(pending, u"allowed"_s, TraceStatus::Ok); break;
+    case ToolCallVerdict::Action::Deny: endWait(pending, u"denied"_s, TraceStatus::Denied, verdict); break;
+    case ToolCallVerdict::Action::SupplyResult:
+        endWait(pending, u"manual result"_s, TraceStatus::Ok, verdict);
+        break;
+    case ToolCallVerdict::Action::Allow: endWait(pending, u"allowed"_s, TraceStatus::Ok, verdict); break;
     }
 
     switch (verdict.action) {

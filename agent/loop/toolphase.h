@@ -87,7 +87,8 @@ private:
     void prepare(PendingCall &pending);
     void consultInterceptors(const QString &callId, int interceptorIndex);
     void beginWait(PendingCall &pending, const QString &waitingFor);
-    void endWait(PendingCall &pending, const QString &decision, TraceStatus status);
+    void endWait(PendingCall &pending, const QString &decision, TraceStatus status,
+                 const ToolCallVerdict &verdict = {});
     void applyVerdict(const QString &callId, int interceptorIndex, const ToolCallVerdict &verdict);
     bool takeEditedArguments(PendingCall &pending, const QString &edited);
     void queue(PendingCall &pending);

@@ -237,6 +237,7 @@ void ChatSession::setTools(const QStringList &names, const QString &workspaceFol
             taken.insert(name);
         }
     }
+    m_approvals->setWorkspace(workspace);
     m_mcp->setRootFolder(workspaceFolder);
     m_mcp->setBuiltinToolNames(taken);
     if (m_agent->isRunning())
@@ -314,6 +315,7 @@ void ChatSession::applySettings(const AppSettings &settings)
     // The MCP tools' rules are added back.
     m_mcpRules.clear();
     m_approvals->setRules(rules);
+    m_approvals->setScopedApprovals(settings.scopedApprovals());
     rebuildWorkbench();
 }
 

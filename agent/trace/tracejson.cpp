@@ -229,7 +229,9 @@ constexpr auto payloadFieldsOf<McpServerData>()
 template<>
 constexpr auto payloadFieldsOf<WaitData>()
 {
-    return std::tuple{field(u"waitingFor", &WaitData::waitingFor), field(u"decision", &WaitData::decision)};
+    return std::tuple{field(u"waitingFor", &WaitData::waitingFor), field(u"decision", &WaitData::decision),
+                      field(u"scope", &WaitData::scope), field(u"preview", &WaitData::preview),
+                      field(u"argumentsEdited", &WaitData::argumentsEdited)};
 }
 
 // Field values to JSON and back. Plain values are read as they are; values

@@ -157,6 +157,11 @@ struct WaitData
 {
     QString waitingFor; // "approval", "breakpoint" or "decision"
     QString decision;   // "allowed", "denied", "manual result", "cancelled"; empty while waiting
+    // An approval's reach when allowed: "once", or the lasting rule's ("tool", "folder /x",
+    // "command git", "host example.com"); empty when the one who decided did not say (older traces).
+    QString scope;
+    QString preview;              // what the user was shown: the diff, the command and folder, the URL
+    bool argumentsEdited = false; // the call ran with arguments the user changed
     bool operator==(const WaitData &) const = default;
 };
 

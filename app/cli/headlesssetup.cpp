@@ -9,8 +9,10 @@ void HeadlessSetup::applyTo(ChatSession &session) const
     session.setProvider(profile, apiKey);
     session.setAgentConfig(config);
     session.setTools(tools, workspace);
+    // Nobody is there to ask, so no tool is left to its own default (ask, for the tools that ask first).
+    session.approvals()->setDefaultRule(approveAll ? ToolApprovalPolicy::Rule::Always
+                                                   : ToolApprovalPolicy::Rule::Never);
     if (!approveAll) {
-        session.approvals()->setDefaultRule(ToolApprovalPolicy::Rule::Never);
         session.approvals()->setNeverReason(tr("tool calls are not approved in this run (--approve none)"));
     } else if (!approveMcp) {
         session.approvals()->setNeverReason(

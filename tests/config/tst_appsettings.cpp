@@ -181,6 +181,45 @@ private slots:
         QCOMPARE(app.toolApprovalRules(), (QHash<QString, QString>{{u"list_directory"_s, u"ask"_s}}));
     }
 
+    void scopedApprovalsRoundTripBesideTheToolRules()
+    {
+        const QList<ScopedApproval> approvals{
+            {u"write_file"_s, {ApprovalScope::Kind::Folder, u"/home/me/project/src"_s}},
+            {u"run_command"_s, {ApprovalScope::Kind::CommandPrefix, u"git"_s}},
+            {u"fetch_url"_s, {ApprovalScope::Kind::Host, u"docs.qt.io"_s}},
+        };
+        {
+            QSettings settings(m_path, QSettings::IniFormat);
+            AppSettings app(&settings);
+            QCOMPARE(app.scopedApprovals(), QList<ScopedApproval>());
+            app.setToolApprovalRules({{u"calculator"_s, u"never"_s}});
+            app.setScopedApprovals(approvals);
+        }
+        QSettings settings(m_path, QSettings::IniFormat);
+        AppSettings app(&settings);
+        QCOMPARE(app.scopedApprovals(), approvals);
+        QCOMPARE(app.toolApprovalRules(), (Rules{{u"calculator"_s, u"never"_s}})); // untouched, as before
+        app.setScopedApprovals({});
+        QCOMPARE(app.scopedApprovals(), QList<ScopedApproval>());
+    }
+
+    void aScopedApprovalThisVersionCannotReadIsLeftOut()
+    {
+        QSettings settings(m_path, QSettings::IniFormat);
+        settings.beginWriteArray(u"tools/scopedApprovals"_s, 3);
+        const QStringList scopes{u"branch"_s, u"tool"_s, u"host"_s};
+        for (int i = 0; i < 3; ++i) {
+            settings.setArrayIndex(i);
+            settings.setValue(u"tool"_s, u"fetch_url"_s);
+            settings.setValue(u"scope"_s, scopes.at(i));
+            settings.setValue(u"value"_s, i == 2 ? u"example.com"_s : u"x"_s);
+        }
+        settings.endArray();
+        // An unknown scope is not widened into the whole tool.
+        QCOMPARE(AppSettings(&settings).scopedApprovals(),
+                 (QList<ScopedApproval>{{u"fetch_url"_s, {ApprovalScope::Kind::Host, u"example.com"_s}}}));
+    }
+
     void nothingSecretIsWritten()
     {
         // AppSettings has no field for a key; this guards against one creeping in.

@@ -211,9 +211,14 @@ Forest buildEveryKindForest(Trace &trace)
         McpServerData{u"files"_s, {}, u"The MCP server “files” could not start."_s, {u"node: not found"_s}});
     trace.finish(mcpServer, TraceStatus::Error, T0 + 3'760'000);
     // A wait for the user's approval ends before the call's own time begins.
-    const int wait = trace.begin(f.turn, TraceKind::Wait, u"Waiting for your approval"_s, T0 + 3'770'000,
-                                 WaitData{u"approval"_s, u"denied"_s});
+    const int wait
+        = trace.begin(f.turn, TraceKind::Wait, u"Waiting for your approval"_s, T0 + 3'770'000,
+                      WaitData{u"approval"_s, u"denied"_s, {}, u"command: rm -rf build\nfolder: /w"_s});
     trace.finish(wait, TraceStatus::Denied, T0 + 3'780'000);
+    const int allowed = trace.begin(
+        f.turn, TraceKind::Wait, u"Waiting for your approval"_s, T0 + 3'780'000,
+        WaitData{u"approval"_s, u"allowed"_s, u"folder /w/src"_s, u"@@ -0,0 +1 @@\n+x\n"_s, true});
+    trace.finish(allowed, TraceStatus::Ok, T0 + 3'790'000);
     const int summary = trace.begin(f.turn, TraceKind::Summary, u"Summary"_s, T0 + 3'800'000, TextData{});
     trace.finish(summary, TraceStatus::Skipped, T0 + 3'800'001);
     trace.finish(f.turn, TraceStatus::Ok, T0 + 4'000'000);
@@ -754,6 +759,14 @@ void TestTrace::lenientInputStillLoads_data()
     text.kind = TraceKind::Summary;
     text.payload = TextData{};
     QTest::newRow("an empty data object") << QJsonArray{withData(u"summary"_s, {})} << text;
+
+    // Written before approvals kept their reach and what was shown.
+    TraceNode wait = plain;
+    wait.kind = TraceKind::Wait;
+    wait.payload = WaitData{u"approval"_s, u"allowed"_s, {}, {}, false};
+    QTest::newRow("a wait without scope or preview")
+        << QJsonArray{withData(u"wait"_s, {{u"waitingFor"_s, u"approval"_s}, {u"decision"_s, u"allowed"_s}})}
+        << wait;
 }
 
 void TestTrace::lenientInputStillLoads()

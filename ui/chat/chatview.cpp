@@ -435,33 +435,33 @@ void ChatView::onApprovalRequested(const ToolApprovalPolicy::Request &request)
     ToolCallCard *card = toolCallCard(request.callId);
     if (!card)
         return; // a call of a turn this view does not show
-    ApprovalCard *form = card->showApproval(request.checkpoint.schema.parameters);
+    ApprovalCard *form = card->showApproval(request.checkpoint.schema.parameters,
+                                            m_policy ? m_policy->workspace() : Workspace());
     const QString callId = request.callId;
+    // The trace keeps what the user saw when deciding.
     connect(form, &ApprovalCard::allowOnceRequested, form,
-            [this, callId](const std::optional<QString> &arguments) {
-                decide(callId, Decision::AllowOnce, arguments);
+            [this, callId, form](const std::optional<QString> &arguments) {
+                keepApprovalIfWaiting(
+                    callId, m_policy && m_policy->allowOnce(callId, arguments, form->previewText()));
             });
     connect(form, &ApprovalCard::alwaysAllowRequested, form,
-            [this, callId](const std::optional<QString> &arguments) {
-                decide(callId, Decision::AlwaysAllow, arguments);
+            [this, callId, form](const ApprovalScope &scope, const std::optional<QString> &arguments) {
+                keepApprovalIfWaiting(
+                    callId, m_policy && m_policy->alwaysAllow(callId, scope, arguments, form->previewText()));
             });
-    connect(form, &ApprovalCard::denyRequested, form, [this, callId] { decide(callId, Decision::Deny); });
+    connect(form, &ApprovalCard::denyRequested, form, [this, callId, form] {
+        keepApprovalIfWaiting(callId, m_policy && m_policy->deny(callId, {}, form->previewText()));
+    });
 }
 
-void ChatView::decide(const QString &callId, Decision decision, const std::optional<QString> &arguments)
+// The policy settles a call it held (approvalSettled closes its form); a call it no longer holds
+// was decided elsewhere, or its turn is over, and the form has nothing left to decide.
+void ChatView::keepApprovalIfWaiting(const QString &callId, bool waiting)
 {
-    bool waiting = false;
-    if (m_policy) {
-        switch (decision) {
-        case Decision::AllowOnce: waiting = m_policy->allowOnce(callId, arguments); break;
-        case Decision::AlwaysAllow: waiting = m_policy->alwaysAllow(callId, arguments); break;
-        case Decision::Deny: waiting = m_policy->deny(callId); break;
-        }
-    }
-    if (!waiting) { // decided elsewhere, or the turn is over
-        if (ToolCallCard *card = toolCallCard(callId))
-            card->closeApproval(std::nullopt);
-    }
+    if (waiting)
+        return;
+    if (ToolCallCard *card = toolCallCard(callId))
+        card->closeApproval(std::nullopt);
 }
 
 // ---------------------------------------------------------------------------

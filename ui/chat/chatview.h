@@ -136,8 +136,7 @@ private:
     void removeItems(int first, int count);
     void updateEarlierButton();
 
-    enum class Decision { AllowOnce, AlwaysAllow, Deny };
-    void decide(const QString &callId, Decision decision, const std::optional<QString> &arguments = {});
+    void keepApprovalIfWaiting(const QString &callId, bool waiting);
 
     void selectItem(ChatItem *item);
     void updateActions();

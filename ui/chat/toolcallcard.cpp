@@ -219,11 +219,11 @@ void ToolCallCard::setHeld(bool held)
         setStatus(Status::Running);
 }
 
-ApprovalCard *ToolCallCard::showApproval(const QJsonObject &schema)
+ApprovalCard *ToolCallCard::showApproval(const QJsonObject &schema, const Workspace &workspace)
 {
     if (m_approval)
         return m_approval;
-    m_approval = new ApprovalCard(m_call.name, m_call.arguments, schema, m_body);
+    m_approval = new ApprovalCard(m_call.name, m_call.arguments, schema, workspace, m_body);
     // The form shows the arguments in full; the read-only copy would repeat them.
     m_bodyLayout->insertWidget(m_bodyLayout->indexOf(m_arguments) + 1, m_approval);
     m_argumentsTitle->hide();

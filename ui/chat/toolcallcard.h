@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/tools/builtin/workspace.h"
+
 #include "ui/chat/chatitem.h"
 
 #include "agent/conversation/message.h"
@@ -64,7 +66,8 @@ public:
     // result or while it waits for approval.
     void setHeld(bool held);
 
-    ApprovalCard *showApproval(const QJsonObject &schema);
+    // The workspace is where a file change is previewed.
+    ApprovalCard *showApproval(const QJsonObject &schema, const Workspace &workspace = {});
     ApprovalCard *approvalCard() const { return m_approval; }
     // The decision was made (or the turn ended): the form goes away.
     void closeApproval(std::optional<bool> allowed);

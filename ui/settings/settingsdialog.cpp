@@ -231,6 +231,26 @@ QWidget *SettingsDialog::createToolsPage()
     }
     grid->setColumnStretch(2, 1);
 
+    // The "Always allow" choices made in the chat that reach only part of a tool.
+    auto *scopedGroup = new QGroupBox(tr("Always allowed from the chat"), page);
+    m_scopedList = named(new QListWidget(scopedGroup), u"scopedApprovalsList"_s,
+                         tr("Tool calls always allowed within a folder, command prefix or host"));
+    m_scopedList->setMaximumHeight(fontMetrics().lineSpacing() * 7);
+    m_removeScopedButton = named(new QPushButton(tr("Remo&ve"), scopedGroup), u"removeScopedApprovalButton"_s,
+                                 tr("Remove the selected rule: its calls are asked about again"));
+    connect(m_removeScopedButton, &QPushButton::clicked, this, &SettingsDialog::removeScopedApproval);
+    connect(m_scopedList, &QListWidget::currentRowChanged, this,
+            [this](int row) { m_removeScopedButton->setEnabled(row >= 0); });
+    auto *scopedLayout = new QVBoxLayout(scopedGroup);
+    scopedLayout->addWidget(
+        hintLabel(tr("Added when you choose “Always allow” for a folder, a command prefix "
+                     "or a host on an approval in the chat."),
+                  scopedGroup));
+    auto *scopedRow = new QHBoxLayout;
+    scopedRow->addWidget(m_scopedList, 1);
+    scopedRow->addWidget(m_removeScopedButton, 0, Qt::AlignTop);
+    scopedLayout->addLayout(scopedRow);
+
     m_workspace = named(new QLineEdit(page), u"workspaceEdit"_s, tr("Workspace folder"));
     m_browseButton = named(new QPushButton(tr("&Browse…"), page), u"browseWorkspaceButton"_s,
                            tr("Choose the workspace folder"));
@@ -247,9 +267,44 @@ QWidget *SettingsDialog::createToolsPage()
 
     auto *layout = new QVBoxLayout(page);
     layout->addWidget(group);
+    layout->addWidget(scopedGroup);
     layout->addLayout(form);
     layout->addStretch(1);
     return page;
+}
+
+QString SettingsDialog::describeScopedApproval(const ScopedApproval &approval)
+{
+    const QString where = QDir::toNativeSeparators(approval.scope.value);
+    switch (approval.scope.kind) {
+    case ApprovalScope::Kind::Folder: return tr("%1 in %2").arg(approval.tool, where);
+    case ApprovalScope::Kind::CommandPrefix:
+        return tr("%1: commands starting with “%2”").arg(approval.tool, approval.scope.value);
+    case ApprovalScope::Kind::Host: return tr("%1 for %2").arg(approval.tool, approval.scope.value);
+    case ApprovalScope::Kind::Tool: break;
+    }
+    return approval.tool;
+}
+
+void SettingsDialog::refreshScopedApprovals()
+{
+    m_scopedList->clear();
+    for (const ScopedApproval &approval : std::as_const(m_scopedApprovals))
+        m_scopedList->addItem(describeScopedApproval(approval));
+    if (m_scopedApprovals.isEmpty()) {
+        auto *none = new QListWidgetItem(tr("None yet"), m_scopedList);
+        none->setFlags(Qt::NoItemFlags);
+    }
+    m_removeScopedButton->setEnabled(false);
+}
+
+void SettingsDialog::removeScopedApproval()
+{
+    const int row = m_scopedList->currentRow();
+    if (row < 0 || row >= m_scopedApprovals.size())
+        return;
+    m_scopedApprovals.removeAt(row);
+    refreshScopedApprovals();
 }
 
 QWidget *SettingsDialog::createAppearancePage()
@@ -328,13 +383,19 @@ void SettingsDialog::load()
 
     const QStringList enabled = m_settings->enabledTools();
     const QHash<QString, QString> rules = m_settings->toolApprovalRules();
-    const QString always = ToolApprovalPolicy::ruleName(ToolApprovalPolicy::Rule::Always);
     for (auto it = m_toolEnabled.cbegin(); it != m_toolEnabled.cend(); ++it) {
         it.value()->setChecked(enabled.contains(it.key()));
         m_toolRule.value(it.key())->setEnabled(it.value()->isChecked());
         QComboBox *rule = m_toolRule.value(it.key());
-        rule->setCurrentIndex(qMax(0, rule->findData(rules.value(it.key(), always))));
+        // Without a rule of the user's, what the policy does: ask for the tools that ask first.
+        const auto tool = createBuiltinTool(it.key(), Workspace());
+        const QString fallback = ToolApprovalPolicy::ruleName(tool && tool->behaviour().asksFirst
+                                                                  ? ToolApprovalPolicy::Rule::Ask
+                                                                  : ToolApprovalPolicy::Rule::Always);
+        rule->setCurrentIndex(qMax(0, rule->findData(rules.value(it.key(), fallback))));
     }
+    m_scopedApprovals = m_settings->scopedApprovals();
+    refreshScopedApprovals();
     m_workspace->setText(QDir::toNativeSeparators(m_settings->workspaceFolder()));
     m_sendOnEnter->setChecked(m_settings->sendOnEnter());
     m_reopenLastSession->setChecked(m_settings->reopenLastSession());
@@ -613,6 +674,7 @@ bool SettingsDialog::save(bool closeWhenDone)
     }
     m_settings->setEnabledTools(enabled);
     m_settings->setToolApprovalRules(rules);
+    m_settings->setScopedApprovals(m_scopedApprovals);
     m_settings->setWorkspaceFolder(workspace);
     m_settings->setSendOnEnter(m_sendOnEnter->isChecked());
     m_settings->setReopenLastSession(m_reopenLastSession->isChecked());

@@ -2,6 +2,7 @@
 
 #include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
+#include "agent/debug/approvalscope.h"
 #include "ui/settings/providerprofileeditor.h"
 
 #include <QDialog>
@@ -89,6 +90,9 @@ private:
     QWidget *createProvidersPage();
     QWidget *createLoopPage();
     QWidget *createToolsPage();
+    void refreshScopedApprovals();
+    void removeScopedApproval();
+    static QString describeScopedApproval(const ScopedApproval &approval);
     QWidget *createAppearancePage();
 
     void load();
@@ -135,6 +139,9 @@ private:
     // Tools
     QHash<QString, QCheckBox *> m_toolEnabled;
     QHash<QString, QComboBox *> m_toolRule;
+    QListWidget *m_scopedList;
+    QPushButton *m_removeScopedButton;
+    QList<ScopedApproval> m_scopedApprovals; // as edited here; saved on Apply
     QLineEdit *m_workspace;
     QPushButton *m_browseButton;
     // Appearance

@@ -106,6 +106,7 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     , m_requestView(new JsonTreeView(m_tabs))
     , m_responseView(new JsonTreeView(m_tabs))
     , m_stepView(new JsonTreeView(m_tabs))
+    , m_shownView(new QPlainTextEdit(m_tabs))
     , m_text(new QPlainTextEdit(this))
     , m_highlighter(new JsonHighlighter(m_text->document()))
     , m_findNext(new QAction(tr("Next Match"), this))
@@ -204,6 +205,13 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     m_tabs->insertTab(StepTab, m_stepView, tr("Step"));
     m_tabs->insertTab(RawTab, rawPage, tr("Raw"));
     m_tabs->setTabToolTip(RawTab, tr("The whole step as JSON, with search"));
+    m_shownView->setReadOnly(true);
+    m_shownView->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_shownView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_shownView->setAccessibleName(tr("What the approval showed"));
+    m_tabs->insertTab(ShownTab, m_shownView, tr("Shown"));
+    m_tabs->setTabToolTip(ShownTab, tr("What the approval showed when you decided: the diff, the command, "
+                                       "the address"));
     connect(m_tabs, &QTabWidget::tabBarClicked, this, [this](int tab) { m_rawChosen = tab == RawTab; });
 
     auto *searchRow = new QHBoxLayout;
@@ -384,15 +392,37 @@ void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &p
     const QString toolName = index.data(TraceModel::ToolNameRole).toString();
     if (!toolName.isEmpty())
         facts.prepend(tr("Tool %1").arg(toolName));
+    if (kind == TraceKind::Wait)
+        facts.append(decisionFact(payload));
     m_facts->setText(facts.join(u" · "_s));
+}
+
+// How a held call was decided, in words: "allowed always (command git), arguments edited".
+QString TraceDetailsPane::decisionFact(const QJsonObject &payload)
+{
+    const QString decision = payload.value(u"decision"_s).toString();
+    if (decision.isEmpty())
+        return tr("waiting for a decision");
+    const QString scope = payload.value(u"scope"_s).toString();
+    QString fact = decision == u"allowed" && scope == u"once"   ? tr("allowed once")
+                   : decision == u"allowed" && scope == u"tool" ? tr("allowed always")
+                   : decision == u"allowed" && !scope.isEmpty() ? tr("allowed always (%1)").arg(scope)
+                                                                : decision;
+    if (payload.value(u"argumentsEdited"_s).toBool())
+        fact += tr(", arguments edited");
+    return fact;
 }
 
 void TraceDetailsPane::showTabs(TraceKind kind, const QJsonObject &step, const QJsonObject &payload)
 {
     const bool modelCall = kind == TraceKind::ModelCall;
+    const QString shown = kind == TraceKind::Wait ? payload.value(u"preview"_s).toString() : QString();
     m_tabs->setTabVisible(RequestTab, modelCall);
     m_tabs->setTabVisible(ResponseTab, modelCall);
     m_tabs->setTabVisible(StepTab, !modelCall);
+    m_tabs->setTabVisible(ShownTab, !shown.isEmpty());
+    if (m_shownView->toPlainText() != shown)
+        m_shownView->setPlainText(shown);
     if (modelCall) {
         m_requestView->setJson(requestShown(payload));
         m_responseView->setJson(responseShown(payload));
@@ -405,7 +435,10 @@ void TraceDetailsPane::showTabs(TraceKind kind, const QJsonObject &step, const Q
     // A reader who picked Raw keeps it from step to step; otherwise a new step opens on its first
     // tree. A running step that fills in stays on the tab the reader is reading.
     if (m_tabsNode != m_node || !m_tabs->isTabVisible(m_tabs->currentIndex()))
-        m_tabs->setCurrentIndex(m_rawChosen ? RawTab : modelCall ? RequestTab : StepTab);
+        m_tabs->setCurrentIndex(m_rawChosen        ? RawTab
+                                : modelCall        ? RequestTab
+                                : !shown.isEmpty() ? ShownTab
+                                                   : StepTab);
     m_tabsNode = m_node;
 }
 

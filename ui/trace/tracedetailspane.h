@@ -40,7 +40,7 @@ class TraceDetailsPane final : public QWidget
     Q_OBJECT
 
 public:
-    enum Tab { RequestTab, ResponseTab, StepTab, RawTab };
+    enum Tab { RequestTab, ResponseTab, StepTab, RawTab, ShownTab };
 
     explicit TraceDetailsPane(TraceModel *model, QWidget *parent = nullptr);
 
@@ -60,6 +60,7 @@ public:
     JsonTreeView *requestView() const { return m_requestView; }
     JsonTreeView *responseView() const { return m_responseView; }
     JsonTreeView *stepView() const { return m_stepView; }
+    QPlainTextEdit *shownView() const { return m_shownView; }
     QPlainTextEdit *textView() const { return m_text; }
     QLineEdit *searchField() const { return m_search; }
     QTreeWidget *attemptsView() const { return m_attempts; }
@@ -74,6 +75,7 @@ private:
     void refresh();
     void showHeader(const QModelIndex &index, const QJsonObject &payload);
     void showAttempts(const QJsonObject &payload);
+    static QString decisionFact(const QJsonObject &payload);
     void showTabs(TraceKind kind, const QJsonObject &step, const QJsonObject &payload);
     void updateMatches(); // the search text changed: back to the first match
     void findMatches();   // the text changed: keep the current match
@@ -103,6 +105,7 @@ private:
     JsonTreeView *m_requestView;
     JsonTreeView *m_responseView;
     JsonTreeView *m_stepView;
+    QPlainTextEdit *m_shownView; // what an approval showed the user: a diff, a command, a URL
     QPlainTextEdit *m_text;
     JsonHighlighter *m_highlighter;
     QAction *m_findNext;

@@ -18,7 +18,7 @@ QString Workspace::canonicalRoot() const
 // Checked on the text before touching the disk: these are refused even where
 // they would happen to land inside the workspace, so that the model learns the
 // one rule ("relative, no ..") instead of probing what slips through.
-static QString lexicalError(const QString &relativePath)
+QString Workspace::lexicalError(const QString &relativePath)
 {
     if (relativePath.contains(QChar(u'\0')))
         return u"'%1' contains a NUL character; give a plain relative path."_s.arg(relativePath);

@@ -36,6 +36,8 @@ public:
 
     // "." and "" mean the root. The path must exist.
     ResolvedPath resolve(const QString &relativePath) const;
+    // Why a path is refused before the disk is looked at (absolute, "..", NUL); empty when it is not.
+    static QString lexicalError(const QString &relativePath);
 
     // Whether an existing path, with its symlinks resolved, lies inside the workspace.
     // For entries met while walking folders.

@@ -1,6 +1,7 @@
 #include "ui/chat/approvalcard.h"
 #include "ui/chat/chatview.h"
 #include "ui/chat/codeblockview.h"
+#include "ui/chat/diffview.h"
 #include "ui/chat/markdownview.h"
 #include "ui/chat/messagewidget.h"
 #include "ui/chat/noticecard.h"
@@ -17,11 +18,13 @@
 #include "tests/support/scriptedmodelclient.h"
 
 #include <QClipboard>
+#include <QDir>
 #include <QFontMetrics>
 #include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QMenu>
 #include <QMutex>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -30,6 +33,7 @@
 #include <QScrollBar>
 #include <QSemaphore>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextTable>
 #include <QToolButton>
@@ -553,6 +557,68 @@ private slots:
         QVERIFY(f.trace.node(f.view.toolCallCard(u"c1"_s)->traceNode())
                     .data<ToolCallData>()
                     .originalArguments.isEmpty());
+    }
+
+    void alwaysAllowForAFolderLetsTheNextWriteThereThroughAndAsksElsewhere()
+    {
+        Fixture f;
+        QTemporaryDir workspace;
+        QVERIFY(QDir(workspace.path()).mkpath(u"src"_s) && QDir(workspace.path()).mkpath(u"docs"_s));
+        f.approvals.setWorkspace(Workspace(workspace.path()));
+        // A stand-in for write_file (the real one lives elsewhere): it asks first and records its calls.
+        ToolBehaviour asksFirst;
+        asksFirst.asksFirst = true;
+        QList<QString> written;
+        f.workbench.add(std::make_shared<FunctionTool>(
+            ToolSchema{u"write_file"_s, u"Writes a file"_s, {}},
+            [&](const QJsonObject &arguments, ToolContext &) {
+                QMutexLocker lock(&f.mutex);
+                written.append(arguments.value(u"path"_s).toString());
+                return ToolResult::success(u"written"_s);
+            },
+            asksFirst));
+        const auto write = [](const QString &id, const QString &path) {
+            return ScriptedModelClient::call(
+                id, u"write_file"_s,
+                QString::fromUtf8(QJsonDocument(QJsonObject{{u"path"_s, path}, {u"content"_s, u"x\n"_s}})
+                                      .toJson(QJsonDocument::Compact)));
+        };
+        f.client.enqueue({ScriptedModelClient::calls({write(u"c1"_s, u"src/a.txt"_s)}),
+                          ScriptedModelClient::calls({write(u"c2"_s, u"src/b.txt"_s)}),
+                          ScriptedModelClient::calls({write(u"c3"_s, u"docs/c.txt"_s)}),
+                          ScriptedModelClient::text(u"Done."_s)});
+        f.agent.send(u"Write"_s);
+
+        QTRY_VERIFY(f.view.toolCallCard(u"c1"_s) && f.view.toolCallCard(u"c1"_s)->approvalCard());
+        ApprovalCard *form = f.view.toolCallCard(u"c1"_s)->approvalCard();
+        QTRY_VERIFY(!form->isPreviewPending());
+        QVERIFY(form->diffView()->toPlainText().contains(u"+x"_s));
+        QVERIFY(form->alwaysAllowMenu());
+        const QList<QAction *> choices = form->alwaysAllowMenu()->actions();
+        QVERIFY2(choices.constFirst()->text().contains(u"src"_s), qPrintable(choices.constFirst()->text()));
+        choices.constFirst()->trigger();
+
+        // c2 is in src: it runs without a card; c3 is not, and is asked about.
+        QTRY_VERIFY(f.view.toolCallCard(u"c3"_s) && f.view.toolCallCard(u"c3"_s)->approvalCard());
+        QVERIFY(!f.view.toolCallCard(u"c2"_s)->approvalCard());
+        {
+            QMutexLocker lock(&f.mutex);
+            QCOMPARE(written, (QList<QString>{u"src/a.txt"_s, u"src/b.txt"_s}));
+        }
+        QTest::mouseClick(f.view.toolCallCard(u"c3"_s)->approvalCard()->denyButton(), Qt::LeftButton);
+        QTRY_COMPARE(f.finished.size(), 1);
+
+        // The trace keeps the scope and the diff the user saw.
+        QList<WaitData> waits;
+        for (int id = 0; id < f.trace.size(); ++id) {
+            if (f.trace.node(id).kind == TraceKind::Wait)
+                waits.append(f.trace.node(id).data<WaitData>());
+        }
+        QCOMPARE(waits.size(), 2);
+        QCOMPARE(waits.at(0).scope, u"folder "_s + QDir(workspace.filePath(u"src"_s)).canonicalPath());
+        QVERIFY2(waits.at(0).preview.contains(u"+x"_s), qPrintable(waits.at(0).preview));
+        QCOMPARE(waits.at(1).decision, u"denied"_s);
+        QVERIFY(waits.at(1).preview.contains(u"docs/c.txt"_s));
     }
 
     void denyingMakesTheModelSeeADenial()

@@ -404,6 +404,33 @@ private slots:
         QCOMPARE(app.sendOnEnter(), true);
     }
 
+    void scopedApprovalsAreListedAndARemovedOneIsGoneOnOk()
+    {
+        Fixture f;
+        const ScopedApproval git{u"run_command"_s, {ApprovalScope::Kind::CommandPrefix, u"git"_s}};
+        const ScopedApproval docs{u"fetch_url"_s, {ApprovalScope::Kind::Host, u"docs.qt.io"_s}};
+        f.app.setScopedApprovals({git, docs});
+        auto dialog = f.open();
+        dialog->showPage(Ui::SettingsDialog::Page::Tools);
+        auto *list = child<QListWidget>(dialog.get(), u"scopedApprovalsList"_s);
+        auto *remove = child<QPushButton>(dialog.get(), u"removeScopedApprovalButton"_s);
+        QCOMPARE(list->count(), 2);
+        QVERIFY2(list->item(0)->text().contains(u"“git”"_s), qPrintable(list->item(0)->text()));
+        QVERIFY(list->item(1)->text().contains(u"docs.qt.io"_s));
+        QVERIFY(!remove->isEnabled());
+
+        list->setCurrentRow(0);
+        QVERIFY(remove->isEnabled());
+        QTest::mouseClick(remove, Qt::LeftButton);
+        QCOMPARE(list->count(), 1);
+        QCOMPARE(f.app.scopedApprovals().size(), 2); // only Apply or OK saves
+
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY(!dialog->isVisible());
+        const auto settings = f.reread();
+        QCOMPARE(AppSettings(settings.get()).scopedApprovals(), QList<ScopedApproval>{docs});
+    }
+
     void untouchedTimeoutsKeepTheirExactStoredValues()
     {
         Fixture f;

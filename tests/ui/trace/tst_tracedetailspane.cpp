@@ -15,6 +15,8 @@
 #include <QTest>
 #include <QTreeWidget>
 
+Q_DECLARE_METATYPE(Loopscope::WaitData)
+
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
 
@@ -292,6 +294,47 @@ private slots:
 
         QTRY_VERIFY(pane.textView()->toPlainText().contains(u"Q3 revenue rose"_s));
         QVERIFY(pane.textView()->toPlainText().contains(u"\"status\": \"ok\""_s));
+    }
+
+    void anApprovalShowsItsDecisionAndWhatTheUserSaw_data()
+    {
+        QTest::addColumn<WaitData>("wait");
+        QTest::addColumn<QString>("fact");
+        QTest::addColumn<bool>("shownTab");
+
+        QTest::newRow("always within a scope, edited")
+            << WaitData{u"approval"_s, u"allowed"_s, u"command git"_s, u"command: git status"_s, true}
+            << u"allowed always (command git), arguments edited"_s << true;
+        QTest::newRow("once") << WaitData{u"approval"_s, u"allowed"_s, u"once"_s, u"@@ -0,0 +1 @@\n+x"_s,
+                                          false}
+                              << u"allowed once"_s << true;
+        QTest::newRow("an older trace, without a preview")
+            << WaitData{u"approval"_s, u"denied"_s, {}, {}, false} << u"denied"_s << false;
+    }
+    void anApprovalShowsItsDecisionAndWhatTheUserSaw()
+    {
+        QFETCH(WaitData, wait);
+        QFETCH(QString, fact);
+        QFETCH(bool, shownTab);
+        Trace trace;
+        TraceModel model(&trace);
+        const int turn = trace.begin(-1, TraceKind::Turn, u"t"_s, TraceSamples::T0, TurnData{});
+        const int call = trace.begin(turn, TraceKind::ToolCall, u"run_command"_s, TraceSamples::T0,
+                                     TraceSamples::toolCallData(u"run_command"_s, u"{}"_s));
+        const int held
+            = trace.begin(call, TraceKind::Wait, u"Waiting for your approval"_s, TraceSamples::T0, wait);
+        trace.finish(held, TraceStatus::Ok, TraceSamples::T0 + 1000);
+        Ui::TraceDetailsPane pane(&model);
+        pane.setNode(held);
+
+        const auto labels = pane.findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.cbegin(), labels.cend(),
+                            [&](const QLabel *label) { return label->text().endsWith(fact); }));
+        QCOMPARE(pane.tabs()->isTabVisible(Ui::TraceDetailsPane::ShownTab), shownTab);
+        if (shownTab) {
+            QCOMPARE(pane.tabs()->currentIndex(), int(Ui::TraceDetailsPane::ShownTab));
+            QCOMPARE(pane.shownView()->toPlainText(), wait.preview);
+        }
     }
 
     void aSearchSurvivesTheStepChanging()
