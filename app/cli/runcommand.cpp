@@ -40,6 +40,9 @@ struct RunOptions
     // MCP servers can write files or spend money, and nobody is there to ask: their tools and forms
     // need an explicit --approve all.
     bool approveMcp = false;
+    // --approve-tools: only these tools run, every other call is denied; nullopt without the option.
+    std::optional<QStringList> approvedTools;
+    bool fetchPrivate = false;
     QString eventsPath;
     QString traceOutPath;
     QString sessionPath;
@@ -103,9 +106,19 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
                                        u"dir"_s);
     const QCommandLineOption approve(u"approve"_s,
                                      RunCommand::tr("Tool calls: all runs them, none denies every one (the "
-                                                    "model is told). Default: built-in tools run; MCP "
-                                                    "tools only with an explicit all."),
+                                                    "model is told). Default: the read-only built-in tools "
+                                                    "run; write_file, edit_file, run_command, fetch_url and "
+                                                    "MCP tools only with an explicit all (or "
+                                                    "--approve-tools)."),
                                      u"all|none"_s, u"all"_s);
+    const QCommandLineOption approveTools(
+        u"approve-tools"_s,
+        RunCommand::tr("Comma-separated built-in tools that may run; every other tool call is denied (the "
+                       "model is told why). Instead of --approve."),
+        u"list"_s);
+    const QCommandLineOption fetchPrivate(
+        u"fetch-private"_s,
+        RunCommand::tr("Let fetch_url reach loopback and private network addresses (refused by default)."));
     const QCommandLineOption events(
         u"events"_s,
         RunCommand::tr("Write the live event stream as JSON Lines to a file, or to "
@@ -122,8 +135,8 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     providerOptions.addTo(parser);
     const McpServerOptions mcpOptions(true);
     mcpOptions.addTo(parser);
-    parser.addOptions(
-        {system, maxIterations, postLoop, noStream, tools, workspace, approve, events, traceOut, session});
+    parser.addOptions({system, maxIterations, postLoop, noStream, tools, workspace, approve, approveTools,
+                       fetchPrivate, events, traceOut, session});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
     QTextStream out(stdout);
@@ -183,6 +196,25 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     }
     options.approveAll = approval == u"all";
     options.approveMcp = parser.isSet(approve) && options.approveAll;
+    if (parser.isSet(approveTools)) {
+        if (parser.isSet(approve)) {
+            printError(RunCommand::tr("give either --approve or --approve-tools, not both"));
+            return BadUsage;
+        }
+        QStringList approved;
+        for (const QString &part : parser.value(approveTools).split(u',', Qt::SkipEmptyParts)) {
+            const QString name = part.trimmed();
+            if (!builtinToolNames().contains(name)) {
+                printError(RunCommand::tr("--approve-tools: unknown tool \"%1\": the built-in tools are %2")
+                               .arg(name, builtinToolNames().join(u", "_s)));
+                return BadUsage;
+            }
+            approved.append(name);
+        }
+        options.approvedTools = approved;
+        options.approveAll = false;
+    }
+    options.fetchPrivate = parser.isSet(fetchPrivate);
     options.eventsPath = parser.value(events);
     options.traceOutPath = parser.value(traceOut);
     options.sessionPath = parser.value(session);
@@ -245,14 +277,37 @@ bool prepareSession(ChatSession &session, const RunOptions &options, const QStri
     }
     session.setProvider(options.profile, apiKey);
     session.setAgentConfig(options.config);
+    session.setFetchAllowsPrivateAddresses(options.fetchPrivate);
     session.setTools(options.tools, options.workspace);
-    if (!options.approveAll) {
-        session.approvals()->setDefaultRule(ToolApprovalPolicy::Rule::Never);
-        session.approvals()->setNeverReason(
-            RunCommand::tr("tool calls are not approved in this run (--approve none)"));
-    } else if (!options.approveMcp) {
-        session.approvals()->setNeverReason(
-            RunCommand::tr("MCP tools are not approved in this run: they need an explicit --approve all"));
+    // Every built-in tool gets an explicit rule: nobody is there to ask.
+    using Rule = ToolApprovalPolicy::Rule;
+    ToolApprovalPolicy *approvals = session.approvals();
+    if (options.approvedTools) {
+        approvals->setDefaultRule(Rule::Never);
+        for (const QString &name : builtinToolNames())
+            approvals->setRule(name, options.approvedTools->contains(name) ? Rule::Always : Rule::Never);
+        approvals->setNeverReason(
+            RunCommand::tr("this tool is not approved in this run (only %1 are, by --approve-tools)")
+                .arg(options.approvedTools->isEmpty() ? RunCommand::tr("no tools")
+                                                      : options.approvedTools->join(u", "_s)));
+    } else if (!options.approveAll) {
+        approvals->setDefaultRule(Rule::Never);
+        for (const QString &name : builtinToolNames())
+            approvals->setRule(name, Rule::Never);
+        approvals->setNeverReason(RunCommand::tr("tool calls are not approved in this run (--approve none)"));
+    } else {
+        // Tools with effects (files, commands, the network) need the same explicit --approve all as MCP
+        // tools.
+        for (const QString &name : builtinToolNames()) {
+            const auto tool = createBuiltinTool(name, Workspace());
+            approvals->setRule(name, options.approveMcp || !tool->behaviour().asksFirst ? Rule::Always
+                                                                                        : Rule::Never);
+        }
+        if (!options.approveMcp) {
+            approvals->setNeverReason(RunCommand::tr(
+                "not approved in this run: tools that write files, run commands or fetch URLs, and "
+                "MCP tools, need an explicit --approve all or --approve-tools"));
+        }
     }
     // Nobody is there to ask: MCP tools run only with an explicit --approve all.
     session.setMcpApprovalOverride(options.approveMcp ? ToolApprovalPolicy::Rule::Always

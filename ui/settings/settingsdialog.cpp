@@ -244,6 +244,14 @@ QWidget *SettingsDialog::createToolsPage()
     auto *form = new QFormLayout;
     form->addRow(workspaceLabel, workspaceRow);
     form->addRow(QString(), hintLabel(tr("The file tools read only inside this folder."), page));
+    m_fetchPrivate
+        = named(new QCheckBox(tr("fetch_url may reach this computer and the &local network"), page),
+                u"fetchPrivateCheck"_s, tr("Allow fetch_url to reach private addresses"));
+    m_fetchPrivate->setToolTip(
+        tr("Off: fetch_url refuses loopback and private network addresses (localhost, "
+           "192.168.x.x, 10.x.x.x, …), so a model cannot reach your router or services "
+           "running on this computer."));
+    form->addRow(QString(), m_fetchPrivate);
 
     auto *layout = new QVBoxLayout(page);
     layout->addWidget(group);
@@ -336,6 +344,7 @@ void SettingsDialog::load()
         rule->setCurrentIndex(qMax(0, rule->findData(rules.value(it.key(), always))));
     }
     m_workspace->setText(QDir::toNativeSeparators(m_settings->workspaceFolder()));
+    m_fetchPrivate->setChecked(m_settings->fetchAllowsPrivateAddresses());
     m_sendOnEnter->setChecked(m_settings->sendOnEnter());
     m_reopenLastSession->setChecked(m_settings->reopenLastSession());
 }
@@ -614,6 +623,7 @@ bool SettingsDialog::save(bool closeWhenDone)
     m_settings->setEnabledTools(enabled);
     m_settings->setToolApprovalRules(rules);
     m_settings->setWorkspaceFolder(workspace);
+    m_settings->setFetchAllowsPrivateAddresses(m_fetchPrivate->isChecked());
     m_settings->setSendOnEnter(m_sendOnEnter->isChecked());
     m_settings->setReopenLastSession(m_reopenLastSession->isChecked());
 

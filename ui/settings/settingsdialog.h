@@ -136,6 +136,7 @@ private:
     QHash<QString, QCheckBox *> m_toolEnabled;
     QHash<QString, QComboBox *> m_toolRule;
     QLineEdit *m_workspace;
+    QCheckBox *m_fetchPrivate;
     QPushButton *m_browseButton;
     // Appearance
     QCheckBox *m_sendOnEnter;
