@@ -158,11 +158,17 @@ Tag parseTag(QStringView inside)
     return tag;
 }
 
+// The value of the attribute \a name ("href" or "alt": the patterns are compiled once).
 QString attribute(const QString &attributes, const QString &name)
 {
-    const QRegularExpression pattern(u"(?:^|\\s)"_s + QRegularExpression::escape(name)
-                                         + u"\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s>]+))"_s,
-                                     QRegularExpression::CaseInsensitiveOption);
+    const auto patternFor = [](const char *attribute) {
+        return QRegularExpression(u"(?:^|\\s)"_s + QLatin1StringView(attribute)
+                                      + u"\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s>]+))"_s,
+                                  QRegularExpression::CaseInsensitiveOption);
+    };
+    static const QRegularExpression href = patternFor("href");
+    static const QRegularExpression alt = patternFor("alt");
+    const QRegularExpression &pattern = name == u"href" ? href : alt;
     const QRegularExpressionMatch match = pattern.match(attributes);
     if (!match.hasMatch())
         return {};
