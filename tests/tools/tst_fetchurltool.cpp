@@ -156,7 +156,8 @@ private slots:
         QVERIFY(!result.isError);
         QVERIFY2(result.content.startsWith(u"URL: %1\nStatus: 200"_s.arg(url(u"/new"_s))),
                  qPrintable(result.content));
-        QVERIFY(result.content.contains(u"Redirected from: %1 (1 redirect(s))"_s.arg(url(u"/old"_s))));
+        QVERIFY(
+            result.content.contains(u"Redirected from: %1 (redirects followed: 1)"_s.arg(url(u"/old"_s))));
         QVERIFY(result.content.endsWith(u"moved here"_s));
     }
 

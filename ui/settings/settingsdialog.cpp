@@ -243,7 +243,10 @@ QWidget *SettingsDialog::createToolsPage()
     workspaceLabel->setBuddy(m_workspace);
     auto *form = new QFormLayout;
     form->addRow(workspaceLabel, workspaceRow);
-    form->addRow(QString(), hintLabel(tr("The file tools read only inside this folder."), page));
+    form->addRow(
+        QString(),
+        hintLabel(tr("The file tools read and write only inside this folder; run_command starts in it."),
+                  page));
     m_fetchPrivate
         = named(new QCheckBox(tr("fetch_url may reach this computer and the &local network"), page),
                 u"fetchPrivateCheck"_s, tr("Allow fetch_url to reach private addresses"));

@@ -473,8 +473,9 @@ ToolResult FetchUrlTool::invoke(const QJsonObject &arguments, ToolContext &conte
                          .arg(outcome.status)
                          .arg(outcome.reason);
     if (!outcome.redirects.isEmpty())
-        header += tr("Redirected from: %1 (%n redirect(s))\n", nullptr, int(outcome.redirects.size()))
-                      .arg(url.toString());
+        header += tr("Redirected from: %1 (redirects followed: %2)\n")
+                      .arg(url.toString())
+                      .arg(outcome.redirects.size());
     if (!outcome.contentType.isEmpty())
         header += tr("Content-Type: %1\n").arg(QString::fromLatin1(outcome.contentType));
 
