@@ -1,3 +1,4 @@
+#include "agent/replay/replayworkbench.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/tools/builtin/editfiletool.h"
 #include "agent/tools/builtin/textreplacement.h"
@@ -75,6 +76,7 @@ private slots:
 
     void writesOfTheSameFileShareAnExclusiveKey();
     void theNewToolsAskFirst();
+    void aReplayNeverRunsTheAskingToolsAgain();
 
 private:
     QString ws() const { return m_outer->filePath(u"ws"_s); }
@@ -336,6 +338,15 @@ void WriteToolsTest::theNewToolsAskFirst()
         const bool effects
             = QStringList{u"write_file"_s, u"edit_file"_s, u"run_command"_s, u"fetch_url"_s}.contains(name);
         QCOMPARE(tool->behaviour().asksFirst, effects);
+    }
+}
+
+void WriteToolsTest::aReplayNeverRunsTheAskingToolsAgain()
+{
+    const ReplayWorkbench::ToolProvider live = ReplayWorkbench::builtinTools(Workspace(ws()));
+    for (const QString &name : builtinToolNames()) {
+        const auto tool = createBuiltinTool(name, Workspace(ws()));
+        QCOMPARE(live(name) == nullptr, tool->behaviour().asksFirst);
     }
 }
 
