@@ -26,6 +26,7 @@ const QString EnabledToolsKey = u"tools/enabled"_s;
 const QString WorkspaceKey = u"tools/workspace"_s;
 const QString ApprovalGroup = u"tools/approval"_s;
 const QString ScopedApprovalsKey = u"tools/scopedApprovals"_s;
+const QString FetchPrivateKey = u"tools/fetchAllowsPrivateAddresses"_s;
 const QString SendOnEnterKey = u"composer/sendOnEnter"_s;
 const QString ReopenLastSessionKey = u"startup/reopenLastSession"_s;
 
@@ -120,6 +121,16 @@ QString AppSettings::workspaceFolder() const
 void AppSettings::setWorkspaceFolder(const QString &path)
 {
     setOrRemove(*m_settings, WorkspaceKey, path.isEmpty() ? QDir::homePath() : path, QDir::homePath());
+}
+
+bool AppSettings::fetchAllowsPrivateAddresses() const
+{
+    return m_settings->value(FetchPrivateKey, false).toBool();
+}
+
+void AppSettings::setFetchAllowsPrivateAddresses(bool allowed)
+{
+    setOrRemove(*m_settings, FetchPrivateKey, allowed, false);
 }
 
 QHash<QString, QString> AppSettings::toolApprovalRules() const

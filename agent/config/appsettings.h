@@ -38,6 +38,11 @@ public:
     QString workspaceFolder() const;
     void setWorkspaceFolder(const QString &path);
 
+    // Whether fetch_url may reach loopback and private network addresses (the
+    // user's LAN, this machine); off unless set.
+    bool fetchAllowsPrivateAddresses() const;
+    void setFetchAllowsPrivateAddresses(bool allowed);
+
     // Tool name → "always" | "ask" | "never".
     QHash<QString, QString> toolApprovalRules() const;
     void setToolApprovalRules(const QHash<QString, QString> &rules);

@@ -63,6 +63,7 @@ struct ToolPhase::PendingCall
     QTimer *timeout = nullptr;
     int timeoutLeftMs = 0; // while timeouts are paused
     int waitNode = -1;     // the span of a hold for someone's decision, while it lasts
+    QString exclusiveKey;  // calls sharing a non-empty key run one after another, in call order
     qint64 decidedUs = 0;  // when the last hold ended: the call's own time starts there
 };
 
@@ -207,6 +208,7 @@ void ToolPhase::prepare(PendingCall &pending)
         fail(tr("The arguments do not match the schema of %1:\n%2").arg(call.name, violation));
         return;
     }
+    pending.exclusiveKey = pending.tool->exclusiveKey(pending.arguments);
     pending.stage = PendingCall::Stage::AwaitingDecision;
     consultInterceptors(call.id, 0);
 }
@@ -338,6 +340,7 @@ bool ToolPhase::takeEditedArguments(PendingCall &pending, const QString &edited)
         return false;
     }
     pending.arguments = document.object();
+    pending.exclusiveKey = pending.tool->exclusiveKey(pending.arguments);
     return true;
 }
 
@@ -368,7 +371,7 @@ void ToolPhase::startQueued()
     for (const auto &pending : m_calls) {
         if (running >= m_maxParallel)
             break;
-        if (pending->stage == PendingCall::Stage::Queued) {
+        if (pending->stage == PendingCall::Stage::Queued && !waitsForEarlierCall(*pending)) {
             run(*pending);
             ++running;
         }
@@ -377,6 +380,21 @@ void ToolPhase::startQueued()
     for (const auto &pending : m_calls)
         anyAwaiting |= pending->stage == PendingCall::Stage::AwaitingDecision;
     emit waitingForDecision(anyAwaiting && running == 0);
+}
+
+// A call waits while an earlier call of this response with the same exclusive
+// key has not finished, whatever stage it is in (even awaiting a decision).
+bool ToolPhase::waitsForEarlierCall(const PendingCall &pending) const
+{
+    if (pending.exclusiveKey.isEmpty())
+        return false;
+    for (const auto &earlier : m_calls) {
+        if (earlier.get() == &pending)
+            return false;
+        if (earlier->exclusiveKey == pending.exclusiveKey && earlier->stage != PendingCall::Stage::Done)
+            return true;
+    }
+    return false;
 }
 
 void ToolPhase::run(PendingCall &pending)

@@ -27,7 +27,9 @@ class Workbench;
     the calls of one model response go through the checks that need no one
     (unknown tool, invalid arguments, runaway repeats), the interceptors'
     decisions and the shields, then run on a thread pool, a limited number at
-    once, each within its time limit. Results are reported as they come and
+    once, each within its time limit; calls whose tool gives them the same
+    exclusive key (two writes of one file) run one after another, in call
+    order. Results are reported as they come and
     kept in the model's order; `finished` says every call has one.
 
     Calls are told apart by their id, which must be unique within a phase (the
@@ -93,6 +95,7 @@ private:
     bool takeEditedArguments(PendingCall &pending, const QString &edited);
     void queue(PendingCall &pending);
     void startQueued();
+    bool waitsForEarlierCall(const PendingCall &pending) const;
     void run(PendingCall &pending);
     void onTimeout(const QString &callId, int timeoutMs);
     void complete(PendingCall &pending, const ToolResult &result, TraceStatus status, qint64 startedUs = 0,

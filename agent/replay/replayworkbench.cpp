@@ -41,8 +41,13 @@ void ReplayWorkbench::fill(Workbench &workbench, const RecordedTurn &turn, const
 
 ReplayWorkbench::ToolProvider ReplayWorkbench::builtinTools(const Workspace &workspace)
 {
-    return [workspace](const QString &name) {
-        return createBuiltinTool(name, workspace);
+    return [workspace](const QString &name) -> std::shared_ptr<const Tool> {
+        std::shared_ptr<const Tool> tool = createBuiltinTool(name, workspace);
+        // Tools with effects (writing files, running commands, fetching) never run again unasked:
+        // a replay gives their recorded results, and a live call is answered with an error.
+        if (tool && tool->behaviour().asksFirst)
+            return nullptr;
+        return tool;
     };
 }
 

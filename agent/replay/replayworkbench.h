@@ -32,6 +32,8 @@ public:
     static void fill(Workbench &workbench, const RecordedTurn &turn, const ToolProvider &provider = {});
     // The built-in tools by name, the file tools confined to \a workspace: what
     // a replay runs live (`loopscope replay --live-tools`, the replay window).
+    // Only those that ask nobody first: write_file, edit_file, run_command and
+    // fetch_url are replayed from the recording, never run again unasked.
     static ToolProvider builtinTools(const Workspace &workspace);
 };
 

@@ -11,6 +11,7 @@
 
 #include <QDateTime>
 #include <QJsonArray>
+#include <QNetworkAccessManager>
 #include <QTimer>
 
 #include <utility>
@@ -228,12 +229,12 @@ void ChatSession::setTools(const QStringList &names, const QString &workspaceFol
 {
     m_builtinTools.clear();
     m_workspaceFolder = workspaceFolder;
-    const Workspace workspace(workspaceFolder);
+    const BuiltinToolContext context{Workspace(workspaceFolder), m_network, m_fetchAllowsPrivateAddresses};
     const QStringList known = builtinToolNames();
     QSet<QString> taken;
     for (const QString &name : names) {
-        if (known.contains(name)) {
-            m_builtinTools.append(createBuiltinTool(name, workspace));
+        if (known.contains(name) && !taken.contains(name)) {
+            m_builtinTools.append(createBuiltinTool(name, context));
             taken.insert(name);
         }
     }
@@ -305,6 +306,7 @@ void ChatSession::rebuildWorkbench()
 void ChatSession::applySettings(const AppSettings &settings)
 {
     setAgentConfig(settings.agentConfig());
+    setFetchAllowsPrivateAddresses(settings.fetchAllowsPrivateAddresses());
     setTools(settings.enabledTools(), settings.workspaceFolder());
     QHash<QString, ToolApprovalPolicy::Rule> rules;
     const QHash<QString, QString> names = settings.toolApprovalRules();

@@ -91,8 +91,11 @@ public:
     // The loop options; the model and its parameters come from the provider.
     void setAgentConfig(const AgentConfig &config);
     AgentConfig agentConfig() const { return m_config; }
-    // Built-in tools by name, the file tools confined to workspaceFolder.
+    // Built-in tools by name, the file tools and run_command confined to workspaceFolder.
     void setTools(const QStringList &names, const QString &workspaceFolder);
+    // Whether fetch_url may reach loopback and private network addresses; takes effect at the next
+    // setTools() (applySettings() calls both).
+    void setFetchAllowsPrivateAddresses(bool allowed) { m_fetchAllowsPrivateAddresses = allowed; }
     // The user's preferences for the next turn: loop options, tools and their
     // workspace, approval rules (a rule with an unknown name is left out).
     void applySettings(const AppSettings &settings);
@@ -239,6 +242,7 @@ private:
     ProviderEndpoint m_endpoint;
     AgentConfig m_config;
     QString m_workspaceFolder;
+    bool m_fetchAllowsPrivateAddresses = false;
     TokenUsage m_turnUsage;
     TokenUsage m_sessionUsage;
     CostSum m_turnCost;

@@ -86,6 +86,14 @@ public:
 
     virtual ToolSchema schema() const = 0;
     virtual ToolBehaviour behaviour() const { return {}; }
+    // Calls of one response whose keys are equal and not empty run one after
+    // another, in call order, however many may run at once: e.g. two writes
+    // of the same file. Called on the loop's thread, before the call runs.
+    virtual QString exclusiveKey(const QJsonObject &arguments) const
+    {
+        Q_UNUSED(arguments);
+        return {};
+    }
     virtual ToolResult invoke(const QJsonObject &arguments, ToolContext &context) const = 0;
 
     QString name() const { return schema().name; }

@@ -99,6 +99,9 @@ setupsFor(const EvalSuite &suite, const Launch::ProviderOptions::Choice &command
         setup.tools = evalCase.tools;
         setup.workspace = evalCase.workspace;
         setup.approveAll = evalCase.approveAll;
+        // A suite names its tools and runs unattended: "approve": "all" means every one of them,
+        // including those that write files, run commands or fetch URLs.
+        setup.approveMcp = evalCase.approveAll;
     }
     return setups;
 }

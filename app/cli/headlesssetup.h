@@ -8,6 +8,8 @@
 #include <QList>
 #include <QStringList>
 
+#include <optional>
+
 namespace Loopscope {
 class ChatSession;
 } // namespace Loopscope
@@ -34,7 +36,11 @@ public:
     bool approveAll = true;
     // MCP servers can write files or spend money, and nobody is there to ask: their tools and forms
     // need an explicit --approve all.
+    // Also what lets the built-in tools with effects (files, commands, the network) run.
     bool approveMcp = false;
+    // --approve-tools: only these built-in tools run, every other call is denied; nullopt without it.
+    std::optional<QStringList> approvedTools;
+    bool fetchPrivate = false; // fetch_url may reach loopback and private addresses
     QList<McpServerConfig> mcpServers;
 
     // Gives \a session this provider, loop, tools, approvals and MCP servers.

@@ -96,9 +96,19 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
                                        u"dir"_s);
     const QCommandLineOption approve(u"approve"_s,
                                      RunCommand::tr("Tool calls: all runs them, none denies every one (the "
-                                                    "model is told). Default: built-in tools run; MCP "
-                                                    "tools only with an explicit all."),
+                                                    "model is told). Default: the read-only built-in tools "
+                                                    "run; write_file, edit_file, run_command, fetch_url and "
+                                                    "MCP tools only with an explicit all (or "
+                                                    "--approve-tools)."),
                                      u"all|none"_s, u"all"_s);
+    const QCommandLineOption approveTools(
+        u"approve-tools"_s,
+        RunCommand::tr("Comma-separated built-in tools that may run; every other tool call is denied (the "
+                       "model is told why). Instead of --approve."),
+        u"list"_s);
+    const QCommandLineOption fetchPrivate(
+        u"fetch-private"_s,
+        RunCommand::tr("Let fetch_url reach loopback and private network addresses (refused by default)."));
     const QCommandLineOption events(
         u"events"_s,
         RunCommand::tr("Write the live event stream as JSON Lines to a file, or to "
@@ -115,8 +125,8 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     providerOptions.addTo(parser);
     const McpServerOptions mcpOptions(true);
     mcpOptions.addTo(parser);
-    parser.addOptions(
-        {system, maxIterations, postLoop, noStream, tools, workspace, approve, events, traceOut, session});
+    parser.addOptions({system, maxIterations, postLoop, noStream, tools, workspace, approve, approveTools,
+                       fetchPrivate, events, traceOut, session});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
     QTextStream out(stdout);
@@ -176,6 +186,25 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     }
     options.setup.approveAll = approval == u"all";
     options.setup.approveMcp = parser.isSet(approve) && options.setup.approveAll;
+    if (parser.isSet(approveTools)) {
+        if (parser.isSet(approve)) {
+            printError(RunCommand::tr("give either --approve or --approve-tools, not both"));
+            return BadUsage;
+        }
+        QStringList approved;
+        for (const QString &part : parser.value(approveTools).split(u',', Qt::SkipEmptyParts)) {
+            const QString name = part.trimmed();
+            if (!builtinToolNames().contains(name)) {
+                printError(RunCommand::tr("--approve-tools: unknown tool \"%1\": the built-in tools are %2")
+                               .arg(name, builtinToolNames().join(u", "_s)));
+                return BadUsage;
+            }
+            approved.append(name);
+        }
+        options.setup.approvedTools = approved;
+        options.setup.approveAll = false;
+    }
+    options.setup.fetchPrivate = parser.isSet(fetchPrivate);
     options.eventsPath = parser.value(events);
     options.traceOutPath = parser.value(traceOut);
     options.sessionPath = parser.value(session);

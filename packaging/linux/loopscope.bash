@@ -24,8 +24,10 @@ _loopscope()
         --approve)
             COMPREPLY=($(compgen -W "all none" -- "$cur"))
             return ;;
-        --tools)
-            local tools="all calculator current_time read_file list_directory search_files"
+        --tools|--approve-tools)
+            local tools="calculator current_time read_file list_directory search_files write_file edit_file
+                run_command fetch_url"
+            [[ $prev == --tools ]] && tools="all $tools"
             local done_part=""
             [[ $cur == *,* ]] && done_part=${cur%,*},
             COMPREPLY=($(compgen -P "$done_part" -W "$tools" -- "${cur##*,}"))
@@ -54,8 +56,8 @@ _loopscope()
         run)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$provider_options --system --max-iterations --post-loop
-                    --no-stream --tools --workspace --approve --events --trace-out --session
-                    --mcp-config --mcp-url --mcp-server --no-mcp -h --help" -- "$cur"))
+                    --no-stream --tools --workspace --approve --approve-tools --fetch-private --events
+                    --trace-out --session --mcp-config --mcp-url --mcp-server --no-mcp -h --help" -- "$cur"))
             fi ;;
         mcp)
             if [[ $cur == -* ]]; then

@@ -99,6 +99,51 @@ struct Fixture
     }
 };
 
+// A tool that writes the "file" its arguments name: calls for the same file share an exclusive key.
+class FileWritingTool final : public Tool
+{
+public:
+    struct Log
+    {
+        QMutex mutex;
+        QStringList entries; // "start id" and "end id", in the order they happened
+        void add(const QString &entry)
+        {
+            QMutexLocker lock(&mutex);
+            entries.append(entry);
+        }
+    };
+
+    explicit FileWritingTool(Log *log)
+        : m_log(log)
+    {}
+
+    ToolSchema schema() const override
+    {
+        return {u"write"_s, u"write tool"_s, QJsonObject{{u"type"_s, u"object"_s}}};
+    }
+    QString exclusiveKey(const QJsonObject &arguments) const override
+    {
+        return arguments.value(u"file"_s).toString();
+    }
+    ToolResult invoke(const QJsonObject &arguments, ToolContext &) const override
+    {
+        const QString id = arguments.value(u"id"_s).toString();
+        m_log->add(u"start "_s + id);
+        QThread::msleep(arguments.value(u"ms"_s).toInt());
+        m_log->add(u"end "_s + id);
+        return ToolResult::success(id);
+    }
+
+private:
+    Log *m_log;
+};
+
+ToolCall writeCall(const QString &id, const QString &file, int ms)
+{
+    return call(id, u"write"_s, u"{\"id\":\"%1\",\"file\":\"%2\",\"ms\":%3}"_s.arg(id, file).arg(ms));
+}
+
 // One call of a tool that counts its runs, held at an interceptor until the test decides.
 struct HeldCall : Fixture
 {
@@ -183,6 +228,45 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(f.finished.size(), 1, 20000);
         QCOMPARE(peak, limit);
         QCOMPARE(f.resultTexts(), QStringList(4, u"done"_s));
+    }
+
+    void twoWritesOfTheSameFileRunOneAfterTheOtherInCallOrder()
+    {
+        Fixture f;
+        FileWritingTool::Log log;
+        f.workbench.add(std::make_shared<FileWritingTool>(&log));
+
+        // a1 is slow; a2 (same file) must wait for it; b (another file) runs beside both.
+        f.start({writeCall(u"a1"_s, u"a.txt"_s, 300), writeCall(u"a2"_s, u"a.txt"_s, 0),
+                 writeCall(u"b"_s, u"b.txt"_s, 0)});
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        const QStringList entries = log.entries;
+        QVERIFY2(entries.indexOf(u"end a1"_s) < entries.indexOf(u"start a2"_s),
+                 qPrintable(entries.join(u", ")));
+        QVERIFY2(entries.indexOf(u"end b"_s) < entries.indexOf(u"end a1"_s), qPrintable(entries.join(u", ")));
+        QCOMPARE(f.resultTexts(), (QStringList{u"a1"_s, u"a2"_s, u"b"_s}));
+    }
+
+    void aWriteWaitsForAnEarlierWriteOfTheSameFileThatIsStillBeingDecided()
+    {
+        Fixture f;
+        HoldingInterceptor interceptor;
+        f.interceptors.append(&interceptor);
+        FileWritingTool::Log log;
+        f.workbench.add(std::make_shared<FileWritingTool>(&log));
+
+        f.start({writeCall(u"first"_s, u"same.txt"_s, 0), writeCall(u"second"_s, u"same.txt"_s, 0)});
+        QCOMPARE(interceptor.decisions.size(), 2);
+        interceptor.decisions.at(1).allow(); // the user answers the second card first
+        QTest::qWait(100);
+        QCOMPARE(log.entries, QStringList()); // the second waits for the first
+
+        interceptor.decisions.at(0).deny();
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(log.entries, (QStringList{u"start second"_s, u"end second"_s}));
+        QVERIFY(f.phase.results().at(0).denied);
+        QCOMPARE(f.phase.results().at(1).result, ToolResult::success(u"second"_s));
     }
 
     void aCallThatTimesOutFailsWhileTheOthersFinish()

@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -330,6 +331,132 @@ private slots:
             QCOMPARE(m_server.requests().size(), requestsBefore);
     }
 
+    void aScriptedModelWritesAFileRunsCatOnItAndAnswersFromTheOutput()
+    {
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        // One step per request: write the file, run cat on it, answer from what cat printed.
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            QStringList toolResults;
+            for (const QJsonValue &message : messages) {
+                if (message.toObject().value(u"role"_s).toString() == u"tool")
+                    toolResults.append(message.toObject().value(u"content"_s).toString());
+            }
+            if (toolResults.isEmpty()) {
+                stream(exchange,
+                       toolCallStream(
+                           u"write_file"_s,
+                           uR"({"path":"notes/hello.txt","content":"The secret word is kumquat.\n"})"_s));
+            } else if (toolResults.size() == 1) {
+                stream(exchange, toolCallStream(u"run_command"_s, uR"({"command":"cat notes/hello.txt"})"_s));
+            } else {
+                const QString output = toolResults.constLast();
+                stream(exchange, textStream(u"cat said: "_s + output.section(u'\n', 0, 0)));
+            }
+        });
+        const QString tracePath = m_dir.filePath(u"tools-trace.json"_s);
+
+        const Run result
+            = run(baseArguments() << u"--tools"_s << u"write_file,run_command"_s << u"--workspace"_s
+                                  << workspace.path() << u"--approve-tools"_s << u"write_file,run_command"_s
+                                  << u"--trace-out"_s << tracePath << u"Write a note and read it back"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.out, "cat said: The secret word is kumquat.\n"_ba);
+        QFile written(workspace.filePath(u"notes/hello.txt"_s));
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll(), "The secret word is kumquat.\n"_ba);
+
+        // The trace keeps the command's full output and exit code.
+        QFile traceFile(tracePath);
+        QVERIFY(traceFile.open(QIODevice::ReadOnly));
+        const QByteArray traceBytes = traceFile.readAll();
+        QVERIFY(traceBytes.contains("\"exitCode\": 0"));
+        QVERIFY(traceBytes.contains("\"output\": \"The secret word is kumquat.\\n\""));
+    }
+
+    void toolsWithEffectsRunOnlyWhenApproved_data()
+    {
+        QTest::addColumn<QStringList>("approval");
+        QTest::addColumn<QString>("reasonPart");
+
+        QTest::newRow("no approval option: denied") << QStringList() << u"--approve all or --approve-tools"_s;
+        QTest::newRow("another tool approved: denied")
+            << QStringList{u"--approve-tools"_s, u"read_file"_s} << u"only read_file are"_s;
+        QTest::newRow("--approve none: denied")
+            << QStringList{u"--approve"_s, u"none"_s} << u"--approve none"_s;
+        QTest::newRow("--approve all: runs") << QStringList{u"--approve"_s, u"all"_s} << QString();
+        QTest::newRow("approved by name: runs")
+            << QStringList{u"--approve-tools"_s, u"write_file"_s} << QString();
+    }
+
+    void toolsWithEffectsRunOnlyWhenApproved()
+    {
+        QFETCH(QStringList, approval);
+        QFETCH(QString, reasonPart);
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            const QJsonObject last = messages.last().toObject();
+            if (last.value(u"role"_s).toString() == u"tool")
+                stream(exchange, textStream(u"Result: "_s + last.value(u"content"_s).toString()));
+            else
+                stream(exchange, toolCallStream(u"write_file"_s, uR"({"path":"x.txt","content":"x"})"_s));
+        });
+
+        const Run result = run(baseArguments() << u"--tools"_s << u"all"_s << u"--workspace"_s
+                                               << workspace.path() << approval << u"go"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        const QString answer = QString::fromUtf8(result.out);
+        if (reasonPart.isEmpty()) {
+            QVERIFY2(answer.contains(u"Created 'x.txt'"_s), qPrintable(answer));
+            QVERIFY(QFileInfo::exists(workspace.filePath(u"x.txt"_s)));
+        } else {
+            QVERIFY2(answer.contains(reasonPart), qPrintable(answer));
+            QVERIFY(!QFileInfo::exists(workspace.filePath(u"x.txt"_s)));
+        }
+    }
+
+    void fetchReachesThisMachineOnlyWithFetchPrivate_data()
+    {
+        QTest::addColumn<bool>("allowed");
+        QTest::newRow("refused by default") << false;
+        QTest::newRow("allowed with --fetch-private") << true;
+    }
+
+    void fetchReachesThisMachineOnlyWithFetchPrivate()
+    {
+        QFETCH(bool, allowed);
+        const QString pageUrl = m_server.baseUrl().toString() + u"/page"_s;
+        m_server.setHandler([pageUrl](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (request.path == "/page") {
+                exchange.respond(200, {{"Content-Type", "text/html"}}, "<h1>Local</h1><p>intranet page</p>");
+                return;
+            }
+            const QJsonObject last = request.json().value(u"messages"_s).toArray().last().toObject();
+            if (last.value(u"role"_s).toString() == u"tool")
+                stream(exchange, textStream(u"Result: "_s + last.value(u"content"_s).toString()));
+            else
+                stream(exchange, toolCallStream(u"fetch_url"_s, u"{\"url\":\"%1\"}"_s.arg(pageUrl)));
+        });
+        QStringList arguments = baseArguments()
+                                << u"--tools"_s << u"fetch_url"_s << u"--approve-tools"_s << u"fetch_url"_s;
+        if (allowed)
+            arguments << u"--fetch-private"_s;
+
+        const Run result = run(arguments << u"go"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        const QString answer = QString::fromUtf8(result.out);
+        if (allowed)
+            QVERIFY2(answer.contains(u"# Local\n\nintranet page"_s), qPrintable(answer));
+        else
+            QVERIFY2(answer.contains(u"loopback or private"_s), qPrintable(answer));
+    }
+
     void sigintCancelsTheTurnCleanly()
     {
         m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
@@ -458,7 +585,8 @@ private slots:
         for (const QString &option :
              {u"--provider"_s, u"--base-url"_s, u"--model"_s, u"--api-key-env"_s, u"--max-iterations"_s,
               u"--post-loop"_s, u"--no-stream"_s, u"--tools"_s, u"--workspace"_s, u"--approve"_s,
-              u"--events"_s, u"--trace-out"_s, u"130"_s, u"Exit codes"_s})
+              u"--approve-tools"_s, u"--fetch-private"_s, u"--events"_s, u"--trace-out"_s, u"130"_s,
+              u"Exit codes"_s})
             QVERIFY2(help.contains(option), qPrintable(option));
     }
 };

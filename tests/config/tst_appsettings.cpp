@@ -143,9 +143,22 @@ private slots:
             app.setEnabledTools(builtinToolNames());
             app.setWorkspaceFolder(QDir::homePath());
             app.setSendOnEnter(false);
+            app.setFetchAllowsPrivateAddresses(false);
         }
         QSettings settings(m_path, QSettings::IniFormat);
         QCOMPARE(settings.allKeys(), QStringList());
+    }
+
+    void fetchReachesPrivateAddressesOnlyOnceAllowed()
+    {
+        {
+            QSettings settings(m_path, QSettings::IniFormat);
+            AppSettings app(&settings);
+            QCOMPARE(app.fetchAllowsPrivateAddresses(), false);
+            app.setFetchAllowsPrivateAddresses(true);
+        }
+        QSettings settings(m_path, QSettings::IniFormat);
+        QCOMPARE(AppSettings(&settings).fetchAllowsPrivateAddresses(), true);
     }
 
     void malformedValuesFallBackToTheDefaults_data()

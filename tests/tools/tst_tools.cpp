@@ -987,6 +987,17 @@ void ToolsTest::validArgumentsPassTheSchema_data()
     QTest::newRow("search_files with a pattern only") << u"search_files"_s << json(R"j({"pattern": "x"})j");
     QTest::newRow("search_files with a path")
         << u"search_files"_s << json(R"j({"pattern": "x", "path": "src"})j");
+    QTest::newRow("write_file") << u"write_file"_s << json(R"j({"path": "a.txt", "content": ""})j");
+    QTest::newRow("edit_file") << u"edit_file"_s
+                               << json(R"j({"path": "a.txt", "old_text": "a", "new_text": "b"})j");
+    QTest::newRow("edit_file replacing all")
+        << u"edit_file"_s
+        << json(R"j({"path": "a.txt", "old_text": "a", "new_text": "b", "replace_all": true})j");
+    QTest::newRow("run_command") << u"run_command"_s << json(R"j({"command": "ls"})j");
+    QTest::newRow("run_command with a timeout")
+        << u"run_command"_s << json(R"j({"command": "ls", "timeout_s": 5})j");
+    QTest::newRow("fetch_url") << u"fetch_url"_s
+                               << json(R"j({"url": "https://example.com/", "max_kb": 10})j");
 }
 
 void ToolsTest::validArgumentsPassTheSchema()
@@ -1020,6 +1031,12 @@ void ToolsTest::invalidArgumentsAreExplainedWithPathAndRule_data()
     QTest::newRow("an array where a path belongs")
         << u"search_files"_s << json(R"j({"pattern": "x", "path": []})j")
         << QStringList{u"at /path: "_s, u"expected string, got array"_s};
+    QTest::newRow("a timeout beyond the bound")
+        << u"run_command"_s << json(R"j({"command": "ls", "timeout_s": 100000})j")
+        << QStringList{u"at /timeout_s: "_s};
+    QTest::newRow("edit_file without new_text")
+        << u"edit_file"_s << json(R"j({"path": "a.txt", "old_text": "a"})j")
+        << QStringList{u"Missing required property 'new_text'"_s};
     QTest::newRow("a misspelt argument name")
         << u"read_file"_s << json(R"j({"file": "a.txt"})j")
         << QStringList{u"Missing required property 'path'"_s, u"'file'"_s};
@@ -1111,7 +1128,8 @@ void ToolsTest::builtinFactoryCreatesEveryListedTool()
 {
     const QStringList names = builtinToolNames();
     QCOMPARE(names, (QStringList{u"calculator"_s, u"current_time"_s, u"read_file"_s, u"list_directory"_s,
-                                 u"search_files"_s}));
+                                 u"search_files"_s, u"write_file"_s, u"edit_file"_s, u"run_command"_s,
+                                 u"fetch_url"_s}));
     for (const QString &name : names) {
         const std::shared_ptr<const Tool> tool = createBuiltinTool(name, Workspace(ws()));
         QVERIFY2(tool, qPrintable(name));

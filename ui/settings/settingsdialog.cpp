@@ -263,7 +263,18 @@ QWidget *SettingsDialog::createToolsPage()
     workspaceLabel->setBuddy(m_workspace);
     auto *form = new QFormLayout;
     form->addRow(workspaceLabel, workspaceRow);
-    form->addRow(QString(), hintLabel(tr("The file tools read only inside this folder."), page));
+    form->addRow(
+        QString(),
+        hintLabel(tr("The file tools read and write only inside this folder; run_command starts in it."),
+                  page));
+    m_fetchPrivate
+        = named(new QCheckBox(tr("fetch_url may reach this computer and the &local network"), page),
+                u"fetchPrivateCheck"_s, tr("Allow fetch_url to reach private addresses"));
+    m_fetchPrivate->setToolTip(
+        tr("Off: fetch_url refuses loopback and private network addresses (localhost, "
+           "192.168.x.x, 10.x.x.x, …), so a model cannot reach your router or services "
+           "running on this computer."));
+    form->addRow(QString(), m_fetchPrivate);
 
     auto *layout = new QVBoxLayout(page);
     layout->addWidget(group);
@@ -397,6 +408,7 @@ void SettingsDialog::load()
     m_scopedApprovals = m_settings->scopedApprovals();
     refreshScopedApprovals();
     m_workspace->setText(QDir::toNativeSeparators(m_settings->workspaceFolder()));
+    m_fetchPrivate->setChecked(m_settings->fetchAllowsPrivateAddresses());
     m_sendOnEnter->setChecked(m_settings->sendOnEnter());
     m_reopenLastSession->setChecked(m_settings->reopenLastSession());
 }
@@ -676,6 +688,7 @@ bool SettingsDialog::save(bool closeWhenDone)
     m_settings->setToolApprovalRules(rules);
     m_settings->setScopedApprovals(m_scopedApprovals);
     m_settings->setWorkspaceFolder(workspace);
+    m_settings->setFetchAllowsPrivateAddresses(m_fetchPrivate->isChecked());
     m_settings->setSendOnEnter(m_sendOnEnter->isChecked());
     m_settings->setReopenLastSession(m_reopenLastSession->isChecked());
 

@@ -143,6 +143,7 @@ private:
     QPushButton *m_removeScopedButton;
     QList<ScopedApproval> m_scopedApprovals; // as edited here; saved on Apply
     QLineEdit *m_workspace;
+    QCheckBox *m_fetchPrivate;
     QPushButton *m_browseButton;
     // Appearance
     QCheckBox *m_sendOnEnter;

@@ -68,4 +68,26 @@ TextReplacement replaceExactText(const QString &text, const QString &oldText, co
     return result;
 }
 
+// CRLF throughout: at least one "\r\n" and no "\n" without its "\r".
+static bool usesCrlf(const QString &text)
+{
+    const qsizetype newlines = text.count(u'\n');
+    return newlines > 0 && text.count(u"\r\n"_s) == newlines;
+}
+
+static QString withCrlf(const QString &text)
+{
+    QString lf = text;
+    lf.replace(u"\r\n"_s, u"\n"_s);
+    return lf.replace(u'\n', u"\r\n"_s);
+}
+
+TextReplacement replaceInFileText(const QString &fileText, const QString &oldText, const QString &newText,
+                                  bool replaceAll)
+{
+    if (usesCrlf(fileText))
+        return replaceExactText(fileText, withCrlf(oldText), withCrlf(newText), replaceAll);
+    return replaceExactText(fileText, oldText, newText, replaceAll);
+}
+
 } // namespace Loopscope

@@ -30,4 +30,11 @@ struct TextReplacement
 TextReplacement replaceExactText(const QString &text, const QString &oldText, const QString &newText,
                                  bool replaceAll);
 
+// What edit_file applies to a file's decoded text: replaceExactText() after
+// giving old and new text the file's line breaks when the file uses CRLF
+// throughout (models write "\n"), so a Windows file keeps its CRLF and a
+// model's "\n" still matches. Any other file is matched as is.
+TextReplacement replaceInFileText(const QString &fileText, const QString &oldText, const QString &newText,
+                                  bool replaceAll);
+
 } // namespace Loopscope

@@ -71,6 +71,53 @@ ResolvedPath Workspace::resolve(const QString &relativePath) const
     return {canonical, {}};
 }
 
+ResolvedPath Workspace::resolveForWriting(const QString &relativePath) const
+{
+    if (m_root.isEmpty())
+        return {{}, u"No workspace folder is configured, so files cannot be written."_s};
+    const QString root = canonicalRoot();
+    if (root.isEmpty())
+        return {{}, u"The workspace folder '%1' does not exist or is not a folder."_s.arg(m_root)};
+    if (QString error = lexicalError(relativePath); !error.isEmpty())
+        return {{}, error};
+
+    QStringList parts = QString(relativePath).replace(u'\\', u'/').split(u'/', Qt::SkipEmptyParts);
+    parts.removeAll(u"."_s);
+    if (parts.isEmpty()) {
+        return {{},
+                u"'%1' is the workspace folder itself; give the path of a file inside it, such as "
+                "'notes.txt'."_s.arg(relativePath)};
+    }
+
+    // Walk down from the root while the components exist, resolving each
+    // existing step (and its symlinks); what is left is created later.
+    QString existing = root;
+    qsizetype depth = 0;
+    for (; depth < parts.size(); ++depth) {
+        const QFileInfo step(existing + u'/' + parts.at(depth));
+        if (step.isSymLink() && !step.exists()) {
+            return {{},
+                    u"'%1' goes through the symbolic link '%2', whose target is missing; it cannot be "
+                    "written through."_s.arg(relativePath, parts.mid(0, depth + 1).join(u'/'))};
+        }
+        if (!step.exists())
+            break;
+        existing = step.canonicalFilePath();
+        if (!isWithin(root, existing)) {
+            return {{},
+                    u"'%1' leads outside the workspace (through a symbolic link) and cannot be "
+                    "written."_s.arg(relativePath)};
+        }
+        if (depth + 1 < parts.size() && !QFileInfo(existing).isDir()) {
+            return {{},
+                    u"'%1' cannot be created: '%2' is a file, not a folder."_s.arg(
+                        relativePath, parts.mid(0, depth + 1).join(u'/'))};
+        }
+    }
+    const QStringList missing = parts.mid(depth);
+    return {missing.isEmpty() ? existing : existing + u'/' + missing.join(u'/'), {}};
+}
+
 bool Workspace::contains(const QString &path) const
 {
     const QString root = canonicalRoot();

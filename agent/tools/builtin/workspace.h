@@ -38,6 +38,12 @@ public:
     ResolvedPath resolve(const QString &relativePath) const;
     // Why a path is refused before the disk is looked at (absolute, "..", NUL); empty when it is not.
     static QString lexicalError(const QString &relativePath);
+    // For a file about to be written, which may not exist yet (nor its parent
+    // folders): the path it will have, with the deepest existing ancestor's
+    // symlinks resolved and checked to lie inside. Refuses the root itself, a
+    // symlink whose target is missing (it could lead anywhere once created) and
+    // anything resolve() refuses. Missing folders are left to the caller to create.
+    ResolvedPath resolveForWriting(const QString &relativePath) const;
 
     // Whether an existing path, with its symlinks resolved, lies inside the workspace.
     // For entries met while walking folders.

@@ -368,6 +368,7 @@ private slots:
         auto *never = child<QComboBox>(dialog.get(), u"toolRule_"_s + tools.at(2));
         never->setCurrentIndex(never->findData(u"never"_s));
         retype(child<QLineEdit>(dialog.get(), u"workspaceEdit"_s), f.dir.path());
+        QTest::keyClick(child<QCheckBox>(dialog.get(), u"fetchPrivateCheck"_s), Qt::Key_Space);
         dialog->showPage(Ui::SettingsDialog::Page::Appearance);
         QTest::keyClick(child<QCheckBox>(dialog.get(), u"sendOnEnterCheck"_s), Qt::Key_Space);
 
@@ -401,6 +402,7 @@ private slots:
         QCOMPARE(app.toolApprovalRules().value(tools.at(2)), u"never"_s);
         QCOMPARE(app.toolApprovalRules().value(tools.at(3)), u"always"_s);
         QCOMPARE(app.workspaceFolder(), f.dir.path());
+        QCOMPARE(app.fetchAllowsPrivateAddresses(), true);
         QCOMPARE(app.sendOnEnter(), true);
     }
 

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "agent/tools/builtin/workspace.h"
+#include "agent/tools/tool.h"
+
+#include <QCoreApplication>
+
+namespace Loopscope {
+
+/*!
+    Runs a command line through the user's shell ($SHELL -c, else /bin/sh;
+    cmd.exe /c on Windows) in the workspace folder. It can do anything the
+    user's account can: approval is the only guard, so it asks first.
+
+    The command gets a process group of its own, so a timeout, a cancellation
+    or the end of the command ends everything it started (no orphans left
+    behind: SIGTERM, then SIGKILL after a short grace). stdout and stderr are
+    merged as they interleave and streamed as progress, a few lines at a time;
+    the model gets the output capped (head and tail, with a note of what was
+    dropped) and the exit code, the trace the full output (up to a generous
+    cap) in the result's details under "command". A non-zero exit is reported,
+    not treated as the tool failing: a model fixing failing tests is no runaway.
+*/
+class RunCommandTool final : public Tool
+{
+    Q_DECLARE_TR_FUNCTIONS(Loopscope::RunCommandTool)
+
+public:
+    static constexpr QLatin1StringView Name{"run_command"};
+    static constexpr int DefaultTimeoutS = 120;
+    static constexpr int MaxTimeoutS = 3600;
+    // What the model sees of the output: the first and the last half of this.
+    static constexpr qsizetype MaxOutputBytes = 32 * 1024;
+    // What the trace keeps (details.command.output).
+    static constexpr qsizetype MaxDetailsBytes = 1024 * 1024;
+    // What is streamed as progress at most; the rest is in the result.
+    static constexpr qsizetype MaxProgressBytes = 256 * 1024;
+    static constexpr int ProgressIntervalMs = 200;
+    static constexpr int KillGraceMs = 2000;
+
+    explicit RunCommandTool(Workspace workspace);
+
+    ToolSchema schema() const override;
+    ToolBehaviour behaviour() const override;
+    ToolResult invoke(const QJsonObject &arguments, ToolContext &context) const override;
+
+    // The shell and the arguments that run \a command: ($SHELL or /bin/sh) -c, or cmd.exe /c.
+    static QStringList shellCommandLine(const QString &command);
+
+private:
+    Workspace m_workspace;
+};
+
+} // namespace Loopscope
