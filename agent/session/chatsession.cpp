@@ -238,7 +238,7 @@ void ChatSession::setTools(const QStringList &names, const QString &workspaceFol
             taken.insert(name);
         }
     }
-    m_approvals->setWorkspace(workspace);
+    m_approvals->setWorkspace(context.workspace);
     m_mcp->setRootFolder(workspaceFolder);
     m_mcp->setBuiltinToolNames(taken);
     if (m_agent->isRunning())
