@@ -139,7 +139,7 @@ private slots:
             << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"tools\": [\"calculator\", \"weather\"]}")
             << u"line 1: unknown tool \"weather\": the built-in tools are calculator, current_time, "
                u"read_file, "
-               "list_directory, search_files"_s;
+               "list_directory, search_files, write_file, edit_file, run_command, fetch_url"_s;
         QTest::newRow("approve") << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"approve\": \"some\"}")
                                  << u"line 1: \"approve\" takes \"all\" or \"none\""_s;
         QTest::newRow("no such workspace")
