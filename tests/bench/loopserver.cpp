@@ -120,9 +120,9 @@ public:
         ScriptedAnswer answer;
         answer.promptTokens = requestBytes / 4; // the usual rule of thumb for English text
         if (m_words > 0) {
-            static const QList<QByteArray> vocabulary{"the ",     "loop ", "calls ",    "a ",
-                                                      "tool ",    "and ",  "reads ",    "its ",
-                                                      "result; ", "then ", "answers.\n"};
+            static const QList<QByteArray> vocabulary{"the ",     "loop ", "calls ",   "a ",
+                                                      "tool ",    "and ",  "reads ",   "its ",
+                                                      "result; ", "then ", "answers. "};
             for (int i = 0; i < m_words; ++i)
                 answer.textPieces.append(vocabulary.at(i % vocabulary.size()));
             answer.completionTokens = m_words;
