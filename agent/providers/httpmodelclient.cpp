@@ -1,5 +1,7 @@
 #include "agent/providers/httpmodelclient.h"
 
+#include "agent/providers/recordedbody.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -47,10 +49,9 @@ void HttpModelClient::send(const ModelRequest &request)
 {
     Q_ASSERT_X(!m_busy, "HttpModelClient::send", "one request at a time");
     m_request = request;
-    m_call = m_protocol->encode(request, m_endpoint);
+    m_call = m_protocol->encodeForSending(request, m_endpoint, m_encoded, &m_body);
     // Recorded with the other headers, so the trace shows what was sent.
     m_call.headers.prepend({"Content-Type"_ba, "application/json"_ba});
-    m_body = QJsonDocument(m_call.body).toJson(QJsonDocument::Compact);
     m_retriesDone = 0;
     m_busy = true;
     startAttempt();
@@ -167,8 +168,9 @@ void HttpModelClient::onFinished()
         }
         ModelResponse response = std::get<ModelResponse>(std::move(outcome));
         response.streamedChunks = m_request.options.stream ? m_decoder->chunkCount() : 0;
-        response.raw = m_redactor.json(m_decoder->recordedResponse());
-        finishAttempt({}, -1, m_decoder->recordedResponse());
+        // Recorded once, in the response; the attempt that brought it refers to it.
+        response.raw = m_redactor.json(recordedSuccess());
+        finishAttempt({}, -1, QJsonValue::Undefined);
         succeed(std::move(response));
         return;
     }
@@ -226,13 +228,33 @@ void HttpModelClient::finishAttempt(const QString &error, qint64 retryInMs, cons
     QJsonObject headers;
     for (const auto &[name, value] : m_redactor.headers(m_call.headers))
         headers.insert(QString::fromLatin1(name), QString::fromUtf8(value));
+    // The body is the protocol's encoding of the call's request, which the trace keeps: recording it
+    // again would keep the whole history once per call (RecordedBody rebuilds it on demand).
     attempt.request = {{u"method"_s, u"POST"_s},
                        {u"url"_s, m_redactor.url(m_call.url).toString()},
                        {u"headers"_s, headers},
-                       {u"body"_s, m_redactor.json(m_call.body)}};
+                       {RecordedBody::key.toString(), RecordedBody::fromRequest.toString()}};
     // Providers echo keys in error bodies and stream events: scrub whatever is recorded.
     attempt.response = m_redactor.json(response);
     emit attemptFinished(attempt);
+}
+
+QJsonValue HttpModelClient::recordedSuccess() const
+{
+    QJsonValue recorded = m_decoder->recordedResponse();
+    if (!m_request.options.stream || !recorded.isArray())
+        return recorded;
+    // A stream that succeeded said nothing the assembled response does not hold: keep its shape
+    // (how many events, the first one and the last two, which carry ids, usage, the finish reason
+    // and the end marker), not every event, or a long answer would be kept several times over.
+    const QJsonArray events = recorded.toArray();
+    constexpr qsizetype KeptWhole = 6;
+    if (events.size() <= KeptWhole)
+        return recorded;
+    return QJsonObject{{u"streamEvents"_s, events.size()},
+                       {u"first"_s, QJsonArray{events.first()}},
+                       {u"last"_s, QJsonArray{events.at(events.size() - 2), events.last()}},
+                       {u"omitted"_s, u"the events between: the response assembles what they said"_s}};
 }
 
 void HttpModelClient::succeed(ModelResponse response)

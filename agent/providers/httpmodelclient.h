@@ -54,6 +54,7 @@ private:
     void fail(const ModelError &error);
     void finishAttempt(const QString &error, qint64 retryInMs, const QJsonValue &response);
     void releaseReply();
+    QJsonValue recordedSuccess() const;
     QString describeHttpError(int status, const QByteArray &body) const;
 
     // Forwards a decoder's deltas as this client's signals.
@@ -80,7 +81,8 @@ private:
 
     // The request in flight.
     ModelRequest m_request;
-    HttpCall m_call;
+    HttpCall m_call; // url and headers; the body is m_body
+    EncodedMessages m_encoded;
     QByteArray m_body;
     QPointer<QNetworkReply> m_reply;
     std::unique_ptr<ResponseDecoder> m_decoder;

@@ -186,41 +186,45 @@ protected:
 
 } // namespace
 
+QJsonObject OpenAiProtocol::encodeMessage(const Message &message)
+{
+    QJsonObject json{{u"role"_s, roleName(message.role)}};
+    switch (message.role) {
+    case Message::Role::System:
+    case Message::Role::User: json.insert(u"content"_s, message.text); break;
+    case Message::Role::Assistant: {
+        // Some gateways reject "" beside tool calls; null is always accepted.
+        json.insert(u"content"_s, message.text.isEmpty() && !message.toolCalls.isEmpty()
+                                      ? QJsonValue(QJsonValue::Null)
+                                      : QJsonValue(message.text));
+        if (!message.toolCalls.isEmpty()) {
+            QJsonArray calls;
+            for (const ToolCall &call : message.toolCalls) {
+                calls.append(QJsonObject{
+                    {u"id"_s, call.id},
+                    {u"type"_s, u"function"_s},
+                    {u"function"_s,
+                     QJsonObject{
+                         {u"name"_s, call.name},
+                         {u"arguments"_s, call.arguments.trimmed().isEmpty() ? u"{}"_s : call.arguments}}}});
+            }
+            json.insert(u"tool_calls"_s, calls);
+        }
+        break;
+    }
+    case Message::Role::Tool:
+        json.insert(u"tool_call_id"_s, message.toolCallId);
+        json.insert(u"content"_s, flaglessToolResultText(message));
+        break;
+    }
+    return json;
+}
+
 QJsonArray OpenAiProtocol::encodeMessages(const QList<Message> &messages)
 {
     QJsonArray result;
-    for (const Message &message : messages) {
-        QJsonObject json{{u"role"_s, roleName(message.role)}};
-        switch (message.role) {
-        case Message::Role::System:
-        case Message::Role::User: json.insert(u"content"_s, message.text); break;
-        case Message::Role::Assistant: {
-            // Some gateways reject "" beside tool calls; null is always accepted.
-            json.insert(u"content"_s, message.text.isEmpty() && !message.toolCalls.isEmpty()
-                                          ? QJsonValue(QJsonValue::Null)
-                                          : QJsonValue(message.text));
-            if (!message.toolCalls.isEmpty()) {
-                QJsonArray calls;
-                for (const ToolCall &call : message.toolCalls) {
-                    calls.append(QJsonObject{
-                        {u"id"_s, call.id},
-                        {u"type"_s, u"function"_s},
-                        {u"function"_s,
-                         QJsonObject{{u"name"_s, call.name},
-                                     {u"arguments"_s,
-                                      call.arguments.trimmed().isEmpty() ? u"{}"_s : call.arguments}}}});
-                }
-                json.insert(u"tool_calls"_s, calls);
-            }
-            break;
-        }
-        case Message::Role::Tool:
-            json.insert(u"tool_call_id"_s, message.toolCallId);
-            json.insert(u"content"_s, flaglessToolResultText(message));
-            break;
-        }
-        result.append(json);
-    }
+    for (const Message &message : messages)
+        result.append(encodeMessage(message));
     return result;
 }
 
@@ -236,7 +240,9 @@ QJsonArray OpenAiProtocol::encodeTools(const QList<ToolSchema> &tools)
     return result;
 }
 
-HttpCall OpenAiProtocol::encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const
+namespace {
+
+HttpCall encodeHead(const ModelRequest &request, const ProviderEndpoint &endpoint)
 {
     HttpCall call;
     call.url = QUrl(joinUrl(endpoint.baseUrl, u"/chat/completions"_s));
@@ -244,10 +250,15 @@ HttpCall OpenAiProtocol::encode(const ModelRequest &request, const ProviderEndpo
         call.headers.append({"Authorization"_ba, "Bearer "_ba + endpoint.apiKey.toUtf8()});
     if (request.options.stream)
         call.headers.append({"Accept"_ba, "text/event-stream"_ba});
+    return call;
+}
 
-    QJsonObject body{{u"model"_s, request.options.model}, {u"messages"_s, encodeMessages(request.messages)}};
+// The body but its messages: small, and the same from call to call of a turn.
+QJsonObject bodyWithoutMessages(const ModelRequest &request)
+{
+    QJsonObject body{{u"model"_s, request.options.model}};
     if (!request.tools.isEmpty()) {
-        body.insert(u"tools"_s, encodeTools(request.tools));
+        body.insert(u"tools"_s, OpenAiProtocol::encodeTools(request.tools));
         body.insert(u"tool_choice"_s, toolChoiceName(request.toolChoice));
     }
     if (request.options.temperature)
@@ -257,8 +268,32 @@ HttpCall OpenAiProtocol::encode(const ModelRequest &request, const ProviderEndpo
     body.insert(u"stream"_s, request.options.stream);
     if (request.options.stream)
         body.insert(u"stream_options"_s, QJsonObject{{u"include_usage"_s, true}});
-    call.body = body;
+    return body;
+}
+
+} // namespace
+
+HttpCall OpenAiProtocol::encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const
+{
+    HttpCall call = encodeHead(request, endpoint);
+    call.body = bodyWithoutMessages(request);
+    call.body.insert(u"messages"_s, encodeMessages(request.messages));
     return call;
+}
+
+HttpCall OpenAiProtocol::encodeForSending(const ModelRequest &request, const ProviderEndpoint &endpoint,
+                                          EncodedMessages &cache, QByteArray *body) const
+{
+    // The rest always holds "model", so it is "{...}" and never empty inside.
+    const QByteArray rest = QJsonDocument(bodyWithoutMessages(request)).toJson(QJsonDocument::Compact);
+    const QByteArray messages = cache.join(request.messages, &OpenAiProtocol::encodeMessage);
+    body->clear();
+    body->reserve(messages.size() + rest.size() + 16);
+    body->append("{\"messages\":[");
+    body->append(messages);
+    body->append("],");
+    body->append(QByteArrayView(rest).sliced(1));
+    return encodeHead(request, endpoint);
 }
 
 std::unique_ptr<ResponseDecoder> OpenAiProtocol::createDecoder(bool streaming) const

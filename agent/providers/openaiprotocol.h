@@ -15,11 +15,14 @@ class OpenAiProtocol final : public ProviderProtocol
 public:
     QString name() const override { return QStringLiteral("openai"); }
     HttpCall encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const override;
+    HttpCall encodeForSending(const ModelRequest &request, const ProviderEndpoint &endpoint,
+                              EncodedMessages &cache, QByteArray *body) const override;
     std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const override;
     HttpCall encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const override;
     std::variant<ModelListPage, QString> decodeModelList(const QJsonObject &body) const override;
 
     static QJsonArray encodeMessages(const QList<Message> &messages);
+    static QJsonObject encodeMessage(const Message &message);
     static QJsonArray encodeTools(const QList<ToolSchema> &tools);
 };
 

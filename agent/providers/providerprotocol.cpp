@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QJsonDocument>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -26,14 +28,59 @@ std::variant<ModelResponse, QString> JsonBodyDecoder::finish()
                                            "%1's response is not a JSON object (%2).")
             .arg(m_provider, why);
     }
-    return decode(document.object());
+    m_parsed = document.object(); // parsed once: the trace records it too
+    return decode(m_parsed);
 }
 
 QJsonValue JsonBodyDecoder::recordedResponse() const
 {
+    if (!m_parsed.isEmpty())
+        return m_parsed;
     // Kept as JSON when it is, so the inspector can fold it; otherwise as the text that came.
     const QJsonDocument document = QJsonDocument::fromJson(m_body);
     return document.isObject() ? QJsonValue(document.object()) : QJsonValue(QString::fromUtf8(m_body));
+}
+
+QByteArray EncodedMessages::join(const QList<Message> &messages, const Encoder &encode)
+{
+    // Forget what follows the first change: the history only grows at its end, and a message
+    // edited in the middle (the debugger) shifts nothing but the bytes after it.
+    qsizetype same = 0;
+    const qsizetype known = std::min(messages.size(), m_messages.size());
+    while (same < known && messages.at(same) == m_messages.at(same))
+        ++same;
+    m_messages.resize(same);
+    m_bytes.resize(same);
+    for (qsizetype i = same; i < messages.size(); ++i) {
+        m_messages.append(messages.at(i));
+        m_bytes.append(QJsonDocument(encode(messages.at(i))).toJson(QJsonDocument::Compact));
+    }
+    qsizetype size = 0;
+    for (const QByteArray &bytes : std::as_const(m_bytes))
+        size += bytes.size() + 1;
+    QByteArray joined;
+    joined.reserve(size);
+    for (qsizetype i = 0; i < m_bytes.size(); ++i) {
+        if (i > 0)
+            joined += ',';
+        joined += m_bytes.at(i);
+    }
+    return joined;
+}
+
+void EncodedMessages::clear()
+{
+    m_messages.clear();
+    m_bytes.clear();
+}
+
+HttpCall ProviderProtocol::encodeForSending(const ModelRequest &request, const ProviderEndpoint &endpoint,
+                                            EncodedMessages &, QByteArray *body) const
+{
+    HttpCall call = encode(request, endpoint);
+    *body = QJsonDocument(call.body).toJson(QJsonDocument::Compact);
+    call.body = {};
+    return call;
 }
 
 // Most providers wrap errors as {"error": {"message": ...}} or {"error": "..."}.

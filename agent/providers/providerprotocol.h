@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <functional>
 #include <memory>
 #include <utility>
 #include <variant>
@@ -34,6 +35,26 @@ struct HttpCall
     QUrl url;
     HttpHeaders headers;
     QJsonObject body;
+};
+
+/*!
+    The compact JSON of the messages a protocol encoded for the previous request, by position. A
+    tool loop resends its whole history with every call; with this, only the messages added since
+    are encoded, and the body is a concatenation. A message's bytes are reused only when it equals
+    the message encoded at its position, so an edited history (the debugger) is encoded afresh.
+*/
+class EncodedMessages final
+{
+public:
+    using Encoder = std::function<QJsonObject(const Message &)>;
+
+    // The JSON texts of \a messages joined with commas, each from \a encode unless cached.
+    QByteArray join(const QList<Message> &messages, const Encoder &encode);
+    void clear();
+
+private:
+    QList<Message> m_messages;
+    QList<QByteArray> m_bytes;
 };
 
 /*! One page of a provider's model list, as its list endpoint returns it. */
@@ -94,6 +115,7 @@ protected:
 private:
     QString m_provider;
     QByteArray m_body;
+    QJsonObject m_parsed; // the body, once finish() parsed it
 };
 
 /*!
@@ -108,6 +130,11 @@ public:
 
     virtual QString name() const = 0; // "openai", "anthropic", "gemini", "ollama"
     virtual HttpCall encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const = 0;
+    // The call as HttpModelClient sends it: url and headers, the body only as \a body's bytes (the
+    // returned call's body is empty). They parse to encode()'s body. The default serialises
+    // encode()'s body; a protocol whose messages encode one by one reuses \a cache.
+    virtual HttpCall encodeForSending(const ModelRequest &request, const ProviderEndpoint &endpoint,
+                                      EncodedMessages &cache, QByteArray *body) const;
     virtual std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const = 0;
     // The GET request for the provider's model list: the first page, or the one after \a pageToken.
     // It costs nothing, which is why the settings' connection test uses it.

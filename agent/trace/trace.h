@@ -2,6 +2,7 @@
 
 #include "agent/trace/tracenode.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QObject>
 
@@ -74,6 +75,8 @@ signals:
 
 private:
     int appendNode(TraceNode node);
+    // \a bases: the model calls written as deltas, and the earlier call each is a delta of.
+    QJsonObject nodeToJson(int id, const QHash<int, int> &bases) const;
 
     std::vector<TraceNode> m_nodes;
     QList<int> m_roots;

@@ -6,11 +6,19 @@
 // appended under several parents (parallel tool calls): reading ranks them, so
 // a whole trace comes back with its own ids and an exported subtree comes back
 // numbered from 0.
+//
+// A model call resends the whole history, so its request is written as a delta
+// of the model call before it in the same subtree when that one's messages
+// begin its own: "requestDelta": {base, keep, messages, toolChoice, options,
+// tools?} instead of "request", where base is the earlier call's id, keep how
+// many of its messages come first, messages the ones added after them, and
+// tools absent when they are the base's. Reading rebuilds the whole request.
 
 #include "agent/conversation/enumnames.h"
 #include "agent/trace/jsonfields.h"
 #include "agent/trace/trace.h"
 
+#include <QHash>
 #include <QSet>
 
 #include <algorithm>
@@ -393,6 +401,62 @@ TracePayload readPayload(size_t index, JsonFields &fields)
     return index < readers.size() ? readers[index](fields) : TracePayload();
 }
 
+constexpr QStringView RequestDeltaKey = u"requestDelta";
+
+// For each model call of the subtree under \a top (all roots when -1), the model call written
+// just before it whose messages begin its own: its request is written as a delta of that one's.
+QHash<int, int> requestDeltaBases(const Trace &trace, int top)
+{
+    std::vector<int> calls;
+    std::vector<int> pending
+        = top < 0 ? std::vector<int>(trace.roots().cbegin(), trace.roots().cend()) : std::vector<int>{top};
+    while (!pending.empty()) {
+        const int id = pending.back();
+        pending.pop_back();
+        const TraceNode &node = trace.node(id);
+        if (std::holds_alternative<ModelCallData>(node.payload))
+            calls.push_back(id);
+        pending.insert(pending.end(), node.children.cbegin(), node.children.cend());
+    }
+    std::sort(calls.begin(), calls.end()); // ids are the order the calls were made
+    QHash<int, int> bases;
+    // A call's base is the call before it in its own turn: the root tells turns apart.
+    const auto rootOf = [&trace](int id) {
+        while (trace.node(id).parent >= 0)
+            id = trace.node(id).parent;
+        return id;
+    };
+    for (size_t i = 1; i < calls.size(); ++i) {
+        const QList<Message> &before = trace.node(calls[i - 1]).data<ModelCallData>().request.messages;
+        const QList<Message> &now = trace.node(calls[i]).data<ModelCallData>().request.messages;
+        if (before.isEmpty() || before.size() > now.size() || rootOf(calls[i - 1]) != rootOf(calls[i]))
+            continue;
+        if (std::equal(before.cbegin(), before.cend(), now.cbegin()))
+            bases.insert(calls[i], calls[i - 1]);
+    }
+    return bases;
+}
+
+QJsonObject requestDelta(const ModelRequest &request, const TraceNode &base)
+{
+    const ModelRequest &from = base.data<ModelCallData>().request;
+    QJsonArray added;
+    for (qsizetype i = from.messages.size(); i < request.messages.size(); ++i)
+        added.append(request.messages.at(i).toJson());
+    QJsonObject json{{u"base"_s, base.id},
+                     {u"keep"_s, from.messages.size()},
+                     {u"messages"_s, added},
+                     {u"toolChoice"_s, toolChoiceName(request.toolChoice)},
+                     {u"options"_s, request.options.toJson()}};
+    if (request.tools != from.tools) {
+        QJsonArray tools;
+        for (const ToolSchema &tool : request.tools)
+            tools.append(tool.toJson());
+        json.insert(u"tools"_s, tools);
+    }
+    return json;
+}
+
 /*
     Reads the nested JSON into a flat pre-order list. Nothing touches the Trace
     until the whole input has been read, so a malformed file cannot leave half
@@ -405,7 +469,9 @@ public:
     {
         TraceNode node; // without id/parent/row/children: those come from the ranks
         std::optional<qint64> fileId;
-        int parent = -1; // pre-order index
+        QJsonObject requestDelta; // a model call's request as a delta, resolved once ids are known
+        QString where;            // for the delta's errors
+        int parent = -1;          // pre-order index
         QList<int> children;
     };
 
@@ -536,6 +602,10 @@ private:
             }
             JsonFields dataFields(data, u"data"_s, problem, &wording);
             node.payload = readPayload(payloadType, dataFields);
+            if (std::holds_alternative<ModelCallData>(node.payload) && dataFields.has(RequestDeltaKey)) {
+                parsed.requestDelta = dataFields.object(RequestDeltaKey, Need::Optional);
+                parsed.where = where;
+            }
             if (!dataFields.ok()) {
                 fail(problem.message());
                 return std::nullopt;
@@ -554,6 +624,62 @@ private:
             previousChild = nodes.at(*child).fileId;
         }
         return index;
+    }
+
+public:
+    // Whole requests for the model calls written as deltas, in \a nodes (by new id) once ranked.
+    bool resolveRequestDeltas(const QList<int> &ids, std::vector<TraceNode> &byId)
+    {
+        QHash<qint64, int> idOfFileId;
+        std::vector<const Parsed *> deltas(byId.size(), nullptr);
+        for (qsizetype i = 0; i < nodes.size(); ++i) {
+            if (nodes.at(i).fileId)
+                idOfFileId.insert(*nodes.at(i).fileId, ids.at(i));
+            if (!nodes.at(i).requestDelta.isEmpty())
+                deltas[size_t(ids.at(i))] = &nodes.at(i);
+        }
+        // In id order, so a delta's base (an earlier call) is whole by the time it is read.
+        for (size_t id = 0; id < deltas.size(); ++id) {
+            if (!deltas[id])
+                continue;
+            if (!resolve(*deltas[id], idOfFileId, byId, int(id)))
+                return false;
+        }
+        return true;
+    }
+
+private:
+    bool resolve(const Parsed &parsed, const QHash<qint64, int> &idOfFileId, std::vector<TraceNode> &byId,
+                 int id)
+    {
+        Internal::JsonProblem problem;
+        const TraceNodeWording wording(parsed.where);
+        JsonFields fields(parsed.requestDelta, u"data.requestDelta"_s, problem, &wording);
+        const qint64 baseFileId
+            = fields.integer(u"base", Need::Required, -1, 0, std::numeric_limits<qint64>::max());
+        const qint64 keep = fields.integer(u"keep", Need::Required, 0, 0, std::numeric_limits<int>::max());
+        fields.array(u"messages", Need::Required);
+        if (!fields.ok())
+            return fail(problem.message());
+        const int base = idOfFileId.value(baseFileId, -1);
+        const auto *from
+            = base >= 0 && base < id ? std::get_if<ModelCallData>(&byId[size_t(base)].payload) : nullptr;
+        if (!from)
+            return fail(Trace::tr("Trace node %1: the request's base %2 is not an earlier model call.")
+                            .arg(parsed.where)
+                            .arg(baseFileId));
+        if (keep > from->request.messages.size())
+            return fail(Trace::tr("Trace node %1: the request keeps %2 messages of a base that has %3.")
+                            .arg(parsed.where)
+                            .arg(keep)
+                            .arg(from->request.messages.size()));
+        const ModelRequest added = ModelRequest::fromJson(parsed.requestDelta);
+        ModelRequest request = added;
+        request.messages = from->request.messages.first(keep) + added.messages;
+        if (!parsed.requestDelta.contains(u"tools"_s))
+            request.tools = from->request.tools;
+        std::get<ModelCallData>(byId[size_t(id)].payload).request = std::move(request);
+        return true;
     }
 
     bool checkIds()
@@ -604,10 +730,8 @@ QJsonObject tracePayloadToJson(const TracePayload &payload)
     return std::visit([](const auto &data) { return payloadFields(data); }, payload);
 }
 
-QJsonObject Trace::nodeToJson(int id) const
+QJsonObject Trace::nodeToJson(int id, const QHash<int, int> &bases) const
 {
-    if (!isValid(id))
-        return {};
     const TraceNode &node = m_nodes[size_t(id)];
     QJsonObject json{{u"id"_s, node.id},
                      {u"kind"_s, traceKindName(node.kind)},
@@ -617,22 +741,34 @@ QJsonObject Trace::nodeToJson(int id) const
                      {u"endedUs"_s, node.endedUs}};
     // No "data" at all for an empty payload: a default-constructed one is different.
     if (!std::holds_alternative<std::monostate>(node.payload)) {
-        json.insert(u"data"_s, tracePayloadToJson(node.payload));
+        QJsonObject data = tracePayloadToJson(node.payload);
+        if (const int base = bases.value(id, -1); base >= 0) {
+            data.remove(u"request"_s);
+            data.insert(RequestDeltaKey,
+                        requestDelta(node.data<ModelCallData>().request, m_nodes[size_t(base)]));
+        }
+        json.insert(u"data"_s, data);
         if (node.payload.index() != payloadIndexForKind(node.kind))
             json.insert(u"dataType"_s, nameOf(PayloadTypeNames, node.payload.index()));
     }
     QJsonArray children;
     for (int child : node.children)
-        children.append(nodeToJson(child));
+        children.append(nodeToJson(child, bases));
     json.insert(u"children"_s, children);
     return json;
 }
 
+QJsonObject Trace::nodeToJson(int id) const
+{
+    return isValid(id) ? nodeToJson(id, requestDeltaBases(*this, id)) : QJsonObject();
+}
+
 QJsonArray Trace::toJson() const
 {
+    const QHash<int, int> bases = requestDeltaBases(*this, -1);
     QJsonArray json;
     for (int root : m_roots)
-        json.append(nodeToJson(root));
+        json.append(nodeToJson(root, bases));
     return json;
 }
 
@@ -674,6 +810,11 @@ std::optional<TraceForest> Trace::readJson(const QJsonArray &json, QString *erro
     for (qsizetype i = 0; i < reader.nodes.size(); ++i)
         link(reader.nodes.at(i).children, nodes[size_t(ids.at(i))].children);
     link(reader.roots, forest.roots);
+    if (!reader.resolveRequestDeltas(ids, nodes)) {
+        if (error)
+            *error = reader.error;
+        return std::nullopt;
+    }
     return forest;
 }
 

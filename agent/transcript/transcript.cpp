@@ -324,7 +324,11 @@ const QStringList &roleNames()
     return names;
 }
 
-// --- format 2 (current) -----------------------------------------------------
+// --- formats 2 and 3 (current) -----------------------------------------------
+// Format 3 differs only inside the trace, which Trace reads: a model call's request may be a delta
+// of the call before it ("requestDelta"), an attempt's body a reference to that request
+// ("bodyFrom"), and a stream that succeeded is kept once, summarised. Format 2 traces, with whole
+// requests, bodies and streams, are format 3 traces that use none of this.
 
 void checkToolCall(const QJsonValue &value, const QString &where, JsonProblem &problem)
 {

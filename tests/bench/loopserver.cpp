@@ -33,7 +33,6 @@ namespace {
 
 constexpr qsizetype MaxHeaderBytes = 64 * 1024;
 constexpr qsizetype MaxBodyBytes = 256 * 1024 * 1024;
-constexpr char ToolName[] = "add";
 
 // ---------------------------------------------------------------------------
 // The scripted model
@@ -41,6 +40,7 @@ constexpr char ToolName[] = "add";
 struct PlannedCall
 {
     QByteArray id;
+    QByteArray tool;      // "add", or "calculator" for the calc-K-P models
     QByteArray arguments; // the JSON text the model "wrote"
 };
 
@@ -58,9 +58,12 @@ struct ScriptedAnswer
 
 /*!
     The model "loop-K-P": K rounds of P parallel calls to add, then the sum of
-    every tool result it was given. It keeps no state: a round is an assistant
-    message with tool calls in the request, so any number of conversations can
-    run against one server.
+    every tool result it was given. "calc-K-P" plays the same loop with
+    Loopscope's built-in calculator ({"expression": "a+b"}), for runs of the
+    real app (loopscope run --tools calculator). "text-N" answers at once with
+    N words, one stream chunk each: what a long streamed answer costs. It keeps no state: a round is an
+   assistant message with tool calls in the request, so any number of conversations can run against one
+   server.
 */
 class LoopModel final
 {
@@ -68,7 +71,16 @@ public:
     static std::optional<LoopModel> fromName(const QString &name)
     {
         const QStringList parts = name.split(u'-');
-        if (parts.size() != 3 || parts.at(0) != u"loop")
+        if (parts.size() == 2 && parts.at(0) == u"text") {
+            bool ok = false;
+            const int words = parts.at(1).toInt(&ok);
+            if (!ok || words < 1 || words > 10'000'000)
+                return std::nullopt;
+            LoopModel model(0, 1, false);
+            model.m_words = words;
+            return model;
+        }
+        if (parts.size() != 3 || (parts.at(0) != u"loop" && parts.at(0) != u"calc"))
             return std::nullopt;
         bool roundsOk = false;
         bool parallelOk = false;
@@ -76,12 +88,15 @@ public:
         const int parallel = parts.at(2).toInt(&parallelOk);
         if (!roundsOk || !parallelOk || rounds < 0 || parallel < 1 || parallel > 1000)
             return std::nullopt;
-        return LoopModel(rounds, parallel);
+        return LoopModel(rounds, parallel, parts.at(0) == u"calc");
     }
 
     QByteArray name() const
     {
-        return "loop-"_ba + QByteArray::number(m_rounds) + '-' + QByteArray::number(m_parallel);
+        if (m_words > 0)
+            return "text-"_ba + QByteArray::number(m_words);
+        return (m_calculator ? "calc-"_ba : "loop-"_ba) + QByteArray::number(m_rounds) + '-'
+               + QByteArray::number(m_parallel);
     }
 
     ScriptedAnswer answer(const QJsonArray &messages, qsizetype requestBytes) const
@@ -104,9 +119,18 @@ public:
 
         ScriptedAnswer answer;
         answer.promptTokens = requestBytes / 4; // the usual rule of thumb for English text
+        if (m_words > 0) {
+            static const QList<QByteArray> vocabulary{"the ",     "loop ", "calls ",   "a ",
+                                                      "tool ",    "and ",  "reads ",   "its ",
+                                                      "result; ", "then ", "answers. "};
+            for (int i = 0; i < m_words; ++i)
+                answer.textPieces.append(vocabulary.at(i % vocabulary.size()));
+            answer.completionTokens = m_words;
+            return answer;
+        }
         if (roundsDone < m_rounds) {
             for (int call = 0; call < m_parallel; ++call)
-                answer.calls.append(plannedCall(roundsDone, call));
+                answer.calls.append(plannedCall(roundsDone, call, m_calculator));
             answer.completionTokens = 12 * m_parallel;
         } else {
             answer.textPieces = {"The total "_ba, "is "_ba, QByteArray::number(total), "."_ba};
@@ -119,19 +143,24 @@ public:
     }
 
 private:
-    LoopModel(int rounds, int parallel)
+    LoopModel(int rounds, int parallel, bool calculator)
         : m_rounds(rounds)
         , m_parallel(parallel)
+        , m_calculator(calculator)
     {}
 
     // Arguments differ between any two consecutive calls, so the agent's
     // repeated-call guard never fires, and b goes negative now and then so
     // the sum is not trivially monotonic. Ids are unique per conversation.
-    static PlannedCall plannedCall(int round, int call)
+    static PlannedCall plannedCall(int round, int call, bool calculator)
     {
         const qint64 a = 100 * qint64(round + 1) + 17 * call;
         const qint64 b = (31 * qint64(round) + 7 * call) % 50 - 10;
-        return {"call_"_ba + QByteArray::number(round) + '_' + QByteArray::number(call),
+        const QByteArray id = "call_"_ba + QByteArray::number(round) + '_' + QByteArray::number(call);
+        if (calculator)
+            return {id, "calculator"_ba,
+                    "{\"expression\":\""_ba + QByteArray::number(a) + '+' + QByteArray::number(b) + "\"}"_ba};
+        return {id, "add"_ba,
                 "{\"a\":"_ba + QByteArray::number(a) + ",\"b\":"_ba + QByteArray::number(b) + '}'};
     }
 
@@ -146,6 +175,8 @@ private:
 
     int m_rounds;
     int m_parallel;
+    bool m_calculator;
+    int m_words = 0; // text-N: the words of the answer
 };
 
 // ---------------------------------------------------------------------------
@@ -216,7 +247,7 @@ public:
             for (qsizetype i = 0; i < answer.calls.size(); ++i) {
                 const PlannedCall &call = answer.calls.at(i);
                 out += (i ? ",{\"id\":\"" : "{\"id\":\"") + call.id
-                       + "\",\"type\":\"function\",\"function\":{\"name\":\"" + ToolName
+                       + "\",\"type\":\"function\",\"function\":{\"name\":\"" + call.tool
                        + "\",\"arguments\":" + jsonString(call.arguments) + "}}";
             }
             out += "],\"refusal\":null},\"logprobs\":null,\"finish_reason\":\"tool_calls\"}]";
@@ -241,7 +272,7 @@ public:
             // Like OpenAI: the id and name come first with empty arguments,
             // then the arguments in fragments that split the JSON anywhere.
             events.append(chunk("{\"tool_calls\":[{\"index\":" + index + ",\"id\":\"" + call.id
-                                + "\",\"type\":\"function\",\"function\":{\"name\":\"" + ToolName
+                                + "\",\"type\":\"function\",\"function\":{\"name\":\"" + call.tool
                                 + "\",\"arguments\":\"\"}}]}"));
             const qsizetype cut = qMax<qsizetype>(1, call.arguments.indexOf(','));
             for (const QByteArrayView fragment :

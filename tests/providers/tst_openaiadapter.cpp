@@ -1,5 +1,6 @@
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/openaiprotocol.h"
+#include "agent/providers/recordedbody.h"
 #include "tests/support/fakehttpserver.h"
 
 #include <QJsonArray>
@@ -665,7 +666,68 @@ private slots:
         QCOMPARE(attempt.request.value(u"headers"_s).toObject().value(u"Authorization"_s).toString(),
                  u"[redacted]"_s);
         QVERIFY(attempt.request.value(u"url"_s).toString().endsWith(u"/v1/chat/completions"_s));
-        QCOMPARE(attempt.request.value(u"body"_s).toObject().value(u"model"_s).toString(), u"gpt-test"_s);
+        // The body is recorded by reference to the request, and rebuilds without the key.
+        QCOMPARE(attempt.request.value(u"bodyFrom"_s).toString(), u"request"_s);
+        const QJsonObject whole
+            = RecordedBody::withBody(attempt.request, u"openai"_s, sampleRequest().toJson());
+        QCOMPARE(whole.value(u"body"_s).toObject().value(u"model"_s).toString(), u"gpt-test"_s);
+        QVERIFY(!QJsonDocument(whole).toJson().contains(apiKey.toUtf8()));
+    }
+
+    void theRecordedBodyRebuildsToWhatWasSentAsTheHistoryGrowsAndChanges()
+    {
+        Fixture f;
+        serveStream(f.server, textChunk(u"ok"_s) + finishChunk(u"stop"_s) + done);
+        const ToolCall call{u"call_1"_s, u"get_price"_s, u"{\"item\":\"widget\"}"_s, {}};
+        QList<ModelRequest> requests{sampleRequest()};
+        ModelRequest grown = sampleRequest();
+        grown.messages
+            += {Message::assistant(QString(), {call}), Message::toolResult(call, u"4.20 EUR"_s, false)};
+        requests.append(grown);
+        ModelRequest edited = grown; // the debugger changed a message in the middle
+        edited.messages[1].text = u"How much are two widgets?"_s;
+        edited.options.temperature = 0.5;
+        requests.append(edited);
+        ModelRequest shorter = sampleRequest(); // a new conversation on the same client
+        shorter.messages.removeLast();
+        requests.append(shorter);
+
+        ProviderEndpoint endpoint;
+        endpoint.baseUrl = QUrl(f.server.baseUrl().toString() + u"/v1"_s);
+        for (qsizetype i = 0; i < requests.size(); ++i) {
+            f.finished->clear();
+            QVERIFY(f.run(requests.at(i)));
+            QCOMPARE(f.finished->size(), 1);
+            const QJsonObject sent = f.server.requests().at(i).json();
+            QCOMPARE(sent, OpenAiProtocol().encode(requests.at(i), endpoint).body);
+            QCOMPARE(QJsonValue(sent), RecordedBody::rebuild(u"openai"_s, requests.at(i)));
+            const ModelAttempt attempt = f.attemptList().at(i);
+            QVERIFY(!attempt.request.contains(u"body"_s));
+            QCOMPARE(RecordedBody::withBody(attempt.request, u"openai"_s, requests.at(i).toJson())
+                         .value(u"body"_s)
+                         .toObject(),
+                     sent);
+        }
+    }
+
+    void aStreamThatSucceededIsRecordedOnceAndSummarised()
+    {
+        Fixture f;
+        QByteArray stream;
+        for (int i = 0; i < 20; ++i)
+            stream += textChunk(u"word%1 "_s.arg(i));
+        serveStream(f.server, stream + finishChunk(u"stop"_s) + done);
+
+        QVERIFY(f.run());
+
+        // The attempt refers to the response instead of keeping the stream a second time.
+        QVERIFY(f.attemptList().constFirst().response.isUndefined());
+        const QJsonObject raw = f.response().raw.toObject();
+        QCOMPARE(raw.value(u"streamEvents"_s).toInt(), 22);
+        QCOMPARE(raw.value(u"first"_s).toArray().size(), 1);
+        QCOMPARE(raw.value(u"last"_s).toArray().at(1).toString(), u"[DONE]"_s);
+        QCOMPARE(f.response().streamedChunks, 22);
+        QCOMPARE(f.response().text.size(), f.streamedText().size());
     }
 
     void cancellingStopsEverySignal()

@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
@@ -250,6 +251,7 @@ private slots:
 
     void formatOneIsUpgradedOnLoad();
     void anUpgradedSessionIsSavedInTheCurrentFormat();
+    void formatTwoLoadsAndIsSavedWithRequestDeltas();
     void newerFormatsAreRefusedWithAClearMessage();
 
     void malformedFilesAreRefusedWithWhatAndWhere_data();
@@ -337,7 +339,7 @@ void TestTranscript::savedFileHasTheDocumentedShape()
     const QJsonObject json = QJsonDocument::fromJson(bytes).object();
     QCOMPARE(json.keys(), (QStringList{u"agent"_s, u"created"_s, u"formatVersion"_s, u"messages"_s,
                                        u"title"_s, u"trace"_s, u"updated"_s}));
-    QCOMPARE(json.value(u"formatVersion"_s).toInt(), 2);
+    QCOMPARE(json.value(u"formatVersion"_s).toInt(), 3);
     QCOMPARE(json.value(u"created"_s).toString(), u"2024-05-01T09:30:07.123Z"_s);
     QCOMPARE(json.value(u"updated"_s).toString(), u"2024-05-02T17:05:07.000Z"_s);
     const QJsonObject agent = json.value(u"agent"_s).toObject();
@@ -483,14 +485,49 @@ void TestTranscript::anUpgradedSessionIsSavedInTheCurrentFormat()
     QCOMPARE(*reloaded.transcript, *upgraded.transcript);
 }
 
+void TestTranscript::formatTwoLoadsAndIsSavedWithRequestDeltas()
+{
+    // Format 2 kept every model call's whole request and wire body (a copy of the example session).
+    const QString path = QFINDTESTDATA("fixtures/v2-session.loopscope.json");
+    const TranscriptLoadResult old = TranscriptFile::load(path);
+    QVERIFY2(old.transcript, qPrintable(old.error));
+    QCOMPARE(old.upgradedFrom, 2);
+    QVERIFY(old.trace);
+    Trace trace;
+    trace.assign(*old.trace);
+    QList<int> calls;
+    for (int id = 0; id < trace.size(); ++id) {
+        if (trace.node(id).kind == TraceKind::ModelCall)
+            calls.append(id);
+    }
+    QCOMPARE(calls.size(), 3);
+    QCOMPARE(trace.node(calls.at(2)).data<ModelCallData>().request.messages.size(), 6);
+
+    // Saved again, as the app does (from the trace), later calls refer to the ones before.
+    Transcript upgraded = *old.transcript;
+    upgraded.trace = trace.toJson();
+    const QByteArray saved = TranscriptFile::serialize(upgraded);
+    QVERIFY(saved.contains("\"requestDelta\""));
+    QVERIFY(saved.size() < QFileInfo(path).size());
+    const TranscriptLoadResult reloaded = TranscriptFile::parse(saved);
+    QVERIFY2(reloaded.transcript, qPrintable(reloaded.error));
+    QCOMPARE(reloaded.upgradedFrom, 0);
+    Trace again;
+    again.assign(*reloaded.trace);
+    QCOMPARE(again.size(), trace.size());
+    for (int id = 0; id < trace.size(); ++id)
+        QVERIFY2(again.node(id) == trace.node(id), qPrintable(u"node %1 differs"_s.arg(id)));
+    QCOMPARE(reloaded.transcript->messages, old.transcript->messages);
+}
+
 void TestTranscript::newerFormatsAreRefusedWithAClearMessage()
 {
     // A newer file may look entirely different: only its version is read.
-    const TranscriptLoadResult loaded = TranscriptFile::parse(R"({"formatVersion": 3, "chats": []})"_ba);
+    const TranscriptLoadResult loaded = TranscriptFile::parse(R"({"formatVersion": 4, "chats": []})"_ba);
     QVERIFY(!loaded.transcript);
     QCOMPARE(loaded.error,
-             u"This session was saved by a newer Loopscope (format 3); this version reads up to "
-             "format 2."_s);
+             u"This session was saved by a newer Loopscope (format 4); this version reads up to "
+             "format 3."_s);
 }
 
 void TestTranscript::malformedFilesAreRefusedWithWhatAndWhere_data()

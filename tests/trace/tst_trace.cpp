@@ -2,6 +2,7 @@
 #include "agent/trace/tracemodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QHash>
 #include <QJsonDocument>
 #include <QLocale>
 #include <QSet>
@@ -328,6 +329,62 @@ int findByLabel(const Trace &trace, const QString &label)
     return -1;
 }
 
+// A model call whose request holds \a messages and \a tools.
+ModelCallData callWith(const QList<Message> &messages, const QList<ToolSchema> &tools = sampleRequest().tools)
+{
+    ModelCallData call;
+    call.provider = u"openai"_s;
+    call.model = u"gpt-4o-mini"_s;
+    call.request.messages = messages;
+    call.request.tools = tools;
+    call.request.options.model = u"gpt-4o-mini"_s;
+    return call;
+}
+
+// Two turns of a tool loop; the ids of their model calls, in the order they were made.
+QList<int> buildToolLoop(Trace &trace)
+{
+    const QList<Message> history = sampleRequest().messages; // system, user, assistant, tool result
+    QList<int> calls;
+    const int turn = trace.begin(-1, TraceKind::Turn, u"turn 1"_s, T0, TurnData{});
+    for (int n = 1; n <= 3; ++n) {
+        const int iteration = trace.begin(turn, TraceKind::Iteration, u"Iteration %1"_s.arg(n), T0 + n,
+                                          IterationData{n, 10, false, true});
+        QList<Message> messages = history.first(n == 1 ? 2 : 4);
+        if (n == 3) // the wrap-up note changes the system instruction: no longer a prefix
+            messages[0] = Message::system(u"1 iteration remaining: answer now."_s);
+        calls.append(trace.begin(iteration, TraceKind::ModelCall, u"chat"_s, T0 + n, callWith(messages)));
+        trace.finish(calls.constLast(), TraceStatus::Ok, T0 + n + 1);
+    }
+    // Tools taken away on the last call of the turn: a delta that names them.
+    const int last = trace.begin(turn, TraceKind::Iteration, u"Iteration 4"_s, T0 + 9,
+                                 IterationData{4, 10, false, false});
+    QList<Message> longer = trace.node(calls.constLast()).data<ModelCallData>().request.messages;
+    longer.append(Message::assistant(u"Sonnig."_s));
+    calls.append(trace.begin(last, TraceKind::ModelCall, u"chat"_s, T0 + 9, callWith(longer, {})));
+    // The next turn starts from the same history, but never refers to another turn.
+    const int next = trace.begin(-1, TraceKind::Turn, u"turn 2"_s, T0 + 20, TurnData{});
+    longer.append(Message::user(u"Und morgen?"_s));
+    calls.append(trace.begin(next, TraceKind::ModelCall, u"chat"_s, T0 + 21, callWith(longer)));
+    return calls;
+}
+
+// Every node's data in \a json by its id.
+QHash<int, QJsonObject> dataById(const QJsonArray &json)
+{
+    QHash<int, QJsonObject> data;
+    QList<QJsonObject> pending;
+    for (const QJsonValue &root : json)
+        pending.append(root.toObject());
+    while (!pending.isEmpty()) {
+        const QJsonObject node = pending.takeLast();
+        data.insert(node.value(u"id"_s).toInt(), node.value(u"data"_s).toObject());
+        for (const QJsonValue &child : node.value(u"children"_s).toArray())
+            pending.append(child.toObject());
+    }
+    return data;
+}
+
 } // namespace
 
 class TestTrace final : public QObject
@@ -351,6 +408,10 @@ private slots:
     void jsonWithoutIdsIsNumberedInPreorder();
     void exportedSubtreeLoadsNumberedFromZero();
     void nodeToJsonOfAnUnknownIdIsEmpty();
+    void requestsAreWrittenAsDeltasOfTheCallBeforeInTheirTurn();
+    void anExportedSubtreeWritesRequestsItCannotReferWhole();
+    void malformedRequestDeltasAreRejected_data();
+    void malformedRequestDeltasAreRejected();
 
     void malformedInputIsRejectedAndLeavesTheTraceEmpty_data();
     void malformedInputIsRejectedAndLeavesTheTraceEmpty();
@@ -597,6 +658,98 @@ void TestTrace::nodeToJsonOfAnUnknownIdIsEmpty()
     trace.begin(-1, TraceKind::Turn, u"only"_s, T0);
     QCOMPARE(trace.nodeToJson(1), QJsonObject());
     QCOMPARE(trace.nodeToJson(-1), QJsonObject());
+}
+
+void TestTrace::requestsAreWrittenAsDeltasOfTheCallBeforeInTheirTurn()
+{
+    Trace original;
+    const QList<int> calls = buildToolLoop(original);
+    const QHash<int, QJsonObject> data = dataById(original.toJson());
+
+    // The first call of a turn is whole.
+    QVERIFY(data.value(calls.at(0)).contains(u"request"_s));
+    QVERIFY(!data.value(calls.at(0)).contains(u"requestDelta"_s));
+    // The second adds two messages to the first's two, with the same tools.
+    const QJsonObject second = data.value(calls.at(1));
+    QVERIFY(!second.contains(u"request"_s));
+    const QJsonObject delta = second.value(u"requestDelta"_s).toObject();
+    QCOMPARE(delta.value(u"base"_s).toInt(), calls.at(0));
+    QCOMPARE(delta.value(u"keep"_s).toInt(), 2);
+    QCOMPARE(delta.value(u"messages"_s).toArray().size(), 2);
+    QCOMPARE(delta.value(u"messages"_s).toArray().at(1).toObject().value(u"role"_s).toString(), u"tool"_s);
+    QVERIFY(!delta.contains(u"tools"_s));
+    QCOMPARE(delta.value(u"toolChoice"_s).toString(), u"auto"_s);
+    // A changed system instruction is no prefix: whole again.
+    QVERIFY(data.value(calls.at(2)).contains(u"request"_s));
+    // Tools taken away: a delta that says so.
+    const QJsonObject fourth = data.value(calls.at(3)).value(u"requestDelta"_s).toObject();
+    QCOMPARE(fourth.value(u"base"_s).toInt(), calls.at(2));
+    QCOMPARE(fourth.value(u"keep"_s).toInt(), 4);
+    QCOMPARE(fourth.value(u"tools"_s).toArray(), QJsonArray());
+    // Another turn never refers across.
+    QVERIFY(data.value(calls.at(4)).contains(u"request"_s));
+
+    Trace loaded;
+    QString error;
+    QVERIFY2(loaded.fromJson(original.toJson(), &error), qPrintable(error));
+    compareTraces(loaded, original);
+    QCOMPARE(bytes(loaded.toJson()), bytes(original.toJson()));
+}
+
+void TestTrace::anExportedSubtreeWritesRequestsItCannotReferWhole()
+{
+    Trace original;
+    const QList<int> calls = buildToolLoop(original);
+    const int secondIteration = original.node(calls.at(1)).parent;
+    const QJsonObject subtree = original.nodeToJson(secondIteration);
+    const QJsonObject call = subtree.value(u"children"_s).toArray().at(0).toObject();
+    QVERIFY(call.value(u"data"_s).toObject().contains(u"request"_s));
+
+    Trace loaded;
+    QString error;
+    QVERIFY2(loaded.fromJson({subtree}, &error), qPrintable(error));
+    QCOMPARE(loaded.node(1).data<ModelCallData>(), original.node(calls.at(1)).data<ModelCallData>());
+
+    // A whole turn refers inside itself, and loads numbered from 0.
+    QVERIFY2(loaded.fromJson({original.nodeToJson(original.roots().at(0))}, &error), qPrintable(error));
+    QCOMPARE(loaded.node(calls.at(3)).data<ModelCallData>().request,
+             original.node(calls.at(3)).data<ModelCallData>().request);
+}
+
+void TestTrace::malformedRequestDeltasAreRejected_data()
+{
+    QTest::addColumn<QJsonObject>("delta");
+    QTest::addColumn<QString>("errorMentions");
+
+    const QJsonObject valid{{u"base"_s, 1}, {u"keep"_s, 1}, {u"messages"_s, QJsonArray()}};
+    QTest::newRow("base missing") << without(valid, u"base"_s) << u"\"data.requestDelta.base\" is missing"_s;
+    QTest::newRow("messages missing") << without(valid, u"messages"_s) << u"data.requestDelta.messages"_s;
+    QTest::newRow("base unknown") << with(valid, u"base"_s, 7) << u"base 7 is not an earlier model call"_s;
+    QTest::newRow("base is itself") << with(valid, u"base"_s, 2) << u"base 2 is not an earlier model call"_s;
+    QTest::newRow("base is no model call")
+        << with(valid, u"base"_s, 0) << u"base 0 is not an earlier model call"_s;
+    QTest::newRow("keeps more than the base has")
+        << with(valid, u"keep"_s, 5) << u"keeps 5 messages of a base that has 1"_s;
+    QTest::newRow("negative keep") << with(valid, u"keep"_s, -1) << u"data.requestDelta.keep"_s;
+}
+
+void TestTrace::malformedRequestDeltasAreRejected()
+{
+    QFETCH(QJsonObject, delta);
+    QFETCH(QString, errorMentions);
+
+    const QJsonObject base
+        = withId(withData(u"model_call"_s,
+                          QJsonObject{{u"request"_s, callWith({Message::user(u"hi"_s)}).request.toJson()}}),
+                 1);
+    const QJsonObject call = withId(withData(u"model_call"_s, QJsonObject{{u"requestDelta"_s, delta}}), 2);
+    const QJsonArray json{withChildren(withId(validNode(), 0), {base, call})};
+    Trace trace;
+    QString error;
+    QVERIFY(!trace.fromJson(json, &error));
+    QVERIFY2(error.contains(errorMentions), qPrintable(error));
+    QVERIFY2(error.contains(u"Trace node 0/1"_s), qPrintable(error));
+    QCOMPARE(trace.size(), 0);
 }
 
 void TestTrace::malformedInputIsRejectedAndLeavesTheTraceEmpty_data()

@@ -1,5 +1,6 @@
 #include "ui/trace/tracedetailspane.h"
 
+#include "agent/providers/recordedbody.h"
 #include "agent/session/contextgauge.h"
 #include "agent/trace/tracemodel.h"
 #include "ui/trace/curlcommand.h"
@@ -42,15 +43,20 @@ constexpr int RefreshDelayMs = 16;
 // Painting thousands of extra selections makes typing sluggish; the count stays exact.
 constexpr int MaxHighlightedMatches = 2000;
 
-// The payload with every recorded wire request masked once more.
+// The payload with every recorded wire request whole (attempts refer to the call's request for
+// their body) and masked once more.
 QJsonObject redactedPayload(QJsonObject payload)
 {
     if (!payload.contains(u"attempts"_s))
         return payload;
+    const QString provider = payload.value(u"provider"_s).toString();
+    const QJsonObject callRequest = payload.value(u"request"_s).toObject();
     QJsonArray attempts = payload.value(u"attempts"_s).toArray();
     for (qsizetype i = 0; i < attempts.size(); ++i) {
         QJsonObject attempt = attempts.at(i).toObject();
-        attempt.insert(u"request"_s, CurlCommand::redactedRequest(attempt.value(u"request"_s).toObject()));
+        const QJsonObject request
+            = RecordedBody::withBody(attempt.value(u"request"_s).toObject(), provider, callRequest);
+        attempt.insert(u"request"_s, CurlCommand::redactedRequest(request));
         attempts.replace(i, attempt);
     }
     payload.insert(u"attempts"_s, attempts);

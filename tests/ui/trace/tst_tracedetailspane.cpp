@@ -278,6 +278,26 @@ private slots:
         QCOMPARE(command, pane.curlText());
     }
 
+    void aBodyRecordedByReferenceIsRebuiltForTheViewsAndCurl()
+    {
+        // What HttpModelClient records: the attempt's body is the encoding of the call's request.
+        ModelCallData data = TraceSamples::modelCallData();
+        for (ModelAttempt &attempt : data.attempts) {
+            attempt.request.remove(u"body"_s);
+            attempt.request.insert(u"bodyFrom"_s, u"request"_s);
+        }
+        Trace trace;
+        TraceModel model(&trace);
+        const int call = trace.begin(-1, TraceKind::ModelCall, u"chat"_s, TraceSamples::T0, data);
+        Ui::TraceDetailsPane pane(&model);
+
+        pane.setNode(call);
+
+        QVERIFY(pane.copyCurlAction()->isEnabled());
+        QVERIFY2(pane.curlText().contains(u"it'\\''s due Friday"_s), qPrintable(pane.curlText()));
+        QVERIFY(pane.curlText().contains(u"\"model\":\"gpt-4o-mini\""_s));
+    }
+
     void theDetailsFollowARunningStep()
     {
         Trace trace;
