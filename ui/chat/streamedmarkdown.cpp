@@ -47,7 +47,13 @@ void StreamedMarkdown::setMarkdown(const QString &markdown)
 void StreamedMarkdown::append(QStringView markdown)
 {
     if (m_document->isEmpty()) {
+        // The importer inserts piece by piece, and a document that has a
+        // layout lays out all it has after each piece: one edit block makes
+        // that a single layout at the end.
+        QTextCursor edit(m_document);
+        edit.beginEditBlock();
         m_document->setMarkdown(markdown.toString());
+        edit.endEditBlock();
         if (m_style)
             m_style(m_document);
         return;

@@ -1,0 +1,218 @@
+// loopscope-chat-bench: what a streamed answer costs the window. A real Agent
+// streams a Markdown answer of --tokens tokens at --rate tokens per second
+// (one textDelta per token, as an SSE client emits them) into a real ChatView
+// shown on the offscreen platform. A heartbeat timer measures how long the
+// event loop went without answering; getrusage the whole process's CPU.
+// Prints one JSON line: CPU per 1,000 tokens, the longest stall, the time
+// from the last byte to the finished turn (and the next heartbeat), and RSS.
+// Targets (issue 15): CPU linear in the length (8k ≤ 5 × 2k), no stall over
+// 20 ms at 1,000 tokens/s, finished ≤ 0.5 s after the last byte, RSS after an
+// 8,000-token answer well under the app's 80 MB.
+//
+//   cmake --preset release -DLOOPSCOPE_BENCHMARKS=ON -DBUILD_TESTING=ON
+//   cmake --build build/release --target loopscope-chat-bench
+//   QT_QPA_PLATFORM=offscreen build/release/tests/bench/loopscope-chat-bench --tokens 8000 --rate 1000
+
+#include "tests/bench/benchsupport.h"
+
+#include "ui/chat/chatview.h"
+
+#include "agent/loop/agent.h"
+#include "agent/model/modelclient.h"
+#include "agent/tools/workbench.h"
+#include "agent/trace/trace.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+#include <QTimer>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+using namespace Loopscope;
+
+namespace {
+
+// A Markdown answer as models write them: headings, paragraphs, lists, code
+// and the odd table, cut into tokens of about four characters (a word and
+// its space, or a line break).
+QStringList answerTokens(int count)
+{
+    static const QStringList words{
+        u"the"_s,        u"loop"_s,     u"calls"_s,    u"a"_s,     u"tool"_s,
+        u"**result**"_s, u"with"_s,     u"`value`"_s,  u"and"_s,   u"Zürich"_s,
+        u"returns"_s,    u"東京"_s,     u"quickly,"_s, u"then"_s,  u"checks"_s,
+        u"every"_s,      u"_answer_"_s, u"it"_s,       u"gets."_s, u"[docs](https://example.org)"_s};
+    QStringList tokens;
+    tokens.reserve(count);
+    int n = 0;
+    const auto word = [&] {
+        return words.at((n * 7 + n / 5) % words.size()) + u' ';
+    };
+    for (int section = 0; tokens.size() < count; ++section) {
+        tokens << u"## "_s << u"Section "_s << QString::number(section) + u"\n\n"_s;
+        for (int i = 0; i < 60; ++i, ++n)
+            tokens << word();
+        tokens << u"\n\n"_s;
+        for (int item = 0; item < 5; ++item) {
+            tokens << u"- "_s;
+            for (int i = 0; i < 10; ++i, ++n)
+                tokens << word();
+            tokens << u"\n"_s;
+        }
+        tokens << u"\n"_s;
+        if (section % 2 == 0) {
+            tokens << u"```cpp\n"_s;
+            for (int line = 0; line < 12; ++line)
+                tokens << u"int x"_s << QString::number(line) << u" = "_s << u"compute("_s << u"x);\n"_s;
+            tokens << u"```\n\n"_s;
+        } else {
+            tokens << u"| Name "_s << u"| Value |\n"_s << u"| --- | --- |\n"_s;
+            for (int row = 0; row < 6; ++row)
+                tokens << u"| row "_s << QString::number(row) << u" | "_s << word() << u"|\n"_s;
+            tokens << u"\n"_s;
+        }
+        for (int i = 0; i < 40; ++i, ++n)
+            tokens << word();
+        tokens << u"\n\n"_s;
+    }
+    tokens.resize(count);
+    return tokens;
+}
+
+// Streams the answer at a steady rate on the GUI thread, as the network
+// client's signals arrive there.
+class PacedModelClient final : public ModelClient
+{
+public:
+    PacedModelClient(QStringList tokens, int rate)
+        : m_tokens(std::move(tokens))
+        , m_rate(rate)
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(5);
+        connect(&m_timer, &QTimer::timeout, this, &PacedModelClient::tick);
+    }
+
+    void send(const ModelRequest &) override
+    {
+        m_sent = 0;
+        m_clock.start();
+        m_timer.start();
+    }
+    void cancel() override { m_timer.stop(); }
+    QString providerName() const override { return u"bench"_s; }
+
+    qint64 lastByteNs() const { return m_lastByteNs; }
+    qint64 firstByteNs() const { return m_firstByteNs; }
+
+private:
+    void tick()
+    {
+        const qsizetype due = std::min<qsizetype>(m_tokens.size(), m_clock.elapsed() * m_rate / 1000);
+        if (m_sent == 0 && due > 0)
+            m_firstByteNs = Bench::nowNs();
+        for (; m_sent < due; ++m_sent)
+            emit textDelta(m_tokens.at(m_sent));
+        if (m_sent < m_tokens.size())
+            return;
+        m_timer.stop();
+        m_lastByteNs = Bench::nowNs();
+        ModelResponse response;
+        response.text = m_tokens.join(QString());
+        response.finishReason = FinishReason::Stop;
+        response.streamedChunks = int(m_tokens.size());
+        response.usage = {100, int(m_tokens.size())};
+        emit finished(response);
+    }
+
+    QStringList m_tokens;
+    int m_rate;
+    qsizetype m_sent = 0;
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_firstByteNs = 0;
+    qint64 m_lastByteNs = 0;
+};
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(u"How much a streamed answer costs the chat view."_s);
+    parser.addHelpOption();
+    const QCommandLineOption tokensOption(u"tokens"_s, u"Tokens in the answer."_s, u"n"_s, u"8000"_s);
+    const QCommandLineOption rateOption(u"rate"_s, u"Tokens per second."_s, u"n"_s, u"1000"_s);
+    parser.addOptions({tokensOption, rateOption});
+    parser.process(app);
+    const int tokenCount = std::max(1, parser.value(tokensOption).toInt());
+    const int rate = std::max(1, parser.value(rateOption).toInt());
+
+    const double bareRss = Bench::rssMb();
+    const QStringList tokens = answerTokens(tokenCount);
+    const QString answer = tokens.join(QString());
+    PacedModelClient client(tokens, rate);
+    Workbench workbench;
+    Trace trace;
+    Agent agent(&client, &workbench, &trace);
+    Ui::ChatView view;
+    view.setTrace(&trace);
+    view.follow(&agent);
+    view.resize(900, 700);
+    view.show();
+    Bench::settle(200);
+    const double idleRss = Bench::rssMb();
+
+    Bench::Heartbeat heartbeat;
+    qint64 finishedNs = 0;
+    qint64 respondingNs = 0;
+    QObject::connect(&agent, &Agent::turnFinished, &app, [&] {
+        finishedNs = Bench::nowNs();
+        // The first heartbeat after the turn ended: the window answers again.
+        heartbeat.onNextBeat([&] {
+            respondingNs = Bench::nowNs();
+            app.quit();
+        });
+    });
+    const Bench::Cpu before = Bench::cpu();
+    heartbeat.start();
+    agent.send(u"Write a long answer."_s);
+    app.exec();
+    const Bench::Cpu after = Bench::cpu();
+    const qint64 streamingStall = heartbeat.longestGapNs(client.firstByteNs(), client.lastByteNs());
+    heartbeat.stop();
+    Bench::settle(200);
+    const double answerRss = Bench::rssMb();
+    Bench::trimHeap();
+    const double trimmedRss = Bench::rssMb();
+
+    const double cpuMs = after.totalMs() - before.totalMs();
+    const QJsonObject result{
+        {u"tokens"_s, tokenCount},
+        {u"rate"_s, rate},
+        {u"chars"_s, answer.size()},
+        {u"cpu_ms"_s, Bench::round(cpuMs)},
+        {u"cpu_ms_per_1k_tokens"_s, Bench::round(cpuMs * 1000.0 / tokenCount)},
+        {u"stream_s"_s, Bench::round((client.lastByteNs() - client.firstByteNs()) / 1e9)},
+        {u"longest_stall_ms"_s, Bench::round(streamingStall / 1e6)},
+        {u"finished_after_last_byte_ms"_s, Bench::round((finishedNs - client.lastByteNs()) / 1e6)},
+        {u"responsive_after_last_byte_ms"_s, Bench::round((respondingNs - client.lastByteNs()) / 1e6)},
+        {u"renders"_s, view.streamRenderCount()},
+        {u"rss_bare_mb"_s, Bench::round(bareRss)},
+        {u"rss_idle_mb"_s, Bench::round(idleRss)},
+        {u"rss_after_mb"_s, Bench::round(answerRss)},
+        {u"rss_after_trim_mb"_s, Bench::round(trimmedRss)},
+        {u"peak_rss_mb"_s, Bench::round(Bench::peakRssMb())},
+    };
+    QTextStream(stdout) << QJsonDocument(result).toJson(QJsonDocument::Compact) << Qt::endl;
+    // A benchmark of a view that shows the wrong text proves nothing.
+    return view.itemText(1) == answer ? 0 : 1;
+}
