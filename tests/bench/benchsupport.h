@@ -28,6 +28,16 @@ inline qint64 nowNs()
     return qint64(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
+// CPU time of the calling thread: a gap in the heartbeat during which the
+// GUI thread ran is a stall of ours; one during which it did not is another
+// process's (the machine is shared).
+inline qint64 threadCpuNs()
+{
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return qint64(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
 inline double round(double value)
 {
     return std::round(value * 100.0) / 100.0;
@@ -109,6 +119,8 @@ public:
     {
         m_beats.clear();
         m_beats.reserve(1 << 16);
+        m_cpu.clear();
+        m_cpu.reserve(1 << 16);
         m_timer.start();
     }
     void stop() { m_timer.stop(); }
@@ -126,16 +138,40 @@ public:
         return longest;
     }
 
+    // The most CPU the GUI thread spent between two beats in [from, to].
+    qint64 longestBusyGapNs(qint64 from, qint64 to) const
+    {
+        qint64 longest = 0;
+        for (qsizetype i = 1; i < m_beats.size(); ++i) {
+            if (m_beats.at(i) >= from && m_beats.at(i - 1) <= to)
+                longest = std::max(longest, m_cpu.at(i) - m_cpu.at(i - 1));
+        }
+        return longest;
+    }
+
+    // How many gaps overlapping [from, to] were longer than \a limitNs.
+    int gapsOver(qint64 limitNs, qint64 from, qint64 to) const
+    {
+        int count = 0;
+        for (qsizetype i = 1; i < m_beats.size(); ++i) {
+            if (m_beats.at(i) >= from && m_beats.at(i - 1) <= to && m_beats.at(i) - m_beats.at(i - 1) > limitNs)
+                ++count;
+        }
+        return count;
+    }
+
 private:
     void beat()
     {
         m_beats.append(nowNs());
+        m_cpu.append(threadCpuNs());
         if (m_next)
             std::exchange(m_next, {})();
     }
 
     QTimer m_timer;
     QList<qint64> m_beats;
+    QList<qint64> m_cpu;
     std::function<void()> m_next;
 };
 

@@ -50,7 +50,7 @@ QStringList answerTokens(int count)
     QStringList tokens;
     tokens.reserve(count);
     int n = 0;
-    const auto word = [&] {
+    const auto word = [&]() -> QString {
         return words.at((n * 7 + n / 5) % words.size()) + u' ';
     };
     for (int section = 0; tokens.size() < count; ++section) {
@@ -188,6 +188,8 @@ int main(int argc, char *argv[])
     app.exec();
     const Bench::Cpu after = Bench::cpu();
     const qint64 streamingStall = heartbeat.longestGapNs(client.firstByteNs(), client.lastByteNs());
+    const qint64 busiestStall = heartbeat.longestBusyGapNs(client.firstByteNs(), client.lastByteNs());
+    const int stallsOver20Ms = heartbeat.gapsOver(20'000'000, client.firstByteNs(), client.lastByteNs());
     heartbeat.stop();
     Bench::settle(200);
     const double answerRss = Bench::rssMb();
@@ -203,6 +205,8 @@ int main(int argc, char *argv[])
         {u"cpu_ms_per_1k_tokens"_s, Bench::round(cpuMs * 1000.0 / tokenCount)},
         {u"stream_s"_s, Bench::round((client.lastByteNs() - client.firstByteNs()) / 1e9)},
         {u"longest_stall_ms"_s, Bench::round(streamingStall / 1e6)},
+        {u"stalls_over_20ms"_s, stallsOver20Ms},
+        {u"longest_stall_cpu_ms"_s, Bench::round(busiestStall / 1e6)},
         {u"finished_after_last_byte_ms"_s, Bench::round((finishedNs - client.lastByteNs()) / 1e6)},
         {u"responsive_after_last_byte_ms"_s, Bench::round((respondingNs - client.lastByteNs()) / 1e6)},
         {u"renders"_s, view.streamRenderCount()},
