@@ -154,7 +154,8 @@ public:
     {
         int count = 0;
         for (qsizetype i = 1; i < m_beats.size(); ++i) {
-            if (m_beats.at(i) >= from && m_beats.at(i - 1) <= to && m_beats.at(i) - m_beats.at(i - 1) > limitNs)
+            if (m_beats.at(i) >= from && m_beats.at(i - 1) <= to
+                && m_beats.at(i) - m_beats.at(i - 1) > limitNs)
                 ++count;
         }
         return count;

@@ -37,10 +37,11 @@ using namespace Loopscope;
 
 namespace {
 
-// A Markdown answer as models write them: headings, paragraphs, lists, code
-// and the odd table, cut into tokens of about four characters (a word and
-// its space, or a line break).
-QStringList answerTokens(int count)
+// A Markdown answer as models write them: headings, paragraphs, lists, and
+// every \a codeEvery sections a code block and a table (0: none, one long
+// stretch of prose), cut into tokens of about four characters (a word and its
+// space, or a line break).
+QStringList answerTokens(int count, int codeEvery)
 {
     static const QStringList words{
         u"the"_s,        u"loop"_s,     u"calls"_s,    u"a"_s,     u"tool"_s,
@@ -65,12 +66,11 @@ QStringList answerTokens(int count)
             tokens << u"\n"_s;
         }
         tokens << u"\n"_s;
-        if (section % 2 == 0) {
+        if (codeEvery > 0 && section % codeEvery == codeEvery - 1) {
             tokens << u"```cpp\n"_s;
             for (int line = 0; line < 12; ++line)
                 tokens << u"int x"_s << QString::number(line) << u" = "_s << u"compute("_s << u"x);\n"_s;
             tokens << u"```\n\n"_s;
-        } else {
             tokens << u"| Name "_s << u"| Value |\n"_s << u"| --- | --- |\n"_s;
             for (int row = 0; row < 6; ++row)
                 tokens << u"| row "_s << QString::number(row) << u" | "_s << word() << u"|\n"_s;
@@ -151,13 +151,16 @@ int main(int argc, char *argv[])
     parser.addHelpOption();
     const QCommandLineOption tokensOption(u"tokens"_s, u"Tokens in the answer."_s, u"n"_s, u"8000"_s);
     const QCommandLineOption rateOption(u"rate"_s, u"Tokens per second."_s, u"n"_s, u"1000"_s);
-    parser.addOptions({tokensOption, rateOption});
+    const QCommandLineOption codeOption(
+        u"code-every"_s, u"A code block and a table every n sections (0: prose only)."_s, u"n"_s, u"4"_s);
+    parser.addOptions({tokensOption, rateOption, codeOption});
     parser.process(app);
     const int tokenCount = std::max(1, parser.value(tokensOption).toInt());
     const int rate = std::max(1, parser.value(rateOption).toInt());
 
     const double bareRss = Bench::rssMb();
-    const QStringList tokens = answerTokens(tokenCount);
+    const int codeEvery = std::max(0, parser.value(codeOption).toInt());
+    const QStringList tokens = answerTokens(tokenCount, codeEvery);
     const QString answer = tokens.join(QString());
     PacedModelClient client(tokens, rate);
     Workbench workbench;
@@ -200,6 +203,7 @@ int main(int argc, char *argv[])
     const QJsonObject result{
         {u"tokens"_s, tokenCount},
         {u"rate"_s, rate},
+        {u"code_every"_s, codeEvery},
         {u"chars"_s, answer.size()},
         {u"cpu_ms"_s, Bench::round(cpuMs)},
         {u"cpu_ms_per_1k_tokens"_s, Bench::round(cpuMs * 1000.0 / tokenCount)},
