@@ -95,10 +95,10 @@ inline void trimHeap()
 inline void settle(int ms)
 {
     const QDeadlineTimer deadline(ms);
-    while (!deadline.hasExpired()) {
+    do {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-    }
+    } while (!deadline.hasExpired());
 }
 
 // A timer that should fire every 2 ms; the gaps between its beats are the

@@ -16,17 +16,21 @@
 #include "tests/bench/benchsupport.h"
 
 #include "ui/chat/chatview.h"
+#include "ui/trace/traceinspector.h"
 
 #include "agent/loop/agent.h"
 #include "agent/model/modelclient.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/tracemodel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSplitter>
 #include <QTextStream>
 #include <QTimer>
 
@@ -122,12 +126,37 @@ private:
             return;
         m_timer.stop();
         m_lastByteNs = Bench::nowNs();
+        emit attemptFinished(attempt());
         ModelResponse response;
         response.text = m_tokens.join(QString());
         response.finishReason = FinishReason::Stop;
         response.streamedChunks = int(m_tokens.size());
         response.usage = {100, int(m_tokens.size())};
         emit finished(response);
+    }
+
+    // What HttpModelClient records of a streamed call: the request and every
+    // stream event, which the trace keeps and the details pane shows.
+    ModelAttempt attempt() const
+    {
+        QJsonArray events;
+        for (const QString &token : m_tokens) {
+            const QJsonObject delta{{u"content"_s, token}};
+            const QJsonObject choice{
+                {u"index"_s, 0}, {u"delta"_s, delta}, {u"finish_reason"_s, QJsonValue()}};
+            events.append(QJsonObject{{u"id"_s, u"chatcmpl-bench"_s},
+                                      {u"object"_s, u"chat.completion.chunk"_s},
+                                      {u"created"_s, 1714554000},
+                                      {u"model"_s, u"bench"_s},
+                                      {u"choices"_s, QJsonArray{choice}}});
+        }
+        ModelAttempt attempt;
+        attempt.startedUs = m_firstByteNs / 1000;
+        attempt.endedUs = m_lastByteNs / 1000;
+        attempt.httpStatus = 200;
+        attempt.request = {{u"method"_s, u"POST"_s}, {u"url"_s, u"http://127.0.0.1/v1/chat/completions"_s}};
+        attempt.response = events;
+        return attempt;
     }
 
     QStringList m_tokens;
@@ -166,11 +195,17 @@ int main(int argc, char *argv[])
     Workbench workbench;
     Trace trace;
     Agent agent(&client, &workbench, &trace);
-    Ui::ChatView view;
+    // The window's two sides: the chat, and the live trace with its details.
+    QSplitter window;
+    auto *traceModel = new TraceModel(&trace, &window);
+    auto &view = *new Ui::ChatView(&window);
+    auto *inspector = new Ui::TraceInspector(&trace, traceModel, &window);
     view.setTrace(&trace);
     view.follow(&agent);
-    view.resize(900, 700);
-    view.show();
+    window.addWidget(&view);
+    window.addWidget(inspector);
+    window.resize(1400, 800);
+    window.show();
     Bench::settle(200);
     const double idleRss = Bench::rssMb();
 
@@ -199,6 +234,22 @@ int main(int argc, char *argv[])
     Bench::trimHeap();
     const double trimmedRss = Bench::rssMb();
 
+    // Selecting each step of the trace in turn: what does showing it cost?
+    double selectedRss = trimmedRss;
+    qint64 slowestSelectNs = 0;
+    for (int node = 0; node < trace.size(); ++node) {
+        const qint64 started = Bench::nowNs();
+        inspector->selectNode(node);
+        Bench::settle(0);
+        slowestSelectNs = std::max(slowestSelectNs, Bench::nowNs() - started);
+        Bench::settle(100);
+        selectedRss = std::max(selectedRss, Bench::rssMb());
+    }
+    inspector->selectNode(-1);
+    Bench::settle(200);
+    Bench::trimHeap();
+    const double deselectedRss = Bench::rssMb();
+
     const double cpuMs = after.totalMs() - before.totalMs();
     const QJsonObject result{
         {u"tokens"_s, tokenCount},
@@ -218,6 +269,10 @@ int main(int argc, char *argv[])
         {u"rss_idle_mb"_s, Bench::round(idleRss)},
         {u"rss_after_mb"_s, Bench::round(answerRss)},
         {u"rss_after_trim_mb"_s, Bench::round(trimmedRss)},
+        {u"rss_selected_max_mb"_s, Bench::round(selectedRss)},
+        {u"select_added_mb"_s, Bench::round(selectedRss - trimmedRss)},
+        {u"slowest_select_ms"_s, Bench::round(slowestSelectNs / 1e6)},
+        {u"rss_deselected_mb"_s, Bench::round(deselectedRss)},
         {u"peak_rss_mb"_s, Bench::round(Bench::peakRssMb())},
     };
     QTextStream(stdout) << QJsonDocument(result).toJson(QJsonDocument::Compact) << Qt::endl;
