@@ -127,34 +127,34 @@ public:
     // Called once, at the next beat.
     void onNextBeat(std::function<void()> callback) { m_next = std::move(callback); }
 
-    // The longest time between two beats that overlaps [from, to].
+    // The longest time between two beats within [from, to].
     qint64 longestGapNs(qint64 from, qint64 to) const
     {
         qint64 longest = 0;
         for (qsizetype i = 1; i < m_beats.size(); ++i) {
-            if (m_beats.at(i) >= from && m_beats.at(i - 1) <= to)
+            if (m_beats.at(i - 1) >= from && m_beats.at(i) <= to)
                 longest = std::max(longest, m_beats.at(i) - m_beats.at(i - 1));
         }
         return longest;
     }
 
-    // The most CPU the GUI thread spent between two beats in [from, to].
+    // The most CPU the GUI thread spent between two beats within [from, to].
     qint64 longestBusyGapNs(qint64 from, qint64 to) const
     {
         qint64 longest = 0;
         for (qsizetype i = 1; i < m_beats.size(); ++i) {
-            if (m_beats.at(i) >= from && m_beats.at(i - 1) <= to)
+            if (m_beats.at(i - 1) >= from && m_beats.at(i) <= to)
                 longest = std::max(longest, m_cpu.at(i) - m_cpu.at(i - 1));
         }
         return longest;
     }
 
-    // How many gaps overlapping [from, to] were longer than \a limitNs.
+    // How many gaps within [from, to] were longer than \a limitNs.
     int gapsOver(qint64 limitNs, qint64 from, qint64 to) const
     {
         int count = 0;
         for (qsizetype i = 1; i < m_beats.size(); ++i) {
-            if (m_beats.at(i) >= from && m_beats.at(i - 1) <= to
+            if (m_beats.at(i - 1) >= from && m_beats.at(i) <= to
                 && m_beats.at(i) - m_beats.at(i - 1) > limitNs)
                 ++count;
         }

@@ -1,8 +1,10 @@
 // loopscope-chat-bench: what a streamed answer costs the window. A real Agent
 // streams a Markdown answer of --tokens tokens at --rate tokens per second
 // (one textDelta per token, as an SSE client emits them) into a real ChatView
-// shown on the offscreen platform. A heartbeat timer measures how long the
-// event loop went without answering; getrusage the whole process's CPU.
+// shown on the offscreen platform beside the live trace inspector, as in the
+// window. A heartbeat timer measures how long the event loop went without
+// answering while the answer streamed; getrusage the whole process's CPU.
+// Then each trace step is selected in turn: what showing it adds to RSS.
 // Prints one JSON line: CPU per 1,000 tokens, the longest stall, the time
 // from the last byte to the finished turn (and the next heartbeat), and RSS.
 // Targets (issue 15): CPU linear in the length (8k ≤ 5 × 2k), no stall over
