@@ -91,6 +91,13 @@ inline void trimHeap()
 #endif
 }
 
+// The benchmarks run without a display unless told otherwise.
+inline void useOffscreenPlatform()
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
 // Runs the event loop for \a ms: deferred deletes, layouts and paints happen.
 inline void settle(int ms)
 {
@@ -127,38 +134,25 @@ public:
     // Called once, at the next beat.
     void onNextBeat(std::function<void()> callback) { m_next = std::move(callback); }
 
-    // The longest time between two beats within [from, to].
-    qint64 longestGapNs(qint64 from, qint64 to) const
+    struct Stalls
     {
-        qint64 longest = 0;
-        for (qsizetype i = 1; i < m_beats.size(); ++i) {
-            if (m_beats.at(i - 1) >= from && m_beats.at(i) <= to)
-                longest = std::max(longest, m_beats.at(i) - m_beats.at(i - 1));
-        }
-        return longest;
-    }
-
-    // The most CPU the GUI thread spent between two beats within [from, to].
-    qint64 longestBusyGapNs(qint64 from, qint64 to) const
+        qint64 longestNs = 0;    // the longest time between two beats
+        qint64 longestCpuNs = 0; // the most CPU the GUI thread spent between two beats
+        int over = 0;            // gaps longer than the limit
+    };
+    // The gaps between beats within [from, to].
+    Stalls stalls(qint64 from, qint64 to, qint64 limitNs) const
     {
-        qint64 longest = 0;
+        Stalls stalls;
         for (qsizetype i = 1; i < m_beats.size(); ++i) {
-            if (m_beats.at(i - 1) >= from && m_beats.at(i) <= to)
-                longest = std::max(longest, m_cpu.at(i) - m_cpu.at(i - 1));
+            if (m_beats.at(i - 1) < from || m_beats.at(i) > to)
+                continue;
+            const qint64 gap = m_beats.at(i) - m_beats.at(i - 1);
+            stalls.longestNs = std::max(stalls.longestNs, gap);
+            stalls.longestCpuNs = std::max(stalls.longestCpuNs, m_cpu.at(i) - m_cpu.at(i - 1));
+            stalls.over += gap > limitNs ? 1 : 0;
         }
-        return longest;
-    }
-
-    // How many gaps within [from, to] were longer than \a limitNs.
-    int gapsOver(qint64 limitNs, qint64 from, qint64 to) const
-    {
-        int count = 0;
-        for (qsizetype i = 1; i < m_beats.size(); ++i) {
-            if (m_beats.at(i - 1) >= from && m_beats.at(i) <= to
-                && m_beats.at(i) - m_beats.at(i - 1) > limitNs)
-                ++count;
-        }
-        return count;
+        return stalls;
     }
 
 private:

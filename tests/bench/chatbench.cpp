@@ -174,8 +174,7 @@ private:
 
 int main(int argc, char *argv[])
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    Bench::useOffscreenPlatform();
     QApplication app(argc, argv);
     QCommandLineParser parser;
     parser.setApplicationDescription(u"How much a streamed answer costs the chat view."_s);
@@ -227,9 +226,8 @@ int main(int argc, char *argv[])
     agent.send(u"Write a long answer."_s);
     app.exec();
     const Bench::Cpu after = Bench::cpu();
-    const qint64 streamingStall = heartbeat.longestGapNs(client.firstByteNs(), client.lastByteNs());
-    const qint64 busiestStall = heartbeat.longestBusyGapNs(client.firstByteNs(), client.lastByteNs());
-    const int stallsOver20Ms = heartbeat.gapsOver(20'000'000, client.firstByteNs(), client.lastByteNs());
+    const Bench::Heartbeat::Stalls stalls
+        = heartbeat.stalls(client.firstByteNs(), client.lastByteNs(), 20'000'000);
     heartbeat.stop();
     Bench::settle(200);
     const double answerRss = Bench::rssMb();
@@ -261,9 +259,9 @@ int main(int argc, char *argv[])
         {u"cpu_ms"_s, Bench::round(cpuMs)},
         {u"cpu_ms_per_1k_tokens"_s, Bench::round(cpuMs * 1000.0 / tokenCount)},
         {u"stream_s"_s, Bench::round((client.lastByteNs() - client.firstByteNs()) / 1e9)},
-        {u"longest_stall_ms"_s, Bench::round(streamingStall / 1e6)},
-        {u"stalls_over_20ms"_s, stallsOver20Ms},
-        {u"longest_stall_cpu_ms"_s, Bench::round(busiestStall / 1e6)},
+        {u"longest_stall_ms"_s, Bench::round(stalls.longestNs / 1e6)},
+        {u"stalls_over_20ms"_s, stalls.over},
+        {u"longest_stall_cpu_ms"_s, Bench::round(stalls.longestCpuNs / 1e6)},
         {u"finished_after_last_byte_ms"_s, Bench::round((finishedNs - client.lastByteNs()) / 1e6)},
         {u"responsive_after_last_byte_ms"_s, Bench::round((respondingNs - client.lastByteNs()) / 1e6)},
         {u"renders"_s, view.streamRenderCount()},

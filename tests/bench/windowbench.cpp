@@ -55,8 +55,7 @@ public:
 
 int main(int argc, char *argv[])
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    Bench::useOffscreenPlatform();
     QApplication app(argc, argv);
     QCommandLineParser parser;
     parser.setApplicationDescription(u"How long the window takes to open a long session."_s);
@@ -119,8 +118,7 @@ int main(int argc, char *argv[])
     window.sessionActions()->openFile(path);
     app.exec();
     const Bench::Cpu after = Bench::cpu();
-    const qint64 stall = heartbeat.longestGapNs(startedNs, usableNs);
-    const qint64 busiest = heartbeat.longestBusyGapNs(startedNs, usableNs);
+    const Bench::Heartbeat::Stalls stalls = heartbeat.stalls(startedNs, usableNs, 20'000'000);
     heartbeat.stop();
     if (!error.isEmpty()) {
         QTextStream(stderr) << "loopscope-window-bench: " << error << Qt::endl;
@@ -137,8 +135,8 @@ int main(int argc, char *argv[])
         {u"opened_ms"_s, Bench::round((openedNs - startedNs) / 1e6)},
         {u"usable_ms"_s, Bench::round((usableNs - startedNs) / 1e6)},
         {u"cpu_ms"_s, Bench::round(after.totalMs() - before.totalMs())},
-        {u"longest_stall_ms"_s, Bench::round(stall / 1e6)},
-        {u"longest_stall_cpu_ms"_s, Bench::round(busiest / 1e6)},
+        {u"longest_stall_ms"_s, Bench::round(stalls.longestNs / 1e6)},
+        {u"longest_stall_cpu_ms"_s, Bench::round(stalls.longestCpuNs / 1e6)},
         {u"rss_idle_mb"_s, Bench::round(idleRss)},
         {u"rss_usable_mb"_s, Bench::round(usableRss)},
         {u"rss_settled_mb"_s, Bench::round(Bench::rssMb())},
