@@ -16,8 +16,14 @@ StreamedMarkdown::StreamedMarkdown(QTextDocument *document, Styler style)
 
 void StreamedMarkdown::setMarkdown(const QString &markdown)
 {
-    const QStringView finished = QStringView(m_markdown).left(m_openBlockSource);
-    if (!m_started || !markdown.startsWith(finished)) {
+    // The finished blocks stay if the text still starts with them and with
+    // the line after them, which decided that they were finished.
+    qsizetype kept = m_openBlockSource;
+    if (kept > 0) {
+        const qsizetype lineEnd = m_markdown.indexOf(u'\n', kept);
+        kept = lineEnd < 0 ? m_markdown.size() : lineEnd + 1;
+    }
+    if (!m_started || !markdown.startsWith(QStringView(m_markdown).left(kept))) {
         m_started = true;
         m_document->clear();
         m_openBlockSource = 0;

@@ -207,6 +207,55 @@ private slots:
         }
     }
 
+    void textThatDoesNotExtendTheRenderedTextIsRenderedAfresh()
+    {
+        QTextDocument document;
+        StreamedMarkdown streamed(&document);
+        streamed.setMarkdown(u"- a\n\nPara\n"_s);
+        // Same finished block, but the line that ended it now continues the list.
+        streamed.setMarkdown(u"- a\n\n- b\n"_s);
+        QTextDocument whole;
+        whole.setMarkdown(u"- a\n\n- b\n"_s);
+        QCOMPARE(document.toHtml(), whole.toHtml());
+        QCOMPARE(streamed.fullRenders(), 2);
+    }
+
+    // The view streams segment by segment and block by block: whatever the
+    // chunks, it ends as the view given the whole text at once.
+    void aStreamedMessageEndsAsTheWholeMessage_data()
+    {
+        QTest::addColumn<QString>("markdown");
+        QTest::newRow("prose, a fence, prose")
+            << u"# Plan\n\nFirst *this*.\n\n```cpp\nint x = 1;\n\nint y = 2;\n```\n\nThen that.\n"_s;
+        QTest::newRow("a list holding a fence")
+            << u"1. Build:\n   ```sh\n   make\n   ```\n2. Run it\n\n- done\n"_s;
+        QTest::newRow("a table, then an open fence")
+            << u"| a | b |\n| - | - |\n| 1 | 2 |\n\n~~~\nstill open"_s;
+        QTest::newRow("multi-byte characters around a fence")
+            << u"東京 😀\n\n```\n😀 Zürich\n```\n\n- °C 😀\n"_s;
+    }
+    void aStreamedMessageEndsAsTheWholeMessage()
+    {
+        QFETCH(QString, markdown);
+        MarkdownView whole;
+        whole.setText(markdown);
+        const auto html = [](const MarkdownView &view) {
+            QStringList parts;
+            for (const TextBlockView *prose : view.proseBlocks())
+                parts.append(prose->document()->toHtml());
+            for (const CodeBlockView *code : view.codeBlocks())
+                parts.append(code->language() + u':' + code->code());
+            return parts;
+        };
+        for (qsizetype size = 1; size <= 9; ++size) {
+            MarkdownView streamed;
+            for (qsizetype at = size; at < markdown.size() + size; at += size)
+                streamed.setText(markdown.left(at));
+            QCOMPARE(streamed.text(), markdown);
+            QCOMPARE(html(streamed), html(whole));
+        }
+    }
+
     void aTextBlockIsAsTallAsItsText()
     {
         TextBlockView view;
