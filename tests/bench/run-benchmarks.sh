@@ -155,8 +155,8 @@ for turns in (250, 2500):
 EOF
 
 for log in loop aisdk gui; do
-    if [ -s "$work/$log.log" ]; then
-        printf '\nThe %s benchmarks said (first lines):\n' "$log"
-        grep -v -e propagateSizeHints -e XDG_RUNTIME_DIR "$work/$log.log" | sort -u | head -n 5
+    said=$(grep -v -e propagateSizeHints -e XDG_RUNTIME_DIR "$work/$log.log" 2>/dev/null | sort -u | head -n 5)
+    if [ -n "$said" ]; then
+        printf '\nThe %s benchmarks said (first lines):\n%s\n' "$log" "$said"
     fi
 done
