@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QTextCursor>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -73,7 +74,13 @@ CodeBlockView::CodeBlockView(QWidget *parent)
 
 void CodeBlockView::setCode(const QString &code, const QString &language)
 {
-    if (code != m_code) {
+    if (!m_code.isEmpty() && code.size() > m_code.size() && code.startsWith(m_code)) {
+        // Streamed code grows at its end: only the new lines are laid out.
+        QTextCursor cursor(m_text->document());
+        cursor.movePosition(QTextCursor::End);
+        cursor.insertText(code.mid(m_code.size()));
+        m_code = code;
+    } else if (code != m_code) {
         m_code = code;
         m_text->setPlainText(code);
     }

@@ -61,49 +61,59 @@ bool closesFence(QStringView line, const Fence &fence)
     return true;
 }
 
-QString stripIndent(const QString &line, qsizetype indent)
+QString stripIndent(QStringView line, qsizetype indent)
 {
-    return line.mid(std::min(indent, leadingSpaces(line)));
+    return line.mid(std::min(indent, leadingSpaces(line))).toString();
 }
 
 } // namespace
 
-QList<MarkdownSegment> splitMarkdown(const QString &markdown)
+QList<MarkdownSegment> splitMarkdown(QStringView markdown, QList<qsizetype> *starts)
 {
     QList<MarkdownSegment> segments;
     QStringList prose;
     QStringList code;
     std::optional<Fence> fence;
+    qsizetype segmentStart = 0;
 
+    const auto append = [&](MarkdownSegment segment) {
+        segments.append(std::move(segment));
+        if (starts)
+            starts->append(segmentStart);
+    };
     const auto flushProse = [&] {
         const QString text = prose.join(u'\n');
         if (!text.trimmed().isEmpty())
-            segments.append({MarkdownSegment::Kind::Prose, text, {}, true});
+            append({MarkdownSegment::Kind::Prose, text, {}, true});
         prose.clear();
     };
 
-    const QStringList lines = markdown.split(u'\n');
-    for (QString line : lines) {
+    qsizetype lineStart = 0;
+    for (QStringView line : markdown.split(u'\n')) {
+        const qsizetype thisLine = std::exchange(lineStart, lineStart + line.size() + 1);
         if (line.endsWith(u'\r'))
             line.chop(1);
         if (!fence) {
             fence = openingFence(line);
-            if (fence)
+            if (fence) {
                 flushProse();
-            else
-                prose.append(line);
+                segmentStart = thisLine;
+            } else {
+                prose.append(line.toString());
+            }
             continue;
         }
         if (closesFence(line, *fence)) {
-            segments.append({MarkdownSegment::Kind::Code, code.join(u'\n'), fence->language, true});
+            append({MarkdownSegment::Kind::Code, code.join(u'\n'), fence->language, true});
             code.clear();
             fence.reset();
+            segmentStart = lineStart;
             continue;
         }
         code.append(stripIndent(line, fence->indent));
     }
     if (fence)
-        segments.append({MarkdownSegment::Kind::Code, code.join(u'\n'), fence->language, false});
+        append({MarkdownSegment::Kind::Code, code.join(u'\n'), fence->language, false});
     else
         flushProse();
     return segments;

@@ -23,7 +23,9 @@ struct MarkdownSegment
 };
 
 // Splits at ``` and ~~~ fences (CommonMark rules for the fence itself).
-// Prose that is only blank lines is dropped.
-QList<MarkdownSegment> splitMarkdown(const QString &markdown);
+// Prose that is only blank lines is dropped. With \a starts, also where each
+// segment begins in \a markdown: splitting again from there gives the same
+// segments, so a growing text need only be split from its last segment on.
+QList<MarkdownSegment> splitMarkdown(QStringView markdown, QList<qsizetype> *starts = nullptr);
 
 } // namespace Loopscope::Ui

@@ -2,6 +2,7 @@
 
 #include "ui/chat/chatsurface.h"
 #include "ui/chat/codeblockview.h"
+#include "ui/chat/streamedmarkdown.h"
 #include "ui/chat/textblockview.h"
 
 #include <QEvent>
@@ -26,17 +27,27 @@ void MarkdownView::setText(const QString &text)
 {
     if (text == m_text && !m_parts.isEmpty())
         return;
+    // A stream: the segments before the last one stay as they are.
+    const bool extends = m_format == Format::Markdown && !m_parts.isEmpty() && text.startsWith(m_text);
+    const qsizetype first = extends ? m_parts.size() - 1 : 0;
+    const qsizetype from = extends ? m_parts.constLast().start : 0;
     m_text = text;
 
     QList<MarkdownSegment> segments;
-    if (m_format == Format::PlainText)
+    QList<qsizetype> starts;
+    if (m_format == Format::PlainText) {
         segments.append({MarkdownSegment::Kind::Prose, text, {}, true});
-    else
-        segments = splitMarkdown(text);
+        starts.append(0);
+    } else {
+        segments = splitMarkdown(QStringView(text).mid(from), &starts);
+    }
 
-    for (int i = 0; i < segments.size(); ++i) {
-        const MarkdownSegment &segment = segments.at(i);
+    for (qsizetype s = 0; s < segments.size(); ++s) {
+        const qsizetype i = first + s;
+        const MarkdownSegment &segment = segments.at(s);
+        const qsizetype start = from + starts.at(s);
         if (i < m_parts.size() && m_parts.at(i).segment.kind == segment.kind) {
+            m_parts[i].start = start;
             if (m_parts.at(i).segment != segment) {
                 m_parts[i].segment = segment;
                 render(m_parts.at(i));
@@ -47,23 +58,28 @@ void MarkdownView::setText(const QString &text)
             delete m_parts.at(i).widget;
             m_parts.removeAt(i);
         }
-        Part part{segment, createWidget(segment)};
-        m_layout->insertWidget(i, part.widget);
+        Part part{segment, start, nullptr, {}};
+        part.widget = createWidget(part);
+        m_layout->insertWidget(int(i), part.widget);
         render(part);
         m_parts.insert(i, part);
     }
-    while (m_parts.size() > segments.size())
+    while (m_parts.size() > first + segments.size())
         delete m_parts.takeLast().widget;
 }
 
-QWidget *MarkdownView::createWidget(const MarkdownSegment &segment)
+QWidget *MarkdownView::createWidget(Part &part)
 {
-    if (segment.kind == MarkdownSegment::Kind::Code)
+    if (part.segment.kind == MarkdownSegment::Kind::Code)
         return new CodeBlockView(this);
     auto *prose = new TextBlockView(this);
     prose->setAccessibleName(tr("Message text"));
     // Lines break between words only: a URL stays whole rather than split mid-address.
     prose->setWordWrapMode(QTextOption::WordWrap);
+    if (m_format == Format::Markdown) {
+        part.prose = std::make_shared<StreamedMarkdown>(
+            prose->document(), [this](QTextDocument *document) { styleTables(document); });
+    }
     return prose;
 }
 
@@ -74,13 +90,10 @@ void MarkdownView::render(const Part &part)
         code->setCode(part.segment.text, part.segment.language);
         return;
     }
-    auto *prose = static_cast<TextBlockView *>(part.widget);
-    if (m_format == Format::PlainText) {
-        prose->setPlainText(part.segment.text);
-    } else {
-        prose->setMarkdown(part.segment.text);
-        styleTables(prose->document());
-    }
+    if (part.prose)
+        part.prose->setMarkdown(part.segment.text);
+    else
+        static_cast<TextBlockView *>(part.widget)->setPlainText(part.segment.text);
 }
 
 // Qt's Markdown tables come with spaced double borders; a single line in the

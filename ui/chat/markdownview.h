@@ -5,6 +5,8 @@
 #include <QList>
 #include <QWidget>
 
+#include <memory>
+
 QT_BEGIN_NAMESPACE
 class QTextDocument;
 class QVBoxLayout;
@@ -13,13 +15,17 @@ QT_END_NAMESPACE
 namespace Loopscope::Ui {
 
 class CodeBlockView;
+class StreamedMarkdown;
 class TextBlockView;
 
 /*!
     A message's text as a column of widgets: prose rendered by QTextDocument's
     Markdown reader, fenced code as CodeBlockViews. Setting new text renders
     only the segments that changed, so a streaming answer updates its last
-    paragraph instead of the whole message: no flicker, no jump.
+    paragraph instead of the whole message: no flicker, no jump. Text that
+    extends the previous text (a stream) is split from the last segment on,
+    and its prose rendered from the last open block on (StreamedMarkdown), so
+    each batch costs about the same however long the answer grew.
 */
 class MarkdownView final : public QWidget
 {
@@ -45,10 +51,12 @@ private:
     struct Part
     {
         MarkdownSegment segment;
+        qsizetype start = 0; // in m_text
         QWidget *widget = nullptr;
+        std::shared_ptr<StreamedMarkdown> prose; // Markdown prose only
     };
 
-    QWidget *createWidget(const MarkdownSegment &segment);
+    QWidget *createWidget(Part &part);
     void render(const Part &part);
     void styleTables(QTextDocument *document) const;
 

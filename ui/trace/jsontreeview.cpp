@@ -24,6 +24,13 @@ namespace {
 constexpr int ExpandedDepth = 1;
 constexpr int PreviewLength = 120;
 constexpr int PathRole = Qt::UserRole;
+// A container whose rows are added when it is first opened, and for a "more"
+// row, where the rows still to add start.
+constexpr int PendingRole = Qt::UserRole + 1;
+constexpr int MoreFromRole = Qt::UserRole + 2;
+constexpr int DepthRole = Qt::UserRole + 3; // of the rows to add
+// Rows added at a time: an array of thousands of stream events opens quickly.
+constexpr int RowsPerBatch = 500;
 // Microseconds after 2001-09-09: smaller numbers ending in "Us" are durations, not times.
 constexpr qint64 EarliestTimeUs = 1'000'000'000'000'000;
 
@@ -48,6 +55,45 @@ QString compact(const QJsonValue &value)
     return QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
 }
 
+// The start of compact(value), about \a limit characters of it: a preview
+// must not serialise megabytes to show a line.
+void appendPreview(QString &out, const QJsonValue &value, qsizetype limit)
+{
+    if (out.size() > limit)
+        return;
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        out += u'{';
+        for (auto it = object.begin(); it != object.end() && out.size() <= limit; ++it) {
+            if (it != object.begin())
+                out += u',';
+            out += compact(it.key()) + u':';
+            appendPreview(out, it.value(), limit);
+        }
+        out += u'}';
+    } else if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        out += u'[';
+        for (qsizetype i = 0; i < array.size() && out.size() <= limit; ++i) {
+            if (i > 0)
+                out += u',';
+            appendPreview(out, array.at(i), limit);
+        }
+        out += u']';
+    } else if (value.isString()) {
+        out += compact(value.toString().left(limit + 1));
+    } else {
+        out += compact(value);
+    }
+}
+
+QString preview(const QJsonValue &value)
+{
+    QString out;
+    appendPreview(out, value, PreviewLength);
+    return out;
+}
+
 QString elided(QString text)
 {
     if (text.size() > PreviewLength) {
@@ -62,6 +108,7 @@ QString elided(QString text)
 JsonTreeView::JsonTreeView(QWidget *parent)
     : QTreeWidget(parent)
 {
+    connect(this, &QTreeWidget::itemExpanded, this, &JsonTreeView::fillIn);
     setHeaderLabels({tr("Key"), tr("Value")});
     setUniformRowHeights(true);
     setAlternatingRowColors(true);
@@ -92,10 +139,10 @@ QString JsonTreeView::valueText(const QString &key, const QJsonValue &value)
         const QJsonObject object = value.toObject();
         if (object.isEmpty())
             return u"{}"_s;
-        return elided(compact(object));
+        return elided(preview(object));
     }
     if (value.isString())
-        return elided(compact(value).replace(u"\\n"_s, u"⏎"_s));
+        return elided(preview(value).replace(u"\\n"_s, u"⏎"_s));
     return compact(value);
 }
 
@@ -135,19 +182,40 @@ void JsonTreeView::rebuild()
     verticalScrollBar()->setValue(scroll);
 }
 
-void JsonTreeView::addChildren(QTreeWidgetItem *parent, const QJsonValue &value, int depth)
+void JsonTreeView::addChildren(QTreeWidgetItem *parent, const QJsonValue &value, int depth, qsizetype from)
 {
     if (value.isObject()) {
         const QJsonObject object = value.toObject();
-        for (auto it = object.begin(); it != object.end(); ++it)
+        qsizetype i = from;
+        for (auto it = object.begin() + from; it != object.end(); ++it, ++i) {
+            if (i - from == RowsPerBatch)
+                return addMoreRow(parent, value, depth, i);
             addItem(parent, it.key(), it.value(), depth);
+        }
     } else if (value.isArray()) {
         const QJsonArray array = value.toArray();
-        for (qsizetype i = 0; i < array.size(); ++i)
+        for (qsizetype i = from; i < array.size(); ++i) {
+            if (i - from == RowsPerBatch)
+                return addMoreRow(parent, value, depth, i);
             addItem(parent, u"[%1]"_s.arg(i), array.at(i), depth);
+        }
     } else if (!value.isUndefined()) {
         addItem(parent, QString(), value, depth);
     }
+}
+
+// "… 9,500 more": opening it adds the next batch in its place.
+void JsonTreeView::addMoreRow(QTreeWidgetItem *parent, const QJsonValue &value, int depth, qsizetype from)
+{
+    const qsizetype count = value.isObject() ? value.toObject().size() : value.toArray().size();
+    auto *more = new QTreeWidgetItem(parent);
+    more->setText(KeyColumn, tr("… %L1 more").arg(count - from));
+    more->setForeground(KeyColumn, JsonHighlighter::color(JsonHighlighter::Token::Punctuation, palette()));
+    more->setData(KeyColumn, PendingRole, QVariant::fromValue(value));
+    more->setData(KeyColumn, MoreFromRole, from);
+    more->setData(KeyColumn, PathRole, QString(parent->data(KeyColumn, PathRole).toString() + u"/…"_s));
+    more->setData(KeyColumn, DepthRole, depth);
+    more->setChildIndicatorPolicy(QTreeWidgetItem::ShowIndicator);
 }
 
 QTreeWidgetItem *JsonTreeView::addItem(QTreeWidgetItem *parent, const QString &key, const QJsonValue &value,
@@ -172,11 +240,37 @@ QTreeWidgetItem *JsonTreeView::addItem(QTreeWidgetItem *parent, const QString &k
     } else if (value.isString() && text.size() != value.toString().size() + 2) {
         item->setToolTip(ValueColumn, elided(value.toString().left(4 * PreviewLength)));
     }
-    if (value.isObject() || value.isArray()) {
-        addChildren(item, value, depth + 1);
-        item->setExpanded(depth < ExpandedDepth);
+    const bool container = (value.isObject() && !value.toObject().isEmpty())
+                           || (value.isArray() && !value.toArray().isEmpty());
+    if (container) {
+        // Rows below are made when the reader opens this one: a long history
+        // or a stream of thousands of events costs nothing until then.
+        item->setData(KeyColumn, PendingRole, QVariant::fromValue(value));
+        item->setData(KeyColumn, DepthRole, depth + 1);
+        item->setChildIndicatorPolicy(QTreeWidgetItem::ShowIndicator);
+        if (depth < ExpandedDepth)
+            item->setExpanded(true);
     }
     return item;
+}
+
+void JsonTreeView::fillIn(QTreeWidgetItem *item)
+{
+    const QVariant pending = item->data(KeyColumn, PendingRole);
+    if (!pending.isValid())
+        return;
+    const QJsonValue value = pending.value<QJsonValue>();
+    const int depth = item->data(KeyColumn, DepthRole).toInt();
+    item->setData(KeyColumn, PendingRole, QVariant());
+    item->setChildIndicatorPolicy(QTreeWidgetItem::DontShowIndicatorWhenChildless);
+    const QVariant more = item->data(KeyColumn, MoreFromRole);
+    if (!more.isValid()) {
+        addChildren(item, value, depth);
+        return;
+    }
+    QTreeWidgetItem *parent = item->parent() ? item->parent() : invisibleRootItem();
+    delete item;
+    addChildren(parent, value, depth, more.toLongLong());
 }
 
 void JsonTreeView::changeEvent(QEvent *event)

@@ -9,7 +9,9 @@ namespace Loopscope::Ui {
     A JSON value as a tree a person can fold: one row per key or array element,
     values coloured by type like the Raw text, empty arrays and objects written
     `[]` and `{}`, and the top two levels open so a request's messages are one
-    click away without the whole history spilling out. Keys appear in the
+    click away without the whole history spilling out. Rows are made when
+    their parent is first opened, a few hundred at a time, so a value of
+    megabytes costs what is on the screen. Keys appear in the
     value's own order, which is the order they went over the wire: the clients
     serialise the same QJsonObject they record. Times recorded in microseconds
     since the epoch (keys ending in "Us") read as local clock times, with the
@@ -37,7 +39,9 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    void addChildren(QTreeWidgetItem *parent, const QJsonValue &value, int depth);
+    void addChildren(QTreeWidgetItem *parent, const QJsonValue &value, int depth, qsizetype from = 0);
+    void addMoreRow(QTreeWidgetItem *parent, const QJsonValue &value, int depth, qsizetype from);
+    void fillIn(QTreeWidgetItem *item);
     QTreeWidgetItem *addItem(QTreeWidgetItem *parent, const QString &key, const QJsonValue &value, int depth);
     void rebuild();
 

@@ -22,6 +22,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QShortcut>
 #include <QStyle>
@@ -32,6 +33,9 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace Qt::StringLiterals;
 
@@ -76,6 +80,15 @@ QString formatDateTime(qint64 us)
 
 // What the provider was sent: the last attempt's wire body when the client recorded one, else the
 // provider-neutral request the loop built (a call still waiting for its first attempt to end).
+// Showing a step of megabytes builds and frees megabytes of JSON; glibc keeps
+// freed heap for reuse unless asked to give it back.
+void releaseFreedMemory()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 QJsonValue requestShown(const QJsonObject &payload)
 {
     const QJsonArray attempts = payload.value(u"attempts"_s).toArray();
@@ -114,6 +127,7 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     , m_stepView(new JsonTreeView(m_tabs))
     , m_shownView(new QPlainTextEdit(m_tabs))
     , m_text(new QPlainTextEdit(this))
+    , m_showAll(new QPushButton(this))
     , m_highlighter(new JsonHighlighter(m_text->document()))
     , m_findNext(new QAction(tr("Next Match"), this))
     , m_findPrevious(new QAction(tr("Previous Match"), this))
@@ -220,6 +234,11 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
                                        "the address"));
     connect(m_tabs, &QTabWidget::tabBarClicked, this, [this](int tab) { m_rawChosen = tab == RawTab; });
 
+    m_showAll->setAccessibleName(tr("Show all of the JSON"));
+    m_showAll->setToolTip(tr("Long steps show their beginning; this shows the whole text"));
+    m_showAll->setVisible(false);
+    connect(m_showAll, &QPushButton::clicked, this, &TraceDetailsPane::showAllRawText);
+
     auto *searchRow = new QHBoxLayout;
     searchRow->addWidget(m_search, 1);
     searchRow->addWidget(m_matchLabel);
@@ -241,6 +260,7 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     rawLayout->setContentsMargins(0, 0, 0, 0);
     rawLayout->addLayout(searchRow);
     rawLayout->addWidget(m_text, 1);
+    rawLayout->addWidget(m_showAll, 0, Qt::AlignLeft);
 
     connect(m_search, &QLineEdit::textChanged, this, &TraceDetailsPane::updateMatches);
     connect(m_search, &QLineEdit::returnPressed, this, &TraceDetailsPane::findNext);
@@ -268,6 +288,7 @@ void TraceDetailsPane::setNode(int nodeId)
     if (nodeId == m_node)
         return;
     m_node = nodeId;
+    m_rawWhole = false;
     refresh();
     m_text->verticalScrollBar()->setValue(0);
     if (!m_matches.isEmpty())
@@ -289,6 +310,8 @@ void TraceDetailsPane::refresh()
     if (!index.isValid()) {
         m_node = -1;
         m_json.clear();
+        m_jsonSize = 0;
+        m_jsonHash = 0;
         m_curl.clear();
         m_icon->clear();
         m_title->setText(tr("No step selected"));
@@ -299,6 +322,7 @@ void TraceDetailsPane::refresh()
         m_attempts->clear();
         m_attempts->setVisible(false);
         m_text->clear();
+        m_showAll->setVisible(false);
         m_requestView->setJson(QJsonValue());
         m_responseView->setJson(QJsonValue());
         m_stepView->setJson(QJsonValue());
@@ -312,15 +336,8 @@ void TraceDetailsPane::refresh()
     m_tabs->setVisible(true);
     const QJsonObject payload = redactedPayload(index.data(TraceModel::PayloadJsonRole).toJsonObject());
     const auto kind = TraceKind(index.data(TraceModel::KindRole).toInt());
-    QJsonObject step{{u"id"_s, m_node},
-                     {u"kind"_s, traceKindName(kind)},
-                     {u"status"_s, traceStatusName(TraceStatus(index.data(TraceModel::StatusRole).toInt()))},
-                     {u"label"_s, index.data(Qt::DisplayRole).toString()},
-                     {u"startedUs"_s, index.data(TraceModel::StartedUsRole).toLongLong()},
-                     {u"endedUs"_s, index.data(TraceModel::EndedUsRole).toLongLong()}};
-    if (!payload.isEmpty())
-        step.insert(u"data"_s, payload);
-    const QString json = QString::fromUtf8(QJsonDocument(step).toJson(QJsonDocument::Indented));
+    const QJsonObject step = stepObject(index, payload);
+    const QString json = jsonOf(step);
 
     m_curl.clear();
     const QJsonArray attempts = payload.value(u"attempts"_s).toArray();
@@ -333,14 +350,80 @@ void TraceDetailsPane::refresh()
     m_copyJson->setEnabled(true);
     m_copyCurl->setEnabled(!m_curl.isEmpty());
 
-    if (json != m_json) {
+    const size_t hash = qHash(json);
+    if (json.size() != m_jsonSize || hash != m_jsonHash) {
         // Keep the reader's place when a running step changes under them.
         const int scroll = m_text->verticalScrollBar()->value();
-        m_json = json;
-        m_text->setPlainText(m_json);
+        m_jsonSize = json.size();
+        m_jsonHash = hash;
+        // A long text is made again when needed rather than kept twice.
+        m_json = json.size() <= RawPreviewChars ? json : QString();
+        showRawText(json);
         m_text->verticalScrollBar()->setValue(scroll);
         findMatches();
     }
+    if (m_jsonSize > RawPreviewChars)
+        releaseFreedMemory();
+}
+
+QJsonObject TraceDetailsPane::stepObject(const QModelIndex &index, const QJsonObject &payload) const
+{
+    const auto kind = TraceKind(index.data(TraceModel::KindRole).toInt());
+    QJsonObject step{{u"id"_s, m_node},
+                     {u"kind"_s, traceKindName(kind)},
+                     {u"status"_s, traceStatusName(TraceStatus(index.data(TraceModel::StatusRole).toInt()))},
+                     {u"label"_s, index.data(Qt::DisplayRole).toString()},
+                     {u"startedUs"_s, index.data(TraceModel::StartedUsRole).toLongLong()},
+                     {u"endedUs"_s, index.data(TraceModel::EndedUsRole).toLongLong()}};
+    if (!payload.isEmpty())
+        step.insert(u"data"_s, payload);
+    return step;
+}
+
+QString TraceDetailsPane::jsonOf(const QJsonObject &step)
+{
+    return QString::fromUtf8(QJsonDocument(step).toJson(QJsonDocument::Indented));
+}
+
+QString TraceDetailsPane::jsonText() const
+{
+    if (m_jsonSize <= RawPreviewChars)
+        return m_json;
+    const QModelIndex index = m_model ? m_model->indexForNode(m_node) : QModelIndex();
+    if (!index.isValid())
+        return {};
+    return jsonOf(stepObject(index, redactedPayload(index.data(TraceModel::PayloadJsonRole).toJsonObject())));
+}
+
+bool TraceDetailsPane::isRawTextShortened() const
+{
+    return !m_rawWhole && m_jsonSize > RawPreviewChars;
+}
+
+// A long text shows its beginning, cut at a line end; laying out and
+// highlighting megabytes would take seconds and tens of megabytes.
+void TraceDetailsPane::showRawText(const QString &json)
+{
+    if (!isRawTextShortened()) {
+        m_text->setPlainText(json);
+        m_showAll->setVisible(false);
+        return;
+    }
+    const qsizetype lineEnd = json.lastIndexOf(u'\n', RawPreviewChars);
+    m_text->setPlainText(json.left(lineEnd > 0 ? lineEnd : RawPreviewChars));
+    m_showAll->setText(tr("Show all %L1 lines (%2)")
+                           .arg(json.count(u'\n') + 1)
+                           .arg(QLocale().formattedDataSize(json.size())));
+    m_showAll->setVisible(true);
+}
+
+void TraceDetailsPane::showAllRawText()
+{
+    if (!isRawTextShortened())
+        return;
+    m_rawWhole = true;
+    showRawText(jsonText());
+    highlightMatches();
 }
 
 void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &payload)
@@ -501,8 +584,9 @@ void TraceDetailsPane::findMatches()
     m_matches.clear();
     const QString needle = m_search->text();
     if (!needle.isEmpty()) {
-        for (qsizetype from = m_json.indexOf(needle, 0, Qt::CaseInsensitive); from >= 0;
-             from = m_json.indexOf(needle, from + needle.size(), Qt::CaseInsensitive))
+        const QString json = jsonText();
+        for (qsizetype from = json.indexOf(needle, 0, Qt::CaseInsensitive); from >= 0;
+             from = json.indexOf(needle, from + needle.size(), Qt::CaseInsensitive))
             m_matches.append(from);
     }
     // Stay on the same match when the text is refreshed under the reader, without scrolling.
@@ -535,6 +619,9 @@ void TraceDetailsPane::goToMatch(int match)
         return;
     m_currentMatch = match;
     m_matchLabel->setText(tr("%1 of %2").arg(match + 1).arg(m_matches.size()));
+    // A match past the shortened text: the reader wants to see it.
+    if (m_matches.at(match) + m_search->text().size() >= m_text->document()->characterCount())
+        showAllRawText();
     QTextCursor cursor(m_text->document());
     cursor.setPosition(int(m_matches.at(match)));
     m_text->setTextCursor(cursor);
@@ -549,8 +636,9 @@ void TraceDetailsPane::highlightMatches()
     QColor matchColor = palette().color(QPalette::Highlight);
     matchColor.setAlpha(80);
     const int count = std::min(int(m_matches.size()), MaxHighlightedMatches);
+    const qsizetype shown = m_text->document()->characterCount() - 1;
     for (int i = 0; i < count; ++i) {
-        if (i == m_currentMatch)
+        if (i == m_currentMatch || m_matches.at(i) + length > shown)
             continue;
         QTextEdit::ExtraSelection selection;
         selection.cursor = QTextCursor(m_text->document());
@@ -560,7 +648,7 @@ void TraceDetailsPane::highlightMatches()
         selections.append(selection);
     }
     // The current match last, so it paints over its neighbours.
-    if (m_currentMatch >= 0) {
+    if (m_currentMatch >= 0 && m_matches.at(m_currentMatch) + length <= shown) {
         QTextEdit::ExtraSelection current;
         current.cursor = QTextCursor(m_text->document());
         current.cursor.setPosition(int(m_matches.at(m_currentMatch)));
@@ -574,8 +662,9 @@ void TraceDetailsPane::highlightMatches()
 
 void TraceDetailsPane::copyJson()
 {
-    if (!m_json.isEmpty())
-        QGuiApplication::clipboard()->setText(m_json);
+    const QString json = jsonText();
+    if (!json.isEmpty())
+        QGuiApplication::clipboard()->setText(json);
 }
 
 void TraceDetailsPane::copyCurl()

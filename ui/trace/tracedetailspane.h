@@ -10,7 +10,9 @@
 class QAction;
 class QLabel;
 class QLineEdit;
+class QModelIndex;
 class QPlainTextEdit;
+class QPushButton;
 class QTabWidget;
 class QTreeWidget;
 
@@ -48,7 +50,13 @@ public:
     void setNode(int nodeId);
     int node() const { return m_node; }
 
-    QString jsonText() const { return m_json; } // what "Copy as JSON" copies
+    QString jsonText() const; // what "Copy as JSON" copies
+    // The Raw tab shows this much of a long step until the reader asks for all of it:
+    // a model call that streamed a long answer is megabytes of JSON.
+    static constexpr qsizetype RawPreviewChars = 128 * 1024;
+    bool isRawTextShortened() const;
+    void showAllRawText();
+    QPushButton *showAllButton() const { return m_showAll; }
     QString curlText() const { return m_curl; } // empty unless a model call recorded a request
 
     int matchCount() const { return int(m_matches.size()); }
@@ -83,14 +91,20 @@ private:
     void highlightMatches();
     void copyJson();
     void copyCurl();
+    void showRawText(const QString &json);
+    QJsonObject stepObject(const QModelIndex &index, const QJsonObject &payload) const;
+    static QString jsonOf(const QJsonObject &step);
 
     QPointer<TraceModel> m_model;
     int m_node = -1;
-    QString m_json;
+    QString m_json; // the Raw text when short; a long one is made again when needed
+    qsizetype m_jsonSize = 0;
+    size_t m_jsonHash = 0;
     QString m_curl;
     QList<qsizetype> m_matches; // positions in m_json
     int m_currentMatch = -1;
     bool m_rawChosen = false; // the reader picked the Raw tab: keep it for the next step
+    bool m_rawWhole = false;  // the reader asked for the whole of this step's Raw text
     int m_tabsNode = -1;      // the step the tabs were last chosen for
     QTimer m_refreshTimer;
 
@@ -107,6 +121,7 @@ private:
     JsonTreeView *m_stepView;
     QPlainTextEdit *m_shownView; // what an approval showed the user: a diff, a command, a URL
     QPlainTextEdit *m_text;
+    QPushButton *m_showAll;
     JsonHighlighter *m_highlighter;
     QAction *m_findNext;
     QAction *m_findPrevious;

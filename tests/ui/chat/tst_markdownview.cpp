@@ -1,10 +1,13 @@
 #include "ui/chat/codeblockview.h"
+#include "ui/chat/markdownblocks.h"
 #include "ui/chat/markdownsegments.h"
 #include "ui/chat/markdownview.h"
+#include "ui/chat/streamedmarkdown.h"
 #include "ui/chat/textblockview.h"
 
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextDocument>
 
 using namespace Loopscope::Ui;
 using namespace Qt::StringLiterals;
@@ -115,6 +118,142 @@ private slots:
         QCOMPARE(view.codeBlocks().size(), 0);
         QCOMPARE(view.proseBlocks().size(), 1);
         QCOMPARE(view.proseBlocks().at(0)->toPlainText(), u"*not emphasis*\n```\nnot code\n```"_s);
+    }
+
+    void theLastBlockStartsAfterABlankLineAtTheMargin_data()
+    {
+        QTest::addColumn<QString>("markdown");
+        QTest::addColumn<int>("expected");
+
+        QTest::newRow("one paragraph") << u"One\ntwo"_s << 0;
+        QTest::newRow("two paragraphs") << u"One\n\nTwo\n"_s << 5;
+        QTest::newRow("a line still being written starts nothing") << u"One\n\nTw"_s << 0;
+        QTest::newRow("a loose list stays one block") << u"- a\n\n- b\n"_s << 0;
+        QTest::newRow("another marker starts another list") << u"- a\n\n* b\n"_s << 5;
+        QTest::newRow("an ordered list after a paragraph") << u"Intro\n\n1. a\n"_s << 7;
+        QTest::newRow("an empty item continues its list") << u"1. a\n\n2.\n"_s << 0;
+        QTest::newRow("indented text belongs to the item") << u"- a\n\n  more\n"_s << 0;
+        QTest::newRow("a paragraph after a list") << u"- a\n- b\n\nAfter\n"_s << 9;
+        QTest::newRow("a table after a heading") << u"# T\n\n| a |\n| - |\n"_s << 5;
+        QTest::newRow("leading blank lines") << u"\n\nOne\n"_s << 0;
+    }
+    void theLastBlockStartsAfterABlankLineAtTheMargin()
+    {
+        QFETCH(QString, markdown);
+        QFETCH(int, expected);
+        QCOMPARE(lastMarkdownBlockStart(markdown), expected);
+        // Searching on from an earlier block start finds the same.
+        QCOMPARE(lastMarkdownBlockStart(markdown, lastMarkdownBlockStart(markdown)), expected);
+    }
+
+    // Streaming renders block by block; the result must not depend on where
+    // the chunks happened to end.
+    void aStreamedDocumentRendersAsTheWholeDocument_data()
+    {
+        QTest::addColumn<QString>("markdown");
+
+        QTest::newRow("paragraphs and headings")
+            << u"# Title\n\nSome *text* and **more**.\nStill the same paragraph.\n\n## Part\n\nEnd."_s;
+        QTest::newRow("a tight list, a loose list, a nested list")
+            << u"Intro:\n- a\n- b\n\nText\n\n1. one\n\n2. two\n   - nested\n   - more\n\n3. three\n\nAfter."_s;
+        QTest::newRow("a table between paragraphs")
+            << u"Before\n\n| Name | Value |\n| --- | ---: |\n| a | 1 |\n| b | 2 |\n\nAfter the table."_s;
+        QTest::newRow("quotes, rules and links")
+            << u"> quoted\n> more\n\n---\n\nSee [docs](https://example.org) and `code`.\n\n> again"_s;
+        QTest::newRow("multi-byte characters") << u"Zürich 東京 😀 ok\n\n- 21 °C\n- 東京 😀\n\nÉté 😀."_s;
+        QTest::newRow("setext headings and indented code")
+            << u"Title\n=====\n\ntext\n\n    indented code\n\n    more code\n\nEnd"_s;
+        QTest::newRow("windows line ends") << u"One\r\n\r\n- a\r\n- b\r\n\r\nTwo"_s;
+    }
+    void aStreamedDocumentRendersAsTheWholeDocument()
+    {
+        QFETCH(QString, markdown);
+        QTextDocument whole;
+        whole.setMarkdown(markdown);
+
+        const auto render = [](const QStringList &chunks, int *fullRenders) {
+            auto document = std::make_unique<QTextDocument>();
+            StreamedMarkdown streamed(document.get());
+            QString text;
+            for (const QString &chunk : chunks) {
+                text += chunk;
+                streamed.setMarkdown(text);
+            }
+            *fullRenders = streamed.fullRenders();
+            return document;
+        };
+        const auto expectSame = [&](const QStringList &chunks) {
+            int fullRenders = 0;
+            const std::unique_ptr<QTextDocument> streamed = render(chunks, &fullRenders);
+            QCOMPARE(fullRenders, 1); // the rest were appended
+            QCOMPARE(streamed->toPlainText(), whole.toPlainText());
+            QCOMPARE(streamed->toMarkdown(), whole.toMarkdown());
+            QCOMPARE(streamed->toHtml(), whole.toHtml());
+        };
+        // Every cut in two, in code units (so also inside a surrogate pair)...
+        for (qsizetype cut = 0; cut <= markdown.size(); ++cut) {
+            expectSame({markdown.left(cut), markdown.mid(cut)});
+            if (QTest::currentTestFailed())
+                QFAIL(qPrintable(u"cut at %1"_s.arg(cut)));
+        }
+        // ...and chunks of every size up to a dozen.
+        for (qsizetype size = 1; size <= 12; ++size) {
+            QStringList chunks;
+            for (qsizetype at = 0; at < markdown.size(); at += size)
+                chunks.append(markdown.mid(at, size));
+            expectSame(chunks);
+            if (QTest::currentTestFailed())
+                QFAIL(qPrintable(u"chunks of %1"_s.arg(size)));
+        }
+    }
+
+    void textThatDoesNotExtendTheRenderedTextIsRenderedAfresh()
+    {
+        QTextDocument document;
+        StreamedMarkdown streamed(&document);
+        streamed.setMarkdown(u"- a\n\nPara\n"_s);
+        // Same finished block, but the line that ended it now continues the list.
+        streamed.setMarkdown(u"- a\n\n- b\n"_s);
+        QTextDocument whole;
+        whole.setMarkdown(u"- a\n\n- b\n"_s);
+        QCOMPARE(document.toHtml(), whole.toHtml());
+        QCOMPARE(streamed.fullRenders(), 2);
+    }
+
+    // The view streams segment by segment and block by block: whatever the
+    // chunks, it ends as the view given the whole text at once.
+    void aStreamedMessageEndsAsTheWholeMessage_data()
+    {
+        QTest::addColumn<QString>("markdown");
+        QTest::newRow("prose, a fence, prose")
+            << u"# Plan\n\nFirst *this*.\n\n```cpp\nint x = 1;\n\nint y = 2;\n```\n\nThen that.\n"_s;
+        QTest::newRow("a list holding a fence")
+            << u"1. Build:\n   ```sh\n   make\n   ```\n2. Run it\n\n- done\n"_s;
+        QTest::newRow("a table, then an open fence")
+            << u"| a | b |\n| - | - |\n| 1 | 2 |\n\n~~~\nstill open"_s;
+        QTest::newRow("multi-byte characters around a fence")
+            << u"東京 😀\n\n```\n😀 Zürich\n```\n\n- °C 😀\n"_s;
+    }
+    void aStreamedMessageEndsAsTheWholeMessage()
+    {
+        QFETCH(QString, markdown);
+        MarkdownView whole;
+        whole.setText(markdown);
+        const auto html = [](const MarkdownView &view) {
+            QStringList parts;
+            for (const TextBlockView *prose : view.proseBlocks())
+                parts.append(prose->document()->toHtml());
+            for (const CodeBlockView *code : view.codeBlocks())
+                parts.append(code->language() + u':' + code->code());
+            return parts;
+        };
+        for (qsizetype size = 1; size <= 9; ++size) {
+            MarkdownView streamed;
+            for (qsizetype at = size; at < markdown.size() + size; at += size)
+                streamed.setText(markdown.left(at));
+            QCOMPARE(streamed.text(), markdown);
+            QCOMPARE(html(streamed), html(whole));
+        }
     }
 
     void aTextBlockIsAsTallAsItsText()

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -449,7 +450,59 @@ private slots:
         QVERIFY(messages->isExpanded());
         QCOMPARE(messages->text(Ui::JsonTreeView::ValueColumn), u"[1 item]"_s);
         QVERIFY(!messages->child(0)->isExpanded());
+        // Folded rows are made when opened.
+        QCOMPARE(messages->child(0)->childCount(), 0);
+        QCOMPARE(messages->child(0)->childIndicatorPolicy(), QTreeWidgetItem::ShowIndicator);
+        messages->child(0)->setExpanded(true);
         QCOMPARE(childKeys(messages->child(0)), (QStringList{u"content"_s, u"role"_s}));
+    }
+
+    void aLongArrayShowsItsRowsABatchAtATime()
+    {
+        QJsonArray events;
+        for (int i = 0; i < 1200; ++i)
+            events.append(QJsonObject{{u"n"_s, i}});
+        Ui::JsonTreeView view;
+        view.setJson(QJsonObject{{u"events"_s, events}});
+        QTreeWidgetItem *list = view.topLevelItem(0);
+        QVERIFY(list->isExpanded());
+        QCOMPARE(list->childCount(), 501); // 500 rows and "… 700 more"
+        QCOMPARE(list->child(500)->text(Ui::JsonTreeView::KeyColumn), u"… 700 more"_s);
+        list->child(500)->setExpanded(true);
+        QCOMPARE(list->childCount(), 1001);
+        QCOMPARE(list->child(500)->text(Ui::JsonTreeView::KeyColumn), u"[500]"_s);
+        list->child(1000)->setExpanded(true);
+        QCOMPARE(list->childCount(), 1200);
+        QCOMPARE(list->child(1199)->text(Ui::JsonTreeView::KeyColumn), u"[1199]"_s);
+    }
+
+    void aLongStepShowsTheBeginningOfItsRawTextUntilAskedForAll()
+    {
+        Trace trace;
+        TraceModel model(&trace);
+        const QString answer = QString(u"word "_s).repeated(40'000);
+        const int node = trace.begin(-1, TraceKind::Turn, u"Long"_s, 1,
+                                     TurnData{u"assistant"_s, u"q"_s, answer, u"answered"_s, {}});
+        trace.finish(node, TraceStatus::Ok, 2);
+        Ui::TraceDetailsPane pane(&model);
+        pane.setNode(node);
+        QVERIFY(pane.jsonText().size() > Ui::TraceDetailsPane::RawPreviewChars);
+        QVERIFY(pane.isRawTextShortened());
+        QVERIFY(pane.textView()->document()->characterCount() <= Ui::TraceDetailsPane::RawPreviewChars + 1);
+        QVERIFY(!pane.showAllButton()->isHidden());
+        // A match past the shown text shows all of it.
+        pane.searchField()->setText(u"\"endedUs\""_s);
+        QCOMPARE(pane.matchCount(), 1);
+        QVERIFY(!pane.isRawTextShortened());
+        QCOMPARE(pane.textView()->toPlainText(), pane.jsonText());
+        QVERIFY(pane.showAllButton()->isHidden());
+        // The next step starts shortened again (unless a match is further on).
+        pane.searchField()->clear();
+        pane.setNode(-1);
+        pane.setNode(node);
+        QVERIFY(pane.isRawTextShortened());
+        pane.showAllRawText();
+        QCOMPARE(pane.textView()->toPlainText(), pane.jsonText());
     }
 
     void jsonValuesReadAsAPersonWouldWriteThem_data()
