@@ -4885,10 +4885,17 @@ Headless commands: loopscope run, loopscope replay, loopscope export, loopscope 
 <context>
     <name>CompareDialog</name>
     <message numerus="yes">
-        <source>%n turn(s)</source>
+        <source>This session (%n turn(s))</source>
         <translation>
-            <numerusform>%n turn</numerusform>
-            <numerusform>%n turns</numerusform>
+            <numerusform>This session (%n turn)</numerusform>
+            <numerusform>This session (%n turns)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n turn(s))</source>
+        <translation>
+            <numerusform>%1 (%n turn)</numerusform>
+            <numerusform>%1 (%n turns)</numerusform>
         </translation>
     </message>
 </context>
