@@ -89,7 +89,7 @@ ComparisonView::ComparisonView(const RunComparison &comparison, QWidget *parent)
     header->setSectionResizeMode(LeftColumn, QHeaderView::Stretch);
     header->setSectionResizeMode(StatusColumn, QHeaderView::ResizeToContents);
     header->setSectionResizeMode(RightColumn, QHeaderView::Stretch);
-    header->resizeSection(StepColumn, fontMetrics().averageCharWidth() * 22);
+    header->resizeSection(StepColumn, fontMetrics().averageCharWidth() * 28);
 
     m_diff->setReadOnly(true);
     m_diff->setLineWrapMode(QPlainTextEdit::NoWrap);
