@@ -120,12 +120,8 @@ bool sameMessage(const Message &a, const Message &b)
     return true;
 }
 
-QString optionalText(const std::optional<double> &value)
-{
-    return value ? QString::number(*value) : RunComparison::tr("default");
-}
-
-QString optionalText(const std::optional<int> &value)
+template<typename Number>
+QString optionalText(const std::optional<Number> &value)
 {
     return value ? QString::number(*value) : RunComparison::tr("default");
 }
@@ -308,48 +304,23 @@ void RunComparison::addTurnRows()
 {
     const ComparedTurn &a = m_left;
     const ComparedTurn &b = m_right;
-    addRow({Row::Kind::Answer, a.answer == b.answer ? Status::Same : Status::Differs, -1, -1, tr("answer"),
-            cell(a.answer), cell(b.answer), a.node, b.node, true, tr("the answers differ")});
-    addRow({Row::Kind::Outcome, a.outcome == b.outcome ? Status::Same : Status::Differs, -1, -1,
-            tr("outcome"), a.outcome, b.outcome, a.node, b.node, true,
-            tr("the outcomes differ (%1 against %2)").arg(a.outcome, b.outcome)});
+    const auto add = [&](Row::Kind kind, const QString &label, const QString &left, const QString &right,
+                         bool same, bool counted, const QString &difference) {
+        addRow({kind, same ? Status::Same : Status::Differs, -1, -1, label, left, right, a.node, b.node,
+                counted, difference});
+    };
+    add(Row::Kind::Answer, tr("answer"), cell(a.answer), cell(b.answer), a.answer == b.answer, true,
+        tr("the answers differ"));
+    add(Row::Kind::Outcome, tr("outcome"), a.outcome, b.outcome, a.outcome == b.outcome, true,
+        tr("the outcomes differ (%1 against %2)").arg(a.outcome, b.outcome));
     // Shown, never counted.
-    addRow({Row::Kind::Tokens,
-            a.usage == b.usage ? Status::Same : Status::Differs,
-            -1,
-            -1,
-            tr("tokens"),
-            tokens(a.usage),
-            tokens(b.usage),
-            a.node,
-            b.node,
-            false,
-            {}});
-    addRow({Row::Kind::Time,
-            a.durationUs == b.durationUs ? Status::Same : Status::Differs,
-            -1,
-            -1,
-            tr("time"),
-            duration(a.durationUs),
-            duration(b.durationUs),
-            a.node,
-            b.node,
-            false,
-            {}});
+    add(Row::Kind::Tokens, tr("tokens"), tokens(a.usage), tokens(b.usage), a.usage == b.usage, false, {});
+    add(Row::Kind::Time, tr("time"), duration(a.durationUs), duration(b.durationUs),
+        a.durationUs == b.durationUs, false, {});
     const std::optional<double> leftCost = a.costUsd();
     const std::optional<double> rightCost = b.costUsd();
     if (leftCost || rightCost)
-        addRow({Row::Kind::Cost,
-                leftCost == rightCost ? Status::Same : Status::Differs,
-                -1,
-                -1,
-                tr("cost"),
-                cost(leftCost),
-                cost(rightCost),
-                a.node,
-                b.node,
-                false,
-                {}});
+        add(Row::Kind::Cost, tr("cost"), cost(leftCost), cost(rightCost), leftCost == rightCost, false, {});
 }
 
 void RunComparison::findFirstDifference()

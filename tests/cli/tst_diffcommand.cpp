@@ -1,5 +1,6 @@
 #include "app/cli/diffcommand.h"
 #include "tests/replay/recordingfixture.h"
+#include "tests/support/commandoutput.h"
 #include "translations/translations.h"
 
 #include <QRegularExpression>
@@ -12,26 +13,10 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Output
-{
-    int code = -1;
-    QStringList lines;
-    QString errors;
-};
-
 // Runs `loopscope diff` in this process, its output captured.
-Output diff(const QStringList &arguments)
+CommandOutput diff(const QStringList &arguments)
 {
-    QString out;
-    QString err;
-    QTextStream outStream(&out);
-    QTextStream errStream(&err);
-    Output output;
-    output.code
-        = Cli::DiffCommand(&outStream, &errStream).exec(QStringList{u"loopscope"_s, u"diff"_s} + arguments);
-    output.lines = out.split(u'\n', Qt::SkipEmptyParts);
-    output.errors = err;
-    return output;
+    return runCommand<Cli::DiffCommand>(u"diff"_s, arguments);
 }
 
 } // namespace
@@ -151,7 +136,7 @@ private slots:
             if (argument.endsWith(u".json"_s))
                 argument = m_dir.filePath(argument);
         }
-        const Output output = diff(arguments);
+        const CommandOutput output = diff(arguments);
         QCOMPARE(output.code, code);
         QVERIFY(output.lines.size() >= lines.size());
         for (int i = 0; i < lines.size(); ++i) {
@@ -177,7 +162,7 @@ private slots:
 
     void theHelpNamesTheMarksAndTheExitCodes()
     {
-        const Output output = diff({u"--help"_s});
+        const CommandOutput output = diff({u"--help"_s});
         QCOMPARE(output.code, 0);
         const QString help = output.lines.join(u'\n');
         QVERIFY(help.contains(u"diff [options] A B"_s));
