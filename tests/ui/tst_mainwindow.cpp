@@ -19,8 +19,6 @@
 #include "ui/chat/mcpresourcesdialog.h"
 #include "ui/compare/comparedialog.h"
 #include "ui/compare/comparisonview.h"
-#include "ui/compare/comparedialog.h"
-#include "ui/compare/comparisonview.h"
 #include "ui/debug/debugpanel.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/mainwindow.h"
