@@ -127,11 +127,14 @@ void CompareDialog::onSessionChosen(int side)
         return;
     }
     s.session->setCurrentIndex(s.lastSession);
-    const QString path
-        = QFileDialog::getOpenFileName(this, tr("Compare With a Session"), QString(),
-                                       tr("Loopscope sessions (*.loopscope.json);;All files (*)"));
-    if (!path.isEmpty())
-        addSessionFile(side, path);
+    // Window-modal and asynchronous: no nested event loop.
+    auto *dialog = new QFileDialog(this, tr("Compare With a Session"), QString(),
+                                   tr("Loopscope sessions (*.loopscope.json);;All files (*)"));
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this, side](const QString &path) { addSessionFile(side, path); });
+    dialog->open();
 }
 
 void CompareDialog::addSessionFile(int side, const QString &path)
