@@ -6,6 +6,9 @@
 #include <QJsonDocument>
 #include <QLocale>
 
+#include <algorithm>
+#include <climits>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -155,7 +158,7 @@ int RunComparison::addRow(ComparisonRow row)
 
 void RunComparison::addIterations()
 {
-    // Iterations pair up by number, the reflection (0) with the reflection.
+    // Iterations pair up by number; the reflection (0) pairs with the reflection and comes last.
     QList<int> numbers;
     for (const ComparedTurn *turn : {&m_left, &m_right}) {
         for (const ComparedIteration &iteration : turn->iterations) {
