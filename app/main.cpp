@@ -5,6 +5,7 @@
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
+#include "app/cli/diffcommand.h"
 #include "app/cli/evalcommand.h"
 #include "app/cli/exportcommand.h"
 #include "app/cli/mcpcommand.h"
@@ -85,8 +86,8 @@ void describeWindowOptions(QCommandLineParser &parser,
     parser.setApplicationDescription(QCoreApplication::translate(
         "main",
         "Chat with an LLM agent and see, step by step, what its tool loop does.\n"
-        "Headless commands: loopscope run, loopscope replay, loopscope export, loopscope mcp list|call,\n"
-        "loopscope eval (each with --help)."));
+        "Headless commands: loopscope run, loopscope replay, loopscope diff, loopscope export,\n"
+        "loopscope mcp list|call, loopscope eval (each with --help)."));
     parser.addHelpOption();
     parser.addVersionOption();
     providerOptions.addTo(parser);
@@ -179,6 +180,11 @@ int main(int argc, char *argv[])
         QCoreApplication app(argc, argv);
         describeApplication();
         return Loopscope::Cli::ReplayCommand().exec(QCoreApplication::arguments());
+    }
+    if (argc > 1 && qstrcmp(argv[1], "diff") == 0) {
+        QCoreApplication app(argc, argv);
+        describeApplication();
+        return Loopscope::Cli::DiffCommand().exec(QCoreApplication::arguments());
     }
     if (argc > 1 && qstrcmp(argv[1], "mcp") == 0) {
         QCoreApplication app(argc, argv);

@@ -4881,4 +4881,69 @@ Headless commands: loopscope run, loopscope replay, loopscope export, loopscope 
         <translation type="unfinished"></translation>
     </message>
 </context>
+<context>
+    <name>RunComparison</name>
+    <message numerus="yes">
+        <source>%1 · %n token(s)</source>
+        <translation>
+            <numerusform>%1 · %n token</numerusform>
+            <numerusform>%1 · %n tokens</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n message(s)</source>
+        <translation>
+            <numerusform>%1 · %n message</numerusform>
+            <numerusform>%1 · %n messages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n tool(s)</source>
+        <translation>
+            <numerusform> · %n tool</numerusform>
+            <numerusform> · %n tools</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n iteration(s) against %1)</source>
+        <translation>
+            <numerusform> (%n iteration against %1)</numerusform>
+            <numerusform> (%n iterations against %1)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s) against %1</source>
+        <translation>
+            <numerusform>%n message against %1</numerusform>
+            <numerusform>%n messages against %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>DiffCommand</name>
+    <message numerus="yes">
+        <source>&quot;%1&quot; has %n turn(s), not %2</source>
+        <translation>
+            <numerusform>&quot;%1&quot; has %n turn, not %2</numerusform>
+            <numerusform>&quot;%1&quot; has %n turns, not %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>CompareDialog</name>
+    <message numerus="yes">
+        <source>This session (%n turn(s))</source>
+        <translation>
+            <numerusform>This session (%n turn)</numerusform>
+            <numerusform>This session (%n turns)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n turn(s))</source>
+        <translation>
+            <numerusform>%1 (%n turn)</numerusform>
+            <numerusform>%1 (%n turns)</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

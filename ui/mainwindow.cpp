@@ -1,5 +1,7 @@
 #include "ui/mainwindow.h"
 
+#include "agent/compare/comparedturn.h"
+#include "agent/compare/runcomparison.h"
 #include "agent/config/appsettings.h"
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpsettings.h"
@@ -16,6 +18,8 @@
 #include "ui/chat/chatview.h"
 #include "ui/chat/elicitationcard.h"
 #include "ui/chat/mcpresourcesdialog.h"
+#include "ui/compare/comparedialog.h"
+#include "ui/compare/comparisonview.h"
 #include "ui/debug/debugpanel.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/replay/replaywindow.h"
@@ -172,10 +176,17 @@ void MainWindow::createActions()
     m_forkAction->setToolTip(
         tr("Start a new session with the conversation up to the selected turn or iteration"));
     connect(m_forkAction, &QAction::triggered, this, &MainWindow::forkAtSelection);
-    // Both act on the selected step: offer them where it is picked too.
+
+    m_compareAction = new QAction(tr("Co&mpare Turns…"), this);
+    m_compareAction->setToolTip(tr("Show two turns side by side, step by step, with their first difference"));
+    connect(m_compareAction, &QAction::triggered, this, &MainWindow::compareTurns);
+    m_compareWithAction = new QAction(tr("&Compare With…"), this);
+    m_compareWithAction->setToolTip(tr("Compare the selected turn with another turn or session"));
+    connect(m_compareWithAction, &QAction::triggered, this, &MainWindow::compareTurns);
+    // These act on the selected step: offer them where it is picked too.
     auto *separator = new QAction(this);
     separator->setSeparator(true);
-    m_inspector->treeView()->addActions({separator, m_replayAction, m_forkAction});
+    m_inspector->treeView()->addActions({separator, m_replayAction, m_forkAction, m_compareWithAction});
 
     m_mcpResourcesAction = new QAction(tr("&MCP Prompts and Resources…"), this);
     m_mcpResourcesAction->setIconText(tr("MCP"));
@@ -244,6 +255,7 @@ void MainWindow::createMenus()
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(m_mcpResourcesAction);
+    tools->addAction(m_compareAction);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     addExamplesMenu(help);
@@ -305,6 +317,8 @@ void MainWindow::updateTurnActions()
     const bool turnDone = !session->isBusy() && session->turnIndexAt(node) >= 0;
     m_replayAction->setEnabled(turnDone);
     m_forkAction->setEnabled(turnDone && node >= 0);
+    // Compare Turns can also pick two session files, so it stays on.
+    m_compareWithAction->setEnabled(turnDone);
 }
 
 void MainWindow::forkAtSelection()
@@ -322,6 +336,22 @@ void MainWindow::forkAtSelection()
         else
             showMessage(tr("Cannot fork: %1").arg(error));
     });
+}
+
+void MainWindow::compareTurns()
+{
+    const ChatSession *session = m_context.session;
+    const QString name = session->title().isEmpty() ? tr("this session") : session->title();
+    const QList<ComparedTurn> turns = ComparedSession::turnsOf(*session->trace(), name);
+    auto *dialog = new CompareDialog(turns, name, session->turnIndexAt(m_inspector->selectedNode()), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const std::optional<ComparedTurn> left = dialog->leftTurn();
+        const std::optional<ComparedTurn> right = dialog->rightTurn();
+        if (left && right)
+            (new ComparisonView(RunComparison(*left, *right), this))->show();
+    });
+    dialog->open();
 }
 
 void MainWindow::updateTitle()

@@ -86,6 +86,9 @@ public:
     QAction *stopAction() const { return m_stopAction; }
     QAction *replayAction() const { return m_replayAction; }
     QAction *forkAction() const { return m_forkAction; }
+    // Tools → Compare Turns…, and "Compare With…" on a turn in the trace: both open the compare dialog.
+    QAction *compareAction() const { return m_compareAction; }
+    QAction *compareWithAction() const { return m_compareWithAction; }
     SessionActions *sessionActions() const { return m_sessionActions; }
     SessionLibraryPanel *libraryPanel() const { return m_libraryPanel; }
     // The toolbar's model picker: the provider's models, or one typed in.
@@ -133,6 +136,8 @@ private:
     void updateTitle();
     void replaySelectedTurn();
     void forkAtSelection();
+    // Picks two turns (this session's selected one first) and shows them side by side.
+    void compareTurns();
     // Replay and Fork only when there is a finished turn (for Fork, a selected step of one).
     void updateTurnActions();
     void createLibraryDock();
@@ -169,6 +174,8 @@ private:
     QAction *m_showTraceAction = nullptr;
     QAction *m_replayAction = nullptr;
     QAction *m_forkAction = nullptr;
+    QAction *m_compareAction = nullptr;
+    QAction *m_compareWithAction = nullptr;
     QAction *m_mcpResourcesAction = nullptr;
     std::unique_ptr<McpSettings> m_mcpSettings;
     QPointer<McpResourcesDialog> m_mcpResources;

@@ -19,6 +19,7 @@ void appendModelCall(RecordedTurn &turn, const TraceNode &node, int iteration)
         return;
     RecordedModelCall call;
     call.iteration = iteration;
+    call.traceNode = node.id;
     call.request = data->request;
     call.originalRequest = data->originalRequest;
     if (node.status == TraceStatus::Ok)

@@ -19,6 +19,7 @@ struct Transcript;
 struct RecordedModelCall
 {
     int iteration = 0;    // 0 for the reflection call
+    int traceNode = -1;   // the ModelCall node it was read from
     ModelRequest request; // as sent, after any interceptor's edit
     // What the loop had built, when an interceptor (the debugger) changed it.
     std::optional<ModelRequest> originalRequest;

@@ -1,5 +1,5 @@
 # bash completion for loopscope(1): the window's options, the sub-commands
-# run, replay, export, mcp and eval, their options and their values.
+# run, replay, diff, export, mcp and eval, their options and their values.
 
 _loopscope()
 {
@@ -10,7 +10,7 @@ _loopscope()
     local command=""
     if [[ $cword -gt 1 ]]; then
         case ${words[1]} in
-            run|replay|export|mcp|eval) command=${words[1]} ;;
+            run|replay|diff|export|mcp|eval) command=${words[1]} ;;
         esac
     fi
 
@@ -48,7 +48,7 @@ _loopscope()
         --api-key-env)
             COMPREPLY=($(compgen -v -- "$cur"))
             return ;;
-        --base-url|--model|--system|--max-iterations|--turn|--mcp-url|--mcp-server|--jobs|--timeout)
+        --base-url|--model|--system|--max-iterations|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout)
             return ;;
     esac
 
@@ -78,6 +78,12 @@ _loopscope()
             else
                 _filedir jsonl
             fi ;;
+        diff)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--turn --turn-b -h --help" -- "$cur"))
+            else
+                _filedir 'loopscope.json'
+            fi ;;
         export)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--format -o --output --otlp-content -h --help" -- "$cur"))
@@ -88,7 +94,7 @@ _loopscope()
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$provider_options -h --help --help-all -v --version" -- "$cur"))
             elif [[ $cword -eq 1 ]]; then
-                COMPREPLY=($(compgen -W "run replay export mcp eval" -- "$cur"))
+                COMPREPLY=($(compgen -W "run replay diff export mcp eval" -- "$cur"))
                 _filedir 'loopscope.json'
             else
                 _filedir 'loopscope.json'

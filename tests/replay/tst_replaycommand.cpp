@@ -1,6 +1,7 @@
 #include "agent/safety/ruleshield.h"
 #include "app/cli/replaycommand.h"
 #include "tests/replay/recordingfixture.h"
+#include "tests/support/commandoutput.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -11,26 +12,10 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Output
-{
-    int code = -1;
-    QStringList lines;
-    QString errors;
-};
-
 // Runs `loopscope replay` in this process, its output captured.
-Output replay(const QStringList &arguments)
+CommandOutput replay(const QStringList &arguments)
 {
-    QString out;
-    QString err;
-    QTextStream outStream(&out);
-    QTextStream errStream(&err);
-    Output output;
-    output.code = Cli::ReplayCommand(&outStream, &errStream)
-                      .exec(QStringList{u"loopscope"_s, u"replay"_s} + arguments);
-    output.lines = out.split(u'\n', Qt::SkipEmptyParts);
-    output.errors = err;
-    return output;
+    return runCommand<Cli::ReplayCommand>(u"replay"_s, arguments);
 }
 
 } // namespace
@@ -134,7 +119,7 @@ private slots:
             if (argument.endsWith(u".json"_s))
                 argument = m_dir.filePath(argument);
         }
-        const Output output = replay(arguments);
+        const CommandOutput output = replay(arguments);
         QCOMPARE(output.code, code);
         QCOMPARE(output.lines.size(), lines.size());
         for (int i = 0; i < lines.size(); ++i)
@@ -147,7 +132,7 @@ private slots:
 
     void theHelpNamesTheExitCodes()
     {
-        const Output output = replay({u"--help"_s});
+        const CommandOutput output = replay({u"--help"_s});
         QCOMPARE(output.code, 0);
         const QString help = output.lines.join(u'\n');
         QVERIFY(help.contains(u"replay [options] FILE"_s));

@@ -17,6 +17,8 @@
 #include "ui/chat/chatview.h"
 #include "ui/chat/elicitationcard.h"
 #include "ui/chat/mcpresourcesdialog.h"
+#include "ui/compare/comparedialog.h"
+#include "ui/compare/comparisonview.h"
 #include "ui/debug/debugpanel.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/mainwindow.h"
@@ -832,6 +834,36 @@ private slots:
         QCOMPARE(offered(), (QList<bool>{false, false}));
         QVERIFY(m_fixture->session.restore(saved));
         QCOMPARE(offered(), (QList<bool>{true, false}));
+    }
+
+    void compareWithOnATurnOpensTheDialogAndThenTheComparison()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QVERIFY(window.traceInspector()->treeView()->actions().contains(window.compareWithAction()));
+        QVERIFY(!window.compareWithAction()->isEnabled());
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QVERIFY(window.compareWithAction()->isEnabled());
+
+        window.traceInspector()->selectNode(m_fixture->session.trace()->roots().constFirst());
+        window.compareWithAction()->trigger();
+        auto *dialog = window.findChild<Ui::CompareDialog *>();
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        // One turn: it is on both sides, a turn against itself.
+        QCOMPARE(dialog->leftTurn()->number, 1);
+        QCOMPARE(dialog->rightTurn()->number, 1);
+        dialog->accept();
+        auto *view = window.findChild<Ui::ComparisonView *>();
+        QVERIFY(view);
+        QTRY_VERIFY(view->isVisible());
+        QCOMPARE(view->summaryLabel()->text(), u"identical"_s);
+        view->close();
     }
 
     void forkingAtAnIterationStartsASessionWithTheHistoryUpToIt_data()

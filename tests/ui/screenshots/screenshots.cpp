@@ -1,11 +1,14 @@
 // Takes the README's screenshots: the idle window, a finished three-iteration
-// turn with the trace expanded, the session library, a replay that diverged, a
+// turn with the trace expanded, the session library, a replay that diverged
+// and its comparison with the recording, a
 // paused debug step, a turn with MCP tools (waiting for approval, then done) and
 // the settings dialog with its MCP page; and records the example sessions.
 // The window, the agent and the HTTP traffic are real; the model is the demo
 // conversation on 127.0.0.1. Run under Xvfb with a fresh keyring
 // (tests/config/with-keyring.sh), so nothing of the user's is touched.
 
+#include "agent/compare/comparedturn.h"
+#include "agent/compare/runcomparison.h"
 #include "agent/config/appsettings.h"
 #include "agent/config/secretstore.h"
 #include "agent/mcp/mcphub.h"
@@ -17,7 +20,9 @@
 #include "agent/transcript/transcript.h"
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
+#include "translations/translations.h"
 #include "ui/chat/chatcomposer.h"
+#include "ui/compare/comparisonview.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/mainwindow.h"
 #include "ui/replay/replaywindow.h"
@@ -80,6 +85,8 @@ int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
     QApplication::setApplicationName(u"Loopscope"_s);
+    // As the app does: "2 messages", never "2 message(s)".
+    Translations::install();
     const QString outDir = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QDir::currentPath();
 
     QTemporaryDir dir;
@@ -177,6 +184,29 @@ int main(int argc, char *argv[])
         return 8;
     replay->traceInspector()->treeView()->expandAll();
     ok = save(replay, outDir + u"/replay-diverged.png"_s) && ok;
+
+    // That replay beside its recording, step by step, at the first difference.
+    const Trace *replayed = replay->run()->trace();
+    const std::optional<ComparedTurn> recordedTurn = ComparedTurn::fromTrace(
+        *session.trace(), session.trace()->roots().constLast(), u"the recording, turn 1"_s);
+    const std::optional<ComparedTurn> replayedTurn = ComparedTurn::fromTrace(
+        *replayed, replayed->roots().constLast(), u"its replay, with -1 as the first result"_s);
+    if (!recordedTurn || !replayedTurn)
+        return 9;
+    auto *comparison = new Ui::ComparisonView(RunComparison(*recordedTurn, *replayedTurn));
+    comparison->resize(1280, 800);
+    comparison->show();
+    // A model request's diff below the steps: the second, which carried the changed result.
+    for (QTreeWidgetItemIterator it(comparison->stepTree()); *it; ++it) {
+        const int row = Ui::ComparisonView::rowOf(*it);
+        if (comparison->comparison().rows().at(row).kind == ComparisonRow::Kind::ModelRequest
+            && comparison->comparison().rows().at(row).status == ComparisonRow::Status::Differs) {
+            comparison->stepTree()->setCurrentItem(*it);
+            break;
+        }
+    }
+    ok = save(comparison, outDir + u"/compare-runs.png"_s) && ok;
+    comparison->close();
     replay->close();
 
     // A debug step: break before every tool call, then ask again from scratch.

@@ -1,0 +1,277 @@
+#include "agent/compare/runcomparison.h"
+#include "agent/compare/sequencealignment.h"
+#include "tests/replay/recordingfixture.h"
+#include "translations/translations.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Loopscope;
+using namespace Loopscope::Testing;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+using Status = ComparisonRow::Status;
+
+// A turn recorded by a real agent on a scripted model with real tools.
+ComparedTurn record(const QList<Step> &steps, const QString &source, int multiplyBias = 0,
+                    const AgentConfig &config = recordingConfig())
+{
+    Recording recording(config);
+    recording.tools.multiplyBias = multiplyBias;
+    recording.run(question, steps);
+    return ComparedTurn::fromTrace(recording.trace, recording.trace.roots().constLast(), source).value();
+}
+
+// Each row as "<mark> <indented label>", the marks of `loopscope diff`.
+QStringList outline(const RunComparison &comparison)
+{
+    QStringList lines;
+    QList<int> depth;
+    for (const ComparisonRow &row : comparison.rows()) {
+        depth.append(row.parent >= 0 ? depth.at(row.parent) + 1 : 0);
+        QChar mark = u'~';
+        if (row.counted) {
+            switch (row.status) {
+            case Status::Same: mark = u'='; break;
+            case Status::Differs: mark = u'!'; break;
+            case Status::OnlyLeft: mark = u'<'; break;
+            case Status::OnlyRight: mark = u'>'; break;
+            }
+        }
+        lines.append(QString(mark) + u' ' + QString(depth.constLast() * 2, u' ') + row.label);
+    }
+    return lines;
+}
+
+const QStringList sameThreeIterations{
+    u"= question"_s,   u"= iteration 1"_s, u"=   model request"_s, u"=   add"_s,           u"=     result"_s,
+    u"=   multiply"_s, u"=     result"_s,  u"= iteration 2"_s,     u"=   model request"_s, u"=   add"_s,
+    u"=     result"_s, u"= iteration 3"_s, u"=   model request"_s, u"= answer"_s,          u"= outcome"_s,
+    u"~ tokens"_s,     u"~ time"_s};
+
+} // namespace
+
+class RunComparisonTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        Translations::install(); // the plural forms: "2 messages"
+    }
+
+    void runsAreAlignedStepByStepWithTheirFirstDifference_data()
+    {
+        QTest::addColumn<ComparedTurn>("left");
+        QTest::addColumn<ComparedTurn>("right");
+        QTest::addColumn<QStringList>("outline");
+        QTest::addColumn<QString>("firstDifference"); // the outline line of the first difference
+        QTest::addColumn<QString>("summary");
+
+        const ComparedTurn recorded = record(threeIterations(), u"recorded"_s);
+        QTest::newRow("two runs that did the same") << recorded << record(threeIterations(), u"again"_s)
+                                                    << sameThreeIterations << QString() << u"identical"_s;
+
+        // multiply answers 21 instead of 20: the next request carries it too, but the result came first.
+        QStringList oneResult = sameThreeIterations;
+        oneResult[1] = u"! iteration 1"_s;
+        oneResult[6] = u"!     result"_s;
+        oneResult[7] = u"! iteration 2"_s;
+        oneResult[8] = u"!   model request"_s;
+        oneResult[11] = u"! iteration 3"_s;
+        oneResult[12] = u"!   model request"_s;
+        QTest::newRow("one tool result differs")
+            << recorded << record(threeIterations(), u"biased"_s, 1) << oneResult << u"!     result"_s
+            << u"diverged at iteration 1: multiply results differ"_s;
+
+        // The right run answers after the first results: one iteration fewer.
+        const QList<Step> twoIterations{
+            ScriptedModelClient::calls({add(u"c1"_s, 2, 3), multiply(u"c2"_s, 4, 5)}),
+            ScriptedModelClient::text(answer)};
+        QTest::newRow("the number of iterations differs")
+            << recorded << record(twoIterations, u"shorter"_s)
+            << QStringList{u"= question"_s,        u"= iteration 1"_s, u"=   model request"_s,
+                           u"=   add"_s,           u"=     result"_s,  u"=   multiply"_s,
+                           u"=     result"_s,      u"! iteration 2"_s, u"=   model request"_s,
+                           u"<   add"_s,           u"<     result"_s,  u"< iteration 3"_s,
+                           u"<   model request"_s, u"= answer"_s,      u"= outcome"_s,
+                           u"~ tokens"_s,          u"~ time"_s}
+            << u"<   add"_s
+            << u"diverged at iteration 2: only the left run calls add (3 iterations against 2)"_s;
+
+        QList<Step> otherAnswer = threeIterations();
+        otherAnswer.last() = ScriptedModelClient::text(u"It makes 25."_s);
+        QStringList answerOnly = sameThreeIterations;
+        answerOnly[13] = u"! answer"_s;
+        QTest::newRow("only the answer differs") << recorded << record(otherAnswer, u"terse"_s) << answerOnly
+                                                 << u"! answer"_s << u"same steps; the answers differ"_s;
+
+        QList<Step> otherArguments = threeIterations();
+        otherArguments[1] = ScriptedModelClient::calls({add(u"c3"_s, 20, 5)});
+        QStringList arguments = sameThreeIterations;
+        arguments[7] = u"! iteration 2"_s;
+        arguments[9] = u"!   add"_s;
+        arguments[11] = u"! iteration 3"_s;
+        arguments[12] = u"!   model request"_s;
+        QTest::newRow("the arguments of a call differ")
+            << recorded << record(otherArguments, u"swapped"_s) << arguments << u"!   add"_s
+            << u"diverged at iteration 2: add arguments differ"_s;
+
+        AgentConfig otherModel = recordingConfig();
+        otherModel.model.model = u"other-model"_s;
+        QStringList model = sameThreeIterations;
+        for (int row : {1, 2, 7, 8, 11, 12})
+            model[row].replace(0, 1, u'!');
+        QTest::newRow("the same question on another model")
+            << recorded << record(threeIterations(), u"other model"_s, 0, otherModel) << model
+            << u"!   model request"_s
+            << u"diverged at iteration 1: the model requests differ: the model differs"_s;
+    }
+
+    void runsAreAlignedStepByStepWithTheirFirstDifference()
+    {
+        QFETCH(ComparedTurn, left);
+        QFETCH(ComparedTurn, right);
+        QFETCH(QStringList, outline);
+        QFETCH(QString, firstDifference);
+        QFETCH(QString, summary);
+
+        const RunComparison comparison(left, right);
+        QCOMPARE(::outline(comparison), outline);
+        QCOMPARE(comparison.summary(), summary);
+        QCOMPARE(comparison.isEqual(), firstDifference.isEmpty());
+        if (!firstDifference.isEmpty())
+            QCOMPARE(::outline(comparison).at(comparison.firstDifference()), firstDifference);
+    }
+
+    void theCellsShowWhatEachRunDid()
+    {
+        const RunComparison comparison(record(threeIterations(), u"a"_s),
+                                       record(threeIterations(), u"b"_s, 1));
+        const QList<ComparisonRow> &rows = comparison.rows();
+        QCOMPARE(rows.at(5).label, u"multiply"_s);
+        QCOMPARE(rows.at(5).left, u"{\"a\":4,\"b\":5}"_s);
+        QCOMPARE(rows.at(6).left, u"20"_s);
+        QCOMPARE(rows.at(6).right, u"21"_s);
+        QCOMPARE(rows.at(2).left, u"test-model · 2 messages · 4 tools"_s);
+        QCOMPARE(rows.at(6).parent, 5);
+        QCOMPARE(rows.at(5).parent, 1);
+        QVERIFY(rows.at(6).leftNode >= 0 && rows.at(6).rightNode >= 0);
+    }
+
+    void aModelRequestsDiffShowsTheLinesThatDiffer()
+    {
+        const RunComparison comparison(record(threeIterations(), u"a"_s),
+                                       record(threeIterations(), u"b"_s, 1));
+        const int secondRequest = 8;
+        QCOMPARE(comparison.rows().at(secondRequest).kind, ComparisonRow::Kind::ModelRequest);
+        const QList<RequestDiffLine> diff = comparison.requestDiff(secondRequest);
+        QList<RequestDiffLine> changed;
+        for (const RequestDiffLine &line : diff) {
+            if (line.kind != RequestDiffLine::Kind::Same)
+                changed.append(line);
+        }
+        const QList<RequestDiffLine> expected{{RequestDiffLine::Kind::OnlyLeft, u"    20"_s},
+                                              {RequestDiffLine::Kind::OnlyRight, u"    21"_s}};
+        QCOMPARE(changed, expected);
+        QVERIFY(diff.contains(RequestDiffLine{RequestDiffLine::Kind::Same, u"model: test-model"_s}));
+        QVERIFY(comparison.requestDiff(0).isEmpty()); // the question is no request
+    }
+
+    void toolCallIdsDoNotMakeRequestsDiffer()
+    {
+        ModelRequest a;
+        a.messages = {Message::user(u"hi"_s)};
+        Message calling = Message::assistant(QString());
+        calling.toolCalls = {ScriptedModelClient::call(u"call_1"_s, u"add"_s, u"{\"a\": 1, \"b\": 2}"_s)};
+        a.messages.append(calling);
+        ModelRequest b = a;
+        b.messages[1].toolCalls[0].id = u"toolu_9"_s;
+        b.messages[1].toolCalls[0].arguments = u"{\"b\":2,\"a\":1}"_s;
+        QVERIFY(!RunComparison::requestDifference(a, b));
+        b.options.temperature = 0.7;
+        QCOMPARE(RunComparison::requestDifference(a, b).value_or(QString()), u"the temperature differs"_s);
+    }
+
+    void toolCallsPairUpByOrderAndName_data()
+    {
+        QTest::addColumn<QStringList>("left");
+        QTest::addColumn<QStringList>("right");
+        QTest::addColumn<QList<AlignedPair>>("pairs");
+
+        QTest::newRow("the same calls")
+            << QStringList{u"add"_s, u"multiply"_s} << QStringList{u"add"_s, u"multiply"_s}
+            << QList<AlignedPair>{{0, 0}, {1, 1}};
+        QTest::newRow("a call only the left made")
+            << QStringList{u"add"_s, u"multiply"_s} << QStringList{u"multiply"_s}
+            << QList<AlignedPair>{{0, -1}, {1, 0}};
+        QTest::newRow("another call instead")
+            << QStringList{u"add"_s, u"fail"_s, u"add"_s} << QStringList{u"add"_s, u"wait"_s, u"add"_s}
+            << QList<AlignedPair>{{0, 0}, {1, -1}, {-1, 1}, {2, 2}};
+        QTest::newRow("none on the right")
+            << QStringList{u"add"_s} << QStringList{} << QList<AlignedPair>{{0, -1}};
+        QTest::newRow("none at all") << QStringList{} << QStringList{} << QList<AlignedPair>{};
+    }
+
+    void toolCallsPairUpByOrderAndName()
+    {
+        QFETCH(QStringList, left);
+        QFETCH(QStringList, right);
+        QFETCH(QList<AlignedPair>, pairs);
+        QCOMPARE(alignSequences(left, right), pairs);
+    }
+
+    void aRecordedCostIsShownButNeverMakesRunsDiffer()
+    {
+        ComparedTurn left = record(threeIterations(), u"a"_s);
+        ComparedTurn right = left;
+        left.iterations[0].modelCalls[0].costUsd = 0.0012;
+        right.iterations[0].modelCalls[0].costUsd = 0.0015;
+        right.usage.outputTokens += 7;
+        right.durationUs += 1000;
+        const RunComparison comparison(left, right);
+        QVERIFY(comparison.isEqual());
+        const ComparisonRow &cost = comparison.rows().constLast();
+        QCOMPARE(cost.kind, ComparisonRow::Kind::Cost);
+        QCOMPARE(cost.left, u"$0.0012"_s);
+        QCOMPARE(cost.right, u"$0.0015"_s);
+        QCOMPARE(cost.status, Status::Differs);
+        QVERIFY(!cost.counted);
+        // Without any recorded cost there is no cost row.
+        const ComparedTurn unpriced = record(threeIterations(), u"c"_s);
+        QVERIFY(RunComparison(unpriced, unpriced).rows().constLast().kind != ComparisonRow::Kind::Cost);
+    }
+
+    void aSessionFileGivesItsTurnsOrSaysWhyNot()
+    {
+        QTemporaryDir dir;
+        Recording recording;
+        recording.run(question, threeIterations());
+        recording.run(u"Again?"_s, {ScriptedModelClient::text(u"Yes."_s)});
+        const QString path = dir.filePath(u"sums.loopscope.json"_s);
+        QVERIFY(TranscriptFile::save(recording.transcript(), path));
+
+        const ComparedSession session = ComparedSession::load(path);
+        QVERIFY2(session.isValid(), qPrintable(session.error));
+        QCOMPARE(session.title, u"Sums"_s);
+        QCOMPARE(session.turns.size(), 2);
+        QCOMPARE(session.turns.at(1).source, u"sums.loopscope.json, turn 2"_s);
+        QCOMPARE(session.turns.at(1).answer, u"Yes."_s);
+        QCOMPARE(session.turns.at(0).iterations.size(), 3);
+        QCOMPARE(session.turns.at(0).iterations.at(0).toolCalls.size(), 2);
+        QCOMPARE(session.turns.at(0).iterations.at(1).modelCalls.at(0).request.messages.size(), 5);
+
+        QFile garbage(dir.filePath(u"garbage.loopscope.json"_s));
+        QVERIFY(garbage.open(QIODevice::WriteOnly));
+        garbage.write("{ not json");
+        garbage.close();
+        QVERIFY(!ComparedSession::load(garbage.fileName()).isValid());
+        QVERIFY(!ComparedSession::load(dir.filePath(u"missing.loopscope.json"_s)).isValid());
+    }
+};
+
+QTEST_GUILESS_MAIN(RunComparisonTest)
+#include "tst_runcomparison.moc"
