@@ -29,6 +29,7 @@ class SecretStore;
 class SessionDocument;
 class SessionLibrary;
 class TraceModel;
+struct Transcript;
 } // namespace Loopscope
 
 namespace Loopscope::Ui {
@@ -86,6 +87,7 @@ public:
     QAction *stopAction() const { return m_stopAction; }
     QAction *replayAction() const { return m_replayAction; }
     QAction *forkAction() const { return m_forkAction; }
+    QAction *playgroundAction() const { return m_playgroundAction; }
     SessionActions *sessionActions() const { return m_sessionActions; }
     SessionLibraryPanel *libraryPanel() const { return m_libraryPanel; }
     // The toolbar's model picker: the provider's models, or one typed in.
@@ -133,6 +135,8 @@ private:
     void updateTitle();
     void replaySelectedTurn();
     void forkAtSelection();
+    void openFork(const Transcript &fork);
+    void openPlaygroundAtSelection();
     // Replay and Fork only when there is a finished turn (for Fork, a selected step of one).
     void updateTurnActions();
     void createLibraryDock();
@@ -169,6 +173,7 @@ private:
     QAction *m_showTraceAction = nullptr;
     QAction *m_replayAction = nullptr;
     QAction *m_forkAction = nullptr;
+    QAction *m_playgroundAction = nullptr;
     QAction *m_mcpResourcesAction = nullptr;
     std::unique_ptr<McpSettings> m_mcpSettings;
     QPointer<McpResourcesDialog> m_mcpResources;
