@@ -278,14 +278,7 @@ private slots:
 private:
     ProviderProfile profile() const
     {
-        ProviderProfile profile;
-        profile.id = u"playground-test"_s;
-        profile.name = u"Playground test"_s;
-        profile.kind = ProviderKind::OpenAi;
-        profile.baseUrl = m_server->baseUrl().resolved(QUrl(u"/v1"_s));
-        profile.model = u"test-model"_s;
-        profile.apiKeyEnv = keyVariable;
-        return profile;
+        return openAiTestProfile(m_server->baseUrl(), u"Playground test"_s, keyVariable);
     }
 
     void ask(const QString &question)

@@ -122,14 +122,7 @@ private slots:
 private:
     ProviderProfile profile() const
     {
-        ProviderProfile profile;
-        profile.id = u"window-test"_s;
-        profile.name = u"Window test"_s;
-        profile.kind = ProviderKind::OpenAi;
-        profile.baseUrl = m_server->baseUrl().resolved(QUrl(u"/v1"_s));
-        profile.model = u"test-model"_s;
-        profile.apiKeyEnv = keyVariable;
-        return profile;
+        return openAiTestProfile(m_server->baseUrl(), u"Window test"_s, keyVariable);
     }
 
     std::unique_ptr<FakeHttpServer> m_server;
