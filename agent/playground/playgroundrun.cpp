@@ -27,7 +27,8 @@ void PlaygroundRun::start(const ProviderProfile &profile, const ModelRequest &re
         m_variant.request.options.model = profile.model;
     m_variant.profileName = profile.name;
     m_variant.providerKind = providerKindName(profile.kind);
-    m_variant.baseUrl = profile.effectiveBaseUrl().toString();
+    // A URL may carry credentials (user:password@, ?key=): the variant is saved, they are not.
+    m_variant.baseUrl = profile.effectiveBaseUrl().toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
     m_variant.model = m_variant.request.options.model;
     m_variant.startedUs = m_clock->nowUs();
 

@@ -183,6 +183,7 @@ private slots:
     {
         ProviderProfile keyless = profile();
         keyless.apiKeyEnv = u"LOOPSCOPE_PLAYGROUND_UNSET_KEY"_s;
+        keyless.baseUrl.setUserInfo(u"user:hunter2"_s);
         PlaygroundRun run(m_network.get(), nullptr);
         QSignalSpy finished(&run, &PlaygroundRun::finished);
         run.start(keyless, ModelRequest{{Message::user(u"hi"_s)}, {}, ToolChoice::Auto, {}});
@@ -190,6 +191,8 @@ private slots:
         const auto variant = finished.first().first().value<ModelCallVariant>();
         QVERIFY2(variant.error.contains(keyless.apiKeyEnv), qPrintable(variant.error));
         QCOMPARE(m_server->requests().size(), 0);
+        QVERIFY2(!variant.baseUrl.contains(u"hunter2"_s), qPrintable(variant.baseUrl));
+        QCOMPARE(variant.baseUrl, profile().baseUrl.toString());
     }
 
     void forkingAVariantContinuesFromItsResponse()
