@@ -5,6 +5,7 @@
 #include "agent/config/appsettings.h"
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpsettings.h"
+#include "agent/playground/playgroundrun.h"
 #include "agent/providers/connectiontester.h"
 #include "agent/providers/ollamaprobe.h"
 #include "agent/replay/recordedturn.h"
@@ -22,6 +23,7 @@
 #include "ui/compare/comparisonview.h"
 #include "ui/debug/debugpanel.h"
 #include "ui/library/sessionlibrarypanel.h"
+#include "ui/playground/playgroundwindow.h"
 #include "ui/replay/replaywindow.h"
 #include "ui/session/sessionactions.h"
 #include "ui/settings/firstrunpanel.h"
@@ -183,10 +185,16 @@ void MainWindow::createActions()
     m_compareWithAction = new QAction(tr("&Compare With…"), this);
     m_compareWithAction->setToolTip(tr("Compare the selected turn with another turn or session"));
     connect(m_compareWithAction, &QAction::triggered, this, &MainWindow::compareTurns);
-    // These act on the selected step: offer them where it is picked too.
+
+    m_playgroundAction = new QAction(tr("Re-run in &Playground…"), this);
+    m_playgroundAction->setToolTip(
+        tr("Edit the selected model call's request and send it to any provider, beside its recorded answer"));
+    connect(m_playgroundAction, &QAction::triggered, this, &MainWindow::openPlaygroundAtSelection);
+    // They act on the selected step: offer them where it is picked too.
     auto *separator = new QAction(this);
     separator->setSeparator(true);
-    m_inspector->treeView()->addActions({separator, m_replayAction, m_forkAction, m_compareWithAction});
+    m_inspector->treeView()->addActions(
+        {separator, m_replayAction, m_forkAction, m_compareWithAction, m_playgroundAction});
 
     m_mcpResourcesAction = new QAction(tr("&MCP Prompts and Resources…"), this);
     m_mcpResourcesAction->setIconText(tr("MCP"));
@@ -252,6 +260,7 @@ void MainWindow::createMenus()
     debug->addSeparator();
     debug->addAction(m_replayAction);
     debug->addAction(m_forkAction);
+    debug->addAction(m_playgroundAction);
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(m_mcpResourcesAction);
@@ -319,6 +328,9 @@ void MainWindow::updateTurnActions()
     m_forkAction->setEnabled(turnDone && node >= 0);
     // Compare Turns can also pick two session files, so it stays on.
     m_compareWithAction->setEnabled(turnDone);
+    const Trace *trace = session->trace();
+    m_playgroundAction->setEnabled(trace->isValid(node) && trace->node(node).kind == TraceKind::ModelCall
+                                   && trace->node(node).endedUs > 0);
 }
 
 void MainWindow::forkAtSelection()
@@ -329,7 +341,12 @@ void MainWindow::forkAtSelection()
         showMessage(error);
         return;
     }
-    m_sessionActions->whenChangesAreSettled([this, fork = *fork] {
+    openFork(*fork);
+}
+
+void MainWindow::openFork(const Transcript &fork)
+{
+    m_sessionActions->whenChangesAreSettled([this, fork] {
         QString error;
         if (m_context.document->openTranscript(fork, {}, &error))
             showMessage(tr("Forked into a new session: \"%1\".").arg(fork.title));
@@ -352,6 +369,21 @@ void MainWindow::compareTurns()
             (new ComparisonView(RunComparison(*left, *right), this))->show();
     });
     dialog->open();
+}
+
+void MainWindow::openPlaygroundAtSelection()
+{
+    const int node = m_inspector->selectedNode();
+    const Trace *trace = m_context.session->trace();
+    if (!trace->isValid(node) || trace->node(node).kind != TraceKind::ModelCall) {
+        showMessage(tr("Select a model call in the trace to re-run it."));
+        return;
+    }
+    auto *window = new PlaygroundWindow(m_context.session, node, m_context.profiles->profiles(),
+                                        new PlaygroundRun(m_context.network, m_context.secrets), this);
+    connect(window, &PlaygroundWindow::variantAdded, m_context.document, &SessionDocument::noteChange);
+    connect(window, &PlaygroundWindow::forkRequested, this, &MainWindow::openFork);
+    window->show();
 }
 
 void MainWindow::updateTitle()

@@ -29,6 +29,7 @@ class SecretStore;
 class SessionDocument;
 class SessionLibrary;
 class TraceModel;
+struct Transcript;
 } // namespace Loopscope
 
 namespace Loopscope::Ui {
@@ -89,6 +90,7 @@ public:
     // Tools → Compare Turns…, and "Compare With…" on a turn in the trace: both open the compare dialog.
     QAction *compareAction() const { return m_compareAction; }
     QAction *compareWithAction() const { return m_compareWithAction; }
+    QAction *playgroundAction() const { return m_playgroundAction; }
     SessionActions *sessionActions() const { return m_sessionActions; }
     SessionLibraryPanel *libraryPanel() const { return m_libraryPanel; }
     // The toolbar's model picker: the provider's models, or one typed in.
@@ -138,6 +140,8 @@ private:
     void forkAtSelection();
     // Picks two turns (this session's selected one first) and shows them side by side.
     void compareTurns();
+    void openFork(const Transcript &fork);
+    void openPlaygroundAtSelection();
     // Replay and Fork only when there is a finished turn (for Fork, a selected step of one).
     void updateTurnActions();
     void createLibraryDock();
@@ -176,6 +180,7 @@ private:
     QAction *m_forkAction = nullptr;
     QAction *m_compareAction = nullptr;
     QAction *m_compareWithAction = nullptr;
+    QAction *m_playgroundAction = nullptr;
     QAction *m_mcpResourcesAction = nullptr;
     std::unique_ptr<McpSettings> m_mcpSettings;
     QPointer<McpResourcesDialog> m_mcpResources;

@@ -133,6 +133,13 @@ bool SessionDocument::newSession()
     return true;
 }
 
+void SessionDocument::noteChange()
+{
+    setModified(true);
+    if (m_autosaver)
+        m_autosaver->saveNow();
+}
+
 void SessionDocument::setModified(bool modified)
 {
     if (m_modified == modified)

@@ -49,6 +49,9 @@ public:
     bool save(const QString &path, QString *error = nullptr);
     // A new, empty conversation with no file.
     bool newSession();
+    // Something beside the turns changed and is saved with them (a playground
+    // variant in the trace): an unsaved change, autosaved like a turn.
+    void noteChange();
 
 signals:
     void modifiedChanged(bool modified);

@@ -177,7 +177,8 @@ constexpr auto payloadFieldsOf<ModelCallData>()
                       field(u"error", &ModelCallData::error),
                       field(u"editedByInterceptor", &ModelCallData::editedByInterceptor),
                       field(u"firstTokenUs", &ModelCallData::firstTokenUs),
-                      field(u"cost", &ModelCallData::cost)};
+                      field(u"cost", &ModelCallData::cost),
+                      field(u"variants", &ModelCallData::variants)};
 }
 
 template<>
@@ -288,6 +289,17 @@ void writeField(QJsonObject &json, QStringView key, const QList<ModelAttempt> &a
     json.insert(key, array);
 }
 
+// Written only when there are some, so traces without re-runs stay as they were.
+void writeField(QJsonObject &json, QStringView key, const QList<ModelCallVariant> &variants)
+{
+    if (variants.isEmpty())
+        return;
+    QJsonArray array;
+    for (const ModelCallVariant &variant : variants)
+        array.append(variant.toJson());
+    json.insert(key, array);
+}
+
 void readField(JsonFields &fields, QStringView key, QString &value)
 {
     value = fields.string(key, Need::Optional, value);
@@ -355,6 +367,13 @@ void readField(JsonFields &fields, QStringView key, QList<ModelAttempt> &attempt
     const QList<QJsonObject> objects = fields.objects(key, Need::Optional);
     for (const QJsonObject &attempt : objects)
         attempts.append(ModelAttempt::fromJson(attempt));
+}
+
+void readField(JsonFields &fields, QStringView key, QList<ModelCallVariant> &variants)
+{
+    const QList<QJsonObject> objects = fields.objects(key, Need::Optional);
+    for (const QJsonObject &variant : objects)
+        variants.append(ModelCallVariant::fromJson(variant));
 }
 
 QJsonObject payloadFields(std::monostate)

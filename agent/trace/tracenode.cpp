@@ -1,6 +1,8 @@
 #include "agent/trace/tracenode.h"
 
 #include "agent/conversation/enumnames.h"
+
+#include <QJsonObject>
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -27,6 +29,36 @@ constexpr EnumName<TraceStatus> TraceStatusNames[] = {
     {TraceStatus::Blocked, u"blocked"}, {TraceStatus::Denied, u"denied"},
     {TraceStatus::Skipped, u"skipped"}, {TraceStatus::Limited, u"limited"},
 };
+
+QJsonObject ModelCallVariant::toJson() const
+{
+    return QJsonObject{{u"request"_s, request.toJson()},
+                       {u"profileName"_s, profileName},
+                       {u"providerKind"_s, providerKind},
+                       {u"baseUrl"_s, baseUrl},
+                       {u"model"_s, model},
+                       {u"response"_s, response.toJson()},
+                       {u"error"_s, error},
+                       {u"httpStatus"_s, httpStatus},
+                       {u"startedUs"_s, startedUs},
+                       {u"endedUs"_s, endedUs}};
+}
+
+ModelCallVariant ModelCallVariant::fromJson(const QJsonObject &json)
+{
+    ModelCallVariant variant;
+    variant.request = ModelRequest::fromJson(json.value(u"request"_s).toObject());
+    variant.profileName = json.value(u"profileName"_s).toString();
+    variant.providerKind = json.value(u"providerKind"_s).toString();
+    variant.baseUrl = json.value(u"baseUrl"_s).toString();
+    variant.model = json.value(u"model"_s).toString();
+    variant.response = ModelResponse::fromJson(json.value(u"response"_s).toObject());
+    variant.error = json.value(u"error"_s).toString();
+    variant.httpStatus = json.value(u"httpStatus"_s).toInt();
+    variant.startedUs = json.value(u"startedUs"_s).toInteger();
+    variant.endedUs = json.value(u"endedUs"_s).toInteger();
+    return variant;
+}
 
 QString traceKindName(TraceKind kind)
 {

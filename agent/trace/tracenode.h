@@ -65,6 +65,31 @@ struct IterationData
     bool operator==(const IterationData &) const = default;
 };
 
+/*!
+    One re-run of a model call from the playground: the request as it was
+    sent (possibly edited), which profile and model answered (never a key),
+    and the answer or why there was none. Kept under the recorded call so a
+    session remembers what was tried; the loop never reads them.
+*/
+struct ModelCallVariant
+{
+    ModelRequest request;
+    QString profileName;
+    QString providerKind; // providerKindName(), e.g. "openai"
+    QString baseUrl;
+    QString model;
+    ModelResponse response; // its usage is the variant's usage
+    QString error;          // empty when the provider answered
+    int httpStatus = 0;     // of the failing response, 0 when none came
+    qint64 startedUs = 0;
+    qint64 endedUs = 0;
+
+    bool succeeded() const { return error.isEmpty(); }
+    bool operator==(const ModelCallVariant &) const = default;
+    QJsonObject toJson() const;
+    static ModelCallVariant fromJson(const QJsonObject &json);
+};
+
 struct ModelCallData
 {
     QString provider;
@@ -86,6 +111,8 @@ struct ModelCallData
     // What the call cost and the prices it was computed with, recorded when it finished so the
     // figure survives a price refresh. Unset when the model had no known price.
     std::optional<ModelCost> cost;
+    // Playground re-runs of this call, oldest first; empty in traces recorded before them.
+    QList<ModelCallVariant> variants;
     bool operator==(const ModelCallData &) const = default;
 };
 

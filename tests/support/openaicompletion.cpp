@@ -18,4 +18,16 @@ QJsonObject openAiCompletion(const QString &text, const QString &model, int inpu
         {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, inputTokens}, {u"completion_tokens"_s, outputTokens}}}};
 }
 
+ProviderProfile openAiTestProfile(const QUrl &serverBaseUrl, const QString &name, const QString &keyVariable)
+{
+    ProviderProfile profile;
+    profile.id = name.toLower().replace(u' ', u'-');
+    profile.name = name;
+    profile.kind = ProviderKind::OpenAi;
+    profile.baseUrl = serverBaseUrl.resolved(QUrl(u"/v1"_s));
+    profile.model = u"test-model"_s;
+    profile.apiKeyEnv = keyVariable;
+    return profile;
+}
+
 } // namespace Loopscope

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/config/providerprofile.h"
+
 #include <QJsonObject>
 #include <QString>
 
@@ -9,5 +11,9 @@ namespace Loopscope {
 // /v1/chat/completions sends it; an empty model leaves the field empty.
 QJsonObject openAiCompletion(const QString &text, const QString &model, int inputTokens = 12,
                              int outputTokens = 3);
+
+// A profile that reaches an OpenAI-compatible server at serverBaseUrl (its /v1), with the
+// model "test-model" and its key from the environment variable keyVariable.
+ProviderProfile openAiTestProfile(const QUrl &serverBaseUrl, const QString &name, const QString &keyVariable);
 
 } // namespace Loopscope

@@ -127,6 +127,24 @@ ModelCallData sampleModelCall()
     data.firstTokenUs = 1'700'000'000'250'000;
     data.originalRequest = sampleRequest();
     data.originalRequest->messages.removeLast();
+
+    // Playground re-runs: one answered on another model, one the provider refused.
+    ModelCallVariant rerun;
+    rerun.request = sampleRequest();
+    rerun.request.options.model = u"other-model"_s;
+    rerun.request.options.temperature = 0.25;
+    rerun.profileName = u"Local"_s;
+    rerun.providerKind = u"openai"_s;
+    rerun.baseUrl = u"http://127.0.0.1:8080/v1"_s;
+    rerun.model = u"other-model"_s;
+    rerun.response = data.response;
+    rerun.startedUs = T0 + 5'000'000;
+    rerun.endedUs = T0 + 6'000'000;
+    ModelCallVariant refused = rerun;
+    refused.response = {};
+    refused.error = u"HTTP 500: the model is down"_s;
+    refused.httpStatus = 500;
+    data.variants = {rerun, refused};
     return data;
 }
 

@@ -22,6 +22,7 @@
 #include "ui/debug/debugpanel.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/mainwindow.h"
+#include "ui/playground/playgroundwindow.h"
 #include "ui/replay/replaywindow.h"
 #include "ui/session/sessionactions.h"
 #include "ui/settings/firstrunpanel.h"
@@ -826,8 +827,21 @@ private slots:
         const Trace *trace = m_fixture->session.trace();
         window.traceInspector()->selectNode(trace->childrenOf(trace->roots().constFirst()).constFirst());
         QCOMPARE(offered(), (QList<bool>{true, true}));
+        QVERIFY(!window.playgroundAction()->isEnabled()); // an iteration is not a model call
+        // A model call re-runs in the playground, in a window of its own.
+        const int iteration = trace->childrenOf(trace->roots().constFirst()).constFirst();
+        const int modelCall = trace->childrenOf(iteration).constFirst();
+        QCOMPARE(trace->node(modelCall).kind, TraceKind::ModelCall);
+        window.traceInspector()->selectNode(modelCall);
+        QVERIFY(window.playgroundAction()->isEnabled());
+        window.playgroundAction()->trigger();
+        auto *playground = window.findChild<Ui::PlaygroundWindow *>();
+        QVERIFY(playground && playground->isVisible());
+        QCOMPARE(playground->modelCallNode(), modelCall);
+        playground->close();
         window.traceInspector()->selectNode(-1);
         QCOMPARE(offered(), (QList<bool>{true, false}));
+        QVERIFY(!window.playgroundAction()->isEnabled());
 
         const Transcript saved = m_fixture->session.toTranscript();
         QVERIFY(m_fixture->session.clear());

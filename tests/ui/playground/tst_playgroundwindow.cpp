@@ -1,0 +1,135 @@
+// The playground window, offscreen: it opens on a recorded model call with
+// its request, sends the edited request to a fake OpenAI-compatible server
+// on 127.0.0.1, and lists the answer as a re-run kept under the call.
+
+#include "agent/playground/playgroundrequest.h"
+#include "agent/playground/playgroundrun.h"
+#include "agent/session/chatsession.h"
+#include "agent/trace/trace.h"
+#include "tests/support/fakehttpserver.h"
+#include "tests/support/openaicompletion.h"
+#include "ui/playground/playgroundwindow.h"
+
+#include <QJsonArray>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QNetworkAccessManager>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Loopscope;
+using namespace Loopscope::Ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString keyVariable = u"LOOPSCOPE_PLAYGROUND_WINDOW_KEY"_s;
+
+} // namespace
+
+class PlaygroundWindowTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { qputenv(keyVariable.toLatin1().constData(), "sk-window-0123456789"); }
+
+    void init()
+    {
+        m_server = std::make_unique<FakeHttpServer>();
+        QVERIFY(m_server->listen());
+        m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            exchange.respondJson(200,
+                                 openAiCompletion(u"Answer from "_s + request.json()[u"model"_s].toString(),
+                                                  request.json()[u"model"_s].toString()));
+        });
+        m_network = std::make_unique<QNetworkAccessManager>();
+        m_session = std::make_unique<ChatSession>(m_network.get());
+        AgentConfig config;
+        config.model.stream = false;
+        m_session->setAgentConfig(config);
+        QVERIFY(m_session->setProvider(profile(), u"sk-window-0123456789"_s));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"What is two and two?"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        for (int node = 0; node < m_session->trace()->size(); ++node) {
+            if (m_session->trace()->node(node).kind == TraceKind::ModelCall)
+                m_call = node;
+        }
+        QVERIFY(m_call >= 0);
+    }
+
+    void cleanup()
+    {
+        m_session.reset();
+        m_network.reset();
+        m_server.reset();
+        m_call = -1;
+    }
+
+    void opensOnTheCallWithItsMessagesAndSendsTheEdit()
+    {
+        PlaygroundWindow window(m_session.get(), m_call, {profile()},
+                                new PlaygroundRun(m_network.get(), nullptr));
+        window.setAttribute(Qt::WA_DeleteOnClose, false);
+        window.show();
+        auto *request = window.findChild<QPlainTextEdit *>(u"requestEdit"_s);
+        auto *model = window.findChild<QLineEdit *>(u"modelEdit"_s);
+        auto *variants = window.findChild<QListWidget *>(u"variantList"_s);
+        QVERIFY(request && model && variants);
+        QString error;
+        const auto shown = PlaygroundRequest::fromText(request->toPlainText(), &error);
+        QVERIFY2(shown, qPrintable(error));
+        QCOMPARE(*shown, m_session->trace()->node(m_call).data<ModelCallData>().request);
+        QVERIFY(request->toPlainText().contains(u"What is two and two?"_s));
+        QCOMPARE(model->text(), u"test-model"_s);
+        QCOMPARE(variants->count(), 0);
+
+        model->setText(u"bigger-model"_s);
+        QSignalSpy added(&window, &PlaygroundWindow::variantAdded);
+        window.findChild<QPushButton *>(u"sendButton"_s)->click();
+        QTRY_COMPARE(added.size(), 1);
+        QCOMPARE(m_server->requests().constLast().json()[u"model"_s].toString(), u"bigger-model"_s);
+        QCOMPARE(variants->count(), 1);
+        QVERIFY(window.findChild<QPlainTextEdit *>(u"variantResponse"_s)
+                    ->toPlainText()
+                    .contains(u"Answer from bigger-model"_s));
+        QCOMPARE(m_session->trace()->node(m_call).data<ModelCallData>().variants.size(), 1);
+
+        QSignalSpy forks(&window, &PlaygroundWindow::forkRequested);
+        window.findChild<QPushButton *>(u"forkButton"_s)->click();
+        QCOMPARE(forks.size(), 1);
+        QCOMPARE(forks.first().first().value<Transcript>().messages.constLast().text,
+                 u"Answer from bigger-model"_s);
+    }
+
+    void aMalformedEditIsRefusedAndKept()
+    {
+        PlaygroundWindow window(m_session.get(), m_call, {profile()},
+                                new PlaygroundRun(m_network.get(), nullptr));
+        window.setAttribute(Qt::WA_DeleteOnClose, false);
+        auto *request = window.findChild<QPlainTextEdit *>(u"requestEdit"_s);
+        request->setPlainText(u"{\"messages\": ["_s);
+        const int sent = int(m_server->requests().size());
+        window.send();
+        QVERIFY2(window.statusText().contains(u"not valid JSON"_s), qPrintable(window.statusText()));
+        QCOMPARE(request->toPlainText(), u"{\"messages\": ["_s);
+        QCOMPARE(int(m_server->requests().size()), sent);
+    }
+
+private:
+    ProviderProfile profile() const
+    {
+        return openAiTestProfile(m_server->baseUrl(), u"Window test"_s, keyVariable);
+    }
+
+    std::unique_ptr<FakeHttpServer> m_server;
+    std::unique_ptr<QNetworkAccessManager> m_network;
+    std::unique_ptr<ChatSession> m_session;
+    int m_call = -1;
+};
+
+QTEST_MAIN(PlaygroundWindowTest)
+#include "tst_playgroundwindow.moc"
