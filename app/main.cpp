@@ -84,10 +84,9 @@ void describeWindowOptions(QCommandLineParser &parser,
                            const Loopscope::Launch::ProviderOptions &providerOptions)
 {
     parser.setApplicationDescription(QCoreApplication::translate(
-        "main",
-        "Chat with an LLM agent and see, step by step, what its tool loop does.\n"
-        "Headless commands: loopscope run, loopscope replay, loopscope diff, loopscope export,\n"
-        "loopscope mcp list|call, loopscope eval (each with --help)."));
+        "main", "Chat with an LLM agent and see, step by step, what its tool loop does.\n"
+                "Headless commands: loopscope run, loopscope replay, loopscope diff, loopscope export,\n"
+                "loopscope mcp list|call, loopscope eval (each with --help)."));
     parser.addHelpOption();
     parser.addVersionOption();
     providerOptions.addTo(parser);
