@@ -464,6 +464,8 @@ void MainWindow::createStatusBar()
     m_contextLabel = field(tr("Context window"));
     m_iterationLabel = field(tr("Iteration"));
     m_stateLabel = field(tr("Loop state"));
+    // It takes what the other fields leave, its words elided to fit (see fitStatusFields()).
+    m_providerLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(m_providerLabel, 1);
     statusBar()->addPermanentWidget(m_tokensLabel);
     statusBar()->addPermanentWidget(m_costLabel);
@@ -900,28 +902,33 @@ void MainWindow::setDebugMode(bool on)
 void MainWindow::updateStatus()
 {
     const ChatSession *session = m_context.session;
-    if (const auto profile = session->provider())
-        m_providerLabel->setText(tr("%1 · %2").arg(profile->name, profile->model));
-    else
-        m_providerLabel->setText(tr("No provider"));
+    const std::optional<ProviderProfile> profile = session->provider();
+    setStatusField(m_providerLabel,
+                   profile ? tr("%1 · %2").arg(profile->name, profile->model) : tr("No provider"), QString());
     // While an answer streams its tokens are an estimate, marked "≈", until the provider counts them.
     const qint64 streaming = session->streamingTokenEstimate();
-    m_tokensLabel->setText(streaming > 0 ? tr("Tokens: ≈%L1 this turn · ≈%L2 this session")
-                                               .arg(session->turnUsage().total() + streaming)
-                                               .arg(session->sessionUsage().total() + streaming)
-                                         : tr("Tokens: %L1 this turn · %L2 this session")
-                                               .arg(session->turnUsage().total())
-                                               .arg(session->sessionUsage().total()));
+    const QString approx = streaming > 0 ? u"≈"_s : QString();
+    const qint64 turnTokens = session->turnUsage().total() + streaming;
+    const qint64 sessionTokens = session->sessionUsage().total() + streaming;
+    setStatusField(
+        m_tokensLabel,
+        tr("Tokens: %1%L2 this turn · %1%L3 this session").arg(approx).arg(turnTokens).arg(sessionTokens),
+        //: The status bar's token counts in a narrow window: this turn · this session
+        tr("%1%2 · %1%3 tokens").arg(approx, formatTokenCount(turnTokens), formatTokenCount(sessionTokens)));
     //: The status bar's cost in USD; "—" when no model call had a known price
-    m_costLabel->setText(tr("Cost: %1 this turn · %2 this session")
-                             .arg(formatCost(session->turnCost()), formatCost(session->sessionCost())));
+    setStatusField(m_costLabel,
+                   tr("Cost: %1 this turn · %2 this session")
+                       .arg(formatCost(session->turnCost()), formatCost(session->sessionCost())),
+                   formatCost(session->sessionCost()));
     // The gauge: the last request against the model's window; while a question is typed, ≈ the
     // request it would make (about four characters a token).
     const std::optional<qint64> window = session->contextWindow();
     const qint64 typed = session->isBusy() ? 0 : m_composer->editor()->document()->characterCount() - 1;
     const qint64 contextTokens = session->contextTokens() + (typed > 0 ? (typed + 3) / 4 : 0);
-    m_contextLabel->setText(tr("Context: %1").arg(ContextGauge::describe(contextTokens, window, typed > 0)));
-    m_contextLabel->setToolTip(
+    const QString gauge = ContextGauge::describe(contextTokens, window, typed > 0);
+    setStatusField(m_contextLabel, tr("Context: %1").arg(gauge), gauge);
+    m_contextLabel->setProperty(
+        "helpText",
         tr("The last request's tokens, as the provider counted them, plus its answer, against the "
            "model's context window (from the price table or the provider profile)."));
     QPalette contextPalette = m_contextLabel->palette();
@@ -935,16 +942,74 @@ void MainWindow::updateStatus()
     contextPalette.setColor(QPalette::WindowText, contextColor);
     m_contextLabel->setPalette(contextPalette);
     const int maxIterations = session->agentConfig().maxIterations;
-    m_iterationLabel->setText(session->iteration() > 0
-                                  ? tr("Iteration %1 of %2").arg(session->iteration()).arg(maxIterations)
-                                  : tr("No iteration yet"));
+    if (session->iteration() > 0) {
+        setStatusField(m_iterationLabel,
+                       tr("Iteration %1 of %2").arg(session->iteration()).arg(maxIterations),
+                       tr("%1/%2").arg(session->iteration()).arg(maxIterations));
+    } else {
+        setStatusField(m_iterationLabel, tr("No iteration yet"), QString());
+    }
     m_stateLabel->setText(stateText(session->agent()->state(), m_paused));
+    fitStatusFields();
+}
+
+void MainWindow::setStatusField(QLabel *label, const QString &full, const QString &brief)
+{
+    label->setProperty("fullText", full);
+    label->setProperty("briefText", brief);
+    label->setText(full);
+}
+
+void MainWindow::fitStatusFields()
+{
+    // Least telling first: the iteration is in the trace, the context and cost have a brief form
+    // that still reads, the tokens last.
+    const QList<QLabel *> shrinkable{m_iterationLabel, m_contextLabel, m_costLabel, m_tokensLabel};
+    for (QLabel *label : shrinkable) {
+        label->setText(label->property("fullText").toString());
+        label->setToolTip(label->property("helpText").toString());
+    }
+    const int spacing = statusBar()->layout()->spacing();
+    const auto permanentWidth = [this, spacing] {
+        int width = 24; // the size grip
+        for (QLabel *label : {m_tokensLabel, m_costLabel, m_contextLabel, m_iterationLabel, m_stateLabel})
+            width += label->sizeHint().width() + spacing;
+        return width;
+    };
+    // The provider and model are in the toolbar too: their words here may shrink to this much.
+    const int providerRoom = m_providerLabel->fontMetrics().averageCharWidth() * 16;
+    for (QLabel *label : shrinkable) {
+        if (permanentWidth() + providerRoom <= statusBar()->width())
+            break;
+        label->setText(label->property("briefText").toString());
+        const QString help = label->property("helpText").toString();
+        label->setToolTip(label->property("fullText").toString()
+                          + (help.isEmpty() ? QString() : u"\n"_s + help));
+    }
+    // What is left is the provider's, its words cut with an ellipsis rather than clipped.
+    const QString provider = m_providerLabel->property("fullText").toString();
+    const QMargins margins = m_providerLabel->contentsMargins();
+    const int room = statusBar()->width() - permanentWidth() - margins.left() - margins.right() - spacing;
+    const QString elided = m_providerLabel->fontMetrics().elidedText(provider, Qt::ElideRight, qMax(0, room));
+    m_providerLabel->setText(elided);
+    m_providerLabel->setToolTip(elided == provider ? QString() : provider);
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    fitStatusFields();
 }
 
 QString MainWindow::statusText() const
 {
-    return QStringList{m_providerLabel->text(), m_tokensLabel->text(),    m_costLabel->text(),
-                       m_contextLabel->text(),  m_iterationLabel->text(), m_stateLabel->text()}
+    // The words a user reads in a window wide enough for all of them.
+    const auto full = [](const QLabel *label) {
+        const QVariant text = label->property("fullText");
+        return text.isValid() ? text.toString() : label->text();
+    };
+    return QStringList{full(m_providerLabel), full(m_tokensLabel),    full(m_costLabel),
+                       full(m_contextLabel),  full(m_iterationLabel), full(m_stateLabel)}
         .join(u" | "_s);
 }
 

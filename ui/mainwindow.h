@@ -105,6 +105,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void createActions();
@@ -135,6 +136,10 @@ private:
     void editLastQuestion(const QString &text);
     void setDebugMode(bool on);
     void updateStatus();
+    // Sets a status field's words, and the short form it falls back to in a narrow window.
+    static void setStatusField(QLabel *label, const QString &full, const QString &brief);
+    // Every field whole when they fit, else the brief forms, the least telling first.
+    void fitStatusFields();
     void updateTitle();
     void replaySelectedTurn();
     void forkAtSelection();

@@ -161,6 +161,30 @@ void DemoConversation::installMcp(FakeHttpServer &server, int pieceDelayMs)
     });
 }
 
+void DemoConversation::installEdit(FakeHttpServer &server, int pieceDelayMs)
+{
+    server.setHandler([pieceDelayMs](const HttpRequestRecord &request, HttpExchange &exchange) {
+        const Seen seen = inspect(request.json());
+        exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+        const int input = 700 + 90 * seen.toolResults;
+        if (seen.toolResults == 0) {
+            respond(
+                exchange, pieceDelayMs, u"I'll tick it off and count what is left."_s,
+                {{u"call_edit"_s, u"edit_file"_s,
+                  u"{\"path\":\"notes.md\",\"old_text\":\"- [ ] tag v1.4\",\"new_text\":\"- [x] tag v1.4\"}"_s},
+                 {u"call_count"_s, u"run_command"_s, u"{\"command\":\"grep -c '\\\\[ \\\\]' notes.md\"}"_s}},
+                input);
+        } else {
+            respond(exchange, pieceDelayMs,
+                    u"Done: **tag v1.4** is ticked in `notes.md`. Open tasks left: %1."_s.arg(
+                        seen.results.value(1).section(u'\n', 0, 0).trimmed()),
+                    {}, input);
+        }
+        exchange.send("data: [DONE]\n\n", pieceDelayMs);
+        exchange.end();
+    });
+}
+
 void DemoConversation::install(FakeHttpServer &server, int pieceDelayMs)
 {
     server.setHandler([pieceDelayMs](const HttpRequestRecord &request, HttpExchange &exchange) {

@@ -41,6 +41,20 @@ public:
     static constexpr const char *mcpQuestion
         = "Run the MCP server's long operation and echo “hello” meanwhile.";
     static void installMcp(FakeHttpServer &server, int pieceDelayMs = 5);
+
+    /*
+        A turn that changes a file: iteration 1 edits notes.md in the workspace
+        (one line replaced: the approval card shows it as a diff) and runs a
+        command on it, iteration 2 answers with what the command printed.
+    */
+    static constexpr const char *editQuestion
+        = "Mark the release task in notes.md as done, then count the open tasks.";
+    static constexpr const char *editFileBefore = "# Release notes\n\n"
+                                                  "- [ ] write the changelog\n"
+                                                  "- [ ] tag v1.4\n"
+                                                  "- [ ] publish the release\n"
+                                                  "- [x] fix the flaky test\n";
+    static void installEdit(FakeHttpServer &server, int pieceDelayMs = 5);
 };
 
 } // namespace Loopscope

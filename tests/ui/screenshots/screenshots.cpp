@@ -119,7 +119,10 @@ int main(int argc, char *argv[])
 
     Ui::MainWindow window(
         {&session, &profiles, &appSettings, &secrets, &network, &settings, &document, &library});
-    window.resize(1440, 900);
+    // The README's size; LOOPSCOPE_SCREENSHOT_SIZE=900x600 (say) to look at the window at another.
+    const QStringList size = qEnvironmentVariable("LOOPSCOPE_SCREENSHOT_SIZE", u"1440x900"_s).split(u'x');
+    window.resize(size.value(0).toInt() > 0 ? size.value(0).toInt() : 1440,
+                  size.value(1).toInt() > 0 ? size.value(1).toInt() : 900);
     window.show();
     window.start();
     if (!waitFor([&] { return session.hasProvider(); }))
@@ -234,6 +237,44 @@ int main(int argc, char *argv[])
                               &error)) {
         QTextStream(stderr) << "cannot save the example: " << error << Qt::endl;
         ok = false;
+    }
+
+    // Tools that change things: the approval card shows the edit as a diff and the command with its
+    // folder before anything runs; the edit is allowed first, so the command counts what it left.
+    {
+        session.clear();
+        window.debugModeAction()->setChecked(false);
+        QFile notes(dir.filePath(u"notes.md"_s));
+        if (!notes.open(QIODevice::WriteOnly) || notes.write(DemoConversation::editFileBefore) < 0)
+            return 13;
+        notes.close();
+        appSettings.setEnabledTools({u"read_file"_s, u"edit_file"_s, u"run_command"_s});
+        session.applySettings(appSettings);
+        DemoConversation::installEdit(server, 15);
+        window.composer()->setText(QString::fromUtf8(DemoConversation::editQuestion));
+        window.composer()->send();
+        if (!waitFor([&] { return session.approvals()->pending().size() == 2; }))
+            return 14;
+        window.traceInspector()->treeView()->expandAll();
+        ok = save(&window, outDir + u"/approval-diff.png"_s) && ok;
+        const auto pendingCall = [&](const QString &tool) {
+            for (const ToolApprovalPolicy::Request &request : session.approvals()->pending()) {
+                if (request.checkpoint.call.name == tool)
+                    return request.callId;
+            }
+            return QString();
+        };
+        session.approvals()->allowOnce(pendingCall(u"edit_file"_s));
+        if (!waitFor([&] {
+                QFile edited(notes.fileName());
+                return edited.open(QIODevice::ReadOnly) && edited.readAll().contains("- [x] tag v1.4");
+            }))
+            return 15;
+        session.approvals()->allowOnce(pendingCall(u"run_command"_s));
+        if (!waitFor([&] { return !session.isBusy() && session.lastResult().has_value(); }))
+            return 16;
+        appSettings.setEnabledTools({u"calculator"_s, u"current_time"_s, u"read_file"_s});
+        session.applySettings(appSettings);
     }
 
     // Tools from an MCP server: server-everything from the npm folder the tests install
