@@ -37,6 +37,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
@@ -47,6 +48,7 @@
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -580,6 +582,39 @@ private slots:
         QTRY_VERIFY(m_server->requests().size() > requests);
         QTRY_COMPARE(models->count(), 3);
         QCOMPARE(models->currentText(), u"o3-mini"_s);
+    }
+
+    void theStatusBarFitsANarrowWindowWithoutClippingItsWords_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("900 px") << 900;
+        QTest::newRow("1280 px") << 1280;
+        QTest::newRow("1920 px") << 1920;
+    }
+
+    void theStatusBarFitsANarrowWindowWithoutClippingItsWords()
+    {
+        QFETCH(int, width);
+        Ui::MainWindow window(m_fixture->context());
+        window.resize(width, 600);
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
+        QTRY_VERIFY(window.statusBar()->isVisible());
+        QCoreApplication::processEvents();
+        for (const QLabel *label : window.statusBar()->findChildren<QLabel *>()) {
+            if (!label->isVisible() || label->text().isEmpty())
+                continue;
+            // Each field shows its words whole: shortened or elided, never cut at the edge.
+            QVERIFY2(label->fontMetrics().horizontalAdvance(label->text()) <= label->contentsRect().width(),
+                     qPrintable(u"%1 (%2 px): %3"_s.arg(label->accessibleName())
+                                    .arg(label->contentsRect().width())
+                                    .arg(label->text())));
+        }
+        // What the window says stays whole in its words for anyone who asks.
+        QVERIFY2(window.statusText().contains(u"this turn"_s)
+                     && window.statusText().contains(u"Iteration 3 of 6"_s),
+                 qPrintable(window.statusText()));
     }
 
     void aReopenedSessionContinuesOnTheModelItRanOn()
