@@ -217,7 +217,12 @@ QString TraceModel::tokenTimingText(const TraceNode &node)
 QVariant TraceModel::displayData(const TraceNode &node, int column) const
 {
     switch (column) {
-    case NameColumn: return node.label;
+    case NameColumn:
+        // Playground re-runs are kept in the call's node: the tree says there are some to look at.
+        if (const auto *call = std::get_if<ModelCallData>(&node.payload); call && !call->variants.isEmpty())
+            //: A model call's name in the trace, with how many times it was re-run in the playground
+            return tr("%1 · re-runs: %2").arg(node.label).arg(call->variants.size());
+        return node.label;
     case KindColumn: return kindDisplayName(node.kind);
     case StatusColumn: return statusDisplayName(node.status);
     case DurationColumn:

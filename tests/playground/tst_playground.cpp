@@ -7,6 +7,7 @@
 #include "agent/playground/variantfork.h"
 #include "agent/session/chatsession.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/tracemodel.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/openaicompletion.h"
 
@@ -103,8 +104,14 @@ private slots:
         QVERIFY(variant.endedUs >= variant.startedUs && variant.startedUs > 0);
 
         const QList<Message> conversation = m_session->agent()->history();
+        TraceModel model(m_session->trace());
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         QVERIFY(addModelCallVariant(*m_session->trace(), call, variant));
         QCOMPARE(m_session->agent()->history(), conversation); // the conversation is not changed
+        // The trace tree says the call was re-run, and hears of it at once.
+        QVERIFY(!changed.isEmpty());
+        const QString name = model.indexForNode(call).data().toString();
+        QVERIFY2(name.endsWith(u" · re-runs: 1"_s), qPrintable(name));
 
         const QByteArray file = TranscriptFile::serialize(m_session->toTranscript());
         QVERIFY(!file.contains(apiKey.toUtf8()));
