@@ -23,6 +23,7 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -71,7 +72,13 @@ SettingsDialog::SettingsDialog(ProviderProfileStore *profiles, AppSettings *sett
     m_tabs = named(new QTabWidget(this), u"pages"_s, tr("Settings pages"));
     m_tabs->addTab(createProvidersPage(), tr("Providers"));
     m_tabs->addTab(createLoopPage(), tr("Loop"));
-    m_tabs->addTab(createToolsPage(), tr("Tools"));
+    // Nine tools, the rules from the chat and the workspace are taller than a small screen allows the
+    // dialog: the page scrolls rather than squeezing its rows into each other.
+    auto *toolsScroll = new QScrollArea;
+    toolsScroll->setWidgetResizable(true);
+    toolsScroll->setFrameShape(QFrame::NoFrame);
+    toolsScroll->setWidget(createToolsPage());
+    m_tabs->addTab(toolsScroll, tr("Tools"));
     m_tabs->addTab(createAppearancePage(), tr("Appearance"));
 
     m_status = named(new QLabel(this), u"statusLabel"_s, tr("Settings status"));
@@ -94,6 +101,11 @@ SettingsDialog::SettingsDialog(ProviderProfileStore *profiles, AppSettings *sett
 
     const QFontMetrics metrics = fontMetrics();
     setMinimumSize(metrics.averageCharWidth() * 120, metrics.lineSpacing() * 32);
+    // Tall enough for the Tools page whole where the screen allows; it scrolls on a small one.
+    QSize preferred(metrics.averageCharWidth() * 120, metrics.lineSpacing() * 46);
+    if (const QScreen *screen = parent ? parent->screen() : this->screen())
+        preferred = preferred.boundedTo(screen->availableSize() * 0.9);
+    resize(preferred.expandedTo(minimumSize()));
 
     connect(m_tester, &ConnectionTester::succeeded, this,
             [this](const QString &message) { m_editor->setTestResult(true, message); });
