@@ -1,5 +1,7 @@
 #include "agent/debug/toolcallpreview.h"
 
+#include "agent/tools/builtin/fetchurltool.h"
+
 #include "agent/tools/builtin/textreplacement.h"
 #include "agent/tools/writetarget.h"
 
@@ -145,21 +147,8 @@ bool isPrivateHost(const QString &host)
     if (!address.setAddress(name.startsWith(u'[') && name.endsWith(u']') ? name.mid(1, name.size() - 2)
                                                                          : name))
         return false;
-    if (address.isLoopback() || address.isLinkLocal() || address.isUniqueLocalUnicast()
-        || address.isSiteLocal() || address.isNull())
-        return true;
-    bool isV4 = false;
-    const QHostAddress v4(address.toIPv4Address(&isV4)); // also "::ffff:10.0.0.1"
-    if (!isV4)
-        return false;
-    static const QList<QPair<QHostAddress, int>> privateV4 = {
-        QHostAddress::parseSubnet(u"0.0.0.0/8"_s),      QHostAddress::parseSubnet(u"10.0.0.0/8"_s),
-        QHostAddress::parseSubnet(u"100.64.0.0/10"_s),  QHostAddress::parseSubnet(u"127.0.0.0/8"_s),
-        QHostAddress::parseSubnet(u"169.254.0.0/16"_s), QHostAddress::parseSubnet(u"172.16.0.0/12"_s),
-        QHostAddress::parseSubnet(u"192.168.0.0/16"_s),
-    };
-    return std::any_of(privateV4.cbegin(), privateV4.cend(),
-                       [&v4](const QPair<QHostAddress, int> &subnet) { return v4.isInSubnet(subnet); });
+    // The card says what fetch_url will refuse: one rule for both.
+    return FetchUrlTool::isPrivateAddress(address);
 }
 
 QString ToolCallPreview::text() const

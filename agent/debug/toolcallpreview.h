@@ -50,7 +50,7 @@ ToolCallPreview previewToolCall(const QString &toolName, const QJsonObject &argu
                                 const Workspace &workspace);
 
 // Whether a host names the user's own machine or network: localhost, or a loopback, private,
-// link-local or unique-local address literal. Names are not looked up.
+// link-local or unique-local address literal, as fetch_url judges it. Names are not looked up.
 bool isPrivateHost(const QString &host);
 
 } // namespace Loopscope
