@@ -1,17 +1,15 @@
 #include "agent/trace/trace.h"
 #include "agent/transcript/transcript.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/headlessprocess.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <csignal>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -91,12 +89,8 @@ private:
     FakeHttpServer m_server;
     QTemporaryDir m_dir;
 
-    struct Run
-    {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
+    using Run = HeadlessProcess::Result;
+    static constexpr int TimeoutMs = 30'000;
 
     QStringList baseArguments() const
     {
@@ -111,38 +105,15 @@ private:
                 u"LOOPSCOPE_TEST_KEY"_s};
     }
 
-    // Starts loopscope with no display and no keyring in its environment.
-    static void start(QProcess &process, const QStringList &arguments)
+    static HeadlessProcess loopscope()
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "DBUS_SESSION_BUS_ADDRESS"})
-            env.remove(QString::fromLatin1(name));
-        env.insert(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
-        // No saved settings of the user's (their MCP servers would start).
-        env.insert(u"XDG_CONFIG_HOME"_s, QDir::tempPath() + u"/loopscope-tst-runcommand-config"_s);
-        process.setProcessEnvironment(env);
-        process.start(QStringLiteral(LOOPSCOPE_EXECUTABLE), arguments);
+        HeadlessProcess process(QStringLiteral(LOOPSCOPE_EXECUTABLE),
+                                QDir::tempPath() + u"/loopscope-tst-runcommand-config"_s);
+        process.setEnvironmentVariable(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
+        return process;
     }
 
-    static Run finish(QProcess &process)
-    {
-        Run run;
-        if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, 30000)) {
-            process.kill();
-            process.waitForFinished();
-        }
-        run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-        run.out = process.readAllStandardOutput();
-        run.err = process.readAllStandardError();
-        return run;
-    }
-
-    Run run(const QStringList &arguments)
-    {
-        QProcess process;
-        start(process, arguments);
-        return finish(process);
-    }
+    static Run run(const QStringList &arguments) { return loopscope().run(arguments, TimeoutMs); }
 
 private slots:
     void initTestCase()
@@ -465,12 +436,12 @@ private slots:
         });
         const QString eventsPath = m_dir.filePath(u"cancelled.jsonl"_s);
         const int requestsBefore = int(m_server.requests().size());
-        QProcess process;
-        start(process, baseArguments() << u"--events"_s << eventsPath << u"wait forever"_s);
+        HeadlessProcess process = loopscope();
+        process.start(baseArguments() << u"--events"_s << eventsPath << u"wait forever"_s);
         QTRY_VERIFY_WITH_TIMEOUT(m_server.requests().size() > requestsBefore, 15000);
 
-        ::kill(pid_t(process.processId()), SIGINT);
-        const Run result = finish(process);
+        process.interrupt();
+        const Run result = process.finish(TimeoutMs);
 
         QCOMPARE(result.exitCode, 130);
         QFile eventsFile(eventsPath);
