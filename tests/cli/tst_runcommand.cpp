@@ -347,6 +347,57 @@ private slots:
         QVERIFY(traceBytes.contains("\"output\": \"The secret word is kumquat.\\n\""));
     }
 
+    void anApprovedCommandNeverPrintsAnApiKey_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::newRow("env") << u"env"_s;
+        QTest::newRow("printenv NAME") << u"printenv LOOPSCOPE_TEST_KEY; printenv OPENAI_API_KEY"_s;
+        QTest::newRow("echo $NAME") << u"echo \"[$LOOPSCOPE_TEST_KEY][$OPENAI_API_KEY]\""_s;
+    }
+
+    void anApprovedCommandNeverPrintsAnApiKey()
+    {
+        QFETCH(QString, command);
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        // The model runs the command, then answers with everything it printed.
+        m_server.setHandler([command](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonObject last = request.json().value(u"messages"_s).toArray().last().toObject();
+            if (last.value(u"role"_s).toString() == u"tool")
+                stream(exchange, textStream(u"It printed: "_s + last.value(u"content"_s).toString()));
+            else
+                stream(exchange,
+                       toolCallStream(u"run_command"_s,
+                                      QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}})
+                                                            .toJson(QJsonDocument::Compact))));
+        });
+        const QString otherKey = u"sk-proj-conventional-0123456789"_s;
+        const QString eventsPath = m_dir.filePath(u"secret-events.jsonl"_s);
+        const QString tracePath = m_dir.filePath(u"secret-trace.json"_s);
+        const QString sessionPath = m_dir.filePath(u"secret.loopscope.json"_s);
+        QFile::remove(sessionPath);
+        HeadlessProcess process = loopscope();
+        // A key for another profile, in the variable OpenAI's profiles read by default.
+        process.setEnvironmentVariable(u"OPENAI_API_KEY"_s, otherKey);
+
+        const Run result = process.run(
+            baseArguments() << u"--tools"_s << u"run_command"_s << u"--workspace"_s << workspace.path()
+                            << u"--approve-tools"_s << u"run_command"_s << u"--events"_s << eventsPath
+                            << u"--trace-out"_s << tracePath << u"--session"_s << sessionPath << u"Show me"_s,
+            TimeoutMs);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY2(result.out.startsWith("It printed: "), result.out.constData());
+        QByteArray recorded = result.out + result.err;
+        for (const QString &path : {eventsPath, tracePath, sessionPath}) {
+            QFile file(path);
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+            recorded += file.readAll();
+        }
+        QVERIFY2(!recorded.contains(apiKey.toUtf8()), "the key in use was recorded");
+        QVERIFY2(!recorded.contains(otherKey.toUtf8()), "a conventional key variable was recorded");
+    }
+
     void toolsWithEffectsRunOnlyWhenApproved_data()
     {
         QTest::addColumn<QStringList>("approval");
