@@ -80,36 +80,40 @@ private slots:
 
     void aMiddleUpToTheCapIsAligned()
     {
-        const int half = SequenceAlignment::MaxAlignedElements / 2;
-        QStringList left = numbered(u"old"_s, half);
-        QStringList right = numbered(u"new"_s, half);
-        left[half / 2] = right[half / 2] = u"shared"_s;
-        const SequenceAlignment alignment = alignSequences(left, right);
+        const int size = SequenceAlignment::MaxAlignedElements / 2;
+        const SequenceAlignment alignment
+            = alignSequences(changedAtBothEnds(u"old"_s, size), changedAtBothEnds(u"new"_s, size));
         QVERIFY(!alignment.approximate);
-        QVERIFY(alignment.pairs.contains(AlignedPair{half / 2, half / 2}));
+        QCOMPARE(alignment.pairs.size(), size + 2);
+        QCOMPARE(alignment.pairs.at(2), (AlignedPair{1, 1}));
     }
 
     void aMiddleBeyondTheCapStandsAloneButItsEqualEndsPairUp()
     {
-        const int half = SequenceAlignment::MaxAlignedElements / 2 + 1;
-        QStringList left = numbered(u"old"_s, half);
-        QStringList right = numbered(u"new"_s, half);
-        left[half / 2] = right[half / 2] = u"shared"_s;
-        left.prepend(u"head"_s);
-        right.prepend(u"head"_s);
-        left.append(u"tail"_s);
-        right.append(u"tail"_s);
+        const int size = SequenceAlignment::MaxAlignedElements / 2 + 1;
+        const QStringList left
+            = QStringList{u"head"_s} + changedAtBothEnds(u"old"_s, size) + QStringList{u"tail"_s};
+        const QStringList right
+            = QStringList{u"head"_s} + changedAtBothEnds(u"new"_s, size) + QStringList{u"tail"_s};
 
         const SequenceAlignment alignment = alignSequences(left, right);
 
         QVERIFY(alignment.approximate);
         QList<AlignedPair> expected{{0, 0}};
-        for (int i = 1; i <= half; ++i)
+        for (int i = 1; i <= size; ++i)
             expected.append({i, -1});
-        for (int j = 1; j <= half; ++j)
+        for (int j = 1; j <= size; ++j)
             expected.append({-1, j});
-        expected.append({half + 1, half + 1});
+        expected.append({size + 1, size + 1});
         QCOMPARE(alignment.pairs, expected);
+    }
+
+private:
+    // \a size elements, equal but for the first and the last: all of it is the middle.
+    static QStringList changedAtBothEnds(const QString &word, int size)
+    {
+        return QStringList{word + u" first"_s} + numbered(u"line"_s, size - 2)
+               + QStringList{word + u" last"_s};
     }
 };
 
