@@ -1,7 +1,7 @@
 #include "agent/compare/runcomparison.h"
 
-#include "agent/compare/sequencealignment.h"
 #include "agent/replay/requestcomparison.h"
+#include "agent/tools/sequencealignment.h"
 
 #include <QJsonDocument>
 #include <QLocale>
@@ -258,7 +258,7 @@ void RunComparison::addToolCalls(int parent, int number, const ComparedIteration
         rightNames.append(call.call.name);
 
     // By order and name: the calls both made pair up in order; one only a run made stands alone.
-    for (const AlignedPair &pair : alignSequences(leftNames, rightNames)) {
+    for (const AlignedPair &pair : alignSequences(leftNames, rightNames).pairs) {
         const ComparedToolCall *x = pair.left >= 0 ? &a.at(pair.left) : nullptr;
         const ComparedToolCall *y = pair.right >= 0 ? &b.at(pair.right) : nullptr;
         const QString name = x ? x->call.name : y->call.name;
@@ -380,7 +380,7 @@ QList<RequestDiffLine> RunComparison::requestDiff(int row) const
     const ComparedModelCall *b = modelCallAt(m_rows.at(row).rightNode, m_right);
     const QStringList left = a ? requestLines(a->request) : QStringList();
     const QStringList right = b ? requestLines(b->request) : QStringList();
-    for (const AlignedPair &pair : alignSequences(left, right)) {
+    for (const AlignedPair &pair : alignSequences(left, right).pairs) {
         if (pair.left >= 0 && pair.right >= 0)
             lines.append({RequestDiffLine::Kind::Same, left.at(pair.left)});
         else if (pair.left >= 0)

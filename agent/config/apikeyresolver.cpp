@@ -1,6 +1,7 @@
 #include "agent/config/apikeyresolver.h"
 
 #include "agent/config/secretstore.h"
+#include "agent/providers/providerfactory.h"
 
 namespace Loopscope {
 
@@ -27,6 +28,19 @@ ApiKeyResolver::Result ApiKeyResolver::fromEnvironment(const ProviderProfile &pr
     if (key.isEmpty())
         return noKey(profile, Status::EnvironmentUnset);
     return {Status::Found, key, {}};
+}
+
+QStringList ApiKeyResolver::keyVariables(const ProviderProfile &profile)
+{
+    QStringList names;
+    if (!profile.apiKeyEnv.isEmpty())
+        names.append(profile.apiKeyEnv);
+    for (ProviderKind kind : providerKinds()) {
+        const QString name = defaultApiKeyEnv(kind);
+        if (!name.isEmpty() && !names.contains(name))
+            names.append(name);
+    }
+    return names;
 }
 
 void ApiKeyResolver::resolve(const ProviderProfile &profile, QObject *context, Callback done) const

@@ -3,6 +3,7 @@
 #include "agent/config/providerprofile.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
@@ -48,6 +49,9 @@ public:
 
     // The answer from the environment alone; synchronous.
     static Result fromEnvironment(const ProviderProfile &profile);
+    // The variables an API key may be read from: the one the profile names, then each provider's
+    // conventional one (OPENAI_API_KEY, ...), once each. What a command run for the model must not see.
+    static QStringList keyVariables(const ProviderProfile &profile);
     // The whole answer. done runs later (never inside this call when the keychain
     // is asked) on context's thread, and not at all once context is gone.
     void resolve(const ProviderProfile &profile, QObject *context, Callback done) const;

@@ -12,6 +12,14 @@ constexpr EnumName<ProviderKind> ProviderKindNames[] = {
     {ProviderKind::Ollama, u"ollama"},
 };
 
+QList<ProviderKind> providerKinds()
+{
+    QList<ProviderKind> kinds;
+    for (const EnumName<ProviderKind> &entry : ProviderKindNames)
+        kinds.append(entry.value);
+    return kinds;
+}
+
 QString providerKindName(ProviderKind kind)
 {
     return nameOf(ProviderKindNames, kind);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QString>
 #include <QUrl>
 
@@ -13,6 +14,7 @@ namespace Loopscope {
     config/, which sits above providers/.
 */
 enum class ProviderKind { OpenAi, Anthropic, Gemini, Ollama };
+QList<ProviderKind> providerKinds();         // every kind, in the order the enum lists them
 QString providerKindName(ProviderKind kind); // "openai", "anthropic", "gemini", "ollama"
 std::optional<ProviderKind> providerKindFromName(const QString &name);
 QUrl defaultBaseUrl(ProviderKind kind);

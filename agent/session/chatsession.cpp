@@ -5,6 +5,7 @@
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/modellister.h"
 #include "agent/providers/providerfactory.h"
+#include "agent/providers/secretredactor.h"
 #include "agent/replay/transcriptfork.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/tools/builtin/workspace.h"
@@ -120,6 +121,11 @@ bool ChatSession::setProvider(const ProviderProfile &profile, const QString &api
     m_endpoint = endpoint;
     m_client = std::move(client);
     m_profile = profile;
+    // run_command hides this profile's key from its commands.
+    if (!m_builtinTools.isEmpty()) {
+        createBuiltinTools();
+        rebuildWorkbench();
+    }
     applyConfig();
     emit providerChanged();
     return true;
@@ -227,24 +233,48 @@ void ChatSession::applyConfig()
 
 void ChatSession::setTools(const QStringList &names, const QString &workspaceFolder)
 {
-    m_builtinTools.clear();
+    m_toolNames = names;
     m_workspaceFolder = workspaceFolder;
-    const BuiltinToolContext context{Workspace(workspaceFolder), m_network, m_fetchAllowsPrivateAddresses};
-    const QStringList known = builtinToolNames();
-    QSet<QString> taken;
-    for (const QString &name : names) {
-        if (known.contains(name) && !taken.contains(name)) {
-            m_builtinTools.append(createBuiltinTool(name, context));
-            taken.insert(name);
-        }
-    }
-    m_approvals->setWorkspace(context.workspace);
+    const QSet<QString> taken = createBuiltinTools();
+    m_approvals->setWorkspace(Workspace(workspaceFolder));
     m_mcp->setRootFolder(workspaceFolder);
     m_mcp->setBuiltinToolNames(taken);
     if (m_agent->isRunning())
         m_workbenchStale = true;
     else
         rebuildWorkbench();
+}
+
+QSet<QString> ChatSession::createBuiltinTools()
+{
+    m_builtinTools.clear();
+    const BuiltinToolContext context{Workspace(m_workspaceFolder), m_network, m_fetchAllowsPrivateAddresses,
+                                     commandSecrets()};
+    const QStringList known = builtinToolNames();
+    QSet<QString> taken;
+    for (const QString &name : std::as_const(m_toolNames)) {
+        if (known.contains(name) && !taken.contains(name)) {
+            m_builtinTools.append(createBuiltinTool(name, context));
+            taken.insert(name);
+        }
+    }
+    return taken;
+}
+
+CommandSecrets ChatSession::commandSecrets() const
+{
+    CommandSecrets secrets;
+    secrets.hiddenVariables = ApiKeyResolver::keyVariables(m_profile.value_or(ProviderProfile()));
+    // The key may have come from the keychain, or be readable some other way than the
+    // environment (a file the command prints): its value is blanked wherever it shows.
+    SecretRedactor redactor;
+    redactor.addSecret(m_endpoint.apiKey);
+    for (const QString &name : std::as_const(secrets.hiddenVariables))
+        redactor.addSecret(qEnvironmentVariable(name.toLocal8Bit().constData()).trimmed());
+    secrets.redact = [redactor](const QString &text) {
+        return redactor.text(text);
+    };
+    return secrets;
 }
 
 void ChatSession::setMcpServers(const QList<McpServerConfig> &servers)

@@ -20,6 +20,7 @@
 #include "agent/transcript/transcript.h"
 
 #include <QObject>
+#include <QSet>
 
 #include <memory>
 #include <optional>
@@ -33,6 +34,7 @@ namespace Loopscope {
 class AppSettings;
 class HttpModelClient;
 class ModelLister;
+struct CommandSecrets;
 
 /*!
     One conversation as the desktop app runs it: the agent with its trace and
@@ -186,6 +188,9 @@ private:
     bool startTurn(const QString &text);
     // Built-in and MCP tools into the workbench, and the MCP tools' approval rules into the policy.
     void rebuildWorkbench();
+    // The tools setTools() named, made anew (with the current key's secrets); their names.
+    QSet<QString> createBuiltinTools();
+    CommandSecrets commandSecrets() const;
     void onMcpServerStateChanged(const QString &name, McpClient::State state);
     // Trace nodes for the MCP start-ups the trace does not show yet, under the running turn.
     void recordMcpStartups();
@@ -241,6 +246,7 @@ private:
     std::optional<ProviderProfile> m_profile;
     ProviderEndpoint m_endpoint;
     AgentConfig m_config;
+    QStringList m_toolNames;
     QString m_workspaceFolder;
     bool m_fetchAllowsPrivateAddresses = false;
     TokenUsage m_turnUsage;

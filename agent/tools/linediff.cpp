@@ -1,9 +1,10 @@
 #include "agent/tools/linediff.h"
 
+#include "agent/tools/sequencealignment.h"
+
 #include <QCoreApplication>
 
-#include <dtl/dtl.hpp>
-
+#include <algorithm>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -12,10 +13,6 @@ namespace Loopscope {
 
 namespace {
 
-// Changed lines (old and new) beyond which no alignment is searched for: an O(ND) search over
-// tens of thousands of wholly different lines would keep the approval waiting.
-constexpr int MaxAlignedLines = 20'000;
-
 struct LineDiffText
 {
     Q_DECLARE_TR_FUNCTIONS(Loopscope::LineDiff)
@@ -23,17 +20,17 @@ struct LineDiffText
 
 // Lines keep their line break, so that "last line without one" differs from
 // the same line with one, as in diff(1).
-std::vector<QString> splitKeepingBreaks(const QString &text)
+QStringList splitKeepingBreaks(const QString &text)
 {
-    std::vector<QString> lines;
+    QStringList lines;
     qsizetype start = 0;
     while (start < text.size()) {
         const qsizetype end = text.indexOf(u'\n', start);
         if (end < 0) {
-            lines.push_back(text.mid(start));
+            lines.append(text.mid(start));
             break;
         }
-        lines.push_back(text.mid(start, end - start + 1));
+        lines.append(text.mid(start, end - start + 1));
         start = end + 1;
     }
     return lines;
@@ -41,7 +38,8 @@ std::vector<QString> splitKeepingBreaks(const QString &text)
 
 struct Edit
 {
-    dtl::edit_t type = dtl::SES_COMMON;
+    enum class Type { Common, Added, Removed };
+    Type type = Type::Common;
     QString line; // with its line break, if it had one
 };
 
@@ -64,9 +62,9 @@ public:
         const bool hasBreak = edit.line.endsWith(u'\n');
         const QString text = hasBreak ? edit.line.chopped(1) : edit.line;
         switch (edit.type) {
-        case dtl::SES_ADD: add({DiffLine::Kind::Added, text, 0, newLine}); break;
-        case dtl::SES_DELETE: add({DiffLine::Kind::Removed, text, oldLine, 0}); break;
-        default: add({DiffLine::Kind::Context, text, oldLine, newLine}); break;
+        case Edit::Type::Added: add({DiffLine::Kind::Added, text, 0, newLine}); break;
+        case Edit::Type::Removed: add({DiffLine::Kind::Removed, text, oldLine, 0}); break;
+        case Edit::Type::Common: add({DiffLine::Kind::Context, text, oldLine, newLine}); break;
         }
         if (!hasBreak)
             add({DiffLine::Kind::Note, u"\\ No newline at end of file"_s, 0, 0});
@@ -112,49 +110,22 @@ LineDiff diffLines(const QString &before, const QString &after, int contextLines
     if (before == after)
         return result;
 
-    const std::vector<QString> oldLines = splitKeepingBreaks(before);
-    const std::vector<QString> newLines = splitKeepingBreaks(after);
-    // The lines both texts start and end with are common without a search; only the middle is
-    // aligned, which keeps a small edit of a large file fast.
-    const size_t limit = std::min(oldLines.size(), newLines.size());
-    size_t prefix = 0;
-    while (prefix < limit && oldLines[prefix] == newLines[prefix])
-        ++prefix;
-    size_t suffix = 0;
-    while (suffix < limit - prefix
-           && oldLines[oldLines.size() - 1 - suffix] == newLines[newLines.size() - 1 - suffix])
-        ++suffix;
-    const std::vector<QString> oldMiddle(oldLines.begin() + qsizetype(prefix),
-                                         oldLines.end() - qsizetype(suffix));
-    const std::vector<QString> newMiddle(newLines.begin() + qsizetype(prefix),
-                                         newLines.end() - qsizetype(suffix));
-
+    const QStringList oldLines = splitKeepingBreaks(before);
+    const QStringList newLines = splitKeepingBreaks(after);
+    const SequenceAlignment alignment = alignSequences(oldLines, newLines);
+    result.approximate = alignment.approximate;
     std::vector<Edit> edits;
-    edits.reserve(oldLines.size() + newLines.size());
-    for (size_t i = 0; i < prefix; ++i)
-        edits.push_back({dtl::SES_COMMON, oldLines[i]});
-    if (oldMiddle.size() + newMiddle.size() <= size_t(MaxAlignedLines)) {
-        dtl::Diff<QString, std::vector<QString>> diff(oldMiddle, newMiddle, /*deletesFirst=*/true);
-        // Beyond a few thousand edit coordinates dtl trades a minimal script for bounded memory.
-        diff.enableHuge();
-        diff.compose();
-        for (const auto &[line, info] : diff.getSes().getSequence())
-            edits.push_back({info.type, line});
-    } else {
-        // Too much changed to align in reasonable time: every old line out, every new line in.
-        result.approximate = true;
-        for (const QString &line : oldMiddle)
-            edits.push_back({dtl::SES_DELETE, line});
-        for (const QString &line : newMiddle)
-            edits.push_back({dtl::SES_ADD, line});
-    }
-    for (size_t i = oldLines.size() - suffix; i < oldLines.size(); ++i)
-        edits.push_back({dtl::SES_COMMON, oldLines[i]});
-    for (const Edit &edit : edits) {
-        if (edit.type == dtl::SES_ADD)
+    edits.reserve(alignment.pairs.size());
+    for (const AlignedPair &pair : alignment.pairs) {
+        if (pair.left < 0) {
+            edits.push_back({Edit::Type::Added, newLines.at(pair.right)});
             ++result.added;
-        else if (edit.type == dtl::SES_DELETE)
+        } else if (pair.right < 0) {
+            edits.push_back({Edit::Type::Removed, oldLines.at(pair.left)});
             ++result.removed;
+        } else {
+            edits.push_back({Edit::Type::Common, oldLines.at(pair.left)});
+        }
     }
 
     HunkWriter writer(result, maxShownLines);
@@ -167,19 +138,19 @@ LineDiff diffLines(const QString &before, const QString &after, int contextLines
     int next = 0;
     auto advance = [&](int to) {
         for (; next < to; ++next) {
-            if (edits[next].type != dtl::SES_ADD)
+            if (edits[next].type != Edit::Type::Added)
                 ++oldBefore;
-            if (edits[next].type != dtl::SES_DELETE)
+            if (edits[next].type != Edit::Type::Removed)
                 ++newBefore;
         }
     };
     for (int change = 0; change < count; ++change) {
-        if (edits[change].type == dtl::SES_COMMON)
+        if (edits[change].type == Edit::Type::Common)
             continue;
         // Changes closer than twice the context share a hunk.
         int lastChange = change;
         for (int i = change + 1; i < count && i - lastChange <= 2 * contextLines + 1; ++i) {
-            if (edits[i].type != dtl::SES_COMMON)
+            if (edits[i].type != Edit::Type::Common)
                 lastChange = i;
         }
         const int first = std::max(next, change - contextLines);
@@ -188,14 +159,14 @@ LineDiff diffLines(const QString &before, const QString &after, int contextLines
         int oldCount = 0;
         int newCount = 0;
         for (int i = first; i <= last; ++i) {
-            oldCount += edits[i].type != dtl::SES_ADD;
-            newCount += edits[i].type != dtl::SES_DELETE;
+            oldCount += edits[i].type != Edit::Type::Added;
+            newCount += edits[i].type != Edit::Type::Removed;
         }
         writer.header(oldCount > 0 ? oldBefore + 1 : oldBefore, oldCount,
                       newCount > 0 ? newBefore + 1 : newBefore, newCount);
         for (int i = first; i <= last; ++i) {
-            writer.line(edits[i], edits[i].type != dtl::SES_ADD ? oldBefore + 1 : 0,
-                        edits[i].type != dtl::SES_DELETE ? newBefore + 1 : 0);
+            writer.line(edits[i], edits[i].type != Edit::Type::Added ? oldBefore + 1 : 0,
+                        edits[i].type != Edit::Type::Removed ? newBefore + 1 : 0);
             advance(i + 1);
         }
         change = last;

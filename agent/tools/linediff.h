@@ -19,9 +19,9 @@ struct DiffLine
 /*!
     The difference between two texts, line by line, as a unified diff: hunks
     with their "@@" headers and a few lines of context around each change.
-    What an approval shows before a file is written; the edit script comes
-    from dtl (Debian's libdtl-dev), the hunks are built here so that every
-    line keeps its old and new numbers for a gutter.
+    What an approval shows before a file is written; the lines are aligned
+    by alignSequences, the hunks are built here so that every line keeps its
+    old and new numbers for a gutter.
 */
 struct LineDiff
 {

@@ -7,13 +7,10 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
-
-#include <csignal>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -149,26 +146,22 @@ private:
         return path;
     }
 
-    static void start(QProcess &process, const QStringList &arguments)
+    static HeadlessProcess loopscope()
     {
-        QProcessEnvironment key;
-        key.insert(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
-        HeadlessProcess::start(process, QStringLiteral(LOOPSCOPE_EXECUTABLE),
-                               QStringList{u"eval"_s} + arguments, key,
-                               u"loopscope-tst-evalcommand-config"_s);
+        HeadlessProcess process(QStringLiteral(LOOPSCOPE_EXECUTABLE),
+                                QDir::tempPath() + u"/loopscope-tst-evalcommand-config"_s);
+        process.setEnvironmentVariable(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
+        return process;
     }
 
-    static Run finish(QProcess &process)
+    static Run textOf(const HeadlessProcess::Result &result)
     {
-        const HeadlessProcess::Result result = HeadlessProcess::finish(process);
         return {result.exitCode, QString::fromUtf8(result.out), QString::fromUtf8(result.err)};
     }
 
-    Run run(const QStringList &arguments)
+    static Run run(const QStringList &arguments)
     {
-        QProcess process;
-        start(process, arguments);
-        return finish(process);
+        return textOf(loopscope().run(QStringList{u"eval"_s} + arguments));
     }
 
 private slots:
@@ -374,12 +367,12 @@ private slots:
                                              + caseLine(demoCase(u"never run"_s, demoPasses)));
         const QString reportPath = m_dir.filePath(u"interrupted.xml"_s);
         const int requestsBefore = int(m_server.requests().size());
-        QProcess process;
-        start(process, providerArguments() << u"--junit"_s << reportPath << suite);
+        HeadlessProcess process = loopscope();
+        process.start(QStringList{u"eval"_s} + providerArguments() << u"--junit"_s << reportPath << suite);
         QTRY_VERIFY_WITH_TIMEOUT(m_server.requests().size() > requestsBefore, 15000);
 
-        ::kill(pid_t(process.processId()), SIGINT);
-        const Run result = finish(process);
+        process.interrupt();
+        const Run result = textOf(process.finish());
 
         QCOMPARE(result.exitCode, 130);
         QVERIFY2(result.out.startsWith(u"SKIP slow: cancelled\nSKIP never run: cancelled\n"

@@ -1,17 +1,15 @@
 #include "agent/trace/trace.h"
 #include "agent/transcript/transcript.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/headlessprocess.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <csignal>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -91,12 +89,8 @@ private:
     FakeHttpServer m_server;
     QTemporaryDir m_dir;
 
-    struct Run
-    {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
+    using Run = HeadlessProcess::Result;
+    static constexpr int TimeoutMs = 30'000;
 
     QStringList baseArguments() const
     {
@@ -111,38 +105,15 @@ private:
                 u"LOOPSCOPE_TEST_KEY"_s};
     }
 
-    // Starts loopscope with no display and no keyring in its environment.
-    static void start(QProcess &process, const QStringList &arguments)
+    static HeadlessProcess loopscope()
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "DBUS_SESSION_BUS_ADDRESS"})
-            env.remove(QString::fromLatin1(name));
-        env.insert(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
-        // No saved settings of the user's (their MCP servers would start).
-        env.insert(u"XDG_CONFIG_HOME"_s, QDir::tempPath() + u"/loopscope-tst-runcommand-config"_s);
-        process.setProcessEnvironment(env);
-        process.start(QStringLiteral(LOOPSCOPE_EXECUTABLE), arguments);
+        HeadlessProcess process(QStringLiteral(LOOPSCOPE_EXECUTABLE),
+                                QDir::tempPath() + u"/loopscope-tst-runcommand-config"_s);
+        process.setEnvironmentVariable(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
+        return process;
     }
 
-    static Run finish(QProcess &process)
-    {
-        Run run;
-        if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, 30000)) {
-            process.kill();
-            process.waitForFinished();
-        }
-        run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-        run.out = process.readAllStandardOutput();
-        run.err = process.readAllStandardError();
-        return run;
-    }
-
-    Run run(const QStringList &arguments)
-    {
-        QProcess process;
-        start(process, arguments);
-        return finish(process);
-    }
+    static Run run(const QStringList &arguments) { return loopscope().run(arguments, TimeoutMs); }
 
 private slots:
     void initTestCase()
@@ -376,6 +347,57 @@ private slots:
         QVERIFY(traceBytes.contains("\"output\": \"The secret word is kumquat.\\n\""));
     }
 
+    void anApprovedCommandNeverPrintsAnApiKey_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::newRow("env") << u"env"_s;
+        QTest::newRow("printenv NAME") << u"printenv LOOPSCOPE_TEST_KEY; printenv OPENAI_API_KEY"_s;
+        QTest::newRow("echo $NAME") << u"echo \"[$LOOPSCOPE_TEST_KEY][$OPENAI_API_KEY]\""_s;
+    }
+
+    void anApprovedCommandNeverPrintsAnApiKey()
+    {
+        QFETCH(QString, command);
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        // The model runs the command, then answers with everything it printed.
+        m_server.setHandler([command](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonObject last = request.json().value(u"messages"_s).toArray().last().toObject();
+            if (last.value(u"role"_s).toString() == u"tool")
+                stream(exchange, textStream(u"It printed: "_s + last.value(u"content"_s).toString()));
+            else
+                stream(exchange,
+                       toolCallStream(u"run_command"_s,
+                                      QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}})
+                                                            .toJson(QJsonDocument::Compact))));
+        });
+        const QString otherKey = u"sk-proj-conventional-0123456789"_s;
+        const QString eventsPath = m_dir.filePath(u"secret-events.jsonl"_s);
+        const QString tracePath = m_dir.filePath(u"secret-trace.json"_s);
+        const QString sessionPath = m_dir.filePath(u"secret.loopscope.json"_s);
+        QFile::remove(sessionPath);
+        HeadlessProcess process = loopscope();
+        // A key for another profile, in the variable OpenAI's profiles read by default.
+        process.setEnvironmentVariable(u"OPENAI_API_KEY"_s, otherKey);
+
+        const Run result = process.run(
+            baseArguments() << u"--tools"_s << u"run_command"_s << u"--workspace"_s << workspace.path()
+                            << u"--approve-tools"_s << u"run_command"_s << u"--events"_s << eventsPath
+                            << u"--trace-out"_s << tracePath << u"--session"_s << sessionPath << u"Show me"_s,
+            TimeoutMs);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QVERIFY2(result.out.startsWith("It printed: "), result.out.constData());
+        QByteArray recorded = result.out + result.err;
+        for (const QString &path : {eventsPath, tracePath, sessionPath}) {
+            QFile file(path);
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+            recorded += file.readAll();
+        }
+        QVERIFY2(!recorded.contains(apiKey.toUtf8()), "the key in use was recorded");
+        QVERIFY2(!recorded.contains(otherKey.toUtf8()), "a conventional key variable was recorded");
+    }
+
     void toolsWithEffectsRunOnlyWhenApproved_data()
     {
         QTest::addColumn<QStringList>("approval");
@@ -465,12 +487,12 @@ private slots:
         });
         const QString eventsPath = m_dir.filePath(u"cancelled.jsonl"_s);
         const int requestsBefore = int(m_server.requests().size());
-        QProcess process;
-        start(process, baseArguments() << u"--events"_s << eventsPath << u"wait forever"_s);
+        HeadlessProcess process = loopscope();
+        process.start(baseArguments() << u"--events"_s << eventsPath << u"wait forever"_s);
         QTRY_VERIFY_WITH_TIMEOUT(m_server.requests().size() > requestsBefore, 15000);
 
-        ::kill(pid_t(process.processId()), SIGINT);
-        const Run result = finish(process);
+        process.interrupt();
+        const Run result = process.finish(TimeoutMs);
 
         QCOMPARE(result.exitCode, 130);
         QFile eventsFile(eventsPath);

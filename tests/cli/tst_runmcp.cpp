@@ -5,6 +5,7 @@
 
 #include "tests/mcp/mcptestservers.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/headlessprocess.h"
 #include "tests/support/openaicompletion.h"
 
 #include <QDir>
@@ -75,12 +76,7 @@ private:
     FakeHttpServer m_server;
     QTemporaryDir m_dir;
 
-    struct Run
-    {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
+    using Run = HeadlessProcess::Result;
 
     QStringList runArguments() const
     {
@@ -113,36 +109,14 @@ private:
         return path;
     }
 
-    void start(QProcess &process, const QStringList &arguments) const
+    HeadlessProcess loopscope() const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "DBUS_SESSION_BUS_ADDRESS"})
-            env.remove(QString::fromLatin1(name));
-        env.insert(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
-        env.insert(u"XDG_CONFIG_HOME"_s, m_dir.filePath(u"config"_s));
-        process.setProcessEnvironment(env);
-        process.start(QStringLiteral(LOOPSCOPE_EXECUTABLE), arguments);
+        HeadlessProcess process(QStringLiteral(LOOPSCOPE_EXECUTABLE), m_dir.filePath(u"config"_s));
+        process.setEnvironmentVariable(u"LOOPSCOPE_TEST_KEY"_s, apiKey);
+        return process;
     }
 
-    static Run finish(QProcess &process)
-    {
-        Run run;
-        if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, 60'000)) {
-            process.kill();
-            process.waitForFinished();
-        }
-        run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-        run.out = process.readAllStandardOutput();
-        run.err = process.readAllStandardError();
-        return run;
-    }
-
-    Run run(const QStringList &arguments) const
-    {
-        QProcess process;
-        start(process, arguments);
-        return finish(process);
-    }
+    Run run(const QStringList &arguments) const { return loopscope().run(arguments); }
 
     static qint64 readPid(const QString &pidFile)
     {
@@ -244,9 +218,9 @@ private slots:
         const QString pidFile = m_dir.filePath(u"sigint.pid"_s);
         const QString config = writeConfig(u"sigint.json"_s, pidFile);
         const QString eventsPath = m_dir.filePath(u"sigint.jsonl"_s);
-        QProcess process;
-        start(process, runArguments() << u"--mcp-config"_s << config << u"--approve"_s << u"all"_s
-                                      << u"--events"_s << eventsPath << u"Take your time"_s);
+        HeadlessProcess process = loopscope();
+        process.start(runArguments() << u"--mcp-config"_s << config << u"--approve"_s << u"all"_s
+                                     << u"--events"_s << eventsPath << u"Take your time"_s);
         // Mid-turn: the long operation has reported progress.
         QTRY_VERIFY_WITH_TIMEOUT(
             [&eventsPath] {
@@ -258,8 +232,8 @@ private slots:
         QVERIFY(pid > 0);
         QVERIFY(!processEnded(pid));
 
-        ::kill(pid_t(process.processId()), SIGINT);
-        const Run result = finish(process);
+        process.interrupt();
+        const Run result = process.finish();
 
         QCOMPARE(result.exitCode, 130);
         QTRY_VERIFY_WITH_TIMEOUT(processEnded(pid), 5000);

@@ -1,5 +1,4 @@
 #include "agent/compare/runcomparison.h"
-#include "agent/compare/sequencealignment.h"
 #include "tests/replay/recordingfixture.h"
 #include "translations/translations.h"
 
@@ -194,34 +193,6 @@ private slots:
         QVERIFY(!RunComparison::requestDifference(a, b));
         b.options.temperature = 0.7;
         QCOMPARE(RunComparison::requestDifference(a, b).value_or(QString()), u"the temperature differs"_s);
-    }
-
-    void toolCallsPairUpByOrderAndName_data()
-    {
-        QTest::addColumn<QStringList>("left");
-        QTest::addColumn<QStringList>("right");
-        QTest::addColumn<QList<AlignedPair>>("pairs");
-
-        QTest::newRow("the same calls")
-            << QStringList{u"add"_s, u"multiply"_s} << QStringList{u"add"_s, u"multiply"_s}
-            << QList<AlignedPair>{{0, 0}, {1, 1}};
-        QTest::newRow("a call only the left made")
-            << QStringList{u"add"_s, u"multiply"_s} << QStringList{u"multiply"_s}
-            << QList<AlignedPair>{{0, -1}, {1, 0}};
-        QTest::newRow("another call instead")
-            << QStringList{u"add"_s, u"fail"_s, u"add"_s} << QStringList{u"add"_s, u"wait"_s, u"add"_s}
-            << QList<AlignedPair>{{0, 0}, {1, -1}, {-1, 1}, {2, 2}};
-        QTest::newRow("none on the right")
-            << QStringList{u"add"_s} << QStringList{} << QList<AlignedPair>{{0, -1}};
-        QTest::newRow("none at all") << QStringList{} << QStringList{} << QList<AlignedPair>{};
-    }
-
-    void toolCallsPairUpByOrderAndName()
-    {
-        QFETCH(QStringList, left);
-        QFETCH(QStringList, right);
-        QFETCH(QList<AlignedPair>, pairs);
-        QCOMPARE(alignSequences(left, right), pairs);
     }
 
     void aRecordedCostIsShownButNeverMakesRunsDiffer()

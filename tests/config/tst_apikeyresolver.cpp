@@ -164,6 +164,24 @@ private slots:
         QCOMPARE(result->status, status);
     }
 
+    void theKeyVariablesAreTheProfilesThenEachProvidersOwn_data()
+    {
+        QTest::addColumn<QString>("variable");
+        QTest::addColumn<QStringList>("variables");
+        const QStringList conventional{u"OPENAI_API_KEY"_s, u"ANTHROPIC_API_KEY"_s, u"GEMINI_API_KEY"_s};
+        QTest::newRow("a variable of its own") << u"MY_KEY"_s << QStringList{u"MY_KEY"_s} + conventional;
+        QTest::newRow("a conventional one, once")
+            << u"ANTHROPIC_API_KEY"_s
+            << QStringList{u"ANTHROPIC_API_KEY"_s, u"OPENAI_API_KEY"_s, u"GEMINI_API_KEY"_s};
+        QTest::newRow("none (the keychain)") << QString() << conventional;
+    }
+    void theKeyVariablesAreTheProfilesThenEachProvidersOwn()
+    {
+        QFETCH(QString, variable);
+        QFETCH(QStringList, variables);
+        QCOMPARE(ApiKeyResolver::keyVariables(profileOf(ProviderKind::Ollama, variable)), variables);
+    }
+
 private:
     static ProviderProfile profileOf(ProviderKind kind, const QString &variable)
     {

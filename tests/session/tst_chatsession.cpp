@@ -9,6 +9,7 @@
 #include "tests/support/openaicompletion.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QSettings>
 #include <QSignalSpy>
@@ -385,6 +386,55 @@ private slots:
         ToolContext context;
         const ToolResult result = readFile->invoke({{u"path"_s, u"note.txt"_s}}, context);
         QVERIFY2(result.content.contains(u"from the workspace"_s), qPrintable(result.content));
+    }
+
+    void runCommandNeverShowsTheKey_data()
+    {
+        QTest::addColumn<bool>("toolsFirst");
+        // The app applies its settings (the tools) before the keychain answers with the key.
+        QTest::newRow("tools, then the provider") << true;
+        QTest::newRow("the provider, then tools") << false;
+    }
+    void runCommandNeverShowsTheKey()
+    {
+        QFETCH(bool, toolsFirst);
+        QTemporaryDir workspace;
+        // The key as the keychain gave it, which a command can still find some other way.
+        QFile file(workspace.filePath(u"leaked.txt"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(apiKey.toUtf8() + '\n');
+        file.close();
+        const QByteArray profileKey = "sk-profile-variable-0123456789";
+        const QByteArray otherProvidersKey = "sk-ant-other-provider-0123456789";
+        qputenv("LOOPSCOPE_SESSION_TEST_KEY", profileKey);
+        const QByteArray savedAnthropic = qgetenv("ANTHROPIC_API_KEY");
+        qputenv("ANTHROPIC_API_KEY", otherProvidersKey);
+        ProviderProfile chosen = profile();
+        chosen.apiKeyEnv = u"LOOPSCOPE_SESSION_TEST_KEY"_s;
+
+        if (toolsFirst)
+            m_session->setTools({u"run_command"_s}, workspace.path());
+        QVERIFY(m_session->setProvider(chosen, apiKey));
+        if (!toolsFirst)
+            m_session->setTools({u"run_command"_s}, workspace.path());
+        const std::shared_ptr<const Tool> tool = m_session->workbench()->find(u"run_command"_s);
+        QVERIFY(tool);
+        ToolContext context;
+        const ToolResult result = tool->invoke(
+            {{u"command"_s,
+              u"env; echo \"[$LOOPSCOPE_SESSION_TEST_KEY][$ANTHROPIC_API_KEY]\"; cat leaked.txt"_s}},
+            context);
+        qunsetenv("LOOPSCOPE_SESSION_TEST_KEY");
+        if (savedAnthropic.isNull())
+            qunsetenv("ANTHROPIC_API_KEY");
+        else
+            qputenv("ANTHROPIC_API_KEY", savedAnthropic);
+
+        const QByteArray recorded = result.content.toUtf8() + QJsonDocument(result.details).toJson();
+        for (const QByteArray &secret : {profileKey, otherProvidersKey, apiKey.toUtf8()})
+            QVERIFY2(!recorded.contains(secret), secret.constData());
+        QVERIFY2(result.content.contains(u"\n[][]\n[redacted]\n"_s),
+                 "the variables are unset, the key blanked");
     }
 
     void withoutATurnThereIsNothingToForkOrReplay()

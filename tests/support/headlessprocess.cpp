@@ -1,36 +1,117 @@
 #include "tests/support/headlessprocess.h"
 
-#include <QDir>
-#include <QtCore/qtestsupport_core.h>
+#include <QProcess>
+#include <QTest>
+
+#ifdef Q_OS_UNIX
+#include <csignal>
+#include <sys/types.h>
+#include <unistd.h>
+#endif
 
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
-void HeadlessProcess::start(QProcess &process, const QString &program, const QStringList &arguments,
-                            const QProcessEnvironment &extra, const QString &configName)
+HeadlessProcess::HeadlessProcess(QString program, QString configHome)
+    : m_process(std::make_unique<QProcess>())
+    , m_program(std::move(program))
+    , m_environment(QProcessEnvironment::systemEnvironment())
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM", "DBUS_SESSION_BUS_ADDRESS"})
-        env.remove(QString::fromLatin1(name));
+        m_environment.remove(QString::fromLatin1(name));
     // No saved settings of the user's (their MCP servers would start).
-    env.insert(u"XDG_CONFIG_HOME"_s, QDir::tempPath() + u'/' + configName);
-    env.insert(extra);
-    process.setProcessEnvironment(env);
-    process.start(program, arguments);
+    m_environment.insert(u"XDG_CONFIG_HOME"_s, configHome);
 }
 
-HeadlessProcess::Result HeadlessProcess::finish(QProcess &process, int timeoutMs)
+HeadlessProcess::HeadlessProcess(HeadlessProcess &&other) noexcept = default;
+
+HeadlessProcess::~HeadlessProcess()
+{
+    if (m_process)
+        killGroup();
+}
+
+void HeadlessProcess::setEnvironmentVariable(const QString &name, const QString &value)
+{
+    m_environment.insert(name, value);
+}
+
+void HeadlessProcess::setStandardInput(const QByteArray &input)
+{
+    m_input = input;
+}
+
+void HeadlessProcess::start(const QStringList &arguments)
+{
+    m_arguments = arguments;
+    m_process->setProcessEnvironment(m_environment);
+#ifdef Q_OS_UNIX
+    m_process->setChildProcessModifier([] { ::setpgid(0, 0); });
+#endif
+    m_process->start(m_program, arguments);
+    if (!m_process->waitForStarted()) {
+        QTest::qFail(qPrintable(u"%1 did not start: %2"_s.arg(m_program, m_process->errorString())), __FILE__,
+                     __LINE__);
+        return;
+    }
+    m_group = m_process->processId();
+    if (!m_input.isEmpty())
+        m_process->write(m_input);
+    m_process->closeWriteChannel();
+}
+
+qint64 HeadlessProcess::processId() const
+{
+    return m_process->processId();
+}
+
+void HeadlessProcess::interrupt()
+{
+#ifdef Q_OS_UNIX
+    if (m_process->state() != QProcess::NotRunning)
+        ::kill(pid_t(m_process->processId()), SIGINT);
+#else
+    m_process->terminate();
+#endif
+}
+
+HeadlessProcess::Result HeadlessProcess::finish(int timeoutMs)
 {
     Result result;
+    QProcess &process = *m_process;
     if (!QTest::qWaitFor([&process] { return process.state() == QProcess::NotRunning; }, timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
+        killGroup();
+        const QString command = QStringList(QStringList{u"loopscope"_s} + m_arguments).join(u' ');
+        QTest::qFail(
+            qPrintable(u"`%1` did not end within %2 s and was killed; it printed on stderr:\n%3"_s.arg(
+                command, QString::number(timeoutMs / 1000.0),
+                QString::fromUtf8(process.readAllStandardError()))),
+            __FILE__, __LINE__);
     }
     result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     result.out = process.readAllStandardOutput();
     result.err = process.readAllStandardError();
     return result;
+}
+
+HeadlessProcess::Result HeadlessProcess::run(const QStringList &arguments, int timeoutMs)
+{
+    start(arguments);
+    return finish(timeoutMs);
+}
+
+void HeadlessProcess::killGroup()
+{
+#ifdef Q_OS_UNIX
+    // What it started may still run after it ended (an MCP server it failed to stop).
+    if (m_group > 0)
+        ::kill(-pid_t(m_group), SIGKILL);
+#endif
+    if (m_process->state() != QProcess::NotRunning) {
+        m_process->kill();
+        m_process->waitForFinished();
+    }
 }
 
 } // namespace Loopscope

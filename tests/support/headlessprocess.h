@@ -1,15 +1,25 @@
 #pragma once
 
 #include <QByteArray>
-#include <QProcess>
+#include <QProcessEnvironment>
 #include <QStringList>
+
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QProcess;
+QT_END_NAMESPACE
 
 namespace Loopscope {
 
 /*!
     The loopscope executable run as a script or CI would run a headless
     command: no display, no session bus (so no keyring), no saved settings
-    of the user's, and the variables a test adds (an API key).
+    of the user's, end-of-file on stdin unless a test gives input, and the
+    variables a test adds (an API key). It runs in a process group of its
+    own, which is killed when this object goes, so that nothing it started
+    (an MCP server) outlives a failed test. The one way tests run the app's
+    binary.
 */
 class HeadlessProcess final
 {
@@ -21,11 +31,36 @@ public:
         QByteArray err;
     };
 
-    // \a configName: a folder under the temporary one that stands in for the user's settings.
-    static void start(QProcess &process, const QString &program, const QStringList &arguments,
-                      const QProcessEnvironment &extra, const QString &configName);
-    // Waits (serving this thread's events, e.g. a FakeHttpServer) until it ends; kills it after \a timeoutMs.
-    static Result finish(QProcess &process, int timeoutMs = 60000);
+    static constexpr int DefaultTimeoutMs = 60'000;
+
+    // \a configHome: a folder that stands in for the user's settings (XDG_CONFIG_HOME).
+    HeadlessProcess(QString program, QString configHome);
+    HeadlessProcess(HeadlessProcess &&other) noexcept;
+    HeadlessProcess &operator=(HeadlessProcess &&other) = delete;
+    ~HeadlessProcess();
+
+    void setEnvironmentVariable(const QString &name, const QString &value);
+    // Written to its stdin, which is then closed.
+    void setStandardInput(const QByteArray &input);
+
+    void start(const QStringList &arguments);
+    qint64 processId() const;
+    // SIGINT, as Ctrl+C in a terminal.
+    void interrupt();
+    // Waits, serving this thread's events (a FakeHttpServer answers meanwhile), until it ends.
+    // Past \a timeoutMs it is killed and the test fails, saying which command hung.
+    Result finish(int timeoutMs = DefaultTimeoutMs);
+    Result run(const QStringList &arguments, int timeoutMs = DefaultTimeoutMs);
+
+private:
+    void killGroup();
+
+    std::unique_ptr<QProcess> m_process;
+    QString m_program;
+    QStringList m_arguments;
+    QProcessEnvironment m_environment;
+    QByteArray m_input;
+    qint64 m_group = 0;
 };
 
 } // namespace Loopscope

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
@@ -250,6 +251,58 @@ private slots:
         const ToolResult noWorkspace = RunCommandTool(Workspace()).invoke({{u"command"_s, u"ls"_s}}, context);
         QVERIFY(noWorkspace.isError);
         QVERIFY2(noWorkspace.content.contains(u"No workspace folder"_s), qPrintable(noWorkspace.content));
+    }
+
+    void aHiddenVariableNeverReachesTheOutput_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::newRow("env") << u"env"_s;
+        QTest::newRow("printenv NAME") << u"printenv LOOPSCOPE_TST_SECRET"_s;
+        QTest::newRow("echo $NAME") << u"echo \"[$LOOPSCOPE_TST_SECRET]\""_s;
+        QTest::newRow("a child shell") << u"sh -c 'echo $LOOPSCOPE_TST_SECRET'"_s;
+    }
+    void aHiddenVariableNeverReachesTheOutput()
+    {
+        QFETCH(QString, command);
+        const QByteArray secret = "sk-tst-hidden-0123456789";
+        qputenv("LOOPSCOPE_TST_SECRET", secret);
+        qputenv("LOOPSCOPE_TST_VISIBLE", "still-there");
+        const RunCommandTool tool{Workspace(m_dir.path()), CommandSecrets{{u"LOOPSCOPE_TST_SECRET"_s}, {}}};
+        ProgressLog progress;
+        ToolContext context(progress.sink());
+
+        const ToolResult result = tool.invoke({{u"command"_s, command}}, context);
+        const ToolResult visible
+            = tool.invoke({{u"command"_s, u"printenv LOOPSCOPE_TST_VISIBLE"_s}}, context);
+        qunsetenv("LOOPSCOPE_TST_SECRET");
+        qunsetenv("LOOPSCOPE_TST_VISIBLE");
+
+        QVERIFY2(!result.content.contains(QString::fromLatin1(secret)), "the value is in the result");
+        QVERIFY(!QJsonDocument(result.details).toJson().contains(secret));
+        QVERIFY(!progress.taken().join(u'\n').contains(QString::fromLatin1(secret)));
+        // Only the hidden variable is left out: the rest of the environment is the app's.
+        QCOMPARE(visible.content, u"still-there\n[exit code 0]"_s);
+    }
+
+    void aSecretPrintedAnotherWayIsRedacted()
+    {
+        QFile file(m_dir.filePath(u"key.txt"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("key: sk-tst-in-a-file-0123\n");
+        file.close();
+        const auto redact = [](const QString &text) {
+            return QString(text).replace(u"sk-tst-in-a-file-0123"_s, u"[redacted]"_s);
+        };
+        const RunCommandTool tool{Workspace(m_dir.path()), CommandSecrets{{}, redact}};
+        ProgressLog progress;
+        ToolContext context(progress.sink());
+
+        const ToolResult result = tool.invoke({{u"command"_s, u"cat key.txt"_s}}, context);
+
+        QCOMPARE(result.content, u"key: [redacted]\n[exit code 0]"_s);
+        QCOMPARE(result.details.value(u"command"_s).toObject().value(u"output"_s).toString(),
+                 u"key: [redacted]\n"_s);
+        QCOMPARE(progress.taken(), QStringList{u"key: [redacted]"_s});
     }
 
     void itKeepsItsOwnTimeAndAsksFirst()

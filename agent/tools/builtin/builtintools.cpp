@@ -36,7 +36,7 @@ std::shared_ptr<const Tool> createBuiltinTool(const QString &name, const Builtin
     if (name == EditFileTool::Name)
         return std::make_shared<EditFileTool>(context.workspace);
     if (name == RunCommandTool::Name)
-        return std::make_shared<RunCommandTool>(context.workspace);
+        return std::make_shared<RunCommandTool>(context.workspace, context.commandSecrets);
     if (name == FetchUrlTool::Name) {
         FetchUrlTool::Options options;
         options.allowPrivateAddresses = context.fetchAllowsPrivateAddresses;
@@ -47,7 +47,7 @@ std::shared_ptr<const Tool> createBuiltinTool(const QString &name, const Builtin
 
 std::shared_ptr<const Tool> createBuiltinTool(const QString &name, const Workspace &workspace)
 {
-    return createBuiltinTool(name, BuiltinToolContext{workspace, {}, false});
+    return createBuiltinTool(name, BuiltinToolContext{workspace, {}, false, {}});
 }
 
 } // namespace Loopscope

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/tools/builtin/runcommandtool.h"
 #include "agent/tools/builtin/workspace.h"
 #include "agent/tools/tool.h"
 
@@ -22,6 +23,8 @@ struct BuiltinToolContext
     QPointer<QNetworkAccessManager> network;
     // fetch_url may reach loopback and private network addresses (the user allowed it).
     bool fetchAllowsPrivateAddresses = false;
+    // What run_command hides from its commands and blanks in their output (the API keys).
+    CommandSecrets commandSecrets;
 };
 
 // The names of the tools that ship with Loopscope, for the CLI's --tools and the settings.

@@ -103,9 +103,15 @@ void endProcessTree(QProcess &process, qint64 group)
 
 } // namespace
 
-RunCommandTool::RunCommandTool(Workspace workspace)
+RunCommandTool::RunCommandTool(Workspace workspace, CommandSecrets secrets)
     : m_workspace(std::move(workspace))
+    , m_secrets(std::move(secrets))
 {}
+
+QString RunCommandTool::redacted(const QString &output) const
+{
+    return m_secrets.redact ? m_secrets.redact(output) : output;
+}
 
 ToolSchema RunCommandTool::schema() const
 {
@@ -181,6 +187,10 @@ ToolResult RunCommandTool::invoke(const QJsonObject &arguments, ToolContext &con
     process.setChildProcessModifier([] { ::setpgid(0, 0); });
 #endif
     process.setWorkingDirectory(folder.path);
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const QString &name : m_secrets.hiddenVariables)
+        environment.remove(name);
+    process.setProcessEnvironment(environment);
     process.setProcessChannelMode(QProcess::MergedChannels);
     process.setStandardInputFile(QProcess::nullDevice());
 
@@ -215,12 +225,12 @@ ToolResult RunCommandTool::invoke(const QJsonObject &arguments, ToolContext &con
         if (progressSent + chunk.size() > MaxProgressBytes) {
             chunk.truncate(MaxProgressBytes - progressSent);
             progressSent = MaxProgressBytes;
-            const QString text = progressDecoder.decode(chunk);
+            const QString text = redacted(progressDecoder.decode(chunk));
             context.reportProgress(text + tr("\n[live output stops here; the rest is in the result]"));
             return;
         }
         progressSent += chunk.size();
-        QString text = progressDecoder.decode(chunk);
+        QString text = redacted(progressDecoder.decode(chunk));
         if (text.endsWith(u'\n'))
             text.chop(1);
         context.reportProgress(text);
@@ -277,7 +287,7 @@ ToolResult RunCommandTool::invoke(const QJsonObject &arguments, ToolContext &con
         break;
     }
 
-    QString output = forModel.text(tr("\n[... %1 bytes of output dropped here ...]\n"));
+    QString output = redacted(forModel.text(tr("\n[... %1 bytes of output dropped here ...]\n")));
     if (forModel.total() == 0)
         output = tr("[no output]");
     if (!output.endsWith(u'\n'))
@@ -293,7 +303,7 @@ ToolResult RunCommandTool::invoke(const QJsonObject &arguments, ToolContext &con
         {u"folder"_s, folder.path},
         {u"timeoutS"_s, timeoutS},
         {u"durationMs"_s, durationMs},
-        {u"output"_s, forTrace.text(u"\n[... %1 bytes dropped ...]\n"_s)},
+        {u"output"_s, redacted(forTrace.text(u"\n[... %1 bytes dropped ...]\n"_s))},
         {u"outputBytes"_s, forTrace.total()},
         {u"outputTruncated"_s, forTrace.dropped() > 0},
         {u"timedOut"_s, ending == Ending::TimedOut},

@@ -4,8 +4,25 @@
 #include "agent/tools/tool.h"
 
 #include <QCoreApplication>
+#include <QStringList>
+
+#include <functional>
 
 namespace Loopscope {
+
+/*!
+    What run_command keeps from the commands it runs and from what they print,
+    so that an approved `env` does not put the provider's API key into the
+    tool result, the transcript and the trace. Given by the session, which
+    knows the key and where it came from; tools/ sits below both.
+*/
+struct CommandSecrets
+{
+    // Left out of the command's environment: the variables that hold API keys.
+    QStringList hiddenVariables;
+    // Applied to everything the command printed before anyone sees it; none: the text as printed.
+    std::function<QString(const QString &)> redact;
+};
 
 /*!
     Runs a command line through the user's shell ($SHELL -c, else /bin/sh;
@@ -20,6 +37,8 @@ namespace Loopscope {
     dropped) and the exit code, the trace the full output (up to a generous
     cap) in the result's details under "command". A non-zero exit is reported,
     not treated as the tool failing: a model fixing failing tests is no runaway.
+    The command inherits the app's environment except the CommandSecrets'
+    variables, and its output passes through their redaction.
 */
 class RunCommandTool final : public Tool
 {
@@ -38,7 +57,7 @@ public:
     static constexpr int ProgressIntervalMs = 200;
     static constexpr int KillGraceMs = 2000;
 
-    explicit RunCommandTool(Workspace workspace);
+    explicit RunCommandTool(Workspace workspace, CommandSecrets secrets = {});
 
     ToolSchema schema() const override;
     ToolBehaviour behaviour() const override;
@@ -48,7 +67,10 @@ public:
     static QStringList shellCommandLine(const QString &command);
 
 private:
+    QString redacted(const QString &output) const;
+
     Workspace m_workspace;
+    CommandSecrets m_secrets;
 };
 
 } // namespace Loopscope

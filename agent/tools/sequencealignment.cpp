@@ -1,4 +1,4 @@
-#include "agent/compare/sequencealignment.h"
+#include "agent/tools/sequencealignment.h"
 
 #include <dtl/dtl.hpp>
 
@@ -6,11 +6,13 @@
 
 namespace Loopscope {
 
-QList<AlignedPair> alignSequences(const QStringList &left, const QStringList &right)
+SequenceAlignment alignSequences(const QStringList &left, const QStringList &right)
 {
-    QList<AlignedPair> pairs;
-    // Equal heads and tails need no search; only the middle goes to dtl, so that
-    // two long, nearly equal requests diff quickly.
+    SequenceAlignment alignment;
+    QList<AlignedPair> &pairs = alignment.pairs;
+    pairs.reserve(qMax(left.size(), right.size()));
+    // Equal heads and tails need no search; only the middle goes to dtl, so that a small edit of
+    // a large text, or two long, nearly equal requests, diff quickly.
     qsizetype head = 0;
     while (head < left.size() && head < right.size() && left.at(head) == right.at(head))
         ++head;
@@ -25,7 +27,8 @@ QList<AlignedPair> alignSequences(const QStringList &left, const QStringList &ri
     const std::vector<QString> b(right.cbegin() + head, right.cend() - tail);
     int i = int(head);
     int j = int(head);
-    if (!a.empty() && !b.empty()) {
+    alignment.approximate = a.size() + b.size() > size_t(SequenceAlignment::MaxAlignedElements);
+    if (!a.empty() && !b.empty() && !alignment.approximate) {
         dtl::Diff<QString, std::vector<QString>> diff(a, b, /*deletesFirst=*/true);
         diff.compose();
         // The script lists every element of both in order; its own indices are not used,
@@ -46,7 +49,7 @@ QList<AlignedPair> alignSequences(const QStringList &left, const QStringList &ri
     }
     for (qsizetype k = 0; k < tail; ++k)
         pairs.append({i++, j++});
-    return pairs;
+    return alignment;
 }
 
 } // namespace Loopscope
