@@ -1,0 +1,166 @@
+#include "agent/trace/domvalues.h"
+
+#include "agent/trace/domfields.h"
+
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Internal {
+
+namespace {
+
+constexpr qint64 IntMin = std::numeric_limits<int>::min();
+constexpr qint64 IntMax = std::numeric_limits<int>::max();
+constexpr qint64 Int64Min = std::numeric_limits<qint64>::min();
+constexpr qint64 Int64Max = std::numeric_limits<qint64>::max();
+
+template<typename Value, typename Read>
+QList<Value> listFrom(DomFields &fields, QStringView key, Read read, bool &surprised)
+{
+    QList<Value> values;
+    const auto items = fields.array(key, false);
+    if (!items)
+        return values;
+    values.reserve(qsizetype(items->size()));
+    for (const simdjson::dom::element item : *items) {
+        simdjson::dom::object object;
+        if (item.get_object().get(object) != simdjson::SUCCESS) {
+            surprised = true;
+            return {};
+        }
+        values.append(read(object, surprised));
+    }
+    return values;
+}
+
+ToolSchema toolSchemaFrom(simdjson::dom::object json, bool &surprised)
+{
+    DomFields fields(json, surprised);
+    ToolSchema tool;
+    tool.name = fields.string(u"name", false);
+    tool.description = fields.string(u"description", false);
+    tool.parameters = fields.jsonObject(u"parameters");
+    return tool;
+}
+
+ModelOptions modelOptionsFrom(simdjson::dom::object json, bool &surprised)
+{
+    DomFields fields(json, surprised);
+    ModelOptions options;
+    options.model = fields.string(u"model", false);
+    options.stream = fields.boolean(u"stream", false, true);
+    if (fields.has(u"temperature"))
+        options.temperature = fields.number(u"temperature");
+    if (fields.has(u"maxOutputTokens"))
+        options.maxOutputTokens = int(fields.integer(u"maxOutputTokens", true, 0, IntMin, IntMax));
+    return options;
+}
+
+} // namespace
+
+ToolCall toolCallFrom(simdjson::dom::object json, bool &surprised)
+{
+    DomFields fields(json, surprised);
+    ToolCall call;
+    call.id = fields.string(u"id", false);
+    call.name = fields.string(u"name", false);
+    call.arguments = fields.string(u"arguments", false);
+    call.providerData = fields.jsonObject(u"providerData");
+    return call;
+}
+
+TokenUsage tokenUsageFrom(simdjson::dom::object json, bool &surprised)
+{
+    DomFields fields(json, surprised);
+    TokenUsage usage;
+    usage.inputTokens = fields.integer(u"input", false, 0, Int64Min, Int64Max);
+    usage.outputTokens = fields.integer(u"output", false, 0, Int64Min, Int64Max);
+    usage.cacheReadTokens = fields.integer(u"cacheRead", false, 0, Int64Min, Int64Max);
+    usage.cacheWriteTokens = fields.integer(u"cacheWrite", false, 0, Int64Min, Int64Max);
+    return usage;
+}
+
+Message messageFrom(simdjson::dom::object json, bool &surprised)
+{
+    DomFields fields(json, surprised);
+    Message message;
+    // Message::fromJson() takes an unknown role for a user's: the checked path decides.
+    const auto role = roleFromName(fields.string(u"role", true));
+    if (!role)
+        fields.fail();
+    message.role = role.value_or(Message::Role::User);
+    message.text = fields.string(u"text", false);
+    message.toolCalls = listFrom<ToolCall>(fields, u"toolCalls", toolCallFrom, surprised);
+    message.toolCallId = fields.string(u"toolCallId", false);
+    message.toolName = fields.string(u"toolName", false);
+    message.isError = fields.boolean(u"isError", false);
+    return message;
+}
+
+QList<Message> messagesFrom(simdjson::dom::array json, bool &surprised)
+{
+    QList<Message> messages;
+    messages.reserve(qsizetype(json.size()));
+    for (const simdjson::dom::element item : json) {
+        simdjson::dom::object object;
+        if (item.get_object().get(object) != simdjson::SUCCESS) {
+            surprised = true;
+            return {};
+        }
+        messages.append(messageFrom(object, surprised));
+    }
+    return messages;
+}
+
+ModelRequest modelRequestFrom(simdjson::dom::object json, bool &surprised)
+{
+    DomFields fields(json, surprised);
+    ModelRequest request;
+    if (const auto messages = fields.array(u"messages", false))
+        request.messages = messagesFrom(*messages, surprised);
+    request.tools = listFrom<ToolSchema>(fields, u"tools", toolSchemaFrom, surprised);
+    const QString choice = fields.string(u"toolChoice", false);
+    if (choice == u"none"_s)
+        request.toolChoice = ToolChoice::None;
+    else if (choice == u"required"_s)
+        request.toolChoice = ToolChoice::Required;
+    else
+        request.toolChoice = ToolChoice::Auto; // as ModelRequest::fromJson() takes any other name
+    if (const auto options = fields.object(u"options", false))
+        request.options = modelOptionsFrom(*options, surprised);
+    return request;
+}
+
+ModelResponse modelResponseFrom(simdjson::dom::object json, bool &surprised)
+{
+    DomFields fields(json, surprised);
+    ModelResponse response;
+    response.text = fields.string(u"text", false);
+    response.toolCalls = listFrom<ToolCall>(fields, u"toolCalls", toolCallFrom, surprised);
+    response.finishReason = finishReasonFromName(fields.string(u"finishReason", false));
+    response.providerFinishReason = fields.string(u"providerFinishReason", false);
+    if (const auto usage = fields.object(u"usage", false))
+        response.usage = tokenUsageFrom(*usage, surprised);
+    response.model = fields.string(u"model", false);
+    response.streamedChunks = int(fields.integer(u"streamedChunks", false, 0, IntMin, IntMax));
+    response.raw = fields.jsonValue(u"raw");
+    return response;
+}
+
+ModelAttempt modelAttemptFrom(simdjson::dom::object json, bool &surprised)
+{
+    DomFields fields(json, surprised);
+    ModelAttempt attempt;
+    attempt.number = int(fields.integer(u"number", false, 1, IntMin, IntMax));
+    attempt.startedUs = fields.integer(u"startedUs", false, 0, Int64Min, Int64Max);
+    attempt.endedUs = fields.integer(u"endedUs", false, 0, Int64Min, Int64Max);
+    attempt.httpStatus = int(fields.integer(u"httpStatus", false, 0, IntMin, IntMax));
+    attempt.error = fields.string(u"error", false);
+    attempt.retryInMs = fields.integer(u"retryInMs", false, -1, Int64Min, Int64Max);
+    attempt.request = fields.jsonObject(u"request");
+    attempt.response = fields.jsonValue(u"response");
+    return attempt;
+}
+
+} // namespace Loopscope::Internal
