@@ -166,26 +166,26 @@ std::optional<double> DomFields::number(QStringView key)
     }
 }
 
-std::optional<simdjson::dom::object> DomFields::object(QStringView key, bool required)
+template<typename Container>
+std::optional<Container> DomFields::container(QStringView key, bool required)
 {
     const auto value = find(key);
-    simdjson::dom::object object;
-    if (value && value->get_object().get(object) == simdjson::SUCCESS)
-        return object;
+    Container container;
+    if (value && value->get<Container>().get(container) == simdjson::SUCCESS)
+        return container;
     if (value || required)
         fail();
     return std::nullopt;
 }
 
+std::optional<simdjson::dom::object> DomFields::object(QStringView key, bool required)
+{
+    return container<simdjson::dom::object>(key, required);
+}
+
 std::optional<simdjson::dom::array> DomFields::array(QStringView key, bool required)
 {
-    const auto value = find(key);
-    simdjson::dom::array array;
-    if (value && value->get_array().get(array) == simdjson::SUCCESS)
-        return array;
-    if (value || required)
-        fail();
-    return std::nullopt;
+    return container<simdjson::dom::array>(key, required);
 }
 
 QStringList DomFields::strings(QStringView key)

@@ -48,6 +48,9 @@ public:
     QJsonValue jsonValue(QStringView key) const;
 
 private:
+    template<typename Container>
+    std::optional<Container> container(QStringView key, bool required);
+
     simdjson::dom::object m_object;
     bool &m_surprised;
 };

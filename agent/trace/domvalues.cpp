@@ -15,15 +15,13 @@ constexpr qint64 IntMax = std::numeric_limits<int>::max();
 constexpr qint64 Int64Min = std::numeric_limits<qint64>::min();
 constexpr qint64 Int64Max = std::numeric_limits<qint64>::max();
 
+// Each element of \a items, an object, read by \a read.
 template<typename Value, typename Read>
-QList<Value> listFrom(DomFields &fields, QStringView key, Read read, bool &surprised)
+QList<Value> listFrom(simdjson::dom::array items, Read read, bool &surprised)
 {
     QList<Value> values;
-    const auto items = fields.array(key, false);
-    if (!items)
-        return values;
-    values.reserve(qsizetype(items->size()));
-    for (const simdjson::dom::element item : *items) {
+    values.reserve(qsizetype(items.size()));
+    for (const simdjson::dom::element item : items) {
         simdjson::dom::object object;
         if (item.get_object().get(object) != simdjson::SUCCESS) {
             surprised = true;
@@ -32,6 +30,13 @@ QList<Value> listFrom(DomFields &fields, QStringView key, Read read, bool &surpr
         values.append(read(object, surprised));
     }
     return values;
+}
+
+template<typename Value, typename Read>
+QList<Value> listFrom(DomFields &fields, QStringView key, Read read, bool &surprised)
+{
+    const auto items = fields.array(key, false);
+    return items ? listFrom<Value>(*items, read, surprised) : QList<Value>();
 }
 
 ToolSchema toolSchemaFrom(simdjson::dom::object json, bool &surprised)
@@ -100,17 +105,7 @@ Message messageFrom(simdjson::dom::object json, bool &surprised)
 
 QList<Message> messagesFrom(simdjson::dom::array json, bool &surprised)
 {
-    QList<Message> messages;
-    messages.reserve(qsizetype(json.size()));
-    for (const simdjson::dom::element item : json) {
-        simdjson::dom::object object;
-        if (item.get_object().get(object) != simdjson::SUCCESS) {
-            surprised = true;
-            return {};
-        }
-        messages.append(messageFrom(object, surprised));
-    }
-    return messages;
+    return listFrom<Message>(json, messageFrom, surprised);
 }
 
 ModelRequest modelRequestFrom(simdjson::dom::object json, bool &surprised)
