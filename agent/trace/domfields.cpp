@@ -110,11 +110,11 @@ std::optional<simdjson::dom::element> DomFields::find(QStringView key) const
     return value;
 }
 
-QString DomFields::string(QStringView key, bool required, const QString &fallback)
+QString DomFields::string(QStringView key, Need need, const QString &fallback)
 {
     const auto value = find(key);
     if (!value) {
-        if (required)
+        if (need == Need::Required)
             fail();
         return fallback;
     }
@@ -126,20 +126,20 @@ QString DomFields::string(QStringView key, bool required, const QString &fallbac
     return toQString(text);
 }
 
-bool DomFields::boolean(QStringView key, bool required, bool fallback)
+bool DomFields::boolean(QStringView key, Need need, bool fallback)
 {
     const auto value = find(key);
     bool result = fallback;
-    if ((!value && required) || (value && value->get_bool().get(result) != simdjson::SUCCESS))
+    if ((!value && need == Need::Required) || (value && value->get_bool().get(result) != simdjson::SUCCESS))
         fail();
     return result;
 }
 
-qint64 DomFields::integer(QStringView key, bool required, qint64 fallback, qint64 min, qint64 max)
+qint64 DomFields::integer(QStringView key, Need need, qint64 fallback, qint64 min, qint64 max)
 {
     const auto value = find(key);
     if (!value) {
-        if (required)
+        if (need == Need::Required)
             fail();
         return fallback;
     }
@@ -167,31 +167,31 @@ std::optional<double> DomFields::number(QStringView key)
 }
 
 template<typename Container>
-std::optional<Container> DomFields::container(QStringView key, bool required)
+std::optional<Container> DomFields::container(QStringView key, Need need)
 {
     const auto value = find(key);
     Container container;
     if (value && value->get<Container>().get(container) == simdjson::SUCCESS)
         return container;
-    if (value || required)
+    if (value || need == Need::Required)
         fail();
     return std::nullopt;
 }
 
-std::optional<simdjson::dom::object> DomFields::object(QStringView key, bool required)
+std::optional<simdjson::dom::object> DomFields::object(QStringView key, Need need)
 {
-    return container<simdjson::dom::object>(key, required);
+    return container<simdjson::dom::object>(key, need);
 }
 
-std::optional<simdjson::dom::array> DomFields::array(QStringView key, bool required)
+std::optional<simdjson::dom::array> DomFields::array(QStringView key, Need need)
 {
-    return container<simdjson::dom::array>(key, required);
+    return container<simdjson::dom::array>(key, need);
 }
 
 QStringList DomFields::strings(QStringView key)
 {
     QStringList result;
-    const auto items = array(key, false);
+    const auto items = array(key, Need::Optional);
     if (!items)
         return result;
     result.reserve(qsizetype(items->size()));
@@ -208,7 +208,7 @@ QStringList DomFields::strings(QStringView key)
 
 QJsonObject DomFields::jsonObject(QStringView key)
 {
-    const auto value = object(key, false);
+    const auto value = object(key, Need::Optional);
     return value ? toQJsonObject(*value) : QJsonObject();
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/trace/jsonfields.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -36,12 +38,12 @@ public:
     bool has(QStringView key) const { return find(key).has_value(); }
 
     // Absent optional fields give the fallback; anything else unexpected fails.
-    QString string(QStringView key, bool required, const QString &fallback = {});
-    bool boolean(QStringView key, bool required, bool fallback = false);
-    qint64 integer(QStringView key, bool required, qint64 fallback, qint64 min, qint64 max);
+    QString string(QStringView key, Need need, const QString &fallback = {});
+    bool boolean(QStringView key, Need need, bool fallback = false);
+    qint64 integer(QStringView key, Need need, qint64 fallback, qint64 min, qint64 max);
     std::optional<double> number(QStringView key);
-    std::optional<simdjson::dom::object> object(QStringView key, bool required);
-    std::optional<simdjson::dom::array> array(QStringView key, bool required);
+    std::optional<simdjson::dom::object> object(QStringView key, Need need);
+    std::optional<simdjson::dom::array> array(QStringView key, Need need);
     QStringList strings(QStringView key);
     // Rarely large parts kept as JSON: converted to Qt's types.
     QJsonObject jsonObject(QStringView key);
@@ -49,7 +51,7 @@ public:
 
 private:
     template<typename Container>
-    std::optional<Container> container(QStringView key, bool required);
+    std::optional<Container> container(QStringView key, Need need);
 
     simdjson::dom::object m_object;
     bool &m_surprised;

@@ -35,7 +35,7 @@ QList<Value> listFrom(simdjson::dom::array items, Read read, bool &surprised)
 template<typename Value, typename Read>
 QList<Value> listFrom(DomFields &fields, QStringView key, Read read, bool &surprised)
 {
-    const auto items = fields.array(key, false);
+    const auto items = fields.array(key, Need::Optional);
     return items ? listFrom<Value>(*items, read, surprised) : QList<Value>();
 }
 
@@ -43,8 +43,8 @@ ToolSchema toolSchemaFrom(simdjson::dom::object json, bool &surprised)
 {
     DomFields fields(json, surprised);
     ToolSchema tool;
-    tool.name = fields.string(u"name", false);
-    tool.description = fields.string(u"description", false);
+    tool.name = fields.string(u"name", Need::Optional);
+    tool.description = fields.string(u"description", Need::Optional);
     tool.parameters = fields.jsonObject(u"parameters");
     return tool;
 }
@@ -53,12 +53,12 @@ ModelOptions modelOptionsFrom(simdjson::dom::object json, bool &surprised)
 {
     DomFields fields(json, surprised);
     ModelOptions options;
-    options.model = fields.string(u"model", false);
-    options.stream = fields.boolean(u"stream", false, true);
+    options.model = fields.string(u"model", Need::Optional);
+    options.stream = fields.boolean(u"stream", Need::Optional, true);
     if (fields.has(u"temperature"))
         options.temperature = fields.number(u"temperature");
     if (fields.has(u"maxOutputTokens"))
-        options.maxOutputTokens = int(fields.integer(u"maxOutputTokens", true, 0, IntMin, IntMax));
+        options.maxOutputTokens = int(fields.integer(u"maxOutputTokens", Need::Required, 0, IntMin, IntMax));
     return options;
 }
 
@@ -68,9 +68,9 @@ ToolCall toolCallFrom(simdjson::dom::object json, bool &surprised)
 {
     DomFields fields(json, surprised);
     ToolCall call;
-    call.id = fields.string(u"id", false);
-    call.name = fields.string(u"name", false);
-    call.arguments = fields.string(u"arguments", false);
+    call.id = fields.string(u"id", Need::Optional);
+    call.name = fields.string(u"name", Need::Optional);
+    call.arguments = fields.string(u"arguments", Need::Optional);
     call.providerData = fields.jsonObject(u"providerData");
     return call;
 }
@@ -79,10 +79,10 @@ TokenUsage tokenUsageFrom(simdjson::dom::object json, bool &surprised)
 {
     DomFields fields(json, surprised);
     TokenUsage usage;
-    usage.inputTokens = fields.integer(u"input", false, 0, Int64Min, Int64Max);
-    usage.outputTokens = fields.integer(u"output", false, 0, Int64Min, Int64Max);
-    usage.cacheReadTokens = fields.integer(u"cacheRead", false, 0, Int64Min, Int64Max);
-    usage.cacheWriteTokens = fields.integer(u"cacheWrite", false, 0, Int64Min, Int64Max);
+    usage.inputTokens = fields.integer(u"input", Need::Optional, 0, Int64Min, Int64Max);
+    usage.outputTokens = fields.integer(u"output", Need::Optional, 0, Int64Min, Int64Max);
+    usage.cacheReadTokens = fields.integer(u"cacheRead", Need::Optional, 0, Int64Min, Int64Max);
+    usage.cacheWriteTokens = fields.integer(u"cacheWrite", Need::Optional, 0, Int64Min, Int64Max);
     return usage;
 }
 
@@ -91,15 +91,15 @@ Message messageFrom(simdjson::dom::object json, bool &surprised)
     DomFields fields(json, surprised);
     Message message;
     // Message::fromJson() takes an unknown role for a user's: the checked path decides.
-    const auto role = roleFromName(fields.string(u"role", true));
+    const auto role = roleFromName(fields.string(u"role", Need::Required));
     if (!role)
         fields.fail();
     message.role = role.value_or(Message::Role::User);
-    message.text = fields.string(u"text", false);
+    message.text = fields.string(u"text", Need::Optional);
     message.toolCalls = listFrom<ToolCall>(fields, u"toolCalls", toolCallFrom, surprised);
-    message.toolCallId = fields.string(u"toolCallId", false);
-    message.toolName = fields.string(u"toolName", false);
-    message.isError = fields.boolean(u"isError", false);
+    message.toolCallId = fields.string(u"toolCallId", Need::Optional);
+    message.toolName = fields.string(u"toolName", Need::Optional);
+    message.isError = fields.boolean(u"isError", Need::Optional);
     return message;
 }
 
@@ -112,17 +112,17 @@ ModelRequest modelRequestFrom(simdjson::dom::object json, bool &surprised)
 {
     DomFields fields(json, surprised);
     ModelRequest request;
-    if (const auto messages = fields.array(u"messages", false))
+    if (const auto messages = fields.array(u"messages", Need::Optional))
         request.messages = messagesFrom(*messages, surprised);
     request.tools = listFrom<ToolSchema>(fields, u"tools", toolSchemaFrom, surprised);
-    const QString choice = fields.string(u"toolChoice", false);
+    const QString choice = fields.string(u"toolChoice", Need::Optional);
     if (choice == u"none"_s)
         request.toolChoice = ToolChoice::None;
     else if (choice == u"required"_s)
         request.toolChoice = ToolChoice::Required;
     else
         request.toolChoice = ToolChoice::Auto; // as ModelRequest::fromJson() takes any other name
-    if (const auto options = fields.object(u"options", false))
+    if (const auto options = fields.object(u"options", Need::Optional))
         request.options = modelOptionsFrom(*options, surprised);
     return request;
 }
@@ -131,14 +131,14 @@ ModelResponse modelResponseFrom(simdjson::dom::object json, bool &surprised)
 {
     DomFields fields(json, surprised);
     ModelResponse response;
-    response.text = fields.string(u"text", false);
+    response.text = fields.string(u"text", Need::Optional);
     response.toolCalls = listFrom<ToolCall>(fields, u"toolCalls", toolCallFrom, surprised);
-    response.finishReason = finishReasonFromName(fields.string(u"finishReason", false));
-    response.providerFinishReason = fields.string(u"providerFinishReason", false);
-    if (const auto usage = fields.object(u"usage", false))
+    response.finishReason = finishReasonFromName(fields.string(u"finishReason", Need::Optional));
+    response.providerFinishReason = fields.string(u"providerFinishReason", Need::Optional);
+    if (const auto usage = fields.object(u"usage", Need::Optional))
         response.usage = tokenUsageFrom(*usage, surprised);
-    response.model = fields.string(u"model", false);
-    response.streamedChunks = int(fields.integer(u"streamedChunks", false, 0, IntMin, IntMax));
+    response.model = fields.string(u"model", Need::Optional);
+    response.streamedChunks = int(fields.integer(u"streamedChunks", Need::Optional, 0, IntMin, IntMax));
     response.raw = fields.jsonValue(u"raw");
     return response;
 }
@@ -147,12 +147,12 @@ ModelAttempt modelAttemptFrom(simdjson::dom::object json, bool &surprised)
 {
     DomFields fields(json, surprised);
     ModelAttempt attempt;
-    attempt.number = int(fields.integer(u"number", false, 1, IntMin, IntMax));
-    attempt.startedUs = fields.integer(u"startedUs", false, 0, Int64Min, Int64Max);
-    attempt.endedUs = fields.integer(u"endedUs", false, 0, Int64Min, Int64Max);
-    attempt.httpStatus = int(fields.integer(u"httpStatus", false, 0, IntMin, IntMax));
-    attempt.error = fields.string(u"error", false);
-    attempt.retryInMs = fields.integer(u"retryInMs", false, -1, Int64Min, Int64Max);
+    attempt.number = int(fields.integer(u"number", Need::Optional, 1, IntMin, IntMax));
+    attempt.startedUs = fields.integer(u"startedUs", Need::Optional, 0, Int64Min, Int64Max);
+    attempt.endedUs = fields.integer(u"endedUs", Need::Optional, 0, Int64Min, Int64Max);
+    attempt.httpStatus = int(fields.integer(u"httpStatus", Need::Optional, 0, IntMin, IntMax));
+    attempt.error = fields.string(u"error", Need::Optional);
+    attempt.retryInMs = fields.integer(u"retryInMs", Need::Optional, -1, Int64Min, Int64Max);
     attempt.request = fields.jsonObject(u"request");
     attempt.response = fields.jsonValue(u"response");
     return attempt;

@@ -398,30 +398,30 @@ QJsonObject payloadFields(const Payload &data)
 // the overloads above, and a surprise (DomFields::ok() false) sends the loader down the checked path.
 void readField(DomFields &fields, QStringView key, QString &value)
 {
-    value = fields.string(key, false, value);
+    value = fields.string(key, Need::Optional, value);
 }
 
 void readField(DomFields &fields, QStringView key, bool &value)
 {
-    value = fields.boolean(key, false, value);
+    value = fields.boolean(key, Need::Optional, value);
 }
 
 void readField(DomFields &fields, QStringView key, int &value)
 {
-    value = int(
-        fields.integer(key, false, value, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+    value = int(fields.integer(key, Need::Optional, value, std::numeric_limits<int>::min(),
+                               std::numeric_limits<int>::max()));
 }
 
 void readField(DomFields &fields, QStringView key, qint64 &value)
 {
-    value = fields.integer(key, false, value, std::numeric_limits<qint64>::min(),
+    value = fields.integer(key, Need::Optional, value, std::numeric_limits<qint64>::min(),
                            std::numeric_limits<qint64>::max());
 }
 
 void readField(DomFields &fields, QStringView key, std::optional<qint64> &value)
 {
     if (fields.has(key))
-        value = fields.integer(key, true, 0, std::numeric_limits<qint64>::min(),
+        value = fields.integer(key, Need::Required, 0, std::numeric_limits<qint64>::min(),
                                std::numeric_limits<qint64>::max());
 }
 
@@ -462,21 +462,21 @@ requires requires(const QJsonObject &json)
 }
 void readField(DomFields &fields, QStringView key, Value &value)
 {
-    if (const auto json = fields.object(key, false))
+    if (const auto json = fields.object(key, Need::Optional))
         value = valueFrom<Value>(*json, fields.surprised());
 }
 
 template<typename Value>
 void readField(DomFields &fields, QStringView key, std::optional<Value> &value)
 {
-    if (const auto json = fields.object(key, false))
+    if (const auto json = fields.object(key, Need::Optional))
         value = valueFrom<Value>(*json, fields.surprised());
 }
 
 template<typename Value>
 void readField(DomFields &fields, QStringView key, QList<Value> &values)
 {
-    const auto array = fields.array(key, false);
+    const auto array = fields.array(key, Need::Optional);
     if (!array)
         return;
     for (const simdjson::dom::element item : *array) {
@@ -806,15 +806,15 @@ private:
         TraceNode &node = parsed.node;
         constexpr qint64 Min = std::numeric_limits<qint64>::min();
         constexpr qint64 Max = std::numeric_limits<qint64>::max();
-        const auto kind = traceKindFromName(fields.string(u"kind", true));
-        const auto status = traceStatusFromName(fields.string(u"status", true));
-        node.label = fields.string(u"label", true);
-        node.startedUs = fields.integer(u"startedUs", true, node.startedUs, Min, Max);
-        node.endedUs = fields.integer(u"endedUs", true, node.endedUs, Min, Max);
-        const auto data = fields.object(u"data", false);
-        const auto children = fields.array(u"children", false);
+        const auto kind = traceKindFromName(fields.string(u"kind", Need::Required));
+        const auto status = traceStatusFromName(fields.string(u"status", Need::Required));
+        node.label = fields.string(u"label", Need::Required);
+        node.startedUs = fields.integer(u"startedUs", Need::Required, node.startedUs, Min, Max);
+        node.endedUs = fields.integer(u"endedUs", Need::Required, node.endedUs, Min, Max);
+        const auto data = fields.object(u"data", Need::Optional);
+        const auto children = fields.array(u"children", Need::Optional);
         if (fields.has(u"id"))
-            parsed.fileId = fields.integer(u"id", true, -1, 0, Max);
+            parsed.fileId = fields.integer(u"id", Need::Required, -1, 0, Max);
         if (!fields.ok() || !kind || !status)
             return std::nullopt;
         node.kind = *kind;
@@ -829,7 +829,7 @@ private:
         if (data) {
             size_t payloadType = payloadIndexForKind(node.kind);
             if (fields.has(u"dataType")) {
-                const auto named = valueNamed(PayloadTypeNames, fields.string(u"dataType", true));
+                const auto named = valueNamed(PayloadTypeNames, fields.string(u"dataType", Need::Required));
                 if (!named)
                     return std::nullopt;
                 payloadType = *named;
@@ -841,7 +841,7 @@ private:
             if (!dataFields.ok())
                 return std::nullopt;
         } else if (fields.has(u"dataType")) {
-            fields.string(u"dataType", true); // read() checks its type even without data
+            fields.string(u"dataType", Need::Required); // read() checks its type even without data
         }
 
         const int index = int(nodes.size());
@@ -863,16 +863,16 @@ private:
 
     static std::optional<RequestDelta> readDomRequestDelta(DomFields &data)
     {
-        const auto json = data.object(RequestDeltaKey, true);
+        const auto json = data.object(RequestDeltaKey, Need::Required);
         if (!json || json->size() == 0) { // the checked path ignores an empty delta: let it decide
             data.fail();
             return std::nullopt;
         }
         DomFields fields(*json, data.surprised());
         RequestDelta delta;
-        delta.base = fields.integer(u"base", true, -1, 0, std::numeric_limits<qint64>::max());
-        delta.keep = fields.integer(u"keep", true, 0, 0, std::numeric_limits<int>::max());
-        fields.array(u"messages", true);
+        delta.base = fields.integer(u"base", Need::Required, -1, 0, std::numeric_limits<qint64>::max());
+        delta.keep = fields.integer(u"keep", Need::Required, 0, 0, std::numeric_limits<int>::max());
+        fields.array(u"messages", Need::Required);
         delta.added = Internal::modelRequestFrom(*json, data.surprised());
         delta.hasTools = fields.has(u"tools");
         return delta;

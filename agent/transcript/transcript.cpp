@@ -653,29 +653,29 @@ std::optional<Message> readDomMessage(simdjson::dom::element value)
         return std::nullopt;
     bool surprised = false;
     Internal::DomFields fields(object, surprised);
-    const auto role = roleFromName(fields.string(u"role", true));
-    fields.string(u"text", true);
+    const auto role = roleFromName(fields.string(u"role", Need::Required));
+    fields.string(u"text", Need::Required);
     if (!role)
         return std::nullopt;
     if (*role == Message::Role::Assistant) {
-        if (const auto calls = fields.array(u"toolCalls", false)) {
+        if (const auto calls = fields.array(u"toolCalls", Need::Optional)) {
             for (const simdjson::dom::element item : *calls) {
                 simdjson::dom::object callObject;
                 if (item.get_object().get(callObject) != simdjson::SUCCESS)
                     return std::nullopt;
                 Internal::DomFields call(callObject, surprised);
                 for (const auto key : {u"id", u"name", u"arguments"})
-                    call.string(key, true);
-                call.object(u"providerData", false);
+                    call.string(key, Need::Required);
+                call.object(u"providerData", Need::Optional);
             }
         }
     } else if (fields.has(u"toolCalls")) {
         return std::nullopt;
     }
     if (*role == Message::Role::Tool) {
-        fields.string(u"toolCallId", true);
-        fields.string(u"toolName", true);
-        fields.boolean(u"isError", true);
+        fields.string(u"toolCallId", Need::Required);
+        fields.string(u"toolName", Need::Required);
+        fields.boolean(u"isError", Need::Required);
     } else if (fields.has(u"toolCallId") || fields.has(u"toolName") || fields.has(u"isError")) {
         return std::nullopt;
     }
@@ -714,9 +714,9 @@ std::optional<TranscriptLoadResult> readFast(QByteArray bytes)
     bool surprised = false;
     Internal::DomFields fields(top, surprised);
     // Format 1 ("version") takes the checked path; so does a newer format, to be named.
-    const qint64 version = fields.integer(u"formatVersion", true, 0, 2, Transcript::formatVersion);
-    const auto messages = fields.array(u"messages", true);
-    const auto trace = fields.array(u"trace", true);
+    const qint64 version = fields.integer(u"formatVersion", Need::Required, 0, 2, Transcript::formatVersion);
+    const auto messages = fields.array(u"messages", Need::Required);
+    const auto trace = fields.array(u"trace", Need::Required);
     if (surprised)
         return std::nullopt;
 
