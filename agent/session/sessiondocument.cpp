@@ -76,7 +76,9 @@ void SessionDocument::open(const QString &path)
         return;
     }
     m_loadingPath = path;
-    m_loading.setFuture(QtConcurrent::run([path] { return TranscriptFile::load(path); }));
+    // The session takes the trace as a forest: its JSON is not kept.
+    m_loading.setFuture(QtConcurrent::run(
+        [path] { return TranscriptFile::load(path, TranscriptFile::TraceForm::ForestOnly); }));
 }
 
 void SessionDocument::onLoaded()

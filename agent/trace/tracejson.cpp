@@ -15,8 +15,11 @@
 // tools absent when they are the base's. Reading rebuilds the whole request.
 
 #include "agent/conversation/enumnames.h"
+#include "agent/trace/domfields.h"
+#include "agent/trace/domvalues.h"
 #include "agent/trace/jsonfields.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/tracedomreader.h"
 
 #include <QHash>
 #include <QSet>
@@ -89,6 +92,7 @@ size_t payloadIndexForKind(TraceKind kind)
     return 0;
 }
 
+using Internal::DomFields;
 using Internal::JsonFields;
 using Internal::Need;
 
@@ -390,8 +394,101 @@ QJsonObject payloadFields(const Payload &data)
     return json;
 }
 
-template<typename Payload>
-TracePayload readPayload(JsonFields &fields)
+// The same fields read from a simdjson DOM, for the fast path of loading a session: as strict as
+// the overloads above, and a surprise (DomFields::ok() false) sends the loader down the checked path.
+void readField(DomFields &fields, QStringView key, QString &value)
+{
+    value = fields.string(key, Need::Optional, value);
+}
+
+void readField(DomFields &fields, QStringView key, bool &value)
+{
+    value = fields.boolean(key, Need::Optional, value);
+}
+
+void readField(DomFields &fields, QStringView key, int &value)
+{
+    value = int(fields.integer(key, Need::Optional, value, std::numeric_limits<int>::min(),
+                               std::numeric_limits<int>::max()));
+}
+
+void readField(DomFields &fields, QStringView key, qint64 &value)
+{
+    value = fields.integer(key, Need::Optional, value, std::numeric_limits<qint64>::min(),
+                           std::numeric_limits<qint64>::max());
+}
+
+void readField(DomFields &fields, QStringView key, std::optional<qint64> &value)
+{
+    if (fields.has(key))
+        value = fields.integer(key, Need::Required, 0, std::numeric_limits<qint64>::min(),
+                               std::numeric_limits<qint64>::max());
+}
+
+void readField(DomFields &fields, QStringView key, QJsonObject &value)
+{
+    if (fields.has(key))
+        value = fields.jsonObject(key);
+}
+
+void readField(DomFields &fields, QStringView key, QStringList &value)
+{
+    if (fields.has(key))
+        value = fields.strings(key);
+}
+
+// The values many nodes hold are read straight from the DOM; the rare ones through their fromJson().
+template<typename Value>
+Value valueFrom(simdjson::dom::object json, bool &surprised)
+{
+    if constexpr (std::is_same_v<Value, ToolCall>)
+        return Internal::toolCallFrom(json, surprised);
+    else if constexpr (std::is_same_v<Value, TokenUsage>)
+        return Internal::tokenUsageFrom(json, surprised);
+    else if constexpr (std::is_same_v<Value, ModelRequest>)
+        return Internal::modelRequestFrom(json, surprised);
+    else if constexpr (std::is_same_v<Value, ModelResponse>)
+        return Internal::modelResponseFrom(json, surprised);
+    else if constexpr (std::is_same_v<Value, ModelAttempt>)
+        return Internal::modelAttemptFrom(json, surprised);
+    else
+        return Value::fromJson(Internal::toQJsonObject(json));
+}
+
+template<typename Value>
+requires requires(const QJsonObject &json)
+{
+    Value::fromJson(json);
+}
+void readField(DomFields &fields, QStringView key, Value &value)
+{
+    if (const auto json = fields.object(key, Need::Optional))
+        value = valueFrom<Value>(*json, fields.surprised());
+}
+
+template<typename Value>
+void readField(DomFields &fields, QStringView key, std::optional<Value> &value)
+{
+    if (const auto json = fields.object(key, Need::Optional))
+        value = valueFrom<Value>(*json, fields.surprised());
+}
+
+template<typename Value>
+void readField(DomFields &fields, QStringView key, QList<Value> &values)
+{
+    const auto array = fields.array(key, Need::Optional);
+    if (!array)
+        return;
+    for (const simdjson::dom::element item : *array) {
+        simdjson::dom::object json;
+        if (item.get_object().get(json) != simdjson::SUCCESS)
+            return fields.fail();
+        values.append(valueFrom<Value>(json, fields.surprised()));
+    }
+}
+
+template<typename Payload, typename Fields>
+TracePayload readPayload(Fields &fields)
 {
     Payload data;
     std::apply([&](const auto &...field) { (readField(fields, field.key, data.*field.member), ...); },
@@ -399,8 +496,8 @@ TracePayload readPayload(JsonFields &fields)
     return data;
 }
 
-template<size_t Index>
-TracePayload readAlternative(JsonFields &fields)
+template<size_t Index, typename Fields>
+TracePayload readAlternative(Fields &fields)
 {
     using Payload = std::variant_alternative_t<Index, TracePayload>;
     if constexpr (std::is_same_v<Payload, std::monostate>)
@@ -410,11 +507,12 @@ TracePayload readAlternative(JsonFields &fields)
 }
 
 // The payload at \a index of TracePayload, read from \a fields.
-TracePayload readPayload(size_t index, JsonFields &fields)
+template<typename Fields>
+TracePayload readPayload(size_t index, Fields &fields)
 {
     static constexpr auto readers = []<size_t... Index>(std::index_sequence<Index...>)
     {
-        return std::array{&readAlternative<Index>...};
+        return std::array{&readAlternative<Index, Fields>...};
     }
     (std::make_index_sequence<std::variant_size_v<TracePayload>>());
     return index < readers.size() ? readers[index](fields) : TracePayload();
@@ -476,6 +574,25 @@ QJsonObject requestDelta(const ModelRequest &request, const TraceNode &base)
     return json;
 }
 
+// A model call's request as written: what it adds to the request of the call before it.
+struct RequestDelta
+{
+    qint64 base = -1; // the earlier call's id in the file
+    qint64 keep = 0;  // how many of its messages come first
+    ModelRequest added;
+    bool hasTools = false; // else the base's tools
+};
+
+// The whole request \a delta stands for, on top of the earlier call's \a base.
+ModelRequest expandRequestDelta(const ModelRequest &base, RequestDelta delta)
+{
+    ModelRequest request = std::move(delta.added);
+    request.messages = base.messages.first(delta.keep) + request.messages;
+    if (!delta.hasTools)
+        request.tools = base.tools;
+    return request;
+}
+
 /*
     Reads the nested JSON into a flat pre-order list. Nothing touches the Trace
     until the whole input has been read, so a malformed file cannot leave half
@@ -489,8 +606,9 @@ public:
         TraceNode node; // without id/parent/row/children: those come from the ranks
         std::optional<qint64> fileId;
         QJsonObject requestDelta; // a model call's request as a delta, resolved once ids are known
-        QString where;            // for the delta's errors
-        int parent = -1;          // pre-order index
+        std::optional<RequestDelta> readDelta; // the same, already read from a simdjson DOM
+        QString where;                         // for the delta's errors
+        int parent = -1;                       // pre-order index
         QList<int> children;
     };
 
@@ -503,6 +621,22 @@ public:
         std::optional<qint64> previousRoot;
         for (qsizetype row = 0; row < json.size(); ++row) {
             const auto index = readNode(json.at(row), QString::number(row), 1, -1, previousRoot);
+            if (!index)
+                return false;
+            roots.append(*index);
+            previousRoot = nodes.at(*index).fileId;
+        }
+        return checkIds();
+    }
+
+    // The same from a simdjson DOM; false, without a message, on anything read() might object to.
+    bool read(simdjson::dom::array json)
+    {
+        // Growing the list would copy every node read so far, payload and all.
+        nodes.reserve(domNodeCount(json));
+        std::optional<qint64> previousRoot;
+        for (const simdjson::dom::element root : json) {
+            const auto index = readDomNode(root, 1, -1, previousRoot);
             if (!index)
                 return false;
             roots.append(*index);
@@ -645,17 +779,116 @@ private:
         return index;
     }
 
+    // The nodes in \a json, counted cheaply; wrong on a malformed tree, which is not read to the end.
+    static qsizetype domNodeCount(simdjson::dom::array json)
+    {
+        qsizetype count = 0;
+        for (const simdjson::dom::element node : json) {
+            ++count;
+            simdjson::dom::array children;
+            if (node["children"].get(children) == simdjson::SUCCESS)
+                count += domNodeCount(children);
+        }
+        return count;
+    }
+
+    // readNode() for a node in a simdjson DOM, as strict: any surprise returns nullopt.
+    std::optional<int> readDomNode(simdjson::dom::element value, int depth, int parent,
+                                   std::optional<qint64> previousSibling)
+    {
+        simdjson::dom::object object;
+        if (depth > MaxDepth || value.get_object().get(object) != simdjson::SUCCESS)
+            return std::nullopt;
+        bool surprised = false;
+        DomFields fields(object, surprised);
+        Parsed parsed;
+        parsed.parent = parent;
+        TraceNode &node = parsed.node;
+        constexpr qint64 Min = std::numeric_limits<qint64>::min();
+        constexpr qint64 Max = std::numeric_limits<qint64>::max();
+        const auto kind = traceKindFromName(fields.string(u"kind", Need::Required));
+        const auto status = traceStatusFromName(fields.string(u"status", Need::Required));
+        node.label = fields.string(u"label", Need::Required);
+        node.startedUs = fields.integer(u"startedUs", Need::Required, node.startedUs, Min, Max);
+        node.endedUs = fields.integer(u"endedUs", Need::Required, node.endedUs, Min, Max);
+        const auto data = fields.object(u"data", Need::Optional);
+        const auto children = fields.array(u"children", Need::Optional);
+        if (fields.has(u"id"))
+            parsed.fileId = fields.integer(u"id", Need::Required, -1, 0, Max);
+        if (!fields.ok() || !kind || !status)
+            return std::nullopt;
+        node.kind = *kind;
+        node.status = *status;
+        if (!nodes.isEmpty() && parsed.fileId.has_value() != nodes.constFirst().fileId.has_value())
+            return std::nullopt;
+        if (parsed.fileId
+            && ((parent >= 0 && *parsed.fileId <= *nodes.at(parent).fileId)
+                || (previousSibling && *parsed.fileId <= *previousSibling)))
+            return std::nullopt;
+
+        if (data) {
+            size_t payloadType = payloadIndexForKind(node.kind);
+            if (fields.has(u"dataType")) {
+                const auto named = valueNamed(PayloadTypeNames, fields.string(u"dataType", Need::Required));
+                if (!named)
+                    return std::nullopt;
+                payloadType = *named;
+            }
+            DomFields dataFields(*data, surprised);
+            node.payload = readPayload(payloadType, dataFields);
+            if (std::holds_alternative<ModelCallData>(node.payload) && dataFields.has(RequestDeltaKey))
+                parsed.readDelta = readDomRequestDelta(dataFields);
+            if (!dataFields.ok())
+                return std::nullopt;
+        } else if (fields.has(u"dataType")) {
+            fields.string(u"dataType", Need::Required); // read() checks its type even without data
+        }
+
+        const int index = int(nodes.size());
+        nodes.append(std::move(parsed));
+        if (!fields.ok())
+            return std::nullopt;
+        std::optional<qint64> previousChild;
+        if (children) {
+            for (const simdjson::dom::element childValue : *children) {
+                const auto child = readDomNode(childValue, depth + 1, index, previousChild);
+                if (!child)
+                    return std::nullopt;
+                nodes[index].children.append(*child);
+                previousChild = nodes.at(*child).fileId;
+            }
+        }
+        return index;
+    }
+
+    static std::optional<RequestDelta> readDomRequestDelta(DomFields &data)
+    {
+        const auto json = data.object(RequestDeltaKey, Need::Required);
+        if (!json || json->size() == 0) { // the checked path ignores an empty delta: let it decide
+            data.fail();
+            return std::nullopt;
+        }
+        DomFields fields(*json, data.surprised());
+        RequestDelta delta;
+        delta.base = fields.integer(u"base", Need::Required, -1, 0, std::numeric_limits<qint64>::max());
+        delta.keep = fields.integer(u"keep", Need::Required, 0, 0, std::numeric_limits<int>::max());
+        fields.array(u"messages", Need::Required);
+        delta.added = Internal::modelRequestFrom(*json, data.surprised());
+        delta.hasTools = fields.has(u"tools");
+        return delta;
+    }
+
 public:
     // Whole requests for the model calls written as deltas, in \a nodes (by new id) once ranked.
     bool resolveRequestDeltas(const QList<int> &ids, std::vector<TraceNode> &byId)
     {
         QHash<qint64, int> idOfFileId;
-        std::vector<const Parsed *> deltas(byId.size(), nullptr);
+        std::vector<Parsed *> deltas(byId.size(), nullptr);
         for (qsizetype i = 0; i < nodes.size(); ++i) {
             if (nodes.at(i).fileId)
                 idOfFileId.insert(*nodes.at(i).fileId, ids.at(i));
-            if (!nodes.at(i).requestDelta.isEmpty())
-                deltas[size_t(ids.at(i))] = &nodes.at(i);
+            if (!nodes.at(i).requestDelta.isEmpty() || nodes.at(i).readDelta)
+                deltas[size_t(ids.at(i))] = &nodes[i];
         }
         // In id order, so a delta's base (an earlier call) is whole by the time it is read.
         for (size_t id = 0; id < deltas.size(); ++id) {
@@ -668,18 +901,25 @@ public:
     }
 
 private:
-    bool resolve(const Parsed &parsed, const QHash<qint64, int> &idOfFileId, std::vector<TraceNode> &byId,
-                 int id)
+    bool resolve(Parsed &parsed, const QHash<qint64, int> &idOfFileId, std::vector<TraceNode> &byId, int id)
     {
-        Internal::JsonProblem problem;
-        const TraceNodeWording wording(parsed.where);
-        JsonFields fields(parsed.requestDelta, u"data.requestDelta"_s, problem, &wording);
-        const qint64 baseFileId
-            = fields.integer(u"base", Need::Required, -1, 0, std::numeric_limits<qint64>::max());
-        const qint64 keep = fields.integer(u"keep", Need::Required, 0, 0, std::numeric_limits<int>::max());
-        fields.array(u"messages", Need::Required);
-        if (!fields.ok())
-            return fail(problem.message());
+        RequestDelta delta;
+        if (parsed.readDelta) {
+            delta = std::move(*parsed.readDelta);
+        } else {
+            Internal::JsonProblem problem;
+            const TraceNodeWording wording(parsed.where);
+            JsonFields fields(parsed.requestDelta, u"data.requestDelta"_s, problem, &wording);
+            delta.base = fields.integer(u"base", Need::Required, -1, 0, std::numeric_limits<qint64>::max());
+            delta.keep = fields.integer(u"keep", Need::Required, 0, 0, std::numeric_limits<int>::max());
+            fields.array(u"messages", Need::Required);
+            if (!fields.ok())
+                return fail(problem.message());
+            delta.added = ModelRequest::fromJson(parsed.requestDelta);
+            delta.hasTools = parsed.requestDelta.contains(u"tools"_s);
+        }
+        const qint64 baseFileId = delta.base;
+        const qint64 keep = delta.keep;
         const int base = idOfFileId.value(baseFileId, -1);
         const auto *from
             = base >= 0 && base < id ? std::get_if<ModelCallData>(&byId[size_t(base)].payload) : nullptr;
@@ -692,12 +932,8 @@ private:
                             .arg(parsed.where)
                             .arg(keep)
                             .arg(from->request.messages.size()));
-        const ModelRequest added = ModelRequest::fromJson(parsed.requestDelta);
-        ModelRequest request = added;
-        request.messages = from->request.messages.first(keep) + added.messages;
-        if (!parsed.requestDelta.contains(u"tools"_s))
-            request.tools = from->request.tools;
-        std::get<ModelCallData>(byId[size_t(id)].payload).request = std::move(request);
+        std::get<ModelCallData>(byId[size_t(id)].payload).request
+            = expandRequestDelta(from->request, std::move(delta));
         return true;
     }
 
@@ -798,15 +1034,11 @@ bool Trace::fromJson(const QJsonArray &json, QString *error)
     return forest.has_value();
 }
 
-std::optional<TraceForest> Trace::readJson(const QJsonArray &json, QString *error)
-{
-    TraceReader reader;
-    const bool ok = reader.read(json);
-    if (error)
-        *error = ok ? QString() : reader.error;
-    if (!ok)
-        return std::nullopt;
+namespace {
 
+// The forest \a reader read, with its ids ranked and its requests whole.
+std::optional<TraceForest> assembleForest(TraceReader &reader, QString *error)
+{
     TraceForest forest;
     std::vector<TraceNode> &nodes = forest.nodes;
     const QList<int> ids = reader.newIds();
@@ -835,6 +1067,27 @@ std::optional<TraceForest> Trace::readJson(const QJsonArray &json, QString *erro
         return std::nullopt;
     }
     return forest;
+}
+
+} // namespace
+
+std::optional<TraceForest> Trace::readJson(const QJsonArray &json, QString *error)
+{
+    TraceReader reader;
+    const bool ok = reader.read(json);
+    if (error)
+        *error = ok ? QString() : reader.error;
+    if (!ok)
+        return std::nullopt;
+    return assembleForest(reader, error);
+}
+
+std::optional<TraceForest> Internal::readTraceDom(simdjson::dom::array json)
+{
+    TraceReader reader;
+    if (!reader.read(json))
+        return std::nullopt;
+    return assembleForest(reader, nullptr);
 }
 
 void Trace::assign(TraceForest forest)

@@ -10,8 +10,11 @@
 #include "agent/transcript/transcript.h"
 
 #include "agent/providers/secretredactor.h"
+#include "agent/trace/domfields.h"
+#include "agent/trace/domvalues.h"
 #include "agent/trace/jsonfields.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/tracedomreader.h"
 #include "agent/transcript/atomicfile.h"
 
 #include <QDir>
@@ -416,10 +419,10 @@ QUrl readBaseUrl(JsonFields &provider)
     return withoutSecrets(url);
 }
 
-Transcript readFormat2(const QJsonObject &root, JsonProblem &problem)
+// Everything but the messages and the trace.
+Transcript readFormat2Header(JsonFields &top, JsonProblem &problem)
 {
     Transcript transcript;
-    JsonFields top(root, {}, problem);
     transcript.title = top.string(u"title", Need::Required);
     transcript.created = top.timestamp(u"created", Need::Required);
     transcript.updated = top.timestamp(u"updated", Need::Required);
@@ -430,6 +433,13 @@ Transcript readFormat2(const QJsonObject &root, JsonProblem &problem)
     transcript.baseUrl = readBaseUrl(provider);
     transcript.config = readConfig(agent.object(u"config", Need::Required), agent.path(u"config"), problem);
     transcript.tools = agent.strings(u"tools", Need::Required);
+    return transcript;
+}
+
+Transcript readFormat2(const QJsonObject &root, JsonProblem &problem)
+{
+    JsonFields top(root, {}, problem);
+    Transcript transcript = readFormat2Header(top, problem);
 
     const QJsonArray messages = top.array(u"messages", Need::Required);
     transcript.messages.reserve(messages.size());
@@ -567,6 +577,178 @@ TranscriptLoadResult readDocument(QJsonDocument document)
     return result;
 }
 
+// --- the fast path ------------------------------------------------------------
+// The sessions Loopscope wrote are read in one simdjson parse, straight into the structs.
+// Whatever the checked path might object to makes it give up, without a word: the file is
+// then read again the checked way, whose messages stay the only ones a user sees.
+
+/*
+    What StructureScan bounds, on a parsed DOM: the nesting, the number of
+    values and duplicate keys (which the DOM keeps, and the checked path
+    refuses). It only says whether all is well.
+*/
+class DomStructureCheck final
+{
+public:
+    bool passes(simdjson::dom::element root) { return visit(root, 0); }
+
+private:
+    bool visit(simdjson::dom::element value, int depth)
+    {
+        if (++m_values > TranscriptFile::maxJsonValues)
+            return false;
+        switch (value.type()) {
+        case simdjson::dom::element_type::ARRAY:
+            if (depth >= TranscriptFile::maxJsonDepth)
+                return false;
+            for (const simdjson::dom::element item : simdjson::dom::array(value)) {
+                if (!visit(item, depth + 1))
+                    return false;
+            }
+            return true;
+        case simdjson::dom::element_type::OBJECT: {
+            if (depth >= TranscriptFile::maxJsonDepth)
+                return false;
+            const simdjson::dom::object object(value);
+            if (hasDuplicateKey(object))
+                return false;
+            for (const simdjson::dom::key_value_pair member : object) {
+                if (!visit(member.value, depth + 1))
+                    return false;
+            }
+            return true;
+        }
+        default: return true;
+        }
+    }
+
+    bool hasDuplicateKey(simdjson::dom::object object)
+    {
+        m_keys.clear();
+        for (const simdjson::dom::key_value_pair member : object)
+            m_keys.push_back(member.key);
+        // Most objects have a handful of keys: comparing each pair beats sorting them.
+        constexpr size_t FewKeys = 16;
+        if (m_keys.size() <= FewKeys) {
+            for (size_t i = 1; i < m_keys.size(); ++i) {
+                if (std::find(m_keys.cbegin(), m_keys.cbegin() + qsizetype(i), m_keys[i])
+                    != m_keys.cbegin() + qsizetype(i))
+                    return true;
+            }
+            return false;
+        }
+        std::sort(m_keys.begin(), m_keys.end());
+        return std::adjacent_find(m_keys.cbegin(), m_keys.cend()) != m_keys.cend();
+    }
+
+    qint64 m_values = 0;
+    std::vector<std::string_view> m_keys; // of the object being checked
+};
+
+// readMessage() on the DOM: nullopt where it would object, and where messageFrom() would be surprised.
+std::optional<Message> readDomMessage(simdjson::dom::element value)
+{
+    simdjson::dom::object object;
+    if (value.get_object().get(object) != simdjson::SUCCESS)
+        return std::nullopt;
+    bool surprised = false;
+    Internal::DomFields fields(object, surprised);
+    const auto role = roleFromName(fields.string(u"role", Need::Required));
+    fields.string(u"text", Need::Required);
+    if (!role)
+        return std::nullopt;
+    if (*role == Message::Role::Assistant) {
+        if (const auto calls = fields.array(u"toolCalls", Need::Optional)) {
+            for (const simdjson::dom::element item : *calls) {
+                simdjson::dom::object callObject;
+                if (item.get_object().get(callObject) != simdjson::SUCCESS)
+                    return std::nullopt;
+                Internal::DomFields call(callObject, surprised);
+                for (const auto key : {u"id", u"name", u"arguments"})
+                    call.string(key, Need::Required);
+                call.object(u"providerData", Need::Optional);
+            }
+        }
+    } else if (fields.has(u"toolCalls")) {
+        return std::nullopt;
+    }
+    if (*role == Message::Role::Tool) {
+        fields.string(u"toolCallId", Need::Required);
+        fields.string(u"toolName", Need::Required);
+        fields.boolean(u"isError", Need::Required);
+    } else if (fields.has(u"toolCallId") || fields.has(u"toolName") || fields.has(u"isError")) {
+        return std::nullopt;
+    }
+    Message message = Internal::messageFrom(object, surprised);
+    if (surprised)
+        return std::nullopt;
+    return message;
+}
+
+// A session of format 2 or 3 read from \a bytes in one parse, or nullopt when the checked path
+// must. The bytes are let go of once parsed (when the caller handed over the only copy).
+std::optional<TranscriptLoadResult> readFast(QByteArray bytes)
+{
+    QByteArrayView text(bytes);
+    const qsizetype roomAfterEnd = bytes.capacity() - bytes.size();
+    if (text.size() > TranscriptFile::maxFileBytes)
+        return std::nullopt;
+    if (text.startsWith("\xEF\xBB\xBF"))
+        text = text.sliced(3);
+    // Zero bytes are UTF-16, UTF-32 or binary data: the checked path says which.
+    if (text.startsWith("\xFE\xFF") || text.startsWith("\xFF\xFE") || text.contains('\0'))
+        return std::nullopt;
+
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    simdjson::dom::object top;
+    // readFile() leaves the padding simdjson needs; other bytes are copied.
+    const bool padded = roomAfterEnd >= qsizetype(simdjson::SIMDJSON_PADDING);
+    if (parser.parse(text.data(), size_t(text.size()), !padded).get(root) != simdjson::SUCCESS
+        || root.get_object().get(top) != simdjson::SUCCESS || !DomStructureCheck().passes(root))
+        return std::nullopt;
+    text = {};
+    bytes = QByteArray(); // the DOM holds its own copy of every string
+
+    const Internal::DomStringPool strings;
+    bool surprised = false;
+    Internal::DomFields fields(top, surprised);
+    // Format 1 ("version") takes the checked path; so does a newer format, to be named.
+    const qint64 version = fields.integer(u"formatVersion", Need::Required, 0, 2, Transcript::formatVersion);
+    const auto messages = fields.array(u"messages", Need::Required);
+    const auto trace = fields.array(u"trace", Need::Required);
+    if (surprised)
+        return std::nullopt;
+
+    // The rest is small: through the checked reader.
+    QJsonObject header;
+    for (const simdjson::dom::key_value_pair member : top) {
+        if (member.key != "messages" && member.key != "trace")
+            header.insert(Internal::toQString(member.key), Internal::toQJsonValue(member.value));
+    }
+    JsonProblem problem;
+    JsonFields headerFields(header, {}, problem);
+    Transcript transcript = readFormat2Header(headerFields, problem);
+    if (!problem.ok())
+        return std::nullopt;
+    transcript.messages.reserve(qsizetype(messages->size()));
+    for (const simdjson::dom::element value : *messages) {
+        std::optional<Message> message = readDomMessage(value);
+        if (!message)
+            return std::nullopt;
+        transcript.messages.append(std::move(*message));
+    }
+    std::optional<TraceForest> forest = Internal::readTraceDom(*trace);
+    if (!forest)
+        return std::nullopt;
+
+    TranscriptLoadResult result;
+    result.transcript = std::move(transcript);
+    result.trace = std::make_shared<TraceForest>(std::move(*forest));
+    result.upgradedFrom = version < Transcript::formatVersion ? int(version) : 0;
+    return result;
+}
+
 QString tooLarge(qint64 bytes)
 {
     return TranscriptFile::tr("The file is %1 MB; Loopscope opens session files of up to %2 MB.")
@@ -658,11 +840,17 @@ std::optional<QJsonDocument> TranscriptFile::parseJson(const QByteArray &bytes, 
     return document;
 }
 
-TranscriptLoadResult TranscriptFile::parse(const QByteArray &bytes)
+TranscriptLoadResult TranscriptFile::parse(const QByteArray &bytes, TraceForm form)
 {
+    if (form == TraceForm::ForestOnly) {
+        if (std::optional<TranscriptLoadResult> fast = readFast(bytes))
+            return std::move(*fast);
+    }
     TranscriptLoadResult result;
     if (auto document = parseJson(bytes, &result.error))
-        return readDocument(std::move(*document));
+        result = readDocument(std::move(*document));
+    if (form == TraceForm::ForestOnly && result.transcript)
+        result.transcript->trace = {};
     return result;
 }
 
@@ -692,21 +880,36 @@ std::optional<QByteArray> TranscriptFile::readFile(const QString &path, QString 
     const qint64 size = file.size();
     if (size > maxFileBytes)
         return fail(tooLarge(size));
-    // One byte more than expected, to notice a file that grows while it is read.
-    QByteArray bytes = file.read(size + 1);
-    if (file.error() != QFileDevice::NoError)
+    // One byte more than expected, to notice a file that grows while it is read, and room
+    // after the end that simdjson reads into, so that the fast path parses the bytes in place.
+    constexpr qsizetype Padding = qsizetype(simdjson::SIMDJSON_PADDING);
+    QByteArray bytes(size + 1 + Padding, Qt::Uninitialized);
+    std::memset(bytes.data() + size, 0, size_t(1 + Padding));
+    const qint64 read = file.read(bytes.data(), size + 1);
+    if (file.error() != QFileDevice::NoError || read < 0)
         return fail(tr("%1 cannot be read: %2.").arg(QDir::toNativeSeparators(path), file.errorString()));
-    if (bytes.size() != size)
+    if (read != size)
         return fail(tr("%1 changed while it was being read.").arg(QDir::toNativeSeparators(path)));
+    bytes.resize(size); // keeps the room after the end
     return bytes;
 }
 
-TranscriptLoadResult TranscriptFile::load(const QString &path)
+TranscriptLoadResult TranscriptFile::load(const QString &path, TraceForm form)
 {
     TranscriptLoadResult result;
     std::optional<QJsonDocument> document;
-    if (const auto bytes = readFile(path, &result.error))
+    if (auto bytes = readFile(path, &result.error)) {
+        if (form == TraceForm::ForestOnly) {
+            if (std::optional<TranscriptLoadResult> fast = readFast(std::move(*bytes)))
+                return std::move(*fast);
+            // The checked way reads the file again: the bytes went to the fast reader.
+            result = load(path, TraceForm::JsonAndForest);
+            if (result.transcript)
+                result.transcript->trace = {};
+            return result;
+        }
         document = parseJson(*bytes, &result.error);
+    }
     // The bytes are gone here, before the fields are read.
     if (document)
         return readDocument(std::move(*document));

@@ -70,9 +70,14 @@ public:
     static constexpr int maxJsonDepth = 512;
     static constexpr qint64 maxJsonValues = 16'000'000;
 
+    // What load() gives the trace as. Opening a session needs only the forest: then
+    // transcript->trace stays empty, and a file Loopscope wrote is read in one fast
+    // parse (any other goes the checked way, with the same result and messages).
+    enum class TraceForm { JsonAndForest, ForestOnly };
+
     static QByteArray serialize(const Transcript &transcript);
-    static TranscriptLoadResult parse(const QByteArray &bytes);
-    static TranscriptLoadResult load(const QString &path);
+    static TranscriptLoadResult parse(const QByteArray &bytes, TraceForm form = TraceForm::JsonAndForest);
+    static TranscriptLoadResult load(const QString &path, TraceForm form = TraceForm::JsonAndForest);
     static bool save(const Transcript &transcript, const QString &path, QString *error = nullptr);
 
     // The checks load() and parse() start with, for other readers of untrusted

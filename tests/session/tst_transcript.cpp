@@ -253,6 +253,8 @@ private slots:
     void anUpgradedSessionIsSavedInTheCurrentFormat();
     void formatTwoLoadsAndIsSavedWithRequestDeltas();
     void newerFormatsAreRefusedWithAClearMessage();
+    void openingForTheWindowReadsWhatTheCheckedReaderReads_data();
+    void openingForTheWindowReadsWhatTheCheckedReaderReads();
 
     void malformedFilesAreRefusedWithWhatAndWhere_data();
     void malformedFilesAreRefusedWithWhatAndWhere();
@@ -530,6 +532,65 @@ void TestTranscript::newerFormatsAreRefusedWithAClearMessage()
              "format 3."_s);
 }
 
+void TestTranscript::openingForTheWindowReadsWhatTheCheckedReaderReads_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    const QByteArray saved = TranscriptFile::serialize(sampleTranscript());
+    QTest::newRow("every trace node kind") << saved;
+    QTest::newRow("compact JSON") << QJsonDocument(sampleJson()).toJson(QJsonDocument::Compact);
+    QTest::newRow("a UTF-8 byte order mark") << "\xEF\xBB\xBF"_ba + saved;
+    QTest::newRow("raw byte order marks in a value and a key")
+        << QByteArray(saved)
+               .replace("\"Be brief.\"", "\"\xEF\xBB\xBF"
+                                         "Be brief.\"")
+               .replace("\"agentName\"", "\"\xEF\xBB\xBFzz\"");
+    QTest::newRow("escapes in keys and values") << QByteArray(saved)
+                                                       .replace("\"title\"", "\"\\u0074itle\"")
+                                                       .replace("Be brief.", "Be\\n\\u00e4brief.");
+    QTest::newRow("format 1") << formatOneFixture();
+    QFile formatTwo(QFINDTESTDATA("fixtures/v2-session.loopscope.json"));
+    QVERIFY(formatTwo.open(QIODevice::ReadOnly));
+    const QByteArray formatTwoBytes = formatTwo.readAll();
+    QTest::newRow("format 2") << formatTwoBytes;
+    // Format 3 with request deltas, as the app saves format 2 again.
+    const TranscriptLoadResult old = TranscriptFile::parse(formatTwoBytes);
+    QVERIFY(old.transcript && old.trace);
+    Trace trace;
+    trace.assign(*old.trace);
+    Transcript upgraded = *old.transcript;
+    upgraded.trace = trace.toJson();
+    QTest::newRow("request deltas") << TranscriptFile::serialize(upgraded);
+    QTest::newRow("a delta whose base is not a model call")
+        << TranscriptFile::serialize(upgraded).replace("\"base\": 3", "\"base\": 2");
+    QTest::newRow("a fractional time") << sampleWith({u"trace"_s, 0, u"startedUs"_s}, 1.5);
+    QTest::newRow("a whole time written with a fraction") << sampleWith({u"trace"_s, 0, u"endedUs"_s}, 2.0);
+    QTest::newRow("a duplicate key in a trace node")
+        << QByteArray(saved).replace("\"label\":", "\"label\": \"twice\", \"label\":");
+    QTest::newRow("a truncated file") << saved.first(saved.size() / 2);
+}
+
+void TestTranscript::openingForTheWindowReadsWhatTheCheckedReaderReads()
+{
+    QFETCH(QByteArray, bytes);
+    const TranscriptLoadResult checked = TranscriptFile::parse(bytes);
+    const TranscriptLoadResult opened = TranscriptFile::parse(bytes, TranscriptFile::TraceForm::ForestOnly);
+    QCOMPARE(opened.error, checked.error);
+    QCOMPARE(opened.upgradedFrom, checked.upgradedFrom);
+    QCOMPARE(opened.transcript.has_value(), checked.transcript.has_value());
+    if (!checked.transcript)
+        return;
+    Transcript withoutTrace = *checked.transcript;
+    withoutTrace.trace = {};
+    QCOMPARE(*opened.transcript, withoutTrace);
+    QVERIFY(opened.trace && checked.trace);
+    QCOMPARE(opened.trace->roots, checked.trace->roots);
+    QCOMPARE(opened.trace->nodes.size(), checked.trace->nodes.size());
+    for (size_t id = 0; id < checked.trace->nodes.size(); ++id) {
+        QVERIFY2(opened.trace->nodes[id] == checked.trace->nodes[id],
+                 qPrintable(u"node %1 differs"_s.arg(id)));
+    }
+}
+
 void TestTranscript::malformedFilesAreRefusedWithWhatAndWhere_data()
 {
     QTest::addColumn<QByteArray>("bytes");
@@ -698,6 +759,10 @@ void TestTranscript::malformedFilesAreRefusedWithWhatAndWhere()
     const TranscriptLoadResult loaded = TranscriptFile::parse(bytes);
     QVERIFY(!loaded.transcript);
     QVERIFY2(loaded.error.contains(error), qPrintable(u"The error was: "_s + loaded.error));
+    // Opening it in the window, through the fast reader, says the same.
+    const TranscriptLoadResult opened = TranscriptFile::parse(bytes, TranscriptFile::TraceForm::ForestOnly);
+    QVERIFY(!opened.transcript);
+    QCOMPARE(opened.error, loaded.error);
 }
 
 void TestTranscript::lenientButValidFilesLoad_data()
