@@ -287,8 +287,7 @@ HttpCall OpenAiProtocol::encodeForSending(const ModelRequest &request, const Pro
     // The rest always holds "model", so it is "{...}" and never empty inside.
     const QByteArray rest = QJsonDocument(bodyWithoutMessages(request)).toJson(QJsonDocument::Compact);
     const QByteArray messages = cache.join(request.messages, &OpenAiProtocol::encodeMessage);
-    body->clear();
-    body->reserve(messages.size() + rest.size() + 16);
+    prepareBodyBuffer(body, messages.size() + rest.size() + 16);
     body->append("{\"messages\":[");
     body->append(messages);
     body->append("],");

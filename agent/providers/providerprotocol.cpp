@@ -43,35 +43,59 @@ QJsonValue JsonBodyDecoder::recordedResponse() const
 
 QByteArray EncodedMessages::join(const QList<Message> &messages, const Encoder &encode)
 {
+    const auto compact = [&encode](const Message &message) {
+        return QJsonDocument(encode(message)).toJson(QJsonDocument::Compact);
+    };
+    const bool hasSystem = !messages.isEmpty() && messages.constFirst().role == Message::Role::System;
+    if (!hasSystem) {
+        m_system.reset();
+    } else if (m_system != messages.constFirst()) {
+        m_system = messages.constFirst();
+        m_systemBytes = compact(*m_system);
+    }
+    const qsizetype first = hasSystem ? 1 : 0; // the history starts here
+    const qsizetype count = messages.size() - first;
+
     // Forget what follows the first change: the history only grows at its end, and a message
     // edited in the middle (the debugger) shifts nothing but the bytes after it.
     qsizetype same = 0;
-    const qsizetype known = std::min(messages.size(), m_messages.size());
-    while (same < known && messages.at(same) == m_messages.at(same))
+    const qsizetype known = std::min(count, m_messages.size());
+    while (same < known && messages.at(first + same) == m_messages.at(same))
         ++same;
     m_messages.resize(same);
-    m_bytes.resize(same);
-    for (qsizetype i = same; i < messages.size(); ++i) {
-        m_messages.append(messages.at(i));
-        m_bytes.append(QJsonDocument(encode(messages.at(i))).toJson(QJsonDocument::Compact));
-    }
-    qsizetype size = 0;
-    for (const QByteArray &bytes : std::as_const(m_bytes))
-        size += bytes.size() + 1;
-    QByteArray joined;
-    joined.reserve(size);
-    for (qsizetype i = 0; i < m_bytes.size(); ++i) {
+    m_ends.resize(same);
+    m_joined.truncate(same > 0 ? m_ends.constLast() : 0);
+    for (qsizetype i = same; i < count; ++i) {
         if (i > 0)
-            joined += ',';
-        joined += m_bytes.at(i);
+            m_joined += ',';
+        m_joined += compact(messages.at(first + i));
+        m_messages.append(messages.at(first + i));
+        m_ends.append(m_joined.size());
     }
+    if (!hasSystem)
+        return m_joined; // shared, not copied: the caller only reads it
+    if (m_joined.isEmpty())
+        return m_systemBytes;
+    QByteArray joined;
+    joined.reserve(m_systemBytes.size() + 1 + m_joined.size());
+    joined.append(m_systemBytes).append(',').append(m_joined);
     return joined;
 }
 
 void EncodedMessages::clear()
 {
     m_messages.clear();
-    m_bytes.clear();
+    m_ends.clear();
+    m_joined.clear();
+    m_system.reset();
+    m_systemBytes.clear();
+}
+
+void prepareBodyBuffer(QByteArray *body, qsizetype size)
+{
+    body->truncate(0); // keeps the allocation unless the last request's reply still shares it
+    if (body->capacity() < size)
+        body->reserve(std::max(size, body->capacity() * 3 / 2));
 }
 
 HttpCall ProviderProtocol::encodeForSending(const ModelRequest &request, const ProviderEndpoint &endpoint,

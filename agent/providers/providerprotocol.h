@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <variant>
 
@@ -42,6 +43,8 @@ struct HttpCall
     tool loop resends its whole history with every call; with this, only the messages added since
     are encoded, and the body is a concatenation. A message's bytes are reused only when it equals
     the message encoded at its position, so an edited history (the debugger) is encoded afresh.
+    A leading system message is kept apart: the loop adds a note to it near the iteration limit,
+    and that must not shift every other message out of the cache.
 */
 class EncodedMessages final
 {
@@ -53,9 +56,19 @@ public:
     void clear();
 
 private:
+    // The history after the system message: its messages, and their texts joined, each ending at
+    // its offset in m_joined (the comma before the next one not included).
     QList<Message> m_messages;
-    QList<QByteArray> m_bytes;
+    QList<qsizetype> m_ends;
+    QByteArray m_joined;
+    std::optional<Message> m_system;
+    QByteArray m_systemBytes;
 };
+
+// Empties \a body for a new request's bytes, keeping its allocation and growing it geometrically
+// to hold at least \a size. A tool loop's bodies grow by a little with every call: a fresh
+// allocation each time leaves the heap fragmented by the old ones, which raises the peak memory.
+void prepareBodyBuffer(QByteArray *body, qsizetype size);
 
 /*! One page of a provider's model list, as its list endpoint returns it. */
 struct ModelListPage

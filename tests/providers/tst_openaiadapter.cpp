@@ -688,6 +688,15 @@ private slots:
         edited.messages[1].text = u"How much are two widgets?"_s;
         edited.options.temperature = 0.5;
         requests.append(edited);
+        ModelRequest wrapUp = edited; // the loop's note near the limit changes the system message
+        wrapUp.messages.first().text += u"\n\nAnswer now."_s;
+        requests.append(wrapUp);
+        ModelRequest withoutSystem = wrapUp; // and a history may have none at all
+        withoutSystem.messages.removeFirst();
+        requests.append(withoutSystem);
+        ModelRequest systemAgain = wrapUp;
+        systemAgain.messages.append(Message::user(u"And two?"_s));
+        requests.append(systemAgain);
         ModelRequest shorter = sampleRequest(); // a new conversation on the same client
         shorter.messages.removeLast();
         requests.append(shorter);
