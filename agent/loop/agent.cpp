@@ -28,6 +28,10 @@ struct Agent::Turn
     int consecutiveErrorIterations = 0;
     QSet<QString> usedCallIds;
     ModelRequest requestBeforeInterceptors; // what the next model call was built as
+    // The last model call's request, and how the trace recorded it: the next one is recorded as
+    // what it adds to it.
+    ModelRequest lastRequest;
+    RecordedRequest lastRecorded;
     TurnResult result;
 };
 
@@ -272,7 +276,11 @@ void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection
     ModelCallData data;
     data.provider = m_client->providerName();
     data.model = request.options.model;
-    data.request = request;
+    data.request = turn.lastRecorded.messageCount() > 0
+                       ? RecordedRequest::after(turn.lastRecorded, turn.lastRequest, request)
+                       : RecordedRequest(request);
+    turn.lastRequest = request;
+    turn.lastRecorded = data.request;
     if (edited && turn.requestBeforeInterceptors != request)
         data.originalRequest = turn.requestBeforeInterceptors;
     data.editedByInterceptor = edited;
