@@ -22,6 +22,7 @@ HttpModelClient::HttpModelClient(QNetworkAccessManager *network, std::unique_ptr
 {
     Q_ASSERT(m_network && m_protocol);
     m_redactor.addSecret(m_endpoint.apiKey);
+    m_secretScan = m_redactor.scan();
     for (QTimer *timer : {&m_connectTimer, &m_readTimer, &m_retryTimer})
         timer->setSingleShot(true);
     connect(&m_connectTimer, &QTimer::timeout, this, [this] { onTimeout(Timeout::Connect); });
@@ -49,6 +50,7 @@ void HttpModelClient::send(const ModelRequest &request)
 {
     Q_ASSERT_X(!m_busy, "HttpModelClient::send", "one request at a time");
     m_request = request;
+    m_body.clear(); // the protocol builds the new body in the old one's buffer, unless this still shares it
     m_call = m_protocol->encodeForSending(request, m_endpoint, m_encoded, &m_body);
     // Recorded with the other headers, so the trace shows what was sent.
     m_call.headers.prepend({"Content-Type"_ba, "application/json"_ba});
@@ -77,6 +79,7 @@ void HttpModelClient::startAttempt()
 
     m_decoder = m_protocol->createDecoder(m_request.options.stream);
     m_errorBody.clear();
+    m_secretScan.reset();
     m_httpStatus = 0;
     m_streamStarted = false;
     m_timedOut = Timeout::None;
@@ -107,6 +110,7 @@ void HttpModelClient::onReadyRead()
         return;
     }
     m_streamStarted = true;
+    m_secretScan.feed(bytes);
     const QString error = m_decoder->feed(bytes, m_forwarder);
     if (!error.isEmpty()) {
         const QJsonValue recorded = m_decoder->recordedResponse();
@@ -169,7 +173,7 @@ void HttpModelClient::onFinished()
         ModelResponse response = std::get<ModelResponse>(std::move(outcome));
         response.streamedChunks = m_request.options.stream ? m_decoder->chunkCount() : 0;
         // Recorded once, in the response; the attempt that brought it refers to it.
-        response.raw = m_redactor.json(recordedSuccess());
+        response.raw = m_secretScan.mayHoldSecret() ? m_redactor.json(recordedSuccess()) : recordedSuccess();
         finishAttempt({}, -1, QJsonValue::Undefined);
         succeed(std::move(response));
         return;

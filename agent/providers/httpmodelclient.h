@@ -76,6 +76,7 @@ private:
     ProviderEndpoint m_endpoint;
     RetryPolicy m_retryPolicy;
     SecretRedactor m_redactor;
+    SecretScan m_secretScan; // of the response body in flight
     std::shared_ptr<const Clock> m_clock;
     Forwarder m_forwarder{this};
 

@@ -719,6 +719,37 @@ private slots:
         }
     }
 
+    void aKeyEchoedInASuccessfulResponseIsRedactedFromTheRecord_data()
+    {
+        QTest::addColumn<bool>("stream");
+        QTest::newRow("streamed") << true;
+        QTest::newRow("plain JSON") << false;
+    }
+
+    void aKeyEchoedInASuccessfulResponseIsRedactedFromTheRecord()
+    {
+        QFETCH(bool, stream);
+        Fixture f;
+        const QString echoed = u"Your key is "_s + apiKey;
+        if (stream) {
+            const QByteArray body = textChunk(echoed) + finishChunk(u"stop"_s) + done;
+            serveStream(f.server, body, {int(body.indexOf(apiKey.toUtf8())) + 5}); // split inside the key
+        } else {
+            f.server.setHandler([echoed](const HttpRequestRecord &, HttpExchange &exchange) {
+                const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, echoed}};
+                exchange.respondJson(
+                    200,
+                    QJsonObject{{u"choices"_s, QJsonArray{QJsonObject{{u"message"_s, message},
+                                                                      {u"finish_reason"_s, u"stop"_s}}}}});
+            });
+        }
+        QVERIFY(f.run(sampleRequest(stream)));
+        QCOMPARE(f.response().text, echoed); // the answer itself is the model's
+        const QByteArray recorded = QJsonDocument(QJsonObject{{u"raw"_s, f.response().raw}}).toJson();
+        QVERIFY(!recorded.contains(apiKey.toUtf8()));
+        QVERIFY(recorded.contains("[redacted]"));
+    }
+
     void aStreamThatSucceededIsRecordedOnceAndSummarised()
     {
         Fixture f;
