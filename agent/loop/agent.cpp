@@ -46,10 +46,6 @@ Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *p
 {
     Q_ASSERT(client && workbench && trace);
     m_tools->setClock(m_clock);
-    m_tools->setShieldCheck(
-        [this](const QString &toolName, const QString &arguments, int traceNode, QString *reason) {
-            return passesShields(ShieldStage::ToolCall, toolName, arguments, traceNode, reason);
-        });
     connect(m_tools.get(), &ToolPhase::event, this, &Agent::event);
     connect(m_tools.get(), &ToolPhase::waitingForDecision, this,
             [this](bool waiting) { setState(waiting ? State::AwaitingDecision : State::RunningTools); });
@@ -101,13 +97,20 @@ void Agent::setClock(std::shared_ptr<const Clock> clock)
 
 void Agent::addShield(std::shared_ptr<const Shield> shield)
 {
-    if (shield)
-        m_shields.append(std::move(shield));
+    if (!shield)
+        return;
+    m_shields.append(std::move(shield));
+    // Only now: without shields, the tool phase need not serialise every call's arguments.
+    m_tools->setShieldCheck(
+        [this](const QString &toolName, const QString &arguments, int traceNode, QString *reason) {
+            return passesShields(ShieldStage::ToolCall, toolName, arguments, traceNode, reason);
+        });
 }
 
 void Agent::clearShields()
 {
     m_shields.clear();
+    m_tools->setShieldCheck({});
 }
 
 void Agent::addInterceptor(Interceptor *interceptor)
