@@ -719,6 +719,47 @@ private slots:
         }
     }
 
+    void messagesAreSentAsJsonThatReadsBackToTheirText_data()
+    {
+        QTest::addColumn<Message>("message");
+        QTest::addColumn<QJsonObject>("expected");
+        const QString awkward = u"\"quoted\" back\\slash / tab\t line\n\r \u0001\u001f Zürich 東京 🌦"_s;
+        QTest::newRow("a user's text with escapes and non-ASCII")
+            << Message::user(awkward) << QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, awkward}};
+        QTest::newRow("an empty system message")
+            << Message::system(QString()) << QJsonObject{{u"role"_s, u"system"_s}, {u"content"_s, u""_s}};
+        const ToolCall call{u"call_\"1"_s, u"get_price"_s, u"{\"item\":\"w\\u00e4sche\"}"_s, {}};
+        const ToolCall noArguments{u"call_2"_s, u"list"_s, u"  "_s, {}};
+        QTest::newRow("an assistant's calls, with null content")
+            << Message::assistant(QString(), {call, noArguments})
+            << QJsonObject{
+                   {u"role"_s, u"assistant"_s},
+                   {u"content"_s, QJsonValue::Null},
+                   {u"tool_calls"_s,
+                    QJsonArray{QJsonObject{{u"id"_s, call.id},
+                                           {u"type"_s, u"function"_s},
+                                           {u"function"_s, QJsonObject{{u"name"_s, call.name},
+                                                                       {u"arguments"_s, call.arguments}}}},
+                               QJsonObject{{u"id"_s, u"call_2"_s},
+                                           {u"type"_s, u"function"_s},
+                                           {u"function"_s, QJsonObject{{u"name"_s, u"list"_s},
+                                                                       {u"arguments"_s, u"{}"_s}}}}}}};
+        QTest::newRow("a tool's result")
+            << Message::toolResult(call, awkward, false)
+            << QJsonObject{{u"role"_s, u"tool"_s}, {u"tool_call_id"_s, call.id}, {u"content"_s, awkward}};
+    }
+
+    void messagesAreSentAsJsonThatReadsBackToTheirText()
+    {
+        QFETCH(Message, message);
+        QFETCH(QJsonObject, expected);
+        QJsonParseError error;
+        const QJsonDocument sent
+            = QJsonDocument::fromJson(OpenAiProtocol::encodeMessageText(message), &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QCOMPARE(sent.object(), expected);
+    }
+
     void aKeyEchoedInASuccessfulResponseIsRedactedFromTheRecord_data()
     {
         QTest::addColumn<bool>("stream");
