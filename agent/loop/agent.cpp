@@ -27,11 +27,17 @@ struct Agent::Turn
     bool reflecting = false;
     int consecutiveErrorIterations = 0;
     QSet<QString> usedCallIds;
-    ModelRequest requestBeforeInterceptors; // what the next model call was built as
-    // The last model call's request, and how the trace recorded it: the next one is recorded as
-    // what it adds to it.
-    ModelRequest lastRequest;
+    ModelRequest
+        requestBeforeInterceptors; // what the next model call was built as, when interceptors may edit it
+    // The history with a system message first, kept in step with it by appendMessage(), so that a
+    // request shares it instead of copying the history (empty without a system message: a
+    // request then shares the history itself).
+    QList<Message> messagesWithSystem;
+    // How the trace recorded the last model call's request, and what it began with: the next one
+    // is recorded as what it adds to it.
     RecordedRequest lastRecorded;
+    QString lastSystem;
+    bool lastEdited = false;
     TurnResult result;
 };
 
@@ -206,7 +212,7 @@ void Agent::startIteration()
     consultModelInterceptors(0, buildRequest(false), false, false);
 }
 
-ModelRequest Agent::buildRequest(bool reflection) const
+ModelRequest Agent::buildRequest(bool reflection)
 {
     ModelRequest request;
     request.options = m_config.model;
@@ -224,9 +230,20 @@ ModelRequest Agent::buildRequest(bool reflection) const
         else if (remaining <= m_config.wrapUpIterations)
             addNote(m_config.wrapUpNote.arg(remaining));
     }
-    if (!system.isEmpty())
-        request.messages.append(Message::system(system));
-    request.messages += m_history;
+    // Shared, not copied: nothing else holds these lists when the history grows, so that stays cheap too.
+    if (system.isEmpty()) {
+        request.messages = m_history;
+    } else {
+        QList<Message> &messages = m_turn->messagesWithSystem;
+        if (messages.isEmpty()) {
+            messages.reserve(m_history.size() + 1);
+            messages.append(Message::system(system));
+            messages += m_history;
+        } else if (messages.constFirst().text != system) {
+            messages.first() = Message::system(system);
+        }
+        request.messages = messages;
+    }
 
     // Tools stay declared even when they may not be used: some providers refuse
     // a history with tool calls in it unless the tools are defined.
@@ -241,7 +258,7 @@ ModelRequest Agent::buildRequest(bool reflection) const
 
 void Agent::consultModelInterceptors(int interceptorIndex, ModelRequest request, bool edited, bool reflection)
 {
-    if (interceptorIndex == 0)
+    if (interceptorIndex == 0 && !m_interceptors.isEmpty())
         m_turn->requestBeforeInterceptors = request;
     if (interceptorIndex >= m_interceptors.size()) {
         dispatchModelCall(std::move(request), edited, reflection);
@@ -279,11 +296,7 @@ void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection
     ModelCallData data;
     data.provider = m_client->providerName();
     data.model = request.options.model;
-    data.request = turn.lastRecorded.messageCount() > 0
-                       ? RecordedRequest::after(turn.lastRecorded, turn.lastRequest, request)
-                       : RecordedRequest(request);
-    turn.lastRequest = request;
-    turn.lastRecorded = data.request;
+    data.request = recordRequest(request, edited);
     if (edited && turn.requestBeforeInterceptors != request)
         data.originalRequest = turn.requestBeforeInterceptors;
     data.editedByInterceptor = edited;
@@ -296,6 +309,27 @@ void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection
               ModelRequestInfo{int(request.messages.size()), int(request.tools.size()), request.toolChoice,
                                edited});
     m_client->send(request);
+}
+
+// How the trace keeps \a request: as what it adds to the last call's request, which it resends.
+RecordedRequest Agent::recordRequest(const ModelRequest &request, bool edited)
+{
+    Turn &turn = *m_turn;
+    const bool hasSystem
+        = !request.messages.isEmpty() && request.messages.constFirst().role == Message::Role::System;
+    const QString system = hasSystem ? request.messages.constFirst().text : QString();
+    RecordedRequest recorded;
+    if (turn.lastRecorded.messageCount() == 0)
+        recorded = RecordedRequest(request);
+    else if (!edited && !turn.lastEdited && system == turn.lastSystem)
+        // During a turn the history only grows: a call as built resends the last one and adds to it.
+        recorded = RecordedRequest::extending(turn.lastRecorded, request);
+    else
+        recorded = RecordedRequest::after(turn.lastRecorded, turn.lastRecorded.whole(), request);
+    turn.lastRecorded = recorded;
+    turn.lastSystem = system;
+    turn.lastEdited = edited;
+    return recorded;
 }
 
 void Agent::onTextDelta(const QString &text)
@@ -773,6 +807,8 @@ void Agent::recordError(int parent, const QString &code, const QString &message)
 void Agent::appendMessage(const Message &message)
 {
     m_history.append(message);
+    if (m_turn && !m_turn->messagesWithSystem.isEmpty())
+        m_turn->messagesWithSystem.append(message);
     emit messageAppended(message);
 }
 

@@ -55,10 +55,22 @@ RecordedRequest RecordedRequest::after(const RecordedRequest &previous, const Mo
     const qsizetype common = std::min(before.size(), now.size());
     while (kept < common && isSameMessage(before.at(kept), now.at(kept)))
         ++kept;
+    return keeping(previous, kept, request);
+}
+
+RecordedRequest RecordedRequest::extending(const RecordedRequest &previous, const ModelRequest &request)
+{
+    Q_ASSERT(request.messages.size() >= previous.messageCount());
+    return keeping(previous, previous.messageCount(), request);
+}
+
+RecordedRequest RecordedRequest::keeping(const RecordedRequest &previous, qsizetype kept,
+                                         const ModelRequest &request)
+{
     if (kept == 0)
         return RecordedRequest(request);
     ModelRequest rest = request;
-    rest.messages = now.sliced(kept);
+    rest.messages = request.messages.sliced(kept);
     // The same tools from call to call: share the list instead of keeping a copy per call.
     if (rest.tools == previous.tools())
         rest.tools = previous.tools();

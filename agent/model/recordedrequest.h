@@ -28,6 +28,9 @@ public:
     // none.
     static RecordedRequest after(const RecordedRequest &previous, const ModelRequest &previousRequest,
                                  const ModelRequest &request);
+    // \a request, which the caller knows begins with all of \a previous's messages (a tool loop's
+    // next call, its history only grown), recorded as what it adds: nothing is compared.
+    static RecordedRequest extending(const RecordedRequest &previous, const ModelRequest &request);
     // The first \a kept messages of \a base, then \a rest's messages, with \a rest's tools, choice
     // and options: a delta read back from a file. \a kept must not exceed base's messageCount().
     static RecordedRequest delta(const RecordedRequest &base, qsizetype kept, ModelRequest rest);
@@ -52,6 +55,8 @@ public:
 
 private:
     struct Link;
+    static RecordedRequest keeping(const RecordedRequest &previous, qsizetype kept,
+                                   const ModelRequest &request);
     static std::shared_ptr<const Link> makeLink(Link link);
     const Link &link() const;
 

@@ -80,8 +80,9 @@ private:
     std::shared_ptr<const Clock> m_clock;
     Forwarder m_forwarder{this};
 
-    // The request in flight.
-    ModelRequest m_request;
+    // The request in flight. Not the request itself: holding its messages would make the agent's
+    // next append to its history copy the whole list.
+    bool m_streaming = false;
     HttpCall m_call; // url and headers; the body is m_body
     EncodedMessages m_encoded;
     QByteArray m_body;

@@ -274,12 +274,20 @@ private slots:
         QCOMPARE(firstModelCall.data<ModelCallData>().request.whole(), f.client.requests().at(0));
     }
 
+    void eachModelCallRecordsWhatItAddedAndRebuildsToTheRequestSent_data()
+    {
+        QTest::addColumn<QString>("systemPrompt");
+        QTest::newRow("with a system prompt") << u"Be brief."_s;
+        QTest::newRow("without one") << QString();
+    }
+
     void eachModelCallRecordsWhatItAddedAndRebuildsToTheRequestSent()
     {
+        QFETCH(QString, systemPrompt);
         Fixture f;
         addInventoryTools(f.workbench);
         AgentConfig config;
-        config.systemPrompt = u"Be brief."_s;
+        config.systemPrompt = systemPrompt;
         config.maxIterations = 4; // the last one's note changes the system message
         config.wrapUpIterations = 1;
         f.agent.setConfig(config);
