@@ -379,7 +379,7 @@ private:
         const ModelCallData call = std::holds_alternative<ModelCallData>(node.payload)
                                        ? node.data<ModelCallData>()
                                        : ModelCallData{};
-        const QString model = call.model.isEmpty() ? call.request.options.model : call.model;
+        const QString model = call.model.isEmpty() ? call.request.options().model : call.model;
         const QString provider = call.provider.isEmpty() ? m_transcript.providerKind : call.provider;
         span.name = model.isEmpty() ? u"chat"_s : u"chat "_s + model;
         span.kind = SpanKindClient;
@@ -388,7 +388,7 @@ private:
         attributes.string(u"gen_ai.operation.name"_s, u"chat"_s)
             .string(u"gen_ai.provider.name"_s, providerName(provider))
             .string(u"gen_ai.request.model"_s, model);
-        const ModelOptions &options = call.request.options;
+        const ModelOptions &options = call.request.options();
         if (options.temperature)
             attributes.add(u"gen_ai.request.temperature"_s, doubleValue(*options.temperature));
         if (options.maxOutputTokens)

@@ -27,7 +27,17 @@ struct Agent::Turn
     bool reflecting = false;
     int consecutiveErrorIterations = 0;
     QSet<QString> usedCallIds;
-    ModelRequest requestBeforeInterceptors; // what the next model call was built as
+    ModelRequest
+        requestBeforeInterceptors; // what the next model call was built as, when interceptors may edit it
+    // The history with a system message first, kept in step with it by appendMessage(), so that a
+    // request shares it instead of copying the history (empty without a system message: a
+    // request then shares the history itself).
+    QList<Message> messagesWithSystem;
+    // How the trace recorded the last model call's request, and what it began with: the next one
+    // is recorded as what it adds to it.
+    RecordedRequest lastRecorded;
+    QString lastSystem;
+    bool lastEdited = false;
     TurnResult result;
 };
 
@@ -42,10 +52,6 @@ Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *p
 {
     Q_ASSERT(client && workbench && trace);
     m_tools->setClock(m_clock);
-    m_tools->setShieldCheck(
-        [this](const QString &toolName, const QString &arguments, int traceNode, QString *reason) {
-            return passesShields(ShieldStage::ToolCall, toolName, arguments, traceNode, reason);
-        });
     connect(m_tools.get(), &ToolPhase::event, this, &Agent::event);
     connect(m_tools.get(), &ToolPhase::waitingForDecision, this,
             [this](bool waiting) { setState(waiting ? State::AwaitingDecision : State::RunningTools); });
@@ -97,13 +103,20 @@ void Agent::setClock(std::shared_ptr<const Clock> clock)
 
 void Agent::addShield(std::shared_ptr<const Shield> shield)
 {
-    if (shield)
-        m_shields.append(std::move(shield));
+    if (!shield)
+        return;
+    m_shields.append(std::move(shield));
+    // Only now: without shields, the tool phase need not serialise every call's arguments.
+    m_tools->setShieldCheck(
+        [this](const QString &toolName, const QString &arguments, int traceNode, QString *reason) {
+            return passesShields(ShieldStage::ToolCall, toolName, arguments, traceNode, reason);
+        });
 }
 
 void Agent::clearShields()
 {
     m_shields.clear();
+    m_tools->setShieldCheck({});
 }
 
 void Agent::addInterceptor(Interceptor *interceptor)
@@ -199,7 +212,7 @@ void Agent::startIteration()
     consultModelInterceptors(0, buildRequest(false), false, false);
 }
 
-ModelRequest Agent::buildRequest(bool reflection) const
+ModelRequest Agent::buildRequest(bool reflection)
 {
     ModelRequest request;
     request.options = m_config.model;
@@ -217,9 +230,20 @@ ModelRequest Agent::buildRequest(bool reflection) const
         else if (remaining <= m_config.wrapUpIterations)
             addNote(m_config.wrapUpNote.arg(remaining));
     }
-    if (!system.isEmpty())
-        request.messages.append(Message::system(system));
-    request.messages += m_history;
+    // Shared, not copied: nothing else holds these lists when the history grows, so that stays cheap too.
+    if (system.isEmpty()) {
+        request.messages = m_history;
+    } else {
+        QList<Message> &messages = m_turn->messagesWithSystem;
+        if (messages.isEmpty()) {
+            messages.reserve(m_history.size() + 1);
+            messages.append(Message::system(system));
+            messages += m_history;
+        } else if (messages.constFirst().text != system) {
+            messages.first() = Message::system(system);
+        }
+        request.messages = messages;
+    }
 
     // Tools stay declared even when they may not be used: some providers refuse
     // a history with tool calls in it unless the tools are defined.
@@ -234,7 +258,7 @@ ModelRequest Agent::buildRequest(bool reflection) const
 
 void Agent::consultModelInterceptors(int interceptorIndex, ModelRequest request, bool edited, bool reflection)
 {
-    if (interceptorIndex == 0)
+    if (interceptorIndex == 0 && !m_interceptors.isEmpty())
         m_turn->requestBeforeInterceptors = request;
     if (interceptorIndex >= m_interceptors.size()) {
         dispatchModelCall(std::move(request), edited, reflection);
@@ -272,7 +296,7 @@ void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection
     ModelCallData data;
     data.provider = m_client->providerName();
     data.model = request.options.model;
-    data.request = request;
+    data.request = recordRequest(request, edited);
     if (edited && turn.requestBeforeInterceptors != request)
         data.originalRequest = turn.requestBeforeInterceptors;
     data.editedByInterceptor = edited;
@@ -285,6 +309,27 @@ void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection
               ModelRequestInfo{int(request.messages.size()), int(request.tools.size()), request.toolChoice,
                                edited});
     m_client->send(request);
+}
+
+// How the trace keeps \a request: as what it adds to the last call's request, which it resends.
+RecordedRequest Agent::recordRequest(const ModelRequest &request, bool edited)
+{
+    Turn &turn = *m_turn;
+    const bool hasSystem
+        = !request.messages.isEmpty() && request.messages.constFirst().role == Message::Role::System;
+    const QString system = hasSystem ? request.messages.constFirst().text : QString();
+    RecordedRequest recorded;
+    if (turn.lastRecorded.messageCount() == 0)
+        recorded = RecordedRequest(request);
+    else if (!edited && !turn.lastEdited && system == turn.lastSystem)
+        // During a turn the history only grows: a call as built resends the last one and adds to it.
+        recorded = RecordedRequest::extending(turn.lastRecorded, request);
+    else
+        recorded = RecordedRequest::after(turn.lastRecorded, turn.lastRecorded.whole(), request);
+    turn.lastRecorded = recorded;
+    turn.lastSystem = system;
+    turn.lastEdited = edited;
+    return recorded;
 }
 
 void Agent::onTextDelta(const QString &text)
@@ -762,6 +807,8 @@ void Agent::recordError(int parent, const QString &code, const QString &message)
 void Agent::appendMessage(const Message &message)
 {
     m_history.append(message);
+    if (m_turn && !m_turn->messagesWithSystem.isEmpty())
+        m_turn->messagesWithSystem.append(message);
     emit messageAppended(message);
 }
 

@@ -87,7 +87,8 @@ private:
 
     void connectClient();
     void startIteration();
-    ModelRequest buildRequest(bool reflection) const;
+    ModelRequest buildRequest(bool reflection);
+    RecordedRequest recordRequest(const ModelRequest &request, bool edited);
     void consultModelInterceptors(int interceptorIndex, ModelRequest request, bool edited, bool reflection);
     void dispatchModelCall(ModelRequest request, bool edited, bool reflection);
     void onModelResponse(const ModelResponse &response);

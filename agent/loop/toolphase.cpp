@@ -104,7 +104,8 @@ void ToolPhase::setClock(std::shared_ptr<const Clock> clock)
 
 void ToolPhase::beginTurn()
 {
-    m_lastCallKey.clear();
+    m_lastCallName.clear();
+    m_lastArguments = {};
     m_repeatCount = 0;
 }
 
@@ -189,9 +190,10 @@ void ToolPhase::prepare(PendingCall &pending)
     }
     pending.arguments = document.object();
 
-    const QString key = call.name + u'\n' + compactJson(pending.arguments);
-    m_repeatCount = key == m_lastCallKey ? m_repeatCount + 1 : 1;
-    m_lastCallKey = key;
+    const bool repeated = call.name == m_lastCallName && pending.arguments == m_lastArguments;
+    m_repeatCount = repeated ? m_repeatCount + 1 : 1;
+    m_lastCallName = call.name;
+    m_lastArguments = pending.arguments;
     if (m_maxRepeatedCalls > 0 && m_repeatCount >= m_maxRepeatedCalls) {
         complete(pending,
                  ToolResult::failure(tr("Not executed: %1 was requested with these same arguments %2 "

@@ -6,6 +6,7 @@
 #include "agent/loop/turngate.h"
 #include "agent/trace/clock.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QObject>
 
@@ -59,6 +60,7 @@ public:
     ~ToolPhase() override;
 
     void setClock(std::shared_ptr<const Clock> clock);
+    // None (the default, or a null one) skips the check and the arguments' serialisation for it.
     void setShieldCheck(ShieldCheck check) { m_shieldCheck = std::move(check); }
 
     // A new turn: the runaway guard forgets the calls of the last one.
@@ -122,7 +124,10 @@ private:
     bool m_active = false;
     bool m_timeoutsPaused = false;
     bool m_preparing = false;
-    QString m_lastCallKey; // the runaway guard counts identical requests in a row across the turn
+    // The runaway guard counts identical requests in a row across the turn: compared as parsed, so
+    // that spacing does not tell them apart.
+    QString m_lastCallName;
+    QJsonObject m_lastArguments;
     int m_repeatCount = 0;
 };
 

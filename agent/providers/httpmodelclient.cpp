@@ -22,6 +22,7 @@ HttpModelClient::HttpModelClient(QNetworkAccessManager *network, std::unique_ptr
 {
     Q_ASSERT(m_network && m_protocol);
     m_redactor.addSecret(m_endpoint.apiKey);
+    m_secretScan = m_redactor.scan();
     for (QTimer *timer : {&m_connectTimer, &m_readTimer, &m_retryTimer})
         timer->setSingleShot(true);
     connect(&m_connectTimer, &QTimer::timeout, this, [this] { onTimeout(Timeout::Connect); });
@@ -48,7 +49,8 @@ void HttpModelClient::setClock(std::shared_ptr<const Clock> clock)
 void HttpModelClient::send(const ModelRequest &request)
 {
     Q_ASSERT_X(!m_busy, "HttpModelClient::send", "one request at a time");
-    m_request = request;
+    m_streaming = request.options.stream;
+    m_body.clear(); // the protocol builds the new body in the old one's buffer, unless this still shares it
     m_call = m_protocol->encodeForSending(request, m_endpoint, m_encoded, &m_body);
     // Recorded with the other headers, so the trace shows what was sent.
     m_call.headers.prepend({"Content-Type"_ba, "application/json"_ba});
@@ -75,8 +77,9 @@ void HttpModelClient::startAttempt()
         request.setRawHeader(name, value);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
 
-    m_decoder = m_protocol->createDecoder(m_request.options.stream);
+    m_decoder = m_protocol->createDecoder(m_streaming);
     m_errorBody.clear();
+    m_secretScan.reset();
     m_httpStatus = 0;
     m_streamStarted = false;
     m_timedOut = Timeout::None;
@@ -107,6 +110,7 @@ void HttpModelClient::onReadyRead()
         return;
     }
     m_streamStarted = true;
+    m_secretScan.feed(bytes);
     const QString error = m_decoder->feed(bytes, m_forwarder);
     if (!error.isEmpty()) {
         const QJsonValue recorded = m_decoder->recordedResponse();
@@ -167,9 +171,9 @@ void HttpModelClient::onFinished()
             return;
         }
         ModelResponse response = std::get<ModelResponse>(std::move(outcome));
-        response.streamedChunks = m_request.options.stream ? m_decoder->chunkCount() : 0;
+        response.streamedChunks = m_streaming ? m_decoder->chunkCount() : 0;
         // Recorded once, in the response; the attempt that brought it refers to it.
-        response.raw = m_redactor.json(recordedSuccess());
+        response.raw = m_secretScan.mayHoldSecret() ? m_redactor.json(recordedSuccess()) : recordedSuccess();
         finishAttempt({}, -1, QJsonValue::Undefined);
         succeed(std::move(response));
         return;
@@ -242,7 +246,7 @@ void HttpModelClient::finishAttempt(const QString &error, qint64 retryInMs, cons
 QJsonValue HttpModelClient::recordedSuccess() const
 {
     QJsonValue recorded = m_decoder->recordedResponse();
-    if (!m_request.options.stream || !recorded.isArray())
+    if (!m_streaming || !recorded.isArray())
         return recorded;
     // A stream that succeeded said nothing the assembled response does not hold: keep its shape
     // (how many events, the first one and the last two, which carry ids, usage, the finish reason

@@ -76,11 +76,13 @@ private:
     ProviderEndpoint m_endpoint;
     RetryPolicy m_retryPolicy;
     SecretRedactor m_redactor;
+    SecretScan m_secretScan; // of the response body in flight
     std::shared_ptr<const Clock> m_clock;
     Forwarder m_forwarder{this};
 
-    // The request in flight.
-    ModelRequest m_request;
+    // The request in flight. Not the request itself: holding its messages would make the agent's
+    // next append to its history copy the whole list.
+    bool m_streaming = false;
     HttpCall m_call; // url and headers; the body is m_body
     EncodedMessages m_encoded;
     QByteArray m_body;

@@ -1,5 +1,6 @@
 #include "agent/providers/openaiprotocol.h"
 
+#include "agent/providers/jsontextwriter.h"
 #include "agent/providers/sseparser.h"
 #include "agent/providers/toolcallaccumulator.h"
 #include "agent/providers/toolresulttext.h"
@@ -186,38 +187,43 @@ protected:
 
 } // namespace
 
-QJsonObject OpenAiProtocol::encodeMessage(const Message &message)
+QByteArray OpenAiProtocol::encodeMessageText(const Message &message)
 {
-    QJsonObject json{{u"role"_s, roleName(message.role)}};
+    JsonTextWriter json;
+    json.beginObject().string(u"role", roleName(message.role));
     switch (message.role) {
     case Message::Role::System:
-    case Message::Role::User: json.insert(u"content"_s, message.text); break;
-    case Message::Role::Assistant: {
+    case Message::Role::User: json.string(u"content", message.text); break;
+    case Message::Role::Assistant:
         // Some gateways reject "" beside tool calls; null is always accepted.
-        json.insert(u"content"_s, message.text.isEmpty() && !message.toolCalls.isEmpty()
-                                      ? QJsonValue(QJsonValue::Null)
-                                      : QJsonValue(message.text));
+        if (message.text.isEmpty() && !message.toolCalls.isEmpty())
+            json.null(u"content");
+        else
+            json.string(u"content", message.text);
         if (!message.toolCalls.isEmpty()) {
-            QJsonArray calls;
+            json.beginArray(u"tool_calls");
             for (const ToolCall &call : message.toolCalls) {
-                calls.append(QJsonObject{
-                    {u"id"_s, call.id},
-                    {u"type"_s, u"function"_s},
-                    {u"function"_s,
-                     QJsonObject{
-                         {u"name"_s, call.name},
-                         {u"arguments"_s, call.arguments.trimmed().isEmpty() ? u"{}"_s : call.arguments}}}});
+                json.beginObject().string(u"id", call.id).string(u"type", u"function");
+                json.beginObject(u"function")
+                    .string(u"name", call.name)
+                    .string(u"arguments", call.arguments.trimmed().isEmpty() ? u"{}"_s : call.arguments)
+                    .endObject();
+                json.endObject();
             }
-            json.insert(u"tool_calls"_s, calls);
+            json.endArray();
         }
         break;
-    }
     case Message::Role::Tool:
-        json.insert(u"tool_call_id"_s, message.toolCallId);
-        json.insert(u"content"_s, flaglessToolResultText(message));
+        json.string(u"tool_call_id", message.toolCallId);
+        json.string(u"content", flaglessToolResultText(message));
         break;
     }
-    return json;
+    return json.endObject().take();
+}
+
+QJsonObject OpenAiProtocol::encodeMessage(const Message &message)
+{
+    return QJsonDocument::fromJson(encodeMessageText(message)).object();
 }
 
 QJsonArray OpenAiProtocol::encodeMessages(const QList<Message> &messages)
@@ -284,15 +290,13 @@ HttpCall OpenAiProtocol::encode(const ModelRequest &request, const ProviderEndpo
 HttpCall OpenAiProtocol::encodeForSending(const ModelRequest &request, const ProviderEndpoint &endpoint,
                                           EncodedMessages &cache, QByteArray *body) const
 {
-    // The rest always holds "model", so it is "{...}" and never empty inside.
-    const QByteArray rest = QJsonDocument(bodyWithoutMessages(request)).toJson(QJsonDocument::Compact);
-    const QByteArray messages = cache.join(request.messages, &OpenAiProtocol::encodeMessage);
-    body->clear();
-    body->reserve(messages.size() + rest.size() + 16);
-    body->append("{\"messages\":[");
-    body->append(messages);
-    body->append("],");
-    body->append(QByteArrayView(rest).sliced(1));
+    // What follows the messages: the rest of the body, which always holds "model", so it is
+    // "{...}" and never empty inside.
+    const QByteArray tail = cache.rest(request, [&request]() -> QByteArray {
+        const QByteArray rest = QJsonDocument(bodyWithoutMessages(request)).toJson(QJsonDocument::Compact);
+        return "],"_ba + QByteArrayView(rest).sliced(1);
+    });
+    *body = cache.body("{\"messages\":[", request.messages, &OpenAiProtocol::encodeMessageText, tail);
     return encodeHead(request, endpoint);
 }
 

@@ -23,6 +23,8 @@ public:
 
     static QJsonArray encodeMessages(const QList<Message> &messages);
     static QJsonObject encodeMessage(const Message &message);
+    // The same as compact JSON text, written directly: what a request sends.
+    static QByteArray encodeMessageText(const Message &message);
     static QJsonArray encodeTools(const QList<ToolSchema> &tools);
 };
 

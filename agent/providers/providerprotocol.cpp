@@ -1,5 +1,7 @@
 #include "agent/providers/providerprotocol.h"
 
+#include "agent/conversation/samemessage.h"
+
 #include <QCoreApplication>
 #include <QJsonDocument>
 
@@ -41,37 +43,75 @@ QJsonValue JsonBodyDecoder::recordedResponse() const
     return document.isObject() ? QJsonValue(document.object()) : QJsonValue(QString::fromUtf8(m_body));
 }
 
-QByteArray EncodedMessages::join(const QList<Message> &messages, const Encoder &encode)
+QByteArray EncodedMessages::body(QByteArrayView head, const QList<Message> &messages, const Encoder &encode,
+                                 QByteArrayView tail)
 {
+    const bool hasSystem = !messages.isEmpty() && messages.constFirst().role == Message::Role::System;
+    if (!hasSystem) {
+        m_system.reset();
+    } else if (m_system != messages.constFirst()) {
+        m_system = messages.constFirst();
+        m_systemBytes = encode(*m_system);
+    }
+    const qsizetype first = hasSystem ? 1 : 0; // the history starts here
+    const qsizetype count = messages.size() - first;
+    if (count == 0) { // nothing to join the system message to, and no history to keep
+        m_body.clear();
+        m_prefixSize = 0;
+        m_messages.clear();
+        m_ends.clear();
+        return head.toByteArray() + (hasSystem ? m_systemBytes : QByteArray()) + tail.toByteArray();
+    }
+
+    QByteArray prefix = head.toByteArray();
+    if (hasSystem)
+        prefix.append(m_systemBytes).append(',');
+    if (QByteArrayView(m_body).first(m_prefixSize) != prefix) {
+        m_body.replace(0, m_prefixSize, prefix); // the history's bytes move, and stay
+        m_prefixSize = prefix.size();
+    }
+
     // Forget what follows the first change: the history only grows at its end, and a message
     // edited in the middle (the debugger) shifts nothing but the bytes after it.
     qsizetype same = 0;
-    const qsizetype known = std::min(messages.size(), m_messages.size());
-    while (same < known && messages.at(same) == m_messages.at(same))
+    const qsizetype known = std::min(count, m_messages.size());
+    while (same < known && isSameMessage(messages.at(first + same), m_messages.at(same)))
         ++same;
     m_messages.resize(same);
-    m_bytes.resize(same);
-    for (qsizetype i = same; i < messages.size(); ++i) {
-        m_messages.append(messages.at(i));
-        m_bytes.append(QJsonDocument(encode(messages.at(i))).toJson(QJsonDocument::Compact));
-    }
-    qsizetype size = 0;
-    for (const QByteArray &bytes : std::as_const(m_bytes))
-        size += bytes.size() + 1;
-    QByteArray joined;
-    joined.reserve(size);
-    for (qsizetype i = 0; i < m_bytes.size(); ++i) {
+    m_ends.resize(same);
+    m_body.truncate(m_prefixSize + (same > 0 ? m_ends.constLast() : 0));
+    for (qsizetype i = same; i < count; ++i) {
         if (i > 0)
-            joined += ',';
-        joined += m_bytes.at(i);
+            m_body += ',';
+        m_body += encode(messages.at(first + i));
+        m_messages.append(messages.at(first + i));
+        m_ends.append(m_body.size() - m_prefixSize);
     }
-    return joined;
+    m_body += tail;
+    return m_body;
+}
+
+QByteArray EncodedMessages::rest(const ModelRequest &request, const std::function<QByteArray()> &encode)
+{
+    const bool same = m_restOf && m_restOf->tools == request.tools
+                      && m_restOf->toolChoice == request.toolChoice && m_restOf->options == request.options;
+    if (!same) {
+        m_restOf = ModelRequest{{}, request.tools, request.toolChoice, request.options};
+        m_restBytes = encode();
+    }
+    return m_restBytes;
 }
 
 void EncodedMessages::clear()
 {
+    m_restOf.reset();
+    m_restBytes.clear();
+    m_body.clear();
+    m_prefixSize = 0;
     m_messages.clear();
-    m_bytes.clear();
+    m_ends.clear();
+    m_system.reset();
+    m_systemBytes.clear();
 }
 
 HttpCall ProviderProtocol::encodeForSending(const ModelRequest &request, const ProviderEndpoint &endpoint,

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <variant>
 
@@ -38,23 +39,41 @@ struct HttpCall
 };
 
 /*!
-    The compact JSON of the messages a protocol encoded for the previous request, by position. A
-    tool loop resends its whole history with every call; with this, only the messages added since
-    are encoded, and the body is a concatenation. A message's bytes are reused only when it equals
-    the message encoded at its position, so an edited history (the debugger) is encoded afresh.
+    The body a protocol sent for the previous request, and the compact JSON of each message in it.
+    A tool loop resends its whole history with every call; with this, only the messages added since
+    are encoded, and the body is built in place in the last one's buffer: a call costs its new
+    messages, not its whole history. A message's bytes are reused only when it equals the message
+    encoded at its position, so an edited history (the debugger) is encoded afresh from the first
+    change. A leading system message is kept apart: the loop adds a note to it near the iteration
+    limit, and that must not move every other message out of the cache.
 */
 class EncodedMessages final
 {
 public:
-    using Encoder = std::function<QJsonObject(const Message &)>;
+    using Encoder = std::function<QByteArray(const Message &)>; // a message's compact JSON text
 
-    // The JSON texts of \a messages joined with commas, each from \a encode unless cached.
-    QByteArray join(const QList<Message> &messages, const Encoder &encode);
+    // \a head, the JSON texts of \a messages joined with commas (each from \a encode unless
+    // cached), then \a tail. The caller should hold no earlier body when it asks, or the buffer is
+    // copied before it is changed.
+    QByteArray body(QByteArrayView head, const QList<Message> &messages, const Encoder &encode,
+                    QByteArrayView tail);
+    // What \a encode gives for the rest of \a request (its tools, tool choice and options), which
+    // stays the same from call to call of a turn: encoded again only when that changed.
+    QByteArray rest(const ModelRequest &request, const std::function<QByteArray()> &encode);
     void clear();
 
 private:
+    // m_body is the head, the system message and a comma when there is one (m_prefixSize bytes),
+    // the history's messages joined, and the tail. Each history message ends at its offset in
+    // m_ends, counted from the end of the prefix; the comma before the next one is not included.
+    QByteArray m_body;
+    qsizetype m_prefixSize = 0;
     QList<Message> m_messages;
-    QList<QByteArray> m_bytes;
+    QList<qsizetype> m_ends;
+    std::optional<Message> m_system;
+    QByteArray m_systemBytes;
+    std::optional<ModelRequest> m_restOf; // the request the rest was encoded for, without messages
+    QByteArray m_restBytes;
 };
 
 /*! One page of a provider's model list, as its list endpoint returns it. */

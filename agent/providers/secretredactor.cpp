@@ -17,6 +17,11 @@ void SecretRedactor::addSecret(const QString &secret)
         m_secrets.append(secret);
 }
 
+SecretScan SecretRedactor::scan() const
+{
+    return SecretScan(m_secrets);
+}
+
 bool SecretRedactor::isCredentialHeader(QByteArrayView name)
 {
     for (QByteArrayView credential :
@@ -116,6 +121,45 @@ std::optional<QJsonValue> SecretRedactor::redactedJson(const QJsonValue &value) 
         return copy ? std::optional<QJsonValue>(*copy) : std::nullopt;
     }
     default: return std::nullopt;
+    }
+}
+
+SecretScan::SecretScan(const QStringList &secrets)
+{
+    if (secrets.isEmpty())
+        return;
+    m_needles.append("\\u"_ba);
+    for (const QString &secret : secrets) {
+        const QByteArray bytes = secret.toUtf8();
+        m_alwaysSuspect |= std::any_of(bytes.cbegin(), bytes.cend(), [](char c) {
+            return c == '"' || c == '\\' || c == '/' || uchar(c) < 0x20;
+        });
+        m_needles.append(bytes);
+        m_overlap = std::max(m_overlap, bytes.size() - 1);
+    }
+}
+
+void SecretScan::reset()
+{
+    m_tail.clear();
+    m_suspect = false;
+}
+
+void SecretScan::feed(QByteArrayView bytes)
+{
+    if (m_suspect || m_alwaysSuspect || m_needles.isEmpty())
+        return;
+    // A needle may straddle two reads: look across the seam as well.
+    QByteArray seam = m_tail;
+    seam.append(bytes.first(std::min(bytes.size(), m_overlap)));
+    m_suspect = std::any_of(m_needles.cbegin(), m_needles.cend(), [&](const QByteArray &needle) {
+        return bytes.contains(needle) || seam.contains(needle);
+    });
+    if (bytes.size() >= m_overlap) {
+        m_tail = bytes.last(m_overlap).toByteArray();
+    } else {
+        m_tail.append(bytes);
+        m_tail = m_tail.last(std::min(m_tail.size(), m_overlap));
     }
 }
 

@@ -9,6 +9,8 @@
 
 namespace Loopscope {
 
+class SecretScan;
+
 /*!
     Keeps secrets out of everything Loopscope records. It blanks the values of
     credential headers (Authorization, x-api-key, x-goog-api-key) and of
@@ -28,12 +30,40 @@ public:
     QJsonValue json(const QJsonValue &value) const;
 
     static bool isCredentialHeader(QByteArrayView name);
+    // A scan for this redactor's secrets in JSON text as it arrives.
+    SecretScan scan() const;
 
 private:
     bool containsSecret(QStringView text) const;
     std::optional<QJsonValue> redactedJson(const QJsonValue &value) const;
 
     QStringList m_secrets;
+};
+
+/*!
+    Watches a JSON response's bytes as they arrive for anything that could spell a secret, so that
+    recording a response that holds none skips redaction's walk through every value of it, which
+    costs more than the rest of reading it. A secret shows in JSON text verbatim or through \u
+    escapes; one with a character JSON may escape otherwise (a quote, a backslash, a slash, a
+    control character) is always suspected.
+*/
+class SecretScan final
+{
+public:
+    SecretScan() = default;
+    explicit SecretScan(const QStringList &secrets);
+
+    void reset();
+    void feed(QByteArrayView bytes);
+    // False only when no string in the text fed since reset() can hold a secret.
+    bool mayHoldSecret() const { return m_suspect || m_alwaysSuspect; }
+
+private:
+    QList<QByteArray> m_needles; // each secret, and the escape that could spell one
+    qsizetype m_overlap = 0;     // how much of the last read a needle may continue from
+    QByteArray m_tail;
+    bool m_alwaysSuspect = false;
+    bool m_suspect = false;
 };
 
 } // namespace Loopscope

@@ -20,7 +20,7 @@ void appendModelCall(RecordedTurn &turn, const TraceNode &node, int iteration)
     RecordedModelCall call;
     call.iteration = iteration;
     call.traceNode = node.id;
-    call.request = data->request;
+    call.request = data->request.whole();
     call.originalRequest = data->originalRequest;
     if (node.status == TraceStatus::Ok)
         call.response = data->response;

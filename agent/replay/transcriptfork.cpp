@@ -11,17 +11,17 @@ namespace Loopscope {
 namespace {
 
 // The request the loop built for the turn's first model call, if it made one.
-const ModelRequest *firstRequest(const Trace &trace, int turnNode)
+std::optional<ModelRequest> firstRequest(const Trace &trace, int turnNode)
 {
     for (int child : trace.node(turnNode).children) {
         if (trace.node(child).kind != TraceKind::Iteration)
             continue;
         for (int step : trace.node(child).children) {
             if (const auto *call = std::get_if<ModelCallData>(&trace.node(step).payload))
-                return call->originalRequest ? &*call->originalRequest : &call->request;
+                return call->originalRequest ? *call->originalRequest : call->request.whole();
         }
     }
-    return nullptr;
+    return std::nullopt;
 }
 
 int iterationNode(const Trace &trace, int turnNode, int iteration)
@@ -59,7 +59,7 @@ QList<TurnSpan> TranscriptFork::turnSpans(const Transcript &transcript)
                    && messages.at(index).text == input;
         };
         spans[turn].turn = turn;
-        if (const ModelRequest *request = firstRequest(trace, node)) {
+        if (const std::optional<ModelRequest> request = firstRequest(trace, node)) {
             const bool hasSystem = !request->messages.isEmpty()
                                    && request->messages.constFirst().role == Message::Role::System;
             const int start = int(request->messages.size()) - (hasSystem ? 1 : 0) - 1;

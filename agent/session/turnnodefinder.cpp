@@ -39,7 +39,7 @@ int messagesBeforeQuestion(const Trace &trace, int turnNode)
     if (call < 0)
         return -1;
     const auto &data = trace.node(call).data<ModelCallData>();
-    const ModelRequest &request = data.originalRequest ? *data.originalRequest : data.request;
+    const ModelRequest request = data.originalRequest ? *data.originalRequest : data.request.whole();
     return request.messages.isEmpty()
                ? -1
                : TurnNodeFinder::messagesBefore(request.messages, request.messages.size() - 1);

@@ -39,7 +39,7 @@ QString billedModel(const ModelCallData &call)
 {
     if (!call.response.model.isEmpty())
         return call.response.model;
-    return call.model.isEmpty() ? call.request.options.model : call.model;
+    return call.model.isEmpty() ? call.request.options().model : call.model;
 }
 
 std::optional<ModelCost> priceModelCall(const ModelCallData &call, const PriceLookup &lookup)

@@ -544,30 +544,42 @@ QHash<int, int> requestDeltaBases(const Trace &trace, int top)
         return id;
     };
     for (size_t i = 1; i < calls.size(); ++i) {
-        const QList<Message> &before = trace.node(calls[i - 1]).data<ModelCallData>().request.messages;
-        const QList<Message> &now = trace.node(calls[i]).data<ModelCallData>().request.messages;
-        if (before.isEmpty() || before.size() > now.size() || rootOf(calls[i - 1]) != rootOf(calls[i]))
+        const RecordedRequest &before = trace.node(calls[i - 1]).data<ModelCallData>().request;
+        const RecordedRequest &now = trace.node(calls[i]).data<ModelCallData>().request;
+        if (before.messageCount() == 0 || before.messageCount() > now.messageCount()
+            || rootOf(calls[i - 1]) != rootOf(calls[i]))
             continue;
-        if (std::equal(before.cbegin(), before.cend(), now.cbegin()))
+        // The agent recorded it as a delta of that call already; else compare them whole.
+        if (now.isDeltaOf(before)) {
+            bases.insert(calls[i], calls[i - 1]);
+            continue;
+        }
+        const QList<Message> beforeMessages = before.whole().messages;
+        const QList<Message> nowMessages = now.whole().messages;
+        if (std::equal(beforeMessages.cbegin(), beforeMessages.cend(), nowMessages.cbegin()))
             bases.insert(calls[i], calls[i - 1]);
     }
     return bases;
 }
 
-QJsonObject requestDelta(const ModelRequest &request, const TraceNode &base)
+QJsonObject requestDelta(const RecordedRequest &request, const TraceNode &base)
 {
-    const ModelRequest &from = base.data<ModelCallData>().request;
+    const RecordedRequest &from = base.data<ModelCallData>().request;
+    // What the request kept of its base, which may be less than the whole of it.
+    const qsizetype keep = request.isDeltaOf(from) ? request.keptMessages() : from.messageCount();
+    const QList<Message> messages
+        = request.isDeltaOf(from) ? request.addedMessages() : request.whole().messages.sliced(keep);
     QJsonArray added;
-    for (qsizetype i = from.messages.size(); i < request.messages.size(); ++i)
-        added.append(request.messages.at(i).toJson());
+    for (const Message &message : messages)
+        added.append(message.toJson());
     QJsonObject json{{u"base"_s, base.id},
-                     {u"keep"_s, from.messages.size()},
+                     {u"keep"_s, keep},
                      {u"messages"_s, added},
-                     {u"toolChoice"_s, toolChoiceName(request.toolChoice)},
-                     {u"options"_s, request.options.toJson()}};
-    if (request.tools != from.tools) {
+                     {u"toolChoice"_s, toolChoiceName(request.toolChoice())},
+                     {u"options"_s, request.options().toJson()}};
+    if (request.tools() != from.tools()) {
         QJsonArray tools;
-        for (const ToolSchema &tool : request.tools)
+        for (const ToolSchema &tool : request.tools())
             tools.append(tool.toJson());
         json.insert(u"tools"_s, tools);
     }
@@ -583,14 +595,13 @@ struct RequestDelta
     bool hasTools = false; // else the base's tools
 };
 
-// The whole request \a delta stands for, on top of the earlier call's \a base.
-ModelRequest expandRequestDelta(const ModelRequest &base, RequestDelta delta)
+// The request \a delta stands for, on top of the earlier call's \a base, kept as that delta.
+RecordedRequest expandRequestDelta(const RecordedRequest &base, RequestDelta delta)
 {
-    ModelRequest request = std::move(delta.added);
-    request.messages = base.messages.first(delta.keep) + request.messages;
     if (!delta.hasTools)
-        request.tools = base.tools;
-    return request;
+        delta.added.tools = base.tools();
+    // Kept as a delta in memory too: the base's messages are not copied.
+    return RecordedRequest::delta(base, delta.keep, std::move(delta.added));
 }
 
 /*
@@ -927,11 +938,11 @@ private:
             return fail(Trace::tr("Trace node %1: the request's base %2 is not an earlier model call.")
                             .arg(parsed.where)
                             .arg(baseFileId));
-        if (keep > from->request.messages.size())
+        if (keep > from->request.messageCount())
             return fail(Trace::tr("Trace node %1: the request keeps %2 messages of a base that has %3.")
                             .arg(parsed.where)
                             .arg(keep)
-                            .arg(from->request.messages.size()));
+                            .arg(from->request.messageCount()));
         std::get<ModelCallData>(byId[size_t(id)].payload).request
             = expandRequestDelta(from->request, std::move(delta));
         return true;
@@ -996,11 +1007,18 @@ QJsonObject Trace::nodeToJson(int id, const QHash<int, int> &bases) const
                      {u"endedUs"_s, node.endedUs}};
     // No "data" at all for an empty payload: a default-constructed one is different.
     if (!std::holds_alternative<std::monostate>(node.payload)) {
-        QJsonObject data = tracePayloadToJson(node.payload);
-        if (const int base = bases.value(id, -1); base >= 0) {
+        const int base = bases.value(id, -1);
+        QJsonObject data;
+        if (base >= 0) {
+            // Not written whole only to be removed: that would encode the history once per call.
+            ModelCallData call = node.data<ModelCallData>();
+            call.request = {};
+            data = tracePayloadToJson(call);
             data.remove(u"request"_s);
             data.insert(RequestDeltaKey,
                         requestDelta(node.data<ModelCallData>().request, m_nodes[size_t(base)]));
+        } else {
+            data = tracePayloadToJson(node.payload);
         }
         json.insert(u"data"_s, data);
         if (node.payload.index() != payloadIndexForKind(node.kind))

@@ -2,6 +2,7 @@
 
 #include "agent/model/modelcost.h"
 #include "agent/model/modelrequest.h"
+#include "agent/model/recordedrequest.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -95,9 +96,9 @@ struct ModelCallData
     QString provider;
     QString model;
     // The provider-neutral request the agent sent. Kept as the struct, not as
-    // JSON: its messages share their data with the conversation history, so a
-    // long tool loop does not hold one serialised copy of the history per call.
-    ModelRequest request;
+    // JSON: its messages share their data with the conversation history, and a
+    // call of a tool loop records only what it added to the call before it.
+    RecordedRequest request;
     // What the loop had built, when an interceptor (the debugger) changed it.
     std::optional<ModelRequest> originalRequest;
     ModelResponse response;

@@ -271,7 +271,52 @@ private slots:
             = f.trace.node(nodesOfKind(f.trace, TraceKind::ModelCall).constFirst());
         QCOMPARE(firstModelCall.data<ModelCallData>().response.toolCalls.constFirst().id, u"c1"_s);
         QCOMPARE(firstModelCall.data<ModelCallData>().provider, u"scripted"_s);
-        QCOMPARE(firstModelCall.data<ModelCallData>().request, f.client.requests().at(0));
+        QCOMPARE(firstModelCall.data<ModelCallData>().request.whole(), f.client.requests().at(0));
+    }
+
+    void eachModelCallRecordsWhatItAddedAndRebuildsToTheRequestSent_data()
+    {
+        QTest::addColumn<QString>("systemPrompt");
+        QTest::newRow("with a system prompt") << u"Be brief."_s;
+        QTest::newRow("without one") << QString();
+    }
+
+    void eachModelCallRecordsWhatItAddedAndRebuildsToTheRequestSent()
+    {
+        QFETCH(QString, systemPrompt);
+        Fixture f;
+        addInventoryTools(f.workbench);
+        AgentConfig config;
+        config.systemPrompt = systemPrompt;
+        config.maxIterations = 4; // the last one's note changes the system message
+        config.wrapUpIterations = 1;
+        f.agent.setConfig(config);
+        f.client.enqueue(
+            {Step(ScriptedModelClient::calls({call(u"c1"_s, u"get_price"_s, uR"({"item":"x"})"_s)})),
+             Step(ScriptedModelClient::calls({call(u"c2"_s, u"get_inventory"_s, uR"({"item":"x"})"_s)})),
+             Step(ScriptedModelClient::calls({call(u"c3"_s, u"get_price"_s, uR"({"item":"y"})"_s)})),
+             Step(ScriptedModelClient::text(u"Done."_s))});
+        QVERIFY(f.agent.send(u"Price and stock of x?"_s));
+        QTRY_VERIFY(!f.agent.isRunning());
+
+        const QList<int> calls = nodesOfKind(f.trace, TraceKind::ModelCall);
+        QCOMPARE(calls.size(), 4);
+        QCOMPARE(f.client.requests().size(), 4);
+        for (qsizetype i = 0; i < calls.size(); ++i)
+            QCOMPARE(f.trace.node(calls.at(i)).data<ModelCallData>().request.whole(),
+                     f.client.requests().at(i));
+        const auto recorded = [&](int i) {
+            return f.trace.node(calls.at(i)).data<ModelCallData>().request;
+        };
+        // The second call keeps the first one's messages and adds the call and its result.
+        QVERIFY(recorded(1).isDeltaOf(recorded(0)));
+        QCOMPARE(recorded(1).keptMessages(), recorded(0).messageCount());
+        QCOMPARE(recorded(1).addedMessages().size(), 2);
+        QVERIFY(recorded(2).isDeltaOf(recorded(1)));
+        // The final iteration's note changed the first message: that call shares nothing.
+        QVERIFY(!recorded(3).isDeltaOf(recorded(2)));
+        QCOMPARE(recorded(3).keptMessages(), 0);
+        QCOMPARE(recorded(3).addedMessages().size(), recorded(3).messageCount());
     }
 
     void eventsAnnounceEachStepInOrder()

@@ -84,7 +84,7 @@ private slots:
         QVERIFY(call >= 0);
         const ModelCallData recorded = m_session->trace()->node(call).data<ModelCallData>();
 
-        ModelRequest edited = recorded.request;
+        ModelRequest edited = recorded.request.whole();
         edited.messages.last().text = u"edited"_s;
         edited.options.model = u"other-model"_s;
         edited.options.temperature = 0.25;
@@ -156,7 +156,8 @@ private slots:
         m_server->setHandler([&](const HttpRequestRecord &, HttpExchange &exchange) {
             exchange.respondJson(status, {{u"error"_s, QJsonObject{{u"message"_s, message}}}});
         });
-        const ModelCallVariant variant = rerun(m_session->trace()->node(call).data<ModelCallData>().request);
+        const ModelCallVariant variant
+            = rerun(m_session->trace()->node(call).data<ModelCallData>().request.whole());
         QVERIFY(!variant.succeeded());
         QCOMPARE(variant.httpStatus, status);
         QVERIFY2(variant.error.contains(message), qPrintable(variant.error));
@@ -176,8 +177,10 @@ private slots:
         PlaygroundRun run(m_network.get(), nullptr);
         QSignalSpy finished(&run, &PlaygroundRun::finished);
         QSignalSpy received(m_server.get(), &FakeHttpServer::requestReceived);
-        run.start(profile(),
-                  m_session->trace()->node(lastModelCall(*m_session->trace())).data<ModelCallData>().request);
+        run.start(profile(), m_session->trace()
+                                 ->node(lastModelCall(*m_session->trace()))
+                                 .data<ModelCallData>()
+                                 .request.whole());
         QVERIFY(run.isRunning());
         QTRY_COMPARE(received.size(), 1);
         run.cancel();
@@ -207,7 +210,7 @@ private slots:
         ask(u"first"_s);
         ask(u"second"_s);
         const int call = lastModelCall(*m_session->trace());
-        ModelRequest edited = m_session->trace()->node(call).data<ModelCallData>().request;
+        ModelRequest edited = m_session->trace()->node(call).data<ModelCallData>().request.whole();
         edited.options.model = u"other-model"_s;
         const ModelCallVariant variant = rerun(edited);
         QVERIFY(addModelCallVariant(*m_session->trace(), call, variant));
@@ -242,8 +245,10 @@ private slots:
         QFETCH(QString, reason);
         ask(u"first"_s);
         ModelCallVariant variant;
-        variant.request
-            = m_session->trace()->node(lastModelCall(*m_session->trace())).data<ModelCallData>().request;
+        variant.request = m_session->trace()
+                              ->node(lastModelCall(*m_session->trace()))
+                              .data<ModelCallData>()
+                              .request.whole();
         if (withToolCall)
             variant.response.toolCalls.append(ToolCall{u"call_1"_s, u"calculator"_s, u"{}"_s, {}});
         else

@@ -122,6 +122,43 @@ private slots:
         QCOMPARE(json.toObject().value(u"list"_s).toArray().at(0).toString(), u"[redacted]"_s);
         QCOMPARE(json.toObject().value(u"list"_s).toArray().at(1).toInt(), 7);
     }
+
+    void aScanSuspectsEveryWayJsonCanSpellASecret_data()
+    {
+        QTest::addColumn<QString>("secret");
+        QTest::addColumn<QList<QByteArray>>("reads");
+        QTest::addColumn<bool>("suspected");
+        const QString key = u"sk-scan-0123456789"_s;
+        QTest::newRow("a body without the key")
+            << key << QList<QByteArray>{"{\"content\":\"4 \\\"quoted\\\" \\/ words\"}"_ba} << false;
+        QTest::newRow("the key verbatim")
+            << key << QList<QByteArray>{"{\"content\":\"sk-scan-0123456789\"}"_ba} << true;
+        QTest::newRow("the key split across reads")
+            << key << QList<QByteArray>{"{\"content\":\"sk-sc"_ba, "an-01234"_ba, "56789\"}"_ba} << true;
+        QTest::newRow("a unicode escape, which could spell it")
+            << key << QList<QByteArray>{"{\"content\":\"\\u0073k-scan\"}"_ba} << true;
+        QTest::newRow("a unicode escape split across reads")
+            << key << QList<QByteArray>{"{\"content\":\"\\"_ba, "u0073k\"}"_ba} << true;
+        QTest::newRow("a key with a slash, which JSON may escape")
+            << u"sk-slash/0123456789"_s << QList<QByteArray>{"{\"content\":\"plain\"}"_ba} << true;
+        QTest::newRow("no key at all")
+            << QString() << QList<QByteArray>{"{\"content\":\"\\u0041\"}"_ba} << false;
+    }
+
+    void aScanSuspectsEveryWayJsonCanSpellASecret()
+    {
+        QFETCH(QString, secret);
+        QFETCH(QList<QByteArray>, reads);
+        QFETCH(bool, suspected);
+        SecretRedactor redactor;
+        redactor.addSecret(secret);
+        SecretScan scan = redactor.scan();
+        for (const QByteArray &read : reads)
+            scan.feed(read);
+        QCOMPARE(scan.mayHoldSecret(), suspected);
+        scan.reset();
+        QCOMPARE(scan.mayHoldSecret(), suspected && secret.contains(u'/'));
+    }
 };
 
 QTEST_GUILESS_MAIN(HttpModelClientTest)

@@ -688,6 +688,15 @@ private slots:
         edited.messages[1].text = u"How much are two widgets?"_s;
         edited.options.temperature = 0.5;
         requests.append(edited);
+        ModelRequest wrapUp = edited; // the loop's note near the limit changes the system message
+        wrapUp.messages.first().text += u"\n\nAnswer now."_s;
+        requests.append(wrapUp);
+        ModelRequest withoutSystem = wrapUp; // and a history may have none at all
+        withoutSystem.messages.removeFirst();
+        requests.append(withoutSystem);
+        ModelRequest systemAgain = wrapUp;
+        systemAgain.messages.append(Message::user(u"And two?"_s));
+        requests.append(systemAgain);
         ModelRequest shorter = sampleRequest(); // a new conversation on the same client
         shorter.messages.removeLast();
         requests.append(shorter);
@@ -708,6 +717,78 @@ private slots:
                          .toObject(),
                      sent);
         }
+    }
+
+    void messagesAreSentAsJsonThatReadsBackToTheirText_data()
+    {
+        QTest::addColumn<Message>("message");
+        QTest::addColumn<QJsonObject>("expected");
+        const QString awkward = u"\"quoted\" back\\slash / tab\t line\n\r \u0001\u001f Zürich 東京 🌦"_s;
+        QTest::newRow("a user's text with escapes and non-ASCII")
+            << Message::user(awkward) << QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, awkward}};
+        QTest::newRow("an empty system message")
+            << Message::system(QString()) << QJsonObject{{u"role"_s, u"system"_s}, {u"content"_s, u""_s}};
+        const ToolCall call{u"call_\"1"_s, u"get_price"_s, u"{\"item\":\"w\\u00e4sche\"}"_s, {}};
+        const ToolCall noArguments{u"call_2"_s, u"list"_s, u"  "_s, {}};
+        QTest::newRow("an assistant's calls, with null content")
+            << Message::assistant(QString(), {call, noArguments})
+            << QJsonObject{
+                   {u"role"_s, u"assistant"_s},
+                   {u"content"_s, QJsonValue::Null},
+                   {u"tool_calls"_s,
+                    QJsonArray{QJsonObject{{u"id"_s, call.id},
+                                           {u"type"_s, u"function"_s},
+                                           {u"function"_s, QJsonObject{{u"name"_s, call.name},
+                                                                       {u"arguments"_s, call.arguments}}}},
+                               QJsonObject{{u"id"_s, u"call_2"_s},
+                                           {u"type"_s, u"function"_s},
+                                           {u"function"_s, QJsonObject{{u"name"_s, u"list"_s},
+                                                                       {u"arguments"_s, u"{}"_s}}}}}}};
+        QTest::newRow("a tool's result")
+            << Message::toolResult(call, awkward, false)
+            << QJsonObject{{u"role"_s, u"tool"_s}, {u"tool_call_id"_s, call.id}, {u"content"_s, awkward}};
+    }
+
+    void messagesAreSentAsJsonThatReadsBackToTheirText()
+    {
+        QFETCH(Message, message);
+        QFETCH(QJsonObject, expected);
+        QJsonParseError error;
+        const QJsonDocument sent
+            = QJsonDocument::fromJson(OpenAiProtocol::encodeMessageText(message), &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QCOMPARE(sent.object(), expected);
+    }
+
+    void aKeyEchoedInASuccessfulResponseIsRedactedFromTheRecord_data()
+    {
+        QTest::addColumn<bool>("stream");
+        QTest::newRow("streamed") << true;
+        QTest::newRow("plain JSON") << false;
+    }
+
+    void aKeyEchoedInASuccessfulResponseIsRedactedFromTheRecord()
+    {
+        QFETCH(bool, stream);
+        Fixture f;
+        const QString echoed = u"Your key is "_s + apiKey;
+        if (stream) {
+            const QByteArray body = textChunk(echoed) + finishChunk(u"stop"_s) + done;
+            serveStream(f.server, body, {int(body.indexOf(apiKey.toUtf8())) + 5}); // split inside the key
+        } else {
+            f.server.setHandler([echoed](const HttpRequestRecord &, HttpExchange &exchange) {
+                const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, echoed}};
+                exchange.respondJson(
+                    200,
+                    QJsonObject{{u"choices"_s, QJsonArray{QJsonObject{{u"message"_s, message},
+                                                                      {u"finish_reason"_s, u"stop"_s}}}}});
+            });
+        }
+        QVERIFY(f.run(sampleRequest(stream)));
+        QCOMPARE(f.response().text, echoed); // the answer itself is the model's
+        const QByteArray recorded = QJsonDocument(QJsonObject{{u"raw"_s, f.response().raw}}).toJson();
+        QVERIFY(!recorded.contains(apiKey.toUtf8()));
+        QVERIFY(recorded.contains("[redacted]"));
     }
 
     void aStreamThatSucceededIsRecordedOnceAndSummarised()

@@ -40,14 +40,16 @@ ModelCallData sampleModelCall()
     ModelCallData data;
     data.provider = u"openai"_s;
     data.model = u"gpt-4o-mini"_s;
-    data.request.messages
+    ModelRequest request;
+    request.messages
         = {Message::system(u"Be brief."_s), Message::user(u"Wetter in Zürich? 東京は？ 🌦"_s)};
-    data.request.tools
+    request.tools
         = {ToolSchema{u"weather"_s, u"Current weather"_s,
                       QJsonObject{{u"type"_s, u"object"_s}, {u"required"_s, QJsonArray{u"city"_s}}}}};
-    data.request.options.model = u"gpt-4o-mini"_s;
-    data.request.options.temperature = 0.2;
-    data.originalRequest = data.request;
+    request.options.model = u"gpt-4o-mini"_s;
+    request.options.temperature = 0.2;
+    data.request = request;
+    data.originalRequest = request;
     data.originalRequest->messages.removeLast();
     data.response.toolCalls = {weatherCall()};
     data.response.finishReason = FinishReason::ToolCalls;
@@ -503,7 +505,7 @@ void TestTranscript::formatTwoLoadsAndIsSavedWithRequestDeltas()
             calls.append(id);
     }
     QCOMPARE(calls.size(), 3);
-    QCOMPARE(trace.node(calls.at(2)).data<ModelCallData>().request.messages.size(), 6);
+    QCOMPARE(trace.node(calls.at(2)).data<ModelCallData>().request.messageCount(), 6);
 
     // Saved again, as the app does (from the trace), later calls refer to the ones before.
     Transcript upgraded = *old.transcript;

@@ -353,9 +353,11 @@ ModelCallData callWith(const QList<Message> &messages, const QList<ToolSchema> &
     ModelCallData call;
     call.provider = u"openai"_s;
     call.model = u"gpt-4o-mini"_s;
-    call.request.messages = messages;
-    call.request.tools = tools;
-    call.request.options.model = u"gpt-4o-mini"_s;
+    ModelRequest request;
+    request.messages = messages;
+    request.tools = tools;
+    request.options.model = u"gpt-4o-mini"_s;
+    call.request = request;
     return call;
 }
 
@@ -377,7 +379,7 @@ QList<int> buildToolLoop(Trace &trace)
     // Tools taken away on the last call of the turn: a delta that names them.
     const int last = trace.begin(turn, TraceKind::Iteration, u"Iteration 4"_s, T0 + 9,
                                  IterationData{4, 10, false, false});
-    QList<Message> longer = trace.node(calls.constLast()).data<ModelCallData>().request.messages;
+    QList<Message> longer = trace.node(calls.constLast()).data<ModelCallData>().request.whole().messages;
     longer.append(Message::assistant(u"Sonnig."_s));
     calls.append(trace.begin(last, TraceKind::ModelCall, u"chat"_s, T0 + 9, callWith(longer, {})));
     // The next turn starts from the same history, but never refers to another turn.
@@ -428,6 +430,7 @@ private slots:
     void nodeToJsonOfAnUnknownIdIsEmpty();
     void requestsAreWrittenAsDeltasOfTheCallBeforeInTheirTurn();
     void anExportedSubtreeWritesRequestsItCannotReferWhole();
+    void requestsRecordedAsDeltasRebuildWholeAndSaveAndLoadAsDeltas();
     void malformedRequestDeltasAreRejected_data();
     void malformedRequestDeltasAreRejected();
 
@@ -732,6 +735,56 @@ void TestTrace::anExportedSubtreeWritesRequestsItCannotReferWhole()
     QVERIFY2(loaded.fromJson({original.nodeToJson(original.roots().at(0))}, &error), qPrintable(error));
     QCOMPARE(loaded.node(calls.at(3)).data<ModelCallData>().request,
              original.node(calls.at(3)).data<ModelCallData>().request);
+}
+
+void TestTrace::requestsRecordedAsDeltasRebuildWholeAndSaveAndLoadAsDeltas()
+{
+    // Requests as a tool loop sends them: each resends the one before and adds to it, and one
+    // was edited in the middle (the debugger), which keeps only the messages before the edit.
+    const ModelRequest first = sampleRequest();
+    ModelRequest second = first;
+    second.messages += {Message::assistant(u"Und jetzt?"_s), Message::user(u"Morgen."_s)};
+    ModelRequest edited = second;
+    edited.messages[1].text = u"Wetter in Bern?"_s;
+    edited.messages.append(Message::assistant(u"Sonnig."_s));
+    QList<ModelRequest> sent{first, second, edited};
+
+    Trace original;
+    const int turn = original.begin(-1, TraceKind::Turn, u"turn"_s, T0, TurnData{});
+    QList<int> calls;
+    RecordedRequest previous;
+    for (qsizetype i = 0; i < sent.size(); ++i) {
+        ModelCallData call;
+        call.request = i == 0 ? RecordedRequest(sent.at(i))
+                              : RecordedRequest::after(previous, sent.at(i - 1), sent.at(i));
+        previous = call.request;
+        calls.append(original.begin(turn, TraceKind::ModelCall, u"chat"_s, T0 + i, call));
+    }
+    const auto recorded = [](const Trace &trace, int id) {
+        return trace.node(id).data<ModelCallData>().request;
+    };
+    for (qsizetype i = 0; i < sent.size(); ++i)
+        QCOMPARE(recorded(original, calls.at(i)).whole(), sent.at(i));
+    QCOMPARE(recorded(original, calls.at(1)).addedMessages().size(), 2);
+    QCOMPARE(recorded(original, calls.at(2)).keptMessages(), 1);
+
+    // Written as those deltas, without comparing the requests whole.
+    const QJsonArray json = original.toJson();
+    const QHash<int, QJsonObject> data = dataById(json);
+    const QJsonObject delta = data.value(calls.at(2)).value(u"requestDelta"_s).toObject();
+    QCOMPARE(delta.value(u"base"_s).toInt(), calls.at(1));
+    QCOMPARE(delta.value(u"keep"_s).toInt(), 1);
+    QCOMPARE(delta.value(u"messages"_s).toArray().size(), edited.messages.size() - 1);
+
+    // Read back as deltas too, and written again the same.
+    Trace loaded;
+    QString error;
+    QVERIFY2(loaded.fromJson(json, &error), qPrintable(error));
+    for (qsizetype i = 0; i < sent.size(); ++i)
+        QCOMPARE(recorded(loaded, calls.at(i)).whole(), sent.at(i));
+    QVERIFY(recorded(loaded, calls.at(1)).isDeltaOf(recorded(loaded, calls.at(0))));
+    QVERIFY(recorded(loaded, calls.at(2)).isDeltaOf(recorded(loaded, calls.at(1))));
+    QCOMPARE(loaded.toJson(), json);
 }
 
 void TestTrace::malformedRequestDeltasAreRejected_data()

@@ -92,12 +92,12 @@ PlaygroundWindow::PlaygroundWindow(ChatSession *session, int modelCallNode,
             break;
         }
     }
-    m_modelEdit->setText(recorded.request.options.model.isEmpty() ? recorded.model
-                                                                  : recorded.request.options.model);
+    m_modelEdit->setText(recorded.request.options().model.isEmpty() ? recorded.model
+                                                                    : recorded.request.options().model);
     m_modelEdit->setPlaceholderText(tr("The profile's model"));
     connect(m_profileBox, &QComboBox::activated, this,
             [this](int index) { m_modelEdit->setText(m_profiles.value(index).model); });
-    m_requestEdit->setPlainText(PlaygroundRequest::toText(recorded.request));
+    m_requestEdit->setPlainText(PlaygroundRequest::toText(recorded.request.whole()));
     m_requestEdit->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_recorded->setReadOnly(true);
     m_recorded->setPlainText(describeAnswer(recorded.response, recorded.error, 0,

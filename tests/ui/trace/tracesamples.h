@@ -38,8 +38,10 @@ inline ModelCallData modelCallData(const QString &authorization = u"[redacted]"_
     ModelCallData data;
     data.provider = u"openai"_s;
     data.model = u"gpt-4o-mini"_s;
-    data.request.messages = {Message::user(UserText)};
-    data.request.options.model = u"gpt-4o-mini"_s;
+    ModelRequest request;
+    request.messages = {Message::user(UserText)};
+    request.options.model = u"gpt-4o-mini"_s;
+    data.request = request;
     data.response.text = u"Here is the summary."_s;
     data.response.usage = {1200, 34};
 

@@ -637,7 +637,9 @@ private slots:
         TraceModel model(&trace);
         const int turn = trace.begin(-1, TraceKind::Turn, u"t"_s, TraceSamples::T0, TurnData{});
         ModelCallData data;
-        data.request.options.model = u"m"_s;
+        ModelRequest request;
+        request.options.model = u"m"_s;
+        data.request = request;
         const int call = trace.begin(turn, TraceKind::ModelCall, u"chat"_s, TraceSamples::T0, data);
         Ui::TraceDetailsPane pane(&model);
         pane.setNode(call);
