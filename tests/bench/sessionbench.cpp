@@ -113,10 +113,11 @@ Transcript generate(int turns)
             ModelCallData data;
             data.provider = u"openai"_s;
             data.model = u"gpt-4o-mini"_s;
-            data.request.messages
-                = QList<Message>{Message::system(transcript.config.systemPrompt)} + messages;
-            data.request.tools = {calculator};
-            data.request.options = transcript.config.model;
+            ModelRequest request;
+            request.messages = QList<Message>{Message::system(transcript.config.systemPrompt)} + messages;
+            request.tools = {calculator};
+            request.options = transcript.config.model;
+            data.request = std::move(request);
             data.response = response;
             ModelAttempt attempt;
             attempt.startedUs = now;
