@@ -695,8 +695,9 @@ std::optional<TranscriptLoadResult> readFast(QByteArray bytes)
         return std::nullopt;
     if (text.startsWith("\xEF\xBB\xBF"))
         text = text.sliced(3);
-    // Zero bytes are UTF-16, UTF-32 or binary data: the checked path says which.
-    if (text.startsWith("\xFE\xFF") || text.startsWith("\xFF\xFE") || text.contains('\0'))
+    // Zero bytes are UTF-16, UTF-32 or binary data: the checked path says which. It also names
+    // an empty file (and simdjson must not be handed one: it copies from a null pointer).
+    if (text.isEmpty() || text.startsWith("\xFE\xFF") || text.startsWith("\xFF\xFE") || text.contains('\0'))
         return std::nullopt;
 
     simdjson::dom::parser parser;
