@@ -3,8 +3,8 @@
 #include "agent/model/modelclient.h"
 #include "agent/providers/providerprotocol.h"
 #include "agent/providers/retrypolicy.h"
-#include "agent/providers/secretredactor.h"
 #include "agent/trace/clock.h"
+#include "agent/wire/secretredactor.h"
 
 #include <QPointer>
 #include <QTimer>

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/model/modelrequest.h"
+#include "agent/wire/httpheaders.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -27,8 +28,6 @@ struct ProviderEndpoint
     int maxRetries = 2;
     int defaultMaxOutputTokens = 4096; // for protocols that require one (Anthropic)
 };
-
-using HttpHeaders = QList<std::pair<QByteArray, QByteArray>>;
 
 /*! One HTTP request as a protocol wants it sent. */
 struct HttpCall

@@ -9,13 +9,13 @@
 
 #include "agent/transcript/transcript.h"
 
-#include "agent/providers/secretredactor.h"
 #include "agent/trace/domfields.h"
 #include "agent/trace/domvalues.h"
 #include "agent/trace/jsonfields.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracedomreader.h"
 #include "agent/transcript/atomicfile.h"
+#include "agent/wire/secretredactor.h"
 
 #include <QDir>
 #include <QFile>
