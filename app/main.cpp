@@ -24,6 +24,8 @@
 #include <QSettings>
 #include <QTextStream>
 
+#include <iterator>
+
 #ifdef Q_OS_WIN
 #include <cstdio>
 #include <qt_windows.h>
@@ -78,15 +80,71 @@ void describeApplication()
     Loopscope::Translations::install();
 }
 
+// The headless commands: each runs on a QCoreApplication, without a display.
+struct HeadlessCommand
+{
+    const char *name;  // the first argument that selects it
+    const char *usage; // as the window's --help lists it
+    int (*exec)(const QStringList &arguments);
+};
+
+template<typename Command>
+int execCommand(const QStringList &arguments)
+{
+    return Command().exec(arguments);
+}
+
+constexpr HeadlessCommand HeadlessCommands[] = {
+    {"run", "run", &execCommand<Loopscope::Cli::RunCommand>},
+    {"replay", "replay", &execCommand<Loopscope::Cli::ReplayCommand>},
+    {"diff", "diff", &execCommand<Loopscope::Cli::DiffCommand>},
+    {"export", "export", &execCommand<Loopscope::Cli::ExportCommand>},
+    {"mcp", "mcp list|call", &execCommand<Loopscope::Cli::McpCommand>},
+    {"eval", "eval", &execCommand<Loopscope::Cli::EvalCommand>},
+};
+
+const HeadlessCommand *headlessCommand(int argc, char *argv[])
+{
+    if (argc < 2)
+        return nullptr;
+    for (const HeadlessCommand &command : HeadlessCommands) {
+        if (qstrcmp(argv[1], command.name) == 0)
+            return &command;
+    }
+    return nullptr;
+}
+
+// "Headless commands: loopscope run, ..." for --help, wrapped as a terminal shows it.
+QString headlessCommandList()
+{
+    constexpr qsizetype Width = 88;
+    QString list = QCoreApplication::translate("main", "Headless commands:");
+    qsizetype lineStart = 0;
+    for (const HeadlessCommand &command : HeadlessCommands) {
+        const bool last = &command == std::end(HeadlessCommands) - 1;
+        const QString item
+            = u"loopscope "_s + QString::fromLatin1(command.usage)
+              + (last ? u' ' + QCoreApplication::translate("main", "(each with --help).") : u","_s);
+        if (list.size() - lineStart + 1 + item.size() > Width) {
+            list += u'\n';
+            lineStart = list.size();
+        } else {
+            list += u' ';
+        }
+        list += item;
+    }
+    return list;
+}
+
 // The window's command line; --help and --version are answered from it
 // before any display is needed.
 void describeWindowOptions(QCommandLineParser &parser,
                            const Loopscope::Launch::ProviderOptions &providerOptions)
 {
-    parser.setApplicationDescription(QCoreApplication::translate(
-        "main", "Chat with an LLM agent and see, step by step, what its tool loop does.\n"
-                "Headless commands: loopscope run, loopscope replay, loopscope diff, loopscope export,\n"
-                "loopscope mcp list|call, loopscope eval (each with --help)."));
+    parser.setApplicationDescription(
+        QCoreApplication::translate("main",
+                                    "Chat with an LLM agent and see, step by step, what its tool loop does.")
+        + u'\n' + headlessCommandList());
     parser.addHelpOption();
     parser.addVersionOption();
     providerOptions.addTo(parser);
@@ -170,35 +228,10 @@ int main(int argc, char *argv[])
         attachToParentConsole();
 #endif
     // Headless commands need no display: decide before any GUI object exists.
-    if (argc > 1 && qstrcmp(argv[1], "run") == 0) {
+    if (const HeadlessCommand *command = headlessCommand(argc, argv)) {
         QCoreApplication app(argc, argv);
         describeApplication();
-        return Loopscope::Cli::RunCommand().exec(QCoreApplication::arguments());
-    }
-    if (argc > 1 && qstrcmp(argv[1], "replay") == 0) {
-        QCoreApplication app(argc, argv);
-        describeApplication();
-        return Loopscope::Cli::ReplayCommand().exec(QCoreApplication::arguments());
-    }
-    if (argc > 1 && qstrcmp(argv[1], "diff") == 0) {
-        QCoreApplication app(argc, argv);
-        describeApplication();
-        return Loopscope::Cli::DiffCommand().exec(QCoreApplication::arguments());
-    }
-    if (argc > 1 && qstrcmp(argv[1], "mcp") == 0) {
-        QCoreApplication app(argc, argv);
-        describeApplication();
-        return Loopscope::Cli::McpCommand().exec(QCoreApplication::arguments());
-    }
-    if (argc > 1 && qstrcmp(argv[1], "eval") == 0) {
-        QCoreApplication app(argc, argv);
-        describeApplication();
-        return Loopscope::Cli::EvalCommand().exec(QCoreApplication::arguments());
-    }
-    if (argc > 1 && qstrcmp(argv[1], "export") == 0) {
-        QCoreApplication app(argc, argv);
-        describeApplication();
-        return Loopscope::Cli::ExportCommand().exec(QCoreApplication::arguments());
+        return command->exec(QCoreApplication::arguments());
     }
 
     // QCommandLineParser answers these and exits: no display is needed for that.

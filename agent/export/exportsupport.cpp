@@ -1,10 +1,10 @@
 #include "agent/export/exportsupport.h"
 
 #include "agent/config/profilepricing.h"
-#include "agent/providers/secretredactor.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracecost.h"
 #include "agent/transcript/transcript.h"
+#include "agent/wire/secretredactor.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "agent/mcp/mcptransport.h"
-#include "agent/providers/sseparser.h"
+#include "agent/wire/sseparser.h"
 
 #include <QHash>
 #include <QMap>

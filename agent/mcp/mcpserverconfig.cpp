@@ -1,6 +1,6 @@
 #include "agent/mcp/mcpserverconfig.h"
 
-#include "agent/providers/secretredactor.h"
+#include "agent/wire/secretredactor.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

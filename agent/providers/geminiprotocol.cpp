@@ -1,7 +1,7 @@
 #include "agent/providers/geminiprotocol.h"
 
-#include "agent/providers/sseparser.h"
 #include "agent/providers/toolcallaccumulator.h"
+#include "agent/wire/sseparser.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -3,8 +3,8 @@
 #include "agent/model/modelclient.h"
 #include "agent/providers/providerprotocol.h"
 #include "agent/providers/retrypolicy.h"
-#include "agent/providers/secretredactor.h"
 #include "agent/trace/clock.h"
+#include "agent/wire/secretredactor.h"
 
 #include <QPointer>
 #include <QTimer>
@@ -41,6 +41,8 @@ public:
     const ProviderEndpoint &endpoint() const { return m_endpoint; }
     void setClock(std::shared_ptr<const Clock> clock);
     RetryPolicy &retryPolicy() { return m_retryPolicy; }
+    // What building the last request's body cost, for the tests that keep a long turn cheap.
+    EncodedMessages::Cost lastEncodingCost() const { return m_encoded.lastCost(); }
 
 private:
     enum class Timeout { None, Connect, Read };

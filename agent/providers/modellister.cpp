@@ -1,7 +1,7 @@
 #include "agent/providers/modellister.h"
 
 #include "agent/providers/providerfactory.h"
-#include "agent/providers/secretredactor.h"
+#include "agent/wire/secretredactor.h"
 
 #include <QJsonDocument>
 #include <QNetworkAccessManager>

@@ -1,9 +1,9 @@
 #include "agent/providers/openaiprotocol.h"
 
 #include "agent/providers/jsontextwriter.h"
-#include "agent/providers/sseparser.h"
 #include "agent/providers/toolcallaccumulator.h"
 #include "agent/providers/toolresulttext.h"
+#include "agent/wire/sseparser.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -46,12 +46,14 @@ QJsonValue JsonBodyDecoder::recordedResponse() const
 QByteArray EncodedMessages::body(QByteArrayView head, const QList<Message> &messages, const Encoder &encode,
                                  QByteArrayView tail)
 {
+    m_lastCost = {};
     const bool hasSystem = !messages.isEmpty() && messages.constFirst().role == Message::Role::System;
     if (!hasSystem) {
         m_system.reset();
     } else if (m_system != messages.constFirst()) {
         m_system = messages.constFirst();
         m_systemBytes = encode(*m_system);
+        m_lastCost.encodedBytes += m_systemBytes.size();
     }
     const qsizetype first = hasSystem ? 1 : 0; // the history starts here
     const qsizetype count = messages.size() - first;
@@ -63,6 +65,9 @@ QByteArray EncodedMessages::body(QByteArrayView head, const QList<Message> &mess
         return head.toByteArray() + (hasSystem ? m_systemBytes : QByteArray()) + tail.toByteArray();
     }
 
+    // Changing a body the caller still holds copies it first: a call would cost its whole history.
+    if (!m_body.isEmpty() && !m_body.isDetached())
+        m_lastCost.copiedBytes = m_body.size();
     QByteArray prefix = head.toByteArray();
     if (hasSystem)
         prefix.append(m_systemBytes).append(',');
@@ -83,7 +88,9 @@ QByteArray EncodedMessages::body(QByteArrayView head, const QList<Message> &mess
     for (qsizetype i = same; i < count; ++i) {
         if (i > 0)
             m_body += ',';
-        m_body += encode(messages.at(first + i));
+        const QByteArray text = encode(messages.at(first + i));
+        m_lastCost.encodedBytes += text.size();
+        m_body += text;
         m_messages.append(messages.at(first + i));
         m_ends.append(m_body.size() - m_prefixSize);
     }

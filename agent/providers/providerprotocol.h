@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/model/modelrequest.h"
+#include "agent/wire/httpheaders.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -27,8 +28,6 @@ struct ProviderEndpoint
     int maxRetries = 2;
     int defaultMaxOutputTokens = 4096; // for protocols that require one (Anthropic)
 };
-
-using HttpHeaders = QList<std::pair<QByteArray, QByteArray>>;
 
 /*! One HTTP request as a protocol wants it sent. */
 struct HttpCall
@@ -62,6 +61,16 @@ public:
     QByteArray rest(const ModelRequest &request, const std::function<QByteArray()> &encode);
     void clear();
 
+    // What the last body() cost: the bytes of the messages it encoded, and those of an earlier
+    // body it had to copy because a caller still held that body. In a tool loop both stay the size
+    // of the messages a call adds, however long the history grows (tests/agent/tst_turncost).
+    struct Cost
+    {
+        qsizetype encodedBytes = 0;
+        qsizetype copiedBytes = 0;
+    };
+    Cost lastCost() const { return m_lastCost; }
+
 private:
     // m_body is the head, the system message and a comma when there is one (m_prefixSize bytes),
     // the history's messages joined, and the tail. Each history message ends at its offset in
@@ -74,6 +83,7 @@ private:
     QByteArray m_systemBytes;
     std::optional<ModelRequest> m_restOf; // the request the rest was encoded for, without messages
     QByteArray m_restBytes;
+    Cost m_lastCost;
 };
 
 /*! One page of a provider's model list, as its list endpoint returns it. */

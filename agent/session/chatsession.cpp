@@ -5,10 +5,10 @@
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/modellister.h"
 #include "agent/providers/providerfactory.h"
-#include "agent/providers/secretredactor.h"
 #include "agent/replay/transcriptfork.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/tools/builtin/workspace.h"
+#include "agent/wire/secretredactor.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -13,88 +13,30 @@
 // tools?} instead of "request", where base is the earlier call's id, keep how
 // many of its messages come first, messages the ones added after them, and
 // tools absent when they are the base's. Reading rebuilds the whole request.
+//
+// This file writes the JSON and reads it back the checked way, naming every problem;
+// tracejsondom.cpp reads the same from a simdjson DOM, the fast way of opening a session.
 
-#include "agent/conversation/enumnames.h"
-#include "agent/trace/domfields.h"
-#include "agent/trace/domvalues.h"
-#include "agent/trace/jsonfields.h"
-#include "agent/trace/trace.h"
-#include "agent/trace/tracedomreader.h"
+#include "agent/trace/tracereader.h"
 
-#include <QHash>
 #include <QSet>
 
 #include <algorithm>
-#include <array>
 #include <limits>
-#include <tuple>
 #include <utility>
 
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
-namespace {
-
-// Deeper than any trace the loop records (turn > iteration > call > check);
-// the limit keeps hostile input from exhausting the stack.
-constexpr int MaxDepth = 64;
-
-template<typename T, typename Variant>
-struct VariantIndex;
-template<typename T, typename... Ts>
-struct VariantIndex<T, std::variant<Ts...>>
-{
-    static constexpr size_t value = [] {
-        size_t index = 0;
-        ((std::is_same_v<T, Ts> ? true : (++index, false)) || ...);
-        return index;
-    }();
-};
-
-template<typename T>
-constexpr size_t payloadIndex()
-{
-    return VariantIndex<T, TracePayload>::value;
-}
-
-// Names for the "dataType" tag, written only when a payload is not the one its kind implies.
-constexpr EnumName<size_t> PayloadTypeNames[] = {
-    {payloadIndex<TurnData>(), u"turn"},
-    {payloadIndex<IterationData>(), u"iteration"},
-    {payloadIndex<ModelCallData>(), u"model_call"},
-    {payloadIndex<RetryData>(), u"retry"},
-    {payloadIndex<ToolCallData>(), u"tool_call"},
-    {payloadIndex<ShieldCheckData>(), u"shield_check"},
-    {payloadIndex<TextData>(), u"text"},
-    {payloadIndex<HandoffData>(), u"handoff"},
-    {payloadIndex<ErrorData>(), u"error"},
-    {payloadIndex<McpServerData>(), u"mcp_server"},
-    {payloadIndex<WaitData>(), u"wait"},
-};
-
-size_t payloadIndexForKind(TraceKind kind)
-{
-    switch (kind) {
-    case TraceKind::Turn: return payloadIndex<TurnData>();
-    case TraceKind::Iteration: return payloadIndex<IterationData>();
-    case TraceKind::ModelCall: return payloadIndex<ModelCallData>();
-    case TraceKind::Retry: return payloadIndex<RetryData>();
-    case TraceKind::ToolCall: return payloadIndex<ToolCallData>();
-    case TraceKind::ShieldCheck: return payloadIndex<ShieldCheckData>();
-    case TraceKind::Reflection:
-    case TraceKind::Summary: return payloadIndex<TextData>();
-    case TraceKind::Handoff: return payloadIndex<HandoffData>();
-    case TraceKind::Error: return payloadIndex<ErrorData>();
-    case TraceKind::McpServer: return payloadIndex<McpServerData>();
-    case TraceKind::Wait: return payloadIndex<WaitData>();
-    }
-    return 0;
-}
-
-using Internal::DomFields;
 using Internal::JsonFields;
 using Internal::Need;
+using Internal::payloadFieldsOf;
+using Internal::payloadIndexForKind;
+using Internal::PayloadTypeNames;
+using Internal::RequestDeltaKey;
+
+namespace {
 
 /*
     Trace files name a bad value by its node and field ("Trace node 0/1: the
@@ -134,118 +76,6 @@ public:
 private:
     QString m_node;
 };
-
-// Each payload's fields, named once for both directions: the JSON key and the member it holds.
-template<typename Payload, typename Value>
-struct PayloadField
-{
-    QStringView key;
-    Value Payload::*member;
-};
-
-template<typename Payload, typename Value>
-constexpr PayloadField<Payload, Value> field(QStringView key, Value Payload::*member)
-{
-    return {key, member};
-}
-
-template<typename Payload>
-constexpr auto payloadFieldsOf();
-
-template<>
-constexpr auto payloadFieldsOf<TurnData>()
-{
-    return std::tuple{field(u"agentName", &TurnData::agentName), field(u"input", &TurnData::input),
-                      field(u"output", &TurnData::output), field(u"outcome", &TurnData::outcome),
-                      field(u"usage", &TurnData::usage)};
-}
-
-template<>
-constexpr auto payloadFieldsOf<IterationData>()
-{
-    return std::tuple{field(u"number", &IterationData::number),
-                      field(u"maxIterations", &IterationData::maxIterations),
-                      field(u"wrapUpNote", &IterationData::wrapUpNote),
-                      field(u"toolsOffered", &IterationData::toolsOffered)};
-}
-
-template<>
-constexpr auto payloadFieldsOf<ModelCallData>()
-{
-    return std::tuple{field(u"provider", &ModelCallData::provider),
-                      field(u"model", &ModelCallData::model),
-                      field(u"request", &ModelCallData::request),
-                      field(u"originalRequest", &ModelCallData::originalRequest),
-                      field(u"response", &ModelCallData::response),
-                      field(u"attempts", &ModelCallData::attempts),
-                      field(u"error", &ModelCallData::error),
-                      field(u"editedByInterceptor", &ModelCallData::editedByInterceptor),
-                      field(u"firstTokenUs", &ModelCallData::firstTokenUs),
-                      field(u"cost", &ModelCallData::cost),
-                      field(u"variants", &ModelCallData::variants)};
-}
-
-template<>
-constexpr auto payloadFieldsOf<RetryData>()
-{
-    return std::tuple{field(u"attempt", &RetryData::attempt), field(u"httpStatus", &RetryData::httpStatus),
-                      field(u"reason", &RetryData::reason), field(u"delayMs", &RetryData::delayMs)};
-}
-
-template<>
-constexpr auto payloadFieldsOf<ToolCallData>()
-{
-    return std::tuple{field(u"call", &ToolCallData::call),
-                      field(u"originalArguments", &ToolCallData::originalArguments),
-                      field(u"result", &ToolCallData::result),
-                      field(u"isError", &ToolCallData::isError),
-                      field(u"decision", &ToolCallData::decision),
-                      field(u"progress", &ToolCallData::progress),
-                      field(u"details", &ToolCallData::details)};
-}
-
-template<>
-constexpr auto payloadFieldsOf<ShieldCheckData>()
-{
-    return std::tuple{field(u"shield", &ShieldCheckData::shield), field(u"stage", &ShieldCheckData::stage),
-                      field(u"subject", &ShieldCheckData::subject),
-                      field(u"passed", &ShieldCheckData::passed), field(u"reason", &ShieldCheckData::reason)};
-}
-
-template<>
-constexpr auto payloadFieldsOf<TextData>()
-{
-    return std::tuple{field(u"text", &TextData::text)};
-}
-
-template<>
-constexpr auto payloadFieldsOf<HandoffData>()
-{
-    return std::tuple{field(u"target", &HandoffData::target), field(u"reason", &HandoffData::reason),
-                      field(u"toolCallId", &HandoffData::toolCallId)};
-}
-
-template<>
-constexpr auto payloadFieldsOf<ErrorData>()
-{
-    return std::tuple{field(u"message", &ErrorData::message), field(u"code", &ErrorData::code)};
-}
-
-template<>
-constexpr auto payloadFieldsOf<McpServerData>()
-{
-    return std::tuple{field(u"server", &McpServerData::server), field(u"startup", &McpServerData::startup),
-                      field(u"error", &McpServerData::error),
-                      field(u"stderrTail", &McpServerData::stderrTail)};
-}
-
-template<>
-constexpr auto payloadFieldsOf<WaitData>()
-{
-    return std::tuple{field(u"waitingFor", &WaitData::waitingFor), field(u"decision", &WaitData::decision),
-                      field(u"scope", &WaitData::scope), field(u"preview", &WaitData::preview),
-                      field(u"argumentsEdited", &WaitData::argumentsEdited)};
-}
 
 // Field values to JSON and back. Plain values are read as they are; values
 // with their own JSON form are read as an object, and keep their default when
@@ -304,6 +134,91 @@ void writeField(QJsonObject &json, QStringView key, const QList<ModelCallVariant
     json.insert(key, array);
 }
 
+QJsonObject payloadFields(std::monostate)
+{
+    return {};
+}
+
+template<typename Payload>
+QJsonObject payloadFields(const Payload &data)
+{
+    QJsonObject json;
+    std::apply([&](const auto &...field) { (writeField(json, field.key, data.*field.member), ...); },
+               payloadFieldsOf<Payload>());
+    return json;
+}
+
+// For each model call of the subtree under \a top (all roots when -1), the model call written
+// just before it whose messages begin its own: its request is written as a delta of that one's.
+QHash<int, int> requestDeltaBases(const Trace &trace, int top)
+{
+    std::vector<int> calls;
+    std::vector<int> pending
+        = top < 0 ? std::vector<int>(trace.roots().cbegin(), trace.roots().cend()) : std::vector<int>{top};
+    while (!pending.empty()) {
+        const int id = pending.back();
+        pending.pop_back();
+        const TraceNode &node = trace.node(id);
+        if (std::holds_alternative<ModelCallData>(node.payload))
+            calls.push_back(id);
+        pending.insert(pending.end(), node.children.cbegin(), node.children.cend());
+    }
+    std::sort(calls.begin(), calls.end()); // ids are the order the calls were made
+    QHash<int, int> bases;
+    // A call's base is the call before it in its own turn: the root tells turns apart.
+    const auto rootOf = [&trace](int id) {
+        while (trace.node(id).parent >= 0)
+            id = trace.node(id).parent;
+        return id;
+    };
+    for (size_t i = 1; i < calls.size(); ++i) {
+        const RecordedRequest &before = trace.node(calls[i - 1]).data<ModelCallData>().request;
+        const RecordedRequest &now = trace.node(calls[i]).data<ModelCallData>().request;
+        if (before.messageCount() == 0 || before.messageCount() > now.messageCount()
+            || rootOf(calls[i - 1]) != rootOf(calls[i]))
+            continue;
+        // The agent recorded it as a delta of that call already; else compare them whole.
+        if (now.isDeltaOf(before)) {
+            bases.insert(calls[i], calls[i - 1]);
+            continue;
+        }
+        const QList<Message> beforeMessages = before.whole().messages;
+        const QList<Message> nowMessages = now.whole().messages;
+        if (std::equal(beforeMessages.cbegin(), beforeMessages.cend(), nowMessages.cbegin()))
+            bases.insert(calls[i], calls[i - 1]);
+    }
+    return bases;
+}
+
+QJsonObject requestDelta(const RecordedRequest &request, const TraceNode &base)
+{
+    const RecordedRequest &from = base.data<ModelCallData>().request;
+    // What the request kept of its base, which may be less than the whole of it.
+    const qsizetype keep = request.isDeltaOf(from) ? request.keptMessages() : from.messageCount();
+    const QList<Message> messages
+        = request.isDeltaOf(from) ? request.addedMessages() : request.whole().messages.sliced(keep);
+    QJsonArray added;
+    for (const Message &message : messages)
+        added.append(message.toJson());
+    QJsonObject json{{u"base"_s, base.id},
+                     {u"keep"_s, keep},
+                     {u"messages"_s, added},
+                     {u"toolChoice"_s, toolChoiceName(request.toolChoice())},
+                     {u"options"_s, request.options().toJson()}};
+    if (request.tools() != from.tools()) {
+        QJsonArray tools;
+        for (const ToolSchema &tool : request.tools())
+            tools.append(tool.toJson());
+        json.insert(u"tools"_s, tools);
+    }
+    return json;
+}
+
+} // namespace
+
+namespace Internal {
+
+// A field's value read from the checked reader's JSON, found by TraceReader's readPayload().
 void readField(JsonFields &fields, QStringView key, QString &value)
 {
     value = fields.string(key, Need::Optional, value);
@@ -380,222 +295,6 @@ void readField(JsonFields &fields, QStringView key, QList<ModelCallVariant> &var
         variants.append(ModelCallVariant::fromJson(variant));
 }
 
-QJsonObject payloadFields(std::monostate)
-{
-    return {};
-}
-
-template<typename Payload>
-QJsonObject payloadFields(const Payload &data)
-{
-    QJsonObject json;
-    std::apply([&](const auto &...field) { (writeField(json, field.key, data.*field.member), ...); },
-               payloadFieldsOf<Payload>());
-    return json;
-}
-
-// The same fields read from a simdjson DOM, for the fast path of loading a session: as strict as
-// the overloads above, and a surprise (DomFields::ok() false) sends the loader down the checked path.
-void readField(DomFields &fields, QStringView key, QString &value)
-{
-    value = fields.string(key, Need::Optional, value);
-}
-
-void readField(DomFields &fields, QStringView key, bool &value)
-{
-    value = fields.boolean(key, Need::Optional, value);
-}
-
-void readField(DomFields &fields, QStringView key, int &value)
-{
-    value = int(fields.integer(key, Need::Optional, value, std::numeric_limits<int>::min(),
-                               std::numeric_limits<int>::max()));
-}
-
-void readField(DomFields &fields, QStringView key, qint64 &value)
-{
-    value = fields.integer(key, Need::Optional, value, std::numeric_limits<qint64>::min(),
-                           std::numeric_limits<qint64>::max());
-}
-
-void readField(DomFields &fields, QStringView key, std::optional<qint64> &value)
-{
-    if (fields.has(key))
-        value = fields.integer(key, Need::Required, 0, std::numeric_limits<qint64>::min(),
-                               std::numeric_limits<qint64>::max());
-}
-
-void readField(DomFields &fields, QStringView key, QJsonObject &value)
-{
-    if (fields.has(key))
-        value = fields.jsonObject(key);
-}
-
-void readField(DomFields &fields, QStringView key, QStringList &value)
-{
-    if (fields.has(key))
-        value = fields.strings(key);
-}
-
-// The values many nodes hold are read straight from the DOM; the rare ones through their fromJson().
-template<typename Value>
-Value valueFrom(simdjson::dom::object json, bool &surprised)
-{
-    if constexpr (std::is_same_v<Value, ToolCall>)
-        return Internal::toolCallFrom(json, surprised);
-    else if constexpr (std::is_same_v<Value, TokenUsage>)
-        return Internal::tokenUsageFrom(json, surprised);
-    else if constexpr (std::is_same_v<Value, ModelRequest>)
-        return Internal::modelRequestFrom(json, surprised);
-    else if constexpr (std::is_same_v<Value, ModelResponse>)
-        return Internal::modelResponseFrom(json, surprised);
-    else if constexpr (std::is_same_v<Value, ModelAttempt>)
-        return Internal::modelAttemptFrom(json, surprised);
-    else
-        return Value::fromJson(Internal::toQJsonObject(json));
-}
-
-template<typename Value>
-requires requires(const QJsonObject &json)
-{
-    Value::fromJson(json);
-}
-void readField(DomFields &fields, QStringView key, Value &value)
-{
-    if (const auto json = fields.object(key, Need::Optional))
-        value = valueFrom<Value>(*json, fields.surprised());
-}
-
-template<typename Value>
-void readField(DomFields &fields, QStringView key, std::optional<Value> &value)
-{
-    if (const auto json = fields.object(key, Need::Optional))
-        value = valueFrom<Value>(*json, fields.surprised());
-}
-
-template<typename Value>
-void readField(DomFields &fields, QStringView key, QList<Value> &values)
-{
-    const auto array = fields.array(key, Need::Optional);
-    if (!array)
-        return;
-    for (const simdjson::dom::element item : *array) {
-        simdjson::dom::object json;
-        if (item.get_object().get(json) != simdjson::SUCCESS)
-            return fields.fail();
-        values.append(valueFrom<Value>(json, fields.surprised()));
-    }
-}
-
-template<typename Payload, typename Fields>
-TracePayload readPayload(Fields &fields)
-{
-    Payload data;
-    std::apply([&](const auto &...field) { (readField(fields, field.key, data.*field.member), ...); },
-               payloadFieldsOf<Payload>());
-    return data;
-}
-
-template<size_t Index, typename Fields>
-TracePayload readAlternative(Fields &fields)
-{
-    using Payload = std::variant_alternative_t<Index, TracePayload>;
-    if constexpr (std::is_same_v<Payload, std::monostate>)
-        return {};
-    else
-        return readPayload<Payload>(fields);
-}
-
-// The payload at \a index of TracePayload, read from \a fields.
-template<typename Fields>
-TracePayload readPayload(size_t index, Fields &fields)
-{
-    static constexpr auto readers = []<size_t... Index>(std::index_sequence<Index...>)
-    {
-        return std::array{&readAlternative<Index, Fields>...};
-    }
-    (std::make_index_sequence<std::variant_size_v<TracePayload>>());
-    return index < readers.size() ? readers[index](fields) : TracePayload();
-}
-
-constexpr QStringView RequestDeltaKey = u"requestDelta";
-
-// For each model call of the subtree under \a top (all roots when -1), the model call written
-// just before it whose messages begin its own: its request is written as a delta of that one's.
-QHash<int, int> requestDeltaBases(const Trace &trace, int top)
-{
-    std::vector<int> calls;
-    std::vector<int> pending
-        = top < 0 ? std::vector<int>(trace.roots().cbegin(), trace.roots().cend()) : std::vector<int>{top};
-    while (!pending.empty()) {
-        const int id = pending.back();
-        pending.pop_back();
-        const TraceNode &node = trace.node(id);
-        if (std::holds_alternative<ModelCallData>(node.payload))
-            calls.push_back(id);
-        pending.insert(pending.end(), node.children.cbegin(), node.children.cend());
-    }
-    std::sort(calls.begin(), calls.end()); // ids are the order the calls were made
-    QHash<int, int> bases;
-    // A call's base is the call before it in its own turn: the root tells turns apart.
-    const auto rootOf = [&trace](int id) {
-        while (trace.node(id).parent >= 0)
-            id = trace.node(id).parent;
-        return id;
-    };
-    for (size_t i = 1; i < calls.size(); ++i) {
-        const RecordedRequest &before = trace.node(calls[i - 1]).data<ModelCallData>().request;
-        const RecordedRequest &now = trace.node(calls[i]).data<ModelCallData>().request;
-        if (before.messageCount() == 0 || before.messageCount() > now.messageCount()
-            || rootOf(calls[i - 1]) != rootOf(calls[i]))
-            continue;
-        // The agent recorded it as a delta of that call already; else compare them whole.
-        if (now.isDeltaOf(before)) {
-            bases.insert(calls[i], calls[i - 1]);
-            continue;
-        }
-        const QList<Message> beforeMessages = before.whole().messages;
-        const QList<Message> nowMessages = now.whole().messages;
-        if (std::equal(beforeMessages.cbegin(), beforeMessages.cend(), nowMessages.cbegin()))
-            bases.insert(calls[i], calls[i - 1]);
-    }
-    return bases;
-}
-
-QJsonObject requestDelta(const RecordedRequest &request, const TraceNode &base)
-{
-    const RecordedRequest &from = base.data<ModelCallData>().request;
-    // What the request kept of its base, which may be less than the whole of it.
-    const qsizetype keep = request.isDeltaOf(from) ? request.keptMessages() : from.messageCount();
-    const QList<Message> messages
-        = request.isDeltaOf(from) ? request.addedMessages() : request.whole().messages.sliced(keep);
-    QJsonArray added;
-    for (const Message &message : messages)
-        added.append(message.toJson());
-    QJsonObject json{{u"base"_s, base.id},
-                     {u"keep"_s, keep},
-                     {u"messages"_s, added},
-                     {u"toolChoice"_s, toolChoiceName(request.toolChoice())},
-                     {u"options"_s, request.options().toJson()}};
-    if (request.tools() != from.tools()) {
-        QJsonArray tools;
-        for (const ToolSchema &tool : request.tools())
-            tools.append(tool.toJson());
-        json.insert(u"tools"_s, tools);
-    }
-    return json;
-}
-
-// A model call's request as written: what it adds to the request of the call before it.
-struct RequestDelta
-{
-    qint64 base = -1; // the earlier call's id in the file
-    qint64 keep = 0;  // how many of its messages come first
-    ModelRequest added;
-    bool hasTools = false; // else the base's tools
-};
-
-// The request \a delta stands for, on top of the earlier call's \a base, kept as that delta.
 RecordedRequest expandRequestDelta(const RecordedRequest &base, RequestDelta delta)
 {
     if (!delta.hasTools)
@@ -604,366 +303,253 @@ RecordedRequest expandRequestDelta(const RecordedRequest &base, RequestDelta del
     return RecordedRequest::delta(base, delta.keep, std::move(delta.added));
 }
 
-/*
-    Reads the nested JSON into a flat pre-order list. Nothing touches the Trace
-    until the whole input has been read, so a malformed file cannot leave half
-    a tree behind.
-*/
-class TraceReader
+bool TraceReader::read(const QJsonArray &json)
 {
-public:
-    struct Parsed
-    {
-        TraceNode node; // without id/parent/row/children: those come from the ranks
-        std::optional<qint64> fileId;
-        QJsonObject requestDelta; // a model call's request as a delta, resolved once ids are known
-        std::optional<RequestDelta> readDelta; // the same, already read from a simdjson DOM
-        QString where;                         // for the delta's errors
-        int parent = -1;                       // pre-order index
-        QList<int> children;
-    };
-
-    QList<Parsed> nodes;
-    QList<int> roots;
-    QString error;
-
-    bool read(const QJsonArray &json)
-    {
-        std::optional<qint64> previousRoot;
-        for (qsizetype row = 0; row < json.size(); ++row) {
-            const auto index = readNode(json.at(row), QString::number(row), 1, -1, previousRoot);
-            if (!index)
-                return false;
-            roots.append(*index);
-            previousRoot = nodes.at(*index).fileId;
-        }
-        return checkIds();
+    std::optional<qint64> previousRoot;
+    for (qsizetype row = 0; row < json.size(); ++row) {
+        const auto index = readNode(json.at(row), QString::number(row), 1, -1, previousRoot);
+        if (!index)
+            return false;
+        roots.append(*index);
+        previousRoot = nodes.at(*index).fileId;
     }
+    return checkIds();
+}
 
-    // The same from a simdjson DOM; false, without a message, on anything read() might object to.
-    bool read(simdjson::dom::array json)
-    {
-        // Growing the list would copy every node read so far, payload and all.
-        nodes.reserve(domNodeCount(json));
-        std::optional<qint64> previousRoot;
-        for (const simdjson::dom::element root : json) {
-            const auto index = readDomNode(root, 1, -1, previousRoot);
-            if (!index)
-                return false;
-            roots.append(*index);
-            previousRoot = nodes.at(*index).fileId;
-        }
-        return checkIds();
-    }
-
-    // New ids: the rank of each file id, or the pre-order position when the file has none.
-    QList<int> newIds() const
-    {
-        QList<int> ids(nodes.size());
-        if (nodes.isEmpty() || !nodes.constFirst().fileId) {
-            for (int i = 0; i < ids.size(); ++i)
-                ids[i] = i;
-            return ids;
-        }
-        QList<int> order(nodes.size());
-        for (int i = 0; i < order.size(); ++i)
-            order[i] = i;
-        std::sort(order.begin(), order.end(),
-                  [this](int a, int b) { return *nodes.at(a).fileId < *nodes.at(b).fileId; });
-        for (int rank = 0; rank < order.size(); ++rank)
-            ids[order.at(rank)] = rank;
+QList<int> TraceReader::newIds() const
+{
+    QList<int> ids(nodes.size());
+    if (nodes.isEmpty() || !nodes.constFirst().fileId) {
+        for (int i = 0; i < ids.size(); ++i)
+            ids[i] = i;
         return ids;
     }
+    QList<int> order(nodes.size());
+    for (int i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [this](int a, int b) { return *nodes.at(a).fileId < *nodes.at(b).fileId; });
+    for (int rank = 0; rank < order.size(); ++rank)
+        ids[order.at(rank)] = rank;
+    return ids;
+}
 
-private:
-    bool fail(const QString &message)
-    {
-        error = message;
-        return false;
+bool TraceReader::fail(const QString &message)
+{
+    error = message;
+    return false;
+}
+
+std::optional<int> TraceReader::readNode(const QJsonValue &value, const QString &where, int depth, int parent,
+                                         std::optional<qint64> previousSibling)
+{
+    if (depth > MaxDepth) {
+        fail(Trace::tr("Trace node %1: the tree is nested deeper than %2 levels.").arg(where).arg(MaxDepth));
+        return std::nullopt;
+    }
+    if (!value.isObject()) {
+        fail(Trace::tr("Trace node %1: a node must be a JSON object.").arg(where));
+        return std::nullopt;
+    }
+    Internal::JsonProblem problem;
+    const TraceNodeWording wording(where);
+    JsonFields fields(value.toObject(), {}, problem, &wording);
+
+    Parsed parsed;
+    parsed.parent = parent;
+    TraceNode &node = parsed.node;
+    constexpr qint64 Min = std::numeric_limits<qint64>::min();
+    constexpr qint64 Max = std::numeric_limits<qint64>::max();
+    const QString kindName = fields.string(u"kind", Need::Required);
+    const QString statusName = fields.string(u"status", Need::Required);
+    node.label = fields.string(u"label", Need::Required);
+    node.startedUs = fields.integer(u"startedUs", Need::Required, node.startedUs, Min, Max);
+    node.endedUs = fields.integer(u"endedUs", Need::Required, node.endedUs, Min, Max);
+    const QString dataTypeName = fields.string(u"dataType", Need::Optional);
+    const QJsonObject data = fields.object(u"data", Need::Optional);
+    const QJsonArray children = fields.array(u"children", Need::Optional);
+    if (fields.has(u"id")) {
+        const qint64 id = fields.integer(u"id", Need::Optional, -1, Min, Max);
+        if (fields.ok() && id < 0)
+            fields.fail(Trace::tr("Trace node %1: the id must not be negative.").arg(where));
+        parsed.fileId = id;
+    }
+    if (!fields.ok()) {
+        fail(problem.message());
+        return std::nullopt;
     }
 
-    std::optional<int> readNode(const QJsonValue &value, const QString &where, int depth, int parent,
-                                std::optional<qint64> previousSibling)
-    {
-        if (depth > MaxDepth) {
-            fail(Trace::tr("Trace node %1: the tree is nested deeper than %2 levels.")
-                     .arg(where)
-                     .arg(MaxDepth));
-            return std::nullopt;
-        }
-        if (!value.isObject()) {
-            fail(Trace::tr("Trace node %1: a node must be a JSON object.").arg(where));
-            return std::nullopt;
-        }
-        Internal::JsonProblem problem;
-        const TraceNodeWording wording(where);
-        JsonFields fields(value.toObject(), {}, problem, &wording);
+    const auto kind = traceKindFromName(kindName);
+    if (!kind) {
+        fail(Trace::tr("Trace node %1: unknown kind \"%2\".").arg(where, kindName));
+        return std::nullopt;
+    }
+    node.kind = *kind;
+    const auto status = traceStatusFromName(statusName);
+    if (!status) {
+        fail(Trace::tr("Trace node %1: unknown status \"%2\".").arg(where, statusName));
+        return std::nullopt;
+    }
+    node.status = *status;
 
-        Parsed parsed;
-        parsed.parent = parent;
-        TraceNode &node = parsed.node;
-        constexpr qint64 Min = std::numeric_limits<qint64>::min();
-        constexpr qint64 Max = std::numeric_limits<qint64>::max();
-        const QString kindName = fields.string(u"kind", Need::Required);
-        const QString statusName = fields.string(u"status", Need::Required);
-        node.label = fields.string(u"label", Need::Required);
-        node.startedUs = fields.integer(u"startedUs", Need::Required, node.startedUs, Min, Max);
-        node.endedUs = fields.integer(u"endedUs", Need::Required, node.endedUs, Min, Max);
-        const QString dataTypeName = fields.string(u"dataType", Need::Optional);
-        const QJsonObject data = fields.object(u"data", Need::Optional);
-        const QJsonArray children = fields.array(u"children", Need::Optional);
-        if (fields.has(u"id")) {
-            const qint64 id = fields.integer(u"id", Need::Optional, -1, Min, Max);
-            if (fields.ok() && id < 0)
-                fields.fail(Trace::tr("Trace node %1: the id must not be negative.").arg(where));
-            parsed.fileId = id;
+    if (!nodes.isEmpty() && parsed.fileId.has_value() != nodes.constFirst().fileId.has_value()) {
+        fail(Trace::tr("Trace node %1: either every node has an id or none does.").arg(where));
+        return std::nullopt;
+    }
+    // Ids are the order of appends: a parent exists before its children, and
+    // siblings are appended in row order.
+    if (parsed.fileId) {
+        if (parent >= 0 && *parsed.fileId <= *nodes.at(parent).fileId) {
+            fail(Trace::tr("Trace node %1: its id must be greater than its parent's.").arg(where));
+            return std::nullopt;
         }
-        if (!fields.ok()) {
+        if (previousSibling && *parsed.fileId <= *previousSibling) {
+            fail(Trace::tr("Trace node %1: its id must be greater than the previous sibling's.").arg(where));
+            return std::nullopt;
+        }
+    }
+
+    if (fields.has(u"data")) {
+        size_t payloadType = payloadIndexForKind(node.kind);
+        if (fields.has(u"dataType")) {
+            const auto named = valueNamed(PayloadTypeNames, dataTypeName);
+            if (!named) {
+                fail(Trace::tr("Trace node %1: unknown data type \"%2\".").arg(where, dataTypeName));
+                return std::nullopt;
+            }
+            payloadType = *named;
+        }
+        JsonFields dataFields(data, u"data"_s, problem, &wording);
+        node.payload = readPayload(payloadType, dataFields);
+        if (std::holds_alternative<ModelCallData>(node.payload) && dataFields.has(RequestDeltaKey)) {
+            parsed.requestDelta = dataFields.object(RequestDeltaKey, Need::Optional);
+            parsed.where = where;
+        }
+        if (!dataFields.ok()) {
             fail(problem.message());
             return std::nullopt;
         }
-
-        const auto kind = traceKindFromName(kindName);
-        if (!kind) {
-            fail(Trace::tr("Trace node %1: unknown kind \"%2\".").arg(where, kindName));
-            return std::nullopt;
-        }
-        node.kind = *kind;
-        const auto status = traceStatusFromName(statusName);
-        if (!status) {
-            fail(Trace::tr("Trace node %1: unknown status \"%2\".").arg(where, statusName));
-            return std::nullopt;
-        }
-        node.status = *status;
-
-        if (!nodes.isEmpty() && parsed.fileId.has_value() != nodes.constFirst().fileId.has_value()) {
-            fail(Trace::tr("Trace node %1: either every node has an id or none does.").arg(where));
-            return std::nullopt;
-        }
-        // Ids are the order of appends: a parent exists before its children, and
-        // siblings are appended in row order.
-        if (parsed.fileId) {
-            if (parent >= 0 && *parsed.fileId <= *nodes.at(parent).fileId) {
-                fail(Trace::tr("Trace node %1: its id must be greater than its parent's.").arg(where));
-                return std::nullopt;
-            }
-            if (previousSibling && *parsed.fileId <= *previousSibling) {
-                fail(Trace::tr("Trace node %1: its id must be greater than the previous sibling's.")
-                         .arg(where));
-                return std::nullopt;
-            }
-        }
-
-        if (fields.has(u"data")) {
-            size_t payloadType = payloadIndexForKind(node.kind);
-            if (fields.has(u"dataType")) {
-                const auto named = valueNamed(PayloadTypeNames, dataTypeName);
-                if (!named) {
-                    fail(Trace::tr("Trace node %1: unknown data type \"%2\".").arg(where, dataTypeName));
-                    return std::nullopt;
-                }
-                payloadType = *named;
-            }
-            JsonFields dataFields(data, u"data"_s, problem, &wording);
-            node.payload = readPayload(payloadType, dataFields);
-            if (std::holds_alternative<ModelCallData>(node.payload) && dataFields.has(RequestDeltaKey)) {
-                parsed.requestDelta = dataFields.object(RequestDeltaKey, Need::Optional);
-                parsed.where = where;
-            }
-            if (!dataFields.ok()) {
-                fail(problem.message());
-                return std::nullopt;
-            }
-        }
-
-        const int index = int(nodes.size());
-        nodes.append(std::move(parsed));
-        std::optional<qint64> previousChild;
-        for (qsizetype row = 0; row < children.size(); ++row) {
-            const auto child = readNode(children.at(row), where + u'/' + QString::number(row), depth + 1,
-                                        index, previousChild);
-            if (!child)
-                return std::nullopt;
-            nodes[index].children.append(*child);
-            previousChild = nodes.at(*child).fileId;
-        }
-        return index;
     }
 
-    // The nodes in \a json, counted cheaply; wrong on a malformed tree, which is not read to the end.
-    static qsizetype domNodeCount(simdjson::dom::array json)
-    {
-        qsizetype count = 0;
-        for (const simdjson::dom::element node : json) {
-            ++count;
-            simdjson::dom::array children;
-            if (node["children"].get(children) == simdjson::SUCCESS)
-                count += domNodeCount(children);
-        }
-        return count;
+    const int index = int(nodes.size());
+    nodes.append(std::move(parsed));
+    std::optional<qint64> previousChild;
+    for (qsizetype row = 0; row < children.size(); ++row) {
+        const auto child = readNode(children.at(row), where + u'/' + QString::number(row), depth + 1, index,
+                                    previousChild);
+        if (!child)
+            return std::nullopt;
+        nodes[index].children.append(*child);
+        previousChild = nodes.at(*child).fileId;
     }
+    return index;
+}
 
-    // readNode() for a node in a simdjson DOM, as strict: any surprise returns nullopt.
-    std::optional<int> readDomNode(simdjson::dom::element value, int depth, int parent,
-                                   std::optional<qint64> previousSibling)
-    {
-        simdjson::dom::object object;
-        if (depth > MaxDepth || value.get_object().get(object) != simdjson::SUCCESS)
-            return std::nullopt;
-        bool surprised = false;
-        DomFields fields(object, surprised);
-        Parsed parsed;
-        parsed.parent = parent;
-        TraceNode &node = parsed.node;
-        constexpr qint64 Min = std::numeric_limits<qint64>::min();
-        constexpr qint64 Max = std::numeric_limits<qint64>::max();
-        const auto kind = traceKindFromName(fields.string(u"kind", Need::Required));
-        const auto status = traceStatusFromName(fields.string(u"status", Need::Required));
-        node.label = fields.string(u"label", Need::Required);
-        node.startedUs = fields.integer(u"startedUs", Need::Required, node.startedUs, Min, Max);
-        node.endedUs = fields.integer(u"endedUs", Need::Required, node.endedUs, Min, Max);
-        const auto data = fields.object(u"data", Need::Optional);
-        const auto children = fields.array(u"children", Need::Optional);
-        if (fields.has(u"id"))
-            parsed.fileId = fields.integer(u"id", Need::Required, -1, 0, Max);
-        if (!fields.ok() || !kind || !status)
-            return std::nullopt;
-        node.kind = *kind;
-        node.status = *status;
-        if (!nodes.isEmpty() && parsed.fileId.has_value() != nodes.constFirst().fileId.has_value())
-            return std::nullopt;
-        if (parsed.fileId
-            && ((parent >= 0 && *parsed.fileId <= *nodes.at(parent).fileId)
-                || (previousSibling && *parsed.fileId <= *previousSibling)))
-            return std::nullopt;
-
-        if (data) {
-            size_t payloadType = payloadIndexForKind(node.kind);
-            if (fields.has(u"dataType")) {
-                const auto named = valueNamed(PayloadTypeNames, fields.string(u"dataType", Need::Required));
-                if (!named)
-                    return std::nullopt;
-                payloadType = *named;
-            }
-            DomFields dataFields(*data, surprised);
-            node.payload = readPayload(payloadType, dataFields);
-            if (std::holds_alternative<ModelCallData>(node.payload) && dataFields.has(RequestDeltaKey))
-                parsed.readDelta = readDomRequestDelta(dataFields);
-            if (!dataFields.ok())
-                return std::nullopt;
-        } else if (fields.has(u"dataType")) {
-            fields.string(u"dataType", Need::Required); // read() checks its type even without data
-        }
-
-        const int index = int(nodes.size());
-        nodes.append(std::move(parsed));
-        if (!fields.ok())
-            return std::nullopt;
-        std::optional<qint64> previousChild;
-        if (children) {
-            for (const simdjson::dom::element childValue : *children) {
-                const auto child = readDomNode(childValue, depth + 1, index, previousChild);
-                if (!child)
-                    return std::nullopt;
-                nodes[index].children.append(*child);
-                previousChild = nodes.at(*child).fileId;
-            }
-        }
-        return index;
+bool TraceReader::resolveRequestDeltas(const QList<int> &ids, std::vector<TraceNode> &byId)
+{
+    QHash<qint64, int> idOfFileId;
+    std::vector<Parsed *> deltas(byId.size(), nullptr);
+    for (qsizetype i = 0; i < nodes.size(); ++i) {
+        if (nodes.at(i).fileId)
+            idOfFileId.insert(*nodes.at(i).fileId, ids.at(i));
+        if (!nodes.at(i).requestDelta.isEmpty() || nodes.at(i).readDelta)
+            deltas[size_t(ids.at(i))] = &nodes[i];
     }
+    // In id order, so a delta's base (an earlier call) is whole by the time it is read.
+    for (size_t id = 0; id < deltas.size(); ++id) {
+        if (!deltas[id])
+            continue;
+        if (!resolve(*deltas[id], idOfFileId, byId, int(id)))
+            return false;
+    }
+    return true;
+}
 
-    static std::optional<RequestDelta> readDomRequestDelta(DomFields &data)
-    {
-        const auto json = data.object(RequestDeltaKey, Need::Required);
-        if (!json || json->size() == 0) { // the checked path ignores an empty delta: let it decide
-            data.fail();
-            return std::nullopt;
-        }
-        DomFields fields(*json, data.surprised());
-        RequestDelta delta;
+bool TraceReader::resolve(Parsed &parsed, const QHash<qint64, int> &idOfFileId, std::vector<TraceNode> &byId,
+                          int id)
+{
+    RequestDelta delta;
+    if (parsed.readDelta) {
+        delta = std::move(*parsed.readDelta);
+    } else {
+        Internal::JsonProblem problem;
+        const TraceNodeWording wording(parsed.where);
+        JsonFields fields(parsed.requestDelta, u"data.requestDelta"_s, problem, &wording);
         delta.base = fields.integer(u"base", Need::Required, -1, 0, std::numeric_limits<qint64>::max());
         delta.keep = fields.integer(u"keep", Need::Required, 0, 0, std::numeric_limits<int>::max());
         fields.array(u"messages", Need::Required);
-        delta.added = Internal::modelRequestFrom(*json, data.surprised());
-        delta.hasTools = fields.has(u"tools");
-        return delta;
+        if (!fields.ok())
+            return fail(problem.message());
+        delta.added = ModelRequest::fromJson(parsed.requestDelta);
+        delta.hasTools = parsed.requestDelta.contains(u"tools"_s);
     }
+    const qint64 baseFileId = delta.base;
+    const qint64 keep = delta.keep;
+    const int base = idOfFileId.value(baseFileId, -1);
+    const auto *from
+        = base >= 0 && base < id ? std::get_if<ModelCallData>(&byId[size_t(base)].payload) : nullptr;
+    if (!from)
+        return fail(Trace::tr("Trace node %1: the request's base %2 is not an earlier model call.")
+                        .arg(parsed.where)
+                        .arg(baseFileId));
+    if (keep > from->request.messageCount())
+        return fail(Trace::tr("Trace node %1: the request keeps %2 messages of a base that has %3.")
+                        .arg(parsed.where)
+                        .arg(keep)
+                        .arg(from->request.messageCount()));
+    std::get<ModelCallData>(byId[size_t(id)].payload).request
+        = expandRequestDelta(from->request, std::move(delta));
+    return true;
+}
 
-public:
-    // Whole requests for the model calls written as deltas, in \a nodes (by new id) once ranked.
-    bool resolveRequestDeltas(const QList<int> &ids, std::vector<TraceNode> &byId)
-    {
-        QHash<qint64, int> idOfFileId;
-        std::vector<Parsed *> deltas(byId.size(), nullptr);
-        for (qsizetype i = 0; i < nodes.size(); ++i) {
-            if (nodes.at(i).fileId)
-                idOfFileId.insert(*nodes.at(i).fileId, ids.at(i));
-            if (!nodes.at(i).requestDelta.isEmpty() || nodes.at(i).readDelta)
-                deltas[size_t(ids.at(i))] = &nodes[i];
-        }
-        // In id order, so a delta's base (an earlier call) is whole by the time it is read.
-        for (size_t id = 0; id < deltas.size(); ++id) {
-            if (!deltas[id])
-                continue;
-            if (!resolve(*deltas[id], idOfFileId, byId, int(id)))
-                return false;
-        }
+bool TraceReader::checkIds()
+{
+    if (nodes.isEmpty() || !nodes.constFirst().fileId)
         return true;
+    QSet<qint64> seen;
+    seen.reserve(nodes.size());
+    for (const Parsed &parsed : std::as_const(nodes)) {
+        if (seen.contains(*parsed.fileId))
+            return fail(Trace::tr("The trace holds the node id %1 twice.").arg(*parsed.fileId));
+        seen.insert(*parsed.fileId);
     }
+    return true;
+}
 
-private:
-    bool resolve(Parsed &parsed, const QHash<qint64, int> &idOfFileId, std::vector<TraceNode> &byId, int id)
-    {
-        RequestDelta delta;
-        if (parsed.readDelta) {
-            delta = std::move(*parsed.readDelta);
-        } else {
-            Internal::JsonProblem problem;
-            const TraceNodeWording wording(parsed.where);
-            JsonFields fields(parsed.requestDelta, u"data.requestDelta"_s, problem, &wording);
-            delta.base = fields.integer(u"base", Need::Required, -1, 0, std::numeric_limits<qint64>::max());
-            delta.keep = fields.integer(u"keep", Need::Required, 0, 0, std::numeric_limits<int>::max());
-            fields.array(u"messages", Need::Required);
-            if (!fields.ok())
-                return fail(problem.message());
-            delta.added = ModelRequest::fromJson(parsed.requestDelta);
-            delta.hasTools = parsed.requestDelta.contains(u"tools"_s);
+// The forest \a reader read, with its ids ranked and its requests whole.
+std::optional<TraceForest> assembleForest(TraceReader &reader, QString *error)
+{
+    TraceForest forest;
+    std::vector<TraceNode> &nodes = forest.nodes;
+    const QList<int> ids = reader.newIds();
+    nodes.resize(size_t(reader.nodes.size()));
+    for (qsizetype i = 0; i < reader.nodes.size(); ++i) {
+        TraceReader::Parsed &parsed = reader.nodes[i];
+        TraceNode &node = nodes[size_t(ids.at(i))];
+        node = std::move(parsed.node); // the reader is done with it; its links stay
+        node.id = ids.at(i);
+        node.parent = parsed.parent < 0 ? -1 : ids.at(parsed.parent);
+    }
+    // Links in a second pass: a child's slot is only filled once its own turn comes.
+    const auto link = [&](const QList<int> &preorderChildren, QList<int> &children) {
+        children.reserve(preorderChildren.size());
+        for (qsizetype row = 0; row < preorderChildren.size(); ++row) {
+            children.append(ids.at(preorderChildren.at(row)));
+            nodes[size_t(children.constLast())].row = int(row);
         }
-        const qint64 baseFileId = delta.base;
-        const qint64 keep = delta.keep;
-        const int base = idOfFileId.value(baseFileId, -1);
-        const auto *from
-            = base >= 0 && base < id ? std::get_if<ModelCallData>(&byId[size_t(base)].payload) : nullptr;
-        if (!from)
-            return fail(Trace::tr("Trace node %1: the request's base %2 is not an earlier model call.")
-                            .arg(parsed.where)
-                            .arg(baseFileId));
-        if (keep > from->request.messageCount())
-            return fail(Trace::tr("Trace node %1: the request keeps %2 messages of a base that has %3.")
-                            .arg(parsed.where)
-                            .arg(keep)
-                            .arg(from->request.messageCount()));
-        std::get<ModelCallData>(byId[size_t(id)].payload).request
-            = expandRequestDelta(from->request, std::move(delta));
-        return true;
+    };
+    for (qsizetype i = 0; i < reader.nodes.size(); ++i)
+        link(reader.nodes.at(i).children, nodes[size_t(ids.at(i))].children);
+    link(reader.roots, forest.roots);
+    if (!reader.resolveRequestDeltas(ids, nodes)) {
+        if (error)
+            *error = reader.error;
+        return std::nullopt;
     }
+    return forest;
+}
 
-    bool checkIds()
-    {
-        if (nodes.isEmpty() || !nodes.constFirst().fileId)
-            return true;
-        QSet<qint64> seen;
-        seen.reserve(nodes.size());
-        for (const Parsed &parsed : std::as_const(nodes)) {
-            if (seen.contains(*parsed.fileId))
-                return fail(Trace::tr("The trace holds the node id %1 twice.").arg(*parsed.fileId));
-            seen.insert(*parsed.fileId);
-        }
-        return true;
-    }
-};
-
-} // namespace
+} // namespace Internal
 
 std::optional<TokenTiming> tokenTiming(qint64 requestStartedUs, std::optional<qint64> firstTokenUs,
                                        qint64 endedUs, qint64 outputTokens)
@@ -1052,60 +638,15 @@ bool Trace::fromJson(const QJsonArray &json, QString *error)
     return forest.has_value();
 }
 
-namespace {
-
-// The forest \a reader read, with its ids ranked and its requests whole.
-std::optional<TraceForest> assembleForest(TraceReader &reader, QString *error)
-{
-    TraceForest forest;
-    std::vector<TraceNode> &nodes = forest.nodes;
-    const QList<int> ids = reader.newIds();
-    nodes.resize(size_t(reader.nodes.size()));
-    for (qsizetype i = 0; i < reader.nodes.size(); ++i) {
-        TraceReader::Parsed &parsed = reader.nodes[i];
-        TraceNode &node = nodes[size_t(ids.at(i))];
-        node = std::move(parsed.node); // the reader is done with it; its links stay
-        node.id = ids.at(i);
-        node.parent = parsed.parent < 0 ? -1 : ids.at(parsed.parent);
-    }
-    // Links in a second pass: a child's slot is only filled once its own turn comes.
-    const auto link = [&](const QList<int> &preorderChildren, QList<int> &children) {
-        children.reserve(preorderChildren.size());
-        for (qsizetype row = 0; row < preorderChildren.size(); ++row) {
-            children.append(ids.at(preorderChildren.at(row)));
-            nodes[size_t(children.constLast())].row = int(row);
-        }
-    };
-    for (qsizetype i = 0; i < reader.nodes.size(); ++i)
-        link(reader.nodes.at(i).children, nodes[size_t(ids.at(i))].children);
-    link(reader.roots, forest.roots);
-    if (!reader.resolveRequestDeltas(ids, nodes)) {
-        if (error)
-            *error = reader.error;
-        return std::nullopt;
-    }
-    return forest;
-}
-
-} // namespace
-
 std::optional<TraceForest> Trace::readJson(const QJsonArray &json, QString *error)
 {
-    TraceReader reader;
+    Internal::TraceReader reader;
     const bool ok = reader.read(json);
     if (error)
         *error = ok ? QString() : reader.error;
     if (!ok)
         return std::nullopt;
-    return assembleForest(reader, error);
-}
-
-std::optional<TraceForest> Internal::readTraceDom(simdjson::dom::array json)
-{
-    TraceReader reader;
-    if (!reader.read(json))
-        return std::nullopt;
-    return assembleForest(reader, nullptr);
+    return Internal::assembleForest(reader, error);
 }
 
 void Trace::assign(TraceForest forest)

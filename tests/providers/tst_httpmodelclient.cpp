@@ -1,5 +1,5 @@
 #include "agent/providers/retrypolicy.h"
-#include "agent/providers/secretredactor.h"
+#include "agent/wire/secretredactor.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,5 +1,5 @@
 #include "agent/providers/ndjsonparser.h"
-#include "agent/providers/sseparser.h"
+#include "agent/wire/sseparser.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

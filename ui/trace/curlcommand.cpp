@@ -1,6 +1,6 @@
 #include "ui/trace/curlcommand.h"
 
-#include "agent/providers/secretredactor.h"
+#include "agent/wire/secretredactor.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "agent/providers/sseparser.h"
+#include "agent/wire/sseparser.h"
 
 #include <QStringDecoder>
 

@@ -1,4 +1,4 @@
-#include "agent/providers/secretredactor.h"
+#include "agent/wire/secretredactor.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

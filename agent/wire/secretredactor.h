@@ -1,9 +1,10 @@
 #pragma once
 
-#include "agent/providers/providerprotocol.h"
+#include "agent/wire/httpheaders.h"
 
 #include <QJsonValue>
 #include <QStringList>
+#include <QUrl>
 
 #include <optional>
 
