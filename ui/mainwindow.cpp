@@ -25,6 +25,7 @@
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/playground/playgroundwindow.h"
 #include "ui/replay/replaywindow.h"
+#include "ui/session/providerpicker.h"
 #include "ui/session/sessionactions.h"
 #include "ui/settings/firstrunpanel.h"
 #include "ui/settings/settingsdialog.h"
@@ -34,12 +35,10 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QCompleter>
 #include <QDir>
 #include <QDockWidget>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -62,8 +61,6 @@ using namespace Qt::StringLiterals;
 namespace Loopscope::Ui {
 
 namespace {
-
-const QString commandLineProfileId = u"command-line"_s;
 
 QString stateText(Agent::State state, bool paused)
 {
@@ -138,7 +135,6 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     createStatusBar();
     connectSession();
     applySettings();
-    applyMcpServers();
     restoreLayout();
     updateStatus();
     updateTitle();
@@ -401,44 +397,12 @@ void MainWindow::createToolBar()
     bar->addAction(m_sessionActions->newAction());
     bar->addSeparator();
 
-    auto *providerLabel = new QLabel(tr("&Provider:"), bar);
-    m_providerBox = new QComboBox(bar);
-    m_providerBox->setAccessibleName(tr("Provider"));
-    // A fixed width keeps the toolbar whole in a narrow window; long names are elided.
-    m_providerBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_providerBox->setMinimumContentsLength(10);
-    providerLabel->setBuddy(m_providerBox);
-    providerLabel->setContentsMargins(fontMetrics().averageCharWidth(), 0,
-                                      fontMetrics().averageCharWidth() / 2, 0);
-    bar->addWidget(providerLabel);
-    bar->addWidget(m_providerBox);
-    connect(m_providerBox, &QComboBox::activated, this, &MainWindow::onProfileChosen);
-
-    auto *modelLabel = new QLabel(tr("&Model:"), bar);
-    m_modelBox = new QComboBox(bar);
-    m_modelBox->setObjectName(u"modelBox"_s);
-    m_modelBox->setAccessibleName(tr("Model"));
-    m_modelBox->setEditable(true);
-    m_modelBox->setInsertPolicy(QComboBox::NoInsert);
-    m_modelBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_modelBox->setMinimumContentsLength(13);
-    // Model names run long ("mistral-small-24b-instruct-2501"): the list shows them whole.
-    m_modelBox->view()->setMinimumWidth(fontMetrics().averageCharWidth() * 36);
-    m_providerBox->view()->setMinimumWidth(fontMetrics().averageCharWidth() * 24);
-    m_modelBox->setEnabled(false);
-    m_modelBox->completer()->setCaseSensitivity(Qt::CaseInsensitive);
-    m_modelBox->completer()->setFilterMode(Qt::MatchContains);
-    m_modelBox->completer()->setCompletionMode(QCompleter::PopupCompletion);
-    m_modelBox->setToolTip(tr("The model for the next turn of this session"));
-    modelLabel->setBuddy(m_modelBox);
-    modelLabel->setContentsMargins(fontMetrics().averageCharWidth(), 0, fontMetrics().averageCharWidth() / 2,
-                                   0);
-    bar->addWidget(modelLabel);
-    bar->addWidget(m_modelBox);
-    connect(m_modelBox, &QComboBox::textActivated, this, &MainWindow::chooseModel);
-    // A typed name counts once it is confirmed, with Enter or by leaving the field.
-    connect(m_modelBox->lineEdit(), &QLineEdit::editingFinished, this,
-            [this] { chooseModel(m_modelBox->currentText()); });
+    m_picker = new ProviderPicker(m_context.session, m_context.profiles, m_context.settings,
+                                  m_context.secrets, bar);
+    m_picker->addTo(bar);
+    connect(m_picker, &ProviderPicker::message, this, &MainWindow::showMessage);
+    connect(m_picker, &ProviderPicker::profileChosen, this, [this] { showChat(true); });
+    connect(m_picker, &ProviderPicker::setKeyRequested, this, &MainWindow::openSettings);
     bar->addAction(m_settingsAction);
     bar->addSeparator();
 
@@ -519,7 +483,6 @@ void MainWindow::connectSession()
         m_composer->setBusy(busy);
         m_stopAction->setEnabled(busy);
         m_debugPanel->setTurnRunning(busy);
-        m_providerBox->setEnabled(!busy);
         for (QAction *action : {m_sessionActions->newAction(), m_sessionActions->openAction(),
                                 m_sessionActions->importAction()})
             action->setEnabled(!busy);
@@ -532,15 +495,10 @@ void MainWindow::connectSession()
         // A reopened session is worth seeing before any provider is set up.
         if (!session->agent()->history().isEmpty())
             showChat(true);
-        m_recordedModelPending = !continueOnRecordedModel();
         updateStatus();
         updateTurnActions();
     });
-    connect(session, &ChatSession::cleared, this, [this] {
-        m_recordedModelPending = false;
-        returnToProfileModel();
-        updateTurnActions();
-    });
+    connect(session, &ChatSession::cleared, this, &MainWindow::updateTurnActions);
     QItemSelectionModel *selection = m_inspector->treeView()->selectionModel();
     connect(selection, &QItemSelectionModel::selectionChanged, this, &MainWindow::updateTurnActions);
     connect(selection, &QItemSelectionModel::currentChanged, this, &MainWindow::updateTurnActions);
@@ -553,12 +511,6 @@ void MainWindow::connectSession()
     connect(m_composer->editor(), &QPlainTextEdit::textChanged, this, &MainWindow::updateStatus);
     connect(session, &ChatSession::iterationChanged, this, &MainWindow::updateStatus);
     connect(session, &ChatSession::providerChanged, this, &MainWindow::updateStatus);
-    connect(session, &ChatSession::providerChanged, this, &MainWindow::onProviderChanged);
-    connect(session, &ChatSession::modelsListed, this, &MainWindow::showModels);
-    connect(session, &ChatSession::modelsListFailed, this, &MainWindow::showModelListFailure);
-    // The model changes between turns only.
-    connect(session, &ChatSession::busyChanged, m_modelBox,
-            [this, session](bool busy) { m_modelBox->setEnabled(!busy && session->hasProvider()); });
     connect(session, &ChatSession::providerFailed, this, [this](const QString &reason) {
         statusBar()->showMessage(reason, 15'000);
         updateStatus();
@@ -583,8 +535,8 @@ void MainWindow::connectSession()
             [this, debugger] { m_debugModeAction->setChecked(debugger->isEnabled()); });
 
     connect(m_firstRun, &FirstRunPanel::profileCreated, this, [this](const QString &id) {
-        reloadProfiles(id);
-        onProfileChosen(m_providerBox->currentIndex());
+        m_picker->reloadProfiles(id);
+        m_picker->useSelectedProfile();
     });
     connect(m_firstRun, &FirstRunPanel::openSettingsRequested, this, &MainWindow::openSettings);
     connect(m_firstRun, &FirstRunPanel::openExampleRequested, m_sessionActions, &SessionActions::openExample);
@@ -592,14 +544,14 @@ void MainWindow::connectSession()
 
 void MainWindow::start(const std::optional<ProviderProfile> &commandLine, const QString &sessionPath)
 {
-    m_commandLineProfile = commandLine;
-    reloadProfiles(commandLine ? commandLineProfileId : m_context.profiles->defaultProfileId());
-    if (m_providerBox->count() == 0) {
+    m_picker->setCommandLineProfile(commandLine);
+    m_picker->reloadProfiles(commandLine ? commandLine->id : m_context.profiles->defaultProfileId());
+    if (!m_picker->hasProfiles()) {
         showChat(false);
         m_firstRun->lookForOllama();
     } else {
         showChat(true);
-        onProfileChosen(m_providerBox->currentIndex());
+        m_picker->useSelectedProfile();
     }
     openSessionOnStart(sessionPath);
 }
@@ -633,158 +585,9 @@ void MainWindow::openSessionOnStart(const QString &sessionPath)
     }
 }
 
-void MainWindow::reloadProfiles(const QString &selectId)
+QComboBox *MainWindow::modelBox() const
 {
-    const QString current = selectId.isEmpty() ? m_providerBox->currentData().toString() : selectId;
-    m_providerBox->clear();
-    if (m_commandLineProfile)
-        m_providerBox->addItem(m_commandLineProfile->name, commandLineProfileId);
-    for (const ProviderProfile &profile : m_context.profiles->profiles())
-        m_providerBox->addItem(profile.name.isEmpty() ? profile.model : profile.name, profile.id);
-    const int index = m_providerBox->findData(current);
-    m_providerBox->setCurrentIndex(index >= 0 ? index : 0);
-}
-
-void MainWindow::onProfileChosen(int index)
-{
-    if (index < 0)
-        return;
-    const QString id = m_providerBox->itemData(index).toString();
-    std::optional<ProviderProfile> profile
-        = id == commandLineProfileId ? m_commandLineProfile : m_context.profiles->profile(id);
-    if (!profile)
-        return;
-    if (id != commandLineProfileId)
-        m_context.profiles->setDefaultProfileId(id);
-    m_modelsListedFor.clear(); // its key or endpoint may have changed: list its models afresh
-    showChat(true);
-    m_context.session->useProfile(*profile, m_context.secrets, m_context.settings->providerReadTimeoutMs());
-}
-
-void MainWindow::onProviderChanged()
-{
-    const std::optional<ProviderProfile> profile = m_context.session->provider();
-    if (!profile)
-        return;
-    if (m_recordedModelPending) {
-        m_recordedModelPending = false;
-        continueOnRecordedModel();
-        if (m_context.session->provider() != profile)
-            return; // setModel() announced the recorded model through its own providerChanged()
-    }
-    m_modelBox->setEnabled(!m_context.session->isBusy());
-    if (!m_modelBox->lineEdit()->hasFocus() || m_modelBox->currentText().isEmpty())
-        m_modelBox->setEditText(profile->model);
-    // Another provider (or the same one chosen afresh, see onProfileChosen()): its own models.
-    const QString listedFor = profile->id;
-    if (listedFor == m_modelsListedFor)
-        return;
-    m_modelsListedFor = listedFor;
-    m_modelBox->clear();
-    m_modelBox->setEditText(profile->model);
-    m_modelBox->setToolTip(tr("Listing the models of %1…").arg(profile->name));
-    m_context.session->listModels();
-}
-
-void MainWindow::showModels(const QStringList &models)
-{
-    const QString current = m_context.session->provider() ? m_context.session->provider()->model : QString();
-    m_modelBox->clear();
-    m_modelBox->addItems(models);
-    // The list opens at the model in use; one typed by hand stays as typed.
-    m_modelBox->setCurrentIndex(m_modelBox->findText(current));
-    m_modelBox->setEditText(current);
-    m_modelBox->lineEdit()->setPlaceholderText(tr("Type a model"));
-    m_modelBox->setToolTip(models.isEmpty()
-                               ? tr("The provider lists no models: type the name of one.")
-                               : tr("The model for the next turn of this session; %n listed, or type one.",
-                                    nullptr, int(models.size())));
-}
-
-void MainWindow::showModelListFailure(const QString &reason)
-{
-    // Not worth a dialog: the model can still be typed.
-    m_modelBox->clear();
-    if (const auto profile = m_context.session->provider())
-        m_modelBox->setEditText(profile->model);
-    m_modelBox->lineEdit()->setPlaceholderText(tr("Type a model"));
-    m_modelBox->setToolTip(tr("The models could not be listed: %1\nType the name of a model.").arg(reason));
-}
-
-void MainWindow::chooseModel(const QString &model)
-{
-    ChatSession *session = m_context.session;
-    const std::optional<ProviderProfile> profile = session->provider();
-    if (!profile)
-        return;
-    const QString name = model.trimmed();
-    if (name.isEmpty() || name == profile->model || !session->setModel(name)) {
-        m_modelBox->setEditText(profile->model);
-        return;
-    }
-    // Like LM Studio and Jan: the picked model is the active one, and the
-    // provider's model the next time it is used (this session's file records it too).
-    if (profile->id == commandLineProfileId) {
-        if (m_commandLineProfile)
-            m_commandLineProfile->model = name;
-    } else if (std::optional<ProviderProfile> stored = m_context.profiles->profile(profile->id)) {
-        stored->model = name;
-        m_context.profiles->save(*stored);
-        if (stored->name.isEmpty())
-            reloadProfiles();
-    }
-    showMessage(tr("The next turn uses %1.").arg(name));
-}
-
-bool MainWindow::continueOnRecordedModel()
-{
-    ChatSession *session = m_context.session;
-    const std::optional<RecordedProvider> recorded = session->recordedProvider();
-    if (!recorded)
-        return true;
-    const std::optional<ProviderProfile> current = session->provider();
-    QList<ProviderProfile> profiles = m_context.profiles->profiles();
-    if (m_commandLineProfile)
-        profiles.prepend(*m_commandLineProfile);
-    std::optional<ProviderProfile> profile = profileForRecordedProvider(current, profiles, *recorded);
-    if (!profile) {
-        if (!current)
-            return false;
-        if (current->model != recorded->model) {
-            showMessage(tr("This session ran on %1, which no provider here reaches; the next turn uses %2.")
-                            .arg(recorded->model, current->model));
-        }
-        return true;
-    }
-    if (current && profile->id == current->id) {
-        // Like Jan and LM Studio: a chat keeps its model; the provider's own model stays as it was.
-        if (current->model != recorded->model && session->setModel(recorded->model))
-            showMessage(tr("This session continues on %1.").arg(recorded->model));
-        return true;
-    }
-    // Another profile reaches the provider the session ran on: switch to it, on the session's model.
-    profile->model = recorded->model;
-    {
-        const QSignalBlocker quiet(m_providerBox);
-        m_providerBox->setCurrentIndex(m_providerBox->findData(profile->id));
-    }
-    m_modelsListedFor.clear();
-    session->useProfile(*profile, m_context.secrets, m_context.settings->providerReadTimeoutMs());
-    showMessage(tr("This session continues on %1 with %2.").arg(profile->name, recorded->model));
-    return true;
-}
-
-void MainWindow::returnToProfileModel()
-{
-    ChatSession *session = m_context.session;
-    const std::optional<ProviderProfile> current = session->provider();
-    if (!current)
-        return;
-    const std::optional<ProviderProfile> chosen = current->id == commandLineProfileId
-                                                      ? m_commandLineProfile
-                                                      : m_context.profiles->profile(current->id);
-    if (chosen && !chosen->model.isEmpty() && chosen->model != current->model)
-        session->setModel(chosen->model);
+    return m_picker->modelBox();
 }
 
 void MainWindow::showChat(bool show)
@@ -796,32 +599,34 @@ void MainWindow::showChat(bool show)
 
 void MainWindow::applySettings()
 {
-    m_context.session->applySettings(*m_context.settings);
+    ChatSession *session = m_context.session;
+    session->apply(SessionSetup::fromSettings(*m_context.settings, session->setup()));
     m_composer->setSendOnEnter(m_context.settings->sendOnEnter());
-}
 
-void MainWindow::applyMcpServers()
-{
     QStringList problems;
     const QList<McpServerConfig> servers = m_mcpSettings->servers(&problems);
     if (!problems.isEmpty())
         showMessage(problems.join(u' '));
-    ChatSession *session = m_context.session;
+    const auto applyServers = [session](const QList<McpServerConfig> &withSecrets) {
+        SessionSetup setup = session->setup();
+        setup.mcpServers = withSecrets;
+        session->apply(setup);
+    };
     if (!m_context.secrets) {
-        session->setMcpServers(servers);
+        applyServers(servers);
         return;
     }
     // The keychain answers later; a newer apply wins over an older one still reading.
     const int generation = ++m_mcpGeneration;
-    McpSettings::loadSecrets(
-        servers, m_context.secrets, this,
-        [this, generation, session](const QList<McpServerConfig> &withSecrets, const QStringList &errors) {
-            if (generation != m_mcpGeneration)
-                return;
-            session->setMcpServers(withSecrets);
-            if (!errors.isEmpty())
-                showMessage(errors.join(u' '));
-        });
+    McpSettings::loadSecrets(servers, m_context.secrets, this,
+                             [this, generation, applyServers](const QList<McpServerConfig> &withSecrets,
+                                                              const QStringList &errors) {
+                                 if (generation != m_mcpGeneration)
+                                     return;
+                                 applyServers(withSecrets);
+                                 if (!errors.isEmpty())
+                                     showMessage(errors.join(u' '));
+                             });
 }
 
 void MainWindow::openMcpResources()
@@ -851,15 +656,14 @@ void MainWindow::openSettings()
     tester->setParent(dialog);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->addMcpServersPage(m_mcpSettings.get(), m_context.session->mcp());
-    if (m_chatStack->currentIndex() == 1)
+    // Without a provider, or one without a usable key, what is missing is on the Providers page.
+    if (m_chatStack->currentIndex() == 1 || !m_context.session->setup().providerProblem().isEmpty())
         dialog->showPage(SettingsDialog::Page::Providers);
     connect(dialog, &SettingsDialog::applied, this, [this] {
         applySettings();
-        applyMcpServers();
-        reloadProfiles();
+        m_picker->reloadProfiles();
         // A key or a base URL may have changed: use the chosen profile afresh.
-        if (m_providerBox->count() > 0 && !m_context.session->isBusy())
-            onProfileChosen(m_providerBox->currentIndex());
+        m_picker->useSelectedProfile();
     });
     dialog->open();
 }

@@ -39,6 +39,7 @@ class ChatView;
 class DebugPanel;
 class FirstRunPanel;
 class McpResourcesDialog;
+class ProviderPicker;
 class SessionActions;
 class SessionLibraryPanel;
 class TraceInspector;
@@ -93,8 +94,9 @@ public:
     QAction *playgroundAction() const { return m_playgroundAction; }
     SessionActions *sessionActions() const { return m_sessionActions; }
     SessionLibraryPanel *libraryPanel() const { return m_libraryPanel; }
+    ProviderPicker *providerPicker() const { return m_picker; }
     // The toolbar's model picker: the provider's models, or one typed in.
-    QComboBox *modelBox() const { return m_modelBox; }
+    QComboBox *modelBox() const;
     QString statusText() const; // the status bar's fields, joined; for tests
 
     void openSettings();
@@ -116,21 +118,9 @@ private:
     void restoreLayout();
     void saveLayout();
 
+    // The user's settings into the session's setup, then the stored MCP servers once their secrets
+    // are read from the keychain.
     void applySettings();
-    // Gives the session's MCP hub the stored servers, their secrets read from the keychain.
-    void applyMcpServers();
-    void reloadProfiles(const QString &selectId = {});
-    void onProfileChosen(int index);
-    // The model picker follows the session's provider and lists its models when it changes.
-    void onProviderChanged();
-    void showModels(const QStringList &models);
-    void showModelListFailure(const QString &reason);
-    void chooseModel(const QString &model);
-    // A reopened session continues on the provider and model it ran on, when
-    // a profile reaches that provider; false when it must wait for a provider.
-    bool continueOnRecordedModel();
-    // A new session starts on the chosen provider's own model again.
-    void returnToProfileModel();
     void showChat(bool show);
     void sendFromComposer(const QString &text);
     void editLastQuestion(const QString &text);
@@ -171,11 +161,7 @@ private:
     SessionActions *m_sessionActions = nullptr;
     SessionLibraryPanel *m_libraryPanel = nullptr;
     QDockWidget *m_libraryDock = nullptr;
-    QComboBox *m_providerBox = nullptr;
-    QComboBox *m_modelBox = nullptr;
-    QString m_modelsListedFor; // the provider whose models the picker offers
-    // A session was reopened before any provider was set: follow its model once one is.
-    bool m_recordedModelPending = false;
+    ProviderPicker *m_picker = nullptr;
     QAction *m_settingsAction = nullptr;
     QAction *m_debugModeAction = nullptr;
     QAction *m_stopAction = nullptr;
@@ -198,7 +184,6 @@ private:
     QLabel *m_iterationLabel = nullptr;
     QLabel *m_stateLabel = nullptr;
 
-    std::optional<ProviderProfile> m_commandLineProfile;
     bool m_editingLastQuestion = false;
     bool m_paused = false;
     bool m_closeConfirmed = false;

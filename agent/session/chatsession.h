@@ -1,6 +1,5 @@
 #pragma once
 
-#include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
 #include "agent/debug/stepdebugger.h"
@@ -14,6 +13,8 @@
 #include "agent/replay/replayworkbench.h"
 #include "agent/session/contextgauge.h"
 #include "agent/session/conversationrows.h"
+#include "agent/session/sessionsetup.h"
+#include "agent/session/sessionusage.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracecost.h"
@@ -31,19 +32,18 @@ QT_END_NAMESPACE
 
 namespace Loopscope {
 
-class AppSettings;
-class HttpModelClient;
-class ModelLister;
-struct CommandSecrets;
+class McpBridge;
+class ProviderBinding;
 
 /*!
     One conversation as the desktop app runs it: the agent with its trace and
-    workbench, the model client for the chosen provider, the step debugger
-    and the tool approval policy, wired in that order. It turns the user's
-    intents (send, stop, regenerate, edit the last message, retry, fork or
-    replay from a trace node) into agent calls and keeps the token counts the
-    status bar shows. The window and `loopscope run` both assemble their
-    conversation through it. No widgets.
+    workbench, the step debugger and the tool approval policy, wired in that
+    order. It turns the user's intents (send, stop, regenerate, edit the last
+    message, retry, fork or replay from a trace node) into agent calls. What it
+    runs with is one SessionSetup, taken in by apply(); the provider, the MCP
+    servers and the status bar's counts are its parts (ProviderBinding,
+    McpBridge, SessionUsage). The window, `loopscope run`, `eval` and the
+    playground all drive a conversation through it. No widgets.
 */
 class ChatSession final : public QObject
 {
@@ -61,46 +61,34 @@ public:
     // The conversation as the chat shows it, live and after restore().
     ConversationRows *rows() const { return m_rows; }
     // The MCP servers whose tools join the built-in ones (started at each turn if down).
-    McpHub *mcp() const { return m_mcp; }
-    void setMcpServers(const QList<McpServerConfig> &servers);
-    // For runs without a user to ask (`loopscope run --approve`): every MCP tool gets \a rule instead of
-    // its configured one; nullopt: the configured rules.
-    void setMcpApprovalOverride(std::optional<ToolApprovalPolicy::Rule> rule);
+    McpHub *mcp() const;
     // Answers a form an MCP server asked for (elicitationRequested); false when it no longer waits.
     bool answerElicitation(int id, const Loopscope::McpElicitationAnswer &answer);
+    const SessionUsage *usage() const { return m_usage; }
 
-    // The provider for the next turn; refused (false) while a turn runs.
-    bool setProvider(const ProviderProfile &profile, const QString &apiKey, int readTimeoutMs = 600'000);
-    // Takes the profile's key from the environment variable it names, else
-    // from \a secrets (the keychain), then uses it. A profile that needs a
-    // key and has none ends in providerFailed() and changes nothing.
+    // What the next turn runs with, in one place: the provider when it differs (while no turn runs;
+    // otherwise providerFailed() and the rest still applies), the loop, tools, approvals, MCP servers.
+    void apply(const SessionSetup &setup);
+    // The setup as it stands, the provider's model as last chosen.
+    const SessionSetup &setup() const { return m_setup; }
+    // Takes the profile's key from the environment variable it names, else from \a secrets (the
+    // keychain), then uses the profile. Without a usable key the profile is used all the same, its
+    // turns failing with the reason (also in providerFailed()): never another profile's.
     void useProfile(const ProviderProfile &profile, SecretStore *secrets, int readTimeoutMs = 600'000);
-    std::optional<ProviderProfile> provider() const { return m_profile; }
+    std::optional<ProviderProfile> provider() const;
+    bool hasProvider() const { return m_setup.provider.has_value(); }
     // Another model of the current provider for the next turn (the key and the
     // endpoint stay); refused (false) while a turn runs, or without a provider.
     bool setModel(const QString &model);
     // The provider and model a reopened session last ran on, until a turn runs
     // here; nullopt for a new session or one that did not record them.
     std::optional<RecordedProvider> recordedProvider() const;
-    // Asks the current provider which models it offers, with the key it was
-    // given; modelsListed() or modelsListFailed() follows. Nothing without a provider.
+    // Asks the current provider which models it offers; modelsListed() or modelsListFailed() follows.
     void listModels();
-    bool hasProvider() const { return m_profile.has_value(); }
     // A second client for the current provider, e.g. for a replay that goes
     // live; nullptr without a provider. The caller owns it.
     std::unique_ptr<ModelClient> createModelClient() const;
-
-    // The loop options; the model and its parameters come from the provider.
-    void setAgentConfig(const AgentConfig &config);
-    AgentConfig agentConfig() const { return m_config; }
-    // Built-in tools by name, the file tools and run_command confined to workspaceFolder.
-    void setTools(const QStringList &names, const QString &workspaceFolder);
-    // Whether fetch_url may reach loopback and private network addresses; takes effect at the next
-    // setTools() (applySettings() calls both).
-    void setFetchAllowsPrivateAddresses(bool allowed) { m_fetchAllowsPrivateAddresses = allowed; }
-    // The user's preferences for the next turn: loop options, tools and their
-    // workspace, approval rules (a rule with an unknown name is left out).
-    void applySettings(const AppSettings &settings);
+    AgentConfig agentConfig() const { return m_setup.loop; }
 
     // Also while a turn waits for MCP servers that are still starting.
     bool isBusy() const { return m_agent->isRunning() || m_queuedText.has_value(); }
@@ -140,24 +128,21 @@ public:
     // The built-in tools a replay may run live, confined to this session's workspace.
     ReplayWorkbench::ToolProvider replayTools() const;
 
-    TokenUsage turnUsage() const { return m_turnUsage; }
-    TokenUsage sessionUsage() const { return m_sessionUsage; }
-    // Output tokens of the answer streaming now, estimated at ~4 characters a token until the
-    // provider reports the real usage; 0 when nothing streams.
-    qint64 streamingTokenEstimate() const { return (m_streamedChars + 3) / 4; }
-    // What the turn's and the session's model calls cost, as recorded in their trace nodes.
-    CostSum turnCost() const { return m_turnCost; }
-    CostSum sessionCost() const { return m_sessionCost; }
+    // The status bar's figures (see SessionUsage).
+    TokenUsage turnUsage() const { return m_usage->turnUsage(); }
+    TokenUsage sessionUsage() const { return m_usage->sessionUsage(); }
+    qint64 streamingTokenEstimate() const { return m_usage->streamingTokenEstimate(); }
+    CostSum turnCost() const { return m_usage->turnCost(); }
+    CostSum sessionCost() const { return m_usage->sessionCost(); }
+    qint64 contextTokens() const { return m_usage->contextTokens(); }
+    int iteration() const { return m_usage->iteration(); }
     // The current model's context window (the profile's override, else the price table's).
-    std::optional<qint64> contextWindow() const { return m_contextWindow; }
-    // The last request's tokens as the provider counted them, plus its answer: the history now.
-    qint64 contextTokens() const { return m_contextTokens; }
+    std::optional<qint64> contextWindow() const;
     // ≈ the next request's tokens when \a text is sent now.
     qint64 nextRequestEstimate(const QString &text) const
     {
-        return m_contextTokens + ContextGauge::estimateTokens(text);
+        return contextTokens() + ContextGauge::estimateTokens(text);
     }
-    int iteration() const { return m_iteration; }
     std::optional<TurnResult> lastResult() const { return m_lastResult; }
 
 signals:
@@ -180,22 +165,22 @@ signals:
     void elicitationSettled(int id);
 
 private:
-    void recountFromTrace();
-    void useResolvedKey(const ProviderProfile &profile, const ApiKeyResolver::Result &key, int readTimeoutMs);
+    // The provider part of apply(): \a provider's client into the agent; false while a turn runs.
+    bool applyProvider(const std::optional<SessionSetup::Provider> &provider);
+    void applyTools();
+    void rebuildWorkbenchBetweenIterations();
+    // The loop options with the provider's model, its prices and the MCP tools' time limit.
+    void applyLoop();
+    void applyApprovals();
     void onEvent(const AgentEvent &event);
     void onTurnFinished(const TurnResult &result);
-    void applyConfig();
     bool startTurn(const QString &text);
+    void startQueuedTurn();
+    void addNotice(const QString &text);
     // Built-in and MCP tools into the workbench, and the MCP tools' approval rules into the policy.
     void rebuildWorkbench();
-    // The tools setTools() named, made anew (with the current key's secrets); their names.
+    // The tools the setup names, made anew (with the current key's secrets); their names.
     QSet<QString> createBuiltinTools();
-    CommandSecrets commandSecrets() const;
-    void onMcpServerStateChanged(const QString &name, McpClient::State state);
-    // Trace nodes for the MCP start-ups the trace does not show yet, under the running turn.
-    void recordMcpStartups();
-    void onElicitation(const McpElicitation &request, McpClient::ElicitationReply reply);
-    void cancelElicitations();
     // The iteration traceNode is, or is a step of; nullptr outside one.
     const IterationData *enclosingIteration(int traceNode) const;
     // The history before the last user message; nullopt without one.
@@ -212,51 +197,21 @@ private:
         QDateTime updated;
     };
 
-    // One start-up of an MCP server, until the trace shows it.
-    struct McpStartup
-    {
-        qint64 startedUs = 0;
-        qint64 endedUs = 0;
-        McpClient::State state = McpClient::State::Starting;
-        bool recorded = true;
-    };
-
     QNetworkAccessManager *m_network;
     std::unique_ptr<Trace> m_trace;
     std::unique_ptr<Workbench> m_workbench;
-    std::unique_ptr<HttpModelClient> m_client;
-    std::unique_ptr<ModelClient> m_noProvider;
+    ProviderBinding *m_binding;
     std::unique_ptr<Agent> m_agent;
     StepDebugger *m_debugger;
     ToolApprovalPolicy *m_approvals;
     ConversationRows *m_rows;
-    McpHub *m_mcp;
-    ModelLister *m_modelLister = nullptr; // created at the first listModels()
+    McpBridge *m_mcp;
+    SessionUsage *m_usage;
+    SessionSetup m_setup;
     QList<std::shared_ptr<const Tool>> m_builtinTools;
     bool m_workbenchStale = false;
-    std::optional<ToolApprovalPolicy::Rule> m_mcpApprovalOverride;
-    QHash<QString, ToolApprovalPolicy::Rule> m_mcpRules; // as last applied to the policy
-    std::optional<QString> m_queuedText;                 // a turn waiting for MCP servers to start
+    std::optional<QString> m_queuedText; // a turn waiting for MCP servers to start
     bool m_queuedStartPosted = false;
-    int m_turnNode = -1;
-    QHash<QString, McpStartup> m_mcpStartups;
-    QHash<int, McpClient::ElicitationReply> m_elicitations;
-    int m_nextElicitation = 0;
-
-    std::optional<ProviderProfile> m_profile;
-    ProviderEndpoint m_endpoint;
-    AgentConfig m_config;
-    QStringList m_toolNames;
-    QString m_workspaceFolder;
-    bool m_fetchAllowsPrivateAddresses = false;
-    TokenUsage m_turnUsage;
-    TokenUsage m_sessionUsage;
-    CostSum m_turnCost;
-    CostSum m_sessionCost;
-    qint64 m_contextTokens = 0;
-    std::optional<qint64> m_contextWindow;
-    qint64 m_streamedChars = 0; // of the model call streaming now
-    int m_iteration = 0;
     std::optional<TurnResult> m_lastResult;
     QString m_title;
     QDateTime m_created;

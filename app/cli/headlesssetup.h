@@ -3,6 +3,7 @@
 #include "agent/config/providerprofile.h"
 #include "agent/loop/agentconfig.h"
 #include "agent/mcp/mcpserverconfig.h"
+#include "agent/session/sessionsetup.h"
 
 #include <QCoreApplication>
 #include <QList>
@@ -17,11 +18,12 @@ class ChatSession;
 namespace Loopscope::Cli {
 
 /*!
-    What a turn without a window runs with: the provider and its key, the loop
-    options, the built-in tools and their workspace, and who approves tool
-    calls when nobody is there to ask. `loopscope run` and every live case of
-    `loopscope eval` prepare their ChatSession through it, so both run a turn
-    the same way.
+    What a turn without a window runs with, as the command line says it: the
+    provider and its key, the loop options, the built-in tools and their
+    workspace, and who approves tool calls when nobody is there to ask.
+    `loopscope run` and every live case of `loopscope eval` turn it into the
+    SessionSetup their ChatSession applies, as the window does with its own, so
+    every front end runs a turn the same way.
 */
 struct HeadlessSetup
 {
@@ -43,7 +45,10 @@ public:
     bool fetchPrivate = false; // fetch_url may reach loopback and private addresses
     QList<McpServerConfig> mcpServers;
 
-    // Gives \a session this provider, loop, tools, approvals and MCP servers.
+    // The session's setup for this run: every built-in tool with an explicit rule, MCP tools with
+    // --approve all's.
+    SessionSetup sessionSetup() const;
+    // ChatSession::apply(sessionSetup()).
     void applyTo(ChatSession &session) const;
 };
 

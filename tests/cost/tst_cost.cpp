@@ -484,7 +484,9 @@ private slots:
         ChatSession session(&network);
         AgentConfig config;
         config.model.stream = false;
-        session.setAgentConfig(config);
+        SessionSetup setup = session.setup();
+        setup.loop = config;
+        session.apply(setup);
         ProviderProfile profile;
         profile.id = u"cost-test"_s;
         profile.kind = ProviderKind::OpenAi;
@@ -493,7 +495,7 @@ private slots:
         profile.contextWindow = 120;
         profile.inputPricePerMTok = 2.0;
         profile.outputPricePerMTok = 10.0;
-        QVERIFY(session.setProvider(profile, u"key"_s));
+        session.apply(session.setup().withProvider(profile, u"key"_s));
         QCOMPARE(session.contextWindow(), std::optional<qint64>(120));
 
         QSignalSpy notices(&session, &ChatSession::notice);

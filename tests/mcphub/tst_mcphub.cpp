@@ -227,7 +227,7 @@ private slots:
     {
         skipWithoutServers();
         makeSession();
-        m_session->setMcpServers({McpTestServers::everythingStdio()});
+        applyMcp({McpTestServers::everythingStdio()});
         m_session->approvals()->setDefaultRule(ToolApprovalPolicy::Rule::Ask);
         m_model->enqueue(ScriptedModelClient::calls(
             {ScriptedModelClient::call(u"c1"_s, u"echo"_s, uR"({"message":"hello from the model"})"_s)}));
@@ -310,8 +310,7 @@ private slots:
     {
         skipWithoutServers();
         makeSession();
-        m_session->setMcpServers({McpTestServers::everythingStdio()});
-        m_session->setMcpApprovalOverride(ToolApprovalPolicy::Rule::Always);
+        applyMcp({McpTestServers::everythingStdio()}, ToolApprovalPolicy::Rule::Always);
         m_model->enqueue(ScriptedModelClient::calls({ScriptedModelClient::call(
             u"c1"_s, u"trigger-long-running-operation"_s, uR"({"duration":1,"steps":3})"_s)}));
         m_model->enqueue(ScriptedModelClient::text(u"done"_s));
@@ -337,7 +336,7 @@ private slots:
     void aServerThatCannotStartLetsTheTurnGoOnWithOneNotice()
     {
         makeSession();
-        m_session->setMcpServers({missingServer()});
+        applyMcp({missingServer()});
         m_model->enqueue(ScriptedModelClient::text(u"answered anyway"_s));
         m_model->enqueue(ScriptedModelClient::text(u"again"_s));
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
@@ -367,8 +366,7 @@ private slots:
     {
         skipWithoutServers();
         makeSession();
-        m_session->setMcpServers({McpTestServers::faultServer(u"crash-during-call"_s)});
-        m_session->setMcpApprovalOverride(ToolApprovalPolicy::Rule::Always);
+        applyMcp({McpTestServers::faultServer(u"crash-during-call"_s)}, ToolApprovalPolicy::Rule::Always);
         m_model->enqueue(
             ScriptedModelClient::calls({ScriptedModelClient::call(u"c1"_s, u"crash"_s, u"{}"_s)}));
         m_model->enqueue(ScriptedModelClient::calls(
@@ -408,8 +406,7 @@ private slots:
     {
         skipWithoutServers();
         makeSession();
-        m_session->setMcpServers({listChangeServer()});
-        m_session->setMcpApprovalOverride(ToolApprovalPolicy::Rule::Always);
+        applyMcp({listChangeServer()}, ToolApprovalPolicy::Rule::Always);
         m_model->enqueue(
             ScriptedModelClient::calls({ScriptedModelClient::call(u"c1"_s, u"grow"_s, u"{}"_s)}));
         m_model->enqueue(
@@ -427,7 +424,7 @@ private slots:
     {
         skipWithoutServers();
         makeSession();
-        m_session->setMcpServers({McpTestServers::faultServer(u"silent"_s)});
+        applyMcp({McpTestServers::faultServer(u"silent"_s)});
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QSignalSpy busy(m_session.get(), &ChatSession::busyChanged);
         QVERIFY(m_session->send(u"wait"_s));
@@ -445,8 +442,7 @@ private slots:
     {
         skipWithoutServers();
         makeSession();
-        m_session->setMcpServers({McpTestServers::everythingStdio()});
-        m_session->setMcpApprovalOverride(ToolApprovalPolicy::Rule::Always);
+        applyMcp({McpTestServers::everythingStdio()}, ToolApprovalPolicy::Rule::Always);
         m_model->enqueue(ScriptedModelClient::calls(
             {ScriptedModelClient::call(u"c1"_s, u"trigger-elicitation-request"_s, u"{}"_s)}));
         m_model->enqueue(ScriptedModelClient::text(u"done"_s));
@@ -482,9 +478,21 @@ private:
         m_model = std::make_unique<ScriptedModelClient>();
         AgentConfig config;
         config.toolTimeoutMs = 20'000;
-        m_session->setAgentConfig(config);
-        m_session->setTools({}, QDir::tempPath());
+        SessionSetup setup = m_session->setup();
+        setup.loop = config;
+        setup.tools = {{}, QDir::tempPath()};
+        m_session->apply(setup);
         QVERIFY(m_session->agent()->setModelClient(m_model.get()));
+    }
+
+    // The session's MCP servers, their tools' rules overridden by \a rule when given.
+    void applyMcp(const QList<McpServerConfig> &servers,
+                  std::optional<ToolApprovalPolicy::Rule> rule = std::nullopt)
+    {
+        SessionSetup setup = m_session->setup();
+        setup.mcpServers = servers;
+        setup.approvals.mcpOverride = rule;
+        m_session->apply(setup);
     }
 
     std::unique_ptr<QNetworkAccessManager> m_network;

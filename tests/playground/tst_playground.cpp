@@ -62,12 +62,14 @@ private slots:
         AgentConfig config;
         config.model.stream = false;
         config.systemPrompt = u"Be brief."_s;
-        m_session->setAgentConfig(config);
+        SessionSetup setup = m_session->setup();
+        setup.loop = config;
+        m_session->apply(setup);
         m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
             exchange.respondJson(200, openAiCompletion(u"You said: "_s + lastUserText(request),
                                                        request.json().value(u"model"_s).toString()));
         });
-        QVERIFY(m_session->setProvider(profile(), apiKey));
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
     }
 
     void cleanup()

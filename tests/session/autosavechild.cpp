@@ -98,14 +98,17 @@ int main(int argc, char **argv)
     ChatSession session(&network);
     AgentConfig config;
     config.model.stream = true;
-    session.setAgentConfig(config);
+    SessionSetup setup = session.setup();
+    setup.loop = config;
+    session.apply(setup);
     ProviderProfile profile;
     profile.id = u"autosave-child"_s;
     profile.name = u"Child"_s;
     profile.kind = ProviderKind::OpenAi;
     profile.baseUrl = server.baseUrl().resolved(QUrl(u"/v1"_s));
     profile.model = u"child-model"_s;
-    if (!session.setProvider(profile, u"sk-child-0123456789"_s)) {
+    session.apply(session.setup().withProvider(profile, u"sk-child-0123456789"_s));
+    if (session.provider() != profile) {
         std::fputs("autosavechild: the provider was refused\n", stderr);
         return 1;
     }

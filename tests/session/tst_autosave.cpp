@@ -74,14 +74,16 @@ private slots:
         m_session = std::make_unique<ChatSession>(m_network.get());
         AgentConfig config;
         config.model.stream = false;
-        m_session->setAgentConfig(config);
+        SessionSetup setup = m_session->setup();
+        setup.loop = config;
+        m_session->apply(setup);
         ProviderProfile profile;
         profile.id = u"autosave-test"_s;
         profile.name = u"Local test"_s;
         profile.kind = ProviderKind::OpenAi;
         profile.baseUrl = m_server->baseUrl().resolved(QUrl(u"/v1"_s));
         profile.model = u"test-model"_s;
-        QVERIFY(m_session->setProvider(profile, u"sk-autosave-0123456789"_s));
+        m_session->apply(m_session->setup().withProvider(profile, u"sk-autosave-0123456789"_s));
     }
 
     void cleanup()

@@ -15,6 +15,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -37,6 +38,24 @@ QStringList userTexts(const HttpRequestRecord &request)
     return texts;
 }
 
+// A keychain that cannot be read, as without a Secret Service running.
+class UnreadableSecretStore final : public SecretStore
+{
+public:
+    void read(const QString &, QObject *context, ReadCallback done) override
+    {
+        QTimer::singleShot(0, context, [done] { done({std::nullopt, u"No Secret Service is running."_s}); });
+    }
+    void write(const QString &, const QString &, QObject *context, WriteCallback done) override
+    {
+        QTimer::singleShot(0, context, [done] { done(u"No Secret Service is running."_s); });
+    }
+    void remove(const QString &, QObject *context, WriteCallback done) override
+    {
+        QTimer::singleShot(0, context, [done] { done(u"No Secret Service is running."_s); });
+    }
+};
+
 } // namespace
 
 class ChatSessionTest : public QObject
@@ -52,7 +71,9 @@ private slots:
         m_session = std::make_unique<ChatSession>(m_network.get());
         AgentConfig config;
         config.model.stream = false;
-        m_session->setAgentConfig(config);
+        SessionSetup setup = m_session->setup();
+        setup.loop = config;
+        m_session->apply(setup);
         // Each request is answered with the user's last question echoed back.
         m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
             const QStringList texts = userTexts(request);
@@ -81,7 +102,7 @@ private slots:
 
     void aTurnAnswersAndCountsTokensForTheTurnAndTheSession()
     {
-        QVERIFY(m_session->setProvider(profile(), apiKey));
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QSignalSpy iterations(m_session.get(), &ChatSession::iterationChanged);
 
@@ -117,7 +138,7 @@ private slots:
 
     void regenerateAsksTheLastQuestionAgainWithoutItsOldAnswer()
     {
-        QVERIFY(m_session->setProvider(profile(), apiKey));
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QVERIFY(m_session->send(u"one"_s));
         QTRY_COMPARE(finished.size(), 1);
@@ -134,7 +155,7 @@ private slots:
 
     void editingTheLastQuestionReplacesIt()
     {
-        QVERIFY(m_session->setProvider(profile(), apiKey));
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QVERIFY(m_session->send(u"one"_s));
         QTRY_COMPARE(finished.size(), 1);
@@ -149,7 +170,7 @@ private slots:
 
     void retryAfterAProviderErrorAsksAgainFromACleanHistory()
     {
-        QVERIFY(m_session->setProvider(profile(), apiKey));
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
         int calls = 0;
         m_server->setHandler([&calls](const HttpRequestRecord &request, HttpExchange &exchange) {
             if (++calls == 1) {
@@ -171,7 +192,7 @@ private slots:
 
     void stopCancelsTheTurnAndTheSessionCanGoOn()
     {
-        QVERIFY(m_session->setProvider(profile(), apiKey));
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
         bool stall = true;
         m_server->setHandler([&stall](const HttpRequestRecord &, HttpExchange &exchange) {
             if (stall)
@@ -197,7 +218,7 @@ private slots:
 
     void clearStartsAnEmptyConversation()
     {
-        QVERIFY(m_session->setProvider(profile(), apiKey));
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QSignalSpy cleared(m_session.get(), &ChatSession::cleared);
         QVERIFY(m_session->send(u"one"_s));
@@ -214,7 +235,7 @@ private slots:
 
     void aRestoredConversationShowsTheRowsItShowedLive()
     {
-        QVERIFY(m_session->setProvider(profile(), apiKey));
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         // The first question asked twice: the trace holds a turn the history does not.
         QVERIFY(m_session->send(u"one"_s));
@@ -266,7 +287,7 @@ private slots:
 
         ProviderProfile providerB = profile();
         providerB.model = u"model-b-selected"_s;
-        QVERIFY(m_session->setProvider(providerB, apiKey));
+        m_session->apply(m_session->setup().withProvider(providerB, apiKey));
 
         const QString reopened = exported();
         QVERIFY2(reopened.contains(u"model-a-saved"_s), qPrintable(reopened));
@@ -290,7 +311,7 @@ private slots:
         QTest::addColumn<QString>("environmentVariable");
         QTest::addColumn<QString>("environmentValue");
         QTest::addColumn<QString>("keychainValue");
-        QTest::addColumn<QString>("expectedKey"); // empty: providerFailed
+        QTest::addColumn<QString>("expectedKey"); // empty: providerFailed, and the turn fails
 
         QTest::newRow("the keychain") << QString() << QString() << apiKey << apiKey;
         QTest::newRow("the environment variable the profile names, before the keychain")
@@ -330,9 +351,17 @@ private slots:
         m_session->useProfile(chosen, &keychain);
         if (expectedKey.isEmpty()) {
             QTRY_COMPARE(failed.size(), 1);
-            QCOMPARE(changed.size(), 0);
-            QVERIFY(!m_session->hasProvider());
-            QVERIFY(!failed.first().first().toString().isEmpty());
+            const QString reason = failed.first().first().toString();
+            QVERIFY(!reason.isEmpty());
+            // The profile is the session's all the same: its turns fail with the reason.
+            QCOMPARE(changed.size(), 1);
+            QCOMPARE(m_session->provider()->id, chosen.id);
+            QCOMPARE(m_session->setup().providerProblem(), reason);
+            QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+            QVERIFY(m_session->send(u"hi"_s));
+            QTRY_COMPARE(finished.size(), 1);
+            QCOMPARE(finished.first().first().value<TurnResult>().error, reason);
+            QVERIFY(m_server->requests().isEmpty());
         } else {
             QTRY_COMPARE(changed.size(), 1);
             QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
@@ -343,6 +372,42 @@ private slots:
         }
         if (!environmentVariable.isEmpty())
             qunsetenv(environmentVariable.toLocal8Bit().constData());
+    }
+
+    void aProfileWhoseKeyCannotBeReadNeverFallsBackToThePreviousOne()
+    {
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
+        ProviderProfile locked = profile();
+        locked.id = u"locked"_s;
+        locked.name = u"Locked keychain"_s;
+        locked.kind = ProviderKind::Anthropic;
+        locked.baseUrl = m_server->baseUrl();
+        locked.model = u"claude-locked"_s;
+        UnreadableSecretStore keychain;
+        QSignalSpy failed(m_session.get(), &ChatSession::providerFailed);
+        m_session->useProfile(locked, &keychain);
+        QTRY_COMPARE(failed.size(), 1);
+        QVERIFY2(failed.first().first().toString().contains(u"No Secret Service is running"_s),
+                 qPrintable(failed.first().first().toString()));
+        QCOMPARE(m_session->provider()->id, u"locked"_s);
+        QCOMPARE(m_session->agentConfig().model.model, QString()); // the loop's options carry no model
+        QCOMPARE(m_session->agent()->config().model.model, u"claude-locked"_s);
+
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"hi"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        const auto result = finished.first().first().value<TurnResult>();
+        QCOMPARE(result.outcome, TurnOutcome::Failed);
+        QVERIFY2(result.error.contains(u"Settings → Providers"_s), qPrintable(result.error));
+        QVERIFY(m_server->requests().isEmpty());
+        // The saved session says which provider it was on.
+        QCOMPARE(m_session->toTranscript().providerKind, u"anthropic"_s);
+        QCOMPARE(m_session->toTranscript().config.model.model, u"claude-locked"_s);
+        // Its models are not asked for without a key.
+        QSignalSpy listFailed(m_session.get(), &ChatSession::modelsListFailed);
+        m_session->listModels();
+        QTRY_COMPARE(listFailed.size(), 1);
+        QVERIFY(m_server->requests().isEmpty());
     }
 
     void settingsApplyLoopOptionsToolsAndTheApprovalRulesThatParse()
@@ -359,7 +424,7 @@ private slots:
         settings.setToolApprovalRules(
             {{u"calculator"_s, u"never"_s}, {u"read_file"_s, u"ask"_s}, {u"current_time"_s, u"sometimes"_s}});
 
-        m_session->applySettings(settings);
+        m_session->apply(SessionSetup::fromSettings(settings, m_session->setup()));
 
         QCOMPARE(m_session->agentConfig().maxIterations, 4);
         QCOMPARE(m_session->agent()->config().systemPrompt, u"Be brief."_s);
@@ -377,7 +442,9 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("from the workspace");
         file.close();
-        m_session->setTools({}, workspace.path());
+        SessionSetup setup = m_session->setup();
+        setup.tools = {{}, workspace.path()};
+        m_session->apply(setup);
 
         const ReplayWorkbench::ToolProvider tools = m_session->replayTools();
         QVERIFY(!tools(u"no_such_tool"_s));
@@ -412,11 +479,16 @@ private slots:
         ProviderProfile chosen = profile();
         chosen.apiKeyEnv = u"LOOPSCOPE_SESSION_TEST_KEY"_s;
 
+        const auto applyTools = [this, &workspace] {
+            SessionSetup setup = m_session->setup();
+            setup.tools = {{u"run_command"_s}, workspace.path()};
+            m_session->apply(setup);
+        };
         if (toolsFirst)
-            m_session->setTools({u"run_command"_s}, workspace.path());
-        QVERIFY(m_session->setProvider(chosen, apiKey));
+            applyTools();
+        m_session->apply(m_session->setup().withProvider(chosen, apiKey));
         if (!toolsFirst)
-            m_session->setTools({u"run_command"_s}, workspace.path());
+            applyTools();
         const std::shared_ptr<const Tool> tool = m_session->workbench()->find(u"run_command"_s);
         QVERIFY(tool);
         ToolContext context;
@@ -450,7 +522,7 @@ private slots:
     void aNodeBelongsToItsTurnAndNoNodeMeansTheLastTurn()
     {
         runDemoTurn();
-        QVERIFY(m_session->setProvider(profile(), apiKey));
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QVERIFY(m_session->send(u"and again"_s));
         QTRY_COMPARE(finished.size(), 1);
@@ -518,9 +590,11 @@ private:
         DemoConversation::install(*m_server, 0);
         AgentConfig streamed = m_session->agentConfig();
         streamed.model.stream = true; // the demo speaks SSE
-        m_session->setAgentConfig(streamed);
-        QVERIFY(m_session->setProvider(profile(), apiKey));
-        m_session->setTools({u"calculator"_s, u"current_time"_s}, QDir::tempPath());
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
+        SessionSetup setup = m_session->setup();
+        setup.loop = streamed;
+        setup.tools = {{u"calculator"_s, u"current_time"_s}, QDir::tempPath()};
+        m_session->apply(setup);
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QVERIFY(m_session->send(QString::fromUtf8(DemoConversation::question)));
         QTRY_COMPARE(finished.size(), 1);

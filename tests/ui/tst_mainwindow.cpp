@@ -24,8 +24,10 @@
 #include "ui/mainwindow.h"
 #include "ui/playground/playgroundwindow.h"
 #include "ui/replay/replaywindow.h"
+#include "ui/session/providerpicker.h"
 #include "ui/session/sessionactions.h"
 #include "ui/settings/firstrunpanel.h"
+#include "ui/settings/settingsdialog.h"
 #include "ui/trace/traceinspector.h"
 
 #include <QAbstractButton>
@@ -51,12 +53,31 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
 
 namespace {
+
+// A keychain that cannot be read, as without a Secret Service running.
+class UnreadableSecretStore final : public SecretStore
+{
+public:
+    void read(const QString &, QObject *context, ReadCallback done) override
+    {
+        QTimer::singleShot(0, context, [done] { done({std::nullopt, u"No Secret Service is running."_s}); });
+    }
+    void write(const QString &, const QString &, QObject *context, WriteCallback done) override
+    {
+        QTimer::singleShot(0, context, [done] { done(u"No Secret Service is running."_s); });
+    }
+    void remove(const QString &, QObject *context, WriteCallback done) override
+    {
+        QTimer::singleShot(0, context, [done] { done(u"No Secret Service is running."_s); });
+    }
+};
 
 // Everything a window needs, real, in a throw-away settings file.
 struct Fixture
@@ -582,6 +603,87 @@ private slots:
         QTRY_VERIFY(m_server->requests().size() > requests);
         QTRY_COMPARE(models->count(), 3);
         QCOMPARE(models->currentText(), u"o3-mini"_s);
+    }
+
+    void aProfileWhoseKeyCannotBeReadIsTheOneShownAndItsTurnFailsWithTheReason()
+    {
+        answerModelList({u"gpt-4o-mini"_s, u"gpt-4.1"_s});
+        // The demo server's profile takes its key from the environment; the other one's key is in a
+        // keychain that cannot be read.
+        ProviderProfile demo = demoProfile();
+        demo.id = u"demo"_s;
+        m_fixture->profiles.save(demo);
+        ProviderProfile locked;
+        locked.id = u"locked"_s;
+        locked.name = u"Locked Anthropic"_s;
+        locked.kind = ProviderKind::Anthropic;
+        locked.baseUrl = m_server->baseUrl();
+        locked.model = u"claude-locked"_s;
+        m_fixture->profiles.save(locked);
+        m_fixture->profiles.setDefaultProfileId(u"demo"_s);
+        UnreadableSecretStore keychain;
+        Ui::MainWindowContext context = m_fixture->context();
+        context.secrets = &keychain;
+
+        Ui::MainWindow window(context);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        ChatSession &session = m_fixture->session;
+        QTRY_VERIFY(session.hasProvider());
+        QCOMPARE(session.provider()->id, u"demo"_s);
+        Ui::ProviderPicker *picker = window.providerPicker();
+        QComboBox *providers = picker->providerBox();
+        QComboBox *models = window.modelBox();
+        QTRY_COMPARE(models->count(), 2); // the demo's models, listed
+        QCOMPARE(models->currentText(), u"gpt-4o-mini"_s);
+        QVERIFY(!picker->setKeyAction()->isVisible());
+        const qsizetype requests = m_server->requests().size();
+
+        // Chosen as a user does: the toolbar, the status bar and the session all name it.
+        const int lockedIndex = providers->findData(u"locked"_s);
+        QVERIFY(lockedIndex >= 0);
+        providers->setCurrentIndex(lockedIndex);
+        emit providers->activated(lockedIndex);
+        QTRY_COMPARE(session.provider()->id, u"locked"_s);
+        QCOMPARE(providers->currentData().toString(), u"locked"_s);
+        QTRY_COMPARE(models->currentText(), u"claude-locked"_s);
+        QVERIFY2(window.statusText().contains(u"Locked Anthropic · claude-locked"_s),
+                 qPrintable(window.statusText()));
+        // The fix is offered where the profile is chosen.
+        QVERIFY(picker->setKeyAction()->isVisible());
+        QVERIFY2(providers->toolTip().contains(u"No Secret Service is running."_s),
+                 qPrintable(providers->toolTip()));
+
+        // The turn fails with the reason; nothing goes to the demo server, over any protocol.
+        QSignalSpy finished(session.agent(), &Agent::turnFinished);
+        window.composer()->setText(u"Which provider answers?"_s);
+        window.composer()->send();
+        QTRY_COMPARE(finished.size(), 1);
+        const auto result = finished.first().first().value<TurnResult>();
+        QCOMPARE(result.outcome, TurnOutcome::Failed);
+        QVERIFY2(result.error.contains(u"No Secret Service is running."_s), qPrintable(result.error));
+        QVERIFY2(result.error.contains(u"Settings → Providers"_s), qPrintable(result.error));
+        QCOMPARE(m_server->requests().size(), requests);
+        // The saved session names the profile shown, so reopening it stays there.
+        QCOMPARE(session.toTranscript().providerKind, u"anthropic"_s);
+        QCOMPARE(session.toTranscript().config.model.model, u"claude-locked"_s);
+
+        // A model typed now belongs to the profile shown, and only to it.
+        models->lineEdit()->setFocus();
+        models->lineEdit()->selectAll();
+        QTest::keyClicks(models->lineEdit(), u"claude-typed"_s);
+        QTest::keyClick(models->lineEdit(), Qt::Key_Return);
+        QTRY_COMPARE(session.provider()->model, u"claude-typed"_s);
+        QCOMPARE(m_fixture->profiles.profile(u"locked"_s)->model, u"claude-typed"_s);
+        QCOMPARE(m_fixture->profiles.profile(u"demo"_s)->model, u"gpt-4o-mini"_s);
+        QCOMPARE(providers->currentData().toString(), u"locked"_s);
+
+        // "Set Key…" opens the settings where the key goes.
+        picker->setKeyAction()->trigger();
+        Ui::SettingsDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<Ui::SettingsDialog *>()) != nullptr);
+        dialog->reject();
     }
 
     void theStatusBarFitsANarrowWindowWithoutClippingItsWords_data()

@@ -49,8 +49,10 @@ private slots:
         m_session = std::make_unique<ChatSession>(m_network.get());
         AgentConfig config;
         config.model.stream = false;
-        m_session->setAgentConfig(config);
-        QVERIFY(m_session->setProvider(profile(), u"sk-window-0123456789"_s));
+        SessionSetup setup = m_session->setup();
+        setup.loop = config;
+        m_session->apply(setup);
+        m_session->apply(m_session->setup().withProvider(profile(), u"sk-window-0123456789"_s));
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QVERIFY(m_session->send(u"What is two and two?"_s));
         QTRY_COMPARE(finished.size(), 1);

@@ -249,7 +249,7 @@ int main(int argc, char *argv[])
             return 13;
         notes.close();
         appSettings.setEnabledTools({u"read_file"_s, u"edit_file"_s, u"run_command"_s});
-        session.applySettings(appSettings);
+        session.apply(SessionSetup::fromSettings(appSettings, session.setup()));
         DemoConversation::installEdit(server, 15);
         window.composer()->setText(QString::fromUtf8(DemoConversation::editQuestion));
         window.composer()->send();
@@ -274,7 +274,7 @@ int main(int argc, char *argv[])
         if (!waitFor([&] { return !session.isBusy() && session.lastResult().has_value(); }))
             return 16;
         appSettings.setEnabledTools({u"calculator"_s, u"current_time"_s, u"read_file"_s});
-        session.applySettings(appSettings);
+        session.apply(SessionSetup::fromSettings(appSettings, session.setup()));
     }
 
     // Tools from an MCP server: server-everything from the npm folder the tests install
@@ -290,7 +290,9 @@ int main(int argc, char *argv[])
         config.command = u"node"_s;
         config.arguments = {everything, u"stdio"_s};
         McpSettings(&settings).setServers({config});
-        session.setMcpServers({config});
+        SessionSetup setup = session.setup();
+        setup.mcpServers = {config};
+        session.apply(setup);
         if (!waitFor([&] {
                 const McpClient *client = session.mcp()->client(config.name);
                 return client && client->state() == McpClient::State::Ready;

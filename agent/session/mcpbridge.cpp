@@ -1,0 +1,187 @@
+#include "agent/session/mcpbridge.h"
+
+#include "agent/loop/agent.h"
+#include "agent/trace/trace.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QPointer>
+
+#include <algorithm>
+#include <utility>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+McpBridge::McpBridge(QNetworkAccessManager *network, Agent *agent, Trace *trace,
+                     ToolApprovalPolicy *approvals, QObject *parent)
+    : QObject(parent)
+    , m_agent(agent)
+    , m_trace(trace)
+    , m_approvals(approvals)
+    , m_hub(new McpHub(network, this))
+{
+    connect(m_hub, &McpHub::toolsChanged, this, &McpBridge::toolsChanged);
+    connect(m_hub, &McpHub::notice, this, &McpBridge::notice);
+    connect(m_hub, &McpHub::serverStateChanged, this, &McpBridge::onServerStateChanged);
+    m_hub->setElicitationHandler(
+        [self = QPointer<McpBridge>(this)](const McpElicitation &request, McpClient::ElicitationReply reply) {
+            if (self)
+                self->onElicitation(request, std::move(reply));
+            else
+                reply({McpElicitationAnswer::Action::Cancel, {}});
+        });
+}
+
+McpBridge::~McpBridge()
+{
+    cancelElicitations();
+    // No server outlives the session; a tool call still waiting gets its failure.
+    m_hub->shutdown();
+}
+
+void McpBridge::setServers(const QList<McpServerConfig> &servers)
+{
+    m_hub->setServers(servers);
+    // A start-up of a server no longer configured is not shown.
+    for (auto it = m_startups.begin(); it != m_startups.end();) {
+        if (!m_hub->client(it.key()))
+            it = m_startups.erase(it);
+        else
+            ++it;
+    }
+}
+
+void McpBridge::mergeApprovalRules()
+{
+    QHash<QString, ToolApprovalPolicy::Rule> serverRules;
+    const QHash<QString, QString> named = m_hub->approvalRules();
+    for (auto it = named.cbegin(); it != named.cend(); ++it) {
+        serverRules.insert(
+            it.key(),
+            m_override.value_or(
+                ToolApprovalPolicy::ruleFromName(it.value()).value_or(ToolApprovalPolicy::Rule::Ask)));
+    }
+    QHash<QString, ToolApprovalPolicy::Rule> rules = m_approvals->rules();
+    for (auto it = m_mergedRules.cbegin(); it != m_mergedRules.cend(); ++it) {
+        if (!serverRules.contains(it.key()))
+            rules.remove(it.key());
+    }
+    for (auto it = serverRules.cbegin(); it != serverRules.cend(); ++it) {
+        if (!rules.contains(it.key()) || m_mergedRules.value(it.key()) != it.value()
+            || !m_mergedRules.contains(it.key()))
+            rules.insert(it.key(), it.value());
+    }
+    m_mergedRules = serverRules;
+    if (rules != m_approvals->rules())
+        m_approvals->setRules(rules);
+}
+
+bool McpBridge::prepareTurn()
+{
+    m_hub->prepareTurn();
+    return m_hub->isStarting();
+}
+
+void McpBridge::turnStarted(int turnNode)
+{
+    m_turnNode = turnNode;
+    recordStartups();
+}
+
+void McpBridge::turnFinished()
+{
+    m_turnNode = -1;
+    cancelElicitations();
+}
+
+void McpBridge::onServerStateChanged(const QString &name, McpClient::State state)
+{
+    const qint64 nowUs = QDateTime::currentMSecsSinceEpoch() * 1000;
+    if (state == McpClient::State::Starting) {
+        m_startups.insert(name, {nowUs, 0, state, false});
+    } else if (auto it = m_startups.find(name);
+               it != m_startups.end() && it->state == McpClient::State::Starting) {
+        if (state == McpClient::State::Stopped) {
+            m_startups.erase(it); // stopped while starting: nothing to show
+        } else {
+            it->endedUs = nowUs;
+            it->state = state;
+            if (m_turnNode >= 0)
+                recordStartups();
+        }
+    }
+    if (!m_hub->isStarting())
+        emit startupsSettled();
+}
+
+void McpBridge::recordStartups()
+{
+    if (m_turnNode < 0 || !m_trace->isValid(m_turnNode))
+        return;
+    for (auto it = m_startups.begin(); it != m_startups.end(); ++it) {
+        Startup &startup = it.value();
+        if (startup.recorded || startup.state == McpClient::State::Starting)
+            continue;
+        startup.recorded = true;
+        McpServerData data;
+        data.server = it.key();
+        McpClient *client = m_hub->client(it.key());
+        if (client && startup.state == McpClient::State::Ready) {
+            if (const std::optional<McpStartupInfo> info = client->startupInfo()) {
+                QJsonArray exchange;
+                for (const QJsonObject &message : info->exchange)
+                    exchange.append(message);
+                data.startup
+                    = {{u"protocolVersion"_s, info->protocolVersion}, {u"discovered"_s, info->discovered},
+                       {u"serverInfo"_s, info->serverInfo},           {u"toolCount"_s, info->toolCount},
+                       {u"durationMs"_s, info->durationMs},           {u"exchange"_s, exchange}};
+                if (!info->instructions.isEmpty())
+                    data.startup.insert(u"instructions"_s, info->instructions);
+            }
+        } else {
+            data.error = client ? client->failureReason() : tr("The MCP server was removed.");
+            if (client)
+                data.stderrTail
+                    = client->stderrTail().mid(std::max<qsizetype>(0, client->stderrTail().size() - 20));
+        }
+        const bool ok = startup.state == McpClient::State::Ready;
+        const int node = m_trace->begin(m_turnNode, TraceKind::McpServer, tr("MCP server %1").arg(it.key()),
+                                        startup.startedUs, data);
+        m_trace->finish(node, ok ? TraceStatus::Ok : TraceStatus::Error, startup.endedUs);
+    }
+}
+
+void McpBridge::onElicitation(const McpElicitation &request, McpClient::ElicitationReply reply)
+{
+    const int id = ++m_nextElicitation;
+    m_elicitations.insert(id, std::move(reply));
+    // The tool that asks waits for a person: its time limit must not run out meanwhile.
+    m_agent->pauseToolTimeouts(true);
+    emit elicitationRequested(id, request);
+}
+
+bool McpBridge::answerElicitation(int id, const McpElicitationAnswer &answer)
+{
+    const auto it = m_elicitations.find(id);
+    if (it == m_elicitations.end())
+        return false;
+    const McpClient::ElicitationReply reply = it.value();
+    m_elicitations.erase(it);
+    if (m_elicitations.isEmpty())
+        m_agent->pauseToolTimeouts(false);
+    if (reply)
+        reply(answer);
+    emit elicitationSettled(id);
+    return true;
+}
+
+void McpBridge::cancelElicitations()
+{
+    const QList<int> ids = m_elicitations.keys();
+    for (int id : ids)
+        answerElicitation(id, {McpElicitationAnswer::Action::Cancel, {}});
+}
+
+} // namespace Loopscope

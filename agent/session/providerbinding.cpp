@@ -1,0 +1,175 @@
+#include "agent/session/providerbinding.h"
+
+#include "agent/config/profilepricing.h"
+#include "agent/providers/httpmodelclient.h"
+#include "agent/providers/modellister.h"
+#include "agent/providers/providerfactory.h"
+#include "agent/wire/secretredactor.h"
+
+#include <QTimer>
+
+#include <tuple>
+#include <utility>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+namespace {
+
+/*!
+    The model client when no request can go out: before a provider is chosen,
+    or for a profile without a usable key. Every request fails at once with
+    a message that says what to do, so the agent never waits on nothing.
+*/
+class UnavailableClient final : public ModelClient
+{
+public:
+    UnavailableClient(QString providerName, QString reason)
+        : m_providerName(std::move(providerName))
+        , m_reason(std::move(reason))
+    {}
+
+    void send(const ModelRequest &) override
+    {
+        // Asynchronous like every client: the agent is still inside send().
+        QTimer::singleShot(0, this, [this] { emit failed({ModelError::Kind::Protocol, 0, m_reason}); });
+    }
+    void cancel() override {}
+    QString providerName() const override { return m_providerName; }
+
+private:
+    QString m_providerName;
+    QString m_reason;
+};
+
+ProviderEndpoint endpointOf(const SessionSetup::Provider &provider)
+{
+    ProviderEndpoint endpoint;
+    endpoint.baseUrl = provider.profile.effectiveBaseUrl();
+    endpoint.apiKey = provider.apiKey;
+    endpoint.readTimeoutMs = provider.readTimeoutMs;
+    return endpoint;
+}
+
+} // namespace
+
+ProviderBinding::ProviderBinding(QNetworkAccessManager *network, QObject *parent)
+    : QObject(parent)
+    , m_network(network)
+    , m_client(makeClient())
+{}
+
+ProviderBinding::~ProviderBinding() = default;
+
+std::unique_ptr<ModelClient> ProviderBinding::makeClient() const
+{
+    if (!m_provider)
+        return std::make_unique<UnavailableClient>(
+            u"none"_s, tr("No provider is configured: add one in Settings → Providers."));
+    if (!m_provider->isUsable())
+        return std::make_unique<UnavailableClient>(providerKindName(m_provider->profile.kind),
+                                                   m_provider->keyProblem);
+    return std::make_unique<HttpModelClient>(m_network, createProviderProtocol(m_provider->profile.kind),
+                                             endpointOf(*m_provider));
+}
+
+std::unique_ptr<ModelClient> ProviderBinding::bind(const std::optional<SessionSetup::Provider> &provider)
+{
+    // A listing for another endpoint would offer models this one may not have.
+    const auto endpointKey = [](const std::optional<SessionSetup::Provider> &p) {
+        return p ? std::tuple(p->profile.kind, p->profile.effectiveBaseUrl(), p->apiKey)
+                 : std::tuple(ProviderKind::OpenAi, QUrl(), QString());
+    };
+    if (m_lister && (!m_provider || !provider || endpointKey(m_provider) != endpointKey(provider)))
+        m_lister->cancel();
+    m_provider = provider;
+    std::unique_ptr<ModelClient> previous = std::exchange(m_client, makeClient());
+    m_contextWindow.reset();
+    if (m_provider) {
+        m_contextWindow = ProfilePricing(m_provider->profile, PriceTable::builtIn())
+                              .contextWindow(m_provider->profile.model);
+    }
+    return previous;
+}
+
+bool ProviderBinding::setModel(const QString &model)
+{
+    const QString name = model.trimmed();
+    if (!m_provider || name.isEmpty())
+        return false;
+    m_provider->profile.model = name;
+    m_contextWindow = ProfilePricing(m_provider->profile, PriceTable::builtIn()).contextWindow(name);
+    return true;
+}
+
+ModelClient *ProviderBinding::client() const
+{
+    return m_client.get();
+}
+
+std::unique_ptr<ModelClient> ProviderBinding::createModelClient() const
+{
+    if (!m_provider)
+        return nullptr;
+    return makeClient();
+}
+
+void ProviderBinding::listModels()
+{
+    if (!m_provider)
+        return;
+    if (!m_lister) {
+        m_lister = new ModelLister(m_network, this);
+        connect(m_lister, &ModelLister::listed, this, &ProviderBinding::modelsListed);
+        connect(m_lister, &ModelLister::failed, this, &ProviderBinding::modelsListFailed);
+    }
+    if (!m_provider->isUsable()) {
+        // Without a key the provider would only refuse; the reason is the answer.
+        m_lister->cancel();
+        QTimer::singleShot(0, m_lister,
+                           [this, reason = m_provider->keyProblem] { emit modelsListFailed(reason); });
+        return;
+    }
+    const ProviderEndpoint endpoint = endpointOf(*m_provider);
+    m_lister->list(m_provider->profile.kind, endpoint.baseUrl, endpoint.apiKey);
+}
+
+AgentConfig ProviderBinding::configFor(const AgentConfig &loop) const
+{
+    AgentConfig config = loop;
+    if (m_provider) {
+        const bool stream = config.model.stream;
+        config.model = m_provider->profile.defaults;
+        config.model.model = m_provider->profile.model;
+        config.model.stream = stream;
+    }
+    return config;
+}
+
+PriceLookup ProviderBinding::priceLookup() const
+{
+    if (!m_provider)
+        return {};
+    return ProfilePricing(m_provider->profile, PriceTable::builtIn()).lookup();
+}
+
+CommandSecrets ProviderBinding::commandSecrets() const
+{
+    CommandSecrets secrets;
+    secrets.hiddenVariables
+        = ApiKeyResolver::keyVariables(m_provider ? m_provider->profile : ProviderProfile());
+    // The key may have come from the keychain, or be readable some other way than the
+    // environment (a file the command prints): its value is blanked wherever it shows.
+    SecretRedactor redactor;
+    if (m_provider)
+        redactor.addSecret(m_provider->apiKey);
+    for (const QString &name : std::as_const(secrets.hiddenVariables))
+        redactor.addSecret(qEnvironmentVariable(name.toLocal8Bit().constData()).trimmed());
+    secrets.redact = [redactor](const QString &text) {
+        return redactor.text(text);
+    };
+    return secrets;
+}
+
+} // namespace Loopscope

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "agent/loop/agentconfig.h"
+#include "agent/model/modelclient.h"
+#include "agent/session/sessionsetup.h"
+#include "agent/tools/builtin/runcommandtool.h"
+#include "agent/trace/tracecost.h"
+
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QNetworkAccessManager;
+QT_END_NAMESPACE
+
+namespace Loopscope {
+
+class ModelLister;
+
+/*!
+    The session's provider: a profile and its key made into the model client
+    the agent talks to, the models that provider lists, and what its model
+    costs and holds. A profile without a usable key is bound all the same, to
+    a client whose every request fails with the reason, so a turn never goes
+    out over another profile's protocol. No provider: a client that says how to add one.
+*/
+class ProviderBinding final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ProviderBinding(QNetworkAccessManager *network, QObject *parent = nullptr);
+    ~ProviderBinding() override;
+
+    // The client for \a provider from now on; the previous one is handed back, to be let go once
+    // nothing points to it.
+    [[nodiscard]] std::unique_ptr<ModelClient> bind(const std::optional<SessionSetup::Provider> &provider);
+    const std::optional<SessionSetup::Provider> &provider() const { return m_provider; }
+    // Another model of the bound profile; false without a provider or a name.
+    bool setModel(const QString &model);
+    ModelClient *client() const;
+    // A second client like client(), e.g. for a replay that goes live; nullptr without a provider.
+    std::unique_ptr<ModelClient> createModelClient() const;
+    // modelsListed() or modelsListFailed() follows; nothing without a provider.
+    void listModels();
+
+    // The loop's options with the profile's model and its parameters.
+    AgentConfig configFor(const AgentConfig &loop) const;
+    PriceLookup priceLookup() const;
+    // The model's context window (the profile's override, else the price table's).
+    std::optional<qint64> contextWindow() const { return m_contextWindow; }
+    // What run_command hides from its commands: the key's variables and its value.
+    CommandSecrets commandSecrets() const;
+
+signals:
+    void modelsListed(const QStringList &models);
+    void modelsListFailed(const QString &reason);
+
+private:
+    std::unique_ptr<ModelClient> makeClient() const;
+
+    QNetworkAccessManager *m_network;
+    std::optional<SessionSetup::Provider> m_provider;
+    std::unique_ptr<ModelClient> m_client;
+    ModelLister *m_lister = nullptr; // created at the first listModels()
+    std::optional<qint64> m_contextWindow;
+};
+
+} // namespace Loopscope

@@ -1,0 +1,63 @@
+#include "agent/session/sessionsetup.h"
+
+#include "agent/config/appsettings.h"
+
+namespace Loopscope {
+
+SessionSetup SessionSetup::fromSettings(const AppSettings &settings, const SessionSetup &base)
+{
+    SessionSetup setup = base;
+    setup.loop = settings.agentConfig();
+    setup.tools
+        = {settings.enabledTools(), settings.workspaceFolder(), settings.fetchAllowsPrivateAddresses()};
+    setup.approvals = {};
+    const QHash<QString, QString> names = settings.toolApprovalRules();
+    for (auto it = names.cbegin(); it != names.cend(); ++it) {
+        if (const auto rule = ToolApprovalPolicy::ruleFromName(it.value()))
+            setup.approvals.rules.insert(it.key(), *rule);
+    }
+    setup.approvals.scoped = settings.scopedApprovals();
+    return setup;
+}
+
+SessionSetup SessionSetup::withProvider(const ProviderProfile &profile, const QString &apiKey) const
+{
+    SessionSetup setup = *this;
+    setup.provider = Provider{profile, apiKey, {}, provider ? provider->readTimeoutMs : 600'000};
+    return setup;
+}
+
+SessionSetup::Provider SessionSetup::providerFor(const ProviderProfile &profile,
+                                                 const ApiKeyResolver::Result &key, int readTimeoutMs)
+{
+    Provider provider{profile, key.key, {}, readTimeoutMs};
+    using Status = ApiKeyResolver::Result::Status;
+    const QString name = profile.name.isEmpty() ? profile.model : profile.name;
+    switch (key.status) {
+    case Status::Found:
+    case Status::NotNeeded: break;
+    case Status::EnvironmentUnset:
+        provider.keyProblem
+            = tr("The environment variable %1 that \"%2\" takes its key from is not set: set it "
+                 "and start Loopscope again, or enter a key in Settings → Providers.")
+                  .arg(profile.apiKeyEnv, name);
+        break;
+    case Status::NotStored:
+        provider.keyProblem
+            = tr("No API key is stored for \"%1\": enter one in Settings → Providers, or name "
+                 "an environment variable that holds it.")
+                  .arg(name);
+        break;
+    case Status::KeychainUnreadable:
+        provider.keyProblem
+            = tr("The keychain could not give the key for \"%1\" (%2): unlock the keychain, or "
+                 "name an environment variable that holds the key in Settings → Providers.")
+                  .arg(name, key.keychainError);
+        break;
+    }
+    if (!provider.keyProblem.isEmpty())
+        provider.apiKey.clear();
+    return provider;
+}
+
+} // namespace Loopscope

@@ -1,0 +1,92 @@
+#pragma once
+
+#include "agent/config/apikeyresolver.h"
+#include "agent/config/providerprofile.h"
+#include "agent/debug/approvalscope.h"
+#include "agent/debug/toolapprovalpolicy.h"
+#include "agent/loop/agentconfig.h"
+#include "agent/mcp/mcpserverconfig.h"
+
+#include <QCoreApplication>
+#include <QHash>
+#include <QList>
+#include <QStringList>
+
+#include <optional>
+
+namespace Loopscope {
+
+class AppSettings;
+
+/*!
+    Everything a conversation runs with, as one value: the provider profile
+    and its key (or why there is none), the loop options, the built-in tools
+    and their workspace, the MCP servers, and who approves tool calls. The
+    window builds it from the user's settings and the toolbar's choice, `loopscope
+    run` and `eval` from their command line; ChatSession::apply() is the one
+    place it takes effect, so what the toolbar shows is what the next request uses.
+*/
+struct SessionSetup
+{
+    Q_DECLARE_TR_FUNCTIONS(SessionSetup)
+
+public:
+    struct Provider
+    {
+        ProviderProfile profile; // its model is the one the next turn asks
+        QString apiKey;
+        // Why the profile has no usable key (a sentence with the fix), empty when it has one: its
+        // turns then fail with this reason, and never go to another profile.
+        QString keyProblem;
+        int readTimeoutMs = 600'000;
+
+        bool isUsable() const { return keyProblem.isEmpty(); }
+        bool operator==(const Provider &) const = default;
+    };
+
+    struct Tools
+    {
+        QStringList names;         // built-in tools; unknown names are left out
+        QString workspace;         // where the file tools and run_command are confined
+        bool fetchPrivate = false; // fetch_url may reach loopback and private addresses
+
+        bool operator==(const Tools &) const = default;
+    };
+
+    struct Approvals
+    {
+        QHash<QString, ToolApprovalPolicy::Rule> rules; // by tool name
+        QList<ScopedApproval> scoped;
+        // nullopt: ask before tools that ask first, run the others (the window).
+        std::optional<ToolApprovalPolicy::Rule> defaultRule;
+        QString neverReason; // what the model is told when a Never rule denies a call
+        // Every MCP tool gets this rule instead of its configured one (runs nobody watches).
+        std::optional<ToolApprovalPolicy::Rule> mcpOverride;
+
+        bool operator==(const Approvals &) const = default;
+    };
+
+    std::optional<Provider> provider; // nullopt: no provider configured yet
+    AgentConfig loop;                 // the model and its options come from the provider
+    Tools tools;
+    QList<McpServerConfig> mcpServers;
+    Approvals approvals;
+
+    bool operator==(const SessionSetup &) const = default;
+
+    // This setup on \a profile with \a apiKey.
+    SessionSetup withProvider(const ProviderProfile &profile, const QString &apiKey) const;
+    // Why the provider's turns fail before they start (no usable key); empty when they can go out.
+    QString providerProblem() const { return provider ? provider->keyProblem : QString(); }
+
+    // The user's settings (loop, tools, approval rules; a rule with an unknown name is left out),
+    // keeping \a base's provider and MCP servers, which have their own sources (the toolbar's
+    // choice with its key, the MCP settings with their secrets).
+    static SessionSetup fromSettings(const AppSettings &settings, const SessionSetup &base);
+    // \a profile with the key ApiKeyResolver found; when it found none the provider is kept, in a
+    // state whose turns fail with the reason and how to fix it.
+    static Provider providerFor(const ProviderProfile &profile, const ApiKeyResolver::Result &key,
+                                int readTimeoutMs);
+};
+
+} // namespace Loopscope
