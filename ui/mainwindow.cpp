@@ -105,7 +105,7 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     m_chatStack->addWidget(m_firstRun);
     m_chatStack->setAccessibleName(tr("Conversation"));
 
-    m_chatView->setRows(context.session->rows());
+    m_chatView->setModel(context.session->rows());
     m_chatView->follow(context.session->agent());
     m_chatView->setApprovalPolicy(context.session->approvals());
 

@@ -58,7 +58,8 @@ public:
     const Workbench *workbench() const { return m_workbench.get(); }
     StepDebugger *debugger() const { return m_debugger; }
     ToolApprovalPolicy *approvals() const { return m_approvals; }
-    // The conversation as the chat shows it, live and after restore().
+    // The conversation as the chat shows it, live and after restore(): a list model the
+    // session alone feeds; views only read it.
     ConversationRows *rows() const { return m_rows; }
     // The MCP servers whose tools join the built-in ones (started at each turn if down).
     McpHub *mcp() const;

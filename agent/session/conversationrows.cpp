@@ -17,72 +17,50 @@ namespace {
 
 using Row = ConversationRow;
 
-Row::ToolState toolState(std::optional<TraceStatus> status, bool isError)
-{
-    switch (status.value_or(isError ? TraceStatus::Error : TraceStatus::Ok)) {
-    case TraceStatus::Running:
-    case TraceStatus::Limited: // not a tool's status; read it as the result says
-    case TraceStatus::Ok: return isError ? Row::ToolState::Failed : Row::ToolState::Succeeded;
-    case TraceStatus::Error: return Row::ToolState::Failed;
-    case TraceStatus::Cancelled: return Row::ToolState::Cancelled;
-    case TraceStatus::Blocked: return Row::ToolState::Blocked;
-    case TraceStatus::Denied: return Row::ToolState::Denied;
-    case TraceStatus::Skipped: return Row::ToolState::Skipped;
-    }
-    return Row::ToolState::Failed;
-}
-
-// A state read from a message alone, which knows only whether it failed.
-bool isPlainResult(Row::ToolState state)
-{
-    return state == Row::ToolState::Failed || state == Row::ToolState::Succeeded;
-}
-
-Row messageRow(Row::Kind kind, const QString &text, int traceNode)
-{
-    Row row;
-    row.kind = kind;
-    row.text = text;
-    row.traceNode = traceNode;
-    return row;
-}
-
-Row toolCallRow(const ToolCall &call, int traceNode)
-{
-    Row row;
-    row.kind = Row::Kind::ToolCall;
-    row.toolCall = call;
-    row.traceNode = traceNode;
-    return row;
-}
-
-bool isQuestion(const Message &message)
-{
-    return message.role == Message::Role::User;
-}
-
-// Where the last \a turns turns of \a messages begin: at the question that
-// starts the first of them, or at 0 when only what belongs with the first
-// question precedes it.
-qsizetype startOfLastTurns(const QList<Message> &messages, int turns)
-{
-    qsizetype from = messages.size();
-    for (int found = 0; from > 0 && found < turns;) {
-        if (isQuestion(messages.at(--from)))
-            ++found;
-    }
-    if (std::none_of(messages.cbegin(), messages.cbegin() + from, isQuestion))
-        from = 0;
-    return from;
-}
-
 } // namespace
 
 ConversationRows::ConversationRows(QObject *parent)
-    : QObject(parent)
+    : QAbstractListModel(parent)
 {}
 
 ConversationRows::~ConversationRows() = default;
+
+// ---------------------------------------------------------------------------
+// The model
+
+int ConversationRows::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : size();
+}
+
+QVariant ConversationRows::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole: return row.text;
+    case KindRole: return int(row.kind);
+    case StreamingRole: return row.streaming;
+    case ToolStateRole: return int(row.toolState);
+    case TraceNodeRole: return row.traceNode;
+    case TurnRole: return row.turn;
+    case RowRole: return QVariant::fromValue(row);
+    default: return {};
+    }
+}
+
+QHash<int, QByteArray> ConversationRows::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractListModel::roleNames();
+    names.insert({{KindRole, "kind"},
+                  {StreamingRole, "streaming"},
+                  {ToolStateRole, "toolState"},
+                  {TraceNodeRole, "traceNode"},
+                  {TurnRole, "turn"},
+                  {RowRole, "row"}});
+    return names;
+}
 
 // ---------------------------------------------------------------------------
 // Sources
@@ -129,7 +107,7 @@ void ConversationRows::onAgentEvent(const AgentEvent &event)
     using Kind = AgentEvent::Kind;
     if (event.kind == Kind::TurnStarted) {
         beginTurn(event.traceNode);
-        append(messageRow(Row::Kind::User, event.text, event.traceNode));
+        append(Row::message(Row::Kind::User, event.text, event.traceNode));
         return;
     }
     if (!m_live)
@@ -141,9 +119,9 @@ void ConversationRows::onAgentEvent(const AgentEvent &event)
     case Kind::Retry:
         if (const auto *retry = event.payloadAs<RetryInfo>()) {
             // The retry stays in the chat: what the provider said is part of what happened.
-            Row row = messageRow(Row::Kind::Notice,
-                                 tr("Attempt %1 failed: %2").arg(retry->attempt).arg(event.text),
-                                 event.traceNode);
+            Row row = Row::message(Row::Kind::Notice,
+                                   tr("Attempt %1 failed: %2").arg(retry->attempt).arg(event.text),
+                                   event.traceNode);
             row.notice = Row::Notice::Retry;
             append(row);
             emit attemptFailed(retry->attempt, event.text);
@@ -166,7 +144,7 @@ void ConversationRows::onAgentEvent(const AgentEvent &event)
             withholdAnswer();
         break;
     case Kind::Summary:
-        m_live->lastAnswerRow = append(messageRow(Row::Kind::Assistant, event.text, event.traceNode));
+        m_live->lastAnswerRow = append(Row::message(Row::Kind::Assistant, event.text, event.traceNode));
         break;
     case Kind::Handoff: m_live->handoffNode = event.traceNode; break;
     case Kind::TurnStarted:
@@ -197,7 +175,7 @@ void ConversationRows::addDelta(const AgentEvent &event)
     if (isStreaming() && m_rows.at(m_live->streamingRow).traceNode != event.traceNode)
         endStreaming();
     if (!isStreaming()) {
-        Row row = messageRow(Row::Kind::Assistant, event.text, event.traceNode);
+        Row row = Row::message(Row::Kind::Assistant, event.text, event.traceNode);
         row.streaming = true;
         m_live->streamingRow = append(row);
         return;
@@ -230,7 +208,7 @@ void ConversationRows::finishAnswer(const AgentEvent &event)
             row.text = event.text;
             change(answer, row);
         } else {
-            answer = append(messageRow(Row::Kind::Assistant, event.text, event.traceNode));
+            answer = append(Row::message(Row::Kind::Assistant, event.text, event.traceNode));
         }
     }
     if (answer >= 0)
@@ -241,7 +219,7 @@ void ConversationRows::applyToolCall(const AgentEvent &event)
 {
     const int index = rowOfToolCall(event.toolCall.id);
     if (index < 0) {
-        append(toolCallRow(event.toolCall, event.traceNode));
+        append(Row::call(event.toolCall, event.traceNode));
         return;
     }
     Row row = m_rows.at(index);
@@ -254,13 +232,13 @@ void ConversationRows::applyToolResult(const AgentEvent &event)
 {
     int index = rowOfToolCall(event.toolCall.id);
     if (index < 0)
-        index = append(toolCallRow(event.toolCall, event.traceNode));
+        index = append(Row::call(event.toolCall, event.traceNode));
     Row row = m_rows.at(index);
     row.traceNode = event.traceNode;
     row.toolCall = event.toolCall; // the arguments that ran, if the user edited them
     row.text = event.text;
     const auto *result = event.payloadAs<ToolResultInfo>();
-    row.toolState = toolState(result ? std::optional(result->status) : std::nullopt, event.isError);
+    row.toolState = Row::toolStateOf(result ? std::optional(result->status) : std::nullopt, event.isError);
     change(index, row);
 }
 
@@ -287,7 +265,7 @@ void ConversationRows::onMessageAppended(const Message &message)
         // the history is where they show up.
         for (const ToolCall &call : message.toolCalls) {
             if (rowOfToolCall(call.id) < 0)
-                append(toolCallRow(call, -1));
+                append(Row::call(call, -1));
         }
         break;
     case Message::Role::Tool: {
@@ -303,7 +281,7 @@ void ConversationRows::onMessageAppended(const Message &message)
             status = m_trace->node(node).status;
         }
         row.text = message.text;
-        row.toolState = toolState(status, message.isError);
+        row.toolState = Row::toolStateOf(status, message.isError);
         change(index, row);
         break;
     }
@@ -318,7 +296,7 @@ void ConversationRows::onTurnFinished(const TurnResult &result)
         return;
     endStreaming();
     if (result.isAnswer() && m_live->lastAnswerRow < 0 && !result.text.isEmpty())
-        m_live->lastAnswerRow = append(messageRow(Row::Kind::Assistant, result.text, result.traceNode));
+        m_live->lastAnswerRow = append(Row::message(Row::Kind::Assistant, result.text, result.traceNode));
     addTurnEndNotice(result);
     endRunningToolCalls();
     if (TurnSpan *turn = span(m_live->turn); turn && m_agent)
@@ -331,7 +309,7 @@ void ConversationRows::onTurnFinished(const TurnResult &result)
 void ConversationRows::addTurnEndNotice(const TurnResult &result)
 {
     const auto notice = [this](Row::Notice kind, const QString &text, int traceNode, bool retryable) {
-        Row row = messageRow(Row::Kind::Notice, text, traceNode);
+        Row row = Row::message(Row::Kind::Notice, text, traceNode);
         row.notice = kind;
         row.retryable = retryable;
         append(row);
@@ -388,7 +366,7 @@ void ConversationRows::endRunningToolCalls()
 
 void ConversationRows::addNotice(ConversationRow::Notice kind, const QString &text, int traceNode)
 {
-    Row row = messageRow(Row::Kind::Notice, text, traceNode);
+    Row row = Row::message(Row::Kind::Notice, text, traceNode);
     row.notice = kind;
     append(row);
 }
@@ -396,17 +374,47 @@ void ConversationRows::addNotice(ConversationRow::Notice kind, const QString &te
 int ConversationRows::append(ConversationRow row)
 {
     row.turn = m_live ? m_live->turn : lastTurn();
+    const int index = size();
+    beginInsertRows({}, index, index);
     m_rows.append(std::move(row));
-    emit rowsInserted(size() - 1, 1);
-    return size() - 1;
+    endInsertRows();
+    return index;
 }
 
+// One dataChanged naming the roles that changed; RowRole always does.
 void ConversationRows::change(int index, const ConversationRow &row)
 {
-    if (m_rows.at(index) == row)
+    const Row &before = m_rows.at(index);
+    if (before == row)
         return;
+    QList<int> roles;
+    if (before.text != row.text)
+        roles.append(Qt::DisplayRole);
+    if (before.kind != row.kind)
+        roles.append(KindRole);
+    if (before.streaming != row.streaming)
+        roles.append(StreamingRole);
+    if (before.toolState != row.toolState)
+        roles.append(ToolStateRole);
+    if (before.traceNode != row.traceNode)
+        roles.append(TraceNodeRole);
+    if (before.turn != row.turn)
+        roles.append(TurnRole);
+    roles.append(RowRole);
     m_rows[index] = row;
-    emit rowChanged(index);
+    const QModelIndex changed = this->index(index);
+    emit dataChanged(changed, changed, roles);
+}
+
+void ConversationRows::resetRows(QList<ConversationRow> rows, QList<TurnSpan> turns,
+                                 QList<Message> earlierHistory)
+{
+    beginResetModel();
+    m_live.reset();
+    m_rows = std::move(rows);
+    m_turns = std::move(turns);
+    m_earlierHistory = std::move(earlierHistory);
+    endResetModel();
 }
 
 // A turn that starts at or before where earlier turns started asks again:
@@ -434,8 +442,9 @@ void ConversationRows::removeTurn(int turn)
         return;
     const int from = int(first - m_rows.cbegin());
     const int count = int(last - first);
+    beginRemoveRows({}, from, from + count - 1);
     m_rows.remove(from, count);
-    emit rowsRemoved(from, count);
+    endRemoveRows();
 }
 
 ConversationRows::TurnSpan *ConversationRows::span(int turn)
@@ -472,157 +481,7 @@ int ConversationRows::rowOfToolCall(const QString &callId) const
 }
 
 // ---------------------------------------------------------------------------
-// A saved conversation
-
-void ConversationRows::showHistory(const QList<Message> &history)
-{
-    m_live.reset();
-    m_rows.clear();
-    m_turns.clear();
-    const qsizetype from = startOfLastTurns(history, TurnsPerPage);
-    m_earlierHistory = history.first(from);
-    appendHistoryRows(history, from, m_rows, m_turns);
-    mapToTrace(m_rows, m_turns);
-    emit reset();
-}
-
-void ConversationRows::clear()
-{
-    m_live.reset();
-    m_rows.clear();
-    m_turns.clear();
-    m_earlierHistory.clear();
-    emit reset();
-}
-
-int ConversationRows::earlierTurnCount() const
-{
-    return int(std::count_if(m_earlierHistory.cbegin(), m_earlierHistory.cend(), isQuestion));
-}
-
-void ConversationRows::showEarlierTurns(int count)
-{
-    if (m_earlierHistory.isEmpty() || count < 1)
-        return;
-    const qsizetype from = startOfLastTurns(m_earlierHistory, count);
-    QList<Row> rows;
-    QList<TurnSpan> turns;
-    appendHistoryRows(m_earlierHistory, from, rows, turns);
-    mapToTrace(rows, turns);
-    m_earlierHistory.resize(from);
-
-    const int added = int(rows.size());
-    m_rows = rows + m_rows;
-    m_turns = turns + m_turns;
-    if (m_live) {
-        for (int *index : {&m_live->streamingRow, &m_live->lastAnswerRow}) {
-            if (*index >= 0)
-                *index += added;
-        }
-    }
-    if (added > 0)
-        emit rowsInserted(0, added);
-}
-
-// Messages [from, end) of \a history, whose indexes the turns keep.
-void ConversationRows::appendHistoryRows(const QList<Message> &history, qsizetype from, QList<Row> &rows,
-                                         QList<TurnSpan> &turns)
-{
-    const qsizetype firstRow = rows.size();
-    TurnSpan *turn = nullptr;
-    for (qsizetype i = from; i < history.size(); ++i) {
-        const Message &message = history.at(i);
-        if (message.role == Message::Role::System)
-            continue;
-        if (isQuestion(message) || !turn) {
-            const int messagesBefore = isQuestion(message) ? TurnNodeFinder::messagesBefore(history, i) : -1;
-            turns.append({++m_turnSerial, int(i), int(i), messagesBefore});
-            turn = &turns.last();
-        }
-        turn->historyEnd = int(i) + 1;
-        const auto add = [&rows, turn](Row row) {
-            row.turn = turn->id;
-            rows.append(std::move(row));
-            return int(rows.size()) - 1;
-        };
-        switch (message.role) {
-        case Message::Role::User: add(messageRow(Row::Kind::User, message.text, -1)); break;
-        case Message::Role::Assistant:
-            if (!message.text.isEmpty())
-                add(messageRow(Row::Kind::Assistant, message.text, -1));
-            for (const ToolCall &call : message.toolCalls)
-                add(toolCallRow(call, -1));
-            break;
-        case Message::Role::Tool: {
-            auto call = std::find_if(rows.rbegin(), rows.rend(), [&message](const Row &row) {
-                return row.kind == Row::Kind::ToolCall && row.toolCall.id == message.toolCallId;
-            });
-            Row &row = call != rows.rend()
-                           ? *call
-                           : rows[add(toolCallRow({message.toolCallId, message.toolName, {}, {}}, -1))];
-            row.text = message.text;
-            row.toolState = message.isError ? Row::ToolState::Failed : Row::ToolState::Succeeded;
-            break;
-        }
-        case Message::Role::System: break;
-        }
-    }
-    for (qsizetype i = firstRow; i < rows.size(); ++i) {
-        Row &row = rows[i];
-        if (row.kind == Row::Kind::ToolCall && !row.hasResult()) {
-            row.text = tr("No result was recorded for this call.");
-            row.toolState = Row::ToolState::Skipped;
-        }
-    }
-}
-
-// Each turn that entered the history finds its turn node by where its
-// question stood; its rows find theirs inside that turn.
-void ConversationRows::mapToTrace(QList<Row> &rows, const QList<TurnSpan> &turns) const
-{
-    if (!m_trace)
-        return;
-    QHash<int, TurnSpan> spans;
-    for (const TurnSpan &span : turns)
-        spans.insert(span.id, span);
-    TurnNodeFinder finder(*m_trace);
-    int turn = -1;
-    int turnNode = -1;
-    QList<int> answers;
-    for (Row &row : rows) {
-        if (row.turn != turn || turn < 0) {
-            turn = row.turn;
-            const TurnSpan span = spans.value(turn);
-            const bool asked = span.historyEnd > span.historyStart && span.messagesBefore >= 0;
-            turnNode = asked ? finder.nextTurn(span.messagesBefore) : -1;
-            answers = TurnNodeFinder::answerNodes(*m_trace, turnNode);
-        }
-        switch (row.kind) {
-        case Row::Kind::User: row.traceNode = turnNode; break;
-        case Row::Kind::Assistant: row.traceNode = answers.isEmpty() ? -1 : answers.takeFirst(); break;
-        case Row::Kind::ToolCall:
-            row.traceNode = TurnNodeFinder::toolCallNode(*m_trace, turnNode, row.toolCall.id);
-            // The message only says whether it failed; the node says why (denied, blocked, …).
-            if (row.traceNode >= 0 && isPlainResult(row.toolState)
-                && m_trace->node(row.traceNode).status != TraceStatus::Running)
-                row.toolState
-                    = toolState(m_trace->node(row.traceNode).status, row.toolState == Row::ToolState::Failed);
-            break;
-        case Row::Kind::Notice: break;
-        }
-    }
-}
-
-void ConversationRows::onTraceReset()
-{
-    QList<Row> rows = m_rows;
-    for (Row &row : rows)
-        row.traceNode = -1;
-    if (!m_live)
-        mapToTrace(rows, m_turns);
-    for (int i = 0; i < size(); ++i)
-        change(i, rows.at(i));
-}
+// Breakpoints in the trace
 
 void ConversationRows::onTraceNodeAppended(int id)
 {
@@ -656,67 +515,6 @@ void ConversationRows::setToolCallHeld(int waitNode, bool held)
     Row row = m_rows.at(index);
     row.toolState = held ? Row::ToolState::Held : Row::ToolState::Running;
     change(index, row);
-}
-
-// ---------------------------------------------------------------------------
-// Rows and trace nodes
-
-int ConversationRows::rowOfTraceNode(int nodeId) const
-{
-    if (nodeId < 0)
-        return -1;
-    QHash<int, int> byNode;
-    for (int i = 0; i < size(); ++i) {
-        const int node = m_rows.at(i).traceNode;
-        if (node >= 0 && !byNode.contains(node))
-            byNode.insert(node, i);
-    }
-    if (const auto exact = byNode.constFind(nodeId); exact != byNode.cend())
-        return *exact;
-    if (!m_trace || !m_trace->isValid(nodeId))
-        return -1;
-
-    // The closest descendant first (an iteration shows as its answer or its
-    // tool calls), then the closest ancestor (a retry shows as its answer).
-    QQueue<int> queue;
-    queue.append(m_trace->node(nodeId).children);
-    while (!queue.isEmpty()) {
-        const int node = queue.dequeue();
-        if (const auto found = byNode.constFind(node); found != byNode.cend())
-            return *found;
-        queue.append(m_trace->node(node).children);
-    }
-    for (int node = m_trace->node(nodeId).parent; node >= 0; node = m_trace->node(node).parent) {
-        if (const auto found = byNode.constFind(node); found != byNode.cend())
-            return *found;
-    }
-    return -1;
-}
-
-int ConversationRows::revealTraceNode(int nodeId)
-{
-    int row = rowOfTraceNode(nodeId);
-    if (row >= 0 || !m_trace || !m_trace->isValid(nodeId))
-        return row;
-    int root = nodeId;
-    while (m_trace->node(root).parent >= 0)
-        root = m_trace->node(root).parent;
-    const QList<int> &roots = m_trace->roots();
-    const qsizetype position = roots.indexOf(root);
-    while (row < 0 && hasEarlierMessages()) {
-        // Earlier turns hold only nodes of turns before the first one shown.
-        const auto firstShown = std::find_if(m_rows.cbegin(), m_rows.cend(), [](const Row &shown) {
-            return shown.kind == Row::Kind::User && shown.traceNode >= 0;
-        });
-        const qsizetype firstShownPosition
-            = firstShown == m_rows.cend() ? -1 : roots.indexOf(firstShown->traceNode);
-        if (position >= firstShownPosition)
-            break;
-        // No more turns of the history lie between the two than turns of the trace.
-        showEarlierTurns(int(firstShownPosition - position));
-        row = rowOfTraceNode(nodeId);
-    }
-    return row;
 }
 
 } // namespace Loopscope

@@ -1,11 +1,10 @@
 #pragma once
 
-#include "agent/conversation/message.h"
+#include "agent/session/conversationrow.h"
 
+#include <QAbstractListModel>
 #include <QList>
-#include <QObject>
 #include <QPointer>
-#include <QStringList>
 
 #include <optional>
 
@@ -15,36 +14,6 @@ class Agent;
 class Trace;
 struct AgentEvent;
 struct TurnResult;
-
-/*!
-    One line of a conversation as a chat shows it. The trace node and the
-    turn are ids, so a view can find a row from a trace node and back without
-    looking at what anyone said.
-*/
-struct ConversationRow
-{
-    enum class Kind { User, Assistant, ToolCall, Notice };
-    // Held: the step debugger holds the call at a breakpoint, before it runs.
-    enum class ToolState { Running, Held, Succeeded, Failed, Denied, Blocked, Skipped, Cancelled };
-    enum class Notice { Error, Limit, Cancelled, Blocked, Info, Retry };
-
-    Kind kind = Kind::User;
-    QString text; // the message, the tool's result or the notice
-    ToolCall toolCall;
-    ToolState toolState = ToolState::Running;
-    QStringList progress;
-    Notice notice = Notice::Error;
-    bool retryable = false;
-    bool streaming = false; // the answer is still arriving
-    int traceNode = -1;
-    int turn = -1;
-
-    bool hasResult() const
-    {
-        return kind == Kind::ToolCall && toolState != ToolState::Running && toolState != ToolState::Held;
-    }
-    bool operator==(const ConversationRow &) const = default;
-};
 
 /*!
     The conversation as rows: what the chat view renders and what selecting in
@@ -57,14 +26,35 @@ struct ConversationRow
     rows belong to which turn, drops the rows of turns a new turn replaces
     (regenerate, edit, retry), and pages a long saved conversation: the last
     turns first, earlier ones on request.
+
+    It is a list model whose owner feeds it (follow(), setTrace(),
+    showHistory()) and whose views only read it: each new row is one
+    rowsInserted, each change of a row one dataChanged naming the roles that
+    changed (a streamed answer: one row inserted, then changed per delta), a
+    replaced turn rowsRemoved, and a new conversation a modelReset.
 */
-class ConversationRows final : public QObject
+class ConversationRows final : public QAbstractListModel
 {
     Q_OBJECT
 
 public:
+    enum Role {
+        // Qt::DisplayRole is the row's text.
+        KindRole = Qt::UserRole + 1, // int(ConversationRow::Kind)
+        StreamingRole,               // bool
+        ToolStateRole,               // int(ConversationRow::ToolState)
+        TraceNodeRole,               // int, -1 without one
+        TurnRole,                    // int
+        RowRole,                     // the whole ConversationRow, as a QVariant of it
+    };
+    Q_ENUM(Role)
+
     explicit ConversationRows(QObject *parent = nullptr);
     ~ConversationRows() override;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
 
     // Where the rows find their trace nodes; not owned.
     void setTrace(const Trace *trace);
@@ -105,11 +95,7 @@ public:
     bool isInHistory(int turn) const;
 
 signals:
-    void rowsInserted(int first, int count);
-    void rowsRemoved(int first, int count);
-    void rowChanged(int index);
-    // All rows were replaced.
-    void reset();
+    // The agent's turn, beyond its rows: views show that it runs and ends.
     void turnStarted(int turn);
     void turnEnded(int turn);
     void attemptFailed(int attempt, const QString &reason);
@@ -155,6 +141,8 @@ private:
 
     int append(ConversationRow row);
     void change(int index, const ConversationRow &row);
+    // Replaces every row and turn, as one reset.
+    void resetRows(QList<ConversationRow> rows, QList<TurnSpan> turns, QList<Message> earlierHistory);
     void dropReplacedTurns(int historySize);
     void removeTurn(int turn);
     TurnSpan *span(int turn);

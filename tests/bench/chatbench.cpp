@@ -22,6 +22,7 @@
 
 #include "agent/loop/agent.h"
 #include "agent/model/modelclient.h"
+#include "agent/session/conversationrows.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracemodel.h"
@@ -199,9 +200,13 @@ int main(int argc, char *argv[])
     // The window's two sides: the chat, and the live trace with its details.
     QSplitter window;
     auto *traceModel = new TraceModel(&trace, &window);
+    // The chat's rows, fed by their owner as ChatSession feeds the window's.
+    auto *rows = new ConversationRows(&window);
+    rows->setTrace(&trace);
+    rows->follow(&agent);
     auto &view = *new Ui::ChatView(&window);
     auto *inspector = new Ui::TraceInspector(&trace, traceModel, &window);
-    view.setTrace(&trace);
+    view.setModel(rows);
     view.follow(&agent);
     window.addWidget(&view);
     window.addWidget(inspector);

@@ -7,6 +7,7 @@
 #include "agent/trace/trace.h"
 #include "tests/support/scriptedmodelclient.h"
 
+#include <QAbstractItemModelTester>
 #include <QJsonArray>
 #include <QScopeGuard>
 #include <QSignalSpy>
@@ -86,7 +87,30 @@ QList<Row> withoutTurnIds(QList<Row> rows)
     return rows;
 }
 
-// An agent with an "add" tool whose turns a ConversationRows follows.
+// Checks every notification and every answer of the model for as long as it lives.
+void testModel(ConversationRows *rows)
+{
+    new QAbstractItemModelTester(rows, QAbstractItemModelTester::FailureReportingMode::QtTest, rows);
+}
+
+// The rows of a QAbstractItemModel signal (rowsInserted, rowsRemoved): first and last.
+QList<int> signalledRows(const QList<QVariant> &arguments)
+{
+    return {arguments.at(1).toInt(), arguments.at(2).toInt()};
+}
+
+// The rows a dataChanged signal names, first and last.
+QList<int> changedRows(const QList<QVariant> &arguments)
+{
+    return {arguments.at(0).toModelIndex().row(), arguments.at(1).toModelIndex().row()};
+}
+
+QList<int> changedRoles(const QList<QVariant> &arguments)
+{
+    return arguments.at(2).value<QList<int>>();
+}
+
+// An agent with an "add" tool whose turns a ConversationRows follows, which a model tester checks.
 struct Fixture
 {
     Fixture()
@@ -97,6 +121,7 @@ struct Fixture
                 return ToolResult::success(
                     QString::number(arguments.value(u"a"_s).toInt() + arguments.value(u"b"_s).toInt()));
             }));
+        testModel(&rows);
         rows.setTrace(&trace);
         rows.follow(&agent);
     }
@@ -120,6 +145,7 @@ struct Fixture
     std::unique_ptr<ConversationRows> reopened() const
     {
         auto rebuilt = std::make_unique<ConversationRows>();
+        testModel(rebuilt.get());
         rebuilt->setTrace(&trace);
         rebuilt->showHistory(agent.history());
         return rebuilt;
@@ -347,11 +373,11 @@ private slots:
         const QList<Row> firstTurn = f.rows.rows().first(2);
         const int replacedTurn = f.rows.at(2).turn;
 
-        QSignalSpy removed(&f.rows, &ConversationRows::rowsRemoved);
+        QSignalSpy removed(&f.rows, &QAbstractItemModel::rowsRemoved);
         QVERIFY(f.askAgain(u"Capital of Italy?"_s));
 
         QCOMPARE(removed.size(), 1);
-        QCOMPARE(removed.at(0), (QVariantList{2, 2}));
+        QCOMPARE(signalledRows(removed.at(0)), (QList<int>{2, 3}));
         QCOMPARE(f.rows.size(), 4);
         QCOMPARE(f.rows.rows().first(2), firstTurn);
         QCOMPARE(f.rows.at(3).text, u"It is Rome."_s);
@@ -366,16 +392,96 @@ private slots:
         step.chunks = QStringList{u"Once "_s, u"upon "_s, u"a time."_s};
         step.delayMs = 50;
         f.client.enqueue(step);
-        QSignalSpy inserted(&f.rows, &ConversationRows::rowsInserted);
-        QSignalSpy changed(&f.rows, &ConversationRows::rowChanged);
+        QSignalSpy inserted(&f.rows, &QAbstractItemModel::rowsInserted);
+        QSignalSpy changed(&f.rows, &QAbstractItemModel::dataChanged);
         QVERIFY(f.ask(u"Tell me a story"_s));
 
-        // The question, then one row for the whole answer.
+        // The question, then one row for the whole answer, inserted with the first delta.
         QCOMPARE(inserted.size(), 2);
+        QCOMPARE(signalledRows(inserted.at(0)), (QList<int>{0, 0}));
+        QCOMPARE(signalledRows(inserted.at(1)), (QList<int>{1, 1}));
         QCOMPARE(f.rows.size(), 2);
         QCOMPARE(f.rows.at(1).text, u"Once upon a time."_s);
         QVERIFY(!f.rows.at(1).streaming);
-        QVERIFY(changed.size() >= 2);
+        // Each later delta changes that row's text; the end of the stream changes it once more.
+        QCOMPARE(changed.size(), 3);
+        for (const QList<QVariant> &change : std::as_const(changed))
+            QCOMPARE(changedRows(change), (QList<int>{1, 1}));
+        QCOMPARE(changedRoles(changed.at(0)), (QList<int>{Qt::DisplayRole, ConversationRows::RowRole}));
+        QCOMPARE(changedRoles(changed.at(1)), (QList<int>{Qt::DisplayRole, ConversationRows::RowRole}));
+        QCOMPARE(changedRoles(changed.at(2)),
+                 (QList<int>{ConversationRows::StreamingRole, ConversationRows::RowRole}));
+    }
+
+    void aStreamingRowSaysSoThroughItsRoles()
+    {
+        Fixture f;
+        Step step = ScriptedModelClient::text(u"Once upon a time."_s);
+        step.chunks = QStringList{u"Once "_s, u"upon "_s, u"a time."_s};
+        f.client.enqueue(step);
+        // What a view reads from the answer's row each time the model says it changed.
+        QStringList seen;
+        const auto read = [&](const QModelIndex &index) {
+            if (index.row() == 1)
+                seen.append(index.data().toString()
+                            + (index.data(ConversationRows::StreamingRole).toBool() ? u" …"_s : QString()));
+        };
+        QObject::connect(&f.rows, &QAbstractItemModel::rowsInserted, &f.rows,
+                         [&](const QModelIndex &, int first) { read(f.rows.index(first)); });
+        QObject::connect(&f.rows, &QAbstractItemModel::dataChanged, &f.rows, read);
+        QVERIFY(f.ask(u"Tell me a story"_s));
+
+        QCOMPARE(seen, (QStringList{u"Once  …"_s, u"Once upon  …"_s, u"Once upon a time. …"_s,
+                                    u"Once upon a time."_s}));
+        const QModelIndex answer = f.rows.index(1);
+        QCOMPARE(answer.data(ConversationRows::KindRole).toInt(), int(Row::Kind::Assistant));
+        QCOMPARE(answer.data(ConversationRows::RowRole).value<Row>(), f.rows.at(1));
+        QCOMPARE(answer.data(ConversationRows::TraceNodeRole).toInt(), f.rows.at(1).traceNode);
+        QCOMPARE(answer.data(ConversationRows::TurnRole).toInt(), f.rows.at(1).turn);
+    }
+
+    void aToolResultChangesItsCallsRowAndState()
+    {
+        Fixture f;
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s)}),
+                          ScriptedModelClient::text(u"3"_s)});
+        QSignalSpy changed(&f.rows, &QAbstractItemModel::dataChanged);
+        QVERIFY(f.ask(u"1 + 2?"_s));
+
+        const int call = f.rows.rowOfToolCall(u"c1"_s);
+        QCOMPARE(call, 1);
+        QCOMPARE(f.rows.index(call).data(ConversationRows::ToolStateRole).toInt(),
+                 int(Row::ToolState::Succeeded));
+        const bool resultChangedTheRow
+            = std::any_of(changed.cbegin(), changed.cend(), [call](const QList<QVariant> &change) {
+                  return changedRows(change) == QList<int>{call, call}
+                         && changedRoles(change).contains(ConversationRows::ToolStateRole)
+                         && changedRoles(change).contains(Qt::DisplayRole);
+              });
+        QVERIFY(resultChangedTheRow);
+    }
+
+    void showingASavedConversationResetsTheModel()
+    {
+        Fixture f;
+        runParallelToolTurn(f);
+        if (QTest::currentTestFailed())
+            return;
+        ConversationRows restored;
+        testModel(&restored);
+        restored.setTrace(&f.trace);
+        QSignalSpy aboutToReset(&restored, &QAbstractItemModel::modelAboutToBeReset);
+        QSignalSpy reset(&restored, &QAbstractItemModel::modelReset);
+        QSignalSpy inserted(&restored, &QAbstractItemModel::rowsInserted);
+
+        restored.showHistory(f.agent.history());
+
+        QCOMPARE(aboutToReset.size(), 1);
+        QCOMPARE(reset.size(), 1);
+        QCOMPARE(inserted.size(), 0);
+        QCOMPARE(restored.rowCount(), 6);
+        QCOMPARE(restored.rows(), f.rows.rows());
     }
 
     void aLongConversationShowsItsLastTurnsAndPagesBackwards()
@@ -397,10 +503,10 @@ private slots:
         if (QTest::currentTestFailed())
             return;
 
-        QSignalSpy inserted(rebuilt.get(), &ConversationRows::rowsInserted);
+        QSignalSpy inserted(rebuilt.get(), &QAbstractItemModel::rowsInserted);
         rebuilt->showEarlierTurns(10);
         QCOMPARE(inserted.size(), 1);
-        QCOMPARE(inserted.at(0), (QVariantList{0, 20}));
+        QCOMPARE(signalledRows(inserted.at(0)), (QList<int>{0, 19}));
         expectTurnsFrom(5);
         if (QTest::currentTestFailed())
             return;
@@ -460,10 +566,11 @@ private slots:
     {
         Fixture f;
         runParallelToolTurn(f);
-        QSignalSpy reset(&f.rows, &ConversationRows::reset);
+        QSignalSpy reset(&f.rows, &QAbstractItemModel::modelReset);
         f.rows.clear();
         QCOMPARE(reset.size(), 1);
         QCOMPARE(f.rows.size(), 0);
+        QCOMPARE(f.rows.rowCount(), 0);
         QCOMPARE(f.rows.lastTurn(), -1);
     }
 
@@ -496,8 +603,8 @@ private slots:
         debugger.setBreakpoints({.toolNames = {u"add"_s}});
         debugger.setEnabled(true);
         QStringList seen; // from the first hold on
-        QObject::connect(&f.rows, &ConversationRows::rowChanged, &f.rows, [&](int index) {
-            const Row &row = f.rows.at(index);
+        QObject::connect(&f.rows, &QAbstractItemModel::dataChanged, &f.rows, [&](const QModelIndex &index) {
+            const Row &row = f.rows.at(index.row());
             const QString state = stateName(row.toolState);
             if (row.kind == Row::Kind::ToolCall
                 && (seen.isEmpty() ? state == u"Held"_s : seen.constLast() != state))

@@ -57,7 +57,7 @@ NoticeCard::Severity noticeSeverity(ConversationRow::Notice notice)
 
 ChatView::ChatView(QWidget *parent)
     : QScrollArea(parent)
-    , m_ownRows(new ConversationRows(this))
+    , m_noRows(new ConversationRows(this))
     , m_rows(nullptr)
     , m_content(new QWidget)
     , m_layout(new QVBoxLayout(m_content))
@@ -101,7 +101,7 @@ ChatView::ChatView(QWidget *parent)
     m_earlierButton->setFlat(true);
     m_earlierButton->hide();
     connect(m_earlierButton, &QPushButton::clicked, this, [this] { showEarlierTurns(); });
-    // The button first, then the items (see onRowsInserted()), then the rest.
+    // The button first, then the items (see insertItems()), then the rest.
     m_layout->addWidget(m_earlierButton, 0, Qt::AlignHCenter);
     m_layout->addWidget(m_activity);
     // Empty, the hint takes the room and sits in the middle; else the stretch
@@ -120,7 +120,7 @@ ChatView::ChatView(QWidget *parent)
 
     connect(verticalScrollBar(), &QScrollBar::rangeChanged, this, &ChatView::onScrollRangeChanged);
     connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &ChatView::onScrollValueChanged);
-    setRows(nullptr);
+    setModel(nullptr);
 }
 
 ChatView::~ChatView() = default;
@@ -128,30 +128,29 @@ ChatView::~ChatView() = default;
 // ---------------------------------------------------------------------------
 // Sources
 
-void ChatView::setRows(ConversationRows *rows)
+void ChatView::setModel(ConversationRows *model)
 {
-    if (!rows)
-        rows = m_ownRows;
+    ConversationRows *rows = model ? model : m_noRows;
     if (rows == m_rows)
         return;
     if (m_rows)
         disconnect(m_rows, nullptr, this, nullptr);
     m_rows = rows;
-    connect(rows, &ConversationRows::rowsInserted, this, &ChatView::onRowsInserted);
-    connect(rows, &ConversationRows::rowsRemoved, this, &ChatView::onRowsRemoved);
-    connect(rows, &ConversationRows::rowChanged, this, &ChatView::onRowChanged);
-    connect(rows, &ConversationRows::reset, this, &ChatView::onRowsReset);
+    connect(rows, &QAbstractItemModel::rowsInserted, this, &ChatView::onRowsInserted);
+    connect(rows, &QAbstractItemModel::rowsRemoved, this, &ChatView::onRowsRemoved);
+    connect(rows, &QAbstractItemModel::dataChanged, this, &ChatView::onDataChanged);
+    connect(rows, &QAbstractItemModel::modelReset, this, &ChatView::onModelReset);
     connect(rows, &ConversationRows::turnStarted, this, &ChatView::onTurnStarted);
     connect(rows, &ConversationRows::turnEnded, this, &ChatView::onTurnEnded);
     connect(rows, &ConversationRows::attemptFailed, this, &ChatView::onAttemptFailed);
-    if (rows != m_ownRows)
-        connect(rows, &QObject::destroyed, this, [this] { setRows(nullptr); });
-    onRowsReset();
+    if (rows != m_noRows)
+        connect(rows, &QObject::destroyed, this, [this] { setModel(nullptr); });
+    onModelReset();
 }
 
-void ChatView::setTrace(const Trace *trace)
+ConversationRows *ChatView::model() const
 {
-    m_rows->setTrace(trace);
+    return m_rows == m_noRows ? nullptr : m_rows;
 }
 
 void ChatView::follow(Agent *agent)
@@ -159,7 +158,6 @@ void ChatView::follow(Agent *agent)
     if (m_agent)
         disconnect(m_agent, nullptr, this, nullptr);
     m_agent = agent;
-    m_rows->follow(agent);
     if (agent) {
         connect(agent, &Agent::stateChanged, this, [this](Agent::State state) {
             if (state == Agent::State::WaitingForModel)
@@ -204,16 +202,6 @@ QString ChatView::emptyText() const
     return m_emptyHint->text();
 }
 
-void ChatView::showHistory(const QList<Message> &history)
-{
-    m_rows->showHistory(history);
-}
-
-void ChatView::clear()
-{
-    m_rows->clear();
-}
-
 int ChatView::earlierTurnCount() const
 {
     return m_rows->earlierTurnCount();
@@ -228,7 +216,13 @@ void ChatView::showEarlierTurns(int count)
 // ---------------------------------------------------------------------------
 // Keeping the items in step with the rows
 
-void ChatView::onRowsInserted(int first, int count)
+void ChatView::onRowsInserted(const QModelIndex &parent, int first, int last)
+{
+    if (!parent.isValid())
+        insertItems(first, last - first + 1);
+}
+
+void ChatView::insertItems(int first, int count)
 {
     // Rows that come before the shown ones (earlier turns) leave what the
     // user was looking at where it was on the screen.
@@ -250,11 +244,23 @@ void ChatView::onRowsInserted(int first, int count)
     }
 }
 
-void ChatView::onRowsRemoved(int first, int count)
+void ChatView::onRowsRemoved(const QModelIndex &parent, int first, int last)
 {
-    removeItems(first, count);
+    if (parent.isValid())
+        return;
+    removeItems(first, last - first + 1);
     updateEmptyHint();
     updateActions();
+}
+
+// A streamed answer changes its row once per delta: that only marks the item
+// for the next batched render.
+void ChatView::onDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight)
+{
+    if (topLeft.parent().isValid())
+        return;
+    for (int row = topLeft.row(); row <= bottomRight.row(); ++row)
+        onRowChanged(row);
 }
 
 void ChatView::onRowChanged(int index)
@@ -280,7 +286,7 @@ void ChatView::onRowChanged(int index)
     updateActivity();
 }
 
-void ChatView::onRowsReset()
+void ChatView::onModelReset()
 {
     m_flushTimer->stop();
     m_pendingStream = nullptr;
@@ -288,7 +294,7 @@ void ChatView::onRowsReset()
     removeItems(0, int(m_items.size()));
     removeFinishedElicitations(true);
     m_followBottom = true;
-    onRowsInserted(0, m_rows->size());
+    insertItems(0, m_rows->size());
     scrollToBottom();
 }
 

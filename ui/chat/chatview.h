@@ -21,10 +21,6 @@ class QTimer;
 class QVBoxLayout;
 QT_END_NAMESPACE
 
-namespace Loopscope {
-class Trace;
-}
-
 namespace Loopscope::Ui {
 
 class ChatItem;
@@ -33,10 +29,12 @@ class ToolCallCard;
 
 /*!
     The conversation: messages, tool calls and notices in the order they
-    happened, one item per row of a ConversationRows, which streams them live
-    from an agent or rebuilds them from a saved history. It shows and
-    forwards; the loop and its decisions stay with the agent, the approval
-    policy and whoever handles the request signals.
+    happened, one item per row of a ConversationRows model handed to it,
+    which its owner feeds live from an agent or rebuilds from a saved
+    history. The view only follows the model's rowsInserted, rowsRemoved,
+    dataChanged and modelReset. It shows and forwards; the loop and its
+    decisions stay with the agent, the approval policy and whoever handles
+    the request signals.
 
     Streamed text is batched (one render per 16 ms at most) and the view keeps
     to the bottom unless the user scrolled up. Each item has its row's trace
@@ -52,14 +50,12 @@ public:
     explicit ChatView(QWidget *parent = nullptr);
     ~ChatView() override;
 
-    // The rows to show (not owned); nullptr: rows of the view's own.
-    void setRows(ConversationRows *rows);
-    ConversationRows *rows() const { return m_rows; }
+    // The rows to show, which their owner feeds (not owned); nullptr: none.
+    void setModel(ConversationRows *model);
+    ConversationRows *model() const;
 
-    // For mapping trace nodes to items and back (the rows' trace); not owned.
-    void setTrace(const Trace *trace);
-    // Shows the agent's turns as they happen (nullptr: stop following): the
-    // rows follow it, and the view its state; not owned.
+    // Shows whether the agent is busy or waits for the model (nullptr: stop
+    // following); its turns reach the view as the model's rows. Not owned.
     void follow(Agent *agent);
     // Held tool calls appear as approval forms in their cards; not owned.
     void setApprovalPolicy(ToolApprovalPolicy *policy);
@@ -72,12 +68,9 @@ public:
     void setEmptyText(const QString &text);
     QString emptyText() const;
 
-    // Replaces the rows with a saved conversation; tool results join their calls.
-    // A long one shows its last turns; showEarlierTurns() brings back the rest,
-    // so opening a session of thousands of messages stays quick and small.
-    void showHistory(const QList<Message> &history);
-    void clear();
-    // Turns of the saved conversation not shown yet, and showing up to \a count more of them.
+    // A long saved conversation shows its last turns; showEarlierTurns() asks
+    // the model for the rest, so opening a session of thousands of messages
+    // stays quick and small. Turns not shown yet, and showing up to \a count more.
     int earlierTurnCount() const;
     void showEarlierTurns(int count = TurnsPerPage);
 
@@ -119,10 +112,12 @@ signals:
     void elicitationAnswered(int id, const Loopscope::McpElicitationAnswer &answer);
 
 private:
-    void onRowsInserted(int first, int count);
-    void onRowsRemoved(int first, int count);
+    void onRowsInserted(const QModelIndex &parent, int first, int last);
+    void onRowsRemoved(const QModelIndex &parent, int first, int last);
+    void onDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight);
     void onRowChanged(int index);
-    void onRowsReset();
+    void onModelReset();
+    void insertItems(int first, int count);
     void onTurnStarted();
     void onTurnEnded(int turn);
     void onAttemptFailed(int attempt, const QString &reason);
@@ -148,7 +143,8 @@ private:
     void onScrollValueChanged(int value);
     void scrollToBottom();
 
-    ConversationRows *m_ownRows;
+    // Stands in, empty, while no model is set.
+    ConversationRows *m_noRows;
     ConversationRows *m_rows;
     QPointer<Agent> m_agent;
     QPointer<ToolApprovalPolicy> m_policy;

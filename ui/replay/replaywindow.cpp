@@ -4,6 +4,7 @@
 #include "agent/loop/agent.h"
 #include "agent/replay/replayrun.h"
 #include "agent/replay/replayworkbench.h"
+#include "agent/session/conversationrows.h"
 #include "agent/trace/tracemodel.h"
 #include "ui/chat/chatview.h"
 #include "ui/debug/debugpanel.h"
@@ -31,6 +32,7 @@ ReplayWindow::ReplayWindow(const RecordedTurn &turn, const QString &title, LiveC
     , m_startButton(new QPushButton(tr("&Replay"), this))
     , m_continueButton(new QPushButton(tr("Continue &Live"), this))
     , m_stopButton(new QPushButton(tr("&Stop"), this))
+    , m_rows(new ConversationRows(this))
     , m_chat(new ChatView)
     , m_inspector(nullptr)
     , m_debugPanel(nullptr)
@@ -42,6 +44,7 @@ ReplayWindow::ReplayWindow(const RecordedTurn &turn, const QString &title, LiveC
     m_debugger = std::make_unique<StepDebugger>();
     m_debugPanel = new DebugPanel(m_debugger.get(), &m_workbench);
     // Nobody can ask or ask again here: what the chat shows is the recording's, then the run's.
+    m_chat->setModel(m_rows);
     m_chat->setReadOnly(true);
     m_chat->setEmptyText(tr("Press Replay to run the recorded turn again.\nIts answers, tool calls and "
                             "errors appear here; select one to find it in the trace."));
@@ -123,9 +126,10 @@ void ReplayWindow::createRun()
     connect(m_run.get(), &ReplayRun::diverged, this, &ReplayWindow::onDiverged);
     connect(m_run.get(), &ReplayRun::finished, this, [this](bool reproduced) { onFinished(reproduced); });
 
-    m_chat->setTrace(m_run->trace());
+    m_rows->setTrace(m_run->trace());
+    m_rows->follow(agent);
+    m_rows->showHistory(m_turn.history);
     m_chat->follow(agent);
-    m_chat->showHistory(m_turn.history);
 
     // A trace view shows one trace for its life: the new trace gets new ones.
     TraceInspector *oldInspector = std::exchange(m_inspector, nullptr);

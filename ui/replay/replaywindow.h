@@ -17,6 +17,7 @@ class QSplitter;
 QT_END_NAMESPACE
 
 namespace Loopscope {
+class ConversationRows;
 class ModelClient;
 class ReplayRun;
 class StepDebugger;
@@ -83,6 +84,8 @@ private:
     QPushButton *m_startButton;
     QPushButton *m_continueButton;
     QPushButton *m_stopButton;
+    // The chat's rows: the recorded history, then the run's turn.
+    ConversationRows *m_rows;
     ChatView *m_chat;
     TraceInspector *m_inspector;
     DebugPanel *m_debugPanel;

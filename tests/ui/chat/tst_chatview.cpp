@@ -12,6 +12,7 @@
 #include "agent/debug/toolapprovalpolicy.h"
 #include "agent/loop/agent.h"
 #include "agent/safety/ruleshield.h"
+#include "agent/session/conversationrows.h"
 #include "agent/tools/functiontool.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
@@ -105,7 +106,9 @@ struct Fixture
                     QString::number(arguments.value(u"a"_s).toInt() + arguments.value(u"b"_s).toInt()));
             }));
         agent.addInterceptor(&approvals);
-        view.setTrace(&trace);
+        rows.setTrace(&trace);
+        rows.follow(&agent);
+        view.setModel(&rows);
         view.follow(&agent);
         view.setApprovalPolicy(&approvals);
         view.resize(480, 360);
@@ -132,6 +135,7 @@ struct Fixture
     Trace trace;
     ToolApprovalPolicy approvals;
     Agent agent{&client, &workbench, &trace};
+    ConversationRows rows; // fed as ChatSession feeds the window's
     ChatView view;
     QSignalSpy finished{&agent, &Agent::turnFinished};
 };
@@ -790,9 +794,11 @@ private slots:
 
     void tablesAndCodeBlocksRender()
     {
+        ConversationRows rows;
         ChatView view;
+        view.setModel(&rows);
         view.resize(480, 360);
-        view.showHistory(
+        rows.showHistory(
             {Message::user(u"Show me"_s),
              Message::assistant(u"# Result\n\n| name | value |\n|---|---|\n| a | 1 |\n| b | 2 |\n\n"
                                 "```cpp\nint main() { return 0; }\n```\n\nThat is all."_s)});
@@ -829,9 +835,11 @@ private slots:
 
     void copyPutsTheWholeMessageOnTheClipboard()
     {
+        ConversationRows rows;
         ChatView view;
+        view.setModel(&rows);
         const QString text = u"Some *text* and `code`."_s;
-        view.showHistory({Message::user(u"Hi"_s), Message::assistant(text)});
+        rows.showHistory({Message::user(u"Hi"_s), Message::assistant(text)});
         auto *answer = static_cast<MessageWidget *>(view.item(1));
         QTest::mouseClick(answer->copyButton(), Qt::LeftButton);
         QCOMPARE(QGuiApplication::clipboard()->text(), text);
@@ -984,9 +992,11 @@ private slots:
             return;
         const QList<Message> history = f.agent.history();
 
+        ConversationRows reopenedRows;
         ChatView reopened;
-        reopened.setTrace(&f.trace);
-        reopened.showHistory(history);
+        reopened.setModel(&reopenedRows);
+        reopenedRows.setTrace(&f.trace);
+        reopenedRows.showHistory(history);
 
         QCOMPARE(reopened.itemCount(), f.view.itemCount());
         for (int i = 0; i < reopened.itemCount(); ++i) {
@@ -1012,8 +1022,10 @@ private slots:
             QVERIFY(f.agent.send(u"Once more?"_s));
             QTRY_COMPARE(f.finished.size(), i + 1);
         }
+        ConversationRows reopenedRows;
         ChatView reopened;
-        reopened.setTrace(&f.trace);
+        reopened.setModel(&reopenedRows);
+        reopenedRows.setTrace(&f.trace);
         const auto expectTurnsFrom = [&](int firstTurn) {
             QCOMPARE(reopened.earlierTurnCount(), firstTurn);
             QCOMPARE(reopened.itemCount(), 2 * (turns - firstTurn));
@@ -1030,7 +1042,7 @@ private slots:
             QVERIFY(!static_cast<MessageWidget *>(reopened.item(1))->isLastActionAvailable());
         };
 
-        reopened.showHistory(f.agent.history());
+        reopenedRows.showHistory(f.agent.history());
         expectTurnsFrom(turns - ChatView::TurnsPerPage);
         if (QTest::currentTestFailed())
             return;
@@ -1046,7 +1058,7 @@ private slots:
         // Selecting in the trace finds the items of an early turn too.
         reopened.selectTraceNode(f.trace.roots().at(3));
         QCOMPARE(reopened.selectedIndex(), 6);
-        reopened.clear();
+        reopenedRows.clear();
         QCOMPARE(reopened.earlierTurnCount(), 0);
     }
 
@@ -1059,9 +1071,11 @@ private slots:
             QVERIFY(f.agent.send(u"Question %1"_s.arg(i)));
             QTRY_COMPARE(f.finished.size(), i + 1);
         }
+        ConversationRows reopenedRows;
         ChatView reopened;
-        reopened.setTrace(&f.trace);
-        reopened.showHistory(f.agent.history());
+        reopened.setModel(&reopenedRows);
+        reopenedRows.setTrace(&f.trace);
+        reopenedRows.showHistory(f.agent.history());
         QCOMPARE(reopened.earlierTurnCount(), 3);
         QSignalSpy selected(&reopened, &ChatView::traceNodeSelected);
 
@@ -1074,14 +1088,48 @@ private slots:
         QCOMPARE(selected.size(), 0);
     }
 
+    void theViewShowsTheRowsOfTheModelHandedToItUntilTheModelGoes()
+    {
+        auto rows = std::make_unique<ConversationRows>();
+        rows->showHistory({Message::user(u"Hi"_s), Message::assistant(u"Hello"_s)});
+        ChatView view;
+        QCOMPARE(view.model(), nullptr);
+        view.setModel(rows.get());
+        QCOMPARE(view.model(), rows.get());
+        QCOMPARE(view.itemCount(), 2);
+        QCOMPARE(view.itemText(1), u"Hello"_s);
+        rows.reset();
+        QCOMPARE(view.model(), nullptr);
+        QCOMPARE(view.itemCount(), 0);
+        QVERIFY(view.isEmptyHintVisible());
+    }
+
+    void followingAnAgentLeavesFeedingTheModelToItsOwner()
+    {
+        Fixture f;
+        ConversationRows unfed;
+        ChatView view;
+        view.setModel(&unfed);
+        view.follow(&f.agent);
+        f.client.enqueue({ScriptedModelClient::text(u"Hello"_s)});
+        QVERIFY(f.agent.send(u"Hi"_s));
+        QTRY_COMPARE(f.finished.size(), 1);
+
+        QCOMPARE(unfed.rowCount(), 0);
+        QCOMPARE(view.itemCount(), 0);
+        QCOMPARE(f.view.itemCount(), 2);
+    }
+
     void clearingEmptiesTheViewAndShowsTheHint()
     {
+        ConversationRows rows;
         ChatView view;
+        view.setModel(&rows);
         QVERIFY(view.isEmptyHintVisible());
-        view.showHistory({Message::user(u"Hi"_s), Message::assistant(u"Hello"_s)});
+        rows.showHistory({Message::user(u"Hi"_s), Message::assistant(u"Hello"_s)});
         QCOMPARE(view.itemCount(), 2);
         QVERIFY(!view.isEmptyHintVisible());
-        view.clear();
+        rows.clear();
         QCOMPARE(view.itemCount(), 0);
         QVERIFY(view.isEmptyHintVisible());
     }

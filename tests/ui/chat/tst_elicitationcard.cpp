@@ -1,6 +1,8 @@
 #include "ui/chat/chatview.h"
 #include "ui/chat/elicitationcard.h"
 
+#include "agent/session/conversationrows.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -185,13 +187,15 @@ private slots:
 
     void aSettledQuestionIsDisabled()
     {
+        ConversationRows rows;
         Ui::ChatView view;
+        view.setModel(&rows);
         view.showElicitation(3, request(ContactSchema));
         QPointer<Ui::ElicitationCard> card = view.elicitationCard(3);
         view.settleElicitation(3);
         QVERIFY(card->isFinished());
         QVERIFY(!card->field(u"name"_s)->isEnabled());
-        view.clear(); // a new conversation takes the card away
+        rows.clear(); // a new conversation takes the card away
         QTRY_VERIFY(!card);
     }
 };

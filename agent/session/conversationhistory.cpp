@@ -1,0 +1,257 @@
+// The saved conversation's side of ConversationRows: rows rebuilt from a
+// history and found in its trace, paged backwards, and rows and trace nodes
+// found from each other.
+
+#include "agent/session/conversationrows.h"
+
+#include "agent/session/turnnodefinder.h"
+#include "agent/trace/trace.h"
+
+#include <QHash>
+#include <QQueue>
+
+namespace Loopscope {
+
+namespace {
+
+using Row = ConversationRow;
+
+// A state read from a message alone, which knows only whether it failed.
+bool isPlainResult(Row::ToolState state)
+{
+    return state == Row::ToolState::Failed || state == Row::ToolState::Succeeded;
+}
+
+bool isQuestion(const Message &message)
+{
+    return message.role == Message::Role::User;
+}
+
+// Where the last \a turns turns of \a messages begin: at the question that
+// starts the first of them, or at 0 when only what belongs with the first
+// question precedes it.
+qsizetype startOfLastTurns(const QList<Message> &messages, int turns)
+{
+    qsizetype from = messages.size();
+    for (int found = 0; from > 0 && found < turns;) {
+        if (isQuestion(messages.at(--from)))
+            ++found;
+    }
+    if (std::none_of(messages.cbegin(), messages.cbegin() + from, isQuestion))
+        from = 0;
+    return from;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// A saved conversation
+
+void ConversationRows::showHistory(const QList<Message> &history)
+{
+    const qsizetype from = startOfLastTurns(history, TurnsPerPage);
+    QList<Row> rows;
+    QList<TurnSpan> turns;
+    appendHistoryRows(history, from, rows, turns);
+    mapToTrace(rows, turns);
+    resetRows(std::move(rows), std::move(turns), history.first(from));
+}
+
+void ConversationRows::clear()
+{
+    resetRows({}, {}, {});
+}
+
+int ConversationRows::earlierTurnCount() const
+{
+    return int(std::count_if(m_earlierHistory.cbegin(), m_earlierHistory.cend(), isQuestion));
+}
+
+void ConversationRows::showEarlierTurns(int count)
+{
+    if (m_earlierHistory.isEmpty() || count < 1)
+        return;
+    const qsizetype from = startOfLastTurns(m_earlierHistory, count);
+    QList<Row> rows;
+    QList<TurnSpan> turns;
+    appendHistoryRows(m_earlierHistory, from, rows, turns);
+    mapToTrace(rows, turns);
+    m_earlierHistory.resize(from);
+
+    const int added = int(rows.size());
+    m_turns = turns + m_turns;
+    if (added == 0)
+        return;
+    beginInsertRows({}, 0, added - 1);
+    m_rows = rows + m_rows;
+    if (m_live) {
+        for (int *index : {&m_live->streamingRow, &m_live->lastAnswerRow}) {
+            if (*index >= 0)
+                *index += added;
+        }
+    }
+    endInsertRows();
+}
+
+// Messages [from, end) of \a history, whose indexes the turns keep.
+void ConversationRows::appendHistoryRows(const QList<Message> &history, qsizetype from, QList<Row> &rows,
+                                         QList<TurnSpan> &turns)
+{
+    const qsizetype firstRow = rows.size();
+    TurnSpan *turn = nullptr;
+    for (qsizetype i = from; i < history.size(); ++i) {
+        const Message &message = history.at(i);
+        if (message.role == Message::Role::System)
+            continue;
+        if (isQuestion(message) || !turn) {
+            const int messagesBefore = isQuestion(message) ? TurnNodeFinder::messagesBefore(history, i) : -1;
+            turns.append({++m_turnSerial, int(i), int(i), messagesBefore});
+            turn = &turns.last();
+        }
+        turn->historyEnd = int(i) + 1;
+        const auto add = [&rows, turn](Row row) {
+            row.turn = turn->id;
+            rows.append(std::move(row));
+            return int(rows.size()) - 1;
+        };
+        switch (message.role) {
+        case Message::Role::User: add(Row::message(Row::Kind::User, message.text, -1)); break;
+        case Message::Role::Assistant:
+            if (!message.text.isEmpty())
+                add(Row::message(Row::Kind::Assistant, message.text, -1));
+            for (const ToolCall &call : message.toolCalls)
+                add(Row::call(call, -1));
+            break;
+        case Message::Role::Tool: {
+            auto call = std::find_if(rows.rbegin(), rows.rend(), [&message](const Row &row) {
+                return row.kind == Row::Kind::ToolCall && row.toolCall.id == message.toolCallId;
+            });
+            Row &row = call != rows.rend()
+                           ? *call
+                           : rows[add(Row::call({message.toolCallId, message.toolName, {}, {}}, -1))];
+            row.text = message.text;
+            row.toolState = message.isError ? Row::ToolState::Failed : Row::ToolState::Succeeded;
+            break;
+        }
+        case Message::Role::System: break;
+        }
+    }
+    for (qsizetype i = firstRow; i < rows.size(); ++i) {
+        Row &row = rows[i];
+        if (row.kind == Row::Kind::ToolCall && !row.hasResult()) {
+            row.text = tr("No result was recorded for this call.");
+            row.toolState = Row::ToolState::Skipped;
+        }
+    }
+}
+
+// Each turn that entered the history finds its turn node by where its
+// question stood; its rows find theirs inside that turn.
+void ConversationRows::mapToTrace(QList<Row> &rows, const QList<TurnSpan> &turns) const
+{
+    if (!m_trace)
+        return;
+    QHash<int, TurnSpan> spans;
+    for (const TurnSpan &span : turns)
+        spans.insert(span.id, span);
+    TurnNodeFinder finder(*m_trace);
+    int turn = -1;
+    int turnNode = -1;
+    QList<int> answers;
+    for (Row &row : rows) {
+        if (row.turn != turn || turn < 0) {
+            turn = row.turn;
+            const TurnSpan span = spans.value(turn);
+            const bool asked = span.historyEnd > span.historyStart && span.messagesBefore >= 0;
+            turnNode = asked ? finder.nextTurn(span.messagesBefore) : -1;
+            answers = TurnNodeFinder::answerNodes(*m_trace, turnNode);
+        }
+        switch (row.kind) {
+        case Row::Kind::User: row.traceNode = turnNode; break;
+        case Row::Kind::Assistant: row.traceNode = answers.isEmpty() ? -1 : answers.takeFirst(); break;
+        case Row::Kind::ToolCall:
+            row.traceNode = TurnNodeFinder::toolCallNode(*m_trace, turnNode, row.toolCall.id);
+            // The message only says whether it failed; the node says why (denied, blocked, …).
+            if (row.traceNode >= 0 && isPlainResult(row.toolState)
+                && m_trace->node(row.traceNode).status != TraceStatus::Running)
+                row.toolState = Row::toolStateOf(m_trace->node(row.traceNode).status,
+                                                 row.toolState == Row::ToolState::Failed);
+            break;
+        case Row::Kind::Notice: break;
+        }
+    }
+}
+
+void ConversationRows::onTraceReset()
+{
+    QList<Row> rows = m_rows;
+    for (Row &row : rows)
+        row.traceNode = -1;
+    if (!m_live)
+        mapToTrace(rows, m_turns);
+    for (int i = 0; i < size(); ++i)
+        change(i, rows.at(i));
+}
+
+// ---------------------------------------------------------------------------
+// Rows and trace nodes
+
+int ConversationRows::rowOfTraceNode(int nodeId) const
+{
+    if (nodeId < 0)
+        return -1;
+    QHash<int, int> byNode;
+    for (int i = 0; i < size(); ++i) {
+        const int node = m_rows.at(i).traceNode;
+        if (node >= 0 && !byNode.contains(node))
+            byNode.insert(node, i);
+    }
+    if (const auto exact = byNode.constFind(nodeId); exact != byNode.cend())
+        return *exact;
+    if (!m_trace || !m_trace->isValid(nodeId))
+        return -1;
+
+    // The closest descendant first (an iteration shows as its answer or its
+    // tool calls), then the closest ancestor (a retry shows as its answer).
+    QQueue<int> queue;
+    queue.append(m_trace->node(nodeId).children);
+    while (!queue.isEmpty()) {
+        const int node = queue.dequeue();
+        if (const auto found = byNode.constFind(node); found != byNode.cend())
+            return *found;
+        queue.append(m_trace->node(node).children);
+    }
+    for (int node = m_trace->node(nodeId).parent; node >= 0; node = m_trace->node(node).parent) {
+        if (const auto found = byNode.constFind(node); found != byNode.cend())
+            return *found;
+    }
+    return -1;
+}
+
+int ConversationRows::revealTraceNode(int nodeId)
+{
+    int row = rowOfTraceNode(nodeId);
+    if (row >= 0 || !m_trace || !m_trace->isValid(nodeId))
+        return row;
+    int root = nodeId;
+    while (m_trace->node(root).parent >= 0)
+        root = m_trace->node(root).parent;
+    const QList<int> &roots = m_trace->roots();
+    const qsizetype position = roots.indexOf(root);
+    while (row < 0 && hasEarlierMessages()) {
+        // Earlier turns hold only nodes of turns before the first one shown.
+        const auto firstShown = std::find_if(m_rows.cbegin(), m_rows.cend(), [](const Row &shown) {
+            return shown.kind == Row::Kind::User && shown.traceNode >= 0;
+        });
+        const qsizetype firstShownPosition
+            = firstShown == m_rows.cend() ? -1 : roots.indexOf(firstShown->traceNode);
+        if (position >= firstShownPosition)
+            break;
+        // No more turns of the history lie between the two than turns of the trace.
+        showEarlierTurns(int(firstShownPosition - position));
+        row = rowOfTraceNode(nodeId);
+    }
+    return row;
+}
+
+} // namespace Loopscope

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "agent/conversation/message.h"
+#include "agent/trace/tracenode.h"
+
+#include <QStringList>
+
+#include <optional>
+
+namespace Loopscope {
+
+/*!
+    One line of a conversation as a chat shows it. The trace node and the
+    turn are ids, so a view can find a row from a trace node and back without
+    looking at what anyone said.
+*/
+struct ConversationRow
+{
+    enum class Kind { User, Assistant, ToolCall, Notice };
+    // Held: the step debugger holds the call at a breakpoint, before it runs.
+    enum class ToolState { Running, Held, Succeeded, Failed, Denied, Blocked, Skipped, Cancelled };
+    enum class Notice { Error, Limit, Cancelled, Blocked, Info, Retry };
+
+    Kind kind = Kind::User;
+    QString text; // the message, the tool's result or the notice
+    ToolCall toolCall;
+    ToolState toolState = ToolState::Running;
+    QStringList progress;
+    Notice notice = Notice::Error;
+    bool retryable = false;
+    bool streaming = false; // the answer is still arriving
+    int traceNode = -1;
+    int turn = -1;
+
+    static ConversationRow message(Kind kind, const QString &text, int traceNode);
+    static ConversationRow call(const ToolCall &call, int traceNode);
+    // A tool call's state from its trace node's status, else from whether its result is an error.
+    static ToolState toolStateOf(std::optional<TraceStatus> status, bool isError);
+
+    bool hasResult() const
+    {
+        return kind == Kind::ToolCall && toolState != ToolState::Running && toolState != ToolState::Held;
+    }
+    bool operator==(const ConversationRow &) const = default;
+};
+
+} // namespace Loopscope
