@@ -1,6 +1,9 @@
 #include "agent/config/appsettings.h"
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
+#include "agent/playground/playgroundrun.h"
+#include "agent/providers/connectiontester.h"
+#include "agent/providers/ollamaprobe.h"
 #include "agent/session/autosaver.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
@@ -207,8 +210,14 @@ int runWindow(QApplication &app)
     document.setAutosaver(&autosaver);
     library.refresh();
 
+    // The window's network helpers, on the app's one QNetworkAccessManager.
+    Loopscope::OllamaProbe ollamaProbe(&network);
+    Loopscope::ConnectionTester connectionTester(&network);
+    const Loopscope::Ui::NetworkHelpers helpers{&ollamaProbe, &connectionTester, [&network, &secrets] {
+                                                    return new Loopscope::PlaygroundRun(&network, &secrets);
+                                                }};
     Loopscope::Ui::MainWindow window(
-        {&session, &profiles, &appSettings, &secrets, &network, &settings, &document, &library});
+        {&session, &profiles, &appSettings, &secrets, helpers, &settings, &document, &library});
     QObject::connect(&autosaver, &Loopscope::Autosaver::failed, &window, [&window](const QString &error) {
         window.showMessage(QApplication::translate("main", "Autosave failed: %1").arg(error));
     });

@@ -1,16 +1,9 @@
 #include "ui/mainwindow.h"
 
-#include "agent/compare/comparedturn.h"
-#include "agent/compare/runcomparison.h"
 #include "agent/config/appsettings.h"
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpsettings.h"
-#include "agent/playground/playgroundrun.h"
-#include "agent/providers/connectiontester.h"
-#include "agent/providers/ollamaprobe.h"
-#include "agent/replay/recordedturn.h"
 #include "agent/session/chatsession.h"
-#include "agent/session/contextgauge.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
 #include "agent/tools/builtin/builtintools.h"
@@ -19,17 +12,14 @@
 #include "ui/chat/chatview.h"
 #include "ui/chat/elicitationcard.h"
 #include "ui/chat/mcpresourcesdialog.h"
-#include "ui/compare/comparedialog.h"
-#include "ui/compare/comparisonview.h"
 #include "ui/debug/debugpanel.h"
 #include "ui/library/sessionlibrarypanel.h"
-#include "ui/playground/playgroundwindow.h"
-#include "ui/replay/replaywindow.h"
 #include "ui/session/providerpicker.h"
 #include "ui/session/sessionactions.h"
+#include "ui/session/sessionstatusbar.h"
+#include "ui/session/turnactions.h"
 #include "ui/settings/firstrunpanel.h"
 #include "ui/settings/settingsdialog.h"
-#include "ui/trace/traceicons.h"
 #include "ui/trace/traceinspector.h"
 
 #include <QApplication>
@@ -37,7 +27,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QItemSelectionModel>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -49,7 +38,6 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QTextDocument>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -60,23 +48,6 @@ using namespace Qt::StringLiterals;
 
 namespace Loopscope::Ui {
 
-namespace {
-
-QString stateText(Agent::State state, bool paused)
-{
-    if (paused)
-        return MainWindow::tr("Paused in the debugger");
-    switch (state) {
-    case Agent::State::Idle: return MainWindow::tr("Idle");
-    case Agent::State::AwaitingDecision: return MainWindow::tr("Waiting for a decision");
-    case Agent::State::WaitingForModel: return MainWindow::tr("Waiting for the model");
-    case Agent::State::RunningTools: return MainWindow::tr("Running tools");
-    }
-    return {};
-}
-
-} // namespace
-
 MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     : QMainWindow(parent)
     , m_context(context)
@@ -84,14 +55,16 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_sideSplitter(new QSplitter(Qt::Vertical, m_splitter))
     , m_chatStack(new QStackedWidget(m_splitter))
-    , m_firstRun(new FirstRunPanel(context.profiles, new OllamaProbe(context.network, this), m_chatStack))
+    , m_firstRun(new FirstRunPanel(context.profiles, context.network.ollamaProbe, m_chatStack))
     , m_chatView(new ChatView)
     , m_composer(new ChatComposer)
     , m_inspector(new TraceInspector(context.session->trace(), m_traceModel, m_sideSplitter))
     , m_debugPanel(new DebugPanel(context.session->debugger(), context.session->workbench(), m_sideSplitter))
     , m_mcpSettings(std::make_unique<McpSettings>(context.state))
 {
-    Q_ASSERT(context.session && context.profiles && context.settings && context.network && context.state);
+    Q_ASSERT(context.session && context.profiles && context.settings && context.state);
+    Q_ASSERT(context.network.ollamaProbe && context.network.connectionTester
+             && context.network.newPlaygroundRun);
     setWindowTitle(tr("Loopscope"));
 
     auto *chat = new QWidget(m_chatStack);
@@ -132,11 +105,11 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     createLibraryDock();
     createMenus();
     createToolBar();
-    createStatusBar();
+    m_statusBar = new SessionStatusBar(context.session, m_composer->editor(), this);
+    setStatusBar(m_statusBar);
     connectSession();
     applySettings();
     restoreLayout();
-    updateStatus();
     updateTitle();
 }
 
@@ -147,6 +120,9 @@ void MainWindow::createActions()
     m_sessionActions = new SessionActions(m_context.document, m_context.state, this);
     connect(m_sessionActions, &SessionActions::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 10'000); });
+    m_turnActions = new TurnActions(m_context.session, m_sessionActions, m_inspector, m_context.profiles,
+                                    m_context.network.newPlaygroundRun, this);
+    connect(m_turnActions, &TurnActions::message, this, &MainWindow::showMessage);
 
     m_settingsAction = new QAction(QIcon::fromTheme(u"preferences-system"_s), tr("&Settings…"), this);
     m_settingsAction->setShortcuts({QKeySequence::Preferences, QKeySequence(Qt::CTRL | Qt::Key_Comma)});
@@ -164,33 +140,6 @@ void MainWindow::createActions()
     m_debugModeAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_D);
     m_debugModeAction->setToolTip(tr("Show the step debugger and stop at its breakpoints (Ctrl+Shift+D)"));
     connect(m_debugModeAction, &QAction::toggled, this, &MainWindow::setDebugMode);
-
-    m_replayAction = new QAction(tr("&Replay Turn…"), this);
-    m_replayAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_R);
-    m_replayAction->setToolTip(tr("Re-run the selected turn from its recorded responses, without network"));
-    connect(m_replayAction, &QAction::triggered, this, &MainWindow::replaySelectedTurn);
-
-    m_forkAction = new QAction(tr("&Fork From Here"), this);
-    m_forkAction->setToolTip(
-        tr("Start a new session with the conversation up to the selected turn or iteration"));
-    connect(m_forkAction, &QAction::triggered, this, &MainWindow::forkAtSelection);
-
-    m_compareAction = new QAction(tr("Co&mpare Turns…"), this);
-    m_compareAction->setToolTip(tr("Show two turns side by side, step by step, with their first difference"));
-    connect(m_compareAction, &QAction::triggered, this, &MainWindow::compareTurns);
-    m_compareWithAction = new QAction(tr("&Compare With…"), this);
-    m_compareWithAction->setToolTip(tr("Compare the selected turn with another turn or session"));
-    connect(m_compareWithAction, &QAction::triggered, this, &MainWindow::compareTurns);
-
-    m_playgroundAction = new QAction(tr("Re-run in &Playground…"), this);
-    m_playgroundAction->setToolTip(
-        tr("Edit the selected model call's request and send it to any provider, beside its recorded answer"));
-    connect(m_playgroundAction, &QAction::triggered, this, &MainWindow::openPlaygroundAtSelection);
-    // They act on the selected step: offer them where it is picked too.
-    auto *separator = new QAction(this);
-    separator->setSeparator(true);
-    m_inspector->treeView()->addActions(
-        {separator, m_replayAction, m_forkAction, m_compareWithAction, m_playgroundAction});
 
     m_mcpResourcesAction = new QAction(tr("&MCP Prompts and Resources…"), this);
     m_mcpResourcesAction->setIconText(tr("MCP"));
@@ -254,13 +203,13 @@ void MainWindow::createMenus()
     debug->addSeparator();
     debug->addAction(m_stopAction);
     debug->addSeparator();
-    debug->addAction(m_replayAction);
-    debug->addAction(m_forkAction);
-    debug->addAction(m_playgroundAction);
+    debug->addAction(m_turnActions->replayAction());
+    debug->addAction(m_turnActions->forkAction());
+    debug->addAction(m_turnActions->playgroundAction());
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(m_mcpResourcesAction);
-    tools->addAction(m_compareAction);
+    tools->addAction(m_turnActions->compareAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     addExamplesMenu(help);
@@ -297,91 +246,6 @@ void MainWindow::addExamplesMenu(QMenu *help)
     help->addSeparator();
 }
 
-void MainWindow::replaySelectedTurn()
-{
-    ChatSession *session = m_context.session;
-    const int node = m_inspector->selectedNode();
-    QString error;
-    const std::optional<RecordedTurn> turn = session->recordedTurnAt(node, &error);
-    if (!turn) {
-        showMessage(error);
-        return;
-    }
-    const QString title
-        = session->title().isEmpty() ? tr("turn %1").arg(session->turnIndexAt(node) + 1) : session->title();
-    auto *window = new ReplayWindow(
-        *turn, title, [session] { return session->createModelClient(); }, session->replayTools(), this);
-    window->show();
-}
-
-void MainWindow::updateTurnActions()
-{
-    const ChatSession *session = m_context.session;
-    const int node = m_inspector->selectedNode();
-    // Without a selection, Replay takes the last turn; while a turn runs, that one is not finished.
-    const bool turnDone = !session->isBusy() && session->turnIndexAt(node) >= 0;
-    m_replayAction->setEnabled(turnDone);
-    m_forkAction->setEnabled(turnDone && node >= 0);
-    // Compare Turns can also pick two session files, so it stays on.
-    m_compareWithAction->setEnabled(turnDone);
-    const Trace *trace = session->trace();
-    m_playgroundAction->setEnabled(trace->isValid(node) && trace->node(node).kind == TraceKind::ModelCall
-                                   && trace->node(node).endedUs > 0);
-}
-
-void MainWindow::forkAtSelection()
-{
-    QString error;
-    const std::optional<Transcript> fork = m_context.session->forkAt(m_inspector->selectedNode(), &error);
-    if (!fork) {
-        showMessage(error);
-        return;
-    }
-    openFork(*fork);
-}
-
-void MainWindow::openFork(const Transcript &fork)
-{
-    m_sessionActions->whenChangesAreSettled([this, fork] {
-        QString error;
-        if (m_context.document->openTranscript(fork, {}, &error))
-            showMessage(tr("Forked into a new session: \"%1\".").arg(fork.title));
-        else
-            showMessage(tr("Cannot fork: %1").arg(error));
-    });
-}
-
-void MainWindow::compareTurns()
-{
-    const ChatSession *session = m_context.session;
-    const QString name = session->title().isEmpty() ? tr("this session") : session->title();
-    const QList<ComparedTurn> turns = ComparedSession::turnsOf(*session->trace(), name);
-    auto *dialog = new CompareDialog(turns, name, session->turnIndexAt(m_inspector->selectedNode()), this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        const std::optional<ComparedTurn> left = dialog->leftTurn();
-        const std::optional<ComparedTurn> right = dialog->rightTurn();
-        if (left && right)
-            (new ComparisonView(RunComparison(*left, *right), this))->show();
-    });
-    dialog->open();
-}
-
-void MainWindow::openPlaygroundAtSelection()
-{
-    const int node = m_inspector->selectedNode();
-    const Trace *trace = m_context.session->trace();
-    if (!trace->isValid(node) || trace->node(node).kind != TraceKind::ModelCall) {
-        showMessage(tr("Select a model call in the trace to re-run it."));
-        return;
-    }
-    auto *window = new PlaygroundWindow(m_context.session, node, m_context.profiles->profiles(),
-                                        new PlaygroundRun(m_context.network, m_context.secrets), this);
-    connect(window, &PlaygroundWindow::variantAdded, m_context.document, &SessionDocument::noteChange);
-    connect(window, &PlaygroundWindow::forkRequested, this, &MainWindow::openFork);
-    window->show();
-}
-
 void MainWindow::updateTitle()
 {
     setWindowTitle(tr("%1[*] — Loopscope").arg(m_context.document->displayName()));
@@ -414,30 +278,6 @@ void MainWindow::createToolBar()
     bar->addAction(m_stopAction);
 }
 
-void MainWindow::createStatusBar()
-{
-    const auto field = [this](const QString &accessibleName) {
-        auto *label = new QLabel(statusBar());
-        label->setAccessibleName(accessibleName);
-        label->setContentsMargins(fontMetrics().averageCharWidth(), 0, fontMetrics().averageCharWidth(), 0);
-        return label;
-    };
-    m_providerLabel = field(tr("Provider and model"));
-    m_tokensLabel = field(tr("Tokens"));
-    m_costLabel = field(tr("Cost"));
-    m_contextLabel = field(tr("Context window"));
-    m_iterationLabel = field(tr("Iteration"));
-    m_stateLabel = field(tr("Loop state"));
-    // It takes what the other fields leave, its words elided to fit (see fitStatusFields()).
-    m_providerLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    statusBar()->addWidget(m_providerLabel, 1);
-    statusBar()->addPermanentWidget(m_tokensLabel);
-    statusBar()->addPermanentWidget(m_costLabel);
-    statusBar()->addPermanentWidget(m_contextLabel);
-    statusBar()->addPermanentWidget(m_iterationLabel);
-    statusBar()->addPermanentWidget(m_stateLabel);
-}
-
 void MainWindow::connectSession()
 {
     ChatSession *session = m_context.session;
@@ -455,81 +295,25 @@ void MainWindow::connectSession()
         m_chatView, &ChatView::elicitationAnswered, session,
         [session](int id, const McpElicitationAnswer &answer) { session->answerElicitation(id, answer); });
 
-    // An "Always allow" chosen in the chat outlasts the session: it joins the user's rules, where
-    // Settings → Tools lists it. A tool-wide one is kept for built-in tools, whose rules the settings
-    // hold; an MCP tool's rule belongs to its server's configuration.
     connect(session->approvals(), &ToolApprovalPolicy::alwaysAllowGranted, this,
-            [this](const ScopedApproval &approval) {
-                AppSettings *settings = m_context.settings;
-                if (!settings)
-                    return;
-                if (approval.scope.kind != ApprovalScope::Kind::Tool) {
-                    QList<ScopedApproval> approvals = settings->scopedApprovals();
-                    if (!approvals.contains(approval))
-                        settings->setScopedApprovals(approvals << approval);
-                } else if (builtinToolNames().contains(approval.tool)) {
-                    QHash<QString, QString> rules = settings->toolApprovalRules();
-                    rules.insert(approval.tool,
-                                 ToolApprovalPolicy::ruleName(ToolApprovalPolicy::Rule::Always));
-                    settings->setToolApprovalRules(rules);
-                }
-            });
-
+            &MainWindow::keepAlwaysAllowed);
     // Selecting in one pane selects the same step in the other.
     connect(m_chatView, &ChatView::traceNodeSelected, m_inspector, &TraceInspector::selectNode);
     connect(m_inspector, &TraceInspector::nodeSelected, m_chatView, &ChatView::selectTraceNode);
-
-    connect(session, &ChatSession::busyChanged, this, [this](bool busy) {
-        m_composer->setBusy(busy);
-        m_stopAction->setEnabled(busy);
-        m_debugPanel->setTurnRunning(busy);
-        for (QAction *action : {m_sessionActions->newAction(), m_sessionActions->openAction(),
-                                m_sessionActions->importAction()})
-            action->setEnabled(!busy);
-        if (!busy)
-            m_paused = false;
-        updateStatus();
-        updateTurnActions();
-    });
-    connect(session, &ChatSession::restored, this, [this, session] {
-        // A reopened session is worth seeing before any provider is set up.
-        if (!session->agent()->history().isEmpty())
-            showChat(true);
-        updateStatus();
-        updateTurnActions();
-    });
-    connect(session, &ChatSession::cleared, this, &MainWindow::updateTurnActions);
-    QItemSelectionModel *selection = m_inspector->treeView()->selectionModel();
-    connect(selection, &QItemSelectionModel::selectionChanged, this, &MainWindow::updateTurnActions);
-    connect(selection, &QItemSelectionModel::currentChanged, this, &MainWindow::updateTurnActions);
-    updateTurnActions();
+    connect(session, &ChatSession::busyChanged, this, &MainWindow::setTurnRunning);
     SessionDocument *document = m_context.document;
     connect(document, &SessionDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document, &SessionDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(session, &ChatSession::titleChanged, this, &MainWindow::updateTitle);
-    connect(session, &ChatSession::usageChanged, this, &MainWindow::updateStatus);
-    connect(m_composer->editor(), &QPlainTextEdit::textChanged, this, &MainWindow::updateStatus);
-    connect(session, &ChatSession::iterationChanged, this, &MainWindow::updateStatus);
-    connect(session, &ChatSession::providerChanged, this, &MainWindow::updateStatus);
-    connect(session, &ChatSession::providerFailed, this, [this](const QString &reason) {
-        statusBar()->showMessage(reason, 15'000);
-        updateStatus();
+
+    connect(session, &ChatSession::restored, this, [this, session] {
+        // A reopened session is worth seeing before any provider is set up.
+        if (!session->agent()->history().isEmpty())
+            showChat(true);
     });
-    connect(session->agent(), &Agent::stateChanged, this, &MainWindow::updateStatus);
 
     StepDebugger *debugger = session->debugger();
-    connect(debugger, &StepDebugger::paused, this, [this] {
-        m_paused = true;
-        // What is held, and its editors, sit below the breakpoints: bring them into view.
-        QTimer::singleShot(0, m_debugScroll, [this] {
-            m_debugScroll->verticalScrollBar()->setValue(m_debugPanel->stopView()->y());
-        });
-        updateStatus();
-    });
-    connect(debugger, &StepDebugger::resumed, this, [this] {
-        m_paused = false;
-        updateStatus();
-    });
+    connect(debugger, &StepDebugger::paused, this, &MainWindow::showDebuggerStop);
     // The panel's own switch and Pause turn debug mode on too.
     connect(debugger, &StepDebugger::settingsChanged, this,
             [this, debugger] { m_debugModeAction->setChecked(debugger->isEnabled()); });
@@ -540,6 +324,38 @@ void MainWindow::connectSession()
     });
     connect(m_firstRun, &FirstRunPanel::openSettingsRequested, this, &MainWindow::openSettings);
     connect(m_firstRun, &FirstRunPanel::openExampleRequested, m_sessionActions, &SessionActions::openExample);
+}
+
+void MainWindow::keepAlwaysAllowed(const ScopedApproval &approval)
+{
+    // An "Always allow" chosen in the chat outlasts the session: it joins the user's rules, where
+    // Settings → Tools lists it. A tool-wide one is kept for built-in tools, whose rules the settings
+    // hold; an MCP tool's rule belongs to its server's configuration.
+    AppSettings *settings = m_context.settings;
+    if (approval.scope.kind != ApprovalScope::Kind::Tool) {
+        QList<ScopedApproval> approvals = settings->scopedApprovals();
+        if (!approvals.contains(approval))
+            settings->setScopedApprovals(approvals << approval);
+    } else if (builtinToolNames().contains(approval.tool)) {
+        QHash<QString, QString> rules = settings->toolApprovalRules();
+        rules.insert(approval.tool, ToolApprovalPolicy::ruleName(ToolApprovalPolicy::Rule::Always));
+        settings->setToolApprovalRules(rules);
+    }
+}
+
+void MainWindow::setTurnRunning(bool running)
+{
+    m_composer->setBusy(running);
+    m_stopAction->setEnabled(running);
+    m_debugPanel->setTurnRunning(running);
+}
+
+void MainWindow::showDebuggerStop()
+{
+    // What is held, and its editors, sit below the breakpoints: bring them into view.
+    QTimer::singleShot(0, m_debugScroll, [this] {
+        m_debugScroll->verticalScrollBar()->setValue(m_debugPanel->stopView()->y());
+    });
 }
 
 void MainWindow::start(const std::optional<ProviderProfile> &commandLine, const QString &sessionPath)
@@ -650,10 +466,8 @@ void MainWindow::showMessage(const QString &text)
 
 void MainWindow::openSettings()
 {
-    auto *tester = new ConnectionTester(m_context.network);
-    auto *dialog
-        = new SettingsDialog(m_context.profiles, m_context.settings, m_context.secrets, tester, this);
-    tester->setParent(dialog);
+    auto *dialog = new SettingsDialog(m_context.profiles, m_context.settings, m_context.secrets,
+                                      m_context.network.connectionTester, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->addMcpServersPage(m_mcpSettings.get(), m_context.session->mcp());
     // Without a provider, or one without a usable key, what is missing is on the Providers page.
@@ -703,118 +517,34 @@ void MainWindow::setDebugMode(bool on)
     m_inspector->showSidePanel(on);
 }
 
-void MainWindow::updateStatus()
+QAction *MainWindow::replayAction() const
 {
-    const ChatSession *session = m_context.session;
-    const std::optional<ProviderProfile> profile = session->provider();
-    setStatusField(m_providerLabel,
-                   profile ? tr("%1 · %2").arg(profile->name, profile->model) : tr("No provider"), QString());
-    // While an answer streams its tokens are an estimate, marked "≈", until the provider counts them.
-    const qint64 streaming = session->streamingTokenEstimate();
-    const QString approx = streaming > 0 ? u"≈"_s : QString();
-    const qint64 turnTokens = session->turnUsage().total() + streaming;
-    const qint64 sessionTokens = session->sessionUsage().total() + streaming;
-    setStatusField(
-        m_tokensLabel,
-        tr("Tokens: %1%L2 this turn · %1%L3 this session").arg(approx).arg(turnTokens).arg(sessionTokens),
-        //: The status bar's token counts in a narrow window: this turn · this session
-        tr("%1%2 · %1%3 tokens").arg(approx, formatTokenCount(turnTokens), formatTokenCount(sessionTokens)));
-    //: The status bar's cost in USD; "—" when no model call had a known price
-    setStatusField(m_costLabel,
-                   tr("Cost: %1 this turn · %2 this session")
-                       .arg(formatCost(session->turnCost()), formatCost(session->sessionCost())),
-                   formatCost(session->sessionCost()));
-    // The gauge: the last request against the model's window; while a question is typed, ≈ the
-    // request it would make (about four characters a token).
-    const std::optional<qint64> window = session->contextWindow();
-    const qint64 typed = session->isBusy() ? 0 : m_composer->editor()->document()->characterCount() - 1;
-    const qint64 contextTokens = session->contextTokens() + (typed > 0 ? (typed + 3) / 4 : 0);
-    const QString gauge = ContextGauge::describe(contextTokens, window, typed > 0);
-    setStatusField(m_contextLabel, tr("Context: %1").arg(gauge), gauge);
-    m_contextLabel->setProperty(
-        "helpText",
-        tr("The last request's tokens, as the provider counted them, plus its answer, against the "
-           "model's context window (from the price table or the provider profile)."));
-    QPalette contextPalette = m_contextLabel->palette();
-    const ContextGauge::Level level = ContextGauge::level(contextTokens, window);
-    // Near the window in the colour of a limit, over it in the colour of an error.
-    QColor contextColor = palette().color(QPalette::WindowText);
-    if (level == ContextGauge::Level::Near)
-        contextColor = TraceIcons::statusColor(TraceStatus::Limited, palette());
-    else if (level == ContextGauge::Level::Over)
-        contextColor = TraceIcons::statusColor(TraceStatus::Error, palette());
-    contextPalette.setColor(QPalette::WindowText, contextColor);
-    m_contextLabel->setPalette(contextPalette);
-    const int maxIterations = session->agentConfig().maxIterations;
-    if (session->iteration() > 0) {
-        setStatusField(m_iterationLabel,
-                       tr("Iteration %1 of %2").arg(session->iteration()).arg(maxIterations),
-                       tr("%1/%2").arg(session->iteration()).arg(maxIterations));
-    } else {
-        setStatusField(m_iterationLabel, tr("No iteration yet"), QString());
-    }
-    m_stateLabel->setText(stateText(session->agent()->state(), m_paused));
-    fitStatusFields();
+    return m_turnActions->replayAction();
 }
 
-void MainWindow::setStatusField(QLabel *label, const QString &full, const QString &brief)
+QAction *MainWindow::forkAction() const
 {
-    label->setProperty("fullText", full);
-    label->setProperty("briefText", brief);
-    label->setText(full);
+    return m_turnActions->forkAction();
 }
 
-void MainWindow::fitStatusFields()
+QAction *MainWindow::compareAction() const
 {
-    // Least telling first: the iteration is in the trace, the context and cost have a brief form
-    // that still reads, the tokens last.
-    const QList<QLabel *> shrinkable{m_iterationLabel, m_contextLabel, m_costLabel, m_tokensLabel};
-    for (QLabel *label : shrinkable) {
-        label->setText(label->property("fullText").toString());
-        label->setToolTip(label->property("helpText").toString());
-    }
-    const int spacing = statusBar()->layout()->spacing();
-    const auto permanentWidth = [this, spacing] {
-        int width = 24; // the size grip
-        for (QLabel *label : {m_tokensLabel, m_costLabel, m_contextLabel, m_iterationLabel, m_stateLabel})
-            width += label->sizeHint().width() + spacing;
-        return width;
-    };
-    // The provider and model are in the toolbar too: their words here may shrink to this much.
-    const int providerRoom = m_providerLabel->fontMetrics().averageCharWidth() * 16;
-    for (QLabel *label : shrinkable) {
-        if (permanentWidth() + providerRoom <= statusBar()->width())
-            break;
-        label->setText(label->property("briefText").toString());
-        const QString help = label->property("helpText").toString();
-        label->setToolTip(label->property("fullText").toString()
-                          + (help.isEmpty() ? QString() : u"\n"_s + help));
-    }
-    // What is left is the provider's, its words cut with an ellipsis rather than clipped.
-    const QString provider = m_providerLabel->property("fullText").toString();
-    const QMargins margins = m_providerLabel->contentsMargins();
-    const int room = statusBar()->width() - permanentWidth() - margins.left() - margins.right() - spacing;
-    const QString elided = m_providerLabel->fontMetrics().elidedText(provider, Qt::ElideRight, qMax(0, room));
-    m_providerLabel->setText(elided);
-    m_providerLabel->setToolTip(elided == provider ? QString() : provider);
+    return m_turnActions->compareAction();
 }
 
-void MainWindow::resizeEvent(QResizeEvent *event)
+QAction *MainWindow::compareWithAction() const
 {
-    QMainWindow::resizeEvent(event);
-    fitStatusFields();
+    return m_turnActions->compareWithAction();
+}
+
+QAction *MainWindow::playgroundAction() const
+{
+    return m_turnActions->playgroundAction();
 }
 
 QString MainWindow::statusText() const
 {
-    // The words a user reads in a window wide enough for all of them.
-    const auto full = [](const QLabel *label) {
-        const QVariant text = label->property("fullText");
-        return text.isValid() ? text.toString() : label->text();
-    };
-    return QStringList{full(m_providerLabel), full(m_tokensLabel),    full(m_costLabel),
-                       full(m_contextLabel),  full(m_iterationLabel), full(m_stateLabel)}
-        .join(u" | "_s);
+    return m_statusBar->text();
 }
 
 void MainWindow::showShortcuts()

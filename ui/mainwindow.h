@@ -5,6 +5,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -12,10 +13,8 @@ QT_BEGIN_NAMESPACE
 class QAction;
 class QComboBox;
 class QDockWidget;
-class QLabel;
 class QMenu;
 class QScrollArea;
-class QNetworkAccessManager;
 class QSettings;
 class QSplitter;
 class QStackedWidget;
@@ -24,12 +23,15 @@ QT_END_NAMESPACE
 namespace Loopscope {
 class AppSettings;
 class ChatSession;
+class ConnectionTester;
 class McpSettings;
+class OllamaProbe;
+class PlaygroundRun;
 class SecretStore;
 class SessionDocument;
 class SessionLibrary;
 class TraceModel;
-struct Transcript;
+struct ScopedApproval;
 } // namespace Loopscope
 
 namespace Loopscope::Ui {
@@ -42,7 +44,20 @@ class McpResourcesDialog;
 class ProviderPicker;
 class SessionActions;
 class SessionLibraryPanel;
+class SessionStatusBar;
 class TraceInspector;
+class TurnActions;
+
+/*!
+    The network helpers the window hands its panels, made outside ui/ (app/ holds the one
+    QNetworkAccessManager): no widget creates a network client.
+*/
+struct NetworkHelpers
+{
+    OllamaProbe *ollamaProbe = nullptr;                // the first-run panel's
+    ConnectionTester *connectionTester = nullptr;      // Settings: "Test connection"
+    std::function<PlaygroundRun *()> newPlaygroundRun; // one per playground window, which takes it
+};
 
 /*! What the window works with; nothing here is owned by it. */
 struct MainWindowContext
@@ -51,7 +66,7 @@ struct MainWindowContext
     ProviderProfileStore *profiles = nullptr;
     AppSettings *settings = nullptr;
     SecretStore *secrets = nullptr;
-    QNetworkAccessManager *network = nullptr;
+    NetworkHelpers network;
     QSettings *state = nullptr; // window geometry and pane sizes
     SessionDocument *document = nullptr;
     SessionLibrary *library = nullptr;
@@ -86,12 +101,12 @@ public:
     FirstRunPanel *firstRunPanel() const { return m_firstRun; }
     QAction *debugModeAction() const { return m_debugModeAction; }
     QAction *stopAction() const { return m_stopAction; }
-    QAction *replayAction() const { return m_replayAction; }
-    QAction *forkAction() const { return m_forkAction; }
-    // Tools → Compare Turns…, and "Compare With…" on a turn in the trace: both open the compare dialog.
-    QAction *compareAction() const { return m_compareAction; }
-    QAction *compareWithAction() const { return m_compareWithAction; }
-    QAction *playgroundAction() const { return m_playgroundAction; }
+    TurnActions *turnActions() const { return m_turnActions; }
+    QAction *replayAction() const;
+    QAction *forkAction() const;
+    QAction *compareAction() const;
+    QAction *compareWithAction() const;
+    QAction *playgroundAction() const;
     SessionActions *sessionActions() const { return m_sessionActions; }
     SessionLibraryPanel *libraryPanel() const { return m_libraryPanel; }
     ProviderPicker *providerPicker() const { return m_picker; }
@@ -107,14 +122,13 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
-    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void createActions();
     void createMenus();
     void createToolBar();
-    void createStatusBar();
     void connectSession();
+    void keepAlwaysAllowed(const ScopedApproval &approval);
     void restoreLayout();
     void saveLayout();
 
@@ -125,20 +139,9 @@ private:
     void sendFromComposer(const QString &text);
     void editLastQuestion(const QString &text);
     void setDebugMode(bool on);
-    void updateStatus();
-    // Sets a status field's words, and the short form it falls back to in a narrow window.
-    static void setStatusField(QLabel *label, const QString &full, const QString &brief);
-    // Every field whole when they fit, else the brief forms, the least telling first.
-    void fitStatusFields();
+    void setTurnRunning(bool running);
+    void showDebuggerStop();
     void updateTitle();
-    void replaySelectedTurn();
-    void forkAtSelection();
-    // Picks two turns (this session's selected one first) and shows them side by side.
-    void compareTurns();
-    void openFork(const Transcript &fork);
-    void openPlaygroundAtSelection();
-    // Replay and Fork only when there is a finished turn (for Fork, a selected step of one).
-    void updateTurnActions();
     void createLibraryDock();
     void openSessionOnStart(const QString &sessionPath);
     void addExamplesMenu(QMenu *help);
@@ -159,6 +162,8 @@ private:
     QScrollArea *m_debugScroll = nullptr;
 
     SessionActions *m_sessionActions = nullptr;
+    TurnActions *m_turnActions = nullptr;
+    SessionStatusBar *m_statusBar = nullptr;
     SessionLibraryPanel *m_libraryPanel = nullptr;
     QDockWidget *m_libraryDock = nullptr;
     ProviderPicker *m_picker = nullptr;
@@ -167,25 +172,12 @@ private:
     QAction *m_stopAction = nullptr;
     QAction *m_showChatAction = nullptr;
     QAction *m_showTraceAction = nullptr;
-    QAction *m_replayAction = nullptr;
-    QAction *m_forkAction = nullptr;
-    QAction *m_compareAction = nullptr;
-    QAction *m_compareWithAction = nullptr;
-    QAction *m_playgroundAction = nullptr;
     QAction *m_mcpResourcesAction = nullptr;
     std::unique_ptr<McpSettings> m_mcpSettings;
     QPointer<McpResourcesDialog> m_mcpResources;
     int m_mcpGeneration = 0;
 
-    QLabel *m_providerLabel = nullptr;
-    QLabel *m_tokensLabel = nullptr;
-    QLabel *m_costLabel = nullptr;
-    QLabel *m_contextLabel = nullptr;
-    QLabel *m_iterationLabel = nullptr;
-    QLabel *m_stateLabel = nullptr;
-
     bool m_editingLastQuestion = false;
-    bool m_paused = false;
     bool m_closeConfirmed = false;
 };
 

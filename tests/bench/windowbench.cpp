@@ -22,6 +22,9 @@
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
 #include "agent/loop/agent.h"
+#include "agent/playground/playgroundrun.h"
+#include "agent/providers/connectiontester.h"
+#include "agent/providers/ollamaprobe.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
@@ -79,8 +82,13 @@ int main(int argc, char *argv[])
     ChatSession session(&network);
     SessionDocument document(&session);
     SessionLibrary library(dir.filePath(u"library"_s));
+    OllamaProbe ollamaProbe(&network);
+    ConnectionTester connectionTester(&network);
+    const Ui::NetworkHelpers helpers{&ollamaProbe, &connectionTester, [&network, &secrets] {
+                                         return new PlaygroundRun(&network, &secrets);
+                                     }};
     Ui::MainWindow window(
-        {&session, &profiles, &appSettings, &secrets, &network, &settings, &document, &library});
+        {&session, &profiles, &appSettings, &secrets, helpers, &settings, &document, &library});
     window.resize(1400, 900);
     window.show();
     ProviderProfile profile;

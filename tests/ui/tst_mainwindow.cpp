@@ -5,6 +5,9 @@
 #include "agent/config/secretstore.h"
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpsettings.h"
+#include "agent/playground/playgroundrun.h"
+#include "agent/providers/connectiontester.h"
+#include "agent/providers/ollamaprobe.h"
 #include "agent/replay/replayrun.h"
 #include "agent/session/autosaver.h"
 #include "agent/session/chatsession.h"
@@ -94,7 +97,10 @@ struct Fixture
 
     Ui::MainWindowContext context()
     {
-        return {&session, &profiles, &appSettings, &secrets, &network, &settings, &document, &library};
+        const Ui::NetworkHelpers helpers{&ollamaProbe, &connectionTester, [this] {
+                                             return new PlaygroundRun(&network, &secrets);
+                                         }};
+        return {&session, &profiles, &appSettings, &secrets, helpers, &settings, &document, &library};
     }
 
     // As the app does: every finished turn is written into the library.
@@ -109,6 +115,8 @@ struct Fixture
     AppSettings appSettings;
     KeychainSecretStore secrets;
     QNetworkAccessManager network;
+    OllamaProbe ollamaProbe{&network};
+    ConnectionTester connectionTester{&network};
     ChatSession session;
     SessionDocument document;
     SessionLibrary library;

@@ -67,6 +67,11 @@ SessionActions::SessionActions(SessionDocument *document, QSettings *state, QWid
     m_exportMenu->addAction(tr("Trace as &OpenTelemetry (OTLP/JSON)…"), this,
                             [this] { exportAs(u"otlp"_s); });
 
+    // Another session cannot come in while a turn runs.
+    connect(m_document->session(), &ChatSession::busyChanged, this, [this](bool busy) {
+        for (QAction *action : {m_new, m_open, m_import})
+            action->setEnabled(!busy);
+    });
     // What to reopen on the next start: another conversation forgets the last one until it has a file.
     connect(m_document->session(), &ChatSession::cleared, this, [this] { setLastSession({}); });
     connect(m_document->session(), &ChatSession::restored, this, [this] { setLastSession({}); });

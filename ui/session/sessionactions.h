@@ -40,6 +40,7 @@ public:
     QAction *saveAsAction() const { return m_saveAs; }
     QAction *importAction() const { return m_import; }
     QMenu *exportMenu() const { return m_exportMenu; }
+    SessionDocument *document() const { return m_document; }
 
     QStringList recentFiles() const;
     // The session open last: the file last opened or saved, or the library file

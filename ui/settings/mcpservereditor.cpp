@@ -159,6 +159,12 @@ void McpServerEditor::setServer(const McpServerConfig &server)
     updateTransport();
 }
 
+void McpServerEditor::focusName()
+{
+    m_name->setFocus();
+    m_name->selectAll();
+}
+
 McpServerConfig McpServerEditor::server() const
 {
     McpServerConfig server = m_server;

@@ -35,6 +35,8 @@ public:
     McpServerConfig server() const;
     // Empty when the fields make a server; else a sentence saying what to fix.
     QString validationError() const;
+    // Puts the cursor in the name, selected, ready to be typed over (a new server).
+    void focusName();
 
     // What a secret value is shown as.
     static QString mask();

@@ -13,7 +13,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -403,10 +402,7 @@ void McpServersPage::addServer()
     m_drafts.append({server, QString()});
     refreshList();
     m_list->setCurrentRow(int(m_drafts.size()) - 1);
-    if (auto *name = m_editor->findChild<QLineEdit *>(u"mcpNameEdit"_s)) {
-        name->setFocus();
-        name->selectAll();
-    }
+    m_editor->focusName();
 }
 
 void McpServersPage::removeServer()

@@ -246,6 +246,12 @@ QString ProviderProfileEditor::typedKey() const
     return m_apiKey->text().trimmed();
 }
 
+void ProviderProfileEditor::focusName()
+{
+    m_name->setFocus();
+    m_name->selectAll();
+}
+
 void ProviderProfileEditor::setTypedKey(const QString &key)
 {
     const bool loading = std::exchange(m_loading, true);

@@ -44,6 +44,8 @@ public:
 
     // Why the profile cannot be saved as it stands; empty when it can.
     QString validationError() const;
+    // Puts the cursor in the name, selected, ready to be typed over (a new profile).
+    void focusName();
 
     void setTestRunning();
     void setTestResult(bool success, const QString &message);

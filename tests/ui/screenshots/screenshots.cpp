@@ -13,6 +13,9 @@
 #include "agent/config/secretstore.h"
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpsettings.h"
+#include "agent/playground/playgroundrun.h"
+#include "agent/providers/connectiontester.h"
+#include "agent/providers/ollamaprobe.h"
 #include "agent/replay/replayrun.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
@@ -117,8 +120,13 @@ int main(int argc, char *argv[])
     appSettings.setEnabledTools({u"calculator"_s, u"current_time"_s, u"read_file"_s});
     appSettings.setWorkspaceFolder(dir.path());
 
+    OllamaProbe ollamaProbe(&network);
+    ConnectionTester connectionTester(&network);
+    const Ui::NetworkHelpers helpers{&ollamaProbe, &connectionTester, [&network, &secrets] {
+                                         return new PlaygroundRun(&network, &secrets);
+                                     }};
     Ui::MainWindow window(
-        {&session, &profiles, &appSettings, &secrets, &network, &settings, &document, &library});
+        {&session, &profiles, &appSettings, &secrets, helpers, &settings, &document, &library});
     // The README's size; LOOPSCOPE_SCREENSHOT_SIZE=900x600 (say) to look at the window at another.
     const QStringList size = qEnvironmentVariable("LOOPSCOPE_SCREENSHOT_SIZE", u"1440x900"_s).split(u'x');
     window.resize(size.value(0).toInt() > 0 ? size.value(0).toInt() : 1440,

@@ -1,0 +1,90 @@
+#include "ui/settings/looppage.h"
+
+#include "agent/config/appsettings.h"
+#include "ui/settings/settingswidgets.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Ui {
+
+LoopPage::LoopPage(QWidget *parent)
+    : SettingsPage(parent)
+    , m_maxIterations(named(new QSpinBox(this), u"maxIterationsSpin"_s, tr("Maximum iterations")))
+    , m_parallelTools(named(new QSpinBox(this), u"parallelToolsSpin"_s, tr("Parallel tool calls")))
+    , m_postLoop(named(new QComboBox(this), u"postLoopCombo"_s, tr("When the loop ends without an answer")))
+    , m_toolTimeout(named(new QSpinBox(this), u"toolTimeoutSpin"_s, tr("Tool timeout in seconds")))
+    , m_readTimeout(named(new QSpinBox(this), u"readTimeoutSpin"_s, tr("Provider read timeout in seconds")))
+    , m_systemPrompt(named(new QPlainTextEdit(this), u"systemPromptEdit"_s, tr("System prompt")))
+{
+    m_maxIterations->setRange(1, 1000);
+    m_maxIterations->setToolTip(tr("Model calls in one turn before the loop must answer."));
+
+    m_parallelTools->setRange(1, 64);
+    m_parallelTools->setToolTip(tr("1 runs a response's tool calls one after another."));
+
+    m_postLoop->addItem(tr("Reflect: one more model call, without tools"),
+                        postLoopModeName(PostLoopMode::Reflect));
+    m_postLoop->addItem(tr("Summary: list what the tools returned"), postLoopModeName(PostLoopMode::Summary));
+    m_postLoop->addItem(tr("Nothing: say that the loop stopped"), postLoopModeName(PostLoopMode::None));
+
+    m_toolTimeout->setRange(1, 86'400);
+    m_toolTimeout->setSuffix(tr(" s"));
+
+    m_readTimeout->setRange(1, 86'400);
+    m_readTimeout->setSuffix(tr(" s"));
+    m_readTimeout->setToolTip(tr("How long a provider may stay silent in the middle of an answer before the "
+                                 "call fails."));
+
+    m_systemPrompt->setTabChangesFocus(true);
+    m_systemPrompt->setPlaceholderText(tr("Optional instructions the model gets before every conversation."));
+
+    auto *form = new QFormLayout(this);
+    form->addRow(tr("&Maximum iterations:"), m_maxIterations);
+    form->addRow(tr("&Parallel tool calls:"), m_parallelTools);
+    form->addRow(tr("When the loop &ends:"), m_postLoop);
+    form->addRow(tr("Tool &timeout:"), m_toolTimeout);
+    form->addRow(tr("Provider &read timeout:"), m_readTimeout);
+    form->addRow(tr("&System prompt:"), m_systemPrompt);
+}
+
+void LoopPage::load(const AppSettings &settings)
+{
+    const AgentConfig config = settings.agentConfig();
+    m_maxIterations->setValue(config.maxIterations);
+    m_parallelTools->setValue(config.maxParallelTools);
+    m_postLoop->setCurrentIndex(qMax(0, m_postLoop->findData(postLoopModeName(config.postLoop))));
+    m_loadedToolTimeoutS = qMax(1, (config.toolTimeoutMs + 500) / 1000);
+    m_toolTimeout->setValue(m_loadedToolTimeoutS);
+    m_loadedReadTimeoutS = qMax(1, (settings.providerReadTimeoutMs() + 500) / 1000);
+    m_readTimeout->setValue(m_loadedReadTimeoutS);
+    m_systemPrompt->setPlainText(config.systemPrompt);
+}
+
+void LoopPage::save(AppSettings &settings)
+{
+    // A timeout whose field was not touched keeps its exact stored value.
+    AgentConfig config = settings.agentConfig();
+    config.maxIterations = m_maxIterations->value();
+    config.maxParallelTools = m_parallelTools->value();
+    config.postLoop = postLoopModeFromName(m_postLoop->currentData().toString()).value_or(config.postLoop);
+    if (m_toolTimeout->value() != m_loadedToolTimeoutS)
+        config.toolTimeoutMs = m_toolTimeout->value() * 1000;
+    config.systemPrompt = m_systemPrompt->toPlainText();
+    settings.setAgentConfig(config);
+    if (m_readTimeout->value() != m_loadedReadTimeoutS)
+        settings.setProviderReadTimeoutMs(m_readTimeout->value() * 1000);
+    m_loadedToolTimeoutS = m_toolTimeout->value();
+    m_loadedReadTimeoutS = m_readTimeout->value();
+}
+
+int LoopPage::readTimeoutMs() const
+{
+    return m_readTimeout->value() * 1000;
+}
+
+} // namespace Loopscope::Ui

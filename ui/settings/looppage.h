@@ -1,0 +1,44 @@
+#pragma once
+
+#include "ui/settings/settingspage.h"
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QPlainTextEdit;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace Loopscope::Ui {
+
+/*!
+    Settings → Loop: the agent's limits (iterations, parallel tool calls, what
+    happens when the loop ends without an answer), the tool and provider
+    timeouts and the system prompt. A timeout whose field is not touched keeps
+    its exact stored value, though the field shows it in whole seconds.
+*/
+class LoopPage final : public SettingsPage
+{
+    Q_OBJECT
+
+public:
+    explicit LoopPage(QWidget *parent = nullptr);
+
+    void load(const AppSettings &settings) override;
+    void save(AppSettings &settings) override;
+
+    // The provider read timeout as shown (a connection test waits no longer).
+    int readTimeoutMs() const;
+
+private:
+    QSpinBox *m_maxIterations;
+    QSpinBox *m_parallelTools;
+    QComboBox *m_postLoop;
+    QSpinBox *m_toolTimeout;
+    QSpinBox *m_readTimeout;
+    QPlainTextEdit *m_systemPrompt;
+    // The values shown when loaded, so an untouched field never rounds a stored one.
+    int m_loadedToolTimeoutS = 0;
+    int m_loadedReadTimeoutS = 0;
+};
+
+} // namespace Loopscope::Ui
