@@ -102,6 +102,15 @@ QFuture<ToolResult> McpTool::start(const QJsonObject &arguments, std::shared_ptr
     const QString serverName = m_serverName;
     const QString toolName = m_info.name;
     const QPointer<McpClient> client = m_client;
+    // The client is not thread-safe: a call from elsewhere is refused, never made behind its back.
+    if (client && client->thread() != QThread::currentThread()) {
+        McpCallOutcome outcome;
+        outcome.failure
+            = tr("The MCP server “%1” is served on another thread than the agent's loop; its tools "
+                 "cannot be called from here.")
+                  .arg(serverName);
+        return QtFuture::makeReadyFuture(resultFor(serverName, toolName, outcome));
+    }
     if (!client || client->state() != McpClient::State::Ready) {
         QString reason;
         if (!client)
@@ -114,15 +123,6 @@ QFuture<ToolResult> McpTool::start(const QJsonObject &arguments, std::shared_ptr
             reason = tr("it was stopped");
         McpCallOutcome outcome;
         outcome.failure = tr("The MCP server “%1” is not running: %2").arg(serverName, reason);
-        return QtFuture::makeReadyFuture(resultFor(serverName, toolName, outcome));
-    }
-    // The client is not thread-safe: a call from elsewhere is refused, never made behind its back.
-    if (client->thread() != QThread::currentThread()) {
-        McpCallOutcome outcome;
-        outcome.failure
-            = tr("The MCP server “%1” is served on another thread than the agent's loop; its tools "
-                 "cannot be called from here.")
-                  .arg(serverName);
         return QtFuture::makeReadyFuture(resultFor(serverName, toolName, outcome));
     }
 
