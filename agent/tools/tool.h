@@ -53,7 +53,7 @@ public:
     {
         std::function<void()> hook;
         {
-            std::lock_guard lock(m_sinkMutex);
+            std::lock_guard lock(m_cancelMutex);
             m_cancelled.store(true, std::memory_order_relaxed);
             hook = std::exchange(m_cancelHook, {});
         }
@@ -65,7 +65,7 @@ public:
     void onCancelled(std::function<void()> hook)
     {
         {
-            std::lock_guard lock(m_sinkMutex);
+            std::lock_guard lock(m_cancelMutex);
             if (!m_cancelled.load(std::memory_order_relaxed)) {
                 m_cancelHook = std::move(hook);
                 return;
@@ -90,8 +90,10 @@ public:
 
 private:
     std::atomic_bool m_cancelled = false;
-    mutable std::mutex m_sinkMutex; // guards the sink and the cancel hook
+    mutable std::mutex m_sinkMutex;
     ProgressSink m_progressSink;
+    // Its own lock: a progress sink may cancel the call it reports on.
+    std::mutex m_cancelMutex;
     std::function<void()> m_cancelHook;
 };
 
