@@ -17,29 +17,58 @@ namespace Loopscope {
 
 namespace {
 
-struct ToolRun
+// When a call's own work ran: a blocking tool's worker takes the times itself, so that they show
+// what really overlapped; written before its future finishes, read after.
+struct RunTimes
 {
-    ToolResult result;
     qint64 startedUs = 0;
     qint64 endedUs = 0;
 };
 
-// Runs on a pool thread. Exceptions end here: they become a result the model can read.
-ToolRun runTool(std::shared_ptr<const Tool> tool, QJsonObject arguments, std::shared_ptr<ToolContext> context,
-                std::shared_ptr<const Clock> clock)
+ToolResult exceptionResult(const std::exception_ptr &exception)
 {
-    ToolRun run;
-    run.startedUs = clock->nowUs();
     try {
-        run.result = tool->invoke(arguments, *context);
+        std::rethrow_exception(exception);
     } catch (const std::exception &e) {
-        run.result = ToolResult::failure(
+        return ToolResult::failure(
             ToolPhase::tr("The tool failed with an exception: %1").arg(QString::fromUtf8(e.what())));
     } catch (...) {
-        run.result = ToolResult::failure(ToolPhase::tr("The tool failed with an unknown exception."));
+        return ToolResult::failure(ToolPhase::tr("The tool failed with an unknown exception."));
     }
-    run.endedUs = clock->nowUs();
-    return run;
+}
+
+// Runs on a pool thread. Exceptions end here: they become a result the model can read.
+ToolResult runTool(std::shared_ptr<const Tool> tool, QJsonObject arguments,
+                   std::shared_ptr<ToolContext> context, std::shared_ptr<const Clock> clock,
+                   std::shared_ptr<RunTimes> times)
+{
+    times->startedUs = clock->nowUs();
+    ToolResult result;
+    try {
+        result = tool->invoke(arguments, *context);
+    } catch (...) {
+        result = exceptionResult(std::current_exception());
+    }
+    times->endedUs = clock->nowUs();
+    return result;
+}
+
+// Every call is awaited the same way: a blocking tool's future is its run on the pool, a tool that
+// answers later hands back its own, started here on the loop's thread, and holds no thread while it waits.
+QFuture<ToolResult> startTool(std::shared_ptr<const Tool> tool, const QJsonObject &arguments,
+                              std::shared_ptr<ToolContext> context, QThreadPool *pool,
+                              std::shared_ptr<const Clock> clock, std::shared_ptr<RunTimes> times)
+{
+    const AsyncTool *async = tool->asynchronous();
+    if (!async)
+        return QtConcurrent::run(pool, runTool, std::move(tool), arguments, std::move(context),
+                                 std::move(clock), std::move(times));
+    times->startedUs = clock->nowUs();
+    try {
+        return async->start(arguments, std::move(context));
+    } catch (...) {
+        return QtFuture::makeReadyFuture(exceptionResult(std::current_exception()));
+    }
 }
 
 QString compactJson(const QJsonObject &object)
@@ -60,6 +89,7 @@ struct ToolPhase::PendingCall
     Stage stage = Stage::Checking;
     ToolResult result;
     std::shared_ptr<ToolContext> context;
+    QFutureWatcher<ToolResult> *watcher = nullptr; // while it runs
     QTimer *timeout = nullptr;
     int timeoutLeftMs = 0; // while timeouts are paused
     int waitNode = -1;     // the span of a hold for someone's decision, while it lasts
@@ -431,23 +461,28 @@ void ToolPhase::run(PendingCall &pending)
             pending.timeout->start(timeoutMs);
     }
 
-    auto *watcher = new QFutureWatcher<ToolRun>(this);
-    const auto onFinished = m_gate->guard(token, [this, watcher, callId] {
+    const auto times = std::make_shared<RunTimes>();
+    auto *watcher = new QFutureWatcher<ToolResult>(this);
+    pending.watcher = watcher;
+    const auto onFinished = m_gate->guard(token, [this, watcher, times, callId] {
         PendingCall *finished = find(callId);
-        if (!finished || finished->stage != PendingCall::Stage::Running)
+        if (!finished || finished->watcher != watcher || finished->stage != PendingCall::Stage::Running)
             return; // timed out or cancelled meanwhile
-        const ToolRun run = watcher->result();
-        complete(*finished, run.result, run.result.isError ? TraceStatus::Error : TraceStatus::Ok,
-                 run.startedUs, run.endedUs);
+        finished->watcher = nullptr;
+        const QFuture<ToolResult> future = watcher->future();
+        const ToolResult result = future.resultCount() > 0
+                                      ? future.result()
+                                      : ToolResult::failure(tr("The tool ended without an answer."));
+        complete(*finished, result, result.isError ? TraceStatus::Error : TraceStatus::Ok, times->startedUs,
+                 times->endedUs);
         startQueued();
         finishIfDone();
     });
-    connect(watcher, &QFutureWatcher<ToolRun>::finished, this, [watcher, onFinished] {
+    connect(watcher, &QFutureWatcher<ToolResult>::finished, this, [watcher, onFinished] {
         watcher->deleteLater();
         onFinished();
     });
-    watcher->setFuture(
-        QtConcurrent::run(m_pool, runTool, pending.tool, pending.arguments, pending.context, m_clock));
+    watcher->setFuture(startTool(pending.tool, pending.arguments, pending.context, m_pool, m_clock, times));
 }
 
 void ToolPhase::pauseTimeouts(bool paused)
@@ -486,6 +521,11 @@ void ToolPhase::complete(PendingCall &pending, const ToolResult &result, TraceSt
 {
     pending.stage = PendingCall::Stage::Done;
     pending.result = result;
+    // Ended before its tool answered (time limit, cancellation): a late answer is nobody's.
+    if (QFutureWatcher<ToolResult> *watcher = std::exchange(pending.watcher, nullptr)) {
+        watcher->disconnect(this);
+        watcher->deleteLater();
+    }
     if (pending.timeout) {
         pending.timeout->deleteLater();
         pending.timeout = nullptr;

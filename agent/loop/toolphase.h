@@ -31,7 +31,10 @@ class Workbench;
     once, each within its time limit; calls whose tool gives them the same
     exclusive key (two writes of one file) run one after another, in call
     order. Results are reported as they come and
-    kept in the model's order; `finished` says every call has one.
+    kept in the model's order; `finished` says every call has one. A blocking
+    tool runs on the pool; a tool that answers later (AsyncTool) is started on
+    this thread and awaited the same way, with a QFutureWatcher, under the
+    same time limit and cancellation.
 
     Calls are told apart by their id, which must be unique within a phase (the
     Agent makes them unique across the conversation).

@@ -1,33 +1,14 @@
 #include "agent/mcp/mcptool.h"
 
 #include <QJsonArray>
-
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
+#include <QPromise>
+#include <QThread>
 
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
 namespace {
-
-/*
-    What the worker thread and the client's thread share for one call: the
-    outcome once it is there, progress not yet passed on, and the call's id
-    for cancelling it. The client's callbacks may come after invoke() gave up
-    waiting; they only ever touch this.
-*/
-struct CallState
-{
-    std::mutex mutex;
-    std::condition_variable changed;
-    bool done = false;
-    McpCallOutcome outcome;
-    QStringList progress;
-    qint64 callId = -1;
-    bool cancelRequested = false;
-};
 
 QJsonObject progressJson(const McpProgress &progress)
 {
@@ -115,99 +96,50 @@ ToolResult McpTool::resultFor(const QString &serverName, const QString &toolName
     return result;
 }
 
-// Runs on a worker thread; the client lives on the application's main thread (the hub's).
-ToolResult McpTool::invoke(const QJsonObject &arguments, ToolContext &context) const
+// Runs on the loop's thread, which must be the client's: the client answers through its callbacks there.
+QFuture<ToolResult> McpTool::start(const QJsonObject &arguments, std::shared_ptr<ToolContext> context) const
 {
-    const auto state = std::make_shared<CallState>();
-    const QPointer<McpClient> client = m_client;
     const QString serverName = m_serverName;
     const QString toolName = m_info.name;
-    const int timeoutMs = m_timeoutMs ? m_timeoutMs->load() : 0;
-
-    const auto finish = [state](const McpCallOutcome &outcome) {
-        {
-            std::lock_guard lock(state->mutex);
-            if (state->done)
-                return;
-            state->done = true;
-            state->outcome = outcome;
-        }
-        state->changed.notify_all();
-    };
-
-    QMetaObject::invokeMethod(
-        QCoreApplication::instance(),
-        [state, client, serverName, toolName, arguments, timeoutMs, finish] {
-            {
-                std::lock_guard lock(state->mutex);
-                if (state->cancelRequested)
-                    return; // the worker stopped waiting before the call went out
-            }
-            if (!client || client->state() != McpClient::State::Ready) {
-                QString reason;
-                if (!client)
-                    reason = tr("it was removed from the configuration");
-                else if (client->state() == McpClient::State::Failed)
-                    reason = client->failureReason();
-                else if (client->state() == McpClient::State::Starting)
-                    reason = tr("it is still starting");
-                else
-                    reason = tr("it was stopped");
-                McpCallOutcome outcome;
-                outcome.failure = tr("The MCP server “%1” is not running: %2").arg(serverName, reason);
-                finish(outcome);
-                return;
-            }
-            const qint64 id = client->callTool(
-                toolName, arguments, timeoutMs,
-                [state](const McpProgress &progress) {
-                    std::lock_guard lock(state->mutex);
-                    state->progress.append(progressText(progress));
-                    state->changed.notify_all();
-                },
-                finish);
-            std::lock_guard lock(state->mutex);
-            state->callId = id;
-        },
-        Qt::QueuedConnection);
-
-    std::unique_lock lock(state->mutex);
-    while (!state->done) {
-        state->changed.wait_for(lock, std::chrono::milliseconds(25));
-        if (!state->progress.isEmpty()) {
-            const QStringList progress = std::exchange(state->progress, {});
-            lock.unlock();
-            for (const QString &text : progress)
-                context.reportProgress(text);
-            lock.lock();
-            continue;
-        }
-        if (!state->done && context.isCancelled()) {
-            state->cancelRequested = true;
-            lock.unlock();
-            QMetaObject::invokeMethod(
-                QCoreApplication::instance(),
-                [state, client] {
-                    qint64 id = -1;
-                    {
-                        std::lock_guard lock(state->mutex);
-                        id = state->callId;
-                    }
-                    if (client && id >= 0)
-                        client->cancelCall(id, tr("The user stopped the call or its time ran out."));
-                },
-                Qt::QueuedConnection);
-            McpCallOutcome outcome;
-            outcome.cancelled = true;
-            return resultFor(serverName, toolName, outcome);
-        }
+    const QPointer<McpClient> client = m_client;
+    // The client is not thread-safe: a call from elsewhere is refused, never made behind its back.
+    if (client && client->thread() != QThread::currentThread()) {
+        McpCallOutcome outcome;
+        outcome.failure
+            = tr("The MCP server “%1” is served on another thread than the agent's loop; its tools "
+                 "cannot be called from here.")
+                  .arg(serverName);
+        return QtFuture::makeReadyFuture(resultFor(serverName, toolName, outcome));
     }
-    const McpCallOutcome outcome = state->outcome;
-    const QStringList progress = std::exchange(state->progress, {});
-    lock.unlock();
-    for (const QString &text : progress)
-        context.reportProgress(text);
-    return resultFor(serverName, toolName, outcome);
+    if (!client || client->state() != McpClient::State::Ready) {
+        QString reason;
+        if (!client)
+            reason = tr("it was removed from the configuration");
+        else if (client->state() == McpClient::State::Failed)
+            reason = client->failureReason();
+        else if (client->state() == McpClient::State::Starting)
+            reason = tr("it is still starting");
+        else
+            reason = tr("it was stopped");
+        McpCallOutcome outcome;
+        outcome.failure = tr("The MCP server “%1” is not running: %2").arg(serverName, reason);
+        return QtFuture::makeReadyFuture(resultFor(serverName, toolName, outcome));
+    }
+
+    const auto promise = std::make_shared<QPromise<ToolResult>>();
+    promise->start();
+    const qint64 id = client->callTool(
+        toolName, arguments, m_timeoutMs ? m_timeoutMs->load() : 0,
+        [context](const McpProgress &progress) { context->reportProgress(progressText(progress)); },
+        [promise, serverName, toolName](const McpCallOutcome &outcome) {
+            promise->addResult(resultFor(serverName, toolName, outcome));
+            promise->finish();
+        });
+    context->onCancelled([client, id] {
+        if (client)
+            client->cancelCall(id, tr("The user stopped the call or its time ran out."));
+    });
+    return promise->future();
 }
 
 } // namespace Loopscope

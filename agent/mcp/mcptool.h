@@ -14,13 +14,14 @@ namespace Loopscope {
 /*!
     One tool of an MCP server as the loop sees it: a Tool under its
     model-facing name with the server's description and input schema, so the
-    workbench validates arguments like any other. The loop runs tools on
-    worker threads while the McpClient lives on the GUI thread: invoke() posts
-    the call there and waits for its outcome, passing on progress and
-    cancellation, and keeps the exchange with the server in the result's
-    details for the trace.
+    workbench validates arguments like any other. It answers later (an
+    AsyncTool): started on the loop's thread, which must be the one the
+    McpClient lives on (a call from any other is refused), it answers from the
+    client's callback, passes on progress, turns cancellation into
+    notifications/cancelled, and keeps the exchange with the server in the
+    result's details for the trace.
 */
-class McpTool final : public Tool
+class McpTool final : public AsyncTool
 {
     Q_DECLARE_TR_FUNCTIONS(Loopscope::McpTool)
 
@@ -33,7 +34,8 @@ public:
             std::shared_ptr<const std::atomic_int> timeoutMs);
 
     ToolSchema schema() const override { return m_schema; }
-    ToolResult invoke(const QJsonObject &arguments, ToolContext &context) const override;
+    QFuture<ToolResult> start(const QJsonObject &arguments,
+                              std::shared_ptr<ToolContext> context) const override;
 
     const QString &serverName() const { return m_serverName; }
     const McpToolInfo &info() const { return m_info; }

@@ -29,6 +29,32 @@ private:
     ToolBehaviour m_behaviour;
 };
 
+/*! FunctionTool's counterpart for a tool that answers later: the callable returns the future. */
+class AsyncFunctionTool final : public AsyncTool
+{
+public:
+    using Function = std::function<QFuture<ToolResult>(const QJsonObject &, std::shared_ptr<ToolContext>)>;
+
+    AsyncFunctionTool(ToolSchema schema, Function function, ToolBehaviour behaviour = {})
+        : m_schema(std::move(schema))
+        , m_function(std::move(function))
+        , m_behaviour(std::move(behaviour))
+    {}
+
+    ToolSchema schema() const override { return m_schema; }
+    ToolBehaviour behaviour() const override { return m_behaviour; }
+    QFuture<ToolResult> start(const QJsonObject &arguments,
+                              std::shared_ptr<ToolContext> context) const override
+    {
+        return m_function(arguments, std::move(context));
+    }
+
+private:
+    ToolSchema m_schema;
+    Function m_function;
+    ToolBehaviour m_behaviour;
+};
+
 /*!
     Hands the conversation to another agent profile. The loop never invokes it:
     a call to it ends the turn with a handoff result naming the target and reason.

@@ -2,13 +2,17 @@
 
 #include "agent/model/modelrequest.h"
 
+#include <QCoreApplication>
+#include <QFuture>
 #include <QJsonObject>
 #include <QString>
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 namespace Loopscope {
 
@@ -29,8 +33,10 @@ struct ToolResult
 };
 
 /*!
-    The running tool's line back to the loop. Tools run on worker threads: they
-    poll isCancelled() in long work and may report progress; both are thread-safe.
+    The running tool's line back to the loop. A blocking tool runs on a worker
+    thread and polls isCancelled() in long work; a tool that answers later
+    registers onCancelled() instead, which runs on the thread that cancels (the
+    loop's). Either may report progress. All of it is thread-safe.
 */
 class ToolContext final
 {
@@ -42,7 +48,32 @@ public:
     {}
 
     bool isCancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
-    void cancel() { m_cancelled.store(true, std::memory_order_relaxed); }
+    // Marks the call cancelled and runs the cancel hook once, on this thread.
+    void cancel()
+    {
+        std::function<void()> hook;
+        {
+            std::lock_guard lock(m_cancelMutex);
+            m_cancelled.store(true, std::memory_order_relaxed);
+            hook = std::exchange(m_cancelHook, {});
+        }
+        if (hook)
+            hook();
+    }
+    // What cancel() should do for a call that answers later, e.g. abort its request. Runs at once when
+    // the call is already cancelled; a later registration replaces an earlier one that has not run.
+    void onCancelled(std::function<void()> hook)
+    {
+        {
+            std::lock_guard lock(m_cancelMutex);
+            if (!m_cancelled.load(std::memory_order_relaxed)) {
+                m_cancelHook = std::move(hook);
+                return;
+            }
+        }
+        if (hook)
+            hook();
+    }
 
     void reportProgress(const QString &message) const
     {
@@ -61,6 +92,9 @@ private:
     std::atomic_bool m_cancelled = false;
     mutable std::mutex m_sinkMutex;
     ProgressSink m_progressSink;
+    // Its own lock: a progress sink may cancel the call it reports on.
+    std::mutex m_cancelMutex;
+    std::function<void()> m_cancelHook;
 };
 
 /*! How the loop treats a tool beyond calling it. */
@@ -74,10 +108,13 @@ struct ToolBehaviour
     bool asksFirst = false;
 };
 
+class AsyncTool;
+
 /*!
     A capability the model may invoke. invoke() runs on a worker thread, may be
     slow, and must be safe to call concurrently. Throwing is allowed: the loop
-    turns exceptions into an error result for the model.
+    turns exceptions into an error result for the model. A tool that waits on
+    the network or on another loop is an AsyncTool instead.
 */
 class Tool
 {
@@ -95,8 +132,43 @@ public:
         return {};
     }
     virtual ToolResult invoke(const QJsonObject &arguments, ToolContext &context) const = 0;
+    // Not null for a tool that answers later: the loop starts it instead of running invoke().
+    virtual const AsyncTool *asynchronous() const { return nullptr; }
 
     QString name() const { return schema().name; }
+};
+
+/*!
+    A tool that answers later: it waits on the network or on another loop (an
+    MCP server, a fetch, a knowledge search, a sub-agent) and would only hold a
+    pool thread hostage while it waits. The loop calls start() on its own
+    thread and awaits the future with a QFutureWatcher; the tool completes a
+    QPromise from signals on that thread. Cancellation reaches it through
+    ToolContext::onCancelled(), progress through ToolContext::reportProgress(),
+    and everything decided before a call runs (approvals, interceptors, the
+    step debugger, the time limit's start) is the same as for a blocking tool.
+
+    Not finishing the future (a promise dropped unfinished) counts as a
+    failure; an answer after the loop stopped waiting is ignored.
+*/
+class AsyncTool : public Tool
+{
+public:
+    // Called on the loop's thread; must not block. May throw: the loop turns it into an error result.
+    virtual QFuture<ToolResult> start(const QJsonObject &arguments,
+                                      std::shared_ptr<ToolContext> context) const = 0;
+
+    const AsyncTool *asynchronous() const final { return this; }
+    // There is no blocking form: a failure saying so, never a wait.
+    ToolResult invoke(const QJsonObject &arguments, ToolContext &context) const final
+    {
+        Q_UNUSED(arguments);
+        Q_UNUSED(context);
+        return ToolResult::failure(
+            QCoreApplication::translate("Loopscope::AsyncTool",
+                                        "%1 answers only asynchronously: start it instead of invoking it.")
+                .arg(name()));
+    }
 };
 
 } // namespace Loopscope

@@ -5,10 +5,12 @@
 
 #include <QDeadlineTimer>
 #include <QMutex>
+#include <QPromise>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 #include <QWaitCondition>
 
 #include <atomic>
@@ -71,6 +73,13 @@ struct Fixture
     void addTool(const QString &name, FunctionTool::Function function, ToolBehaviour behaviour = {})
     {
         workbench.add(std::make_shared<FunctionTool>(
+            ToolSchema{name, name + u" tool"_s, QJsonObject{{u"type"_s, u"object"_s}}}, std::move(function),
+            behaviour));
+    }
+    // A tool that answers later: \a function starts it on this thread and returns its future.
+    void addAsyncTool(const QString &name, AsyncFunctionTool::Function function, ToolBehaviour behaviour = {})
+    {
+        workbench.add(std::make_shared<AsyncFunctionTool>(
             ToolSchema{name, name + u" tool"_s, QJsonObject{{u"type"_s, u"object"_s}}}, std::move(function),
             behaviour));
     }
@@ -143,6 +152,29 @@ ToolCall writeCall(const QString &id, const QString &file, int ms)
 {
     return call(id, u"write"_s, u"{\"id\":\"%1\",\"file\":\"%2\",\"ms\":%3}"_s.arg(id, file).arg(ms));
 }
+
+// An asynchronous tool's call the test answers (or not) itself, with what reached its cancel hook.
+struct LaterCall
+{
+    std::shared_ptr<QPromise<ToolResult>> promise = std::make_shared<QPromise<ToolResult>>();
+    std::shared_ptr<ToolContext> context;
+    bool cancelled = false;
+    QThread *startedOn = nullptr;
+
+    QFuture<ToolResult> start(std::shared_ptr<ToolContext> toolContext)
+    {
+        startedOn = QThread::currentThread();
+        context = std::move(toolContext);
+        context->onCancelled([this] { cancelled = true; });
+        promise->start();
+        return promise->future();
+    }
+    void answer(const ToolResult &result)
+    {
+        promise->addResult(result);
+        promise->finish();
+    }
+};
 
 // One call of a tool that counts its runs, held at an interceptor until the test decides.
 struct HeldCall : Fixture
@@ -493,6 +525,165 @@ private slots:
         QCOMPARE(f.finished.size(), 0);
         QVERIFY(!f.phase.isActive());
         QCOMPARE(f.resultTexts(), QStringList{u"Cancelled by the user before the tool finished."_s});
+    }
+
+    void asynchronousToolsWaitWithoutHoldingAPoolThread()
+    {
+        // More calls at once than the pool has threads: blocked threads could not all be waiting together.
+        const int calls = 3 * std::max(8, QThread::idealThreadCount());
+        Fixture f;
+        int waiting = 0;
+        int mostWaiting = 0;
+        QThread *startedOn = nullptr;
+        f.addAsyncTool(u"later"_s, [&](const QJsonObject &args, std::shared_ptr<ToolContext>) {
+            startedOn = QThread::currentThread();
+            mostWaiting = std::max(mostWaiting, ++waiting);
+            const auto promise = std::make_shared<QPromise<ToolResult>>();
+            promise->start();
+            QTimer::singleShot(200, &f.phase, [promise, &waiting, id = args.value(u"id"_s).toInt()] {
+                --waiting;
+                promise->addResult(ToolResult::success(u"answer %1"_s.arg(id)));
+                promise->finish();
+            });
+            return promise->future();
+        });
+        QList<ToolCall> batch;
+        for (int i = 0; i < calls; ++i)
+            batch.append(call(u"c%1"_s.arg(i), u"later"_s, uR"({"id":%1})"_s.arg(i)));
+
+        f.start(batch, calls);
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(mostWaiting, calls);
+        QCOMPARE(startedOn, QThread::currentThread());
+        const QList<ToolPhase::FinishedCall> results = f.phase.results();
+        QCOMPARE(results.size(), calls);
+        for (int i = 0; i < calls; ++i) {
+            QVERIFY(!results.at(i).result.isError);
+            QCOMPARE(results.at(i).result.content, u"answer %1"_s.arg(i));
+        }
+    }
+
+    void cancellingThePhaseReachesAnAsynchronousToolsCancelHook()
+    {
+        Fixture f;
+        LaterCall later;
+        f.addAsyncTool(u"later"_s, [&later](const QJsonObject &, std::shared_ptr<ToolContext> context) {
+            return later.start(std::move(context));
+        });
+        f.start({call(u"a"_s, u"later"_s)});
+        QTRY_VERIFY(later.context);
+        QVERIFY(!later.cancelled);
+
+        f.phase.cancel();
+
+        QVERIFY(later.cancelled);
+        QVERIFY(later.context->isCancelled());
+        const ToolPhase::FinishedCall cancelled = f.phase.results().constFirst();
+        QVERIFY(cancelled.result.isError);
+        QVERIFY2(cancelled.result.content.contains(u"Cancelled"_s), qPrintable(cancelled.result.content));
+        QCOMPARE(f.trace.node(f.trace.node(f.iterationNode).children.constFirst()).status,
+                 TraceStatus::Cancelled);
+        // A late answer is nobody's: the cancelled result stays.
+        later.answer(ToolResult::success(u"too late"_s));
+        QTest::qWait(20);
+        QCOMPARE(f.phase.results().constFirst().result, cancelled.result);
+        QVERIFY(f.finished.isEmpty());
+    }
+
+    void progressFromAnAsynchronousToolReachesTheTraceAndTheEvents()
+    {
+        Fixture f;
+        LaterCall later;
+        f.addAsyncTool(u"later"_s, [&later](const QJsonObject &, std::shared_ptr<ToolContext> context) {
+            return later.start(std::move(context));
+        });
+        f.start({call(u"a"_s, u"later"_s)});
+        QTRY_VERIFY(later.context);
+
+        later.context->reportProgress(u"halfway"_s);
+        QTRY_VERIFY(std::any_of(f.events.cbegin(), f.events.cend(), [](const QList<QVariant> &args) {
+            const auto e = args.first().value<AgentEvent>();
+            return e.kind == AgentEvent::Kind::ToolProgress && e.text == u"halfway"_s;
+        }));
+        later.answer(ToolResult::success(u"done"_s));
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        const int node = f.trace.node(f.iterationNode).children.constFirst();
+        QCOMPARE(f.trace.node(node).data<ToolCallData>().progress, QStringList{u"halfway"_s});
+        QCOMPARE(f.phase.results().constFirst().result.content, u"done"_s);
+    }
+
+    void theTimeLimitEndsAnAsynchronousToolThatNeverAnswers()
+    {
+        Fixture f;
+        LaterCall later;
+        ToolBehaviour quick;
+        quick.timeoutMs = 100;
+        f.addAsyncTool(
+            u"later"_s,
+            [&later](const QJsonObject &, std::shared_ptr<ToolContext> context) {
+                return later.start(std::move(context));
+            },
+            quick);
+
+        f.start({call(u"a"_s, u"later"_s)});
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        QVERIFY(later.cancelled);
+        const ToolResult result = f.phase.results().constFirst().result;
+        QVERIFY(result.isError);
+        QVERIFY2(result.content.contains(u"time limit"_s), qPrintable(result.content));
+    }
+
+    void anAsynchronousToolThatDropsItsAnswerOrThrowsFails_data()
+    {
+        QTest::addColumn<bool>("throws");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("promise dropped unfinished") << false << u"without an answer"_s;
+        QTest::newRow("start throws") << true << u"exception: no socket"_s;
+    }
+
+    void anAsynchronousToolThatDropsItsAnswerOrThrowsFails()
+    {
+        QFETCH(bool, throws);
+        QFETCH(QString, reason);
+        Fixture f;
+        f.addAsyncTool(u"later"_s, [throws](const QJsonObject &, std::shared_ptr<ToolContext>) {
+            if (throws)
+                throw std::runtime_error("no socket");
+            QPromise<ToolResult> promise;
+            promise.start();
+            return promise.future(); // the promise ends here without a result
+        });
+
+        f.start({call(u"a"_s, u"later"_s)});
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        const ToolResult result = f.phase.results().constFirst().result;
+        QVERIFY(result.isError);
+        QVERIFY2(result.content.contains(reason), qPrintable(result.content));
+    }
+
+    void anAsynchronousToolWaitsForADecisionLikeABlockingOne()
+    {
+        Fixture f;
+        HoldingInterceptor interceptor;
+        f.interceptors.append(&interceptor);
+        LaterCall later;
+        f.addAsyncTool(u"later"_s, [&later](const QJsonObject &, std::shared_ptr<ToolContext> context) {
+            return later.start(std::move(context));
+        });
+        f.start({call(u"a"_s, u"later"_s)});
+        QCOMPARE(interceptor.decisions.size(), 1);
+        QTest::qWait(20);
+        QVERIFY(!later.context); // not started while held
+
+        interceptor.decisions.first().allow();
+        QTRY_VERIFY(later.context);
+        later.answer(ToolResult::success(u"ok"_s));
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.phase.results().constFirst().result.content, u"ok"_s);
     }
 
     void aDecisionFromAnEarlierIterationIsIgnored()

@@ -9,8 +9,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMutex>
+#include <QPromise>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 
 namespace Loopscope::Testing {
 
@@ -100,9 +102,29 @@ struct AgentFixture
             std::make_shared<FunctionTool>(ToolSchema{name, name + u" tool"_s, schema}, std::move(function)));
     }
 
-    static ToolCall add(const QString &id, int a, int b)
+    // "add_later": "add" as a tool that answers later, from a timer on this thread; its runs count as adds.
+    void addAsyncAdd()
     {
-        return ScriptedModelClient::call(id, u"add"_s, json({{u"a"_s, a}, {u"b"_s, b}}));
+        const QJsonObject integer{{u"type"_s, u"integer"_s}};
+        workbench.add(std::make_shared<AsyncFunctionTool>(
+            ToolSchema{u"add_later"_s, u"add_later tool"_s,
+                       objectSchema({{u"a"_s, integer}, {u"b"_s, integer}}, {u"a"_s, u"b"_s})},
+            [this](const QJsonObject &args, std::shared_ptr<ToolContext>) {
+                adds.record(args);
+                const auto promise = std::make_shared<QPromise<ToolResult>>();
+                promise->start();
+                QTimer::singleShot(10, &trace, [promise, args] {
+                    promise->addResult(ToolResult::success(
+                        QString::number(args.value(u"a"_s).toInteger() + args.value(u"b"_s).toInteger())));
+                    promise->finish();
+                });
+                return promise->future();
+            }));
+    }
+
+    static ToolCall add(const QString &id, int a, int b, const QString &tool = u"add"_s)
+    {
+        return ScriptedModelClient::call(id, tool, json({{u"a"_s, a}, {u"b"_s, b}}));
     }
     static ToolCall echo(const QString &id, const QString &text)
     {

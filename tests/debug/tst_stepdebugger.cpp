@@ -206,6 +206,27 @@ private slots:
         QCOMPARE(f.paused.size(), 1);
     }
 
+    void aBreakpointHoldsAnAsynchronousToolLikeABlockingOne()
+    {
+        Fixture f;
+        f.addAsyncAdd();
+        f.setBreakpoints(false, false, {u"add_later"_s});
+        f.client.enqueue({ScriptedModelClient::calls({AgentFixture::add(u"c1"_s, 1, 2, u"add_later"_s)}),
+                          ScriptedModelClient::text(u"done"_s)});
+
+        QVERIFY(f.agent.send(u"go"_s));
+        QVERIFY(f.waitForStop(u"add_later"_s));
+        QTest::qWait(50);
+        QCOMPARE(f.debugger.heldCount(), 1);
+        QCOMPARE(f.adds.count(), 0);
+
+        f.debugger.resume();
+        QVERIFY(f.waitForEnd());
+        QCOMPARE(f.adds.count(), 1);
+        QCOMPARE(f.lastToolResult(1).text, u"3"_s);
+        QCOMPARE(f.paused.size(), 1);
+    }
+
     void parallelCallsAreHeldTogetherAndStepLetsThemGoOneAtATime()
     {
         Fixture f;

@@ -202,6 +202,43 @@ private slots:
         QCOMPARE(wait.preview, decision == u"edit" ? u"shown"_s : QString());
     }
 
+    void anAsynchronousToolWaitsForApprovalLikeABlockingOne_data()
+    {
+        QTest::addColumn<bool>("allow");
+        QTest::addColumn<int>("runs");
+        QTest::addColumn<QString>("fedBack");
+        QTest::newRow("allowed") << true << 1 << u"3"_s;
+        QTest::newRow("denied") << false << 0 << u"Denied by the user."_s;
+    }
+
+    void anAsynchronousToolWaitsForApprovalLikeABlockingOne()
+    {
+        QFETCH(bool, allow);
+        QFETCH(int, runs);
+        QFETCH(QString, fedBack);
+
+        Fixture f;
+        f.addAsyncAdd();
+        f.policy.setDefaultRule(Rule::Ask);
+        f.client.enqueue({ScriptedModelClient::calls({AgentFixture::add(u"c1"_s, 1, 2, u"add_later"_s)}),
+                          ScriptedModelClient::text(u"ok"_s)});
+
+        QVERIFY(f.agent.send(u"go"_s));
+        QTRY_COMPARE(f.requested.size(), 1);
+        QTest::qWait(50);
+        QCOMPARE(f.adds.count(), 0);
+        QCOMPARE(f.agent.state(), Agent::State::AwaitingDecision);
+        QCOMPARE(f.request().checkpoint.call.name, u"add_later"_s);
+
+        QVERIFY(allow ? f.policy.allowOnce(u"c1"_s) : f.policy.deny(u"c1"_s));
+
+        QVERIFY(f.waitForEnd());
+        QCOMPARE(f.adds.count(), runs);
+        const Message fed = f.lastToolResult(1);
+        QVERIFY2(fed.text.contains(fedBack), qPrintable(fed.text));
+        QCOMPARE(fed.isError, !allow);
+    }
+
     void alwaysAllowSetsTheRuleAndLaterCallsRunWithoutAsking()
     {
         Fixture f;

@@ -1,4 +1,5 @@
 #include "agent/mcp/mcpclient.h"
+#include "agent/mcp/mcptool.h"
 #include "tests/mcp/mcptestservers.h"
 #include "tests/support/fakehttpserver.h"
 
@@ -8,6 +9,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cerrno>
 #include <csignal>
@@ -68,6 +70,8 @@ private slots:
     void toolCallsAnswerWithText();
     void progressReachesTheCallbackWithTotals();
     void cancellingEndsTheCallAtOnceAndTheServerHearsOfIt();
+    void anMcpToolAnswersLaterWithProgressAndStopsWhenCancelled();
+    void anMcpToolStartedOffItsClientsThreadIsRefused();
     void structuredContentComesWithText();
     void invalidArgumentsAreAToolErrorNotAFailure();
     void rootsListReturnsTheRootFolder();
@@ -265,6 +269,55 @@ void TestMcpClient::cancellingEndsTheCallAtOnceAndTheServerHearsOfIt()
     QVERIFY2(next.failure.isEmpty(), qPrintable(next.failure));
     QVERIFY(next.text.contains(u"still here"_s));
     QCOMPARE(client->state(), McpClient::State::Ready);
+}
+
+McpTool toolOf(McpClient &client, const QString &name)
+{
+    for (const McpToolInfo &info : client.tools()) {
+        if (info.name == name)
+            return McpTool(&client, client.config().name, info, name, {});
+    }
+    return McpTool(&client, client.config().name, {}, name, {});
+}
+
+void TestMcpClient::anMcpToolAnswersLaterWithProgressAndStopsWhenCancelled()
+{
+    auto client = startedClient(McpTestServers::everythingStdio());
+    WAIT_READY(client);
+    QSignalSpy log(client.get(), &McpClient::messageLogged);
+    const McpTool tool = toolOf(*client, u"trigger-long-running-operation"_s);
+    QStringList progress;
+    const auto context
+        = std::make_shared<ToolContext>([&progress](const QString &text) { progress.append(text); });
+
+    QFuture<ToolResult> future = tool.start({{u"duration"_s, 20}, {u"steps"_s, 20}}, context);
+
+    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty(), 10'000); // on this thread, while the server works
+    QVERIFY(!future.isFinished());
+    context->cancel();
+    QVERIFY(future.isFinished()); // at once, not later
+    QVERIFY(future.result().isError);
+    QVERIFY(future.result().details[u"mcp"_s][u"cancelled"_s].toBool());
+    QVERIFY(loggedOutgoing(log, u"notifications/cancelled"_s));
+    QCOMPARE(client->state(), McpClient::State::Ready);
+}
+
+void TestMcpClient::anMcpToolStartedOffItsClientsThreadIsRefused()
+{
+    auto client = startedClient(McpTestServers::everythingStdio());
+    WAIT_READY(client);
+    QSignalSpy log(client.get(), &McpClient::messageLogged);
+    const McpTool tool = toolOf(*client, u"echo"_s);
+
+    QFuture<ToolResult> future = QtConcurrent::run([&tool] {
+        return tool.start({{u"message"_s, u"hi"_s}}, std::make_shared<ToolContext>()).result();
+    });
+
+    QTRY_VERIFY(future.isFinished());
+    QVERIFY(future.result().isError);
+    QVERIFY2(future.result().content.contains(u"another thread"_s), qPrintable(future.result().content));
+    QTest::qWait(50);
+    QVERIFY(!loggedOutgoing(log, u"tools/call"_s));
 }
 
 void TestMcpClient::structuredContentComesWithText()

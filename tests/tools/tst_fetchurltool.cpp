@@ -8,7 +8,6 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QTest>
-#include <QtConcurrent/QtConcurrentRun>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -31,13 +30,11 @@ private:
         return options;
     }
 
-    // Runs the tool on a worker, as the loop does, while this thread serves the manager and the server.
-    ToolResult fetch(const FetchUrlTool &tool, const QJsonObject &arguments, ToolContext *context = nullptr)
+    // Starts the tool on this thread, as the loop does, and serves the manager and the server until it
+    // answers.
+    ToolResult fetch(const FetchUrlTool &tool, const QJsonObject &arguments)
     {
-        ToolContext ownContext;
-        ToolContext &used = context ? *context : ownContext;
-        QFuture<ToolResult> future
-            = QtConcurrent::run([&tool, arguments, &used] { return tool.invoke(arguments, used); });
+        QFuture<ToolResult> future = tool.start(arguments, std::make_shared<ToolContext>());
         if (!QTest::qWaitFor([&future] { return future.isFinished(); }, 20'000))
             return ToolResult::failure(u"the test gave up waiting"_s);
         return future.result();
@@ -280,14 +277,12 @@ private slots:
                     exchange.stall();
                 }}});
         const FetchUrlTool tool(&m_network, allowingLoopback());
-        ToolContext context;
-        QFuture<ToolResult> future = QtConcurrent::run([&tool, &context, this] {
-            return tool.invoke({{u"url"_s, url(u"/slow"_s)}}, context);
-        });
+        const auto context = std::make_shared<ToolContext>();
+        QFuture<ToolResult> future = tool.start({{u"url"_s, url(u"/slow"_s)}}, context);
         QTRY_VERIFY(!m_server.requests().isEmpty() && m_server.requests().constLast().path == "/slow");
         QElapsedTimer timer;
         timer.start();
-        context.cancel();
+        context->cancel();
         QVERIFY(QTest::qWaitFor([&future] { return future.isFinished(); }, 5000));
         QVERIFY(timer.elapsed() < 2000);
         QVERIFY(future.result().isError);
@@ -297,8 +292,7 @@ private slots:
     void withoutANetworkManagerItSaysSo()
     {
         const FetchUrlTool tool(nullptr, allowingLoopback());
-        ToolContext context;
-        const ToolResult result = tool.invoke({{u"url"_s, u"https://example.com/"_s}}, context);
+        const ToolResult result = fetch(tool, {{u"url"_s, u"https://example.com/"_s}});
         QVERIFY(result.isError);
         QVERIFY(result.content.contains(u"no network"_s));
     }

@@ -9,13 +9,11 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QPromise>
 #include <QSet>
 #include <QStringDecoder>
+#include <QThread>
 #include <QTimer>
-
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
 
 using namespace Qt::StringLiterals;
 
@@ -35,15 +33,6 @@ struct FetchOutcome
     QByteArray body;
     bool truncated = false;
     bool described = false; // a type not shown: the body was not read
-};
-
-// What the worker and the manager's thread share for one fetch.
-struct FetchState
-{
-    std::mutex mutex;
-    std::condition_variable changed;
-    bool done = false;
-    FetchOutcome outcome;
 };
 
 bool isTextual(const QByteArray &mimeType)
@@ -74,18 +63,20 @@ QByteArray charsetOf(const QByteArray &contentType)
 /*
     One fetch on the manager's thread: resolve and check the host, request,
     follow redirects by hand (checking each hop), read up to the cap. It ends
-    by filling the shared state and deleting itself.
+    by handing its outcome to `done`, exactly once, and deleting itself; when
+    the manager goes first, the outcome says so.
 */
 class UrlFetch final : public QObject
 {
 public:
-    UrlFetch(QNetworkAccessManager *network, std::shared_ptr<FetchState> state, qint64 maxBytes,
-             FetchUrlTool::Options options)
+    using Done = std::function<void(const FetchOutcome &)>;
+
+    UrlFetch(QNetworkAccessManager *network, qint64 maxBytes, FetchUrlTool::Options options, Done done)
         : QObject(network)
         , m_network(network)
-        , m_state(std::move(state))
         , m_maxBytes(maxBytes)
         , m_options(options)
+        , m_done(std::move(done))
     {
         m_deadline.setSingleShot(true);
         connect(&m_deadline, &QTimer::timeout, this, [this] {
@@ -96,11 +87,21 @@ public:
     void start(const QUrl &url)
     {
         m_deadline.start(2 * m_options.timeoutMs);
+        m_requestedUrl = url;
         m_outcome.finalUrl = url;
         check(url);
     }
 
-    void cancel() { fail(FetchUrlTool::tr("Cancelled.")); }
+    ~UrlFetch() override
+    {
+        if (!m_finished) // the manager was destroyed with the request under way
+            m_done(withFailure(FetchUrlTool::tr("fetch_url lost its network access.")));
+    }
+
+    void cancel()
+    {
+        fail(FetchUrlTool::tr("The fetch of '%1' was cancelled.").arg(m_requestedUrl.toString()));
+    }
 
 private:
     void check(const QUrl &url)
@@ -260,19 +261,22 @@ private:
             reply->abort();
             reply->deleteLater();
         }
-        {
-            std::lock_guard lock(m_state->mutex);
-            m_state->done = true;
-            m_state->outcome = m_outcome;
-        }
-        m_state->changed.notify_all();
+        m_done(m_outcome);
         deleteLater();
     }
 
+    FetchOutcome withFailure(const QString &why) const
+    {
+        FetchOutcome outcome = m_outcome;
+        outcome.failure = why;
+        return outcome;
+    }
+
     QNetworkAccessManager *m_network;
-    std::shared_ptr<FetchState> m_state;
     qint64 m_maxBytes;
     FetchUrlTool::Options m_options;
+    Done m_done;
+    QUrl m_requestedUrl;
     QNetworkReply *m_reply = nullptr;
     QByteArray m_body;
     bool m_typeChecked = false;
@@ -309,6 +313,79 @@ QString sizeText(qint64 bytes)
     if (bytes < 1024)
         return FetchUrlTool::tr("%1 bytes").arg(bytes);
     return FetchUrlTool::tr("%1 KiB (%2 bytes)").arg(QString::number(bytes / 1024.0, 'f', 1)).arg(bytes);
+}
+
+// What the model and the trace get of one fetch's outcome.
+ToolResult resultOf(const QUrl &url, qint64 maxBytes, const FetchOutcome &outcome)
+{
+    QJsonArray redirects;
+    for (const QUrl &hop : outcome.redirects)
+        redirects.append(hop.toString());
+    QJsonObject details{{u"url"_s, url.toString()},
+                        {u"finalUrl"_s, outcome.finalUrl.toString()},
+                        {u"redirects"_s, redirects}};
+    if (!outcome.failure.isEmpty()) {
+        details.insert(u"failure"_s, outcome.failure);
+        ToolResult result = ToolResult::failure(outcome.failure);
+        result.details = QJsonObject{{u"fetch"_s, details}};
+        return result;
+    }
+
+    const QByteArray mimeType = mimeTypeOf(outcome.contentType);
+    QString header = FetchUrlTool::tr("URL: %1\nStatus: %2 %3\n")
+                         .arg(outcome.finalUrl.toString())
+                         .arg(outcome.status)
+                         .arg(outcome.reason);
+    if (!outcome.redirects.isEmpty())
+        header += FetchUrlTool::tr("Redirected from: %1 (redirects followed: %2)\n")
+                      .arg(url.toString())
+                      .arg(outcome.redirects.size());
+    if (!outcome.contentType.isEmpty())
+        header += FetchUrlTool::tr("Content-Type: %1\n").arg(QString::fromLatin1(outcome.contentType));
+
+    QString body;
+    if (outcome.described) {
+        const QString type = QString::fromLatin1(mimeType);
+        const QString comment = QMimeDatabase().mimeTypeForName(type).comment();
+        body = FetchUrlTool::tr("[the response is %1%2, %3; fetch_url shows only text, HTML and JSON, so its "
+                                "content is not "
+                                "shown]")
+                   .arg(type, comment.isEmpty() ? QString() : u" ("_s + comment + u')',
+                        sizeText(outcome.declaredLength));
+    } else {
+        // No type given: text unless it looks binary.
+        const bool binary = mimeType.isEmpty() && outcome.body.left(1024).contains('\0');
+        if (binary) {
+            body = FetchUrlTool::tr("[the response has no content type and looks binary, %1; not shown]")
+                       .arg(sizeText(outcome.declaredLength >= 0 ? outcome.declaredLength
+                                                                 : outcome.body.size()));
+        } else if (mimeType == "text/html" || mimeType == "application/xhtml+xml") {
+            const QString html = decodeText(outcome, true);
+            if (const QString title = HtmlText::title(html); !title.isEmpty())
+                header += FetchUrlTool::tr("Title: %1\n").arg(title);
+            body = HtmlText::toText(html, outcome.finalUrl);
+        } else {
+            body = decodeText(outcome, false);
+        }
+        if (body.isEmpty())
+            body = FetchUrlTool::tr("[empty response]");
+        if (outcome.truncated)
+            body += FetchUrlTool::tr(
+                        "\n[truncated: only the first %1 KiB were read; ask for more with max_kb]")
+                        .arg(maxBytes / 1024);
+    }
+
+    details.insert(u"status"_s, outcome.status);
+    details.insert(u"contentType"_s, QString::fromLatin1(outcome.contentType));
+    details.insert(u"bytesRead"_s, outcome.body.size());
+    if (outcome.declaredLength >= 0)
+        details.insert(u"contentLength"_s, outcome.declaredLength);
+    details.insert(u"truncated"_s, outcome.truncated);
+    ToolResult result;
+    result.content = header + u'\n' + body;
+    result.isError = outcome.status >= 400;
+    result.details = QJsonObject{{u"fetch"_s, details}};
+    return result;
 }
 
 } // namespace
@@ -405,122 +482,36 @@ bool FetchUrlTool::isPrivateAddress(const QHostAddress &address)
            || v6[0] == 0xFF;                            // ff00::/8, multicast
 }
 
-ToolResult FetchUrlTool::invoke(const QJsonObject &arguments, ToolContext &context) const
+// Called on the loop's thread, which must be the manager's: the fetch answers from its signals.
+QFuture<ToolResult> FetchUrlTool::start(const QJsonObject &arguments,
+                                        std::shared_ptr<ToolContext> context) const
 {
     const QString text = arguments.value(u"url"_s).toString().trimmed();
     const QUrl url = QUrl::fromUserInput(text).isValid() && text.contains(u"://"_s) ? QUrl(text) : QUrl();
     if (!url.isValid() || (url.scheme() != u"http" && url.scheme() != u"https")) {
-        return ToolResult::failure(
-            tr("'%1' is not an http:// or https:// URL; only those can be fetched.").arg(text));
+        return QtFuture::makeReadyFuture(ToolResult::failure(
+            tr("'%1' is not an http:// or https:// URL; only those can be fetched.").arg(text)));
     }
     const qint64 maxBytes
         = qint64(qBound(1, arguments.value(u"max_kb"_s).toInt(DefaultMaxKb), MaxMaxKb)) * 1024;
+    if (!m_network)
+        return QtFuture::makeReadyFuture(ToolResult::failure(tr("fetch_url has no network access here.")));
+    Q_ASSERT_X(m_network->thread() == QThread::currentThread(), "FetchUrlTool::start",
+               "started on a thread other than its network manager's");
 
-    const QPointer<QNetworkAccessManager> network = m_network;
-    if (!network)
-        return ToolResult::failure(tr("fetch_url has no network access here."));
-    const auto state = std::make_shared<FetchState>();
-    auto fetch = std::make_shared<QPointer<UrlFetch>>();
-    const Options options = m_options;
-    QMetaObject::invokeMethod(
-        network.data(),
-        [network, state, fetch, maxBytes, options, url] {
-            auto *running = new UrlFetch(network.data(), state, maxBytes, options);
-            *fetch = running;
-            running->start(url);
-        },
-        Qt::QueuedConnection);
-
-    std::unique_lock lock(state->mutex);
-    while (!state->done) {
-        state->changed.wait_for(lock, std::chrono::milliseconds(25));
-        if (state->done)
-            break;
-        // The manager was destroyed before the request could run: nobody will answer.
-        if (!network)
-            return ToolResult::failure(tr("fetch_url lost its network access."));
-        if (context.isCancelled()) {
-            lock.unlock();
-            QMetaObject::invokeMethod(
-                network.data(),
-                [fetch] {
-                    if (*fetch)
-                        (*fetch)->cancel();
-                },
-                Qt::QueuedConnection);
-            return ToolResult::failure(tr("The fetch of '%1' was cancelled.").arg(url.toString()));
-        }
-    }
-    const FetchOutcome outcome = state->outcome;
-    lock.unlock();
-
-    QJsonArray redirects;
-    for (const QUrl &hop : outcome.redirects)
-        redirects.append(hop.toString());
-    QJsonObject details{{u"url"_s, url.toString()},
-                        {u"finalUrl"_s, outcome.finalUrl.toString()},
-                        {u"redirects"_s, redirects}};
-    if (!outcome.failure.isEmpty()) {
-        details.insert(u"failure"_s, outcome.failure);
-        ToolResult result = ToolResult::failure(outcome.failure);
-        result.details = QJsonObject{{u"fetch"_s, details}};
-        return result;
-    }
-
-    const QByteArray mimeType = mimeTypeOf(outcome.contentType);
-    QString header = tr("URL: %1\nStatus: %2 %3\n")
-                         .arg(outcome.finalUrl.toString())
-                         .arg(outcome.status)
-                         .arg(outcome.reason);
-    if (!outcome.redirects.isEmpty())
-        header += tr("Redirected from: %1 (redirects followed: %2)\n")
-                      .arg(url.toString())
-                      .arg(outcome.redirects.size());
-    if (!outcome.contentType.isEmpty())
-        header += tr("Content-Type: %1\n").arg(QString::fromLatin1(outcome.contentType));
-
-    QString body;
-    if (outcome.described) {
-        const QString type = QString::fromLatin1(mimeType);
-        const QString comment = QMimeDatabase().mimeTypeForName(type).comment();
-        body
-            = tr("[the response is %1%2, %3; fetch_url shows only text, HTML and JSON, so its content is not "
-                 "shown]")
-                  .arg(type, comment.isEmpty() ? QString() : u" ("_s + comment + u')',
-                       sizeText(outcome.declaredLength));
-    } else {
-        // No type given: text unless it looks binary.
-        const bool binary = mimeType.isEmpty() && outcome.body.left(1024).contains('\0');
-        if (binary) {
-            body = tr("[the response has no content type and looks binary, %1; not shown]")
-                       .arg(sizeText(outcome.declaredLength >= 0 ? outcome.declaredLength
-                                                                 : outcome.body.size()));
-        } else if (mimeType == "text/html" || mimeType == "application/xhtml+xml") {
-            const QString html = decodeText(outcome, true);
-            if (const QString title = HtmlText::title(html); !title.isEmpty())
-                header += tr("Title: %1\n").arg(title);
-            body = HtmlText::toText(html, outcome.finalUrl);
-        } else {
-            body = decodeText(outcome, false);
-        }
-        if (body.isEmpty())
-            body = tr("[empty response]");
-        if (outcome.truncated)
-            body += tr("\n[truncated: only the first %1 KiB were read; ask for more with max_kb]")
-                        .arg(maxBytes / 1024);
-    }
-
-    details.insert(u"status"_s, outcome.status);
-    details.insert(u"contentType"_s, QString::fromLatin1(outcome.contentType));
-    details.insert(u"bytesRead"_s, outcome.body.size());
-    if (outcome.declaredLength >= 0)
-        details.insert(u"contentLength"_s, outcome.declaredLength);
-    details.insert(u"truncated"_s, outcome.truncated);
-    ToolResult result;
-    result.content = header + u'\n' + body;
-    result.isError = outcome.status >= 400;
-    result.details = QJsonObject{{u"fetch"_s, details}};
-    return result;
+    const auto promise = std::make_shared<QPromise<ToolResult>>();
+    promise->start();
+    const QPointer<UrlFetch> fetch = new UrlFetch(m_network.data(), maxBytes, m_options,
+                                                  [promise, url, maxBytes](const FetchOutcome &outcome) {
+                                                      promise->addResult(resultOf(url, maxBytes, outcome));
+                                                      promise->finish();
+                                                  });
+    context->onCancelled([fetch] {
+        if (fetch)
+            fetch->cancel();
+    });
+    fetch->start(url);
+    return promise->future();
 }
 
 } // namespace Loopscope

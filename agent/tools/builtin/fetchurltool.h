@@ -26,11 +26,11 @@ namespace Loopscope {
     private, link-local, CGNAT or otherwise not public, on the first request
     and on every redirect, unless the user allowed private addresses.
 
-    invoke() runs on a worker thread; the manager lives on its own (the
-    application's) thread, so the request is posted there and the worker
-    waits, polling cancellation, like McpTool. It asks the user first.
+    It answers later (an AsyncTool): started on the loop's thread, which must
+    be the manager's, it answers from the reply's signals, and cancellation
+    aborts the request. It asks the user first.
 */
-class FetchUrlTool final : public Tool
+class FetchUrlTool final : public AsyncTool
 {
     Q_DECLARE_TR_FUNCTIONS(Loopscope::FetchUrlTool)
 
@@ -53,7 +53,8 @@ public:
 
     ToolSchema schema() const override;
     ToolBehaviour behaviour() const override;
-    ToolResult invoke(const QJsonObject &arguments, ToolContext &context) const override;
+    QFuture<ToolResult> start(const QJsonObject &arguments,
+                              std::shared_ptr<ToolContext> context) const override;
 
     // Loopback, private (RFC 1918), link-local, CGNAT (100.64/10), unspecified,
     // multicast, reserved, IPv6 unique-local and link-local, and IPv4 mapped into IPv6 alike.

@@ -1,0 +1,358 @@
+#include "agent/mcp/mcpclientprivate.h"
+
+#include "agent/mcp/mcpcontent.h"
+#include "agent/mcp/mcptransport.h"
+
+#include <QFileInfo>
+#include <QPointer>
+#include <QUrl>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+using McpClientDetail::errorText;
+using McpClientDetail::ListKind;
+
+namespace {
+
+constexpr int MaxStderrLines = 200;
+constexpr int MethodNotFound = -32601;
+
+QString listMethod(ListKind kind)
+{
+    switch (kind) {
+    case ListKind::Tools: return u"tools/list"_s;
+    case ListKind::Prompts: return u"prompts/list"_s;
+    case ListKind::Resources: return u"resources/list"_s;
+    }
+    return {};
+}
+
+QString listKey(ListKind kind)
+{
+    switch (kind) {
+    case ListKind::Tools: return u"tools"_s;
+    case ListKind::Prompts: return u"prompts"_s;
+    case ListKind::Resources: return u"resources"_s;
+    }
+    return {};
+}
+
+McpToolInfo toolFromJson(const QJsonObject &json)
+{
+    McpToolInfo tool;
+    tool.name = json.value(u"name"_s).toString();
+    tool.title = json.value(u"title"_s).toString();
+    if (tool.title.isEmpty())
+        tool.title = json.value(u"annotations"_s).toObject().value(u"title"_s).toString();
+    tool.description = json.value(u"description"_s).toString();
+    tool.inputSchema = json.value(u"inputSchema"_s).toObject();
+    tool.outputSchema = json.value(u"outputSchema"_s).toObject();
+    tool.annotations = json.value(u"annotations"_s).toObject();
+    return tool;
+}
+
+McpPromptInfo promptFromJson(const QJsonObject &json)
+{
+    McpPromptInfo prompt;
+    prompt.name = json.value(u"name"_s).toString();
+    prompt.title = json.value(u"title"_s).toString();
+    prompt.description = json.value(u"description"_s).toString();
+    for (const QJsonValue &value : json.value(u"arguments"_s).toArray()) {
+        const QJsonObject argument = value.toObject();
+        prompt.arguments.append({argument.value(u"name"_s).toString(),
+                                 argument.value(u"description"_s).toString(),
+                                 argument.value(u"required"_s).toBool()});
+    }
+    return prompt;
+}
+
+McpResourceInfo resourceFromJson(const QJsonObject &json)
+{
+    return {json.value(u"uri"_s).toString(), json.value(u"name"_s).toString(),
+            json.value(u"title"_s).toString(), json.value(u"description"_s).toString(),
+            json.value(u"mimeType"_s).toString()};
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- requests
+
+void McpClient::Private::request(const QString &method, const QJsonObject &params, int timeoutMs,
+                                 JsonRpcConnection::ReplyCallback done,
+                                 std::function<void(qint64, const QJsonObject &)> onSent, bool retried)
+{
+    if (!connection) {
+        JsonRpcReply reply;
+        reply.connectionClosed = true;
+        reply.transportError = McpClient::tr("The MCP server “%1” is not running.").arg(name());
+        done(reply);
+        return;
+    }
+    const bool modern = discovered || method == u"server/discover"_s;
+    const QJsonObject sentParams = modern ? withMeta(params) : params;
+    const bool canRetry = !retried && !modern && config.transport == McpServerConfig::Transport::Http
+                          && method != u"initialize"_s;
+    const int generation = this->generation;
+    QJsonObject sent;
+    const qint64 id = connection->request(
+        method, sentParams, timeoutMs,
+        [this, method, params, timeoutMs, done, onSent, canRetry, generation](const JsonRpcReply &reply) {
+            if (canRetry && reply.sessionExpired && generation == this->generation) {
+                // The HTTP session is gone: a new one, then this request once more.
+                reinitialize([this, method, params, timeoutMs, done, onSent, reply](const QString &error) {
+                    if (!error.isEmpty()) {
+                        JsonRpcReply failed = reply;
+                        failed.sessionExpired = false;
+                        failed.transportError = error;
+                        failed.connectionClosed = true;
+                        done(failed);
+                        return;
+                    }
+                    request(method, params, timeoutMs, done, onSent, true);
+                });
+                return;
+            }
+            done(reply);
+        },
+        &sent);
+    if (onSent)
+        onSent(id, sent);
+}
+
+void McpClient::Private::reinitialize(std::function<void(const QString &error)> done)
+{
+    reinitWaiters.append(std::move(done));
+    if (reinitialising)
+        return;
+    reinitialising = true;
+    appendLog(McpClient::tr("[Loopscope] the HTTP session expired; initialising a new one"));
+    transport->resetSession();
+    transport->setProtocolVersion({});
+    const int generation = this->generation;
+    connection->request(u"initialize"_s, initializeParams(), config.effectiveRequestTimeoutMs(),
+                        [this, generation](const JsonRpcReply &reply) {
+                            if (generation != this->generation)
+                                return;
+                            reinitialising = false;
+                            QString error;
+                            if (!reply.hasResponse() || reply.isError()) {
+                                error = replyFailure(reply, u"initialize"_s);
+                            } else {
+                                transport->setProtocolVersion(
+                                    reply.result().value(u"protocolVersion"_s).toString());
+                                connection->notify(u"notifications/initialized"_s);
+                            }
+                            const auto waiters = std::exchange(reinitWaiters, {});
+                            for (const auto &waiter : waiters)
+                                waiter(error);
+                        });
+}
+
+void McpClient::Private::refreshList(ListKind kind, std::function<void(const QString &error)> done)
+{
+    const int listGeneration = ++listGenerations[int(kind)];
+    fetchPage(kind, listGeneration, {}, std::make_shared<QJsonArray>(), std::move(done));
+}
+
+void McpClient::Private::fetchPage(ListKind kind, int listGeneration, const QString &cursor,
+                                   std::shared_ptr<QJsonArray> items,
+                                   std::function<void(const QString &)> done)
+{
+    QJsonObject params;
+    if (!cursor.isEmpty())
+        params.insert(u"cursor"_s, cursor);
+    const int generation = this->generation;
+    request(listMethod(kind), params, config.effectiveRequestTimeoutMs(),
+            [this, kind, listGeneration, items, done, generation](const JsonRpcReply &reply) {
+                if (generation != this->generation)
+                    return done(reply.transportError);
+                if (!reply.hasResponse() || reply.isError())
+                    return done(replyFailure(reply, listMethod(kind)));
+                const QJsonObject result = reply.result();
+                for (const QJsonValue &value : result.value(listKey(kind)).toArray())
+                    items->append(value);
+                const QString next = result.value(u"nextCursor"_s).toString();
+                if (!next.isEmpty() && items->size() < 100'000) {
+                    fetchPage(kind, listGeneration, next, items, done);
+                    return;
+                }
+                // A newer listing started meanwhile: it decides.
+                if (listGeneration == listGenerations[int(kind)])
+                    applyList(kind, *items);
+                done({});
+            });
+}
+
+void McpClient::Private::applyList(ListKind kind, const QJsonArray &items)
+{
+    switch (kind) {
+    case ListKind::Tools: {
+        QList<McpToolInfo> list;
+        for (const QJsonValue &value : items)
+            list.append(toolFromJson(value.toObject()));
+        tools = list;
+        if (state == State::Ready)
+            emit q->toolsChanged();
+        break;
+    }
+    case ListKind::Prompts: {
+        QList<McpPromptInfo> list;
+        for (const QJsonValue &value : items)
+            list.append(promptFromJson(value.toObject()));
+        prompts = list;
+        if (state == State::Ready)
+            emit q->promptsChanged();
+        break;
+    }
+    case ListKind::Resources: {
+        QList<McpResourceInfo> list;
+        for (const QJsonValue &value : items)
+            list.append(resourceFromJson(value.toObject()));
+        resources = list;
+        if (state == State::Ready)
+            emit q->resourcesChanged();
+        break;
+    }
+    }
+}
+
+// ---------------------------------------------------------------- from the server
+
+void McpClient::Private::onServerRequest(const QJsonValue &id, const QString &method,
+                                         const QJsonObject &params)
+{
+    if (method == u"ping"_s) {
+        connection->respond(id, {});
+    } else if (method == u"roots/list"_s) {
+        QJsonArray roots;
+        if (!rootFolder.isEmpty()) {
+            roots.append(QJsonObject{{u"uri"_s, QUrl::fromLocalFile(rootFolder).toString()},
+                                     {u"name"_s, QFileInfo(rootFolder).fileName()}});
+        }
+        connection->respond(id, {{u"roots"_s, roots}});
+    } else if (method == u"elicitation/create"_s) {
+        answerElicitation(id, params);
+    } else {
+        connection->respondError(id, MethodNotFound, u"Method not found"_s);
+    }
+}
+
+void McpClient::Private::answerElicitation(const QJsonValue &id, const QJsonObject &params)
+{
+    QPointer<JsonRpcConnection> target = connection;
+    auto answered = std::make_shared<bool>(false);
+    auto reply = [target, id, answered](const McpElicitationAnswer &answer) {
+        if (*answered || !target)
+            return;
+        *answered = true;
+        QJsonObject result;
+        switch (answer.action) {
+        case McpElicitationAnswer::Action::Accept:
+            result.insert(u"action"_s, u"accept"_s);
+            result.insert(u"content"_s, answer.content);
+            break;
+        case McpElicitationAnswer::Action::Decline: result.insert(u"action"_s, u"decline"_s); break;
+        case McpElicitationAnswer::Action::Cancel: result.insert(u"action"_s, u"cancel"_s); break;
+        }
+        target->respond(id, result);
+    };
+    const QString mode = params.value(u"mode"_s).toString();
+    if (!elicitationHandler || (!mode.isEmpty() && mode != u"form"_s)) {
+        reply({});
+        return;
+    }
+    McpElicitation elicitation;
+    elicitation.serverName = name();
+    elicitation.message = params.value(u"message"_s).toString();
+    elicitation.requestedSchema = params.value(u"requestedSchema"_s).toObject();
+    elicitationHandler(elicitation, reply);
+}
+
+void McpClient::Private::onServerNotification(const QString &method, const QJsonObject &params)
+{
+    std::optional<ListKind> changed;
+    if (method == u"notifications/tools/list_changed"_s)
+        changed = ListKind::Tools;
+    else if (method == u"notifications/prompts/list_changed"_s)
+        changed = ListKind::Prompts;
+    else if (method == u"notifications/resources/list_changed"_s)
+        changed = ListKind::Resources;
+    if (changed) {
+        if (state == State::Ready)
+            refreshList(*changed, [](const QString &) {});
+        else if (state == State::Starting)
+            relistAfterStartup[int(*changed)] = true;
+        return;
+    }
+    if (method == u"notifications/progress"_s) {
+        const QJsonValue token = params.value(u"progressToken"_s);
+        const QString key = token.isString() ? token.toString() : QString::number(token.toInteger());
+        for (auto it = calls.begin(); it != calls.end(); ++it) {
+            if (it->progressToken != key)
+                continue;
+            McpProgress progress;
+            progress.progress = params.value(u"progress"_s).toDouble();
+            if (params.contains(u"total"_s))
+                progress.total = params.value(u"total"_s).toDouble();
+            progress.message = params.value(u"message"_s).toString();
+            it->outcome.progress.append(progress);
+            const ProgressCallback callback = it->progress;
+            if (callback)
+                callback(progress);
+            return;
+        }
+    }
+}
+
+void McpClient::Private::appendLog(const QString &line)
+{
+    stderrRing.append(line);
+    if (stderrRing.size() > MaxStderrLines)
+        stderrRing.remove(0, stderrRing.size() - MaxStderrLines);
+    for (Call &call : calls)
+        call.outcome.stderrLines.append(line);
+    if (!destroying)
+        emit q->stderrLine(line);
+}
+
+void McpClient::Private::onCallReply(qint64 callId, const JsonRpcReply &reply)
+{
+    const auto it = calls.find(callId);
+    if (it == calls.end())
+        return; // cancelled meanwhile
+    Call call = std::move(*it);
+    calls.erase(it);
+    McpCallOutcome &outcome = call.outcome;
+    outcome.durationMs = call.clock.elapsed();
+    outcome.response = reply.response;
+    if (reply.timedOut) {
+        outcome.failure = McpClient::tr("The MCP server “%1” did not answer the call of “%2” within %3 s.")
+                              .arg(name(), call.tool)
+                              .arg(outcome.durationMs / 1000.0, 0, 'f', 1);
+        if (connection && !discovered)
+            connection->notify(u"notifications/cancelled"_s,
+                               {{u"requestId"_s, call.requestId}, {u"reason"_s, u"Timed out"_s}});
+    } else if (!reply.hasResponse()) {
+        outcome.failure = replyFailure(reply, u"tools/call"_s);
+    } else if (reply.isError()) {
+        outcome.failure = McpClient::tr("The MCP server “%1” answered with an error: %2")
+                              .arg(name(), errorText(reply.error()));
+    } else {
+        outcome.result = reply.result();
+        if (outcome.result.value(u"resultType"_s).toString() == u"input_required"_s) {
+            outcome.failure
+                = McpClient::tr("The MCP server “%1” asked for more input during the call of “%2”, "
+                                "which Loopscope does not support yet.")
+                      .arg(name(), call.tool);
+        } else {
+            outcome.isError = outcome.result.value(u"isError"_s).toBool();
+            outcome.text = McpContent::callResultText(outcome.result);
+        }
+    }
+    if (call.done)
+        call.done(outcome);
+}
+
+} // namespace Loopscope

@@ -1,0 +1,134 @@
+#pragma once
+
+// Not part of the interface: McpClient's insides, shared by the files that implement it by job
+// (mcpclient.cpp: state and the public calls; mcpclientstartup.cpp: the handshake;
+// mcpclientexchange.cpp: requests, lists and what the server sends).
+
+#include "agent/mcp/jsonrpcconnection.h"
+#include "agent/mcp/mcpclient.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QTimer>
+
+namespace Loopscope {
+
+class McpTransport;
+
+namespace McpClientDetail {
+
+enum class ListKind { Tools, Prompts, Resources };
+
+inline QString errorText(const QJsonObject &error)
+{
+    using namespace Qt::StringLiterals;
+    return u"%1 (%2)"_s.arg(error.value(u"message"_s).toString()).arg(error.value(u"code"_s).toInt());
+}
+
+} // namespace McpClientDetail
+
+class McpClient::Private
+{
+public:
+    struct Call
+    {
+        qint64 requestId = 0;
+        QString tool;
+        QString progressToken;
+        ProgressCallback progress;
+        CallCallback done;
+        McpCallOutcome outcome;
+        QElapsedTimer clock;
+    };
+
+    enum class Phase { Idle, Probe, Initialize, Listing };
+
+    Private(McpClient *q, McpServerConfig config, QNetworkAccessManager *network)
+        : q(q)
+        , config(std::move(config))
+        , network(network)
+    {
+        startupTimer.setSingleShot(true);
+    }
+
+    // Sentences
+    QString name() const { return config.name; }
+    QString lastOutput() const;
+    QString authSentence(int status) const;
+
+    // State
+    void setState(State newState);
+    void fail(const QString &reason);
+    void teardown(const QString &reason);
+
+    // Start-up
+    void openTransport();
+    void probe();
+    void sendInitialize();
+    void onInitialized(const JsonRpcReply &reply);
+    void listForStartup();
+    void becomeReady();
+    void onTransportClosed(int exitCode, const QString &startError);
+    bool isStarting(int generation) const
+    {
+        return state == State::Starting && generation == this->generation;
+    }
+
+    // Messages
+    QJsonObject clientCapabilities() const;
+    QJsonObject clientInfo() const;
+    QJsonObject initializeParams() const;
+    QJsonObject withMeta(const QJsonObject &params) const;
+    void request(const QString &method, const QJsonObject &params, int timeoutMs,
+                 JsonRpcConnection::ReplyCallback done,
+                 std::function<void(qint64 id, const QJsonObject &sent)> onSent = {}, bool retried = false);
+    void reinitialize(std::function<void(const QString &error)> done);
+    void refreshList(McpClientDetail::ListKind kind, std::function<void(const QString &error)> done);
+    void fetchPage(McpClientDetail::ListKind kind, int listGeneration, const QString &cursor,
+                   std::shared_ptr<QJsonArray> items, std::function<void(const QString &error)> done);
+    void applyList(McpClientDetail::ListKind kind, const QJsonArray &items);
+    QString replyFailure(const JsonRpcReply &reply, const QString &what) const;
+
+    // From the server
+    void onServerRequest(const QJsonValue &id, const QString &method, const QJsonObject &params);
+    void onServerNotification(const QString &method, const QJsonObject &params);
+    void answerElicitation(const QJsonValue &id, const QJsonObject &params);
+    void appendLog(const QString &line);
+    void onCallReply(qint64 callId, const JsonRpcReply &reply);
+
+    McpClient *q;
+    McpServerConfig config;
+    QNetworkAccessManager *network = nullptr;
+    QString rootFolder;
+    ElicitationHandler elicitationHandler;
+    int startupTimeoutMs = 30'000;
+
+    State state = State::Stopped;
+    QString failureReason;
+    std::optional<McpStartupInfo> startupInfo;
+    McpStartupInfo pendingInfo;
+    QList<McpToolInfo> tools;
+    QList<McpPromptInfo> prompts;
+    QList<McpResourceInfo> resources;
+    QStringList stderrRing;
+
+    McpTransport *transport = nullptr;
+    JsonRpcConnection *connection = nullptr;
+    QTimer startupTimer;
+    QElapsedTimer startupClock;
+    int generation = 0;
+    Phase phase = Phase::Idle;
+    bool discovered = false;
+    bool restartedAfterProbe = false;
+    bool recordingExchange = false;
+    bool destroying = false;
+    int listGenerations[3] = {0, 0, 0};
+    bool relistAfterStartup[3] = {false, false, false};
+
+    QHash<qint64, Call> calls;
+    qint64 nextCallId = 1;
+    bool reinitialising = false;
+    QList<std::function<void(const QString &)>> reinitWaiters;
+};
+
+} // namespace Loopscope
