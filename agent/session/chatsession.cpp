@@ -4,6 +4,7 @@
 #include "agent/config/profilepricing.h"
 #include "agent/providers/providerkind.h"
 #include "agent/replay/transcriptfork.h"
+#include "agent/session/contextgauge.h"
 #include "agent/session/mcpbridge.h"
 #include "agent/session/providerbinding.h"
 #include "agent/tools/builtin/builtintools.h"
@@ -279,7 +280,7 @@ bool ChatSession::startTurn(const QString &text)
     m_queuedText.reset();
     m_queuedStartPosted = false;
     rebuildWorkbench();
-    const QString contextWarning = ContextGauge::warning(nextRequestEstimate(text), contextWindow());
+    const QString contextWarning = ContextGauge::warning(m_usage->nextRequestEstimate(text), contextWindow());
     if (!m_agent->send(text)) {
         emit busyChanged(isBusy());
         return false;

@@ -11,7 +11,6 @@
 #include "agent/providers/providerprotocol.h"
 #include "agent/replay/recordedturn.h"
 #include "agent/replay/replayworkbench.h"
-#include "agent/session/contextgauge.h"
 #include "agent/session/conversationrows.h"
 #include "agent/session/sessionsetup.h"
 #include "agent/session/sessionusage.h"
@@ -129,21 +128,8 @@ public:
     // The built-in tools a replay may run live, confined to this session's workspace.
     ReplayWorkbench::ToolProvider replayTools() const;
 
-    // The status bar's figures (see SessionUsage).
-    TokenUsage turnUsage() const { return m_usage->turnUsage(); }
-    TokenUsage sessionUsage() const { return m_usage->sessionUsage(); }
-    qint64 streamingTokenEstimate() const { return m_usage->streamingTokenEstimate(); }
-    CostSum turnCost() const { return m_usage->turnCost(); }
-    CostSum sessionCost() const { return m_usage->sessionCost(); }
-    qint64 contextTokens() const { return m_usage->contextTokens(); }
-    int iteration() const { return m_usage->iteration(); }
     // The current model's context window (the profile's override, else the price table's).
     std::optional<qint64> contextWindow() const;
-    // ≈ the next request's tokens when \a text is sent now.
-    qint64 nextRequestEstimate(const QString &text) const
-    {
-        return contextTokens() + ContextGauge::estimateTokens(text);
-    }
     std::optional<TurnResult> lastResult() const { return m_lastResult; }
 
 signals:

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/loop/agentevent.h"
+#include "agent/session/contextgauge.h"
 #include "agent/trace/tracecost.h"
 
 #include <QObject>
@@ -41,6 +42,11 @@ public:
     // The last request's tokens as the provider counted them, plus its answer: the history now.
     qint64 contextTokens() const { return m_contextTokens; }
     int iteration() const { return m_iteration; }
+    // ≈ the next request's tokens when \a text is sent now.
+    qint64 nextRequestEstimate(const QString &text) const
+    {
+        return m_contextTokens + ContextGauge::estimateTokens(text);
+    }
 
 signals:
     void changed();

@@ -508,9 +508,9 @@ private slots:
                      qPrintable(notices.at(0).at(0).toString()));
 
         // The provider counted 12 + 3 tokens; at the profile's prices: 12 × $2/M + 3 × $10/M.
-        QCOMPARE(session.contextTokens(), qint64(15));
-        QVERIFY(qAbs(session.sessionCost().usd - 0.000054) < 1e-12);
-        QCOMPARE(session.turnCost().pricedCalls, 1);
+        QCOMPARE(session.usage()->contextTokens(), qint64(15));
+        QVERIFY(qAbs(session.usage()->sessionCost().usd - 0.000054) < 1e-12);
+        QCOMPARE(session.usage()->turnCost().pricedCalls, 1);
     }
 };
 

@@ -113,12 +113,12 @@ private slots:
         QCOMPARE(finished.last().first().value<TurnResult>().text, u"You said: first"_s);
         QCOMPARE(iterations.size(), 1);
         QCOMPARE(iterations.first().at(0).toInt(), 1);
-        QCOMPARE(m_session->turnUsage().total(), 15);
+        QCOMPARE(m_session->usage()->turnUsage().total(), 15);
 
         QVERIFY(m_session->send(u"second"_s));
         QTRY_COMPARE(finished.size(), 2);
-        QCOMPARE(m_session->turnUsage().total(), 15);
-        QCOMPARE(m_session->sessionUsage().total(), 30);
+        QCOMPARE(m_session->usage()->turnUsage().total(), 15);
+        QCOMPARE(m_session->usage()->sessionUsage().total(), 30);
         QCOMPARE(m_server->requests().constLast().header("authorization"), "Bearer "_ba + apiKey.toUtf8());
         QCOMPARE(m_server->requests().constLast().json().value(u"model"_s).toString(), u"test-model"_s);
     }
@@ -127,12 +127,12 @@ private slots:
     {
         QList<qint64> estimates;
         connect(m_session.get(), &ChatSession::usageChanged, this,
-                [this, &estimates] { estimates.append(m_session->streamingTokenEstimate()); });
+                [this, &estimates] { estimates.append(m_session->usage()->streamingTokenEstimate()); });
         runDemoTurn();
         QVERIFY2(std::any_of(estimates.cbegin(), estimates.cend(), [](qint64 e) { return e > 0; }),
                  "no estimate while streaming");
-        QCOMPARE(m_session->streamingTokenEstimate(), 0);
-        QVERIFY(m_session->turnUsage().total() > 0);
+        QCOMPARE(m_session->usage()->streamingTokenEstimate(), 0);
+        QVERIFY(m_session->usage()->turnUsage().total() > 0);
         disconnect(m_session.get(), &ChatSession::usageChanged, this, nullptr);
     }
 
@@ -230,7 +230,7 @@ private slots:
         QCOMPARE(m_session->agent()->history().size(), 0);
         QCOMPARE(m_session->trace()->size(), 0);
         QCOMPARE(m_session->rows()->size(), 0);
-        QCOMPARE(m_session->sessionUsage().total(), 0);
+        QCOMPARE(m_session->usage()->sessionUsage().total(), 0);
     }
 
     void aRestoredConversationShowsTheRowsItShowedLive()

@@ -253,12 +253,12 @@ private slots:
         QCOMPARE(tree->rowCount(tree->index(0, 0)), 3);
         QVERIFY2(window.statusText().contains(u"Iteration 3 of 6"_s), qPrintable(window.statusText()));
         QVERIFY2(window.statusText().contains(u"this session"_s), qPrintable(window.statusText()));
-        QVERIFY(m_fixture->session.sessionUsage().total() > 1000);
+        QVERIFY(m_fixture->session.usage()->sessionUsage().total() > 1000);
         // A server on this machine costs nothing; the gauge shows the last request's tokens.
         QVERIFY2(window.statusText().contains(u"Cost: $0 this turn · $0 this session"_s),
                  qPrintable(window.statusText()));
         QVERIFY2(window.statusText().contains(u"Context: "_s), qPrintable(window.statusText()));
-        QVERIFY(m_fixture->session.contextTokens() > 0);
+        QVERIFY(m_fixture->session.usage()->contextTokens() > 0);
         QVERIFY2(!window.statusText().contains(u"Context: ≈"_s), qPrintable(window.statusText()));
         // A question being typed is counted, as an estimate.
         QTest::keyClicks(window.composer()->editor(), u"And in euros?"_s);

@@ -95,10 +95,10 @@ void SessionStatusBar::refresh()
     setField(m_provider, profile ? tr("%1 · %2").arg(profile->name, profile->model) : tr("No provider"),
              QString());
     // While an answer streams its tokens are an estimate, marked "≈", until the provider counts them.
-    const qint64 streaming = session->streamingTokenEstimate();
+    const qint64 streaming = session->usage()->streamingTokenEstimate();
     const QString approx = streaming > 0 ? u"≈"_s : QString();
-    const qint64 turnTokens = session->turnUsage().total() + streaming;
-    const qint64 sessionTokens = session->sessionUsage().total() + streaming;
+    const qint64 turnTokens = session->usage()->turnUsage().total() + streaming;
+    const qint64 sessionTokens = session->usage()->sessionUsage().total() + streaming;
     setField(
         m_tokens,
         tr("Tokens: %1%L2 this turn · %1%L3 this session").arg(approx).arg(turnTokens).arg(sessionTokens),
@@ -107,13 +107,13 @@ void SessionStatusBar::refresh()
     //: The status bar's cost in USD; "—" when no model call had a known price
     setField(m_cost,
              tr("Cost: %1 this turn · %2 this session")
-                 .arg(formatCost(session->turnCost()), formatCost(session->sessionCost())),
-             formatCost(session->sessionCost()));
+                 .arg(formatCost(session->usage()->turnCost()), formatCost(session->usage()->sessionCost())),
+             formatCost(session->usage()->sessionCost()));
     // The gauge: the last request against the model's window; while a question is typed, ≈ the
     // request it would make (about four characters a token).
     const std::optional<qint64> contextWindow = session->contextWindow();
     const qint64 typed = session->isBusy() ? 0 : m_draft->document()->characterCount() - 1;
-    const qint64 contextTokens = session->contextTokens() + (typed > 0 ? (typed + 3) / 4 : 0);
+    const qint64 contextTokens = session->usage()->contextTokens() + (typed > 0 ? (typed + 3) / 4 : 0);
     const QString gauge = ContextGauge::describe(contextTokens, contextWindow, typed > 0);
     setField(m_context, tr("Context: %1").arg(gauge), gauge);
     m_context->setProperty(
@@ -132,9 +132,9 @@ void SessionStatusBar::refresh()
     contextPalette.setColor(QPalette::WindowText, contextColor);
     m_context->setPalette(contextPalette);
     const int maxIterations = session->agentConfig().maxIterations;
-    if (session->iteration() > 0) {
-        setField(m_iteration, tr("Iteration %1 of %2").arg(session->iteration()).arg(maxIterations),
-                 tr("%1/%2").arg(session->iteration()).arg(maxIterations));
+    if (session->usage()->iteration() > 0) {
+        setField(m_iteration, tr("Iteration %1 of %2").arg(session->usage()->iteration()).arg(maxIterations),
+                 tr("%1/%2").arg(session->usage()->iteration()).arg(maxIterations));
     } else {
         setField(m_iteration, tr("No iteration yet"), QString());
     }

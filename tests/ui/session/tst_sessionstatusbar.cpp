@@ -56,8 +56,8 @@ private slots:
             = TranscriptFile::load(u":/examples/example-three-iterations.loopscope.json"_s);
         QVERIFY2(loaded.transcript, qPrintable(loaded.error));
         QVERIFY(session.restore(*loaded.transcript));
-        QVERIFY(session.sessionUsage().total() > 0);
-        QVERIFY2(bar.text().contains(QLocale().toString(qlonglong(session.sessionUsage().total()))
+        QVERIFY(session.usage()->sessionUsage().total() > 0);
+        QVERIFY2(bar.text().contains(QLocale().toString(qlonglong(session.usage()->sessionUsage().total()))
                                      + u" this session"_s),
                  qPrintable(bar.text()));
     }
