@@ -6,6 +6,7 @@
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
+#include "agent/session/settingsapplier.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/trace/tracemodel.h"
 #include "ui/chat/chatcomposer.h"
@@ -66,6 +67,9 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     Q_ASSERT(context.network.ollamaProbe && context.network.connectionTester
              && context.network.newPlaygroundRun);
     setWindowTitle(tr("Loopscope"));
+    m_settingsApplier
+        = new SettingsApplier(context.session, context.settings, m_mcpSettings.get(), context.secrets, this);
+    connect(m_settingsApplier, &SettingsApplier::problem, this, &MainWindow::showMessage);
 
     auto *chat = new QWidget(m_chatStack);
     chat->setAccessibleName(tr("Conversation"));
@@ -415,34 +419,8 @@ void MainWindow::showChat(bool show)
 
 void MainWindow::applySettings()
 {
-    ChatSession *session = m_context.session;
-    session->apply(SessionSetup::fromSettings(*m_context.settings, session->setup()));
+    m_settingsApplier->apply();
     m_composer->setSendOnEnter(m_context.settings->sendOnEnter());
-
-    QStringList problems;
-    const QList<McpServerConfig> servers = m_mcpSettings->servers(&problems);
-    if (!problems.isEmpty())
-        showMessage(problems.join(u' '));
-    const auto applyServers = [session](const QList<McpServerConfig> &withSecrets) {
-        SessionSetup setup = session->setup();
-        setup.mcpServers = withSecrets;
-        session->apply(setup);
-    };
-    if (!m_context.secrets) {
-        applyServers(servers);
-        return;
-    }
-    // The keychain answers later; a newer apply wins over an older one still reading.
-    const int generation = ++m_mcpGeneration;
-    McpSettings::loadSecrets(servers, m_context.secrets, this,
-                             [this, generation, applyServers](const QList<McpServerConfig> &withSecrets,
-                                                              const QStringList &errors) {
-                                 if (generation != m_mcpGeneration)
-                                     return;
-                                 applyServers(withSecrets);
-                                 if (!errors.isEmpty())
-                                     showMessage(errors.join(u' '));
-                             });
 }
 
 void MainWindow::openMcpResources()

@@ -3,7 +3,9 @@
 
 #include "agent/config/appsettings.h"
 #include "agent/export/exportfile.h"
+#include "agent/mcp/mcpsettings.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/settingsapplier.h"
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/openaicompletion.h"
@@ -55,6 +57,58 @@ public:
         QTimer::singleShot(0, context, [done] { done(u"No Secret Service is running."_s); });
     }
 };
+
+// A keychain in memory that answers each read after the delay set when it was asked, with the
+// value stored at that moment: a slow read and a later fast one can answer out of order.
+class DelayedSecretStore final : public SecretStore
+{
+public:
+    void read(const QString &account, QObject *context, ReadCallback done) override
+    {
+        const std::optional<QString> secret
+            = m_secrets.contains(account) ? std::optional(m_secrets.value(account)) : std::nullopt;
+        QTimer::singleShot(m_delayMs, context, [this, done, secret] {
+            ++m_readsAnswered;
+            done({secret, m_error});
+        });
+    }
+    void write(const QString &account, const QString &secret, QObject *context, WriteCallback done) override
+    {
+        m_secrets.insert(account, secret);
+        QTimer::singleShot(0, context, [done] { done({}); });
+    }
+    void remove(const QString &account, QObject *context, WriteCallback done) override
+    {
+        m_secrets.remove(account);
+        QTimer::singleShot(0, context, [done] { done({}); });
+    }
+
+    int m_delayMs = 0;
+    int m_readsAnswered = 0;
+    QString m_error;
+
+private:
+    QHash<QString, QString> m_secrets;
+};
+
+McpServerConfig remoteServer(const QString &token)
+{
+    McpServerConfig server;
+    server.name = u"remote"_s;
+    server.transport = McpServerConfig::Transport::Http;
+    server.url = QUrl(u"https://mcp.example.com/mcp"_s);
+    server.headers = {{u"Authorization"_s, u"Bearer "_s + token}};
+    server.enabled = false; // handed over, not started
+    return server;
+}
+
+void storeSecrets(const McpServerConfig &server, SecretStore *store)
+{
+    QObject context;
+    bool saved = false;
+    McpSettings::saveSecrets({server}, {}, store, &context, [&saved](const QStringList &) { saved = true; });
+    QTRY_VERIFY(saved);
+}
 
 } // namespace
 
@@ -433,6 +487,70 @@ private slots:
             {u"calculator"_s, ToolApprovalPolicy::Rule::Never},
             {u"read_file"_s, ToolApprovalPolicy::Rule::Ask}};
         QCOMPARE(m_session->approvals()->rules(), expected);
+    }
+
+    void settingsReachTheSessionWithTheMcpServersSecretsFromTheKeychain()
+    {
+        QTemporaryDir dir;
+        QSettings stored(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        AppSettings settings(&stored);
+        settings.setEnabledTools({u"calculator"_s});
+        McpSettings mcpSettings(&stored);
+        const McpServerConfig server = remoteServer(u"sk-first"_s);
+        mcpSettings.setServers({server});
+        DelayedSecretStore secrets;
+        storeSecrets(server, &secrets);
+
+        SettingsApplier applier(m_session.get(), &settings, &mcpSettings, &secrets);
+        applier.apply();
+
+        QCOMPARE(m_session->workbench()->names(), QStringList{u"calculator"_s});
+        QTRY_COMPARE(m_session->mcp()->servers().size(), 1);
+        QCOMPARE(m_session->mcp()->servers().first(), server);
+        QCOMPARE(m_session->setup().mcpServers, QList<McpServerConfig>{server});
+    }
+
+    void anOlderKeychainReadNeverOverridesANewerApply()
+    {
+        QTemporaryDir dir;
+        QSettings stored(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        AppSettings settings(&stored);
+        McpSettings mcpSettings(&stored);
+        mcpSettings.setServers({remoteServer(u"sk-old"_s)});
+        DelayedSecretStore secrets;
+        storeSecrets(remoteServer(u"sk-old"_s), &secrets);
+        SettingsApplier applier(m_session.get(), &settings, &mcpSettings, &secrets);
+
+        secrets.m_delayMs = 300;
+        applier.apply(); // still reading "sk-old" when the next apply starts
+        const McpServerConfig newer = remoteServer(u"sk-new"_s);
+        storeSecrets(newer, &secrets);
+        secrets.m_delayMs = 0;
+        applier.apply();
+
+        QTRY_COMPARE(secrets.m_readsAnswered, 2);
+        QCOMPARE(m_session->mcp()->servers(), QList<McpServerConfig>{newer});
+    }
+
+    void aKeychainThatRefusesTheMcpSecretsIsSaidAndTheServersStillArrive()
+    {
+        QTemporaryDir dir;
+        QSettings stored(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        AppSettings settings(&stored);
+        McpSettings mcpSettings(&stored);
+        mcpSettings.setServers({remoteServer(u"sk-lost"_s)});
+        DelayedSecretStore secrets;
+        secrets.m_error = u"No Secret Service is running."_s;
+        SettingsApplier applier(m_session.get(), &settings, &mcpSettings, &secrets);
+        QSignalSpy problems(&applier, &SettingsApplier::problem);
+
+        applier.apply();
+
+        QTRY_COMPARE(problems.size(), 1);
+        QVERIFY2(problems.first().first().toString().contains(u"No Secret Service is running."_s),
+                 qPrintable(problems.first().first().toString()));
+        QCOMPARE(m_session->mcp()->servers().size(), 1);
+        QCOMPARE(m_session->mcp()->servers().first().name, u"remote"_s);
     }
 
     void replayToolsAreTheBuiltInsOnTheSessionsWorkspace()
