@@ -23,6 +23,7 @@ struct Agent::Turn
     int modelCallNode = -1;
     int retryNode = -1; // the failed attempt and the wait before the next one, while it waits
     int reflectionNode = -1;
+    int waitNode = -1; // the model call held for someone (a breakpoint), while it is held
     bool toolsOffered = true;
     bool reflecting = false;
     int consecutiveErrorIterations = 0;
@@ -260,6 +261,7 @@ void Agent::consultModelInterceptors(int interceptorIndex, ModelRequest request,
 {
     if (interceptorIndex == 0 && !m_interceptors.isEmpty())
         m_turn->requestBeforeInterceptors = request;
+    endModelCallWait(u"allowed"_s, TraceStatus::Ok, edited);
     if (interceptorIndex >= m_interceptors.size()) {
         dispatchModelCall(std::move(request), edited, reflection);
         return;
@@ -287,7 +289,28 @@ void Agent::consultModelInterceptors(int interceptorIndex, ModelRequest request,
                                                           edited || changed, reflection);
                        });
     });
-    m_interceptors.at(interceptorIndex)->interceptModelCall(checkpoint, decision);
+    Interceptor *interceptor = m_interceptors.at(interceptorIndex);
+    interceptor->interceptModelCall(checkpoint, decision);
+    // Undecided once the interceptor returned: it holds the call for someone, and that time is theirs,
+    // not the machine's. The model call itself begins when the request is sent.
+    if (decision.isPending() && m_turn && m_turn->waitNode < 0) {
+        const QString waitingFor = interceptor->holdKind();
+        m_turn->waitNode = m_trace->begin(checkpoint.traceNode, TraceKind::Wait,
+                                          ToolPhase::waitLabel(waitingFor), now(), WaitData{waitingFor, {}});
+    }
+}
+
+void Agent::endModelCallWait(const QString &decision, TraceStatus status, bool edited)
+{
+    if (!m_turn || m_turn->waitNode < 0)
+        return;
+    const int node = std::exchange(m_turn->waitNode, -1);
+    m_trace->update(node, [&decision, edited](TraceNode &wait) {
+        WaitData &data = wait.data<WaitData>();
+        data.decision = decision;
+        data.argumentsEdited = edited;
+    });
+    m_trace->finish(node, status, now());
 }
 
 void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection)
@@ -716,6 +739,7 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
     else if (outcome == TurnOutcome::Blocked)
         status = TraceStatus::Blocked;
 
+    endModelCallWait(u"cancelled"_s, TraceStatus::Cancelled);
     const qint64 end = now();
     for (int node : {turn.retryNode, turn.modelCallNode, turn.reflectionNode, turn.iterationNode}) {
         if (node >= 0 && m_trace->node(node).status == TraceStatus::Running)

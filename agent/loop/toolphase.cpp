@@ -278,13 +278,17 @@ void ToolPhase::consultInterceptors(const QString &callId, int interceptorIndex)
     }
 }
 
+QString ToolPhase::waitLabel(const QString &waitingFor)
+{
+    return waitingFor == u"approval"     ? tr("Waiting for your approval")
+           : waitingFor == u"breakpoint" ? tr("Paused at a breakpoint")
+                                         : tr("Waiting for a decision");
+}
+
 void ToolPhase::beginWait(PendingCall &pending, const QString &waitingFor)
 {
-    const QString label = waitingFor == u"approval"     ? tr("Waiting for your approval")
-                          : waitingFor == u"breakpoint" ? tr("Paused at a breakpoint")
-                                                        : tr("Waiting for a decision");
-    pending.waitNode
-        = m_trace->begin(pending.traceNode, TraceKind::Wait, label, now(), WaitData{waitingFor, {}});
+    pending.waitNode = m_trace->begin(pending.traceNode, TraceKind::Wait, waitLabel(waitingFor), now(),
+                                      WaitData{waitingFor, {}});
 }
 
 void ToolPhase::endWait(PendingCall &pending, const QString &decision, TraceStatus status,

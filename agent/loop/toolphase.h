@@ -78,6 +78,8 @@ public:
     void pauseTimeouts(bool paused);
 
     bool isActive() const { return m_active; }
+    // The trace's label of a span held for someone: "Waiting for your approval", "Paused at a breakpoint".
+    static QString waitLabel(const QString &waitingFor);
     // The last started phase's calls in the model's order, each with its result once it has one.
     QList<FinishedCall> results() const;
 

@@ -450,8 +450,17 @@ void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &p
         facts.append(tr("Started %1").arg(formatTime(startedUs)));
         dates.append(tr("Started %1").arg(formatDateTime(startedUs)));
     }
-    facts.append(endedUs > 0 ? tr("took %1").arg(TraceModel::formatDuration(endedUs - startedUs))
-                             : tr("still running"));
+    const qint64 waitingUs = index.data(TraceModel::WaitingUsRole).toLongLong();
+    if (endedUs <= 0)
+        facts.append(tr("still running"));
+    else if (waitingUs > 0 && kind != TraceKind::Wait)
+        //: The details pane: a step's whole time, the machine's part, the part spent waiting for the user
+        facts.append(tr("took %1 (%2 working, %3 waiting for you)")
+                         .arg(TraceModel::formatSpan(endedUs - startedUs),
+                              TraceModel::formatSpan(index.data(TraceModel::WorkingUsRole).toLongLong()),
+                              TraceModel::formatSpan(waitingUs)));
+    else
+        facts.append(tr("took %1").arg(TraceModel::formatDuration(endedUs - startedUs)));
     if (endedUs > 0)
         dates.append(tr("Ended %1").arg(formatDateTime(endedUs)));
     m_facts->setToolTip(dates.join(u'\n'));
