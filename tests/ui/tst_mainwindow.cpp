@@ -264,6 +264,28 @@ private slots:
         QCOMPARE(settings->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Comma));
     }
 
+    void f1ListsTheMcpAndDeleteShortcutsToo()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QAction *shortcuts = nullptr;
+        for (QAction *menu : window.menuBar()->actions()) {
+            for (QAction *action : menu->menu()->actions()) {
+                if (action->text() == u"&Keyboard Shortcuts"_s)
+                    shortcuts = action;
+            }
+        }
+        QVERIFY(shortcuts);
+        QCOMPARE(shortcuts->shortcut(), QKeySequence(QKeySequence::HelpContents));
+        shortcuts->trigger();
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox *>()) != nullptr);
+        QVERIFY2(box->text().contains(u"Ctrl+Shift+M"_s), qPrintable(box->text()));
+        QVERIFY2(box->text().contains(u"<b>Delete</b>"_s), qPrintable(box->text()));
+        box->close();
+    }
+
     void aThreeIterationTurnStreamsIntoTheChatAndGrowsTheTree()
     {
         Ui::MainWindow window(m_fixture->context());
