@@ -7,6 +7,7 @@
 #include "ui/chat/noticecard.h"
 #include "ui/chat/textblockview.h"
 #include "ui/chat/toolcallcard.h"
+#include "ui/trace/traceicons.h"
 
 #include "agent/debug/stepdebugger.h"
 #include "agent/debug/toolapprovalpolicy.h"
@@ -405,6 +406,19 @@ private slots:
         const QList<TextBlockView *> prose = view.findChildren<TextBlockView *>();
         QVERIFY(!prose.isEmpty());
         QCOMPARE(prose.constFirst()->wordWrapMode(), QTextOption::WordWrap);
+    }
+
+    void aFailedToolSaysSoInTheColourOfAnError()
+    {
+        ToolCallCard card(ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s));
+        const QColor plain = card.statusLabel()->palette().color(QPalette::WindowText);
+        const QColor error = TraceIcons::statusColor(TraceStatus::Error, card.palette());
+        QVERIFY(plain != error);
+        card.setResult(u"add failed: overflow"_s, ToolCallCard::Status::Failed);
+        QCOMPARE(card.statusLabel()->text(), u"Failed"_s);
+        QCOMPARE(card.statusLabel()->palette().color(QPalette::WindowText), error);
+        card.setResult(u"3"_s, ToolCallCard::Status::Succeeded);
+        QCOMPARE(card.statusLabel()->palette().color(QPalette::WindowText), plain);
     }
 
     void aToolCardCollapsesAndExpands()
