@@ -625,9 +625,27 @@ private slots:
 
         QCOMPARE(invocations.count(), 2);
         QCOMPARE(result.outcome, TurnOutcome::Answered);
-        QVERIFY2(result.text.contains(u"same arguments 3 times in a row"_s), qPrintable(result.text));
+        QVERIFY2(result.text.contains(u"same arguments in 3 responses in a row"_s), qPrintable(result.text));
         const QList<int> calls = nodesOfKind(f.trace, TraceKind::ToolCall);
         QCOMPARE(f.trace.node(calls.at(2)).status, TraceStatus::Skipped);
+    }
+
+    void identicalCallsOfOneResponseAllRunAndAreNotARunaway()
+    {
+        Fixture f;
+        Invocations invocations;
+        addAdder(f.workbench, &invocations);
+        QList<ToolCall> four;
+        for (int i = 0; i < 4; ++i)
+            four.append(call(u"p%1"_s.arg(i), u"add"_s, uR"({"a": 1, "b": 2})"_s));
+        f.client.enqueue({ScriptedModelClient::calls(four), ScriptedModelClient::text(u"3, four times"_s)});
+
+        const TurnResult result = f.run(u"add four times"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::Answered);
+        QCOMPARE(invocations.count(), 4);
+        for (const int node : nodesOfKind(f.trace, TraceKind::ToolCall))
+            QCOMPARE(f.trace.node(node).status, TraceStatus::Ok);
     }
 
     void differentArgumentsAreNotARunaway()
