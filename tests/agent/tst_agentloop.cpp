@@ -1245,9 +1245,35 @@ private slots:
         // Its duration is what the retry cost (the attempt and the wait), not the 4.9 ms request.
         QCOMPARE(retry.startedUs, 10'000);
         QCOMPARE(retry.endedUs, 1'015'000);
-        QCOMPARE(retry.status, TraceStatus::Error);
+        // The call recovered: the retry did its job and does not look failed.
+        QCOMPARE(retry.status, TraceStatus::Ok);
         const int modelCall = nodesOfKind(f.trace, TraceKind::ModelCall).constFirst();
         QCOMPARE(f.trace.node(modelCall).status, TraceStatus::Ok);
+    }
+
+    void retriesOfACallThatFailedInTheEndStayFailed()
+    {
+        Fixture f;
+        Step failure = ScriptedModelClient::failure(u"overloaded (500)"_s, 500);
+        for (int number = 1; number <= 3; ++number) {
+            ModelAttempt attempt;
+            attempt.number = number;
+            attempt.httpStatus = 500;
+            attempt.error = u"overloaded (500)"_s;
+            attempt.retryInMs = number < 3 ? 1000 : -1;
+            attempt.startedUs = number * 10'000;
+            attempt.endedUs = number * 10'000 + 100;
+            failure.retries.append(attempt);
+        }
+        f.client.enqueue(failure);
+
+        const TurnResult result = f.run(u"hi"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::Failed);
+        const QList<int> retries = nodesOfKind(f.trace, TraceKind::Retry);
+        QCOMPARE(retries.size(), 2);
+        for (const int retry : retries)
+            QCOMPARE(f.trace.node(retry).status, TraceStatus::Error);
     }
 
     void aTurnStoppedWhileARetryWaitsEndsTheRetryAsCancelled()
