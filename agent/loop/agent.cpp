@@ -387,7 +387,8 @@ void Agent::onModelAttempt(const ModelAttempt &attempt)
     const int callNode = m_turn->modelCallNode;
     m_trace->update(callNode,
                     [&attempt](TraceNode &node) { node.data<ModelCallData>().attempts.append(attempt); });
-    // The wait ended when this attempt began.
+    // The wait ended when this attempt began. The retry counts as failed until an answer shows it
+    // recovered (onModelResponse()).
     endRetryWait(TraceStatus::Error, attempt.startedUs);
     if (attempt.retryInMs < 0)
         return;
@@ -433,8 +434,14 @@ void Agent::onModelResponse(const ModelResponse &received)
     Turn &turn = *m_turn;
     const ModelResponse response = withUniqueCallIds(received);
 
-    endRetryWait(TraceStatus::Error, now());
+    endRetryWait(TraceStatus::Ok, now());
     const int callNode = std::exchange(turn.modelCallNode, -1);
+    // The call recovered: the retries before this answer did their job and are not failures.
+    for (const int child : m_trace->childrenOf(callNode)) {
+        const TraceNode &node = m_trace->node(child);
+        if (node.kind == TraceKind::Retry && node.status == TraceStatus::Error)
+            m_trace->update(child, [](TraceNode &retry) { retry.status = TraceStatus::Ok; });
+    }
     m_trace->update(callNode, [this, &response](TraceNode &node) {
         ModelCallData &call = node.data<ModelCallData>();
         call.response = response;

@@ -287,7 +287,7 @@ bool ChatSession::startTurn(const QString &text)
     }
     // After the user's row, so the notice reads as about this question; the request still goes.
     if (!contextWarning.isEmpty()) {
-        m_rows->addNotice(ConversationRow::Notice::Limit, contextWarning);
+        m_rows->addNotice(ConversationRow::Notice::ContextFull, contextWarning);
         emit notice(contextWarning);
     }
     // From now on the session holds a run with the current settings.

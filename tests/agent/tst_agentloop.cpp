@@ -634,9 +634,27 @@ private slots:
 
         QCOMPARE(invocations.count(), 2);
         QCOMPARE(result.outcome, TurnOutcome::Answered);
-        QVERIFY2(result.text.contains(u"same arguments 3 times in a row"_s), qPrintable(result.text));
+        QVERIFY2(result.text.contains(u"same arguments in 3 responses in a row"_s), qPrintable(result.text));
         const QList<int> calls = nodesOfKind(f.trace, TraceKind::ToolCall);
         QCOMPARE(f.trace.node(calls.at(2)).status, TraceStatus::Skipped);
+    }
+
+    void identicalCallsOfOneResponseAllRunAndAreNotARunaway()
+    {
+        Fixture f;
+        Invocations invocations;
+        addAdder(f.workbench, &invocations);
+        QList<ToolCall> four;
+        for (int i = 0; i < 4; ++i)
+            four.append(call(u"p%1"_s.arg(i), u"add"_s, uR"({"a": 1, "b": 2})"_s));
+        f.client.enqueue({ScriptedModelClient::calls(four), ScriptedModelClient::text(u"3, four times"_s)});
+
+        const TurnResult result = f.run(u"add four times"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::Answered);
+        QCOMPARE(invocations.count(), 4);
+        for (const int node : nodesOfKind(f.trace, TraceKind::ToolCall))
+            QCOMPARE(f.trace.node(node).status, TraceStatus::Ok);
     }
 
     void differentArgumentsAreNotARunaway()
@@ -1236,9 +1254,35 @@ private slots:
         // Its duration is what the retry cost (the attempt and the wait), not the 4.9 ms request.
         QCOMPARE(retry.startedUs, 10'000);
         QCOMPARE(retry.endedUs, 1'015'000);
-        QCOMPARE(retry.status, TraceStatus::Error);
+        // The call recovered: the retry did its job and does not look failed.
+        QCOMPARE(retry.status, TraceStatus::Ok);
         const int modelCall = nodesOfKind(f.trace, TraceKind::ModelCall).constFirst();
         QCOMPARE(f.trace.node(modelCall).status, TraceStatus::Ok);
+    }
+
+    void retriesOfACallThatFailedInTheEndStayFailed()
+    {
+        Fixture f;
+        Step failure = ScriptedModelClient::failure(u"overloaded (500)"_s, 500);
+        for (int number = 1; number <= 3; ++number) {
+            ModelAttempt attempt;
+            attempt.number = number;
+            attempt.httpStatus = 500;
+            attempt.error = u"overloaded (500)"_s;
+            attempt.retryInMs = number < 3 ? 1000 : -1;
+            attempt.startedUs = number * 10'000;
+            attempt.endedUs = number * 10'000 + 100;
+            failure.retries.append(attempt);
+        }
+        f.client.enqueue(failure);
+
+        const TurnResult result = f.run(u"hi"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::Failed);
+        const QList<int> retries = nodesOfKind(f.trace, TraceKind::Retry);
+        QCOMPARE(retries.size(), 2);
+        for (const int retry : retries)
+            QCOMPARE(f.trace.node(retry).status, TraceStatus::Error);
     }
 
     void aTurnStoppedWhileARetryWaitsEndsTheRetryAsCancelled()
