@@ -449,8 +449,10 @@ void MainWindow::openSettings()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->addMcpServersPage(m_mcpSettings.get(), m_context.session->mcp());
     // Without a provider, or one without a usable key, what is missing is on the Providers page.
-    if (m_chatStack->currentIndex() == 1 || !m_context.session->setup().providerProblem().isEmpty())
+    if (m_chatStack->currentIndex() == 1)
         dialog->showPage(SettingsDialog::Page::Providers);
+    else if (!m_context.session->setup().providerProblem().isEmpty())
+        dialog->showProvider(m_context.session->provider()->id);
     connect(dialog, &SettingsDialog::applied, this, [this] {
         applySettings();
         m_picker->reloadProfiles();
