@@ -464,7 +464,8 @@ void MainWindow::openSettings()
 
 void MainWindow::sendFromComposer(const QString &text)
 {
-    if (!m_context.session->hasProvider()) {
+    // A provider whose key is still being read takes the question once it is known.
+    if (!m_context.session->hasProvider() && !m_context.session->isReadingKey()) {
         // E.g. an example or a reopened session, looked at before any provider was set up.
         m_composer->setText(text);
         showMessage(tr("Add a provider in Settings to ask the agent; the question is still there."));

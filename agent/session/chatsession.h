@@ -78,6 +78,8 @@ public:
     void useProfile(const ProviderProfile &profile, SecretStore *secrets, int readTimeoutMs = 600'000);
     std::optional<ProviderProfile> provider() const;
     bool hasProvider() const { return m_setup.provider.has_value(); }
+    // A profile was chosen (useProfile()) and its key is still being read: a turn sent now waits for it.
+    bool isReadingKey() const { return m_profileAwaitingKey.has_value(); }
     // Another model of the current provider for the next turn (the key and the
     // endpoint stay); refused (false) while a turn runs, or without a provider.
     bool setModel(const QString &model);

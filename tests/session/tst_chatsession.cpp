@@ -485,6 +485,7 @@ private slots:
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
 
         m_session->useProfile(chosen, &keychain);
+        QVERIFY(m_session->isReadingKey());
         QVERIFY(m_session->send(u"hi"_s)); // while the keychain is still reading
         QVERIFY(m_session->isBusy());
         QTest::qWait(100);
@@ -496,6 +497,24 @@ private slots:
         QCOMPARE(m_server->requests().constFirst().header("authorization"), "Bearer sk-chosen-0123456789"_ba);
         QCOMPARE(m_server->requests().constFirst().json().value(u"model"_s).toString(), u"chosen-model"_s);
         QCOMPARE(m_session->provider()->id, u"chosen"_s);
+    }
+
+    void aTurnSentBeforeTheFirstProfilesKeyIsKnownWaitsForIt()
+    {
+        QVERIFY(!m_session->hasProvider());
+        DelayedSecretStore keychain;
+        storeKey(keychain, profile().id, apiKey);
+        keychain.m_delayMs = 200;
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        m_session->useProfile(profile(), &keychain);
+        QVERIFY(m_session->send(u"hi"_s));
+
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().outcome, TurnOutcome::Answered);
+        QVERIFY(!m_session->isReadingKey());
+        QCOMPARE(m_server->requests().size(), 1);
+        QCOMPARE(m_server->requests().constFirst().header("authorization"), "Bearer "_ba + apiKey.toUtf8());
     }
 
     void aTurnSentWhileTheChosenProfilesKeyCannotBeReadFailsWithTheReason()
