@@ -458,8 +458,10 @@ void MainWindow::openSettings()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->addMcpServersPage(m_mcpSettings.get(), m_context.session->mcp());
     // Without a provider, or one without a usable key, what is missing is on the Providers page.
-    if (m_chatStack->currentIndex() == 1 || !m_context.session->setup().providerProblem().isEmpty())
+    if (m_chatStack->currentIndex() == 1)
         dialog->showPage(SettingsDialog::Page::Providers);
+    else if (!m_context.session->setup().providerProblem().isEmpty())
+        dialog->showProvider(m_context.session->provider()->id);
     connect(dialog, &SettingsDialog::applied, this, [this] {
         applySettings();
         m_picker->reloadProfiles();
@@ -471,7 +473,8 @@ void MainWindow::openSettings()
 
 void MainWindow::sendFromComposer(const QString &text)
 {
-    if (!m_context.session->hasProvider()) {
+    // A provider whose key is still being read takes the question once it is known.
+    if (!m_context.session->hasProvider() && !m_context.session->isReadingKey()) {
         // E.g. an example or a reopened session, looked at before any provider was set up.
         m_composer->setText(text);
         showMessage(tr("Add a provider in Settings to ask the agent; the question is still there."));

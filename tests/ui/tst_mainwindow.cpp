@@ -44,6 +44,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -55,6 +56,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -760,10 +762,17 @@ private slots:
         QCOMPARE(m_fixture->profiles.profile(u"demo"_s)->model, u"gpt-4o-mini"_s);
         QCOMPARE(providers->currentData().toString(), u"locked"_s);
 
-        // "Set Key…" opens the settings where the key goes.
+        // "Set Key…" opens the settings where the key goes: on the profile whose key is missing.
         picker->setKeyAction()->trigger();
         Ui::SettingsDialog *dialog = nullptr;
         QTRY_VERIFY((dialog = window.findChild<Ui::SettingsDialog *>()) != nullptr);
+        auto *pages = dialog->findChild<QTabWidget *>(u"pages"_s);
+        QVERIFY(pages);
+        QCOMPARE(pages->currentIndex(), int(Ui::SettingsDialog::Page::Providers));
+        auto *profilesList = dialog->findChild<QListWidget *>(u"providerList"_s);
+        QVERIFY(profilesList && profilesList->currentItem());
+        QVERIFY2(profilesList->currentItem()->text().startsWith(u"Locked Anthropic"_s),
+                 qPrintable(profilesList->currentItem()->text()));
         dialog->reject();
     }
 
