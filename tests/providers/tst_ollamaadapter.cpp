@@ -1300,7 +1300,8 @@ void OllamaAdapterTest::failureInsideTheStreamIsReportedNotRetried()
     const ModelError error = observed.error();
     // Qt reports some resets as a normal end of the body (which of the two depends on when the
     // reset reaches the socket); then the missing done line gives the cut away.
-    const bool resetSeenAsEnd = fault == StreamFault::ResetMidStream && error.kind == ModelError::Kind::Protocol
+    const bool resetSeenAsEnd = fault == StreamFault::ResetMidStream
+                                && error.kind == ModelError::Kind::Protocol
                                 && error.message.contains(u"ended before the response was complete"_s);
     QVERIFY2(error.kind == expectedKind || resetSeenAsEnd, qPrintable(describe(error)));
     QVERIFY2(!error.message.isEmpty(), qPrintable(describe(error)));
