@@ -4,8 +4,8 @@
 
 #include "agent/session/conversationrows.h"
 
-#include "agent/session/turnnodefinder.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/turnnodefinder.h"
 
 #include <QHash>
 #include <QQueue>
@@ -54,6 +54,7 @@ void ConversationRows::showHistory(const QList<Message> &history)
     QList<TurnSpan> turns;
     appendHistoryRows(history, from, rows, turns);
     mapToTrace(rows, turns);
+    addRecordedNotices(rows);
     resetRows(std::move(rows), std::move(turns), history.first(from));
 }
 
@@ -76,6 +77,7 @@ void ConversationRows::showEarlierTurns(int count)
     QList<TurnSpan> turns;
     appendHistoryRows(m_earlierHistory, from, rows, turns);
     mapToTrace(rows, turns);
+    addRecordedNotices(rows);
     m_earlierHistory.resize(from);
 
     const int added = int(rows.size());
@@ -180,6 +182,41 @@ void ConversationRows::mapToTrace(QList<Row> &rows, const QList<TurnSpan> &turns
         case Row::Kind::Notice: break;
         }
     }
+}
+
+// A retry notice precedes what its model call answered (the answer, its tool calls); the turn's end
+// notice ends it. Trace nodes are numbered as they begin, so "what came later" is a higher id.
+void ConversationRows::addRecordedNotices(QList<Row> &rows) const
+{
+    if (!m_trace)
+        return;
+    QList<Row> withNotices;
+    withNotices.reserve(rows.size());
+    for (qsizetype first = 0; first < rows.size();) {
+        const int turn = rows.at(first).turn;
+        qsizetype last = first;
+        while (last < rows.size() && rows.at(last).turn == turn)
+            ++last;
+        const Row &question = rows.at(first);
+        QList<TurnNotice> notices = question.kind == Row::Kind::User
+                                        ? TurnNotices::ofTurn(*m_trace, question.traceNode)
+                                        : QList<TurnNotice>();
+        for (qsizetype i = first; i < last; ++i) {
+            const Row &row = rows.at(i);
+            while (i > first && row.traceNode >= 0 && !notices.isEmpty() && notices.first().modelCall >= 0
+                   && notices.first().modelCall <= row.traceNode) {
+                withNotices.append(Row::fromNotice(notices.takeFirst()));
+                withNotices.last().turn = turn;
+            }
+            withNotices.append(row);
+        }
+        for (const TurnNotice &notice : std::as_const(notices)) {
+            withNotices.append(Row::fromNotice(notice));
+            withNotices.last().turn = turn;
+        }
+        first = last;
+    }
+    rows = std::move(withNotices);
 }
 
 void ConversationRows::onTraceReset()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/conversation/message.h"
+#include "agent/loop/turnnotices.h"
 #include "agent/trace/tracenode.h"
 
 #include <QStringList>
@@ -19,7 +20,7 @@ struct ConversationRow
     enum class Kind { User, Assistant, ToolCall, Notice };
     // Held: the step debugger holds the call at a breakpoint, before it runs.
     enum class ToolState { Running, Held, Succeeded, Failed, Denied, Blocked, Skipped, Cancelled };
-    enum class Notice { Error, Limit, Cancelled, Blocked, Info, Retry };
+    using Notice = TurnNotice::Kind;
 
     Kind kind = Kind::User;
     QString text; // the message, the tool's result or the notice
@@ -34,6 +35,7 @@ struct ConversationRow
 
     static ConversationRow message(Kind kind, const QString &text, int traceNode);
     static ConversationRow call(const ToolCall &call, int traceNode);
+    static ConversationRow fromNotice(const TurnNotice &notice);
     // A tool call's state from its trace node's status, else from whether its result is an error.
     static ToolState toolStateOf(std::optional<TraceStatus> status, bool isError);
 

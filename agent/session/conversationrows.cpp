@@ -3,8 +3,8 @@
 #include "agent/loop/agent.h"
 #include "agent/loop/agentevent.h"
 #include "agent/loop/turnresult.h"
-#include "agent/session/turnnodefinder.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/turnnodefinder.h"
 
 #include <QHash>
 #include <QQueue>
@@ -118,12 +118,7 @@ void ConversationRows::onAgentEvent(const AgentEvent &event)
     case Kind::ModelResponse: finishAnswer(event); break;
     case Kind::Retry:
         if (const auto *retry = event.payloadAs<RetryInfo>()) {
-            // The retry stays in the chat: what the provider said is part of what happened.
-            Row row = Row::message(Row::Kind::Notice,
-                                   tr("Attempt %1 failed: %2").arg(retry->attempt).arg(event.text),
-                                   event.traceNode);
-            row.notice = Row::Notice::Retry;
-            append(row);
+            append(Row::fromNotice(TurnNotices::retry(retry->attempt, event.text, event.traceNode)));
             emit attemptFailed(retry->attempt, event.text);
         }
         break;
@@ -308,44 +303,19 @@ void ConversationRows::onTurnFinished(const TurnResult &result)
 
 void ConversationRows::addTurnEndNotice(const TurnResult &result)
 {
-    const auto notice = [this](Row::Notice kind, const QString &text, int traceNode, bool retryable) {
-        Row row = Row::message(Row::Kind::Notice, text, traceNode);
-        row.notice = kind;
-        row.retryable = retryable;
-        append(row);
-    };
-    const int errorNode = m_live->errorNode >= 0 ? m_live->errorNode : result.traceNode;
-    switch (result.outcome) {
-    case TurnOutcome::Answered:
-    case TurnOutcome::Reflected:
-    case TurnOutcome::Summarised: break;
-    case TurnOutcome::ForcedFinal:
-        notice(Row::Notice::Limit,
-               tr("Reached the limit of %1 iterations: the last answer was forced without tools.")
-                   .arg(result.iterations),
-               result.traceNode, false);
-        break;
-    case TurnOutcome::Fallback:
-        notice(result.limitReached ? Row::Notice::Limit : Row::Notice::Error,
-               result.error.isEmpty() ? result.text : result.error, errorNode, true);
-        break;
-    case TurnOutcome::HandedOff:
-        notice(Row::Notice::Info, result.text,
-               m_live->handoffNode >= 0 ? m_live->handoffNode : result.traceNode, false);
-        break;
-    case TurnOutcome::Blocked:
-        // A blocked question would be blocked again; a blocked answer may come out differently.
-        notice(Row::Notice::Blocked, result.error,
-               m_live->blockedNode >= 0 ? m_live->blockedNode : result.traceNode, m_live->outputBlocked);
-        break;
-    case TurnOutcome::ErrorLimit:
-    case TurnOutcome::TokenBudget: notice(Row::Notice::Limit, result.error, errorNode, true); break;
-    case TurnOutcome::Cancelled:
-        notice(Row::Notice::Cancelled, tr("You stopped the turn before it finished."), result.traceNode,
-               true);
-        break;
-    case TurnOutcome::Failed: notice(Row::Notice::Error, result.error, errorNode, true); break;
-    }
+    TurnNotices::End end;
+    end.outcome = result.outcome;
+    end.text = result.text;
+    end.error = result.error;
+    end.iterations = result.iterations;
+    end.limitReached = result.limitReached;
+    end.outputBlocked = m_live->outputBlocked;
+    end.turnNode = result.traceNode;
+    end.errorNode = m_live->errorNode;
+    end.blockedNode = m_live->blockedNode;
+    end.handoffNode = m_live->handoffNode;
+    if (const std::optional<TurnNotice> notice = TurnNotices::end(end))
+        append(Row::fromNotice(*notice));
 }
 
 void ConversationRows::endRunningToolCalls()

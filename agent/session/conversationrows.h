@@ -149,6 +149,8 @@ private:
     void appendHistoryRows(const QList<Message> &history, qsizetype from, QList<ConversationRow> &rows,
                            QList<TurnSpan> &turns);
     void mapToTrace(QList<ConversationRow> &rows, const QList<TurnSpan> &turns) const;
+    // The notices each turn's trace node records (TurnNotices::ofTurn), where the live chat showed them.
+    void addRecordedNotices(QList<ConversationRow> &rows) const;
 
     QPointer<Agent> m_agent;
     QPointer<const Trace> m_trace;

@@ -54,6 +54,10 @@ struct TurnData
     QString output;
     QString outcome; // TurnOutcome name once finished
     TokenUsage usage;
+    // Why the turn did not answer (TurnResult::error), and whether it ran into the iteration limit:
+    // what the chat's notice at the turn's end says. Empty and false in traces recorded before them.
+    QString error;
+    bool limitReached = false;
     bool operator==(const TurnData &) const = default;
 };
 

@@ -18,6 +18,9 @@ using namespace Qt::StringLiterals;
 using Row = ConversationRow;
 using Step = ScriptedModelClient::Step;
 
+Q_DECLARE_METATYPE(QList<Step>)
+Q_DECLARE_METATYPE(QList<Row::Notice>)
+
 namespace Loopscope {
 
 // What a failing comparison prints.
@@ -151,8 +154,23 @@ struct Fixture
         return rebuilt;
     }
 
+    // The same, from the trace as a saved file holds it (written to JSON and read back).
+    std::unique_ptr<ConversationRows> reopenedFromFile()
+    {
+        std::optional<TraceForest> forest = Trace::readJson(trace.toJson());
+        if (!forest)
+            return {};
+        saved.assign(std::move(*forest));
+        auto rebuilt = std::make_unique<ConversationRows>();
+        testModel(rebuilt.get());
+        rebuilt->setTrace(&saved);
+        rebuilt->showHistory(agent.history());
+        return rebuilt;
+    }
+
     ScriptedModelClient client;
     Workbench workbench;
+    Trace saved;
     Trace trace;
     Agent agent{&client, &workbench, &trace};
     ConversationRows rows;
@@ -170,6 +188,16 @@ void runParallelToolTurn(Fixture &f)
          ScriptedModelClient::calls({ScriptedModelClient::call(u"c3"_s, u"add"_s, u"{\"a\":3,\"b\":7}"_s)}),
          ScriptedModelClient::text(u"The sum is 10."_s)});
     QVERIFY(f.ask(u"What is 1 + 2 + 3 + 4?"_s));
+}
+
+ModelAttempt failedAttempt(int number, const QString &error)
+{
+    ModelAttempt attempt;
+    attempt.number = number;
+    attempt.httpStatus = 503;
+    attempt.error = error;
+    attempt.retryInMs = 1000;
+    return attempt;
 }
 
 // Says no to every tool call, as a user who clicks Deny.
@@ -303,6 +331,72 @@ private slots:
         QVERIFY(!retry.retryable);
         QCOMPARE(f.trace.node(retry.traceNode).kind, TraceKind::Retry);
         QCOMPARE(rows.at(2).text, u"Hello."_s);
+    }
+
+    void aReopenedSessionShowsTheNoticesItShowedLive_data()
+    {
+        QTest::addColumn<QList<Step>>("steps");
+        QTest::addColumn<int>("maxIterations");
+        QTest::addColumn<QList<Row::Notice>>("notices");
+
+        const auto call = [](const QString &id) {
+            return ScriptedModelClient::calls(
+                {ScriptedModelClient::call(id, u"add"_s, u"{\"a\":1,\"b\":2}"_s)});
+        };
+        Step failed = ScriptedModelClient::failure(u"service unavailable (503)"_s, 503);
+        failed.retries = {failedAttempt(1, u"unavailable (503) — retrying in 1 s (attempt 2 of 3)"_s),
+                          failedAttempt(2, u"unavailable (503) — retrying in 2 s (attempt 3 of 3)"_s)};
+        QTest::newRow("a failed turn with two retries")
+            << QList<Step>{failed} << 10
+            << QList<Row::Notice>{Row::Notice::Retry, Row::Notice::Retry, Row::Notice::Error};
+        Step retriedCalls = call(u"c1"_s);
+        retriedCalls.retries = {failedAttempt(1, u"unavailable (503) — retrying in 1 s (attempt 2 of 3)"_s)};
+        QTest::newRow("a retry before tool calls, then the iteration limit")
+            << QList<Step>{retriedCalls, ScriptedModelClient::text(u"Probably 3."_s)} << 2
+            << QList<Row::Notice>{Row::Notice::Retry, Row::Notice::Limit};
+        QTest::newRow("a fallback at the iteration limit")
+            << QList<Step>{call(u"c1"_s), call(u"c2"_s)} << 2 << QList<Row::Notice>{Row::Notice::Limit};
+    }
+
+    void aReopenedSessionShowsTheNoticesItShowedLive()
+    {
+        QFETCH(QList<Step>, steps);
+        QFETCH(int, maxIterations);
+        QFETCH(QList<Row::Notice>, notices);
+        Fixture f;
+        AgentConfig config;
+        config.maxIterations = maxIterations;
+        f.agent.setConfig(config);
+        f.client.enqueue(steps);
+        QVERIFY(f.ask(u"What is 1 + 2?"_s));
+
+        QList<Row::Notice> live;
+        for (const Row &row : f.rows.rows()) {
+            if (row.kind == Row::Kind::Notice)
+                live.append(row.notice);
+        }
+        QCOMPARE(live, notices);
+        QCOMPARE(f.reopened()->rows(), f.rows.rows());
+        const auto fromFile = f.reopenedFromFile();
+        QVERIFY(fromFile);
+        QCOMPARE(fromFile->rows(), f.rows.rows());
+    }
+
+    void aReopenedFailedTurnOffersRetryAsTheLiveOneDid()
+    {
+        Fixture f;
+        f.client.enqueue(ScriptedModelClient::failure(u"bad gateway (502)"_s, 502));
+        QVERIFY(f.ask(u"Hi"_s));
+
+        const auto rebuilt = f.reopenedFromFile();
+        QVERIFY(rebuilt);
+        QCOMPARE(rebuilt->size(), 2);
+        const Row &notice = rebuilt->at(1);
+        QCOMPARE(notice.kind, Row::Kind::Notice);
+        QCOMPARE(notice.notice, Row::Notice::Error);
+        QVERIFY(notice.text.contains(u"bad gateway (502)"_s));
+        QVERIFY(notice.retryable);
+        QCOMPARE(f.trace.node(notice.traceNode).kind, TraceKind::Error);
     }
 
     void anAnswerWithinTheLimitHasNoNotice()
