@@ -30,6 +30,8 @@ struct ConversationRow
     Notice notice = Notice::Error;
     bool retryable = false;
     bool streaming = false; // the answer is still arriving
+    // Of a turn asked again (edit, regenerate, retry): the history no longer holds it, the trace does.
+    bool replaced = false;
     int traceNode = -1;
     int turn = -1;
 

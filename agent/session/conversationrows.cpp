@@ -45,6 +45,7 @@ QVariant ConversationRows::data(const QModelIndex &index, int role) const
     case ToolStateRole: return int(row.toolState);
     case TraceNodeRole: return row.traceNode;
     case TurnRole: return row.turn;
+    case ReplacedRole: return row.replaced;
     case RowRole: return QVariant::fromValue(row);
     default: return {};
     }
@@ -58,6 +59,7 @@ QHash<int, QByteArray> ConversationRows::roleNames() const
                   {ToolStateRole, "toolState"},
                   {TraceNodeRole, "traceNode"},
                   {TurnRole, "turn"},
+                  {ReplacedRole, "replaced"},
                   {RowRole, "row"}});
     return names;
 }
@@ -155,7 +157,7 @@ void ConversationRows::beginTurn(int traceNode)
 {
     const QList<Message> history = m_agent ? m_agent->history() : QList<Message>();
     const int historySize = int(history.size());
-    dropReplacedTurns(historySize);
+    markReplacedTurns(historySize);
 
     const int turn = ++m_turnSerial;
     m_turns.append({turn, historySize, historySize, TurnNodeFinder::messagesBefore(history, historySize)});
@@ -370,6 +372,8 @@ void ConversationRows::change(int index, const ConversationRow &row)
         roles.append(TraceNodeRole);
     if (before.turn != row.turn)
         roles.append(TurnRole);
+    if (before.replaced != row.replaced)
+        roles.append(ReplacedRole);
     roles.append(RowRole);
     m_rows[index] = row;
     const QModelIndex changed = this->index(index);
@@ -388,9 +392,10 @@ void ConversationRows::resetRows(QList<ConversationRow> rows, QList<TurnSpan> tu
 }
 
 // A turn that starts at or before where earlier turns started asks again:
-// those turns were taken out of the history and their rows go too. A turn
-// that added nothing to the history (a blocked question) stays where it was.
-void ConversationRows::dropReplacedTurns(int historySize)
+// those turns were taken out of the history; their rows stay, marked, as the
+// trace keeps the turns. A turn that added nothing to the history (a blocked
+// question) stays as it was.
+void ConversationRows::markReplacedTurns(int historySize)
 {
     QList<int> replaced;
     for (const TurnSpan &turn : std::as_const(m_turns)) {
@@ -399,22 +404,24 @@ void ConversationRows::dropReplacedTurns(int historySize)
             replaced.append(turn.id);
     }
     for (int turn : std::as_const(replaced))
-        removeTurn(turn);
+        markReplaced(turn);
 }
 
-void ConversationRows::removeTurn(int turn)
+void ConversationRows::markReplaced(int turn)
 {
-    m_turns.removeIf([turn](const TurnSpan &span) { return span.id == turn; });
-    const auto first
-        = std::find_if(m_rows.cbegin(), m_rows.cend(), [turn](const Row &row) { return row.turn == turn; });
-    const auto last = std::find_if(first, m_rows.cend(), [turn](const Row &row) { return row.turn != turn; });
-    if (first == last)
-        return;
-    const int from = int(first - m_rows.cbegin());
-    const int count = int(last - first);
-    beginRemoveRows({}, from, from + count - 1);
-    m_rows.remove(from, count);
-    endRemoveRows();
+    if (TurnSpan *replaced = span(turn)) {
+        // Out of the history: no later turn replaces it again, and it is not "the last question".
+        replaced->historyStart = replaced->historyEnd = -1;
+        replaced->messagesBefore = -1;
+    }
+    for (int i = 0; i < size(); ++i) {
+        if (m_rows.at(i).turn != turn || m_rows.at(i).replaced)
+            continue;
+        Row row = m_rows.at(i);
+        row.replaced = true;
+        row.retryable = false;
+        change(i, row);
+    }
 }
 
 ConversationRows::TurnSpan *ConversationRows::span(int turn)

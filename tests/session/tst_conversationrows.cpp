@@ -451,13 +451,17 @@ private slots:
                                        nodesOfKind(f.trace, TraceKind::ModelCall, replacement).value(0)};
         const auto reopened = f.reopened();
         for (const ConversationRows *rows : {&f.rows, reopened.get()}) {
-            QCOMPARE(rows->size(), 2);
-            QCOMPARE(rows->at(1).text, u"7"_s);
-            QCOMPARE((QList<int>{rows->at(0).traceNode, rows->at(1).traceNode}), expectedNodes);
+            // The replaced turn stays, marked, before its replacement.
+            QCOMPARE(rows->size(), 4);
+            QVERIFY(rows->at(0).replaced);
+            QCOMPARE(rows->at(0).traceNode, f.trace.roots().at(0));
+            QCOMPARE(rows->at(3).text, u"7"_s);
+            QVERIFY(!rows->at(3).replaced);
+            QCOMPARE((QList<int>{rows->at(2).traceNode, rows->at(3).traceNode}), expectedNodes);
         }
     }
 
-    void askingAgainDropsTheRowsOfTheReplacedTurn()
+    void askingAgainKeepsTheReplacedTurnInTheChatAsTheTraceDoes()
     {
         Fixture f;
         f.client.enqueue({ScriptedModelClient::text(u"Paris"_s), ScriptedModelClient::text(u"Rome"_s),
@@ -468,15 +472,42 @@ private slots:
         const int replacedTurn = f.rows.at(2).turn;
 
         QSignalSpy removed(&f.rows, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy changed(&f.rows, &QAbstractItemModel::dataChanged);
         QVERIFY(f.askAgain(u"Capital of Italy?"_s));
 
-        QCOMPARE(removed.size(), 1);
-        QCOMPARE(signalledRows(removed.at(0)), (QList<int>{2, 3}));
-        QCOMPARE(f.rows.size(), 4);
+        QCOMPARE(removed.size(), 0);
+        QCOMPARE(f.trace.roots().size(), 3);
+        QCOMPARE(f.rows.size(), 6);
         QCOMPARE(f.rows.rows().first(2), firstTurn);
-        QCOMPARE(f.rows.at(3).text, u"It is Rome."_s);
-        QVERIFY(f.rows.at(2).turn != replacedTurn);
-        QCOMPARE(f.rows.at(2).traceNode, f.trace.roots().at(2));
+        QVERIFY(f.rows.at(2).replaced && f.rows.at(3).replaced);
+        QCOMPARE(f.rows.at(2).turn, replacedTurn);
+        QCOMPARE(f.rows.at(2).traceNode, f.trace.roots().at(1));
+        QCOMPARE(f.rows.at(3).text, u"Rome"_s);
+        QVERIFY(!f.rows.isInHistory(replacedTurn));
+        QVERIFY(changedRoles(changed.first()).contains(ConversationRows::ReplacedRole));
+        QVERIFY(!f.rows.at(4).replaced && !f.rows.at(5).replaced);
+        QCOMPARE(f.rows.at(5).text, u"It is Rome."_s);
+        QCOMPARE(f.rows.at(4).traceNode, f.trace.roots().at(2));
+
+        // Reopened, the chat still shows every turn the trace keeps, in the order asked.
+        QCOMPARE(withoutTurnIds(f.reopened()->rows()), withoutTurnIds(f.rows.rows()));
+    }
+
+    void aReplacedFailedTurnKeepsItsNoticeWithoutRetry()
+    {
+        Fixture f;
+        f.client.enqueue({ScriptedModelClient::failure(u"bad gateway (502)"_s, 502),
+                          ScriptedModelClient::text(u"Hello."_s)});
+        QVERIFY(f.ask(u"Hi"_s));
+        QVERIFY(f.askAgain(u"Hi"_s));
+
+        for (const auto &rows : {withoutTurnIds(f.rows.rows()), withoutTurnIds(f.reopened()->rows())}) {
+            QCOMPARE(rows.size(), 4);
+            QCOMPARE(rows.at(1).kind, Row::Kind::Notice);
+            QVERIFY(rows.at(1).replaced);
+            QVERIFY(!rows.at(1).retryable);
+            QCOMPARE(rows.at(3).text, u"Hello."_s);
+        }
     }
 
     void streamedTextGrowsOneRowUntilTheAnswerArrives()
