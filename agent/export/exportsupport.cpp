@@ -68,7 +68,7 @@ QList<ConversationEntry> conversationEntries(const Transcript &transcript)
         --last;
         const int turnNode = finder.nextTurn(TurnNodeFinder::messagesBefore(messages, question));
         for (const TurnNotice &notice : TurnNotices::ofTurn(trace, turnNode))
-            after[notice.kind == TurnNotice::Kind::Retry && last > question ? question : last].append(notice);
+            after[notice.precedesAnswer() && last > question ? question : last].append(notice);
     }
     // An entry ends at its message or at the last result of its calls.
     for (ConversationEntry &entry : entries) {
@@ -102,6 +102,9 @@ QString noticeLabel(TurnNotice::Kind kind)
     case TurnNotice::Kind::Blocked: return ExportText::tr("Blocked");
     case TurnNotice::Kind::Info: return ExportText::tr("Notice");
     case TurnNotice::Kind::Retry: return ExportText::tr("Retry");
+    case TurnNotice::Kind::Recovered: return ExportText::tr("Recovered by retrying");
+    case TurnNotice::Kind::RetriesFailed: return ExportText::tr("Retrying did not help");
+    case TurnNotice::Kind::ContextFull: return ExportText::tr("Context nearly full");
     }
     return {};
 }

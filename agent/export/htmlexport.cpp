@@ -605,12 +605,15 @@ QString roleClass(Message::Role role)
 QString noticeClass(TurnNotice::Kind kind)
 {
     switch (kind) {
-    case TurnNotice::Kind::Error: return u"notice error"_s;
+    case TurnNotice::Kind::Error:
+    case TurnNotice::Kind::RetriesFailed: return u"notice error"_s;
     case TurnNotice::Kind::Blocked: return u"notice blocked"_s;
     case TurnNotice::Kind::Limit:
     case TurnNotice::Kind::Cancelled:
     case TurnNotice::Kind::Info:
-    case TurnNotice::Kind::Retry: break;
+    case TurnNotice::Kind::Retry:
+    case TurnNotice::Kind::Recovered:
+    case TurnNotice::Kind::ContextFull: break;
     }
     return u"notice"_s;
 }

@@ -2,6 +2,8 @@
 
 #include "agent/trace/trace.h"
 
+#include <QStringList>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -27,13 +29,42 @@ int orTurn(int node, const TurnNotices::End &end)
 
 } // namespace
 
-TurnNotice TurnNotices::retry(int attempt, const QString &reason, int traceNode, int modelCall)
+// The retry stays in the chat: what the provider said is part of what happened. A model call's
+// retries share one notice, which says in the end whether they helped.
+TurnNotice TurnNotices::retries(const QList<RetryData> &failed, RetriesEnd end, int traceNode, int modelCall)
 {
-    // The retry stays in the chat: what the provider said is part of what happened.
-    TurnNotice made
-        = notice(Kind::Retry, tr("Attempt %1 failed: %2").arg(attempt).arg(reason), traceNode, false);
+    QStringList lines;
+    QStringList failures;
+    for (const RetryData &retry : failed) {
+        lines.append(tr("Attempt %1 failed: %2").arg(retry.attempt).arg(retry.reason));
+        failures.append(retry.httpStatus > 0
+                            ? tr("attempt %1 failed (HTTP %2)").arg(retry.attempt).arg(retry.httpStatus)
+                            : tr("attempt %1 failed (no response)").arg(retry.attempt));
+    }
+    const int attempts = (failed.isEmpty() ? 0 : failed.last().attempt) + 1;
+    TurnNotice made;
+    switch (end) {
+    case RetriesEnd::Pending: made = notice(Kind::Retry, lines.join(u'\n'), traceNode, false); break;
+    case RetriesEnd::Recovered:
+        made = notice(Kind::Recovered,
+                      tr("Recovered after %1 attempts: %2.").arg(attempts).arg(failures.join(u", "_s)),
+                      traceNode, false);
+        break;
+    case RetriesEnd::Failed:
+        made = notice(Kind::RetriesFailed,
+                      tr("Failed after %1 attempts: %2; the last attempt's error follows.")
+                          .arg(attempts)
+                          .arg(failures.join(u", "_s)),
+                      traceNode, false);
+        break;
+    }
     made.modelCall = modelCall;
     return made;
+}
+
+TurnNotice TurnNotices::contextFull(const QString &warning, int traceNode)
+{
+    return notice(Kind::ContextFull, warning, traceNode, false);
 }
 
 std::optional<TurnNotice> TurnNotices::end(const End &end)
@@ -103,11 +134,32 @@ QList<TurnNotice> TurnNotices::ofTurn(const Trace &trace, int turnNode)
             end.handoffNode = id;
         }
     }
+    if (!turn->contextWarning.isEmpty())
+        notices.append(contextFull(turn->contextWarning, turnNode));
+    // One notice per retried model call, in the order the calls began.
     std::sort(retries.begin(), retries.end());
+    QList<int> calls;
     for (int id : std::as_const(retries)) {
-        const TraceNode &node = trace.node(id);
-        const RetryData &retry = node.data<RetryData>();
-        notices.append(TurnNotices::retry(retry.attempt, retry.reason, id, node.parent));
+        if (!calls.contains(trace.node(id).parent))
+            calls.append(trace.node(id).parent);
+    }
+    for (int call : std::as_const(calls)) {
+        QList<RetryData> failed;
+        int first = -1;
+        for (int id : std::as_const(retries)) {
+            if (trace.node(id).parent != call)
+                continue;
+            failed.append(trace.node(id).data<RetryData>());
+            if (first < 0)
+                first = id;
+        }
+        // The call answered after its retries, or gave up with an error; stopped, it says what it tried.
+        RetriesEnd settled = RetriesEnd::Pending;
+        if (trace.isValid(call) && trace.node(call).status == TraceStatus::Ok)
+            settled = RetriesEnd::Recovered;
+        else if (trace.isValid(call) && trace.node(call).status == TraceStatus::Error)
+            settled = RetriesEnd::Failed;
+        notices.append(TurnNotices::retries(failed, settled, first, call));
     }
 
     const std::optional<TurnOutcome> outcome = turnOutcomeFromName(turn->outcome);

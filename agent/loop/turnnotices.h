@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/loop/turnresult.h"
+#include "agent/trace/tracenode.h"
 
 #include <QCoreApplication>
 #include <QList>
@@ -15,7 +16,9 @@ class Trace;
 /*! A sentence the conversation shows beside its messages: a failure, a retry, a limit, … */
 struct TurnNotice
 {
-    enum class Kind { Error, Limit, Cancelled, Blocked, Info, Retry };
+    // Retry: a model call failed and is being tried again; it becomes Recovered when an attempt
+    // answers, RetriesFailed when none did. ContextFull: the turn's request nearly fills the window.
+    enum class Kind { Error, Limit, Cancelled, Blocked, Info, Retry, Recovered, RetriesFailed, ContextFull };
 
     Kind kind = Kind::Error;
     QString text;
@@ -24,6 +27,14 @@ struct TurnNotice
     // The model call a retry notice belongs to: the notice precedes what that call answered. -1 otherwise.
     int modelCall = -1;
     bool operator==(const TurnNotice &) const = default;
+
+    // Said before the turn's answer (right after the question, or before its model call's answer)
+    // rather than at the turn's end.
+    bool precedesAnswer() const
+    {
+        return kind == Kind::ContextFull || kind == Kind::Retry || kind == Kind::Recovered
+               || kind == Kind::RetriesFailed;
+    }
 };
 
 /*!
@@ -52,12 +63,20 @@ public:
         int handoffNode = -1;
     };
 
-    // "Attempt 1 failed: …", for a failed attempt the client retries.
-    static TurnNotice retry(int attempt, const QString &reason, int traceNode, int modelCall = -1);
+    // How a retried model call ended: still trying (or stopped), answered, or gave up.
+    enum class RetriesEnd { Pending, Recovered, Failed };
+
+    // A model call's failed attempts that the client retried, in order, as one notice: "Attempt 1
+    // failed: …" per attempt while it tries, then "Recovered after …" or "Failed after …".
+    static TurnNotice retries(const QList<RetryData> &failed, RetriesEnd end, int traceNode,
+                              int modelCall = -1);
+    // The warning that the turn's request nearly fills the model's context window.
+    static TurnNotice contextFull(const QString &warning, int traceNode);
     // The notice a turn ends with; nullopt for a plain answer.
     static std::optional<TurnNotice> end(const End &end);
-    // The notices of a recorded turn from its trace: its retries in order, then how it ended (nothing
-    // for a turn still running).
+    // The notices of a recorded turn from its trace: its context warning, each retried model call's
+    // notice in order (settled by whether the call's node ended Ok or in an error), then how it ended
+    // (nothing for a turn still running).
     static QList<TurnNotice> ofTurn(const Trace &trace, int turnNode);
 };
 

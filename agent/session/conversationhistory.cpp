@@ -93,7 +93,7 @@ void ConversationRows::showEarlierTurns(int count)
     beginInsertRows({}, 0, added - 1);
     m_rows = rows + m_rows;
     if (m_live) {
-        for (int *index : {&m_live->streamingRow, &m_live->lastAnswerRow}) {
+        for (int *index : {&m_live->streamingRow, &m_live->lastAnswerRow, &m_live->retryRow}) {
             if (*index >= 0)
                 *index += added;
         }
@@ -190,8 +190,9 @@ void ConversationRows::mapToTrace(QList<Row> &rows, const QList<TurnSpan> &turns
     }
 }
 
-// A retry notice precedes what its model call answered (the answer, its tool calls); the turn's end
-// notice ends it. Trace nodes are numbered as they begin, so "what came later" is a higher id.
+// A context warning follows the question, a retry notice precedes what its model call answered (the
+// answer, its tool calls); the turn's end notice ends it. Trace nodes are numbered as they begin, so "what
+// came later" is a higher id.
 void ConversationRows::addRecordedNotices(QList<Row> &rows) const
 {
     if (!m_trace)
@@ -220,6 +221,9 @@ void ConversationRows::addRecordedNotices(QList<Row> &rows) const
                    && notices.first().modelCall <= row.traceNode)
                 addNotice(notices.takeFirst());
             withNotices.append(row);
+            // The context warning follows the question, as the session added it live.
+            while (i == first && !notices.isEmpty() && notices.first().kind == TurnNotice::Kind::ContextFull)
+                addNotice(notices.takeFirst());
         }
         for (const TurnNotice &notice : std::as_const(notices))
             addNotice(notice);

@@ -117,13 +117,11 @@ void ConversationRows::onAgentEvent(const AgentEvent &event)
 
     switch (event.kind) {
     case Kind::TextDelta: addDelta(event); break;
-    case Kind::ModelResponse: finishAnswer(event); break;
-    case Kind::Retry:
-        if (const auto *retry = event.payloadAs<RetryInfo>()) {
-            append(Row::fromNotice(TurnNotices::retry(retry->attempt, event.text, event.traceNode)));
-            emit attemptFailed(retry->attempt, event.text);
-        }
+    case Kind::ModelResponse:
+        settleRetry(true);
+        finishAnswer(event);
         break;
+    case Kind::Retry: addRetry(event); break;
     case Kind::ToolCall: applyToolCall(event); break;
     case Kind::ToolProgress:
         if (const int index = rowOfToolCall(event.toolCall.id); index >= 0) {
@@ -212,6 +210,40 @@ void ConversationRows::finishAnswer(const AgentEvent &event)
         m_live->lastAnswerRow = answer;
 }
 
+// A model call's retries share one notice (TurnNotices::retries()), which says in the end whether
+// they helped.
+void ConversationRows::addRetry(const AgentEvent &event)
+{
+    const auto *retry = event.payloadAs<RetryInfo>();
+    if (!retry)
+        return;
+    m_live->retries.append(RetryData{retry->attempt, retry->httpStatus, event.text, retry->retryInMs});
+    const TurnNotice notice
+        = TurnNotices::retries(m_live->retries, TurnNotices::RetriesEnd::Pending, event.traceNode);
+    if (m_live->retryRow < 0) {
+        m_live->retryRow = append(Row::fromNotice(notice));
+    } else {
+        Row row = m_rows.at(m_live->retryRow);
+        row.text = notice.text;
+        change(m_live->retryRow, row);
+    }
+    emit attemptFailed(retry->attempt, event.text);
+}
+
+void ConversationRows::settleRetry(bool recovered)
+{
+    if (!m_live || m_live->retryRow < 0)
+        return;
+    const int index = std::exchange(m_live->retryRow, -1);
+    Row row = m_rows.at(index);
+    const TurnNotice notice = TurnNotices::retries(
+        std::exchange(m_live->retries, {}),
+        recovered ? TurnNotices::RetriesEnd::Recovered : TurnNotices::RetriesEnd::Failed, row.traceNode);
+    row.notice = notice.kind;
+    row.text = notice.text;
+    change(index, row);
+}
+
 void ConversationRows::applyToolCall(const AgentEvent &event)
 {
     const int index = rowOfToolCall(event.toolCall.id);
@@ -294,6 +326,8 @@ void ConversationRows::onTurnFinished(const TurnResult &result)
     endStreaming();
     if (result.isAnswer() && m_live->lastAnswerRow < 0 && !result.text.isEmpty())
         m_live->lastAnswerRow = append(Row::message(Row::Kind::Assistant, result.text, result.traceNode));
+    if (result.outcome == TurnOutcome::Failed)
+        settleRetry(false);
     addTurnEndNotice(result);
     endRunningToolCalls();
     if (TurnSpan *turn = span(m_live->turn); turn && m_agent)

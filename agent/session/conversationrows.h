@@ -121,6 +121,9 @@ private:
         int blockedNode = -1;
         bool outputBlocked = false;
         int handoffNode = -1;
+        // The model call being retried: its notice, and its failed attempts.
+        int retryRow = -1;
+        QList<RetryData> retries;
     };
 
     void onAgentEvent(const AgentEvent &event);
@@ -136,6 +139,9 @@ private:
     void addDelta(const AgentEvent &event);
     int endStreaming();
     void finishAnswer(const AgentEvent &event);
+    void addRetry(const AgentEvent &event);
+    // The retried call ended: the notice says whether the retries helped.
+    void settleRetry(bool recovered);
     void applyToolCall(const AgentEvent &event);
     void applyToolResult(const AgentEvent &event);
     void withholdAnswer();

@@ -58,6 +58,8 @@ struct TurnData
     // what the chat's notice at the turn's end says. Empty and false in traces recorded before them.
     QString error;
     bool limitReached = false;
+    // The warning that the turn's request nearly filled the context window, as the chat said it.
+    QString contextWarning;
     bool operator==(const TurnData &) const = default;
 };
 

@@ -4,6 +4,7 @@
 #include "agent/model/pricetable.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/contextgauge.h"
+#include "agent/session/conversationrows.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracecost.h"
@@ -506,11 +507,34 @@ private slots:
         if (!warning.isEmpty())
             QVERIFY2(notices.at(0).at(0).toString().contains(warning),
                      qPrintable(notices.at(0).at(0).toString()));
+        // The chat's notice says what it is about: the context, not some limit that was reached.
+        QList<ConversationRow::Notice> rowNotices;
+        for (const ConversationRow &row : session.rows()->rows()) {
+            if (row.kind == ConversationRow::Kind::Notice)
+                rowNotices.append(row.notice);
+        }
+        QCOMPARE(rowNotices, warning.isEmpty()
+                                 ? QList<ConversationRow::Notice>()
+                                 : QList<ConversationRow::Notice>{ConversationRow::Notice::ContextFull});
 
         // The provider counted 12 + 3 tokens; at the profile's prices: 12 × $2/M + 3 × $10/M.
         QCOMPARE(session.usage()->contextTokens(), qint64(15));
         QVERIFY(qAbs(session.usage()->sessionCost().usd - 0.000054) < 1e-12);
         QCOMPARE(session.usage()->turnCost().pricedCalls, 1);
+
+        // Saved and reopened, the chat says it again, in the same place.
+        const QList<ConversationRow> live = session.rows()->rows();
+        const Transcript saved = session.toTranscript();
+        QVERIFY(session.clear());
+        QVERIFY(session.restore(saved));
+        const QList<ConversationRow> &reopened = session.rows()->rows();
+        QCOMPARE(reopened.size(), live.size());
+        for (int i = 0; i < reopened.size(); ++i) {
+            QCOMPARE(reopened.at(i).kind, live.at(i).kind);
+            QCOMPARE(reopened.at(i).notice, live.at(i).notice);
+            QCOMPARE(reopened.at(i).text, live.at(i).text);
+            QCOMPARE(reopened.at(i).traceNode, live.at(i).traceNode);
+        }
     }
 };
 

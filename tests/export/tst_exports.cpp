@@ -1046,18 +1046,19 @@ private slots:
     {
         QTest::addColumn<Format>("format");
         QTest::addColumn<QStringList>("inOrder");
-        // The retry follows the first question and precedes its answer; the failure ends the last turn.
+        // The retry, which recovered, follows the first question and precedes its answer; the failure
+        // ends the last turn.
         QTest::newRow("Markdown") << Format::Markdown
-                                  << QStringList{
-                                         u"What does a widget cost?"_s,
-                                         u"> **Retry:** Attempt 1 failed: the provider is overloaded (503)"_s,
-                                         u"A widget costs"_s, u"Fail, please."_s,
-                                         u"> **Error:** the provider failed (500)"_s};
+                                  << QStringList{u"What does a widget cost?"_s,
+                                                 u"> **Recovered by retrying:** Recovered after 2 attempts: "
+                                                 "attempt 1 failed (HTTP 503)."_s,
+                                                 u"A widget costs"_s, u"Fail, please."_s,
+                                                 u"> **Error:** the provider failed (500)"_s};
         QTest::newRow("HTML") << Format::Html
                               << QStringList{
                                      u"What does a widget cost?"_s,
-                                     u"<p class=\"notice\"><strong>Retry:</strong> Attempt 1 failed: "
-                                     "the provider is overloaded (503)</p>"_s,
+                                     u"<p class=\"notice\"><strong>Recovered by retrying:</strong> "
+                                     "Recovered after 2 attempts: attempt 1 failed (HTTP 503).</p>"_s,
                                      u"A widget costs"_s, u"Fail, please."_s,
                                      u"<p class=\"notice error\"><strong>Error:</strong> the provider "
                                      "failed (500)</p>"_s};

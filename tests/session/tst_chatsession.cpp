@@ -110,6 +110,14 @@ void storeSecrets(const McpServerConfig &server, SecretStore *store)
     QTRY_VERIFY(saved);
 }
 
+void storeKey(SecretStore &store, const QString &account, const QString &key)
+{
+    QObject context;
+    bool written = false;
+    store.write(account, key, &context, [&written](const QString &) { written = true; });
+    QTRY_VERIFY(written);
+}
+
 } // namespace
 
 class ChatSessionTest : public QObject
@@ -474,6 +482,118 @@ private slots:
         m_session->listModels();
         QTRY_COMPARE(listFailed.size(), 1);
         QVERIFY(m_server->requests().isEmpty());
+    }
+
+    void aTurnSentWhileTheChosenProfilesKeyIsReadWaitsAndGoesToThatProfile()
+    {
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
+        ProviderProfile chosen = profile();
+        chosen.id = u"chosen"_s;
+        chosen.name = u"Chosen"_s;
+        chosen.model = u"chosen-model"_s;
+        DelayedSecretStore keychain;
+        storeKey(keychain, chosen.id, u"sk-chosen-0123456789"_s);
+        keychain.m_delayMs = 300;
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        m_session->useProfile(chosen, &keychain);
+        QVERIFY(m_session->isReadingKey());
+        QVERIFY(m_session->send(u"hi"_s)); // while the keychain is still reading
+        QVERIFY(m_session->isBusy());
+        QTest::qWait(100);
+        QVERIFY(m_server->requests().isEmpty()); // nothing went to the profile used before
+
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().outcome, TurnOutcome::Answered);
+        QCOMPARE(m_server->requests().size(), 1);
+        QCOMPARE(m_server->requests().constFirst().header("authorization"), "Bearer sk-chosen-0123456789"_ba);
+        QCOMPARE(m_server->requests().constFirst().json().value(u"model"_s).toString(), u"chosen-model"_s);
+        QCOMPARE(m_session->provider()->id, u"chosen"_s);
+    }
+
+    void aTurnSentBeforeTheFirstProfilesKeyIsKnownWaitsForIt()
+    {
+        QVERIFY(!m_session->hasProvider());
+        DelayedSecretStore keychain;
+        storeKey(keychain, profile().id, apiKey);
+        keychain.m_delayMs = 200;
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        m_session->useProfile(profile(), &keychain);
+        QVERIFY(m_session->send(u"hi"_s));
+
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().outcome, TurnOutcome::Answered);
+        QVERIFY(!m_session->isReadingKey());
+        QCOMPARE(m_server->requests().size(), 1);
+        QCOMPARE(m_server->requests().constFirst().header("authorization"), "Bearer "_ba + apiKey.toUtf8());
+    }
+
+    void aTurnSentWhileTheChosenProfilesKeyCannotBeReadFailsWithTheReason()
+    {
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
+        ProviderProfile locked = profile();
+        locked.id = u"locked"_s;
+        locked.name = u"Locked"_s;
+        DelayedSecretStore keychain;
+        keychain.m_delayMs = 300;
+        keychain.m_error = u"The collection is locked."_s;
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        m_session->useProfile(locked, &keychain);
+        QVERIFY(m_session->send(u"hi"_s));
+
+        QTRY_COMPARE(finished.size(), 1);
+        const auto result = finished.first().first().value<TurnResult>();
+        QCOMPARE(result.outcome, TurnOutcome::Failed);
+        QVERIFY2(result.error.contains(u"The collection is locked."_s), qPrintable(result.error));
+        QVERIFY(m_server->requests().isEmpty());
+        QCOMPARE(m_session->provider()->id, u"locked"_s);
+    }
+
+    void aTurnStoppedWhileTheKeyIsReadEndsCancelledAndReachesNoProvider()
+    {
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
+        ProviderProfile chosen = profile();
+        chosen.id = u"chosen"_s;
+        DelayedSecretStore keychain;
+        storeKey(keychain, chosen.id, u"sk-chosen-0123456789"_s);
+        keychain.m_delayMs = 300;
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        m_session->useProfile(chosen, &keychain);
+        QVERIFY(m_session->send(u"hi"_s));
+        m_session->stop();
+
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().outcome, TurnOutcome::Cancelled);
+        QVERIFY(!m_session->isBusy());
+        QTRY_COMPARE(keychain.m_readsAnswered, 1);
+        QTRY_COMPARE(m_session->provider()->id, u"chosen"_s); // the choice still stands
+        QTest::qWait(50);
+        QVERIFY(m_server->requests().isEmpty());
+    }
+
+    void anOlderKeyReadNeverOverridesANewerChoice()
+    {
+        ProviderProfile slow = profile();
+        slow.id = u"slow"_s;
+        ProviderProfile fast = profile();
+        fast.id = u"fast"_s;
+        DelayedSecretStore keychain;
+        storeKey(keychain, slow.id, u"sk-slow-0123456789"_s);
+        storeKey(keychain, fast.id, u"sk-fast-0123456789"_s);
+        keychain.m_delayMs = 300;
+        m_session->useProfile(slow, &keychain);
+        keychain.m_delayMs = 0;
+        m_session->useProfile(fast, &keychain);
+
+        QTRY_COMPARE(keychain.m_readsAnswered, 2);
+        QCOMPARE(m_session->provider()->id, u"fast"_s);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"hi"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(m_server->requests().constLast().header("authorization"), "Bearer sk-fast-0123456789"_ba);
     }
 
     void settingsApplyLoopOptionsToolsAndTheApprovalRulesThatParse()
