@@ -4,7 +4,7 @@
 #
 #   cmake --preset release -DLOOPSCOPE_BENCHMARKS=ON -DBUILD_TESTING=ON
 #   cmake --build build/release --target loopscope-bench loopscope-bench-server \
-#       loopscope-session-bench loopscope-chat-bench loopscope-window-bench
+#       loopscope-session-bench loopscope-chat-bench loopscope-window-bench loopscope-parser-bench
 #   tests/bench/run-benchmarks.sh [build/release]
 #
 # The loop benchmark runs every K:P cell streamed and not against one
@@ -22,7 +22,7 @@ rate=${RATE:-1000}
 export QT_QPA_PLATFORM=offscreen
 
 for tool in loopscope-bench loopscope-bench-server loopscope-session-bench loopscope-chat-bench \
-    loopscope-window-bench; do
+    loopscope-window-bench loopscope-parser-bench; do
     if [ ! -x "$bench/$tool" ]; then
         echo "run-benchmarks.sh: $bench/$tool is missing; build it first (see the top of this script)" >&2
         exit 2
@@ -88,6 +88,9 @@ for turns in 250 2500; do
     rm -f "$work/session-$turns.json"
 done
 
+# --- The stream parsers, one byte at a time ------------------------------------------------
+"$bench/loopscope-parser-bench" --sizes 1,2,4,8 >"$work/parsers.jsonl" 2>>"$work/gui.log" || true
+
 python3 - "$work" "$repeat" "$rate" <<'EOF'
 import json, os, sys
 
@@ -152,6 +155,20 @@ for turns in (250, 2500):
         continue
     print(f"| {label} | {ms(load_ms, 0)} | {ms(window['usable_ms'], 0)} | "
           f"{ms(window['longest_stall_cpu_ms'], 0)} | {mb(window['rss_settled_mb'])} |")
+
+print("\nStream parsers fed one byte at a time (one long line, then 20,000 short events)\n")
+print("| format | long line | time | per MB |")
+print("| --- | --- | --- | --- |")
+try:
+    with open(os.path.join(work, "parsers.jsonl")) as f:
+        rows = [json.loads(line) for line in f if line.startswith("{")]
+except (OSError, ValueError):
+    rows = []
+for r in rows:
+    if "lineMB" in r:
+        print(f"| {r['format']} | {r['lineMB']} MB | {ms(r['ms'], 0)} | {ms(r['msPerMB'], 0)} |")
+    else:
+        print(f"| {r['format']} | slowest / fastest per MB | {r['slowestOverFastestPerMB']:.2f} (1 = linear) | |")
 EOF
 
 for log in loop aisdk gui; do

@@ -1,7 +1,6 @@
 #include "agent/providers/ndjsonparser.h"
 #include "agent/wire/sseparser.h"
 
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
@@ -239,7 +238,7 @@ private slots:
     void oversizedLineOrEventStopsTheParserWithAnError_data();
     void oversizedLineOrEventStopsTheParserWithAnError();
     void defaultSizeLimitIsSixteenMebibytes();
-    void hugeStreamFedOneByteAtATimeIsParsedInLinearTime();
+    void longLineFedOneByteAtATimeLosesNoEvent();
 
     // SSE: streams as real providers send them.
     void openAiStreamYieldsToolCallFragmentsAndDoneHoweverItIsSplit();
@@ -253,7 +252,7 @@ private slots:
     void ndjsonLineThatIsNotAnObjectStopsParsingWithItsLineNumber();
     void ndjsonCutFinalLineIsReportedAsPendingNotAsAnError();
     void ndjsonOversizedLineStopsTheParserWithAnError();
-    void ndjsonHugeStreamFedOneByteAtATimeIsParsedInLinearTime();
+    void ndjsonLongLineFedOneByteAtATimeLosesNoObject();
 };
 
 void StreamParsersTest::sseStreamYieldsTheSameEventsHoweverItIsSplit_data()
@@ -620,17 +619,15 @@ void StreamParsersTest::defaultSizeLimitIsSixteenMebibytes()
     QCOMPARE(NdjsonParser::DefaultMaxLineBytes, qsizetype(16 * 1024 * 1024));
 }
 
-void StreamParsersTest::hugeStreamFedOneByteAtATimeIsParsedInLinearTime()
+void StreamParsersTest::longLineFedOneByteAtATimeLosesNoEvent()
 {
-    // A parser that rescans or copies its buffer per feed needs hours for this; a linear one, well
-    // under a second.
-    const qsizetype lineLength = 4 * 1024 * 1024;
+    // The slowest server's pieces: one byte each. What this costs per byte as the line grows is
+    // measured by tests/bench/parserbench.cpp.
+    const qsizetype lineLength = 256 * 1024;
     QByteArray stream = "data: "_ba + QByteArray(lineLength, 'x') + "\n\n"_ba;
     for (int i = 0; i < 20000; ++i)
         stream += "data: " + QByteArray::number(i) + "\n\n";
 
-    QElapsedTimer timer;
-    timer.start();
     SseParser parser;
     qsizetype count = 0;
     for (qsizetype i = 0; i < stream.size(); ++i) {
@@ -642,7 +639,6 @@ void StreamParsersTest::hugeStreamFedOneByteAtATimeIsParsedInLinearTime()
     count += last.size();
     QCOMPARE(count, 20001);
     QCOMPARE(last.constLast().data, u"19999"_s);
-    QVERIFY2(timer.elapsed() < 30000, qPrintable(u"took %1 ms"_s.arg(timer.elapsed())));
 }
 
 void StreamParsersTest::openAiStreamYieldsToolCallFragmentsAndDoneHoweverItIsSplit()
@@ -946,15 +942,13 @@ void StreamParsersTest::ndjsonOversizedLineStopsTheParserWithAnError()
     }
 }
 
-void StreamParsersTest::ndjsonHugeStreamFedOneByteAtATimeIsParsedInLinearTime()
+void StreamParsersTest::ndjsonLongLineFedOneByteAtATimeLosesNoObject()
 {
-    const QByteArray hugeLine = "{\"text\":\""_ba + QByteArray(4 * 1024 * 1024, 'x') + "\"}\n"_ba;
+    const QByteArray hugeLine = "{\"text\":\""_ba + QByteArray(256 * 1024, 'x') + "\"}\n"_ba;
     QByteArray stream = hugeLine;
     for (int i = 0; i < 20000; ++i)
         stream += "{\"i\":" + QByteArray::number(i) + "}\n";
 
-    QElapsedTimer timer;
-    timer.start();
     NdjsonParser parser;
     qsizetype count = 0;
     for (qsizetype i = 0; i < stream.size(); ++i) {
@@ -967,7 +961,6 @@ void StreamParsersTest::ndjsonHugeStreamFedOneByteAtATimeIsParsedInLinearTime()
     QVERIFY(!parser.hasError());
     QCOMPARE(count, 20001);
     QCOMPARE(last.constLast().value(u"i"_s).toInt(), 19999);
-    QVERIFY2(timer.elapsed() < 30000, qPrintable(u"took %1 ms"_s.arg(timer.elapsed())));
 }
 
 QTEST_GUILESS_MAIN(StreamParsersTest)
