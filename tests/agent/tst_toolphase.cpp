@@ -175,6 +175,16 @@ struct LaterCall
         promise->addResult(result);
         promise->finish();
     }
+    // Offers this call as the fixture's tool "later".
+    void addTo(Fixture &fixture, ToolBehaviour behaviour = {})
+    {
+        fixture.addAsyncTool(
+            u"later"_s,
+            [this](const QJsonObject &, std::shared_ptr<ToolContext> toolContext) {
+                return start(std::move(toolContext));
+            },
+            behaviour);
+    }
 };
 
 // One call of a tool that counts its runs, held at an interceptor until the test decides.
@@ -569,9 +579,7 @@ private slots:
     {
         Fixture f;
         LaterCall later;
-        f.addAsyncTool(u"later"_s, [&later](const QJsonObject &, std::shared_ptr<ToolContext> context) {
-            return later.start(std::move(context));
-        });
+        later.addTo(f);
         f.start({call(u"a"_s, u"later"_s)});
         QTRY_VERIFY(later.context);
         QVERIFY(!later.cancelled);
@@ -596,9 +604,7 @@ private slots:
     {
         Fixture f;
         LaterCall later;
-        f.addAsyncTool(u"later"_s, [&later](const QJsonObject &, std::shared_ptr<ToolContext> context) {
-            return later.start(std::move(context));
-        });
+        later.addTo(f);
         f.start({call(u"a"_s, u"later"_s)});
         QTRY_VERIFY(later.context);
 
@@ -621,12 +627,7 @@ private slots:
         LaterCall later;
         ToolBehaviour quick;
         quick.timeoutMs = 100;
-        f.addAsyncTool(
-            u"later"_s,
-            [&later](const QJsonObject &, std::shared_ptr<ToolContext> context) {
-                return later.start(std::move(context));
-            },
-            quick);
+        later.addTo(f, quick);
 
         f.start({call(u"a"_s, u"later"_s)});
 
@@ -672,9 +673,7 @@ private slots:
         HoldingInterceptor interceptor;
         f.interceptors.append(&interceptor);
         LaterCall later;
-        f.addAsyncTool(u"later"_s, [&later](const QJsonObject &, std::shared_ptr<ToolContext> context) {
-            return later.start(std::move(context));
-        });
+        later.addTo(f);
         f.start({call(u"a"_s, u"later"_s)});
         QCOMPARE(interceptor.decisions.size(), 1);
         QTest::qWait(20);

@@ -25,6 +25,23 @@ QLabel *field(const Ui::SessionStatusBar &bar, const QString &accessibleName)
     return nullptr;
 }
 
+// A status bar on a session of its own, with the composer's draft it estimates the context from.
+struct StatusBarOnASession
+{
+    QNetworkAccessManager network;
+    ChatSession session{&network};
+    QPlainTextEdit draft;
+    Ui::SessionStatusBar bar{&session, &draft};
+};
+
+// Shows the bar at this width, as a window would lay it out.
+bool showAt(Ui::SessionStatusBar &bar, int width)
+{
+    bar.resize(width, bar.sizeHint().height());
+    bar.show();
+    return QTest::qWaitForWindowExposed(&bar);
+}
+
 } // namespace
 
 class SessionStatusBarTest : public QObject
@@ -34,10 +51,8 @@ class SessionStatusBarTest : public QObject
 private slots:
     void withoutAProviderOrATurnTheFieldsSaySo()
     {
-        QNetworkAccessManager network;
-        ChatSession session(&network);
-        QPlainTextEdit draft;
-        Ui::SessionStatusBar bar(&session, &draft);
+        StatusBarOnASession on;
+        auto &[network, session, draft, bar] = on;
         const QStringList fields = bar.text().split(u" | "_s);
         QCOMPARE(fields.size(), 6);
         QCOMPARE(fields.at(0), u"No provider"_s);
@@ -48,10 +63,8 @@ private slots:
 
     void aRestoredSessionShowsItsTokens()
     {
-        QNetworkAccessManager network;
-        ChatSession session(&network);
-        QPlainTextEdit draft;
-        Ui::SessionStatusBar bar(&session, &draft);
+        StatusBarOnASession on;
+        auto &[network, session, draft, bar] = on;
         const TranscriptLoadResult loaded
             = TranscriptFile::load(u":/examples/example-three-iterations.loopscope.json"_s);
         QVERIFY2(loaded.transcript, qPrintable(loaded.error));
@@ -64,10 +77,8 @@ private slots:
 
     void typingAQuestionCountsItInTheContextGauge()
     {
-        QNetworkAccessManager network;
-        ChatSession session(&network);
-        QPlainTextEdit draft;
-        Ui::SessionStatusBar bar(&session, &draft);
+        StatusBarOnASession on;
+        auto &[network, session, draft, bar] = on;
         QVERIFY2(!bar.text().contains(u"Context: ≈"_s), qPrintable(bar.text()));
         draft.setPlainText(u"What is the square root of 1764, times the number of days in a week?"_s);
         QVERIFY2(bar.text().contains(u"Context: ≈"_s), qPrintable(bar.text()));
@@ -95,9 +106,7 @@ private slots:
         QVERIFY(session.restore(*loaded.transcript));
         QPlainTextEdit draft;
         Ui::SessionStatusBar bar(&session, &draft);
-        bar.resize(width, bar.sizeHint().height());
-        bar.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        QVERIFY(showAt(bar, width));
         QTRY_COMPARE(bar.width(), width);
 
         const QStringList full = bar.text().split(u" | "_s);
@@ -125,13 +134,9 @@ private slots:
 
     void aLongMessageIsElidedWithItsWholeTextOnHoverAndExpires()
     {
-        QNetworkAccessManager network;
-        ChatSession session(&network);
-        QPlainTextEdit draft;
-        Ui::SessionStatusBar bar(&session, &draft);
-        bar.resize(900, bar.sizeHint().height());
-        bar.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        StatusBarOnASession on;
+        auto &[network, session, draft, bar] = on;
+        QVERIFY(showAt(bar, 900));
         const QString message = u"The replay of this turn diverged from its recording at the model call of "
                                 "iteration 2 and finished in three iterations; Failed to execute child "
                                 "process \"xdg-open\" (No such file or directory)"_s;
@@ -153,13 +158,9 @@ private slots:
 
     void aShortMessageIsShownWholeWithoutATooltip()
     {
-        QNetworkAccessManager network;
-        ChatSession session(&network);
-        QPlainTextEdit draft;
-        Ui::SessionStatusBar bar(&session, &draft);
-        bar.resize(1280, bar.sizeHint().height());
-        bar.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        StatusBarOnASession on;
+        auto &[network, session, draft, bar] = on;
+        QVERIFY(showAt(bar, 1280));
         bar.say(u"The next turn uses gpt-4o."_s);
         QCOMPARE(bar.messageLabel()->text(), u"The next turn uses gpt-4o."_s);
         QVERIFY(bar.messageLabel()->toolTip().isEmpty());

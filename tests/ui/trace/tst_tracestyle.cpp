@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <tuple>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -50,6 +51,25 @@ QPalette themePalette(const QString &theme)
     }
     return palette;
 }
+
+// A trace, its model and the style proxy on the light palette, checked by a model tester.
+class StyledTrace final
+{
+public:
+    StyledTrace()
+    {
+        m_style.setPalette(themePalette(u"light"_s));
+        m_style.setSourceModel(&m_model);
+    }
+
+    std::tuple<Trace &, TraceModel &, Ui::TraceStyleProxy &> parts() { return {m_trace, m_model, m_style}; }
+
+private:
+    Trace m_trace;
+    TraceModel m_model{&m_trace};
+    Ui::TraceStyleProxy m_style;
+    QAbstractItemModelTester m_tester{&m_style, QAbstractItemModelTester::FailureReportingMode::QtTest};
+};
 
 int opaquePixels(const QImage &image)
 {
@@ -159,12 +179,8 @@ private slots:
 
     void theProxyAddsIconsToNamesAndColoursToStatuses()
     {
-        Trace trace;
-        TraceModel model(&trace);
-        Ui::TraceStyleProxy style;
-        style.setPalette(themePalette(u"light"_s));
-        style.setSourceModel(&model);
-        QAbstractItemModelTester tester(&style, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        StyledTrace styled;
+        auto [trace, model, style] = styled.parts();
         const TraceSamples::Sample sample = TraceSamples::addSampleTurn(trace);
 
         const auto cell = [&](int node, int column) {
@@ -192,12 +208,8 @@ private slots:
     {
         using TraceSamples::Ms;
         using TraceSamples::T0;
-        Trace trace;
-        TraceModel model(&trace);
-        Ui::TraceStyleProxy style;
-        style.setPalette(themePalette(u"light"_s));
-        style.setSourceModel(&model);
-        QAbstractItemModelTester tester(&style, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        StyledTrace styled;
+        auto [trace, model, style] = styled.parts();
         const int turn = trace.begin(-1, TraceKind::Turn, u"t"_s, T0, TurnData{});
         // 16.6 s, nearly all of it the user's approval, and the tool then did its job.
         const int slow = trace.begin(turn, TraceKind::Iteration, u"slow"_s, T0, IterationData{1, 10});
@@ -222,12 +234,8 @@ private slots:
 
     void aNewPaletteRecoloursEveryRow()
     {
-        Trace trace;
-        TraceModel model(&trace);
-        Ui::TraceStyleProxy style;
-        style.setPalette(themePalette(u"light"_s));
-        style.setSourceModel(&model);
-        QAbstractItemModelTester tester(&style, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        StyledTrace styled;
+        auto [trace, model, style] = styled.parts();
         const TraceSamples::Sample sample = TraceSamples::addSampleTurn(trace);
         QSignalSpy changed(&style, &QAbstractItemModel::dataChanged);
 
