@@ -295,6 +295,12 @@ void MainWindow::connectSession()
 {
     ChatSession *session = m_context.session;
     connect(m_composer, &ChatComposer::sendRequested, this, &MainWindow::sendFromComposer);
+    connect(m_composer, &ChatComposer::editResendRequested, this, &MainWindow::resendEditedQuestion);
+    // The question being edited shows so in the chat for as long as the composer edits it.
+    connect(m_composer, &ChatComposer::editingChanged, m_chatView, &ChatView::setEditingLastQuestion);
+    // Another conversation has another last question.
+    connect(session, &ChatSession::cleared, m_composer, &ChatComposer::cancelEdit);
+    connect(session, &ChatSession::restored, m_composer, &ChatComposer::cancelEdit);
     connect(m_composer, &ChatComposer::cancelRequested, session, &ChatSession::stop);
     connect(m_chatView, &ChatView::editLastRequested, this, &MainWindow::editLastQuestion);
     connect(m_chatView, &ChatView::regenerateRequested, session, &ChatSession::regenerate);
@@ -480,21 +486,25 @@ void MainWindow::sendFromComposer(const QString &text)
         showMessage(tr("Add a provider in Settings to ask the agent; the question is still there."));
         return;
     }
-    const bool editing = std::exchange(m_editingLastQuestion, false);
-    if (editing)
-        m_context.session->editLastAndResend(text);
-    else
-        m_context.session->send(text);
+    m_context.session->send(text);
+}
+
+void MainWindow::resendEditedQuestion(const QString &text)
+{
+    if (!m_context.session->hasProvider()) {
+        m_composer->beginEdit(text);
+        showMessage(tr("Add a provider in Settings to ask the agent; the question is still there."));
+        return;
+    }
+    m_context.session->editLastAndResend(text);
 }
 
 void MainWindow::editLastQuestion(const QString &text)
 {
     if (m_context.session->isBusy())
         return;
-    m_editingLastQuestion = true;
-    m_composer->setText(text);
-    m_composer->editor()->setFocus();
-    m_statusBar->say(tr("Editing the last question: send to ask it again in its place."));
+    // The composer's banner says so, with Cancel, until the edit is sent, cancelled or emptied.
+    m_composer->beginEdit(text);
 }
 
 void MainWindow::setDebugMode(bool on)

@@ -138,6 +138,7 @@ private:
     void applySettings();
     void showChat(bool show);
     void sendFromComposer(const QString &text);
+    void resendEditedQuestion(const QString &text);
     void editLastQuestion(const QString &text);
     void setDebugMode(bool on);
     void setTurnRunning(bool running);
@@ -178,7 +179,6 @@ private:
     QPointer<McpResourcesDialog> m_mcpResources;
     SettingsApplier *m_settingsApplier = nullptr;
 
-    bool m_editingLastQuestion = false;
     bool m_closeConfirmed = false;
 };
 

@@ -3,6 +3,7 @@
 #include "agent/config/profilepricing.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracecost.h"
+#include "agent/trace/turnnodefinder.h"
 #include "agent/transcript/transcript.h"
 #include "agent/wire/secretredactor.h"
 
@@ -45,6 +46,67 @@ QList<ConversationEntry> conversationEntries(const QList<Message> &messages)
         entries.append(entry);
     }
     return entries;
+}
+
+QList<ConversationEntry> conversationEntries(const Transcript &transcript)
+{
+    const QList<Message> &messages = transcript.messages;
+    QList<ConversationEntry> entries = conversationEntries(messages);
+    Trace trace;
+    if (entries.isEmpty() || !trace.fromJson(transcript.trace))
+        return entries;
+
+    // Each turn's notices, by the message they follow: the question, the turn's last message.
+    QMap<qsizetype, QList<TurnNotice>> after;
+    TurnNodeFinder finder(trace);
+    for (qsizetype question = 0; question < messages.size(); ++question) {
+        if (messages.at(question).role != Message::Role::User)
+            continue;
+        qsizetype last = question + 1;
+        while (last < messages.size() && messages.at(last).role != Message::Role::User)
+            ++last;
+        --last;
+        const int turnNode = finder.nextTurn(TurnNodeFinder::messagesBefore(messages, question));
+        for (const TurnNotice &notice : TurnNotices::ofTurn(trace, turnNode))
+            after[notice.precedesAnswer() && last > question ? question : last].append(notice);
+    }
+    // An entry ends at its message or at the last result of its calls.
+    for (ConversationEntry &entry : entries) {
+        qsizetype end = entry.message - messages.constData();
+        for (const ToolExchange &exchange : std::as_const(entry.exchanges)) {
+            if (exchange.result)
+                end = std::max(end, qsizetype(exchange.result - messages.constData()));
+        }
+        for (auto it = after.begin(); it != after.end();) {
+            if (it.key() <= end) {
+                entry.notices += it.value();
+                it = after.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    if (!after.isEmpty()) {
+        for (const QList<TurnNotice> &rest : std::as_const(after))
+            entries.last().notices += rest;
+    }
+    return entries;
+}
+
+QString noticeLabel(TurnNotice::Kind kind)
+{
+    switch (kind) {
+    case TurnNotice::Kind::Error: return ExportText::tr("Error");
+    case TurnNotice::Kind::Limit: return ExportText::tr("Limit");
+    case TurnNotice::Kind::Cancelled: return ExportText::tr("Cancelled");
+    case TurnNotice::Kind::Blocked: return ExportText::tr("Blocked");
+    case TurnNotice::Kind::Info: return ExportText::tr("Notice");
+    case TurnNotice::Kind::Retry: return ExportText::tr("Retry");
+    case TurnNotice::Kind::Recovered: return ExportText::tr("Recovered by retrying");
+    case TurnNotice::Kind::RetriesFailed: return ExportText::tr("Retrying did not help");
+    case TurnNotice::Kind::ContextFull: return ExportText::tr("Context nearly full");
+    }
+    return {};
 }
 
 QString formatArguments(const QString &arguments, bool *isJson)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/conversation/message.h"
+#include "agent/loop/turnnotices.h"
 #include "agent/model/modelcost.h"
 
 #include <QCoreApplication>
@@ -39,10 +40,17 @@ struct ConversationEntry
 {
     const Message *message = nullptr;
     QList<ToolExchange> exchanges;
+    // What the chat shows after this entry: a turn's retries after its question, how it ended after
+    // its last message (TurnNotices, from the trace).
+    QList<TurnNotice> notices;
 };
 
 // The entries point into messages, which must outlive them.
 QList<ConversationEntry> conversationEntries(const QList<Message> &messages);
+// The same with the notices of each turn the transcript's trace recorded.
+QList<ConversationEntry> conversationEntries(const Transcript &transcript);
+// "Retry", "Error", …: a notice's label in an exported document.
+QString noticeLabel(TurnNotice::Kind kind);
 
 // Arguments indented when they are JSON; otherwise the model's raw text, and *isJson false.
 QString formatArguments(const QString &arguments, bool *isJson);

@@ -57,6 +57,8 @@ summary{cursor:pointer}
 details.error .badge,.label.error{color:var(--error)}
 .call-id{color:var(--muted);font-size:.8rem;margin-left:.4rem}
 .label{font-size:.8rem;font-weight:600;color:var(--muted);margin:.6rem 0 .2rem}
+.notice{border-left:3px solid var(--tool-border);padding:.3rem .8rem;margin:.6rem 0;color:var(--muted)}
+.notice.error,.notice.blocked{border-color:var(--error);color:var(--error)}
 footer{margin-top:2rem;color:var(--muted);font-size:.8rem}
 )";
 
@@ -600,6 +602,32 @@ QString roleClass(Message::Role role)
     return roleName(role); // "system", "user", "assistant", "tool"
 }
 
+QString noticeClass(TurnNotice::Kind kind)
+{
+    switch (kind) {
+    case TurnNotice::Kind::Error:
+    case TurnNotice::Kind::RetriesFailed: return u"notice error"_s;
+    case TurnNotice::Kind::Blocked: return u"notice blocked"_s;
+    case TurnNotice::Kind::Limit:
+    case TurnNotice::Kind::Cancelled:
+    case TurnNotice::Kind::Info:
+    case TurnNotice::Kind::Retry:
+    case TurnNotice::Kind::Recovered:
+    case TurnNotice::Kind::ContextFull: break;
+    }
+    return u"notice"_s;
+}
+
+// A notice as the chat shows it between the messages: a failure, a retry, a limit, …
+void writeNotice(HtmlWriter &out, const TurnNotice &notice)
+{
+    out.start(u"p"_s, {{u"class"_s, noticeClass(notice.kind)}});
+    out.element(u"strong"_s, Internal::noticeLabel(notice.kind) + u':');
+    out.text(u" "_s + notice.text);
+    out.end();
+    out.newline();
+}
+
 void writeEntry(HtmlWriter &out, const Internal::ConversationEntry &entry)
 {
     const Message &message = *entry.message;
@@ -622,6 +650,8 @@ void writeEntry(HtmlWriter &out, const Internal::ConversationEntry &entry)
     }
     out.end();
     out.newline();
+    for (const TurnNotice &notice : entry.notices)
+        writeNotice(out, notice);
 }
 
 } // namespace
@@ -664,7 +694,7 @@ QByteArray exportHtml(const Transcript &transcript)
 
     out.start(u"main"_s);
     out.newline();
-    const QList<Internal::ConversationEntry> entries = Internal::conversationEntries(transcript.messages);
+    const QList<Internal::ConversationEntry> entries = Internal::conversationEntries(transcript);
     for (const Internal::ConversationEntry &entry : entries)
         writeEntry(out, entry);
     writeCosts(out, transcript);

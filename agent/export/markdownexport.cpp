@@ -265,6 +265,12 @@ void appendEntry(QString &out, const Internal::ConversationEntry &entry)
         appendExchange(out, exchange);
 }
 
+// A notice as the chat shows it between the messages: a failure, a retry, a limit, …
+void appendNotice(QString &out, const TurnNotice &notice)
+{
+    out += u"> **"_s + Internal::noticeLabel(notice.kind) + u":** "_s + escapeInline(notice.text) + u"\n\n"_s;
+}
+
 } // namespace
 
 QString exportMarkdown(const Transcript &transcript)
@@ -278,9 +284,12 @@ QString exportMarkdown(const Transcript &transcript)
     }
     out += u"---\n\n"_s;
 
-    const QList<Internal::ConversationEntry> entries = Internal::conversationEntries(transcript.messages);
-    for (const Internal::ConversationEntry &entry : entries)
+    const QList<Internal::ConversationEntry> entries = Internal::conversationEntries(transcript);
+    for (const Internal::ConversationEntry &entry : entries) {
         appendEntry(out, entry);
+        for (const TurnNotice &notice : entry.notices)
+            appendNotice(out, notice);
+    }
     appendCosts(out, transcript);
 
     while (out.endsWith(u"\n\n"_s))

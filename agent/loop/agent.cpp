@@ -756,6 +756,8 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
         TurnData &data = node.data<TurnData>();
         data.output = result.text;
         data.outcome = turnOutcomeName(result.outcome);
+        data.error = result.error;
+        data.limitReached = result.limitReached;
         data.usage = result.usage;
     });
     m_trace->finish(turn.traceNode, status, end);

@@ -19,4 +19,9 @@ QString turnOutcomeName(TurnOutcome outcome)
     return nameOf(TurnOutcomeNames, outcome);
 }
 
+std::optional<TurnOutcome> turnOutcomeFromName(QStringView name)
+{
+    return valueNamed(TurnOutcomeNames, name);
+}
+
 } // namespace Loopscope

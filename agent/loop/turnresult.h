@@ -22,6 +22,7 @@ enum class TurnOutcome {
     ForcedFinal, // the iteration limit was reached: the answer came with tools disabled
 };
 QString turnOutcomeName(TurnOutcome outcome);
+std::optional<TurnOutcome> turnOutcomeFromName(QStringView name);
 
 struct Handoff
 {

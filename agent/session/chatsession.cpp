@@ -2,6 +2,7 @@
 
 #include "agent/config/apikeyresolver.h"
 #include "agent/config/profilepricing.h"
+#include "agent/loop/turnnotices.h"
 #include "agent/providers/providerkind.h"
 #include "agent/replay/transcriptfork.h"
 #include "agent/session/contextgauge.h"
@@ -9,11 +10,13 @@
 #include "agent/session/providerbinding.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/tools/builtin/workspace.h"
+#include "agent/trace/trace.h"
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
 #include <QTimer>
 
+#include <algorithm>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -317,9 +320,22 @@ bool ChatSession::startTurn(const QString &text)
         emit busyChanged(isBusy());
         return false;
     }
-    // After the user's row, so the notice reads as about this question; the request still goes.
+    // After the user's row, so the notice reads as about this question; the request still goes. The
+    // turn's node keeps it, so the reopened session says it again (TurnNotices::ofTurn()).
     if (!contextWarning.isEmpty()) {
-        m_rows->addNotice(ConversationRow::Notice::ContextFull, contextWarning);
+        // The turn just begun is the latest turn among the trace's roots (an MCP server's is not one).
+        const QList<int> &roots = m_trace->roots();
+        const auto turnRoot = std::find_if(roots.crbegin(), roots.crend(), [this](int root) {
+            return m_trace->node(root).kind == TraceKind::Turn;
+        });
+        const int turnNode = turnRoot == roots.crend() ? -1 : *turnRoot;
+        if (turnNode >= 0) {
+            m_trace->update(turnNode, [&contextWarning](TraceNode &node) {
+                node.data<TurnData>().contextWarning = contextWarning;
+            });
+        }
+        const TurnNotice warning = TurnNotices::contextFull(contextWarning, turnNode);
+        m_rows->addNotice(warning.kind, warning.text, warning.traceNode);
         emit notice(contextWarning);
     }
     // From now on the session holds a run with the current settings.

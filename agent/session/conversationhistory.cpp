@@ -4,11 +4,12 @@
 
 #include "agent/session/conversationrows.h"
 
-#include "agent/session/turnnodefinder.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/turnnodefinder.h"
 
 #include <QHash>
 #include <QQueue>
+#include <QSet>
 
 namespace Loopscope {
 
@@ -54,6 +55,8 @@ void ConversationRows::showHistory(const QList<Message> &history)
     QList<TurnSpan> turns;
     appendHistoryRows(history, from, rows, turns);
     mapToTrace(rows, turns);
+    addUnheldTurns(rows, turns, from == 0, -1);
+    addRecordedNotices(rows);
     resetRows(std::move(rows), std::move(turns), history.first(from));
 }
 
@@ -76,6 +79,11 @@ void ConversationRows::showEarlierTurns(int count)
     QList<TurnSpan> turns;
     appendHistoryRows(m_earlierHistory, from, rows, turns);
     mapToTrace(rows, turns);
+    const auto shownQuestion = std::find_if(m_rows.cbegin(), m_rows.cend(), [](const Row &shown) {
+        return shown.kind == Row::Kind::User && shown.traceNode >= 0;
+    });
+    addUnheldTurns(rows, turns, from == 0, shownQuestion == m_rows.cend() ? -1 : shownQuestion->traceNode);
+    addRecordedNotices(rows);
     m_earlierHistory.resize(from);
 
     const int added = int(rows.size());
@@ -85,7 +93,7 @@ void ConversationRows::showEarlierTurns(int count)
     beginInsertRows({}, 0, added - 1);
     m_rows = rows + m_rows;
     if (m_live) {
-        for (int *index : {&m_live->streamingRow, &m_live->lastAnswerRow}) {
+        for (int *index : {&m_live->streamingRow, &m_live->lastAnswerRow, &m_live->retryRow}) {
             if (*index >= 0)
                 *index += added;
         }
@@ -179,6 +187,112 @@ void ConversationRows::mapToTrace(QList<Row> &rows, const QList<TurnSpan> &turns
             break;
         case Row::Kind::Notice: break;
         }
+    }
+}
+
+// A context warning follows the question, a retry notice precedes what its model call answered (the
+// answer, its tool calls); the turn's end notice ends it. Trace nodes are numbered as they begin, so "what
+// came later" is a higher id.
+void ConversationRows::addRecordedNotices(QList<Row> &rows) const
+{
+    if (!m_trace)
+        return;
+    QList<Row> withNotices;
+    withNotices.reserve(rows.size());
+    for (qsizetype first = 0; first < rows.size();) {
+        const int turn = rows.at(first).turn;
+        qsizetype last = first;
+        while (last < rows.size() && rows.at(last).turn == turn)
+            ++last;
+        const Row &question = rows.at(first);
+        QList<TurnNotice> notices = question.kind == Row::Kind::User
+                                        ? TurnNotices::ofTurn(*m_trace, question.traceNode)
+                                        : QList<TurnNotice>();
+        const auto addNotice = [&withNotices, &question](const TurnNotice &notice) {
+            Row row = Row::fromNotice(notice);
+            row.turn = question.turn;
+            row.replaced = question.replaced;
+            row.retryable = notice.retryable && !question.replaced;
+            withNotices.append(row);
+        };
+        for (qsizetype i = first; i < last; ++i) {
+            const Row &row = rows.at(i);
+            while (i > first && row.traceNode >= 0 && !notices.isEmpty() && notices.first().modelCall >= 0
+                   && notices.first().modelCall <= row.traceNode)
+                addNotice(notices.takeFirst());
+            withNotices.append(row);
+            // The context warning follows the question, as the session added it live.
+            while (i == first && !notices.isEmpty() && notices.first().kind == TurnNotice::Kind::ContextFull)
+                addNotice(notices.takeFirst());
+        }
+        for (const TurnNotice &notice : std::as_const(notices))
+            addNotice(notice);
+        first = last;
+    }
+    rows = std::move(withNotices);
+}
+
+void ConversationRows::addUnheldTurns(QList<Row> &rows, QList<TurnSpan> &turns, bool fromStart,
+                                      int beforeRoot)
+{
+    if (!m_trace)
+        return;
+    const QList<int> &roots = m_trace->roots();
+    QSet<int> held;
+    qsizetype firstHeld = roots.size();
+    for (const Row &row : std::as_const(rows)) {
+        if (row.kind == Row::Kind::User && row.traceNode >= 0) {
+            held.insert(row.traceNode);
+            firstHeld = std::min(firstHeld, roots.indexOf(row.traceNode));
+        }
+    }
+    const qsizetype start = fromStart ? 0 : firstHeld + 1;
+    const qsizetype beforePosition = beforeRoot >= 0 ? roots.indexOf(beforeRoot) : -1;
+    const qsizetype end = beforePosition >= 0 ? beforePosition : roots.size();
+    for (qsizetype position = start; position < end; ++position) {
+        const int root = roots.at(position);
+        const auto *data = std::get_if<TurnData>(&m_trace->node(root).payload);
+        if (held.contains(root) || !data)
+            continue;
+        // A question a shield blocked never entered the history; any other turn was asked again.
+        bool blockedQuestion = false;
+        for (int child : m_trace->node(root).children) {
+            const auto *check = std::get_if<ShieldCheckData>(&m_trace->node(child).payload);
+            blockedQuestion |= check && check->stage == u"input" && !check->passed;
+        }
+        const TurnSpan span{++m_turnSerial, -1, -1, -1};
+        QList<Row> added;
+        added.append(Row::message(Row::Kind::User, data->input, root));
+        const std::optional<TurnOutcome> outcome = turnOutcomeFromName(data->outcome);
+        const bool answered
+            = outcome
+              && (*outcome == TurnOutcome::Answered || *outcome == TurnOutcome::Reflected
+                  || *outcome == TurnOutcome::Summarised || *outcome == TurnOutcome::ForcedFinal);
+        if (answered && !data->output.isEmpty()) {
+            const QList<int> answers = TurnNodeFinder::answerNodes(*m_trace, root);
+            added.append(
+                Row::message(Row::Kind::Assistant, data->output, answers.isEmpty() ? root : answers.last()));
+        }
+        for (Row &row : added) {
+            row.turn = span.id;
+            row.replaced = !blockedQuestion;
+        }
+        // Before the first question asked after it.
+        qsizetype at = rows.size();
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            const Row &row = rows.at(i);
+            if (row.kind == Row::Kind::User && row.traceNode >= 0
+                && roots.indexOf(row.traceNode) > position) {
+                at = i;
+                break;
+            }
+        }
+        const int nextTurn = at < rows.size() ? rows.at(at).turn : -1;
+        const auto spanAt = std::find_if(turns.begin(), turns.end(),
+                                         [nextTurn](const TurnSpan &turn) { return turn.id == nextTurn; });
+        turns.insert(spanAt, span);
+        for (qsizetype i = 0; i < added.size(); ++i)
+            rows.insert(at + i, added.at(i));
     }
 }
 

@@ -20,6 +20,14 @@ ConversationRow ConversationRow::call(const ToolCall &call, int traceNode)
     return row;
 }
 
+ConversationRow ConversationRow::fromNotice(const TurnNotice &notice)
+{
+    ConversationRow row = message(Kind::Notice, notice.text, notice.traceNode);
+    row.notice = notice.kind;
+    row.retryable = notice.retryable;
+    return row;
+}
+
 ConversationRow::ToolState ConversationRow::toolStateOf(std::optional<TraceStatus> status, bool isError)
 {
     switch (status.value_or(isError ? TraceStatus::Error : TraceStatus::Ok)) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/conversation/message.h"
+#include "agent/loop/turnnotices.h"
 #include "agent/trace/tracenode.h"
 
 #include <QStringList>
@@ -19,19 +20,7 @@ struct ConversationRow
     enum class Kind { User, Assistant, ToolCall, Notice };
     // Held: the step debugger holds the call at a breakpoint, before it runs.
     enum class ToolState { Running, Held, Succeeded, Failed, Denied, Blocked, Skipped, Cancelled };
-    // Retry: a model call failed and is being tried again; it becomes Recovered when an attempt
-    // answers, RetriesFailed when none did. ContextFull: the next request nearly fills the window.
-    enum class Notice {
-        Error,
-        Limit,
-        Cancelled,
-        Blocked,
-        Info,
-        Retry,
-        Recovered,
-        RetriesFailed,
-        ContextFull
-    };
+    using Notice = TurnNotice::Kind;
 
     Kind kind = Kind::User;
     QString text; // the message, the tool's result or the notice
@@ -41,11 +30,14 @@ struct ConversationRow
     Notice notice = Notice::Error;
     bool retryable = false;
     bool streaming = false; // the answer is still arriving
+    // Of a turn asked again (edit, regenerate, retry): the history no longer holds it, the trace does.
+    bool replaced = false;
     int traceNode = -1;
     int turn = -1;
 
     static ConversationRow message(Kind kind, const QString &text, int traceNode);
     static ConversationRow call(const ToolCall &call, int traceNode);
+    static ConversationRow fromNotice(const TurnNotice &notice);
     // A tool call's state from its trace node's status, else from whether its result is an error.
     static ToolState toolStateOf(std::optional<TraceStatus> status, bool isError);
 

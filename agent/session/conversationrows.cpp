@@ -3,8 +3,8 @@
 #include "agent/loop/agent.h"
 #include "agent/loop/agentevent.h"
 #include "agent/loop/turnresult.h"
-#include "agent/session/turnnodefinder.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/turnnodefinder.h"
 
 #include <QHash>
 #include <QQueue>
@@ -45,6 +45,7 @@ QVariant ConversationRows::data(const QModelIndex &index, int role) const
     case ToolStateRole: return int(row.toolState);
     case TraceNodeRole: return row.traceNode;
     case TurnRole: return row.turn;
+    case ReplacedRole: return row.replaced;
     case RowRole: return QVariant::fromValue(row);
     default: return {};
     }
@@ -58,6 +59,7 @@ QHash<int, QByteArray> ConversationRows::roleNames() const
                   {ToolStateRole, "toolState"},
                   {TraceNodeRole, "traceNode"},
                   {TurnRole, "turn"},
+                  {ReplacedRole, "replaced"},
                   {RowRole, "row"}});
     return names;
 }
@@ -153,7 +155,7 @@ void ConversationRows::beginTurn(int traceNode)
 {
     const QList<Message> history = m_agent ? m_agent->history() : QList<Message>();
     const int historySize = int(history.size());
-    dropReplacedTurns(historySize);
+    markReplacedTurns(historySize);
 
     const int turn = ++m_turnSerial;
     m_turns.append({turn, historySize, historySize, TurnNodeFinder::messagesBefore(history, historySize)});
@@ -208,27 +210,23 @@ void ConversationRows::finishAnswer(const AgentEvent &event)
         m_live->lastAnswerRow = answer;
 }
 
-// The retry stays in the chat: what the provider said is part of what happened. A model call's
-// retries share one notice, which says in the end whether they helped.
+// A model call's retries share one notice (TurnNotices::retries()), which says in the end whether
+// they helped.
 void ConversationRows::addRetry(const AgentEvent &event)
 {
     const auto *retry = event.payloadAs<RetryInfo>();
     if (!retry)
         return;
-    const QString line = tr("Attempt %1 failed: %2").arg(retry->attempt).arg(event.text);
+    m_live->retries.append(RetryData{retry->attempt, retry->httpStatus, event.text, retry->retryInMs});
+    const TurnNotice notice
+        = TurnNotices::retries(m_live->retries, TurnNotices::RetriesEnd::Pending, event.traceNode);
     if (m_live->retryRow < 0) {
-        Row row = Row::message(Row::Kind::Notice, line, event.traceNode);
-        row.notice = Row::Notice::Retry;
-        m_live->retryRow = append(row);
+        m_live->retryRow = append(Row::fromNotice(notice));
     } else {
         Row row = m_rows.at(m_live->retryRow);
-        row.text += u'\n' + line;
+        row.text = notice.text;
         change(m_live->retryRow, row);
     }
-    m_live->lastFailedAttempt = retry->attempt;
-    m_live->failedAttempts.append(
-        retry->httpStatus > 0 ? tr("attempt %1 failed (HTTP %2)").arg(retry->attempt).arg(retry->httpStatus)
-                              : tr("attempt %1 failed (no response)").arg(retry->attempt));
     emit attemptFailed(retry->attempt, event.text);
 }
 
@@ -238,17 +236,11 @@ void ConversationRows::settleRetry(bool recovered)
         return;
     const int index = std::exchange(m_live->retryRow, -1);
     Row row = m_rows.at(index);
-    const int attempts = std::exchange(m_live->lastFailedAttempt, 0) + 1;
-    const QString failures = std::exchange(m_live->failedAttempts, {}).join(u", "_s);
-    if (recovered) {
-        row.notice = Row::Notice::Recovered;
-        row.text = tr("Recovered after %1 attempts: %2.").arg(attempts).arg(failures);
-    } else {
-        row.notice = Row::Notice::RetriesFailed;
-        row.text = tr("Failed after %1 attempts: %2; the last attempt's error follows.")
-                       .arg(attempts)
-                       .arg(failures);
-    }
+    const TurnNotice notice = TurnNotices::retries(
+        std::exchange(m_live->retries, {}),
+        recovered ? TurnNotices::RetriesEnd::Recovered : TurnNotices::RetriesEnd::Failed, row.traceNode);
+    row.notice = notice.kind;
+    row.text = notice.text;
     change(index, row);
 }
 
@@ -347,44 +339,19 @@ void ConversationRows::onTurnFinished(const TurnResult &result)
 
 void ConversationRows::addTurnEndNotice(const TurnResult &result)
 {
-    const auto notice = [this](Row::Notice kind, const QString &text, int traceNode, bool retryable) {
-        Row row = Row::message(Row::Kind::Notice, text, traceNode);
-        row.notice = kind;
-        row.retryable = retryable;
-        append(row);
-    };
-    const int errorNode = m_live->errorNode >= 0 ? m_live->errorNode : result.traceNode;
-    switch (result.outcome) {
-    case TurnOutcome::Answered:
-    case TurnOutcome::Reflected:
-    case TurnOutcome::Summarised: break;
-    case TurnOutcome::ForcedFinal:
-        notice(Row::Notice::Limit,
-               tr("Reached the limit of %1 iterations: the last answer was forced without tools.")
-                   .arg(result.iterations),
-               result.traceNode, false);
-        break;
-    case TurnOutcome::Fallback:
-        notice(result.limitReached ? Row::Notice::Limit : Row::Notice::Error,
-               result.error.isEmpty() ? result.text : result.error, errorNode, true);
-        break;
-    case TurnOutcome::HandedOff:
-        notice(Row::Notice::Info, result.text,
-               m_live->handoffNode >= 0 ? m_live->handoffNode : result.traceNode, false);
-        break;
-    case TurnOutcome::Blocked:
-        // A blocked question would be blocked again; a blocked answer may come out differently.
-        notice(Row::Notice::Blocked, result.error,
-               m_live->blockedNode >= 0 ? m_live->blockedNode : result.traceNode, m_live->outputBlocked);
-        break;
-    case TurnOutcome::ErrorLimit:
-    case TurnOutcome::TokenBudget: notice(Row::Notice::Limit, result.error, errorNode, true); break;
-    case TurnOutcome::Cancelled:
-        notice(Row::Notice::Cancelled, tr("You stopped the turn before it finished."), result.traceNode,
-               true);
-        break;
-    case TurnOutcome::Failed: notice(Row::Notice::Error, result.error, errorNode, true); break;
-    }
+    TurnNotices::End end;
+    end.outcome = result.outcome;
+    end.text = result.text;
+    end.error = result.error;
+    end.iterations = result.iterations;
+    end.limitReached = result.limitReached;
+    end.outputBlocked = m_live->outputBlocked;
+    end.turnNode = result.traceNode;
+    end.errorNode = m_live->errorNode;
+    end.blockedNode = m_live->blockedNode;
+    end.handoffNode = m_live->handoffNode;
+    if (const std::optional<TurnNotice> notice = TurnNotices::end(end))
+        append(Row::fromNotice(*notice));
 }
 
 void ConversationRows::endRunningToolCalls()
@@ -439,6 +406,8 @@ void ConversationRows::change(int index, const ConversationRow &row)
         roles.append(TraceNodeRole);
     if (before.turn != row.turn)
         roles.append(TurnRole);
+    if (before.replaced != row.replaced)
+        roles.append(ReplacedRole);
     roles.append(RowRole);
     m_rows[index] = row;
     const QModelIndex changed = this->index(index);
@@ -457,9 +426,10 @@ void ConversationRows::resetRows(QList<ConversationRow> rows, QList<TurnSpan> tu
 }
 
 // A turn that starts at or before where earlier turns started asks again:
-// those turns were taken out of the history and their rows go too. A turn
-// that added nothing to the history (a blocked question) stays where it was.
-void ConversationRows::dropReplacedTurns(int historySize)
+// those turns were taken out of the history; their rows stay, marked, as the
+// trace keeps the turns. A turn that added nothing to the history (a blocked
+// question) stays as it was.
+void ConversationRows::markReplacedTurns(int historySize)
 {
     QList<int> replaced;
     for (const TurnSpan &turn : std::as_const(m_turns)) {
@@ -468,22 +438,24 @@ void ConversationRows::dropReplacedTurns(int historySize)
             replaced.append(turn.id);
     }
     for (int turn : std::as_const(replaced))
-        removeTurn(turn);
+        markReplaced(turn);
 }
 
-void ConversationRows::removeTurn(int turn)
+void ConversationRows::markReplaced(int turn)
 {
-    m_turns.removeIf([turn](const TurnSpan &span) { return span.id == turn; });
-    const auto first
-        = std::find_if(m_rows.cbegin(), m_rows.cend(), [turn](const Row &row) { return row.turn == turn; });
-    const auto last = std::find_if(first, m_rows.cend(), [turn](const Row &row) { return row.turn != turn; });
-    if (first == last)
-        return;
-    const int from = int(first - m_rows.cbegin());
-    const int count = int(last - first);
-    beginRemoveRows({}, from, from + count - 1);
-    m_rows.remove(from, count);
-    endRemoveRows();
+    if (TurnSpan *replaced = span(turn)) {
+        // Out of the history: no later turn replaces it again, and it is not "the last question".
+        replaced->historyStart = replaced->historyEnd = -1;
+        replaced->messagesBefore = -1;
+    }
+    for (int i = 0; i < size(); ++i) {
+        if (m_rows.at(i).turn != turn || m_rows.at(i).replaced)
+            continue;
+        Row row = m_rows.at(i);
+        row.replaced = true;
+        row.retryable = false;
+        change(i, row);
+    }
 }
 
 ConversationRows::TurnSpan *ConversationRows::span(int turn)

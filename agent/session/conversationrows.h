@@ -23,15 +23,17 @@ struct TurnResult;
     the turn's model calls, a tool call by its id) or live from an agent's
     events, and from the trace's breakpoint waits: a tool call the step
     debugger holds is Held, not Running, until its wait ends. It keeps which
-    rows belong to which turn, drops the rows of turns a new turn replaces
-    (regenerate, edit, retry), and pages a long saved conversation: the last
-    turns first, earlier ones on request.
+    rows belong to which turn, marks the rows of turns a new turn replaces
+    (regenerate, edit, retry) as replaced but keeps them, as the trace keeps
+    their turns (reopened, a replaced turn shows its question, its answer and
+    its notices from its trace node), and pages a long saved conversation: the
+    last turns first, earlier ones on request.
 
     It is a list model whose owner feeds it (follow(), setTrace(),
     showHistory()) and whose views only read it: each new row is one
     rowsInserted, each change of a row one dataChanged naming the roles that
     changed (a streamed answer: one row inserted, then changed per delta), a
-    replaced turn rowsRemoved, and a new conversation a modelReset.
+    replaced turn one dataChanged per row, and a new conversation a modelReset.
 */
 class ConversationRows final : public QAbstractListModel
 {
@@ -45,6 +47,7 @@ public:
         ToolStateRole,               // int(ConversationRow::ToolState)
         TraceNodeRole,               // int, -1 without one
         TurnRole,                    // int
+        ReplacedRole,                // bool: ConversationRow::replaced
         RowRole,                     // the whole ConversationRow, as a QVariant of it
     };
     Q_ENUM(Role)
@@ -118,10 +121,9 @@ private:
         int blockedNode = -1;
         bool outputBlocked = false;
         int handoffNode = -1;
-        // The model call being retried: its notice, and each failed attempt in words.
+        // The model call being retried: its notice, and its failed attempts.
         int retryRow = -1;
-        int lastFailedAttempt = 0;
-        QStringList failedAttempts;
+        QList<RetryData> retries;
     };
 
     void onAgentEvent(const AgentEvent &event);
@@ -150,12 +152,18 @@ private:
     void change(int index, const ConversationRow &row);
     // Replaces every row and turn, as one reset.
     void resetRows(QList<ConversationRow> rows, QList<TurnSpan> turns, QList<Message> earlierHistory);
-    void dropReplacedTurns(int historySize);
-    void removeTurn(int turn);
+    void markReplacedTurns(int historySize);
+    void markReplaced(int turn);
     TurnSpan *span(int turn);
     void appendHistoryRows(const QList<Message> &history, qsizetype from, QList<ConversationRow> &rows,
                            QList<TurnSpan> &turns);
     void mapToTrace(QList<ConversationRow> &rows, const QList<TurnSpan> &turns) const;
+    // The notices each turn's trace node records (TurnNotices::ofTurn), where the live chat showed them.
+    void addRecordedNotices(QList<ConversationRow> &rows) const;
+    // The trace's turns the history no longer holds (replaced, or a question a shield blocked) among
+    // \a rows: those after the first root of \a rows (from the start when \a fromStart) and before
+    // \a beforeRoot (-1: to the end).
+    void addUnheldTurns(QList<ConversationRow> &rows, QList<TurnSpan> &turns, bool fromStart, int beforeRoot);
 
     QPointer<Agent> m_agent;
     QPointer<const Trace> m_trace;

@@ -54,6 +54,12 @@ struct TurnData
     QString output;
     QString outcome; // TurnOutcome name once finished
     TokenUsage usage;
+    // Why the turn did not answer (TurnResult::error), and whether it ran into the iteration limit:
+    // what the chat's notice at the turn's end says. Empty and false in traces recorded before them.
+    QString error;
+    bool limitReached = false;
+    // The warning that the turn's request nearly filled the context window, as the chat said it.
+    QString contextWarning;
     bool operator==(const TurnData &) const = default;
 };
 

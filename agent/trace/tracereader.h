@@ -96,8 +96,13 @@ constexpr auto payloadFieldsOf();
 template<>
 constexpr auto payloadFieldsOf<TurnData>()
 {
-    return std::tuple{field(u"agentName", &TurnData::agentName), field(u"input", &TurnData::input),
-                      field(u"output", &TurnData::output), field(u"outcome", &TurnData::outcome),
+    return std::tuple{field(u"agentName", &TurnData::agentName),
+                      field(u"input", &TurnData::input),
+                      field(u"output", &TurnData::output),
+                      field(u"outcome", &TurnData::outcome),
+                      field(u"error", &TurnData::error),
+                      field(u"limitReached", &TurnData::limitReached),
+                      field(u"contextWarning", &TurnData::contextWarning),
                       field(u"usage", &TurnData::usage)};
 }
 

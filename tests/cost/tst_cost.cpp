@@ -521,6 +521,20 @@ private slots:
         QCOMPARE(session.usage()->contextTokens(), qint64(15));
         QVERIFY(qAbs(session.usage()->sessionCost().usd - 0.000054) < 1e-12);
         QCOMPARE(session.usage()->turnCost().pricedCalls, 1);
+
+        // Saved and reopened, the chat says it again, in the same place.
+        const QList<ConversationRow> live = session.rows()->rows();
+        const Transcript saved = session.toTranscript();
+        QVERIFY(session.clear());
+        QVERIFY(session.restore(saved));
+        const QList<ConversationRow> &reopened = session.rows()->rows();
+        QCOMPARE(reopened.size(), live.size());
+        for (int i = 0; i < reopened.size(); ++i) {
+            QCOMPARE(reopened.at(i).kind, live.at(i).kind);
+            QCOMPARE(reopened.at(i).notice, live.at(i).notice);
+            QCOMPARE(reopened.at(i).text, live.at(i).text);
+            QCOMPARE(reopened.at(i).traceNode, live.at(i).traceNode);
+        }
     }
 };
 

@@ -1042,6 +1042,41 @@ private slots:
                  QJsonObject{{u"values"_s, QJsonArray{QJsonObject{{u"stringValue"_s, u"tool_calls"_s}}}}}}}));
     }
 
+    void exportsShowTheNoticesTheChatShowed_data()
+    {
+        QTest::addColumn<Format>("format");
+        QTest::addColumn<QStringList>("inOrder");
+        // The retry, which recovered, follows the first question and precedes its answer; the failure
+        // ends the last turn.
+        QTest::newRow("Markdown") << Format::Markdown
+                                  << QStringList{u"What does a widget cost?"_s,
+                                                 u"> **Recovered by retrying:** Recovered after 2 attempts: "
+                                                 "attempt 1 failed (HTTP 503)."_s,
+                                                 u"A widget costs"_s, u"Fail, please."_s,
+                                                 u"> **Error:** the provider failed (500)"_s};
+        QTest::newRow("HTML") << Format::Html
+                              << QStringList{
+                                     u"What does a widget cost?"_s,
+                                     u"<p class=\"notice\"><strong>Recovered by retrying:</strong> "
+                                     "Recovered after 2 attempts: attempt 1 failed (HTTP 503).</p>"_s,
+                                     u"A widget costs"_s, u"Fail, please."_s,
+                                     u"<p class=\"notice error\"><strong>Error:</strong> the provider "
+                                     "failed (500)</p>"_s};
+    }
+
+    void exportsShowTheNoticesTheChatShowed()
+    {
+        QFETCH(Format, format);
+        QFETCH(QStringList, inOrder);
+        const QString exported = QString::fromUtf8(exportAs(format, m_session));
+        qsizetype from = 0;
+        for (const QString &part : std::as_const(inOrder)) {
+            const qsizetype at = exported.indexOf(part, from);
+            QVERIFY2(at >= 0, qPrintable(part + u"\n\n"_s + exported));
+            from = at + part.size();
+        }
+    }
+
     void otlpRecordsRetriesShieldChecksAndErrorsAsEvents()
     {
         const QList<OtlpSpan> chats = spansWithOperation(m_spans, u"chat"_s);

@@ -228,6 +228,14 @@ private slots:
         QCOMPARE(userTexts(m_server->requests().constLast()), QStringList{u"uno"_s});
         QCOMPARE(m_session->lastUserText(), u"uno"_s);
         QCOMPARE(m_session->agent()->history().size(), 2);
+        // The model sees the edited question only; the chat, like the trace, keeps both turns.
+        QCOMPARE(m_session->trace()->roots().size(), 2);
+        const QList<ConversationRow> &rows = m_session->rows()->rows();
+        QCOMPARE(rows.size(), 4);
+        QCOMPARE(rows.at(0).text, u"one"_s);
+        QVERIFY(rows.at(0).replaced && rows.at(1).replaced);
+        QCOMPARE(rows.at(2).text, u"uno"_s);
+        QVERIFY(!rows.at(2).replaced && !rows.at(3).replaced);
     }
 
     void retryAfterAProviderErrorAsksAgainFromACleanHistory()
@@ -307,8 +315,11 @@ private slots:
         QVERIFY(m_session->send(u"two"_s));
         QTRY_COMPARE(finished.size(), 3);
         const QList<ConversationRow> live = m_session->rows()->rows();
-        QCOMPARE(live.size(), 4);
-        QCOMPARE(live.at(0).traceNode, m_session->trace()->roots().at(1));
+        // The replaced turn stays in the chat, marked, as it stays in the trace.
+        QCOMPARE(live.size(), 6);
+        QVERIFY(live.at(0).replaced);
+        QCOMPARE(live.at(0).traceNode, m_session->trace()->roots().at(0));
+        QCOMPARE(live.at(2).traceNode, m_session->trace()->roots().at(1));
         const Transcript transcript = m_session->toTranscript();
 
         QVERIFY(m_session->clear());
@@ -320,6 +331,7 @@ private slots:
             QCOMPARE(restored.at(i).kind, live.at(i).kind);
             QCOMPARE(restored.at(i).text, live.at(i).text);
             QCOMPARE(restored.at(i).traceNode, live.at(i).traceNode);
+            QCOMPARE(restored.at(i).replaced, live.at(i).replaced);
         }
     }
 

@@ -20,6 +20,9 @@ using namespace Qt::StringLiterals;
 using Row = ConversationRow;
 using Step = ScriptedModelClient::Step;
 
+Q_DECLARE_METATYPE(QList<Step>)
+Q_DECLARE_METATYPE(QList<Row::Notice>)
+
 namespace Loopscope {
 
 // What a failing comparison prints.
@@ -153,8 +156,23 @@ struct Fixture
         return rebuilt;
     }
 
+    // The same, from the trace as a saved file holds it (written to JSON and read back).
+    std::unique_ptr<ConversationRows> reopenedFromFile()
+    {
+        std::optional<TraceForest> forest = Trace::readJson(trace.toJson());
+        if (!forest)
+            return {};
+        saved.assign(std::move(*forest));
+        auto rebuilt = std::make_unique<ConversationRows>();
+        testModel(rebuilt.get());
+        rebuilt->setTrace(&saved);
+        rebuilt->showHistory(agent.history());
+        return rebuilt;
+    }
+
     ScriptedModelClient client;
     Workbench workbench;
+    Trace saved;
     Trace trace;
     Agent agent{&client, &workbench, &trace};
     ConversationRows rows;
@@ -172,6 +190,16 @@ void runParallelToolTurn(Fixture &f)
          ScriptedModelClient::calls({ScriptedModelClient::call(u"c3"_s, u"add"_s, u"{\"a\":3,\"b\":7}"_s)}),
          ScriptedModelClient::text(u"The sum is 10."_s)});
     QVERIFY(f.ask(u"What is 1 + 2 + 3 + 4?"_s));
+}
+
+ModelAttempt failedAttempt(int number, const QString &error)
+{
+    ModelAttempt attempt;
+    attempt.number = number;
+    attempt.httpStatus = 503;
+    attempt.error = error;
+    attempt.retryInMs = 1000;
+    return attempt;
 }
 
 // Says no to every tool call, as a user who clicks Deny.
@@ -323,6 +351,84 @@ private slots:
         QCOMPARE(rows.at(2).text, u"Hello."_s);
     }
 
+    void aReopenedSessionShowsTheNoticesItShowedLive_data()
+    {
+        QTest::addColumn<QList<Step>>("steps");
+        QTest::addColumn<int>("maxIterations");
+        QTest::addColumn<QList<Row::Notice>>("notices");
+
+        const auto call = [](const QString &id) {
+            return ScriptedModelClient::calls(
+                {ScriptedModelClient::call(id, u"add"_s, u"{\"a\":1,\"b\":2}"_s)});
+        };
+        Step failed = ScriptedModelClient::failure(u"service unavailable (503)"_s, 503);
+        failed.retries = {failedAttempt(1, u"unavailable (503) — retrying in 1 s (attempt 2 of 3)"_s),
+                          failedAttempt(2, u"unavailable (503) — retrying in 2 s (attempt 3 of 3)"_s)};
+        // The call's retries share one notice, which says the call failed after three attempts.
+        QTest::newRow("a call that failed after three attempts")
+            << QList<Step>{failed} << 10
+            << QList<Row::Notice>{Row::Notice::RetriesFailed, Row::Notice::Error};
+        QTest::newRow("a failed turn")
+            << QList<Step>{ScriptedModelClient::failure(u"bad gateway (502)"_s, 502)} << 10
+            << QList<Row::Notice>{Row::Notice::Error};
+        Step retriedAnswer = ScriptedModelClient::text(u"3."_s);
+        retriedAnswer.retries = {failedAttempt(1, u"unavailable (503) — retrying in 1 s (attempt 2 of 3)"_s),
+                                 failedAttempt(2, u"unavailable (503) — retrying in 2 s (attempt 3 of 3)"_s)};
+        QTest::newRow("a call retried twice, then recovered")
+            << QList<Step>{retriedAnswer} << 10 << QList<Row::Notice>{Row::Notice::Recovered};
+        Step retriedCalls = call(u"c1"_s);
+        retriedCalls.retries = {failedAttempt(1, u"unavailable (503) — retrying in 1 s (attempt 2 of 3)"_s)};
+        QTest::newRow("two calls of a turn, each retried and recovered")
+            << QList<Step>{retriedCalls, retriedAnswer} << 10
+            << QList<Row::Notice>{Row::Notice::Recovered, Row::Notice::Recovered};
+        QTest::newRow("a retry before tool calls, then the iteration limit")
+            << QList<Step>{retriedCalls, ScriptedModelClient::text(u"Probably 3."_s)} << 2
+            << QList<Row::Notice>{Row::Notice::Recovered, Row::Notice::Limit};
+        QTest::newRow("a fallback at the iteration limit")
+            << QList<Step>{call(u"c1"_s), call(u"c2"_s)} << 2 << QList<Row::Notice>{Row::Notice::Limit};
+    }
+
+    void aReopenedSessionShowsTheNoticesItShowedLive()
+    {
+        QFETCH(QList<Step>, steps);
+        QFETCH(int, maxIterations);
+        QFETCH(QList<Row::Notice>, notices);
+        Fixture f;
+        AgentConfig config;
+        config.maxIterations = maxIterations;
+        f.agent.setConfig(config);
+        f.client.enqueue(steps);
+        QVERIFY(f.ask(u"What is 1 + 2?"_s));
+
+        QList<Row::Notice> live;
+        for (const Row &row : f.rows.rows()) {
+            if (row.kind == Row::Kind::Notice)
+                live.append(row.notice);
+        }
+        QCOMPARE(live, notices);
+        QCOMPARE(f.reopened()->rows(), f.rows.rows());
+        const auto fromFile = f.reopenedFromFile();
+        QVERIFY(fromFile);
+        QCOMPARE(fromFile->rows(), f.rows.rows());
+    }
+
+    void aReopenedFailedTurnOffersRetryAsTheLiveOneDid()
+    {
+        Fixture f;
+        f.client.enqueue(ScriptedModelClient::failure(u"bad gateway (502)"_s, 502));
+        QVERIFY(f.ask(u"Hi"_s));
+
+        const auto rebuilt = f.reopenedFromFile();
+        QVERIFY(rebuilt);
+        QCOMPARE(rebuilt->size(), 2);
+        const Row &notice = rebuilt->at(1);
+        QCOMPARE(notice.kind, Row::Kind::Notice);
+        QCOMPARE(notice.notice, Row::Notice::Error);
+        QVERIFY(notice.text.contains(u"bad gateway (502)"_s));
+        QVERIFY(notice.retryable);
+        QCOMPARE(f.trace.node(notice.traceNode).kind, TraceKind::Error);
+    }
+
     void aCallsRetriesShareOneNoticeThatSaysWhenTheyAllFailed()
     {
         Fixture f;
@@ -403,13 +509,17 @@ private slots:
                                        nodesOfKind(f.trace, TraceKind::ModelCall, replacement).value(0)};
         const auto reopened = f.reopened();
         for (const ConversationRows *rows : {&f.rows, reopened.get()}) {
-            QCOMPARE(rows->size(), 2);
-            QCOMPARE(rows->at(1).text, u"7"_s);
-            QCOMPARE((QList<int>{rows->at(0).traceNode, rows->at(1).traceNode}), expectedNodes);
+            // The replaced turn stays, marked, before its replacement.
+            QCOMPARE(rows->size(), 4);
+            QVERIFY(rows->at(0).replaced);
+            QCOMPARE(rows->at(0).traceNode, f.trace.roots().at(0));
+            QCOMPARE(rows->at(3).text, u"7"_s);
+            QVERIFY(!rows->at(3).replaced);
+            QCOMPARE((QList<int>{rows->at(2).traceNode, rows->at(3).traceNode}), expectedNodes);
         }
     }
 
-    void askingAgainDropsTheRowsOfTheReplacedTurn()
+    void askingAgainKeepsTheReplacedTurnInTheChatAsTheTraceDoes()
     {
         Fixture f;
         f.client.enqueue({ScriptedModelClient::text(u"Paris"_s), ScriptedModelClient::text(u"Rome"_s),
@@ -420,15 +530,42 @@ private slots:
         const int replacedTurn = f.rows.at(2).turn;
 
         QSignalSpy removed(&f.rows, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy changed(&f.rows, &QAbstractItemModel::dataChanged);
         QVERIFY(f.askAgain(u"Capital of Italy?"_s));
 
-        QCOMPARE(removed.size(), 1);
-        QCOMPARE(signalledRows(removed.at(0)), (QList<int>{2, 3}));
-        QCOMPARE(f.rows.size(), 4);
+        QCOMPARE(removed.size(), 0);
+        QCOMPARE(f.trace.roots().size(), 3);
+        QCOMPARE(f.rows.size(), 6);
         QCOMPARE(f.rows.rows().first(2), firstTurn);
-        QCOMPARE(f.rows.at(3).text, u"It is Rome."_s);
-        QVERIFY(f.rows.at(2).turn != replacedTurn);
-        QCOMPARE(f.rows.at(2).traceNode, f.trace.roots().at(2));
+        QVERIFY(f.rows.at(2).replaced && f.rows.at(3).replaced);
+        QCOMPARE(f.rows.at(2).turn, replacedTurn);
+        QCOMPARE(f.rows.at(2).traceNode, f.trace.roots().at(1));
+        QCOMPARE(f.rows.at(3).text, u"Rome"_s);
+        QVERIFY(!f.rows.isInHistory(replacedTurn));
+        QVERIFY(changedRoles(changed.first()).contains(ConversationRows::ReplacedRole));
+        QVERIFY(!f.rows.at(4).replaced && !f.rows.at(5).replaced);
+        QCOMPARE(f.rows.at(5).text, u"It is Rome."_s);
+        QCOMPARE(f.rows.at(4).traceNode, f.trace.roots().at(2));
+
+        // Reopened, the chat still shows every turn the trace keeps, in the order asked.
+        QCOMPARE(withoutTurnIds(f.reopened()->rows()), withoutTurnIds(f.rows.rows()));
+    }
+
+    void aReplacedFailedTurnKeepsItsNoticeWithoutRetry()
+    {
+        Fixture f;
+        f.client.enqueue({ScriptedModelClient::failure(u"bad gateway (502)"_s, 502),
+                          ScriptedModelClient::text(u"Hello."_s)});
+        QVERIFY(f.ask(u"Hi"_s));
+        QVERIFY(f.askAgain(u"Hi"_s));
+
+        for (const auto &rows : {withoutTurnIds(f.rows.rows()), withoutTurnIds(f.reopened()->rows())}) {
+            QCOMPARE(rows.size(), 4);
+            QCOMPARE(rows.at(1).kind, Row::Kind::Notice);
+            QVERIFY(rows.at(1).replaced);
+            QVERIFY(!rows.at(1).retryable);
+            QCOMPARE(rows.at(3).text, u"Hello."_s);
+        }
     }
 
     void streamedTextGrowsOneRowUntilTheAnswerArrives()

@@ -340,6 +340,45 @@ private slots:
         QVERIFY2(window.statusText().contains(u"Context: ≈"_s), qPrintable(window.statusText()));
     }
 
+    void editingTheLastQuestionShowsOnItUntilCancelledOrEmptied()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
+        Ui::ChatView *chat = window.chatView();
+        int question = -1;
+        for (int i = 0; i < chat->itemCount(); ++i) {
+            if (chat->item(i)->kind() == Ui::ChatItem::Kind::UserMessage)
+                question = i;
+        }
+        QVERIFY(question >= 0);
+        const QString asked = m_fixture->session.lastUserText();
+
+        emit chat->editLastRequested(asked);
+        QVERIFY(window.composer()->isEditing());
+        QVERIFY(window.composer()->editBanner()->isVisible());
+        QCOMPARE(window.composer()->text(), asked);
+        QCOMPARE(chat->editedIndex(), question);
+        QVERIFY(chat->item(question)->isEditing());
+
+        QTest::keyClick(window.composer()->editor(), Qt::Key_Escape);
+        QVERIFY(!window.composer()->isEditing());
+        QVERIFY(!window.composer()->editBanner()->isVisible());
+        QCOMPARE(chat->editedIndex(), -1);
+        QVERIFY2(!window.statusBar()->currentMessage().contains(u"Editing"_s),
+                 qPrintable(window.statusBar()->currentMessage()));
+
+        // Emptying the box backs out too: what is written next is a new question.
+        emit chat->editLastRequested(asked);
+        QCOMPARE(chat->editedIndex(), question);
+        window.composer()->editor()->selectAll();
+        QTest::keyClick(window.composer()->editor(), Qt::Key_Delete);
+        QVERIFY(!window.composer()->isEditing());
+        QCOMPARE(chat->editedIndex(), -1);
+        QVERIFY(!window.statusBar()->currentMessage().contains(u"Editing"_s));
+    }
+
     void selectingInTheChatSelectsTheTraceNodeAndBack()
     {
         Ui::MainWindow window(m_fixture->context());

@@ -5,6 +5,7 @@
 #include <QAbstractTextDocumentLayout>
 #include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -25,11 +26,15 @@ ChatComposer::ChatComposer(QWidget *parent)
     , m_editor(new QPlainTextEdit(this))
     , m_send(new QPushButton(tr("Send"), this))
     , m_stop(new QPushButton(tr("Stop"), this))
+    , m_editBanner(new QWidget(this))
+    , m_editLabel(
+          new QLabel(tr("Editing your last question: Send asks it again in its place."), m_editBanner))
+    , m_cancelEdit(new QPushButton(tr("Cancel"), m_editBanner))
 {
     m_editor->setAccessibleName(tr("Message"));
     m_editor->setTabChangesFocus(true);
     m_editor->installEventFilter(this);
-    connect(m_editor, &QPlainTextEdit::textChanged, this, &ChatComposer::updateSendEnabled);
+    connect(m_editor, &QPlainTextEdit::textChanged, this, &ChatComposer::onTextChanged);
     connect(m_editor->document()->documentLayout(), &QAbstractTextDocumentLayout::documentSizeChanged, this,
             &ChatComposer::fitEditor);
 
@@ -49,11 +54,30 @@ ChatComposer::ChatComposer(QWidget *parent)
     m_buttons->addWidget(m_send);
     m_buttons->addWidget(m_stop);
 
-    auto *layout = new QHBoxLayout(this);
+    m_editLabel->setWordWrap(true);
+    m_cancelEdit->setAccessibleName(tr("Cancel editing the last question"));
+    m_cancelEdit->setToolTip(tr("Leave the question as it was (Esc)"));
+    connect(m_cancelEdit, &QPushButton::clicked, this, &ChatComposer::cancelEdit);
+    m_editBanner->setAccessibleName(tr("Editing the last question"));
+    m_editBanner->setBackgroundRole(QPalette::AlternateBase);
+    m_editBanner->setAutoFillBackground(true);
+    auto *banner = new QHBoxLayout(m_editBanner);
+    banner->setContentsMargins(chatSpacing(this, 0.5), 0, 0, 0);
+    banner->addWidget(m_editLabel, 1);
+    banner->addWidget(m_cancelEdit);
+    m_editBanner->hide();
+
+    auto *row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(chatSpacing(this, 0.5));
+    row->addWidget(m_editor, 1);
+    row->addLayout(m_buttons);
+
+    auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(chatSpacing(this, 0.5));
-    layout->addWidget(m_editor, 1);
-    layout->addLayout(m_buttons);
+    layout->setSpacing(chatSpacing(this, 0.25));
+    layout->addWidget(m_editBanner);
+    layout->addLayout(row);
 
     updatePlaceholder();
     updateSendEnabled();
@@ -71,6 +95,44 @@ void ChatComposer::setText(const QString &text)
     m_editor->setPlainText(text);
     m_editor->moveCursor(QTextCursor::End);
     m_editor->setFocus();
+}
+
+void ChatComposer::beginEdit(const QString &question)
+{
+    if (question.trimmed().isEmpty())
+        return;
+    if (!m_editing)
+        m_draftBeforeEdit = text();
+    setEditing(true);
+    setText(question);
+}
+
+void ChatComposer::cancelEdit()
+{
+    if (!m_editing)
+        return;
+    const QString draft = m_draftBeforeEdit;
+    setEditing(false);
+    setText(draft);
+}
+
+void ChatComposer::setEditing(bool editing)
+{
+    if (m_editing == editing)
+        return;
+    m_editing = editing;
+    m_editBanner->setVisible(editing);
+    if (!editing)
+        m_draftBeforeEdit.clear();
+    emit editingChanged(editing);
+}
+
+// An emptied editor has nothing left to put in the question's place: what is written next is new.
+void ChatComposer::onTextChanged()
+{
+    if (m_editing && text().trimmed().isEmpty())
+        setEditing(false);
+    updateSendEnabled();
 }
 
 void ChatComposer::insertText(const QString &text)
@@ -114,8 +176,13 @@ void ChatComposer::send()
     const QString message = text().trimmed();
     if (m_busy || message.isEmpty())
         return;
+    const bool edited = m_editing;
+    setEditing(false);
     m_editor->clear();
-    emit sendRequested(message);
+    if (edited)
+        emit editResendRequested(message);
+    else
+        emit sendRequested(message);
 }
 
 bool ChatComposer::eventFilter(QObject *watched, QEvent *event)
@@ -141,6 +208,10 @@ bool ChatComposer::eventFilter(QObject *watched, QEvent *event)
     case Qt::Key_Escape:
         if (m_busy) {
             emit cancelRequested();
+            return true;
+        }
+        if (m_editing) {
+            cancelEdit();
             return true;
         }
         break;

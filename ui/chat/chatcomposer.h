@@ -3,6 +3,7 @@
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QVBoxLayout;
@@ -14,6 +15,11 @@ namespace Loopscope::Ui {
     Where the user writes: a multi-line editor that grows with its text, Send
     (Ctrl+Enter, or Enter when "send on Enter" is on, Shift+Enter then making
     a new line) and, while a turn runs, Stop (or Esc) in its place.
+
+    Editing the last question is a state of its own, shown by a banner over
+    the editor with Cancel: Send then asks for a resend in the question's
+    place (editResendRequested), and Cancel, Esc or emptying the editor leave
+    it, so a question written afterwards is sent as a new one.
 */
 class ChatComposer final : public QWidget
 {
@@ -25,6 +31,15 @@ public:
     QString text() const;
     // E.g. the last question, to edit and resend; the cursor goes to the end.
     void setText(const QString &text);
+
+    // Puts the last question into the editor to be edited and resent in its place; the draft
+    // written before comes back on Cancel.
+    void beginEdit(const QString &question);
+    // Leaves edit mode, the draft written before it back in the editor; nothing when not editing.
+    void cancelEdit();
+    bool isEditing() const { return m_editing; }
+    QWidget *editBanner() const { return m_editBanner; }
+    QPushButton *cancelEditButton() const { return m_cancelEdit; }
 
     // Inserts at the cursor (e.g. an MCP prompt or resource), on a line of its own when needed.
     void insertText(const QString &text);
@@ -42,18 +57,22 @@ public:
     QPushButton *sendButton() const { return m_send; }
     QPushButton *stopButton() const { return m_stop; }
 
-    // Emits sendRequested() with the text and empties the editor; nothing
-    // while busy or with nothing but blanks written.
+    // Emits sendRequested() (editResendRequested() in edit mode, which it leaves) with the text and
+    // empties the editor; nothing while busy or with nothing but blanks written.
     void send();
 
 signals:
     void sendRequested(const QString &text);
+    void editResendRequested(const QString &text);
+    void editingChanged(bool editing);
     void cancelRequested();
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    void setEditing(bool editing);
+    void onTextChanged();
     void updatePlaceholder();
     void updateSendEnabled();
     void fitEditor();
@@ -62,6 +81,11 @@ private:
     QPushButton *m_send;
     QPushButton *m_stop;
     QVBoxLayout *m_buttons;
+    QWidget *m_editBanner;
+    QLabel *m_editLabel;
+    QPushButton *m_cancelEdit;
+    QString m_draftBeforeEdit;
+    bool m_editing = false;
     bool m_busy = false;
     bool m_sendOnEnter = false;
 };

@@ -24,6 +24,30 @@ void ChatItem::setSelected(bool selected)
     update();
 }
 
+void ChatItem::setReplaced(bool replaced)
+{
+    if (m_replaced == replaced)
+        return;
+    m_replaced = replaced;
+    QPalette dimmed;
+    if (replaced) {
+        dimmed = palette();
+        for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text})
+            dimmed.setColor(role, dimmed.color(QPalette::PlaceholderText));
+    }
+    setPalette(dimmed);
+    setToolTip(replaced ? tr("Asked again: the model no longer sees this turn; the trace keeps it.")
+                        : QString());
+}
+
+void ChatItem::setEditing(bool editing)
+{
+    if (m_editing == editing)
+        return;
+    m_editing = editing;
+    update();
+}
+
 void ChatItem::setSurface(ChatSurface surface)
 {
     m_surface = surface;
@@ -34,7 +58,7 @@ void ChatItem::paintEvent(QPaintEvent *event)
 {
     Q_UNUSED(event);
     QPainter painter(this);
-    paintSurface(painter, this, m_surface, m_selected);
+    paintSurface(painter, this, m_surface, m_selected || m_editing);
 }
 
 // Every descendant, present and future, reports its mouse presses here.

@@ -33,6 +33,12 @@ public:
 
     bool isSelected() const { return m_selected; }
     void setSelected(bool selected);
+    // Of a turn asked again: dimmed, with a tooltip saying the model no longer sees it.
+    bool isReplaced() const { return m_replaced; }
+    void setReplaced(bool replaced);
+    // The question the composer is editing: highlighted as a selection is, until the edit ends.
+    bool isEditing() const { return m_editing; }
+    void setEditing(bool editing);
 
     // What the item says, as plain text: for Copy and for tests.
     virtual QString plainText() const = 0;
@@ -54,6 +60,8 @@ private:
     int m_traceNode = -1;
     int m_turn = -1;
     bool m_selected = false;
+    bool m_editing = false;
+    bool m_replaced = false;
     ChatSurface m_surface = ChatSurface::None;
     bool m_pressReported = false;
 };

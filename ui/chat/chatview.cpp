@@ -388,6 +388,7 @@ void ChatView::render(ChatItem *item, const ConversationRow &row)
 {
     item->setTraceNode(row.traceNode);
     item->setTurn(row.turn);
+    item->setReplaced(row.replaced);
     switch (row.kind) {
     case ConversationRow::Kind::User:
     case ConversationRow::Kind::Assistant: {
@@ -608,12 +609,8 @@ bool ChatView::isBusy() const
     return m_rows->isTurnRunning() || (m_agent && m_agent->isRunning());
 }
 
-// Edit, Regenerate and Retry act on the latest turn, and only between turns.
-void ChatView::updateActions()
+ChatItem *ChatView::lastQuestionItem() const
 {
-    // Read-only: nothing may ask again, as if a turn always ran.
-    const bool busy = m_readOnly || isBusy();
-    const int lastTurn = m_rows->lastTurn();
     ChatItem *lastUser = nullptr;
     for (ChatItem *chatItem : std::as_const(m_items)) {
         if (chatItem->kind() == ChatItem::Kind::UserMessage)
@@ -623,6 +620,34 @@ void ChatView::updateActions()
     // last question" would replace the one before it.
     if (lastUser && !m_rows->isInHistory(lastUser->turn()))
         lastUser = nullptr;
+    return lastUser;
+}
+
+void ChatView::setEditingLastQuestion(bool editing)
+{
+    ChatItem *edited = editing ? lastQuestionItem() : nullptr;
+    for (ChatItem *chatItem : std::as_const(m_items))
+        chatItem->setEditing(chatItem == edited);
+    if (edited)
+        ensureWidgetVisible(edited);
+}
+
+int ChatView::editedIndex() const
+{
+    for (int i = 0; i < itemCount(); ++i) {
+        if (m_items.at(i)->isEditing())
+            return i;
+    }
+    return -1;
+}
+
+// Edit, Regenerate and Retry act on the latest turn, and only between turns.
+void ChatView::updateActions()
+{
+    // Read-only: nothing may ask again, as if a turn always ran.
+    const bool busy = m_readOnly || isBusy();
+    const int lastTurn = m_rows->lastTurn();
+    ChatItem *lastUser = lastQuestionItem();
     // Regenerate belongs to a turn that ended with an answer; one that ended
     // with a notice offers Retry instead.
     ChatItem *lastAnswer = m_items.isEmpty() ? nullptr : m_items.last();

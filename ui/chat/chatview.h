@@ -82,6 +82,11 @@ public:
     // the node belongs to. Emits nothing.
     void selectTraceNode(int nodeId);
 
+    // Marks the last question as the one the composer edits (false: none is).
+    void setEditingLastQuestion(bool editing);
+    // The index of the item being edited; -1 without one.
+    int editedIndex() const;
+
     int itemCount() const { return int(m_items.size()); }
     ChatItem *item(int index) const;
     QString itemText(int index) const;
@@ -135,6 +140,8 @@ private:
 
     void selectItem(ChatItem *item);
     void updateActions();
+    // The item of the last question that entered the history; nullptr without one.
+    ChatItem *lastQuestionItem() const;
     void updateActivity();
     void updateEmptyHint();
     bool isBusy() const;

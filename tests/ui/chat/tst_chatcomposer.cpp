@@ -98,6 +98,79 @@ private slots:
         QCOMPARE(cancelled.size(), busy ? 1 : 0);
     }
 
+    void editingShowsABannerAndSendAsksForTheResend()
+    {
+        ChatComposer composer;
+        composer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&composer));
+        QSignalSpy editing(&composer, &ChatComposer::editingChanged);
+        QSignalSpy sent(&composer, &ChatComposer::sendRequested);
+        QSignalSpy resent(&composer, &ChatComposer::editResendRequested);
+
+        composer.beginEdit(u"What is 2 + 2?"_s);
+        QVERIFY(composer.isEditing());
+        QVERIFY(composer.editBanner()->isVisible());
+        QCOMPARE(composer.text(), u"What is 2 + 2?"_s);
+        QCOMPARE(editing.size(), 1);
+
+        QTest::keyClicks(composer.editor(), u" And 3 + 3?"_s);
+        composer.send();
+        QCOMPARE(resent.size(), 1);
+        QCOMPARE(resent.first().first().toString(), u"What is 2 + 2? And 3 + 3?"_s);
+        QCOMPARE(sent.size(), 0);
+        QVERIFY(!composer.isEditing());
+        QVERIFY(!composer.editBanner()->isVisible());
+        QCOMPARE(editing.last().first().toBool(), false);
+    }
+
+    void leavingEditModeBringsBackTheDraft_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("Esc") << u"Esc"_s;
+        QTest::newRow("Cancel") << u"Cancel"_s;
+    }
+
+    void leavingEditModeBringsBackTheDraft()
+    {
+        QFETCH(QString, how);
+        ChatComposer composer;
+        composer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&composer));
+        QTest::keyClicks(composer.editor(), u"a draft"_s);
+        QSignalSpy editing(&composer, &ChatComposer::editingChanged);
+        composer.beginEdit(u"the last question"_s);
+        QVERIFY(composer.isEditing());
+
+        if (how == u"Esc")
+            QTest::keyClick(composer.editor(), Qt::Key_Escape);
+        else
+            QTest::mouseClick(composer.cancelEditButton(), Qt::LeftButton);
+
+        QVERIFY(!composer.isEditing());
+        QVERIFY(!composer.editBanner()->isVisible());
+        QCOMPARE(composer.text(), u"a draft"_s);
+        QCOMPARE(editing.size(), 2);
+        QCOMPARE(editing.last().first().toBool(), false);
+    }
+
+    void aQuestionWrittenAfterEmptyingTheEditIsSentAsANewOne()
+    {
+        ChatComposer composer;
+        QSignalSpy sent(&composer, &ChatComposer::sendRequested);
+        QSignalSpy resent(&composer, &ChatComposer::editResendRequested);
+        composer.beginEdit(u"the last question"_s);
+
+        composer.editor()->selectAll();
+        QTest::keyClick(composer.editor(), Qt::Key_Delete);
+        QVERIFY(!composer.isEditing());
+        QTest::keyClicks(composer.editor(), u"a new question"_s);
+        composer.send();
+
+        QCOMPARE(resent.size(), 0);
+        QCOMPARE(sent.size(), 1);
+        QCOMPARE(sent.first().first().toString(), u"a new question"_s);
+    }
+
     void whileBusyStopReplacesSendAndNothingIsSent()
     {
         ChatComposer composer;

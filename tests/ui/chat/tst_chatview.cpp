@@ -987,13 +987,13 @@ private slots:
         QVERIFY(view.isEmptyHintVisible());
     }
 
-    void askingAgainReplacesTheLastTurn_data()
+    void askingAgainKeepsTheReplacedTurnDimmed_data()
     {
         QTest::addColumn<bool>("edit");
         QTest::newRow("regenerate") << false;
         QTest::newRow("edit and resend") << true;
     }
-    void askingAgainReplacesTheLastTurn()
+    void askingAgainKeepsTheReplacedTurnDimmed()
     {
         QFETCH(bool, edit);
         Fixture f;
@@ -1016,12 +1016,20 @@ private slots:
         QTest::mouseClick(button, Qt::LeftButton);
         QTRY_COMPARE(f.finished.size(), 3);
 
-        QCOMPARE(f.view.itemCount(), 4);
+        // The trace keeps the replaced turn, so the chat does too: dimmed, offering nothing.
+        QCOMPARE(f.view.itemCount(), 6);
         QCOMPARE(f.view.itemText(0), u"Capital of France?"_s);
         QCOMPARE(f.view.itemText(1), u"Paris"_s);
-        QCOMPARE(f.view.itemText(2),
+        QCOMPARE(f.view.itemText(2), u"Capital of Italy?"_s);
+        QCOMPARE(f.view.itemText(3), u"Rome"_s);
+        QVERIFY(f.view.item(2)->isReplaced() && f.view.item(3)->isReplaced());
+        QVERIFY(!static_cast<MessageWidget *>(f.view.item(2))->isLastActionAvailable());
+        QVERIFY(!f.view.item(2)->toolTip().isEmpty());
+        QCOMPARE(f.view.itemText(4),
                  edit ? u"Capital of Italy? Answer in a sentence."_s : u"Capital of Italy?"_s);
-        QCOMPARE(f.view.itemText(3), u"It is Rome."_s);
+        QCOMPARE(f.view.itemText(5), u"It is Rome."_s);
+        QVERIFY(!f.view.item(4)->isReplaced() && !f.view.item(5)->isReplaced());
+        QVERIFY(static_cast<MessageWidget *>(f.view.item(4))->isLastActionAvailable());
     }
 
     void aBlockedQuestionStaysWhenTheNextOneIsAsked()

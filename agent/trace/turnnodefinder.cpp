@@ -1,4 +1,4 @@
-#include "agent/session/turnnodefinder.h"
+#include "agent/trace/turnnodefinder.h"
 
 #include "agent/trace/trace.h"
 
