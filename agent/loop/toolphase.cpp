@@ -82,20 +82,17 @@ QString compactJson(const QJsonObject &object)
 
 struct ToolPhase::PendingCall
 {
-    enum class Stage { Checking, AwaitingDecision, Queued, Running, Done };
-
+    int index = 0; // in the model's order; callbacks name a call by it, since ids need not be unique
     ToolCall call;
     std::shared_ptr<const Tool> tool;
     QJsonObject arguments;
     int traceNode = -1;
-    Stage stage = Stage::Checking;
     ToolResult result;
     std::shared_ptr<ToolContext> context;
     QFutureWatcher<ToolResult> *watcher = nullptr; // while it runs
     QTimer *timeout = nullptr;
     int timeoutLeftMs = 0; // while timeouts are paused
     int waitNode = -1;     // the span of a hold for someone's decision, while it lasts
-    QString exclusiveKey;  // calls sharing a non-empty key run one after another, in call order
     qint64 decidedUs = 0;  // when the last hold ended: the call's own time starts there
 };
 
@@ -150,8 +147,9 @@ void ToolPhase::start(TurnToken token, const QList<ToolCall> &calls, int parentN
     m_defaultTimeoutMs = config.toolTimeoutMs;
     m_maxRepeatedCalls = config.maxRepeatedCalls;
     m_calls.clear();
+    m_schedule.reset(int(calls.size()));
     // After calls with effects the same request may well have another answer: the count starts again.
-    m_lastResponseCalls = std::exchange(m_thisResponseChangesThings, false) ? QList<RepeatedCall>()
+    m_lastResponseCalls = std::exchange(m_thisResponseChangesThings, false) ? QHash<QString, int>()
                                                                             : std::move(m_thisResponseCalls);
     m_thisResponseCalls.clear();
     m_active = true;
@@ -159,6 +157,7 @@ void ToolPhase::start(TurnToken token, const QList<ToolCall> &calls, int parentN
     emit waitingForDecision(false);
     for (const ToolCall &call : calls) {
         PendingCall &pending = *m_calls.emplace_back(std::make_unique<PendingCall>());
+        pending.index = int(m_calls.size()) - 1;
         pending.call = call;
         ToolCallData data;
         data.call = call;
@@ -171,13 +170,14 @@ void ToolPhase::start(TurnToken token, const QList<ToolCall> &calls, int parentN
     finishIfDone();
 }
 
-ToolPhase::PendingCall *ToolPhase::find(const QString &callId)
+ToolPhase::PendingCall *ToolPhase::callAt(int index)
 {
-    for (const auto &pending : m_calls) {
-        if (pending->call.id == callId)
-            return pending.get();
-    }
-    return nullptr;
+    return index >= 0 && std::size_t(index) < m_calls.size() ? m_calls[std::size_t(index)].get() : nullptr;
+}
+
+CallSchedule::Stage ToolPhase::stageOf(const PendingCall &pending) const
+{
+    return m_schedule.stage(pending.index);
 }
 
 QList<ToolPhase::FinishedCall> ToolPhase::results() const
@@ -246,29 +246,27 @@ void ToolPhase::prepare(PendingCall &pending)
         fail(tr("The arguments do not match the schema of %1:\n%2").arg(call.name, violation));
         return;
     }
-    pending.exclusiveKey = pending.tool->exclusiveKey(pending.arguments);
-    pending.stage = PendingCall::Stage::AwaitingDecision;
-    consultInterceptors(call.id, 0);
+    m_schedule.setExclusiveKey(pending.index, pending.tool->exclusiveKey(pending.arguments));
+    m_schedule.setStage(pending.index, CallSchedule::Stage::AwaitingDecision);
+    consultInterceptors(pending.index, 0);
 }
 
 // How many responses in a row, this one included, asked for this call.
 int ToolPhase::responsesInARow(const QString &name, const QJsonObject &arguments)
 {
-    const auto same = [&](const RepeatedCall &earlier) {
-        return earlier.name == name && earlier.arguments == arguments;
-    };
-    const auto counted = std::find_if(m_thisResponseCalls.cbegin(), m_thisResponseCalls.cend(), same);
-    if (counted != m_thisResponseCalls.cend())
-        return counted->responses;
-    const auto before = std::find_if(m_lastResponseCalls.cbegin(), m_lastResponseCalls.cend(), same);
-    const int responses = (before != m_lastResponseCalls.cend() ? before->responses : 0) + 1;
-    m_thisResponseCalls.append({name, arguments, responses});
+    // Compact JSON of an object lists its keys sorted: equal arguments give equal text however
+    // they were spaced or ordered.
+    const QString key = name + u'\n' + compactJson(arguments);
+    if (const auto counted = m_thisResponseCalls.constFind(key); counted != m_thisResponseCalls.cend())
+        return *counted;
+    const int responses = m_lastResponseCalls.value(key, 0) + 1;
+    m_thisResponseCalls.insert(key, responses);
     return responses;
 }
 
-void ToolPhase::consultInterceptors(const QString &callId, int interceptorIndex)
+void ToolPhase::consultInterceptors(int callIndex, int interceptorIndex)
 {
-    PendingCall &pending = *find(callId);
+    PendingCall &pending = *callAt(callIndex);
     if (interceptorIndex >= m_interceptors.size()) {
         queue(pending);
         return;
@@ -284,17 +282,17 @@ void ToolPhase::consultInterceptors(const QString &callId, int interceptorIndex)
     const QPointer<TurnGate> gate(m_gate);
     const QPointer<ToolPhase> self(this);
     const TurnToken token = m_token;
-    ToolCallDecision decision([gate, self, token, callId, interceptorIndex](ToolCallVerdict verdict) {
-        TurnGate::post(gate, token, [self, callId, interceptorIndex, verdict = std::move(verdict)] {
+    ToolCallDecision decision([gate, self, token, callIndex, interceptorIndex](ToolCallVerdict verdict) {
+        TurnGate::post(gate, token, [self, callIndex, interceptorIndex, verdict = std::move(verdict)] {
             if (self)
-                self->applyVerdict(callId, interceptorIndex, verdict);
+                self->applyVerdict(callIndex, interceptorIndex, verdict);
         });
     });
     Interceptor *interceptor = m_interceptors.at(interceptorIndex);
     interceptor->interceptToolCall(checkpoint, decision);
     // Undecided once the interceptor returned: it holds the call for someone (the user, a debugger).
     if (decision.isPending()) {
-        if (PendingCall *held = find(callId); held && held->waitNode < 0)
+        if (PendingCall *held = callAt(callIndex); held && held->waitNode < 0)
             beginWait(*held, interceptor->holdKind());
     }
 }
@@ -330,10 +328,10 @@ void ToolPhase::endWait(PendingCall &pending, const QString &decision, TraceStat
     m_trace->finish(node, status, pending.decidedUs);
 }
 
-void ToolPhase::applyVerdict(const QString &callId, int interceptorIndex, const ToolCallVerdict &verdict)
+void ToolPhase::applyVerdict(int callIndex, int interceptorIndex, const ToolCallVerdict &verdict)
 {
-    PendingCall *found = find(callId);
-    if (!found || found->stage != PendingCall::Stage::AwaitingDecision)
+    PendingCall *found = callAt(callIndex);
+    if (!found || stageOf(*found) != CallSchedule::Stage::AwaitingDecision)
         return;
     PendingCall &pending = *found;
 
@@ -364,7 +362,7 @@ void ToolPhase::applyVerdict(const QString &callId, int interceptorIndex, const 
     case ToolCallVerdict::Action::Allow:
         if (verdict.editedArguments && !takeEditedArguments(pending, *verdict.editedArguments))
             break;
-        consultInterceptors(callId, interceptorIndex + 1);
+        consultInterceptors(callIndex, interceptorIndex + 1);
         break;
     }
     startQueued();
@@ -397,7 +395,7 @@ bool ToolPhase::takeEditedArguments(PendingCall &pending, const QString &edited)
         return false;
     }
     pending.arguments = document.object();
-    pending.exclusiveKey = pending.tool->exclusiveKey(pending.arguments);
+    m_schedule.setExclusiveKey(pending.index, pending.tool->exclusiveKey(pending.arguments));
     return true;
 }
 
@@ -415,48 +413,25 @@ void ToolPhase::queue(PendingCall &pending)
         if (decision.isEmpty())
             decision = u"allowed"_s;
     });
-    pending.stage = PendingCall::Stage::Queued;
+    m_schedule.setStage(pending.index, CallSchedule::Stage::Queued);
 }
 
 void ToolPhase::startQueued()
 {
     if (!m_active)
         return;
-    int running = 0;
-    for (const auto &pending : m_calls)
-        running += pending->stage == PendingCall::Stage::Running;
-    for (const auto &pending : m_calls) {
-        if (running >= m_maxParallel)
+    while (m_schedule.running() < m_maxParallel) {
+        const std::optional<int> next = m_schedule.nextStartable();
+        if (!next)
             break;
-        if (pending->stage == PendingCall::Stage::Queued && !waitsForEarlierCall(*pending)) {
-            run(*pending);
-            ++running;
-        }
+        run(*callAt(*next));
     }
-    bool anyAwaiting = false;
-    for (const auto &pending : m_calls)
-        anyAwaiting |= pending->stage == PendingCall::Stage::AwaitingDecision;
-    emit waitingForDecision(anyAwaiting && running == 0);
-}
-
-// A call waits while an earlier call of this response with the same exclusive
-// key has not finished, whatever stage it is in (even awaiting a decision).
-bool ToolPhase::waitsForEarlierCall(const PendingCall &pending) const
-{
-    if (pending.exclusiveKey.isEmpty())
-        return false;
-    for (const auto &earlier : m_calls) {
-        if (earlier.get() == &pending)
-            return false;
-        if (earlier->exclusiveKey == pending.exclusiveKey && earlier->stage != PendingCall::Stage::Done)
-            return true;
-    }
-    return false;
+    emit waitingForDecision(m_schedule.awaitingDecision() > 0 && m_schedule.running() == 0);
 }
 
 void ToolPhase::run(PendingCall &pending)
 {
-    pending.stage = PendingCall::Stage::Running;
+    m_schedule.setStage(pending.index, CallSchedule::Stage::Running);
 
     const QPointer<TurnGate> gate(m_gate);
     const QPointer<ToolPhase> self(this);
@@ -473,13 +448,13 @@ void ToolPhase::run(PendingCall &pending)
         });
     });
 
-    const QString callId = pending.call.id;
+    const int callIndex = pending.index;
     const int timeoutMs = pending.tool->behaviour().timeoutMs.value_or(m_defaultTimeoutMs);
     if (timeoutMs > 0) {
         pending.timeout = new QTimer(this);
         pending.timeout->setSingleShot(true);
         connect(pending.timeout, &QTimer::timeout, this,
-                m_gate->guard(token, [this, callId, timeoutMs] { onTimeout(callId, timeoutMs); }));
+                m_gate->guard(token, [this, callIndex, timeoutMs] { onTimeout(callIndex, timeoutMs); }));
         if (m_timeoutsPaused)
             pending.timeoutLeftMs = timeoutMs;
         else
@@ -489,9 +464,9 @@ void ToolPhase::run(PendingCall &pending)
     const auto times = std::make_shared<RunTimes>();
     auto *watcher = new QFutureWatcher<ToolResult>(this);
     pending.watcher = watcher;
-    const auto onFinished = m_gate->guard(token, [this, watcher, times, callId] {
-        PendingCall *finished = find(callId);
-        if (!finished || finished->watcher != watcher || finished->stage != PendingCall::Stage::Running)
+    const auto onFinished = m_gate->guard(token, [this, watcher, times, callIndex] {
+        PendingCall *finished = callAt(callIndex);
+        if (!finished || finished->watcher != watcher || stageOf(*finished) != CallSchedule::Stage::Running)
             return; // timed out or cancelled meanwhile
         finished->watcher = nullptr;
         const QFuture<ToolResult> future = watcher->future();
@@ -516,7 +491,7 @@ void ToolPhase::pauseTimeouts(bool paused)
         return;
     m_timeoutsPaused = paused;
     for (const auto &pending : m_calls) {
-        if (!pending->timeout || pending->stage != PendingCall::Stage::Running)
+        if (!pending->timeout || stageOf(*pending) != CallSchedule::Stage::Running)
             continue;
         if (paused) {
             pending->timeoutLeftMs = std::max(0, pending->timeout->remainingTime());
@@ -527,10 +502,10 @@ void ToolPhase::pauseTimeouts(bool paused)
     }
 }
 
-void ToolPhase::onTimeout(const QString &callId, int timeoutMs)
+void ToolPhase::onTimeout(int callIndex, int timeoutMs)
 {
-    PendingCall *timedOut = find(callId);
-    if (!timedOut || timedOut->stage != PendingCall::Stage::Running)
+    PendingCall *timedOut = callAt(callIndex);
+    if (!timedOut || stageOf(*timedOut) != CallSchedule::Stage::Running)
         return;
     timedOut->context->cancel();
     complete(*timedOut,
@@ -544,7 +519,7 @@ void ToolPhase::onTimeout(const QString &callId, int timeoutMs)
 void ToolPhase::complete(PendingCall &pending, const ToolResult &result, TraceStatus status, qint64 startedUs,
                          qint64 endedUs)
 {
-    pending.stage = PendingCall::Stage::Done;
+    m_schedule.setStage(pending.index, CallSchedule::Stage::Done);
     pending.result = result;
     // Ended before its tool answered (time limit, cancellation): a late answer is nobody's.
     if (QFutureWatcher<ToolResult> *watcher = std::exchange(pending.watcher, nullptr)) {
@@ -582,10 +557,8 @@ void ToolPhase::finishIfDone()
 {
     if (!m_active || m_preparing)
         return;
-    for (const auto &pending : m_calls) {
-        if (pending->stage != PendingCall::Stage::Done)
-            return;
-    }
+    if (!m_schedule.allDone())
+        return;
     m_active = false;
     emit finished();
 }
@@ -595,7 +568,7 @@ void ToolPhase::cancel()
     if (!m_active)
         return;
     for (const auto &pending : m_calls) {
-        if (pending->stage == PendingCall::Stage::Done)
+        if (stageOf(*pending) == CallSchedule::Stage::Done)
             continue;
         if (pending->context)
             pending->context->cancel();

@@ -2,10 +2,12 @@
 
 #include "agent/loop/agentconfig.h"
 #include "agent/loop/agentevent.h"
+#include "agent/loop/callschedule.h"
 #include "agent/loop/interceptor.h"
 #include "agent/loop/turngate.h"
 #include "agent/trace/clock.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
@@ -92,19 +94,19 @@ signals:
 private:
     struct PendingCall;
 
-    PendingCall *find(const QString &callId);
+    PendingCall *callAt(int index);
+    CallSchedule::Stage stageOf(const PendingCall &pending) const;
     void prepare(PendingCall &pending);
-    void consultInterceptors(const QString &callId, int interceptorIndex);
+    void consultInterceptors(int callIndex, int interceptorIndex);
     void beginWait(PendingCall &pending, const QString &waitingFor);
     void endWait(PendingCall &pending, const QString &decision, TraceStatus status,
                  const ToolCallVerdict &verdict = {});
-    void applyVerdict(const QString &callId, int interceptorIndex, const ToolCallVerdict &verdict);
+    void applyVerdict(int callIndex, int interceptorIndex, const ToolCallVerdict &verdict);
     bool takeEditedArguments(PendingCall &pending, const QString &edited);
     void queue(PendingCall &pending);
     void startQueued();
-    bool waitsForEarlierCall(const PendingCall &pending) const;
     void run(PendingCall &pending);
-    void onTimeout(const QString &callId, int timeoutMs);
+    void onTimeout(int callIndex, int timeoutMs);
     void complete(PendingCall &pending, const ToolResult &result, TraceStatus status, qint64 startedUs = 0,
                   qint64 endedUs = 0);
     void finishIfDone();
@@ -126,21 +128,17 @@ private:
     int m_defaultTimeoutMs = 0;
     int m_maxRepeatedCalls = 0;
     std::vector<std::unique_ptr<PendingCall>> m_calls;
+    CallSchedule m_schedule;
     bool m_active = false;
     bool m_timeoutsPaused = false;
     bool m_preparing = false;
     // The runaway guard: how many responses in a row asked for each call, compared as parsed so that
     // spacing does not tell them apart. A call counts once per response however often that response
     // asks for it, and only for a tool whose repeat gives the same result.
-    struct RepeatedCall
-    {
-        QString name;
-        QJsonObject arguments;
-        int responses = 0;
-    };
     int responsesInARow(const QString &name, const QJsonObject &arguments);
-    QList<RepeatedCall> m_lastResponseCalls;
-    QList<RepeatedCall> m_thisResponseCalls;
+    // Name and compact arguments → how many responses in a row asked for that call.
+    QHash<QString, int> m_lastResponseCalls;
+    QHash<QString, int> m_thisResponseCalls;
     bool m_thisResponseChangesThings = false; // it called a tool with effects: earlier results may be stale
 };
 

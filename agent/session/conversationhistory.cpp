@@ -166,6 +166,7 @@ void ConversationRows::mapToTrace(QList<Row> &rows, const QList<TurnSpan> &turns
     int turn = -1;
     int turnNode = -1;
     QList<int> answers;
+    QHash<QString, int> toolCallNodes;
     for (Row &row : rows) {
         if (row.turn != turn || turn < 0) {
             turn = row.turn;
@@ -173,12 +174,13 @@ void ConversationRows::mapToTrace(QList<Row> &rows, const QList<TurnSpan> &turns
             const bool asked = span.historyEnd > span.historyStart && span.messagesBefore >= 0;
             turnNode = asked ? finder.nextTurn(span.messagesBefore) : -1;
             answers = TurnNodeFinder::answerNodes(*m_trace, turnNode);
+            toolCallNodes = TurnNodeFinder::toolCallNodes(*m_trace, turnNode);
         }
         switch (row.kind) {
         case Row::Kind::User: row.traceNode = turnNode; break;
         case Row::Kind::Assistant: row.traceNode = answers.isEmpty() ? -1 : answers.takeFirst(); break;
         case Row::Kind::ToolCall:
-            row.traceNode = TurnNodeFinder::toolCallNode(*m_trace, turnNode, row.toolCall.id);
+            row.traceNode = toolCallNodes.value(row.toolCall.id, -1);
             // The message only says whether it failed; the node says why (denied, blocked, …).
             if (row.traceNode >= 0 && isPlainResult(row.toolState)
                 && m_trace->node(row.traceNode).status != TraceStatus::Running)

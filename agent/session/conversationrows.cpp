@@ -383,6 +383,7 @@ int ConversationRows::append(ConversationRow row)
     const int index = size();
     beginInsertRows({}, index, index);
     m_rows.append(std::move(row));
+    indexToolCall(index);
     endInsertRows();
     return index;
 }
@@ -410,6 +411,7 @@ void ConversationRows::change(int index, const ConversationRow &row)
         roles.append(ReplacedRole);
     roles.append(RowRole);
     m_rows[index] = row;
+    indexToolCall(index);
     const QModelIndex changed = this->index(index);
     emit dataChanged(changed, changed, roles);
 }
@@ -420,6 +422,9 @@ void ConversationRows::resetRows(QList<ConversationRow> rows, QList<TurnSpan> tu
     beginResetModel();
     m_live.reset();
     m_rows = std::move(rows);
+    m_toolCallRows.clear();
+    for (int i = 0; i < size(); ++i)
+        indexToolCall(i);
     m_turns = std::move(turns);
     m_earlierHistory = std::move(earlierHistory);
     endResetModel();
@@ -483,12 +488,28 @@ int ConversationRows::rowOfToolCall(const QString &callId) const
 {
     if (callId.isEmpty())
         return -1;
+    const int indexed = m_toolCallRows.value(callId, -1);
+    if (indexed < 0)
+        return -1;
+    const Row &row = m_rows.at(indexed);
+    if (row.kind == Row::Kind::ToolCall && row.toolCall.id == callId)
+        return indexed;
+    // The row was changed into another call since: look the slow way (never seen in practice).
     for (int i = size() - 1; i >= 0; --i) {
-        const Row &row = m_rows.at(i);
-        if (row.kind == Row::Kind::ToolCall && row.toolCall.id == callId)
+        if (m_rows.at(i).kind == Row::Kind::ToolCall && m_rows.at(i).toolCall.id == callId)
             return i;
     }
     return -1;
+}
+
+void ConversationRows::indexToolCall(int index)
+{
+    const Row &row = m_rows.at(index);
+    if (row.kind != Row::Kind::ToolCall || row.toolCall.id.isEmpty())
+        return;
+    if (const auto indexed = m_toolCallRows.constFind(row.toolCall.id);
+        indexed == m_toolCallRows.cend() || *indexed < index)
+        m_toolCallRows.insert(row.toolCall.id, index);
 }
 
 // ---------------------------------------------------------------------------

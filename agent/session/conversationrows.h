@@ -168,6 +168,10 @@ private:
     QPointer<Agent> m_agent;
     QPointer<const Trace> m_trace;
     QList<ConversationRow> m_rows;
+    // The last row of each tool call id: rowOfToolCall() in constant time, so a response with
+    // thousands of calls costs time in proportion to them, not to their square.
+    QHash<QString, int> m_toolCallRows;
+    void indexToolCall(int index);
     QList<TurnSpan> m_turns;
     // The saved conversation's messages before the first one with a row.
     QList<Message> m_earlierHistory;

@@ -115,4 +115,18 @@ int TurnNodeFinder::toolCallNode(const Trace &trace, int turnNode, const QString
     });
 }
 
+QHash<QString, int> TurnNodeFinder::toolCallNodes(const Trace &trace, int turnNode)
+{
+    QHash<QString, int> nodes;
+    if (!trace.isValid(turnNode))
+        return nodes;
+    visitSubtree(trace, turnNode, [&nodes](const TraceNode &node) {
+        // The walk's order is findInSubtree's: the first node of an id is the one toolCallNode finds.
+        if (const auto *data = std::get_if<ToolCallData>(&node.payload);
+            data && !nodes.contains(data->call.id))
+            nodes.insert(data->call.id, node.id);
+    });
+    return nodes;
+}
+
 } // namespace Loopscope

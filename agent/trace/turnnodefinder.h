@@ -2,6 +2,7 @@
 
 #include "agent/conversation/message.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 
@@ -37,6 +38,9 @@ public:
     // calls that answered with text, and summaries.
     static QList<int> answerNodes(const Trace &trace, int turnNode);
     static int toolCallNode(const Trace &trace, int turnNode, const QString &callId);
+    // Every tool call node of a turn by its call's id (the first of an id, as toolCallNode finds
+    // it): one walk for a turn's calls, however many there are.
+    static QHash<QString, int> toolCallNodes(const Trace &trace, int turnNode);
 
 private:
     const Trace &m_trace;

@@ -398,6 +398,30 @@ private slots:
         QCOMPARE(f.trace.node(interceptor.checkpoints.at(1).traceNode).status, TraceStatus::Denied);
     }
 
+    void callsThatShareAnIdAreEachDecidedAndRunOnTheirOwn()
+    {
+        // Some servers number calls per response ("call_0" in every response, or twice in one):
+        // each call is still its own, decided and answered on its own.
+        Fixture f;
+        HoldingInterceptor interceptor;
+        f.interceptors.append(&interceptor);
+        f.addTool(u"echo"_s, [](const QJsonObject &args, ToolContext &) {
+            return ToolResult::success(args.value(u"say"_s).toString());
+        });
+
+        f.start({call(u"call_0"_s, u"echo"_s, uR"({"say":"first"})"_s),
+                 call(u"call_0"_s, u"echo"_s, uR"({"say":"second"})"_s)});
+        QCOMPARE(interceptor.decisions.size(), 2);
+
+        interceptor.decisions.at(1).allow();
+        interceptor.decisions.at(0).deny(u"not this one"_s);
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.resultTexts(), (QStringList{u"Denied by the user: not this one"_s, u"second"_s}));
+        QCOMPARE(f.trace.node(interceptor.checkpoints.at(0).traceNode).status, TraceStatus::Denied);
+        QCOMPARE(f.trace.node(interceptor.checkpoints.at(1).traceNode).status, TraceStatus::Ok);
+    }
+
     void waitingForADecisionIsItsOwnSpanNotTheTools_data()
     {
         QTest::addColumn<bool>("allow");

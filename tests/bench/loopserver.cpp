@@ -86,7 +86,7 @@ public:
         bool parallelOk = false;
         const int rounds = parts.at(1).toInt(&roundsOk);
         const int parallel = parts.at(2).toInt(&parallelOk);
-        if (!roundsOk || !parallelOk || rounds < 0 || parallel < 1 || parallel > 1000)
+        if (!roundsOk || !parallelOk || rounds < 0 || parallel < 1 || parallel > 100'000)
             return std::nullopt;
         return LoopModel(rounds, parallel, parts.at(0) == u"calc");
     }
