@@ -47,6 +47,67 @@ QList<ConversationEntry> conversationEntries(const QList<Message> &messages)
     return entries;
 }
 
+namespace {
+
+// The models of the model calls in the subtree of \a id, each once, in the order first used.
+void collectModels(const TraceForest &forest, int id, QList<ModelAndProvider> &models)
+{
+    const TraceNode &node = forest.nodes[size_t(id)];
+    if (const auto *call = std::get_if<ModelCallData>(&node.payload); call && !call->model.isEmpty()) {
+        const ModelAndProvider model{call->model, call->provider};
+        if (!models.contains(model))
+            models.append(model);
+    }
+    for (int child : node.children)
+        collectModels(forest, child, models);
+}
+
+} // namespace
+
+QList<ConversationEntry> conversationEntries(const Transcript &transcript)
+{
+    QList<ConversationEntry> entries = conversationEntries(transcript.messages);
+    const std::optional<TraceForest> forest = Trace::readJson(transcript.trace);
+    if (!forest)
+        return entries;
+    // A turn's user message holds the turn's input; a turn an input shield stopped has none.
+    qsizetype nextRoot = 0;
+    QList<ModelAndProvider> turnModels;
+    bool waitingForAnswer = false;
+    for (ConversationEntry &entry : entries) {
+        const Message &message = *entry.message;
+        if (message.role == Message::Role::User) {
+            turnModels.clear();
+            waitingForAnswer = false;
+            for (qsizetype i = nextRoot; i < forest->roots.size(); ++i) {
+                const int root = forest->roots.at(i);
+                const auto *turn = std::get_if<TurnData>(&forest->nodes[size_t(root)].payload);
+                if (turn && turn->input == message.text) {
+                    collectModels(*forest, root, turnModels);
+                    nextRoot = i + 1;
+                    waitingForAnswer = true;
+                    break;
+                }
+            }
+        } else if (message.role == Message::Role::Assistant && waitingForAnswer) {
+            entry.answeredBy = turnModels;
+            waitingForAnswer = false;
+        }
+    }
+    return entries;
+}
+
+QList<ModelAndProvider> traceModels(const QJsonArray &trace)
+{
+    const std::optional<TraceForest> forest = Trace::readJson(trace);
+    QList<ModelAndProvider> models;
+    if (!forest)
+        return models;
+    for (int root : forest->roots)
+        collectModels(*forest, root, models);
+    return models;
+}
+
 QString formatArguments(const QString &arguments, bool *isJson)
 {
     QJsonParseError error;

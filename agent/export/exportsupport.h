@@ -22,6 +22,14 @@ class ExportText final
     Q_DECLARE_TR_FUNCTIONS(Loopscope::ExportText)
 };
 
+/*! A model as a trace's model call recorded it. */
+struct ModelAndProvider
+{
+    QString model;
+    QString provider; // providerKindName(), e.g. "openai"; may be empty in old traces
+    bool operator==(const ModelAndProvider &) const = default;
+};
+
 /*! A tool call together with the message that answered it, when one did. */
 struct ToolExchange
 {
@@ -39,10 +47,23 @@ struct ConversationEntry
 {
     const Message *message = nullptr;
     QList<ToolExchange> exchanges;
+    // On a turn's first assistant message: the models that answered the turn, from its trace.
+    QList<ModelAndProvider> answeredBy;
 };
 
 // The entries point into messages, which must outlive them.
 QList<ConversationEntry> conversationEntries(const QList<Message> &messages);
+
+/*!
+    The entries of a transcript's conversation, each turn's first assistant
+    message naming the models that answered that turn as its trace recorded
+    them: a session may change model between turns, and the session's
+    current model says nothing about the turns before.
+*/
+QList<ConversationEntry> conversationEntries(const Transcript &transcript);
+
+// The models the trace's calls used, each once, in the order first used.
+QList<ModelAndProvider> traceModels(const QJsonArray &trace);
 
 // Arguments indented when they are JSON; otherwise the model's raw text, and *isJson false.
 QString formatArguments(const QString &arguments, bool *isJson);

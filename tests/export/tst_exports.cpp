@@ -161,6 +161,39 @@ Transcript withModelCalls(Transcript transcript, const std::function<void(ModelC
     return transcript;
 }
 
+/*
+    Two turns answered by different models of different providers, the user
+    having switched in between, saved and opened again: what an export of a
+    reopened session reads.
+*/
+Transcript reopenedSessionWithTwoModels()
+{
+    ScriptedModelClient client;
+    Workbench workbench;
+    Trace trace;
+    Agent agent(&client, &workbench, &trace);
+    AgentConfig config;
+    config.model.model = u"model-a"_s;
+    agent.setConfig(config);
+    client.setResponder([](const ModelRequest &request) {
+        return ScriptedModelClient::text(u"Answered by "_s + request.options.model, {10, 2});
+    });
+    QSignalSpy finished(&agent, &Agent::turnFinished);
+    if (!agent.send(u"First question"_s) || !QTest::qWaitFor([&] { return finished.size() == 1; }, 20000))
+        return {};
+    config.model.model = u"model-b"_s;
+    agent.setConfig(config);
+    if (!agent.send(u"Second question"_s) || !QTest::qWaitFor([&] { return finished.size() == 2; }, 20000))
+        return {};
+    Transcript session = transcriptOf(agent, trace);
+    session.providerKind = u"anthropic"_s; // the provider of the session's last turn
+    session = withModelCalls(session, [](ModelCallData &call) {
+        call.provider = call.model == u"model-a"_s ? u"openai"_s : u"anthropic"_s;
+    });
+    const TranscriptLoadResult reopened = TranscriptFile::parse(TranscriptFile::serialize(session));
+    return reopened.transcript.value_or(Transcript());
+}
+
 // Priced when recorded at $10 per million input and $20 per million output tokens.
 Transcript pricedSession(const Transcript &session)
 {
@@ -675,6 +708,45 @@ private slots:
         QCOMPARE(
             reading.outsideLines.filter(QRegularExpression(u"^\\*\\*Result \\(error\\)\\*\\*$"_s)).size(), 2);
         QVERIFY(blocks.contains(u"print(\"`hi`\")"_s)); // the answer's own fence
+    }
+
+    void eachTurnNamesTheModelThatAnsweredIt_data()
+    {
+        QTest::addColumn<Format>("format");
+        QTest::addColumn<QStringList>("inOrder");
+        QTest::newRow("Markdown")
+            << Format::Markdown
+            << QStringList{u"**Models:** `model-a`, `model-b` · **Providers:** openai, anthropic"_s,
+                           u"First question"_s,
+                           u"## Assistant\n\n**Model:** `model-a` (openai)\n\nAnswered by model-a"_s,
+                           u"Second question"_s,
+                           u"## Assistant\n\n**Model:** `model-b` (anthropic)\n\nAnswered by model-b"_s};
+        QTest::newRow("HTML") << Format::Html
+                              << QStringList{u"<dt>Models</dt><dd>model-a, model-b</dd>"_s,
+                                             u"<dt>Providers</dt><dd>openai, anthropic</dd>"_s,
+                                             u"First question"_s,
+                                             u">Model: model-a (openai)</div>"_s,
+                                             u"Answered by model-a"_s,
+                                             u"Second question"_s,
+                                             u">Model: model-b (anthropic)</div>"_s,
+                                             u"Answered by model-b"_s};
+    }
+
+    void eachTurnNamesTheModelThatAnsweredIt()
+    {
+        QFETCH(Format, format);
+        QFETCH(QStringList, inOrder);
+        const Transcript session = reopenedSessionWithTwoModels();
+        QCOMPARE(session.messages.size(), 4);
+
+        const QString exported = QString::fromUtf8(exportAs(format, session));
+
+        qsizetype from = 0;
+        for (const QString &part : std::as_const(inOrder)) {
+            const qsizetype at = exported.indexOf(part, from);
+            QVERIFY2(at >= 0, qPrintable(part + u"\n\n"_s + exported));
+            from = at + part.size();
+        }
     }
 
     void markdownFencesHoldContentWithBackticks_data()
