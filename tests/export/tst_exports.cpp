@@ -1211,6 +1211,52 @@ private slots:
         }
     }
 
+    void otlpSaysTheWaitingApartFromTheMachinesTime()
+    {
+        // A turn of 20 s whose one tool call was held 12 s for the user's approval.
+        constexpr qint64 second = 1'000'000;
+        constexpr qint64 t0 = 1'700'000'000 * second;
+        Trace trace;
+        TurnData turnData;
+        turnData.input = u"Delete the build folder"_s;
+        const int turn = trace.begin(-1, TraceKind::Turn, u"turn"_s, t0, turnData);
+        const int iteration
+            = trace.begin(turn, TraceKind::Iteration, u"iteration 1"_s, t0 + second, IterationData{});
+        ToolCallData callData;
+        callData.call = call(u"c1"_s, u"run_command"_s, u"{}"_s);
+        const int tool
+            = trace.begin(iteration, TraceKind::ToolCall, u"run_command"_s, t0 + 2 * second, callData);
+        const int wait = trace.begin(tool, TraceKind::Wait, u"Waiting for your approval"_s, t0 + 3 * second,
+                                     WaitData{u"approval"_s, u"allowed"_s});
+        trace.finish(wait, TraceStatus::Ok, t0 + 15 * second);
+        trace.finish(tool, TraceStatus::Ok, t0 + 16 * second);
+        trace.finish(iteration, TraceStatus::Ok, t0 + 19 * second);
+        trace.finish(turn, TraceStatus::Ok, t0 + 20 * second);
+        Transcript transcript = transcriptWith({Message::user(turnData.input)});
+        transcript.trace = trace.toJson();
+
+        QString error;
+        const QList<OtlpSpan> spans = readSpans(exportOtlpJson(transcript, {}, &error));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+
+        QCOMPARE(spans.size(), 3);
+        const OtlpSpan &turnSpan = spans.at(0);
+        QCOMPARE(turnSpan.end - turnSpan.start, 20 * second * 1000); // the span stays the whole step
+        QCOMPARE(turnSpan.integer(u"loopscope.working_ms"_s), 8000);
+        QCOMPARE(turnSpan.integer(u"loopscope.waiting_ms"_s), 12000);
+        const OtlpSpan &toolSpan = spans.at(2);
+        QCOMPARE(toolSpan.integer(u"loopscope.working_ms"_s), 2000);
+        QCOMPARE(toolSpan.integer(u"loopscope.waiting_ms"_s), 12000);
+        const QList<QJsonObject> waits = toolSpan.eventsNamed(u"loopscope.wait"_s);
+        QCOMPARE(waits.size(), 1);
+        QCOMPARE(
+            keyValues(waits.at(0).value(u"attributes"_s).toArray()).value(u"loopscope.wait.duration_ms"_s),
+            (QJsonObject{{u"intValue"_s, u"12000"_s}}));
+        // A session nobody was waited for says nothing of waiting.
+        for (const OtlpSpan &span : std::as_const(m_spans))
+            QVERIFY(!span.attributes.contains(u"loopscope.waiting_ms"_s));
+    }
+
     void otlpReportsATraceItCannotRead()
     {
         Transcript broken = m_session;
