@@ -3,6 +3,7 @@
 #include "agent/loop/agentconfig.h"
 #include "agent/replay/recordedturn.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/tracetiming.h"
 #include "agent/transcript/transcript.h"
 
 #include <QFileInfo>
@@ -28,7 +29,8 @@ std::optional<double> recordedCost(const ModelCallData &data)
     return usd.isDouble() ? std::optional<double>(usd.toDouble()) : std::nullopt;
 }
 
-ComparedModelCall modelCallOf(const TraceNode &node, const QHash<int, ModelRequest> &requests)
+ComparedModelCall modelCallOf(const Trace &trace, const TraceNode &node,
+                              const QHash<int, ModelRequest> &requests)
 {
     const auto &data = node.data<ModelCallData>();
     ComparedModelCall call;
@@ -39,14 +41,16 @@ ComparedModelCall modelCallOf(const TraceNode &node, const QHash<int, ModelReque
     call.error = data.error;
     call.usage = data.response.usage;
     call.durationUs = node.durationUs();
+    call.waitingUs = stepTiming(trace, node.id).waitingUs;
     call.costUsd = recordedCost(data);
     return call;
 }
 
-ComparedToolCall toolCallOf(const TraceNode &node)
+ComparedToolCall toolCallOf(const Trace &trace, const TraceNode &node)
 {
     const auto &data = node.data<ToolCallData>();
-    return {node.id, data.call, data.result, data.isError, node.durationUs()};
+    return {node.id,      data.call,         data.result,
+            data.isError, node.durationUs(), stepTiming(trace, node.id).waitingUs};
 }
 
 ComparedIteration iterationOf(const Trace &trace, const TraceNode &node, int number,
@@ -56,12 +60,13 @@ ComparedIteration iterationOf(const Trace &trace, const TraceNode &node, int num
     iteration.node = node.id;
     iteration.number = number;
     iteration.durationUs = node.durationUs();
+    iteration.waitingUs = stepTiming(trace, node.id).waitingUs;
     for (int child : node.children) {
         const TraceNode &step = trace.node(child);
         if (std::holds_alternative<ModelCallData>(step.payload))
-            iteration.modelCalls.append(modelCallOf(step, requests));
+            iteration.modelCalls.append(modelCallOf(trace, step, requests));
         else if (std::holds_alternative<ToolCallData>(step.payload))
-            iteration.toolCalls.append(toolCallOf(step));
+            iteration.toolCalls.append(toolCallOf(trace, step));
         else if (const auto *error = std::get_if<ErrorData>(&step.payload))
             iteration.errors.append(error->code.isEmpty() ? error->message
                                                           : error->code + u": "_s + error->message);
@@ -98,6 +103,7 @@ std::optional<ComparedTurn> ComparedTurn::fromTrace(const Trace &trace, int turn
     turn.outcome = data.outcome;
     turn.usage = data.usage;
     turn.durationUs = root.durationUs();
+    turn.waitingUs = stepTiming(trace, turnNode).waitingUs;
 
     // The replays' reader of the trace gives each model call's request as it was sent.
     QHash<int, ModelRequest> requests;

@@ -22,7 +22,8 @@ struct ComparedModelCall
     int responseToolCalls = 0;
     QString error; // why the call failed; empty when it answered
     TokenUsage usage;
-    qint64 durationUs = 0;
+    qint64 durationUs = 0;         // the whole span
+    qint64 waitingUs = 0;          // of which someone was waited for (stepTiming())
     std::optional<double> costUsd; // when the trace recorded what the call cost
     bool operator==(const ComparedModelCall &) const = default;
 };
@@ -34,7 +35,8 @@ struct ComparedToolCall
     ToolCall call; // as executed
     QString result;
     bool isError = false;
-    qint64 durationUs = 0;
+    qint64 durationUs = 0; // the whole span
+    qint64 waitingUs = 0;  // of which someone was waited for: an approval, a question
     bool operator==(const ComparedToolCall &) const = default;
 };
 
@@ -43,7 +45,8 @@ struct ComparedIteration
 {
     int node = -1;
     int number = 0;
-    qint64 durationUs = 0;
+    qint64 durationUs = 0; // the whole span
+    qint64 waitingUs = 0;  // of which someone was waited for
     QList<ComparedModelCall> modelCalls;
     QList<ComparedToolCall> toolCalls;
     QStringList errors; // the iteration's error nodes, as "code: message"
@@ -71,7 +74,8 @@ public:
     QString answer;
     QString outcome; // a TurnOutcome name
     TokenUsage usage;
-    qint64 durationUs = 0;
+    qint64 durationUs = 0;               // the whole span
+    qint64 waitingUs = 0;                // of which someone was waited for: the machine's time is the rest
     QList<ComparedIteration> iterations; // in order, the reflection last
 
     // The sum of the costs the trace recorded for the turn's model calls; nullopt when it has none.

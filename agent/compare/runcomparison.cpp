@@ -45,6 +45,20 @@ QString duration(qint64 us)
     return RunComparison::tr("%1 s").arg(QLocale().toString(double(us) / 1'000'000.0, 'f', 2));
 }
 
+/*
+    The machine's time, and apart from it the time someone was waited for, as
+    the debugger shows a step: "4.20 s (+12.00 s waiting)". Two runs are
+    compared on what the loop did, not on how long a person took.
+*/
+QString timeCell(qint64 durationUs, qint64 waitingUs)
+{
+    const QString working = duration(durationUs - waitingUs);
+    if (waitingUs <= 0)
+        return working;
+    //: A step's time in a comparison: the machine's part, then the part spent waiting for the user
+    return RunComparison::tr("%1 (+%2 waiting)").arg(working, duration(waitingUs));
+}
+
 QString tokens(const TokenUsage &usage)
 {
     return RunComparison::tr("%1 in · %2 out")
@@ -80,7 +94,7 @@ QString iterationCell(const ComparedIteration *iteration)
     const TokenUsage usage = usageOf(*iteration);
     //: An iteration's time and tokens in a comparison, e.g. "1.20 s · 540 tokens"
     return RunComparison::tr("%1 · %n token(s)", nullptr, int(usage.total()))
-        .arg(duration(iteration->durationUs));
+        .arg(timeCell(iteration->durationUs, iteration->waitingUs));
 }
 
 QString requestCell(const ComparedModelCall &call)
@@ -318,8 +332,8 @@ void RunComparison::addTurnRows()
         tr("the outcomes differ (%1 against %2)").arg(a.outcome, b.outcome));
     // Shown, never counted.
     add(Row::Kind::Tokens, tr("tokens"), tokens(a.usage), tokens(b.usage), a.usage == b.usage, false, {});
-    add(Row::Kind::Time, tr("time"), duration(a.durationUs), duration(b.durationUs),
-        a.durationUs == b.durationUs, false, {});
+    add(Row::Kind::Time, tr("time"), timeCell(a.durationUs, a.waitingUs), timeCell(b.durationUs, b.waitingUs),
+        a.durationUs == b.durationUs && a.waitingUs == b.waitingUs, false, {});
     const std::optional<double> leftCost = a.costUsd();
     const std::optional<double> rightCost = b.costUsd();
     if (leftCost || rightCost)

@@ -48,13 +48,24 @@ QList<ConversationEntry> conversationEntries(const QList<Message> &messages)
     return entries;
 }
 
-QList<ConversationEntry> conversationEntries(const Transcript &transcript)
+namespace {
+
+// The models of the model calls in the subtree of \a id, each once, in the order first used.
+void collectModels(const TraceForest &forest, int id, QList<ModelAndProvider> &models)
 {
-    const QList<Message> &messages = transcript.messages;
-    QList<ConversationEntry> entries = conversationEntries(messages);
-    Trace trace;
-    if (entries.isEmpty() || !trace.fromJson(transcript.trace))
-        return entries;
+    const TraceNode &node = forest.nodes[size_t(id)];
+    if (const auto *call = std::get_if<ModelCallData>(&node.payload); call && !call->model.isEmpty()) {
+        const ModelAndProvider model{call->model, call->provider};
+        if (!models.contains(model))
+            models.append(model);
+    }
+    for (int child : node.children)
+        collectModels(forest, child, models);
+}
+
+// Each turn's notices, placed as the chat placed them.
+void attachNotices(QList<ConversationEntry> &entries, const QList<Message> &messages, const Trace &trace)
+{
 
     // Each turn's notices, by the message they follow: the question, the turn's last message.
     QMap<qsizetype, QList<TurnNotice>> after;
@@ -90,6 +101,49 @@ QList<ConversationEntry> conversationEntries(const Transcript &transcript)
         for (const QList<TurnNotice> &rest : std::as_const(after))
             entries.last().notices += rest;
     }
+}
+
+// Each turn's first answer names the models the turn's model calls used.
+void attachModels(QList<ConversationEntry> &entries, const TraceForest &forest)
+{
+    // A turn's user message holds the turn's input; a turn an input shield stopped has none.
+    qsizetype nextRoot = 0;
+    QList<ModelAndProvider> turnModels;
+    bool waitingForAnswer = false;
+    for (ConversationEntry &entry : entries) {
+        const Message &message = *entry.message;
+        if (message.role == Message::Role::User) {
+            turnModels.clear();
+            waitingForAnswer = false;
+            for (qsizetype i = nextRoot; i < forest.roots.size(); ++i) {
+                const int root = forest.roots.at(i);
+                const auto *turn = std::get_if<TurnData>(&forest.nodes[size_t(root)].payload);
+                if (turn && turn->input == message.text) {
+                    collectModels(forest, root, turnModels);
+                    nextRoot = i + 1;
+                    waitingForAnswer = true;
+                    break;
+                }
+            }
+        } else if (message.role == Message::Role::Assistant && waitingForAnswer) {
+            entry.answeredBy = turnModels;
+            waitingForAnswer = false;
+        }
+    }
+}
+
+} // namespace
+
+QList<ConversationEntry> conversationEntries(const Transcript &transcript)
+{
+    QList<ConversationEntry> entries = conversationEntries(transcript.messages);
+    if (entries.isEmpty())
+        return entries;
+    Trace trace;
+    if (trace.fromJson(transcript.trace))
+        attachNotices(entries, transcript.messages, trace);
+    if (const std::optional<TraceForest> forest = Trace::readJson(transcript.trace))
+        attachModels(entries, *forest);
     return entries;
 }
 
@@ -107,6 +161,17 @@ QString noticeLabel(TurnNotice::Kind kind)
     case TurnNotice::Kind::ContextFull: return ExportText::tr("Context nearly full");
     }
     return {};
+}
+
+QList<ModelAndProvider> traceModels(const QJsonArray &trace)
+{
+    const std::optional<TraceForest> forest = Trace::readJson(trace);
+    QList<ModelAndProvider> models;
+    if (!forest)
+        return models;
+    for (int root : forest->roots)
+        collectModels(*forest, root, models);
+    return models;
 }
 
 QString formatArguments(const QString &arguments, bool *isJson)

@@ -23,6 +23,14 @@ class ExportText final
     Q_DECLARE_TR_FUNCTIONS(Loopscope::ExportText)
 };
 
+/*! A model as a trace's model call recorded it. */
+struct ModelAndProvider
+{
+    QString model;
+    QString provider; // providerKindName(), e.g. "openai"; may be empty in old traces
+    bool operator==(const ModelAndProvider &) const = default;
+};
+
 /*! A tool call together with the message that answered it, when one did. */
 struct ToolExchange
 {
@@ -43,14 +51,25 @@ struct ConversationEntry
     // What the chat shows after this entry: a turn's retries after its question, how it ended after
     // its last message (TurnNotices, from the trace).
     QList<TurnNotice> notices;
+    // On a turn's first assistant message: the models that answered the turn, from its trace.
+    QList<ModelAndProvider> answeredBy;
 };
 
 // The entries point into messages, which must outlive them.
 QList<ConversationEntry> conversationEntries(const QList<Message> &messages);
-// The same with the notices of each turn the transcript's trace recorded.
+/*!
+    The entries of a transcript's conversation with what its trace recorded:
+    each turn's notices (its retries after its question, how it ended after
+    its last message), and on each turn's first assistant message the models
+    that answered that turn — a session may change model between turns, and
+    the session's current model says nothing about the turns before.
+*/
 QList<ConversationEntry> conversationEntries(const Transcript &transcript);
 // "Retry", "Error", …: a notice's label in an exported document.
 QString noticeLabel(TurnNotice::Kind kind);
+
+// The models the trace's calls used, each once, in the order first used.
+QList<ModelAndProvider> traceModels(const QJsonArray &trace);
 
 // Arguments indented when they are JSON; otherwise the model's raw text, and *isJson false.
 QString formatArguments(const QString &arguments, bool *isJson);

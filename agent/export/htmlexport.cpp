@@ -487,15 +487,40 @@ private:
     QStringList m_paragraph;
 };
 
+// "gpt-a (openai), gpt-b (anthropic)"
+QString modelList(const QList<Internal::ModelAndProvider> &models)
+{
+    QStringList names;
+    for (const Internal::ModelAndProvider &model : models)
+        names << (model.provider.isEmpty() ? model.model : model.model + u" ("_s + model.provider + u')');
+    return names.join(u", "_s);
+}
+
 void writeMetadata(HtmlWriter &out, const Transcript &transcript)
 {
     QList<std::pair<QString, QString>> rows;
-    if (!transcript.config.model.model.isEmpty())
-        rows.append({ExportText::tr("Model"), transcript.config.model.model});
-    if (!transcript.providerKind.isEmpty())
-        rows.append({ExportText::tr("Provider"), transcript.providerKind});
-    if (const QString url = Internal::displayBaseUrl(transcript.baseUrl); !url.isEmpty())
-        rows.append({ExportText::tr("Base URL"), url});
+    // The models the turns used as the trace recorded them; the current one when it recorded none.
+    QStringList models;
+    QStringList providers;
+    for (const Internal::ModelAndProvider &model : Internal::traceModels(transcript.trace)) {
+        if (!models.contains(model.model))
+            models << model.model;
+        if (!model.provider.isEmpty() && !providers.contains(model.provider))
+            providers << model.provider;
+    }
+    if (models.isEmpty() && !transcript.config.model.model.isEmpty())
+        models << transcript.config.model.model;
+    if (!models.isEmpty())
+        rows.append(
+            {models.size() > 1 ? ExportText::tr("Models") : ExportText::tr("Model"), models.join(u", "_s)});
+    if (providers.size() > 1) {
+        rows.append({ExportText::tr("Providers"), providers.join(u", "_s)});
+    } else {
+        if (!transcript.providerKind.isEmpty())
+            rows.append({ExportText::tr("Provider"), transcript.providerKind});
+        if (const QString url = Internal::displayBaseUrl(transcript.baseUrl); !url.isEmpty())
+            rows.append({ExportText::tr("Base URL"), url});
+    }
     if (!transcript.config.name.isEmpty())
         rows.append({ExportText::tr("Agent"), transcript.config.name});
     if (const QString created = Internal::formatUtc(transcript.created); !created.isEmpty())
@@ -633,6 +658,10 @@ void writeEntry(HtmlWriter &out, const Internal::ConversationEntry &entry)
     const Message &message = *entry.message;
     out.start(u"section"_s, {{u"class"_s, u"message "_s + roleClass(message.role)}});
     out.element(u"h2"_s, Internal::roleLabel(message.role), {{u"class"_s, u"role"_s}});
+    if (!entry.answeredBy.isEmpty()) {
+        out.element(u"div"_s, ExportText::tr("Model: %1").arg(modelList(entry.answeredBy)),
+                    {{u"class"_s, u"label model"_s}});
+    }
     if (message.role == Message::Role::Tool) {
         // A result that answers no call before it.
         out.element(u"div"_s, ExportText::tr("Result of %1 (%2)").arg(message.toolName, message.toolCallId),

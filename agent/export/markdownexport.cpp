@@ -157,18 +157,62 @@ QString embeddedMarkdown(const QString &text)
     return result;
 }
 
-void appendMetadata(QString &out, const Transcript &transcript)
+// "`gpt-a` (openai), `gpt-b` (anthropic)"
+QString modelList(const QList<Internal::ModelAndProvider> &models)
 {
-    QStringList first;
-    if (!transcript.config.model.model.isEmpty())
-        first << u"**"_s + ExportText::tr("Model:") + u"** "_s + inlineCode(transcript.config.model.model);
-    if (!transcript.providerKind.isEmpty()) {
+    QStringList names;
+    for (const Internal::ModelAndProvider &model : models) {
+        QString name = inlineCode(model.model);
+        if (!model.provider.isEmpty())
+            name += u" ("_s + escapeInline(model.provider) + u')';
+        names << name;
+    }
+    return names.join(u", "_s);
+}
+
+/*
+    The models the turns used, as the trace recorded them (the session's
+    current model only when the trace recorded none), and the provider with
+    its base URL when the turns used one provider.
+*/
+void appendModels(QStringList &first, const Transcript &transcript)
+{
+    const QList<Internal::ModelAndProvider> used = Internal::traceModels(transcript.trace);
+    QStringList models;
+    QStringList providers;
+    for (const Internal::ModelAndProvider &model : used) {
+        if (!models.contains(model.model))
+            models << model.model;
+        if (!model.provider.isEmpty() && !providers.contains(model.provider))
+            providers << model.provider;
+    }
+    if (models.isEmpty() && !transcript.config.model.model.isEmpty())
+        models << transcript.config.model.model;
+    if (!models.isEmpty()) {
+        QStringList codes;
+        for (const QString &model : std::as_const(models))
+            codes << inlineCode(model);
+        first << u"**"_s + (models.size() > 1 ? ExportText::tr("Models:") : ExportText::tr("Model:"))
+                     + u"** "_s + codes.join(u", "_s);
+    }
+    if (providers.size() > 1) {
+        QStringList names;
+        for (const QString &provider : std::as_const(providers))
+            names << escapeInline(provider);
+        first << u"**"_s + ExportText::tr("Providers:") + u"** "_s + names.join(u", "_s);
+    } else if (!transcript.providerKind.isEmpty()) {
         QString provider
             = u"**"_s + ExportText::tr("Provider:") + u"** "_s + escapeInline(transcript.providerKind);
         if (const QString url = Internal::displayBaseUrl(transcript.baseUrl); !url.isEmpty())
             provider += u" ("_s + inlineCode(url) + u')';
         first << provider;
     }
+}
+
+void appendMetadata(QString &out, const Transcript &transcript)
+{
+    QStringList first;
+    appendModels(first, transcript);
     if (!transcript.config.name.isEmpty())
         first << u"**"_s + ExportText::tr("Agent:") + u"** "_s + escapeInline(transcript.config.name);
     if (const QString created = Internal::formatUtc(transcript.created); !created.isEmpty())
@@ -259,6 +303,8 @@ void appendEntry(QString &out, const Internal::ConversationEntry &entry)
         return;
     }
     out += u"## "_s + Internal::roleLabel(message.role) + u"\n\n"_s;
+    if (!entry.answeredBy.isEmpty())
+        out += u"**"_s + ExportText::tr("Model:") + u"** "_s + modelList(entry.answeredBy) + u"\n\n"_s;
     if (const QString text = embeddedMarkdown(message.text); !text.trimmed().isEmpty())
         out += text + u"\n\n"_s;
     for (const Internal::ToolExchange &exchange : entry.exchanges)

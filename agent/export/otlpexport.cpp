@@ -3,6 +3,7 @@
 #include "agent/config/profilepricing.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracecost.h"
+#include "agent/trace/tracetiming.h"
 #include "agent/transcript/transcript.h"
 
 #include <QCoreApplication>
@@ -260,6 +261,12 @@ private:
                 fail(node, span, traceStatusName(node.status), {});
             break;
         }
+        // A span is the whole step; the time someone was waited for (an approval, a question) is
+        // said apart, so that a reader sees the machine's time as the debugger shows it.
+        if (const StepTiming timing = stepTiming(m_trace, id); timing.waitingUs > 0) {
+            span.attributes.integer(u"loopscope.working_ms"_s, timing.workingUs() / 1000)
+                .integer(u"loopscope.waiting_ms"_s, timing.waitingUs / 1000);
+        }
 
         QList<Event> candidates;
         for (int child : node.children) {
@@ -484,6 +491,11 @@ private:
             name = u"exception"_s;
             attributes.string(u"exception.type"_s, error->code.isEmpty() ? u"_OTHER"_s : error->code)
                 .string(u"exception.message"_s, error->message);
+        } else if (const auto *wait = std::get_if<WaitData>(&node.payload)) {
+            name = u"loopscope.wait"_s;
+            attributes.string(u"loopscope.wait.for"_s, wait->waitingFor)
+                .string(u"loopscope.wait.decision"_s, wait->decision)
+                .integer(u"loopscope.wait.duration_ms"_s, node.durationUs() / 1000);
         } else if (const auto *text = std::get_if<TextData>(&node.payload)) {
             name = u"loopscope."_s + traceKindName(node.kind);
             if (m_options.includeContent)

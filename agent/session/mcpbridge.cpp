@@ -92,8 +92,8 @@ void McpBridge::turnStarted(int turnNode)
 
 void McpBridge::turnFinished()
 {
-    m_turnNode = -1;
     cancelElicitations();
+    m_turnNode = -1;
 }
 
 void McpBridge::onServerStateChanged(const QString &name, McpClient::State state)
@@ -159,7 +159,38 @@ void McpBridge::onElicitation(const McpElicitation &request, McpClient::Elicitat
     m_elicitations.insert(id, std::move(reply));
     // The tool that asks waits for a person: its time limit must not run out meanwhile.
     m_agent->pauseToolTimeouts(true);
+    if (const int step = waitingStep(request.serverName); step >= 0) {
+        WaitData wait;
+        wait.waitingFor = u"answer"_s;
+        wait.preview = request.message; // what the user was asked; never what they answer
+        const qint64 nowUs = QDateTime::currentMSecsSinceEpoch() * 1000;
+        //: A trace step: an MCP server asked the user a question and waits for the answer
+        m_elicitationWaits.insert(
+            id, m_trace->begin(step, TraceKind::Wait,
+                               tr("Waiting for your answer to %1").arg(request.serverName), nowUs, wait));
+    }
     emit elicitationRequested(id, request);
+}
+
+int McpBridge::waitingStep(const QString &server) const
+{
+    if (m_turnNode < 0 || !m_trace->isValid(m_turnNode))
+        return -1;
+    // The server's tool call that is still running, the latest if several are.
+    int found = -1;
+    QList<int> pending{m_turnNode};
+    while (!pending.isEmpty()) {
+        const TraceNode &node = m_trace->node(pending.takeFirst());
+        if (const auto *call = std::get_if<ToolCallData>(&node.payload);
+            call && node.status == TraceStatus::Running) {
+            const std::optional<McpHub::ToolRef> tool = m_hub->resolve(call->call.name);
+            if (tool && tool->server == server
+                && (found < 0 || m_trace->node(found).startedUs <= node.startedUs))
+                found = node.id;
+        }
+        pending.append(node.children);
+    }
+    return found >= 0 ? found : m_turnNode;
 }
 
 bool McpBridge::answerElicitation(int id, const McpElicitationAnswer &answer)
@@ -171,6 +202,18 @@ bool McpBridge::answerElicitation(int id, const McpElicitationAnswer &answer)
     m_elicitations.erase(it);
     if (m_elicitations.isEmpty())
         m_agent->pauseToolTimeouts(false);
+    const int wait = m_elicitationWaits.value(id, -1);
+    m_elicitationWaits.remove(id);
+    if (m_trace->isValid(wait)) {
+        const QString decision = answer.action == McpElicitationAnswer::Action::Accept    ? u"accepted"_s
+                                 : answer.action == McpElicitationAnswer::Action::Decline ? u"declined"_s
+                                                                                          : u"cancelled"_s;
+        m_trace->update(wait, [&decision](TraceNode &node) { node.data<WaitData>().decision = decision; });
+        m_trace->finish(wait,
+                        answer.action == McpElicitationAnswer::Action::Cancel ? TraceStatus::Cancelled
+                                                                              : TraceStatus::Ok,
+                        QDateTime::currentMSecsSinceEpoch() * 1000);
+    }
     if (reply)
         reply(answer);
     emit elicitationSettled(id);

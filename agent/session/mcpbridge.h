@@ -21,7 +21,8 @@ class Trace;
     A session's MCP servers as the conversation sees them: the hub that runs
     them, a trace node for each start-up under the turn that waited for it,
     the forms (elicitations) a server asks the user to fill in, with the
-    tool time limits paused meanwhile, and the servers' approval rules merged
+    tool time limits paused meanwhile and the time the user took recorded as a
+    Wait (as an approval's is), and the servers' approval rules merged
     into the session's policy.
 */
 class McpBridge final : public QObject
@@ -75,6 +76,8 @@ private:
     // Trace nodes for the start-ups the trace does not show yet, under the running turn.
     void recordStartups();
     void onElicitation(const McpElicitation &request, McpClient::ElicitationReply reply);
+    // The trace node a question of \a server holds: its running tool call, else the turn; -1 outside a turn.
+    int waitingStep(const QString &server) const;
 
     Agent *m_agent;
     Trace *m_trace;
@@ -85,6 +88,7 @@ private:
     int m_turnNode = -1;
     QHash<QString, Startup> m_startups;
     QHash<int, McpClient::ElicitationReply> m_elicitations;
+    QHash<int, int> m_elicitationWaits; // elicitation id -> its Wait node: the user's time, not the machine's
     int m_nextElicitation = 0;
 };
 

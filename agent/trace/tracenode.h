@@ -189,8 +189,10 @@ struct McpServerData
 // starts when the decision came.
 struct WaitData
 {
-    QString waitingFor; // "approval", "breakpoint" or "decision"
-    QString decision;   // "allowed", "denied", "manual result", "cancelled"; empty while waiting
+    QString waitingFor; // "approval", "breakpoint", "decision" or "answer" (an MCP server's question)
+    // "allowed", "denied", "manual result", "cancelled"; an answer's "accepted" or "declined";
+    // empty while waiting
+    QString decision;
     // An approval's reach when allowed: "once", or the lasting rule's ("tool", "folder /x",
     // "command git", "host example.com"); empty when the one who decided did not say (older traces).
     QString scope;

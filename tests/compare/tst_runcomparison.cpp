@@ -1,4 +1,5 @@
 #include "agent/compare/runcomparison.h"
+#include "agent/trace/trace.h"
 #include "tests/replay/recordingfixture.h"
 #include "translations/translations.h"
 
@@ -49,6 +50,36 @@ const QStringList sameThreeIterations{
     u"=   multiply"_s, u"=     result"_s,  u"= iteration 2"_s,     u"=   model request"_s, u"=   add"_s,
     u"=     result"_s, u"= iteration 3"_s, u"=   model request"_s, u"= answer"_s,          u"= outcome"_s,
     u"~ tokens"_s,     u"~ time"_s};
+
+/*
+    A turn of 20 s whose one tool call was held 12 s for the user's approval:
+    the trace as the agent records it, the Wait under the call.
+*/
+ComparedTurn turnThatWaitedForApproval()
+{
+    constexpr qint64 second = 1'000'000;
+    constexpr qint64 t0 = 1'700'000'000 * second;
+    Trace trace;
+    TurnData turnData;
+    turnData.input = u"Delete the build folder"_s;
+    turnData.output = u"Done."_s;
+    const int turn = trace.begin(-1, TraceKind::Turn, u"turn"_s, t0, turnData);
+    IterationData iterationData;
+    iterationData.number = 1;
+    const int iteration
+        = trace.begin(turn, TraceKind::Iteration, u"iteration 1"_s, t0 + 1 * second, iterationData);
+    ToolCallData callData;
+    callData.call = ScriptedModelClient::call(u"c1"_s, u"run_command"_s, u"{}"_s);
+    callData.result = u"removed"_s;
+    const int tool = trace.begin(iteration, TraceKind::ToolCall, u"run_command"_s, t0 + 2 * second, callData);
+    const int wait = trace.begin(tool, TraceKind::Wait, u"Waiting for your approval"_s, t0 + 3 * second,
+                                 WaitData{u"approval"_s, u"allowed"_s});
+    trace.finish(wait, TraceStatus::Ok, t0 + 15 * second);
+    trace.finish(tool, TraceStatus::Ok, t0 + 16 * second);
+    trace.finish(iteration, TraceStatus::Ok, t0 + 19 * second);
+    trace.finish(turn, TraceStatus::Ok, t0 + 20 * second);
+    return ComparedTurn::fromTrace(trace, turn, u"approval"_s).value();
+}
 
 } // namespace
 
@@ -214,6 +245,35 @@ private slots:
         // Without any recorded cost there is no cost row.
         const ComparedTurn unpriced = record(threeIterations(), u"c"_s);
         QVERIFY(RunComparison(unpriced, unpriced).rows().constLast().kind != ComparisonRow::Kind::Cost);
+    }
+
+    void timesShowTheMachinesTimeWithTheWaitingApart()
+    {
+        const ComparedTurn waited = turnThatWaitedForApproval();
+        QCOMPARE(waited.iterations.size(), 1);
+        QCOMPARE(waited.iterations[0].toolCalls.size(), 1);
+        QCOMPARE(waited.iterations[0].toolCalls[0].waitingUs, 12'000'000);
+
+        const ComparedTurn quick = [waited] {
+            ComparedTurn turn = waited;
+            turn.waitingUs = 0;
+            turn.durationUs = 8'000'000;
+            turn.iterations[0].waitingUs = 0;
+            turn.iterations[0].durationUs = 6'000'000;
+            return turn;
+        }();
+        const RunComparison comparison(waited, quick);
+
+        const ComparisonRow &time = comparison.rows().constLast();
+        QCOMPARE(time.kind, ComparisonRow::Kind::Time);
+        QCOMPARE(time.left, u"8.00 s (+12.00 s waiting)"_s);
+        QCOMPARE(time.right, u"8.00 s"_s);
+        QCOMPARE(time.status, Status::Differs); // the same machine time, but one waited
+        QVERIFY(!time.counted);
+        const ComparisonRow &iteration = comparison.rows().at(1);
+        QCOMPARE(iteration.kind, ComparisonRow::Kind::Iteration);
+        QCOMPARE(iteration.left, u"6.00 s (+12.00 s waiting) · 0 tokens"_s);
+        QCOMPARE(iteration.right, u"6.00 s · 0 tokens"_s);
     }
 
     void aSessionFileGivesItsTurnsOrSaysWhyNot()

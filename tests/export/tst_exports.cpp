@@ -161,6 +161,39 @@ Transcript withModelCalls(Transcript transcript, const std::function<void(ModelC
     return transcript;
 }
 
+/*
+    Two turns answered by different models of different providers, the user
+    having switched in between, saved and opened again: what an export of a
+    reopened session reads.
+*/
+Transcript reopenedSessionWithTwoModels()
+{
+    ScriptedModelClient client;
+    Workbench workbench;
+    Trace trace;
+    Agent agent(&client, &workbench, &trace);
+    AgentConfig config;
+    config.model.model = u"model-a"_s;
+    agent.setConfig(config);
+    client.setResponder([](const ModelRequest &request) {
+        return ScriptedModelClient::text(u"Answered by "_s + request.options.model, {10, 2});
+    });
+    QSignalSpy finished(&agent, &Agent::turnFinished);
+    if (!agent.send(u"First question"_s) || !QTest::qWaitFor([&] { return finished.size() == 1; }, 20000))
+        return {};
+    config.model.model = u"model-b"_s;
+    agent.setConfig(config);
+    if (!agent.send(u"Second question"_s) || !QTest::qWaitFor([&] { return finished.size() == 2; }, 20000))
+        return {};
+    Transcript session = transcriptOf(agent, trace);
+    session.providerKind = u"anthropic"_s; // the provider of the session's last turn
+    session = withModelCalls(session, [](ModelCallData &call) {
+        call.provider = call.model == u"model-a"_s ? u"openai"_s : u"anthropic"_s;
+    });
+    const TranscriptLoadResult reopened = TranscriptFile::parse(TranscriptFile::serialize(session));
+    return reopened.transcript.value_or(Transcript());
+}
+
 // Priced when recorded at $10 per million input and $20 per million output tokens.
 Transcript pricedSession(const Transcript &session)
 {
@@ -677,6 +710,45 @@ private slots:
         QVERIFY(blocks.contains(u"print(\"`hi`\")"_s)); // the answer's own fence
     }
 
+    void eachTurnNamesTheModelThatAnsweredIt_data()
+    {
+        QTest::addColumn<Format>("format");
+        QTest::addColumn<QStringList>("inOrder");
+        QTest::newRow("Markdown")
+            << Format::Markdown
+            << QStringList{u"**Models:** `model-a`, `model-b` · **Providers:** openai, anthropic"_s,
+                           u"First question"_s,
+                           u"## Assistant\n\n**Model:** `model-a` (openai)\n\nAnswered by model-a"_s,
+                           u"Second question"_s,
+                           u"## Assistant\n\n**Model:** `model-b` (anthropic)\n\nAnswered by model-b"_s};
+        QTest::newRow("HTML") << Format::Html
+                              << QStringList{u"<dt>Models</dt><dd>model-a, model-b</dd>"_s,
+                                             u"<dt>Providers</dt><dd>openai, anthropic</dd>"_s,
+                                             u"First question"_s,
+                                             u">Model: model-a (openai)</div>"_s,
+                                             u"Answered by model-a"_s,
+                                             u"Second question"_s,
+                                             u">Model: model-b (anthropic)</div>"_s,
+                                             u"Answered by model-b"_s};
+    }
+
+    void eachTurnNamesTheModelThatAnsweredIt()
+    {
+        QFETCH(Format, format);
+        QFETCH(QStringList, inOrder);
+        const Transcript session = reopenedSessionWithTwoModels();
+        QCOMPARE(session.messages.size(), 4);
+
+        const QString exported = QString::fromUtf8(exportAs(format, session));
+
+        qsizetype from = 0;
+        for (const QString &part : std::as_const(inOrder)) {
+            const qsizetype at = exported.indexOf(part, from);
+            QVERIFY2(at >= 0, qPrintable(part + u"\n\n"_s + exported));
+            from = at + part.size();
+        }
+    }
+
     void markdownFencesHoldContentWithBackticks_data()
     {
         QTest::addColumn<QString>("content");
@@ -1172,6 +1244,52 @@ private slots:
             QVERIFY(!otlp.contains("What does a widget cost"));
             QVERIFY(!otlp.contains("widget\\\""));
         }
+    }
+
+    void otlpSaysTheWaitingApartFromTheMachinesTime()
+    {
+        // A turn of 20 s whose one tool call was held 12 s for the user's approval.
+        constexpr qint64 second = 1'000'000;
+        constexpr qint64 t0 = 1'700'000'000 * second;
+        Trace trace;
+        TurnData turnData;
+        turnData.input = u"Delete the build folder"_s;
+        const int turn = trace.begin(-1, TraceKind::Turn, u"turn"_s, t0, turnData);
+        const int iteration
+            = trace.begin(turn, TraceKind::Iteration, u"iteration 1"_s, t0 + second, IterationData{});
+        ToolCallData callData;
+        callData.call = call(u"c1"_s, u"run_command"_s, u"{}"_s);
+        const int tool
+            = trace.begin(iteration, TraceKind::ToolCall, u"run_command"_s, t0 + 2 * second, callData);
+        const int wait = trace.begin(tool, TraceKind::Wait, u"Waiting for your approval"_s, t0 + 3 * second,
+                                     WaitData{u"approval"_s, u"allowed"_s});
+        trace.finish(wait, TraceStatus::Ok, t0 + 15 * second);
+        trace.finish(tool, TraceStatus::Ok, t0 + 16 * second);
+        trace.finish(iteration, TraceStatus::Ok, t0 + 19 * second);
+        trace.finish(turn, TraceStatus::Ok, t0 + 20 * second);
+        Transcript transcript = transcriptWith({Message::user(turnData.input)});
+        transcript.trace = trace.toJson();
+
+        QString error;
+        const QList<OtlpSpan> spans = readSpans(exportOtlpJson(transcript, {}, &error));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+
+        QCOMPARE(spans.size(), 3);
+        const OtlpSpan &turnSpan = spans.at(0);
+        QCOMPARE(turnSpan.end - turnSpan.start, 20 * second * 1000); // the span stays the whole step
+        QCOMPARE(turnSpan.integer(u"loopscope.working_ms"_s), 8000);
+        QCOMPARE(turnSpan.integer(u"loopscope.waiting_ms"_s), 12000);
+        const OtlpSpan &toolSpan = spans.at(2);
+        QCOMPARE(toolSpan.integer(u"loopscope.working_ms"_s), 2000);
+        QCOMPARE(toolSpan.integer(u"loopscope.waiting_ms"_s), 12000);
+        const QList<QJsonObject> waits = toolSpan.eventsNamed(u"loopscope.wait"_s);
+        QCOMPARE(waits.size(), 1);
+        QCOMPARE(
+            keyValues(waits.at(0).value(u"attributes"_s).toArray()).value(u"loopscope.wait.duration_ms"_s),
+            (QJsonObject{{u"intValue"_s, u"12000"_s}}));
+        // A session nobody was waited for says nothing of waiting.
+        for (const OtlpSpan &span : std::as_const(m_spans))
+            QVERIFY(!span.attributes.contains(u"loopscope.waiting_ms"_s));
     }
 
     void otlpReportsATraceItCannotRead()

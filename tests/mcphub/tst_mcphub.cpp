@@ -9,6 +9,7 @@
 #include "agent/replay/recordedturn.h"
 #include "agent/replay/transcriptreplay.h"
 #include "agent/session/chatsession.h"
+#include "agent/trace/tracetiming.h"
 #include "agent/transcript/transcript.h"
 #include "tests/mcp/mcptestservers.h"
 #include "tests/support/scriptedmodelclient.h"
@@ -462,6 +463,43 @@ private slots:
         QCOMPARE(settled.first().first().toInt(), id);
         QVERIFY(!m_session->answerElicitation(id, {McpElicitationAnswer::Action::Accept, {}}));
         QTRY_COMPARE(finished.size(), 1);
+    }
+
+    void theTimeSpentAnsweringAServerIsAWaitNotTheMachines()
+    {
+        skipWithoutServers();
+        makeSession();
+        applyMcp({McpTestServers::everythingStdio()}, ToolApprovalPolicy::Rule::Always);
+        m_model->enqueue(ScriptedModelClient::calls(
+            {ScriptedModelClient::call(u"c1"_s, u"trigger-elicitation-request"_s, u"{}"_s)}));
+        m_model->enqueue(ScriptedModelClient::text(u"done"_s));
+        QSignalSpy requested(m_session.get(), &ChatSession::elicitationRequested);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QTRY_VERIFY_WITH_TIMEOUT(m_session->mcp()->resolve(u"trigger-elicitation-request"_s), 30'000);
+        QVERIFY(m_session->send(u"ask me"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(requested.size(), 1, 30'000);
+        const auto request = requested.first().at(1).value<McpElicitation>();
+        QTest::qWait(600); // the user reads the question
+        QVERIFY(m_session->answerElicitation(requested.first().first().toInt(),
+                                             {McpElicitationAnswer::Action::Decline, {}}));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30'000);
+
+        const Trace &trace = *m_session->trace();
+        const QList<int> waits = nodesOfKind(trace, TraceKind::Wait);
+        QCOMPARE(waits.size(), 1);
+        const TraceNode &wait = trace.node(waits.first());
+        QCOMPARE(wait.status, TraceStatus::Ok);
+        QCOMPARE(wait.data<WaitData>().waitingFor, u"answer"_s);
+        QCOMPARE(wait.data<WaitData>().decision, u"declined"_s);
+        QCOMPARE(wait.data<WaitData>().preview, request.message);
+        QVERIFY2(wait.durationUs() >= 500'000, qPrintable(QString::number(wait.durationUs())));
+        // Under the tool call that asked, whose time is now the machine's part only.
+        const TraceNode &tool = trace.node(wait.parent);
+        QCOMPARE(tool.data<ToolCallData>().call.name, u"trigger-elicitation-request"_s);
+        const StepTiming timing = stepTiming(trace, tool.id);
+        QCOMPARE(timing.waitingUs, wait.durationUs());
+        QVERIFY(timing.workingUs() < timing.durationUs);
+        QCOMPARE(stepTiming(trace, trace.roots().constLast()).waitingUs, wait.durationUs());
     }
 
 private:

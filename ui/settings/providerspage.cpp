@@ -6,8 +6,10 @@
 
 #include <QHBoxLayout>
 #include <QListWidget>
+#include <QPointer>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSet>
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -152,8 +154,46 @@ QString ProvidersPage::validationError()
     return {};
 }
 
+namespace {
+
+// The file's copy of a key the keychain now holds.
+void removeFromKeyFile(SecretStore *keyFile, QObject *context, const QString &id, const QString &name,
+                       const std::function<void(const QString &)> &finished)
+{
+    keyFile->remove(id, context, [name, finished](const SecretStore::WriteError &removed) {
+        finished(removed.isEmpty()
+                     ? QString()
+                     : ProvidersPage::tr("the key for “%1” is in the keychain but stayed in the key file: %2")
+                           .arg(name, removed.text));
+    });
+}
+
+} // namespace
+
+void ProvidersPage::keepKeyInFile(const QString &id)
+{
+    for (Draft &draft : m_drafts) {
+        if (draft.saved && draft.profile.id == id) {
+            draft.profile.keyStorage = ProviderProfile::KeyStorage::File;
+            m_profiles->save(draft.profile);
+        }
+    }
+    if (m_current >= 0 && m_drafts.at(m_current).profile.id == id)
+        m_editor->setProfile(m_drafts.at(m_current).profile);
+}
+
 void ProvidersPage::save(std::function<void(const QStringList &errors)> done)
 {
+    // Profiles whose key goes from the key file back to the keychain: the file's copy goes once the
+    // keychain holds the key.
+    QSet<QString> leavingTheFile;
+    for (const Draft &draft : std::as_const(m_drafts)) {
+        if (!draft.saved || draft.profile.keyStorage != ProviderProfile::KeyStorage::Keychain)
+            continue;
+        if (const std::optional<ProviderProfile> stored = m_profiles->profile(draft.profile.id);
+            stored && stored->keyStorage == ProviderProfile::KeyStorage::File)
+            leavingTheFile.insert(draft.profile.id);
+    }
     saveProfiles();
     // Keys. The guard count keeps a store that answers at once from finishing early.
     struct Writes
@@ -182,6 +222,39 @@ void ProvidersPage::save(std::function<void(const QStringList &errors)> done)
             finished(gone ? QString() : tr("a removed profile's key stayed: %1").arg(error.text));
         });
     }
+    SecretStore *keyFile = m_secrets->keyFile();
+    for (const Draft &draft : std::as_const(m_drafts)) {
+        if (!leavingTheFile.contains(draft.profile.id) || !keyFile)
+            continue;
+        if (!draft.newKey.isEmpty())
+            continue; // the typed key goes to the keychain below, and then out of the file
+        ++writes->pending;
+        const QString id = draft.profile.id;
+        const QString name = draft.profile.name;
+        const QPointer<ProvidersPage> self(this);
+        keyFile->read(id, this, [self, keyFile, id, name, finished](const SecretStore::Result &read) {
+            if (!self || !read.secret) {
+                finished(read.error.isEmpty()
+                             ? QString()
+                             : tr("the key for “%1” stays in the key file: %2").arg(name, read.error));
+                return;
+            }
+            self->m_secrets->write(
+                id, *read.secret, self,
+                [self, keyFile, id, name, finished](const SecretStore::WriteError &error) {
+                    if (!self)
+                        return finished(QString());
+                    if (!error.isEmpty()) {
+                        // Kept where it was: the profile goes on reading it from the file.
+                        self->keepKeyInFile(id);
+                        finished(tr("the key for “%1” stays in the key file: %2").arg(name, error.text));
+                        return;
+                    }
+                    self->keyWritten(id);
+                    removeFromKeyFile(keyFile, self, id, name, finished);
+                });
+        });
+    }
     for (const Draft &draft : std::as_const(m_drafts)) {
         if (draft.newKey.isEmpty())
             continue;
@@ -193,22 +266,27 @@ void ProvidersPage::save(std::function<void(const QStringList &errors)> done)
             finished(tr("the key for “%1” was not saved: there is no key file.").arg(name));
             continue;
         }
-        store->write(
-            id, draft.newKey, this, [this, id, name, finished](const SecretStore::WriteError &error) {
-                if (error.isEmpty()) {
-                    keyWritten(id);
-                    finished(QString());
-                } else if (error.problem == SecretStore::Problem::NoKeychain) {
-                    // Said in place, with the ways around it; the typed key stays to be used there.
-                    setKeyState(id, KeyState::NoKeychain, error.text);
-                    finished(tr("No keychain is available on this desktop to keep the key for “%1”: "
-                                "name an environment variable for it, or store it in a file only you can "
-                                "read (Providers).")
-                                 .arg(name));
-                } else {
-                    finished(tr("the key for “%1” was not saved: %2").arg(name, error.text));
-                }
-            });
+        SecretStore *oldFile = leavingTheFile.contains(id) ? keyFile : nullptr;
+        store->write(id, draft.newKey, this,
+                     [this, id, name, finished, oldFile](const SecretStore::WriteError &error) {
+                         if (error.isEmpty()) {
+                             keyWritten(id);
+                             if (oldFile)
+                                 removeFromKeyFile(oldFile, this, id, name, finished);
+                             else
+                                 finished(QString());
+                         } else if (error.problem == SecretStore::Problem::NoKeychain) {
+                             // Said in place, with the ways around it; the typed key stays to be used there.
+                             setKeyState(id, KeyState::NoKeychain, error.text);
+                             finished(
+                                 tr("No keychain is available on this desktop to keep the key for “%1”: "
+                                    "name an environment variable for it, or store it in a file only you can "
+                                    "read (Providers).")
+                                     .arg(name));
+                         } else {
+                             finished(tr("the key for “%1” was not saved: %2").arg(name, error.text));
+                         }
+                     });
     }
     finished(QString());
 }

@@ -65,6 +65,8 @@ private:
     };
 
     void checkStoredKey(const ProviderProfile &profile);
+    // The keychain did not take the key moving out of the key file: the profile keeps reading it there.
+    void keepKeyInFile(const QString &id);
     // Where \a profile's key is kept: the keychain, or the key file it chose; nullptr when there is none.
     SecretStore *storeFor(const ProviderProfile &profile) const;
     void setKeyState(const QString &id, ProviderProfileEditor::KeyState state, const QString &error);

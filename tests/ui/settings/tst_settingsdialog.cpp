@@ -779,6 +779,82 @@ private slots:
         QCOMPARE(server.requests().constLast().header("Authorization"), "Bearer sk-file-0123456789"_ba);
     }
 
+    void aKeyMovedBackToTheKeychainLeavesTheKeyFile()
+    {
+        Fixture f;
+        const QString keyFilePath = f.dir.filePath(u"config/keys.json"_s);
+        FileSecretStore keyFile(keyFilePath);
+        f.keychain.setKeyFile(&keyFile);
+        ProviderProfile profile = f.seedProfile(u"work"_s, u"gpt-a"_s);
+        profile.keyStorage = ProviderProfile::KeyStorage::File;
+        f.profiles.save(profile);
+        const auto writeToFile = [&keyFile](const QString &key) {
+            std::optional<QString> error;
+            QObject context;
+            keyFile.write(u"work"_s, key, &context, [&error](const QString &e) { error = e; });
+            return QTest::qWaitFor([&] { return error.has_value(); }, 10000) && error->isEmpty();
+        };
+        const auto readFromFile = [&keyFile] {
+            std::optional<SecretStore::Result> result;
+            QObject context;
+            keyFile.read(u"work"_s, &context, [&result](const SecretStore::Result &r) { result = r; });
+            (void)QTest::qWaitFor([&] { return result.has_value(); }, 10000);
+            return result.value_or(SecretStore::Result{std::nullopt, u"no answer"_s});
+        };
+        QVERIFY(writeToFile(u"sk-moving-0123456789"_s));
+
+        // The keychain is there again: the user unticks the file, and says nothing else.
+        auto dialog = f.open();
+        auto *inFile = child<QCheckBox>(dialog.get(), u"keyFileCheck"_s);
+        QVERIFY(inFile);
+        QTRY_VERIFY(inFile->isVisible());
+        QVERIFY(inFile->isChecked());
+        inFile->click();
+        QVERIFY(!inFile->isChecked());
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY(!dialog->isVisible());
+
+        QCOMPARE(f.profiles.profile(u"work"_s)->keyStorage, ProviderProfile::KeyStorage::Keychain);
+        QCOMPARE(f.readKey(u"work"_s).secret, std::optional<QString>(u"sk-moving-0123456789"_s));
+        const SecretStore::Result left = readFromFile();
+        QCOMPARE(left.error, QString());
+        QCOMPARE(left.secret, std::nullopt); // gone from the file
+        QFile file(keyFilePath);
+        QVERIFY(!file.open(QIODevice::ReadOnly) || !file.readAll().contains("sk-moving"));
+    }
+
+    void aKeyTheKeychainRefusesStaysInTheKeyFile()
+    {
+        Fixture f;
+        const QString keyFilePath = f.dir.filePath(u"config/keys.json"_s);
+        NoKeychainStore store(keyFilePath); // the keychain is gone again: the write fails
+        ProviderProfile profile = f.seedProfile(u"work"_s, u"gpt-a"_s);
+        profile.keyStorage = ProviderProfile::KeyStorage::File;
+        f.profiles.save(profile);
+        std::optional<QString> written;
+        QObject context;
+        store.m_keyFile.write(u"work"_s, u"sk-kept-0123456789"_s, &context,
+                              [&written](const QString &e) { written = e; });
+        QTRY_VERIFY(written.has_value());
+
+        auto dialog = f.open(&store);
+        auto *inFile = child<QCheckBox>(dialog.get(), u"keyFileCheck"_s);
+        QTRY_VERIFY(inFile->isVisible());
+        inFile->click();
+        QVERIFY(!inFile->isChecked());
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY(!dialog->isSaving());
+
+        QVERIFY(dialog->isVisible());
+        const QString status = child<QLabel>(dialog.get(), u"statusLabel"_s)->text();
+        QVERIFY2(status.contains(u"stays in the key file"_s), qPrintable(status));
+        QCOMPARE(f.profiles.profile(u"work"_s)->keyStorage, ProviderProfile::KeyStorage::File);
+        std::optional<SecretStore::Result> read;
+        store.m_keyFile.read(u"work"_s, &context, [&read](const SecretStore::Result &r) { read = r; });
+        QTRY_VERIFY(read.has_value());
+        QCOMPARE(read->secret, std::optional<QString>(u"sk-kept-0123456789"_s));
+    }
+
     void everyControlHasAnAccessibleNameAndEveryPageDistinctMnemonics()
     {
         Fixture f;
