@@ -25,7 +25,7 @@ const QString widthKey = u"library/sidebarWidth"_s;
 // A chat app's conversation list: room for a title and its date, no more.
 int defaultWidth(const QWidget *panel)
 {
-    return panel->fontMetrics().averageCharWidth() * 34;
+    return panel->fontMetrics().averageCharWidth() * 40;
 }
 
 } // namespace
@@ -42,8 +42,6 @@ LibrarySidebar::LibrarySidebar(SessionLibrary *library, SessionActions *sessionA
     Q_ASSERT(library && sessionActions && state);
     m_panel = new SessionLibraryPanel(library);
     m_panel->setAccessibleName(tr("Sessions"));
-    // Narrow enough that a 900×600 screen keeps the chat and the trace beside it.
-    m_panel->setMinimumWidth(m_panel->fontMetrics().averageCharWidth() * 13);
 
     m_toggle->setObjectName(u"toggleSessionsSidebarAction"_s);
     m_toggle->setIconText(tr("Sessions"));

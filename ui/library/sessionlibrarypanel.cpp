@@ -186,13 +186,16 @@ SessionLibraryPanel::SessionLibraryPanel(SessionLibrary *library, QWidget *paren
     buttons->addStretch(1);
 
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setContentsMargins(4, 0, 0, 2);
     layout->setSpacing(2);
     layout->addLayout(buttons);
     layout->addWidget(m_search);
     layout->addWidget(m_stack, 1);
     layout->addWidget(m_status);
     setFocusProxy(m_search);
+    // Narrow enough that a 900×600 screen keeps the chat and the trace beside it; the
+    // buttons' row would ask for more.
+    setMinimumWidth(fontMetrics().averageCharWidth() * 13);
 
     showEntries();
 }
@@ -488,14 +491,17 @@ void SessionLibraryPanel::askToDeleteCurrent()
     box->open();
 }
 
-// In a narrow dock the title needs the room more than the model does.
+// In a narrow sidebar the title needs the room more than the model does.
 void SessionLibraryPanel::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     const int characters = width() / std::max(1, fontMetrics().averageCharWidth());
     m_sessions->setColumnHidden(ModelColumn, characters < 56);
     m_sessions->setColumnHidden(TurnsColumn, characters < 56);
-    m_sessions->setColumnHidden(UpdatedColumn, characters < 36);
+    // A relative date is short ("Yesterday 09:12"): a sidebar keeps it beside the title.
+    m_sessions->setColumnHidden(UpdatedColumn, characters < 24);
+    // A title and its date need no header, as in a chat app's list.
+    m_sessions->setHeaderHidden(characters < 56);
 }
 
 void SessionLibraryPanel::changeEvent(QEvent *event)
