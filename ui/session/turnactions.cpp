@@ -138,6 +138,11 @@ void TurnActions::openFork(const Transcript &fork)
     });
 }
 
+void TurnActions::setLibrary(SessionLibrary *library)
+{
+    m_library = library;
+}
+
 QList<ReplayWindow *> TurnActions::replayWindows() const
 {
     QList<ReplayWindow *> windows;

@@ -52,7 +52,7 @@ public:
     QAction *compareWithAction() const { return m_compareWith; }
     QAction *playgroundAction() const { return m_playground; }
     // The library whose sessions Compare offers by title and time, and where a replay is saved.
-    void setLibrary(SessionLibrary *library) { m_library = library; }
+    void setLibrary(SessionLibrary *library);
     // The replay windows still open, whose runs Compare offers.
     QList<ReplayWindow *> replayWindows() const;
 
