@@ -3630,6 +3630,13 @@ Nothing was lost: the conversation is still open.</source>
             <numerusform>%n saved sessions</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n day(s) ago</source>
+        <translation>
+            <numerusform>%n day ago</numerusform>
+            <numerusform>%n days ago</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Delete Session</source>
         <translation type="unfinished"></translation>

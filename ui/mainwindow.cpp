@@ -14,6 +14,7 @@
 #include "ui/chat/elicitationcard.h"
 #include "ui/chat/mcpresourcesdialog.h"
 #include "ui/debug/debugpanel.h"
+#include "ui/library/librarysidebar.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/session/providerpicker.h"
 #include "ui/session/sessionactions.h"
@@ -27,7 +28,6 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
-#include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -103,13 +103,14 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     m_splitter->setChildrenCollapsible(true);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 1);
-    setCentralWidget(m_splitter);
 
     // First: every part below may have something to say in it.
     m_statusBar = new SessionStatusBar(context.session, m_composer->editor(), this);
     setStatusBar(m_statusBar);
     createActions();
-    createLibraryDock();
+    // The conversations beside the chat, as chat apps keep them.
+    m_librarySidebar = new LibrarySidebar(context.library, m_sessionActions, context.state, this);
+    setCentralWidget(m_librarySidebar->wrap(m_splitter));
     createMenus();
     createToolBar();
     connectSession();
@@ -123,11 +124,14 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createActions()
 {
     m_sessionActions = new SessionActions(m_context.document, m_context.state, this);
+    if (m_context.library)
+        m_sessionActions->setLibraryFolder(m_context.library->folder());
     connect(m_sessionActions, &SessionActions::message, this,
             [this](const QString &text) { m_statusBar->say(text); });
     m_turnActions = new TurnActions(m_context.session, m_sessionActions, m_inspector, m_context.profiles,
                                     m_context.network.newPlaygroundRun, this);
     connect(m_turnActions, &TurnActions::message, this, &MainWindow::showMessage);
+    m_turnActions->setLibrary(m_context.library);
 
     m_settingsAction = new QAction(QIcon::fromTheme(u"preferences-system"_s), tr("&Settings…"), this);
     // Ctrl+, first, so that the menu shows it: only some platforms bind Preferences.
@@ -199,10 +203,7 @@ void MainWindow::createMenus()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_showChatAction);
     view->addAction(m_showTraceAction);
-    QAction *library = m_libraryDock->toggleViewAction();
-    library->setText(tr("Session &Library"));
-    library->setShortcut(Qt::CTRL | Qt::Key_3);
-    view->addAction(library);
+    view->addAction(m_librarySidebar->toggleAction());
 
     QMenu *debug = menuBar()->addMenu(tr("&Debug"));
     debug->addAction(m_debugModeAction);
@@ -230,15 +231,9 @@ void MainWindow::createMenus()
     about->setMenuRole(QAction::AboutRole);
 }
 
-void MainWindow::createLibraryDock()
+SessionLibraryPanel *MainWindow::libraryPanel() const
 {
-    m_libraryDock = new QDockWidget(tr("Sessions"), this);
-    m_libraryDock->setObjectName(u"sessionLibraryDock"_s);
-    m_libraryPanel = new SessionLibraryPanel(m_context.library, m_libraryDock);
-    m_libraryDock->setWidget(m_libraryPanel);
-    addDockWidget(Qt::LeftDockWidgetArea, m_libraryDock);
-    m_libraryDock->hide();
-    connect(m_libraryPanel, &SessionLibraryPanel::openRequested, m_sessionActions, &SessionActions::openFile);
+    return m_librarySidebar->panel();
 }
 
 void MainWindow::addExamplesMenu(QMenu *help)
@@ -269,6 +264,7 @@ void MainWindow::createToolBar()
     bar->setObjectName(u"mainToolBar"_s);
     bar->setMovable(false);
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_librarySidebar->toggleAction());
     bar->addAction(m_sessionActions->newAction());
     bar->addSeparator();
 
@@ -393,31 +389,11 @@ void MainWindow::start(const std::optional<ProviderProfile> &commandLine, const 
 
 void MainWindow::openSessionOnStart(const QString &sessionPath)
 {
-    const bool firstStart = !m_context.state->contains(u"window/docks"_s);
     const QString path = !sessionPath.isEmpty()                    ? sessionPath
                          : m_context.settings->reopenLastSession() ? m_sessionActions->lastSession()
                                                                    : QString();
-    if (!path.isEmpty()) {
+    if (!path.isEmpty())
         m_sessionActions->openFile(path);
-        return;
-    }
-    if (!firstStart || !m_context.library)
-        return;
-    // Sessions kept from before are where a returning user starts; the first scan decides.
-    SessionLibrary *library = m_context.library;
-    if (!library->entries().isEmpty()) {
-        m_libraryDock->show();
-    } else {
-        // The first scan may have finished on its thread with its result still queued, so it
-        // is not "refreshing" any more and has no entries yet: the next result decides.
-        auto once = std::make_shared<QMetaObject::Connection>();
-        *once = connect(library, &SessionLibrary::entriesChanged, m_libraryDock, [this, library, once] {
-            disconnect(*once);
-            if (!library->entries().isEmpty() && m_context.document->path().isEmpty()
-                && m_context.session->agent()->history().isEmpty())
-                m_libraryDock->show();
-        });
-    }
 }
 
 QComboBox *MainWindow::modelBox() const
@@ -562,9 +538,10 @@ void MainWindow::showShortcuts()
         tr("<tr><td><b>Shift+F5</b></td><td>Stop debugging (cancels the turn)</td></tr>"),
         tr("<tr><td><b>Ctrl+Shift+R</b></td><td>Replay the selected turn from its recording</td></tr>"),
         tr("<tr><td><b>Ctrl+Shift+M</b></td><td>Put an MCP prompt or resource into the message</td></tr>"),
-        tr("<tr><td><b>Delete</b></td><td>Delete the selected session in the session library</td></tr>"),
+        tr("<tr><td><b>F2</b></td><td>Rename the selected session in the sessions sidebar</td></tr>"),
+        tr("<tr><td><b>Delete</b></td><td>Delete the selected session in the sessions sidebar</td></tr>"),
         tr("<tr><td><b>Ctrl+1 / Ctrl+2 / Ctrl+3</b></td><td>Show or hide the conversation / the trace / the "
-           "session library</td></tr>"),
+           "sessions sidebar</td></tr>"),
     }.join(QString());
     auto *box = new QMessageBox(QMessageBox::NoIcon, tr("Keyboard Shortcuts"),
                                 u"<table cellspacing=6>"_s + rows + u"</table>"_s, QMessageBox::Close, this);

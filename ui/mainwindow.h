@@ -12,7 +12,6 @@
 QT_BEGIN_NAMESPACE
 class QAction;
 class QComboBox;
-class QDockWidget;
 class QMenu;
 class QScrollArea;
 class QSettings;
@@ -41,6 +40,7 @@ class ChatComposer;
 class ChatView;
 class DebugPanel;
 class FirstRunPanel;
+class LibrarySidebar;
 class McpResourcesDialog;
 class ProviderPicker;
 class SessionActions;
@@ -109,7 +109,8 @@ public:
     QAction *compareWithAction() const;
     QAction *playgroundAction() const;
     SessionActions *sessionActions() const { return m_sessionActions; }
-    SessionLibraryPanel *libraryPanel() const { return m_libraryPanel; }
+    SessionLibraryPanel *libraryPanel() const;
+    LibrarySidebar *librarySidebar() const { return m_librarySidebar; }
     ProviderPicker *providerPicker() const { return m_picker; }
     // The toolbar's model picker: the provider's models, or one typed in.
     QComboBox *modelBox() const;
@@ -144,7 +145,6 @@ private:
     void setTurnRunning(bool running);
     void showDebuggerStop();
     void updateTitle();
-    void createLibraryDock();
     void openSessionOnStart(const QString &sessionPath);
     void addExamplesMenu(QMenu *help);
     void showShortcuts();
@@ -166,8 +166,7 @@ private:
     SessionActions *m_sessionActions = nullptr;
     TurnActions *m_turnActions = nullptr;
     SessionStatusBar *m_statusBar = nullptr;
-    SessionLibraryPanel *m_libraryPanel = nullptr;
-    QDockWidget *m_libraryDock = nullptr;
+    LibrarySidebar *m_librarySidebar = nullptr;
     ProviderPicker *m_picker = nullptr;
     QAction *m_settingsAction = nullptr;
     QAction *m_debugModeAction = nullptr;

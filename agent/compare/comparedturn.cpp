@@ -8,6 +8,7 @@
 
 #include <QFileInfo>
 #include <QHash>
+#include <QLocale>
 
 using namespace Qt::StringLiterals;
 
@@ -137,6 +138,22 @@ QList<ComparedTurn> ComparedSession::turnsOf(const Trace &trace, const QString &
     return turns;
 }
 
+QString ComparedSession::label(const QString &title, const QDateTime &updated, const QString &path)
+{
+    if (title.isEmpty())
+        return QFileInfo(path).fileName();
+    if (!updated.isValid())
+        return title;
+    //: A session in a comparison: its title and when it was last updated
+    return tr("%1 · %2").arg(title, QLocale().toString(updated.toLocalTime(), QLocale::ShortFormat));
+}
+
+void ComparedSession::renameTurns(const QString &name)
+{
+    for (ComparedTurn &turn : turns)
+        turn.source = tr("%1, turn %2").arg(name).arg(turn.number);
+}
+
 ComparedSession ComparedSession::load(const QString &path)
 {
     ComparedSession session;
@@ -147,6 +164,7 @@ ComparedSession ComparedSession::load(const QString &path)
         return session;
     }
     session.title = loaded.transcript->title;
+    session.updated = loaded.transcript->updated;
     Trace trace;
     trace.assign(std::move(*loaded.trace));
     session.turns = turnsOf(trace, QFileInfo(path).fileName());

@@ -4,6 +4,7 @@
 #include "agent/model/modelrequest.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QList>
 #include <QString>
 
@@ -95,6 +96,7 @@ struct ComparedSession
 public:
     QString path;
     QString title;
+    QDateTime updated;         // UTC, when the file says; else invalid
     QList<ComparedTurn> turns; // in the order they ran, from 1
     QString error;             // a sentence naming the problem; empty on success
 
@@ -105,6 +107,11 @@ public:
     static ComparedSession load(const QString &path);
     // Every turn of a trace; \a name is what the turns' sources begin with.
     static QList<ComparedTurn> turnsOf(const Trace &trace, const QString &name);
+    // How a person knows a session: "Title · 28 Nov 2026 14:05" (the time local), the file's
+    // name only when the session has no title. Library files are named by a time stamp.
+    static QString label(const QString &title, const QDateTime &updated, const QString &path);
+    // The session's turns, their sources beginning with \a name instead.
+    void renameTurns(const QString &name);
 };
 
 } // namespace Loopscope

@@ -60,6 +60,11 @@ bool SessionDocument::isLibraryFile(const QString &path) const
     return m_autosaver && SessionLibrary::isLibraryFile(m_autosaver->folder(), path);
 }
 
+QString SessionDocument::libraryPath() const
+{
+    return m_autosaver ? m_autosaver->currentPath() : QString();
+}
+
 QString SessionDocument::displayName() const
 {
     if (!m_session->title().isEmpty())

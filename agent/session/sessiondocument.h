@@ -34,6 +34,9 @@ public:
     // autosaved to, and what the autosaver wrote is no longer an unsaved change.
     void setAutosaver(Autosaver *autosaver);
     QString path() const { return m_path; }
+    // The library file this conversation is autosaved to; empty before its first save or
+    // without an autosaver. Beside path(): a new conversation has a library file but no path.
+    QString libraryPath() const;
     // Turns that neither the file nor the library holds.
     bool isModified() const { return m_modified; }
     bool isBusy() const { return m_loading.isRunning(); }

@@ -259,4 +259,37 @@ bool SessionLibrary::remove(const QString &path, QString *error)
     return true;
 }
 
+void SessionLibrary::rename(const QString &path, const QString &title)
+{
+    if (!isLibraryFile(m_folder, path)) {
+        emit renameFinished(
+            path, title, tr("\"%1\" is not a session of this library.").arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path, title] {
+        const QString error = watcher->result();
+        watcher->deleteLater();
+        emit renameFinished(path, title, error);
+        // The folder watcher notices too; a direct refresh shows it at once.
+        refresh();
+    });
+    watcher->setFuture(QtConcurrent::run(&m_pool, &SessionLibrary::writeTitle, path, title));
+}
+
+QString SessionLibrary::writeTitle(const QString &path, const QString &title)
+{
+    TranscriptLoadResult loaded = TranscriptFile::load(path);
+    if (!loaded.transcript) {
+        return tr("Could not rename \"%1\": %2")
+            .arg(QDir::toNativeSeparators(path),
+                 loaded.error.isEmpty() ? tr("the file could not be read.") : loaded.error);
+    }
+    loaded.transcript->title = title;
+    QString error;
+    if (!TranscriptFile::save(*loaded.transcript, path, &error))
+        return tr("Could not rename \"%1\": %2").arg(QDir::toNativeSeparators(path), error);
+    return {};
+}
+
 } // namespace Loopscope

@@ -81,8 +81,16 @@ public:
     // Deletes a session file of this library; false and *error otherwise.
     bool remove(const QString &path, QString *error = nullptr);
 
+    // Changes the title stored inside a session file of this library (the file keeps its
+    // name), reading and writing it off the GUI thread; renameFinished() follows. The
+    // session open in the window is renamed through its ChatSession instead, so that its
+    // unsaved turns are written with the new title.
+    void rename(const QString &path, const QString &title);
+
 signals:
     void entriesChanged();
+    // \a error is empty when the title was written.
+    void renameFinished(const QString &path, const QString &title, const QString &error);
     void searchFinished(const QString &text, const QList<Loopscope::SessionSearchHit> &hits);
 
 private:
@@ -106,6 +114,7 @@ private:
     static void scan(QPromise<ScanResult> &promise, const QString &folder,
                      const QHash<QString, Cached> &cache);
     static void find(QPromise<SearchResult> &promise, const QString &folder, const QString &text);
+    static QString writeTitle(const QString &path, const QString &title);
 
     void watchFolder();
     void onScanned();

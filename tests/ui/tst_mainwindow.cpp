@@ -23,6 +23,7 @@
 #include "ui/compare/comparedialog.h"
 #include "ui/compare/comparisonview.h"
 #include "ui/debug/debugpanel.h"
+#include "ui/library/librarysidebar.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/mainwindow.h"
 #include "ui/playground/playgroundwindow.h"
@@ -206,7 +207,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.start(demoProfile());
         window.debugModeAction()->setChecked(true);
-        window.findChild<QDockWidget *>(u"sessionLibraryDock"_s)->show();
+        window.librarySidebar()->toggleAction()->setChecked(true);
+        QVERIFY(window.libraryPanel()->isVisible());
         QVERIFY(window.debugPanel()->isVisible());
 
         const QSize smallScreen(900, 600);
@@ -1016,30 +1018,29 @@ private slots:
         QVERIFY(m_fixture->document.path().isEmpty());
     }
 
-    void aFirstStartWithSessionsInTheLibraryShowsTheLibrary()
+    void theSessionsSidebarIsBesideTheChatAndCollapsesWithCtrl3()
     {
         {
             Ui::MainWindow window(m_fixture->context());
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             window.start();
+            // A chat app's conversation list: there from the first start, left of the chat.
+            QTRY_VERIFY(window.libraryPanel()->isVisible());
+            QVERIFY(window.libraryPanel()->mapTo(&window, QPoint()).x()
+                    < window.chatView()->mapTo(&window, QPoint()).x());
+            QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
             QVERIFY(!window.libraryPanel()->isVisible());
+            QVERIFY(window.traceInspector()->isVisible());
+            window.close();
         }
-        QVERIFY(QDir().mkpath(m_fixture->library.folder()));
-        QString error;
-        QVERIFY2(m_fixture->document.save(
-                     m_fixture->library.folder() + u"/kept"_s + SessionLibrary::fileSuffix(), &error),
-                 qPrintable(error));
-        QVERIFY(m_fixture->document.newSession());
-        m_fixture->settings.remove(u"window"_s);
-        m_fixture->library.refresh();
         Ui::MainWindow window(m_fixture->context());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.start();
-        // The library scans on a worker thread; on a loaded machine that takes a while.
-        QTRY_VERIFY_WITH_TIMEOUT(window.libraryPanel()->isVisible(), 20'000);
-        QVERIFY(m_fixture->session.agent()->history().isEmpty());
+        QVERIFY(!window.libraryPanel()->isVisible());
+        QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
+        QVERIFY(window.libraryPanel()->isVisible());
     }
 
     void aFinishedTurnReplaysFromItsRecordingWithoutNetwork()
@@ -1144,6 +1145,63 @@ private slots:
         QTRY_VERIFY(view->isVisible());
         QCOMPARE(view->summaryLabel()->text(), u"identical"_s);
         view->close();
+    }
+
+    void theCompareDialogOffersOpenReplaysAndLibrarySessionsByTitle()
+    {
+        m_fixture->keepTurnsInTheLibrary();
+        // A session of the library, named by a time stamp as the autosaver names files.
+        QVERIFY(QDir().mkpath(m_fixture->library.folder()));
+        const QString kept
+            = m_fixture->library.folder() + u"/20261127-214100-290a"_s + SessionLibrary::fileSuffix();
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        Transcript other = m_fixture->session.toTranscript();
+        other.title = u"Yesterday's sums"_s;
+        QVERIFY(TranscriptFile::save(other, kept));
+        m_fixture->library.refresh();
+        QTRY_VERIFY(std::any_of(m_fixture->library.entries().cbegin(), m_fixture->library.entries().cend(),
+                                [&](const SessionLibraryEntry &entry) { return entry.path == kept; }));
+
+        window.replayAction()->trigger();
+        auto *replay = window.findChild<Ui::ReplayWindow *>();
+        QVERIFY(replay);
+        QSignalSpy replayed(replay->run(), &ReplayRun::finished);
+        replay->start();
+        QTRY_COMPARE_WITH_TIMEOUT(replayed.size(), 1, 15000);
+
+        window.compareAction()->trigger();
+        auto *dialog = window.findChild<Ui::CompareDialog *>();
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        QStringList items;
+        for (int i = 0; i < dialog->sessionBox(1)->count(); ++i)
+            items.append(dialog->sessionBox(1)->itemText(i));
+        const QString replayItem = u"Replay: %1 ("_s.arg(m_fixture->session.title());
+        QVERIFY2(items.value(1).startsWith(replayItem), qPrintable(items.join(u" | "_s)));
+        const auto library = std::find_if(items.cbegin(), items.cend(), [](const QString &item) {
+            return item.startsWith(u"Yesterday's sums · "_s);
+        });
+        QVERIFY2(library != items.cend(), qPrintable(items.join(u" | "_s)));
+        QVERIFY2(!items.join(u' ').contains(u"20261127-214100-290a"_s), qPrintable(items.join(u" | "_s)));
+
+        // Chosen, the library session is read and its turns offered, labelled by title and time.
+        QSignalSpy loaded(dialog, &Ui::CompareDialog::sessionLoaded);
+        const int row = int(library - items.cbegin());
+        dialog->sessionBox(1)->setCurrentIndex(row);
+        emit dialog->sessionBox(1)->activated(row);
+        QTRY_COMPARE(loaded.size(), 1);
+        QVERIFY(loaded.first().at(1).toBool());
+        QVERIFY2(dialog->rightTurn()->source.startsWith(u"Yesterday's sums · "_s),
+                 qPrintable(dialog->rightTurn()->source));
+        dialog->reject();
+        replay->close();
     }
 
     void forkingAtAnIterationStartsASessionWithTheHistoryUpToIt_data()

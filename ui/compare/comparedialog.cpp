@@ -18,7 +18,9 @@ namespace Loopscope::Ui {
 
 namespace {
 
-constexpr int OpenItem = -1; // the "Open…" item's data
+constexpr int OpenItem = -1; // the "Browse…" item's data
+// Library sessions not read yet have data FirstUnread - their index.
+constexpr int FirstUnread = -2;
 
 QString turnText(const ComparedTurn &turn)
 {
@@ -47,7 +49,7 @@ CompareDialog::CompareDialog(const QList<ComparedTurn> &current, const QString &
         s.session->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         s.session->setMinimumContentsLength(24);
         s.session->addItem(tr("This session (%n turn(s))", nullptr, int(current.size())), 0);
-        s.session->addItem(tr("Open a session file…"), OpenItem);
+        s.session->addItem(tr("Browse for a session file…"), OpenItem);
         s.turn = createTurnBox();
         auto *group = new QGroupBox(side == 0 ? tr("Run A") : tr("Run B"), this);
         auto *form = new QFormLayout(group);
@@ -118,17 +120,56 @@ std::optional<ComparedTurn> CompareDialog::turnOf(int side) const
     return m_sessions.at(session).turns.at(turn);
 }
 
+void CompareDialog::addTurns(const QString &name, const QList<ComparedTurn> &turns)
+{
+    if (turns.isEmpty())
+        return;
+    const int index = int(m_sessions.size());
+    m_sessions.append({name, turns});
+    // After this session and the other turns in hand, before the library's files.
+    for (Side &s : m_sides) {
+        int row = 1;
+        while (row < s.session->count() && s.session->itemData(row).toInt() > 0)
+            ++row;
+        s.session->insertItem(row, tr("%1 (%n turn(s))", nullptr, int(turns.size())).arg(name), index);
+    }
+}
+
+void CompareDialog::addLibrarySession(const QString &label, const QString &path)
+{
+    const int code = FirstUnread - int(m_libraryPaths.size());
+    m_libraryPaths.append(path);
+    for (Side &s : m_sides) {
+        s.session->insertItem(insertionRow(s.session), label, code);
+        s.session->setItemData(s.session->count() - 2, path, Qt::ToolTipRole);
+    }
+}
+
+int CompareDialog::insertionRow(const QComboBox *box) const
+{
+    // "Browse…" stays last.
+    return box->count() - 1;
+}
+
 void CompareDialog::onSessionChosen(int side)
 {
     Side &s = m_sides[side];
-    if (s.session->currentData().toInt() != OpenItem) {
+    const int data = s.session->currentData().toInt();
+    if (data <= FirstUnread) {
+        // Read when chosen; the item takes the session's turns once they are in.
+        const QString path = m_libraryPaths.value(FirstUnread - data);
+        s.session->setCurrentIndex(s.lastSession);
+        addSessionFile(side, path);
+        return;
+    }
+    if (data != OpenItem) {
         s.lastSession = s.session->currentIndex();
         fillTurns(side);
         return;
     }
     s.session->setCurrentIndex(s.lastSession);
     // Window-modal and asynchronous: no nested event loop.
-    auto *dialog = new QFileDialog(this, tr("Compare With a Session"), QString(),
+    auto *dialog = new QFileDialog(this, tr("Compare With a Session"), m_libraryFolder,
                                    tr("Loopscope sessions (*.loopscope.json);;All files (*)"));
     dialog->setFileMode(QFileDialog::ExistingFile);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -151,9 +192,11 @@ void CompareDialog::addSessionFile(int side, const QString &path)
 
 void CompareDialog::onLoaded(int side)
 {
-    const ComparedSession loaded = m_loading.result();
+    ComparedSession loaded = m_loading.result();
     m_sides[side].session->setEnabled(true);
-    const QString name = QFileInfo(loaded.path).fileName();
+    // Named as a person knows it, never by the library's time-stamped file name.
+    const QString name = ComparedSession::label(loaded.title, loaded.updated, loaded.path);
+    loaded.renameTurns(name);
     if (!loaded.isValid() || loaded.turns.isEmpty()) {
         m_error->setText(loaded.isValid() ? tr("%1 has no turns.").arg(name)
                                           : tr("Cannot read %1: %2").arg(name, loaded.error));
@@ -164,10 +207,17 @@ void CompareDialog::onLoaded(int side)
     m_error->setVisible(false);
     const int index = int(m_sessions.size());
     m_sessions.append({name, loaded.turns});
+    const QString text = tr("%1 (%n turn(s))", nullptr, int(loaded.turns.size())).arg(name);
+    const int unread = int(m_libraryPaths.indexOf(loaded.path));
     for (Side &s : m_sides) {
-        // Before "Open…", which stays last.
-        s.session->insertItem(s.session->count() - 1,
-                              tr("%1 (%n turn(s))", nullptr, int(loaded.turns.size())).arg(name), index);
+        // A library session offered unread becomes the one read; a browsed file comes before "Browse…".
+        const int row = unread >= 0 ? s.session->findData(FirstUnread - unread) : -1;
+        if (row >= 0) {
+            s.session->setItemData(row, index);
+            s.session->setItemText(row, text);
+        } else {
+            s.session->insertItem(insertionRow(s.session), text, index);
+        }
     }
     Side &s = m_sides[side];
     s.session->setCurrentIndex(s.session->findData(index));

@@ -17,8 +17,10 @@ namespace Loopscope::Ui {
 
 /*!
     Picks the two turns to compare: for run A and run B, a session (this
-    one, or a file opened here) and one of its turns. Session files are read
-    off the GUI thread; a file that cannot be read says why and is not offered.
+    one, an open replay, a session of the library by its title and time, or
+    a file browsed for, the picker starting in the library) and one of its
+    turns. Session files are read off the GUI thread when chosen; a file that
+    cannot be read says why and is not offered.
 */
 class CompareDialog final : public QDialog
 {
@@ -41,6 +43,12 @@ public:
 
     // Reads \a path off the GUI thread and offers its turns on \a side; sessionLoaded() follows.
     void addSessionFile(int side, const QString &path);
+    // Offers turns already in hand (an open replay's) on both sides, after this session's.
+    void addTurns(const QString &name, const QList<ComparedTurn> &turns);
+    // Offers a session file by \a label (its title and time), read when it is chosen.
+    void addLibrarySession(const QString &label, const QString &path);
+    // Where "Browse…" starts.
+    void setLibraryFolder(const QString &folder) { m_libraryFolder = folder; }
 
 signals:
     void sessionLoaded(const QString &path, bool ok);
@@ -65,7 +73,11 @@ private:
     void updateButtons();
     std::optional<ComparedTurn> turnOf(int side) const;
 
-    QList<Session> m_sessions; // the combo boxes' items before "Open…", in order
+    int insertionRow(const QComboBox *box) const;
+
+    QList<Session> m_sessions;  // the sessions read, by the combo boxes' item data
+    QStringList m_libraryPaths; // sessions offered unread: item data -2 - their index
+    QString m_libraryFolder;
     Side m_sides[2];
     QLabel *m_error;
     QDialogButtonBox *m_buttons;

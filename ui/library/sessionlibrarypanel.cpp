@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QEvent>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -11,8 +12,11 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -77,7 +81,9 @@ SessionLibraryPanel::SessionLibraryPanel(SessionLibrary *library, QWidget *paren
     , m_status(new QLabel(this))
     , m_searchTimer(new QTimer(this))
     , m_openAction(new QAction(tr("&Open"), this))
-    , m_deleteAction(new QAction(tr("&Delete…"), this))
+    , m_deleteAction(new QAction(QIcon::fromTheme(u"edit-delete"_s), tr("&Delete…"), this))
+    , m_newAction(new QAction(QIcon::fromTheme(u"document-new"_s), tr("&New"), this))
+    , m_renameAction(new QAction(QIcon::fromTheme(u"edit-rename"_s), tr("&Rename"), this))
 {
     Q_ASSERT(library);
     m_search->setObjectName(u"sessionSearchField"_s);
@@ -109,6 +115,17 @@ SessionLibraryPanel::SessionLibraryPanel(SessionLibrary *library, QWidget *paren
     m_deleteAction->setObjectName(u"deleteSessionAction"_s);
     m_deleteAction->setShortcut(QKeySequence::Delete);
     m_deleteAction->setShortcutContext(Qt::WidgetShortcut);
+    m_deleteAction->setToolTip(tr("Delete the selected session's file, after asking (Delete)"));
+    m_newAction->setObjectName(u"newSessionFromLibraryAction"_s);
+    m_newAction->setToolTip(tr("Start a new conversation"));
+    m_renameAction->setObjectName(u"renameSessionAction"_s);
+    m_renameAction->setShortcut(Qt::Key_F2);
+    m_renameAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_renameAction->setToolTip(tr("Change the selected session's title (F2); its file keeps its name"));
+    addAction(m_renameAction);
+    // F2 edits the title in place; the edit is stored in the file.
+    m_sessions->setEditTriggers(QAbstractItemView::EditKeyPressed);
+    connect(m_sessions, &QTreeWidget::itemChanged, this, &SessionLibraryPanel::onItemChanged);
     for (QTreeWidget *list : {m_sessions, m_hits}) {
         list->addAction(m_deleteAction);
         // Double-click or Enter, as the platform has it.
@@ -119,6 +136,8 @@ SessionLibraryPanel::SessionLibraryPanel(SessionLibrary *library, QWidget *paren
     }
     connect(m_openAction, &QAction::triggered, this, &SessionLibraryPanel::openCurrent);
     connect(m_deleteAction, &QAction::triggered, this, &SessionLibraryPanel::askToDeleteCurrent);
+    connect(m_newAction, &QAction::triggered, this, &SessionLibraryPanel::newRequested);
+    connect(m_renameAction, &QAction::triggered, this, &SessionLibraryPanel::renameCurrent);
 
     m_searchTimer->setSingleShot(true);
     m_searchTimer->setInterval(searchDelayMs);
@@ -145,13 +164,38 @@ SessionLibraryPanel::SessionLibraryPanel(SessionLibrary *library, QWidget *paren
             startSearch();
     });
     connect(library, &SessionLibrary::searchFinished, this, &SessionLibraryPanel::onSearchFinished);
+    connect(library, &SessionLibrary::renameFinished, this,
+            [this](const QString &, const QString &, const QString &error) {
+                if (error.isEmpty())
+                    return;
+                // The row goes back to the title the file still has.
+                showEntries();
+                showProblem(error);
+            });
+
+    auto *buttons = new QHBoxLayout;
+    buttons->setContentsMargins(0, 0, 0, 0);
+    buttons->setSpacing(2);
+    for (QAction *action : {m_newAction, m_renameAction, m_deleteAction}) {
+        auto *button = new QToolButton(this);
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        button->setAutoRaise(true);
+        buttons->addWidget(button);
+    }
+    buttons->addStretch(1);
 
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setContentsMargins(4, 0, 0, 2);
+    layout->setSpacing(2);
+    layout->addLayout(buttons);
     layout->addWidget(m_search);
     layout->addWidget(m_stack, 1);
     layout->addWidget(m_status);
     setFocusProxy(m_search);
+    // Narrow enough that a 900×600 screen keeps the chat and the trace beside it; the
+    // buttons' row would ask for more.
+    setMinimumWidth(fontMetrics().averageCharWidth() * 13);
 
     showEntries();
 }
@@ -181,7 +225,9 @@ void SessionLibraryPanel::showEntries()
     const QString current
         = m_sessions->currentItem() ? m_sessions->currentItem()->data(0, PathRole).toString() : QString();
     const QLocale locale;
+    const QDateTime now = QDateTime::currentDateTime();
     const QBrush grey = palette().brush(QPalette::Disabled, QPalette::Text);
+    const QIcon warning = style()->standardIcon(QStyle::SP_MessageBoxWarning);
     QList<QTreeWidgetItem *> items;
     items.reserve(entries.size());
     QTreeWidgetItem *currentItem = nullptr;
@@ -191,25 +237,36 @@ void SessionLibraryPanel::showEntries()
         item->setData(0, PathRole, entry.path);
         item->setData(0, ReadableRole, entry.isReadable());
         item->setText(TitleColumn, displayTitle(entry.title, entry.path, entry.isReadable()));
-        item->setText(UpdatedColumn, locale.toString(entry.updated.toLocalTime(), QLocale::ShortFormat));
+        item->setText(UpdatedColumn, relativeDate(entry.updated.toLocalTime(), now));
         item->setText(ModelColumn, entry.model);
         if (entry.isReadable()) {
+            // Only the title column is edited: the others are drawn, not typed into.
+            item->setFlags(item->flags() | Qt::ItemIsEditable);
             item->setText(TurnsColumn, locale.toString(entry.turnCount));
             item->setTextAlignment(TurnsColumn, Qt::AlignRight | Qt::AlignVCenter);
-            const QString tip = nativePath + u'\n' + locale.formattedDataSize(entry.sizeBytes);
+            const QString tip = displayTitle(entry.title, entry.path, true) + u'\n'
+                                + locale.toString(entry.updated.toLocalTime(), QLocale::LongFormat) + u'\n'
+                                + nativePath + u'\n' + locale.formattedDataSize(entry.sizeBytes);
             for (int column = 0; column <= TurnsColumn; ++column)
                 item->setToolTip(column, tip);
         } else {
             const QString tip = tr("This file cannot be opened: %1").arg(entry.error) + u'\n' + nativePath;
+            item->setIcon(TitleColumn, warning);
             for (int column = 0; column <= TurnsColumn; ++column) {
                 item->setForeground(column, grey);
                 item->setToolTip(column, tip);
             }
         }
+        if (!m_openSession.isEmpty() && entry.path == m_openSession) {
+            QFont bold = item->font(TitleColumn);
+            bold.setBold(true);
+            item->setFont(TitleColumn, bold);
+        }
         if (entry.path == current)
             currentItem = item;
         items.append(item);
     }
+    const QScopedValueRollback filling(m_filling, true);
     m_sessions->clear();
     m_sessions->addTopLevelItems(items);
     if (currentItem)
@@ -305,6 +362,68 @@ void SessionLibraryPanel::updateActions()
     const QTreeWidgetItem *item = visibleList()->currentItem();
     m_openAction->setEnabled(item && item->data(0, ReadableRole).toBool());
     m_deleteAction->setEnabled(item != nullptr);
+    // Titles are edited in the list of sessions, not among search hits.
+    m_renameAction->setEnabled(visibleList() == m_sessions && item && item->data(0, ReadableRole).toBool());
+}
+
+QString SessionLibraryPanel::relativeDate(const QDateTime &when, const QDateTime &now)
+{
+    const QLocale locale;
+    const qint64 days = when.date().daysTo(now.date());
+    const QString time = locale.toString(when.time(), QLocale::ShortFormat);
+    if (days <= 0)
+        return tr("Today %1").arg(time);
+    if (days == 1)
+        return tr("Yesterday %1").arg(time);
+    if (days < 7)
+        return tr("%n day(s) ago", nullptr, int(days));
+    return locale.toString(when.date(), QLocale::ShortFormat);
+}
+
+void SessionLibraryPanel::setOpenSession(const QString &path)
+{
+    if (m_openSession == path)
+        return;
+    m_openSession = path;
+    showEntries();
+}
+
+void SessionLibraryPanel::renameCurrent()
+{
+    if (visibleList() != m_sessions) {
+        // Back to the list, where the title can be edited.
+        m_search->clear();
+    }
+    QTreeWidgetItem *item = m_sessions->currentItem();
+    if (!item || !item->data(0, ReadableRole).toBool())
+        return;
+    m_sessions->setFocus();
+    m_sessions->editItem(item, TitleColumn);
+}
+
+void SessionLibraryPanel::onItemChanged(QTreeWidgetItem *item, int column)
+{
+    if (m_filling || column != TitleColumn || !item)
+        return;
+    const QString path = item->data(0, PathRole).toString();
+    const QString title = item->text(TitleColumn).simplified();
+    const auto entries = m_library ? m_library->entries() : QList<SessionLibraryEntry>();
+    const auto entry = std::find_if(entries.cbegin(), entries.cend(),
+                                    [&](const SessionLibraryEntry &each) { return each.path == path; });
+    const QString old = entry != entries.cend() ? displayTitle(entry->title, path, true) : QString();
+    if (title.isEmpty() || title == old) {
+        // Nothing to store: the row shows the title it has.
+        const QScopedValueRollback filling(m_filling, true);
+        item->setText(TitleColumn, old);
+        return;
+    }
+    emit renameRequested(path, title);
+}
+
+void SessionLibraryPanel::showProblem(const QString &text)
+{
+    m_deleteError = text;
+    updateStatus();
 }
 
 void SessionLibraryPanel::activate(QTreeWidgetItem *item)
@@ -354,24 +473,35 @@ void SessionLibraryPanel::askToDeleteCurrent()
     connect(box, &QMessageBox::finished, this, [this, box, deleteButton, path] {
         if (box->clickedButton() != deleteButton || !m_library)
             return;
+        if (m_deleteGuard) {
+            const QString refusal = m_deleteGuard(path);
+            if (!refusal.isEmpty()) {
+                showProblem(refusal);
+                return;
+            }
+        }
         QString error;
         if (!m_library->remove(path, &error)) {
-            m_deleteError = error;
-            updateStatus();
+            showProblem(error);
+            return;
         }
+        emit sessionDeleted(path);
     });
     m_confirmation = box;
     box->open();
 }
 
-// In a narrow dock the title needs the room more than the model does.
+// In a narrow sidebar the title needs the room more than the model does.
 void SessionLibraryPanel::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     const int characters = width() / std::max(1, fontMetrics().averageCharWidth());
     m_sessions->setColumnHidden(ModelColumn, characters < 56);
     m_sessions->setColumnHidden(TurnsColumn, characters < 56);
-    m_sessions->setColumnHidden(UpdatedColumn, characters < 36);
+    // A relative date is short ("Yesterday 09:12"): a sidebar keeps it beside the title.
+    m_sessions->setColumnHidden(UpdatedColumn, characters < 24);
+    // A title and its date need no header, as in a chat app's list.
+    m_sessions->setHeaderHidden(characters < 56);
 }
 
 void SessionLibraryPanel::changeEvent(QEvent *event)

@@ -5,18 +5,24 @@
 #include "agent/replay/replayrun.h"
 #include "agent/replay/replayworkbench.h"
 #include "agent/session/conversationrows.h"
+#include "agent/trace/trace.h"
 #include "agent/trace/tracemodel.h"
 #include "ui/chat/chatview.h"
 #include "ui/debug/debugpanel.h"
 #include "ui/trace/traceinspector.h"
 
 #include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QRandomGenerator>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
 
@@ -26,12 +32,15 @@ ReplayWindow::ReplayWindow(const RecordedTurn &turn, const QString &title, LiveC
                            const ToolProvider &tools, QWidget *parent)
     : QWidget(parent, Qt::Window)
     , m_turn(turn)
+    , m_title(title)
     , m_liveClients(std::move(liveClients))
     , m_status(new QLabel(this))
     , m_liveTools(new QCheckBox(tr("Run &tools live"), this))
     , m_startButton(new QPushButton(tr("&Replay"), this))
     , m_continueButton(new QPushButton(tr("Continue &Live"), this))
     , m_stopButton(new QPushButton(tr("&Stop"), this))
+    , m_compareButton(new QPushButton(tr("C&ompare…"), this))
+    , m_saveButton(new QPushButton(tr("Sa&ve"), this))
     , m_rows(new ConversationRows(this))
     , m_chat(new ChatView)
     , m_inspector(nullptr)
@@ -61,6 +70,13 @@ ReplayWindow::ReplayWindow(const RecordedTurn &turn, const QString &title, LiveC
     bar->addWidget(m_startButton);
     bar->addWidget(m_continueButton);
     bar->addWidget(m_stopButton);
+    bar->addWidget(m_compareButton);
+    bar->addWidget(m_saveButton);
+    m_compareButton->setToolTip(tr("Compare the replayed turn with its recording, or with another session"));
+    m_saveButton->setToolTip(tr("Keep the replayed run as a session in the library"));
+    connect(m_compareButton, &QPushButton::clicked, this, &ReplayWindow::compareRequested);
+    connect(m_saveButton, &QPushButton::clicked, this, &ReplayWindow::save);
+    connect(&m_saving, &QFutureWatcher<QString>::finished, this, &ReplayWindow::onSaved);
 
     // The trace first; the debugger scrolls in what room is left.
     auto *debugScroll = new QScrollArea;
@@ -100,10 +116,12 @@ ReplayWindow::ReplayWindow(const RecordedTurn &turn, const QString &title, LiveC
                   false);
     }
     resize(1200, 760);
+    updateButtons();
 }
 
 ReplayWindow::~ReplayWindow()
 {
+    m_saving.waitForFinished();
     // The run's agent goes before the debugger and the live client it may point to.
     m_debugger->forgetHeld();
     m_run.reset();
@@ -171,6 +189,7 @@ void ReplayWindow::start()
     m_startButton->setEnabled(false);
     m_liveTools->setEnabled(false);
     m_stopButton->setEnabled(true);
+    updateButtons();
     setStatus(tr("Replaying from the recording…"), false);
 }
 
@@ -203,6 +222,7 @@ void ReplayWindow::onFinished(bool reproduced)
     m_startButton->setToolTip(tr("Run the recorded turn again from the start, in a new trace."));
     m_startButton->setEnabled(true);
     m_liveTools->setEnabled(true);
+    updateButtons();
     if (reproduced) {
         setStatus(tr("Reproduced: the same tool calls and the same answer as recorded."), false);
         return;
@@ -213,6 +233,65 @@ void ReplayWindow::onFinished(bool reproduced)
                                .arg(divergence->what)
                          : tr("Did not reproduce: the outcome or the tool calls differ from the recording."),
               true);
+}
+
+void ReplayWindow::setSaveFolder(const QString &folder)
+{
+    m_saveFolder = folder;
+    updateButtons();
+}
+
+void ReplayWindow::updateButtons()
+{
+    // Only a run that ended has a turn to compare or keep.
+    const bool ended = m_runStarted && !m_stopButton->isEnabled();
+    m_compareButton->setEnabled(ended);
+    m_saveButton->setEnabled(ended && !m_saveFolder.isEmpty() && !m_saving.isRunning());
+}
+
+Transcript ReplayWindow::toTranscript() const
+{
+    Transcript transcript;
+    //: The title of a replayed run kept as a session
+    transcript.title = tr("%1 (replay)").arg(m_title);
+    transcript.created = QDateTime::currentDateTimeUtc();
+    transcript.updated = transcript.created;
+    transcript.messages = m_run->agent()->history();
+    transcript.trace = m_run->trace()->toJson();
+    return transcript;
+}
+
+void ReplayWindow::save()
+{
+    if (m_saveFolder.isEmpty() || m_saving.isRunning() || !m_runStarted)
+        return;
+    const QString stamp = QDateTime::currentDateTimeUtc().toString(u"yyyyMMdd-HHmmss"_s);
+    const QDir folder(m_saveFolder);
+    QString path;
+    do {
+        const QString random = u"%1"_s.arg(QRandomGenerator::global()->bounded(0x10000), 4, 16, QChar(u'0'));
+        path = folder.absoluteFilePath(stamp + u"-replay-"_s + random + u".loopscope.json"_s);
+    } while (QFile::exists(path));
+    m_savingPath = path;
+    m_saving.setFuture(QtConcurrent::run([transcript = toTranscript(), path] {
+        QString error;
+        if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+            return tr("the folder cannot be made.");
+        return TranscriptFile::save(transcript, path, &error) ? QString() : error;
+    }));
+    updateButtons();
+}
+
+void ReplayWindow::onSaved()
+{
+    const QString error = m_saving.result();
+    updateButtons();
+    if (!error.isEmpty()) {
+        setStatus(tr("The replay could not be saved: %1").arg(error), true);
+        return;
+    }
+    setStatus(tr("Saved as \"%1\" in the session library.").arg(tr("%1 (replay)").arg(m_title)), false);
+    emit saved(m_savingPath);
 }
 
 void ReplayWindow::setStatus(const QString &text, bool problem)

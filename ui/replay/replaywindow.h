@@ -3,7 +3,9 @@
 #include "agent/model/modelclient.h"
 #include "agent/replay/recordedturn.h"
 #include "agent/tools/workbench.h"
+#include "agent/transcript/transcript.h"
 
+#include <QFutureWatcher>
 #include <QWidget>
 
 #include <functional>
@@ -37,7 +39,9 @@ class TraceInspector;
     the run leaves the recording it says where, and the user continues live
     (with the current provider) or stops. When a run has ended, Replay Again
     runs the same recording (with its recorded edits) afresh: a new run, with
-    its own trace, on the same workbench and debugger.
+    its own trace, on the same workbench and debugger. Compare asks for the
+    replay beside its recording (or another session); Save keeps the replayed
+    run as a session of the library, titled "<title> (replay)".
 */
 class ReplayWindow final : public QWidget
 {
@@ -61,6 +65,21 @@ public:
     // Runs the recording; after a run ended, runs it again from the start.
     void start();
     QPushButton *startButton() const { return m_startButton; }
+    QPushButton *compareButton() const { return m_compareButton; }
+    QPushButton *saveButton() const { return m_saveButton; }
+    // The title the window was opened with (the session's).
+    QString title() const { return m_title; }
+    // Where Save writes: the session library's folder. Without one Save stays off.
+    void setSaveFolder(const QString &folder);
+    // The replayed run as a session: the recorded history, the run's turn and its trace.
+    Transcript toTranscript() const;
+    // Writes toTranscript() into the save folder off the GUI thread; saved() or a status follows.
+    void save();
+
+signals:
+    // The user asked to compare the replayed turn (Compare).
+    void compareRequested();
+    void saved(const QString &path);
 
 private:
     // A new run of the recording, and the chat and trace views on it.
@@ -69,8 +88,14 @@ private:
     void onFinished(bool reproduced);
     void continueLive();
     void setStatus(const QString &text, bool problem);
+    void updateButtons();
+    void onSaved();
 
     RecordedTurn m_turn;
+    QString m_title;
+    QString m_saveFolder;
+    QFutureWatcher<QString> m_saving; // the error, empty when written
+    QString m_savingPath;
     LiveClientFactory m_liveClients;
     Workbench m_workbench;
     std::unique_ptr<ReplayRun> m_run;
@@ -84,6 +109,8 @@ private:
     QPushButton *m_startButton;
     QPushButton *m_continueButton;
     QPushButton *m_stopButton;
+    QPushButton *m_compareButton;
+    QPushButton *m_saveButton;
     // The chat's rows: the recorded history, then the run's turn.
     ConversationRows *m_rows;
     ChatView *m_chat;

@@ -93,11 +93,12 @@ SessionActions::SessionActions(SessionDocument *document, QSettings *state, QWid
             addRecent(path);
             setLastSession(path);
         }
+        // Named by its title: library files are named by a time stamp the user never chose.
         emit message(upgradedFrom > 0
-                         ? tr("Opened %1 (upgraded from format %2; saving writes the new format).")
-                               .arg(QFileInfo(path).fileName())
+                         ? tr("Opened \"%1\" (upgraded from format %2; saving writes the new format).")
+                               .arg(m_document->displayName())
                                .arg(upgradedFrom)
-                         : tr("Opened %1.").arg(QFileInfo(path).fileName()));
+                         : tr("Opened \"%1\".").arg(m_document->displayName()));
     });
     connect(m_document, &SessionDocument::openFailed, this,
             [this](const QString &path, const QString &error) {
@@ -217,9 +218,13 @@ void SessionActions::openExample(const QString &resourcePath)
 void SessionActions::chooseFileToOpen()
 {
     whenChangesAreSettled([this] {
-        auto *dialog = new QFileDialog(m_window, tr("Open Session"), QFileInfo(recentFiles().value(0)).path(),
+        // The library first: that is where every conversation is kept.
+        const QString folder
+            = !m_libraryFolder.isEmpty() ? m_libraryFolder : QFileInfo(recentFiles().value(0)).path();
+        auto *dialog = new QFileDialog(m_window, tr("Open Session"), folder,
                                        tr(sessionFilter) + u";;"_s + tr("JSON files (*.json)"));
         dialog->setFileMode(QFileDialog::ExistingFile);
+        dialog->setObjectName(u"openSessionDialog"_s);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &QFileDialog::fileSelected, this,
                 [this](const QString &path) { m_document->open(path); });

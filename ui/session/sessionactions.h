@@ -42,6 +42,10 @@ public:
     QMenu *exportMenu() const { return m_exportMenu; }
     SessionDocument *document() const { return m_document; }
 
+    // Where Open's file picker starts: the session library's folder.
+    void setLibraryFolder(const QString &folder) { m_libraryFolder = folder; }
+    QString libraryFolder() const { return m_libraryFolder; }
+
     QStringList recentFiles() const;
     // The session open last: the file last opened or saved, or the library file
     // last autosaved; empty when it has gone or a new session replaced it.
@@ -71,6 +75,7 @@ private:
     SessionDocument *m_document;
     QSettings *m_state;
     QWidget *m_window;
+    QString m_libraryFolder;
     QAction *m_new;
     QAction *m_open;
     QMenu *m_recentMenu;

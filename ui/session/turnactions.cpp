@@ -3,8 +3,11 @@
 #include "agent/compare/comparedturn.h"
 #include "agent/compare/runcomparison.h"
 #include "agent/playground/playgroundrun.h"
+#include "agent/replay/replayrun.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
+#include "agent/session/sessionlibrary.h"
+#include "agent/trace/trace.h"
 #include "ui/compare/comparedialog.h"
 #include "ui/compare/comparisonview.h"
 #include "ui/playground/playgroundwindow.h"
@@ -13,6 +16,7 @@
 #include "ui/trace/traceinspector.h"
 
 #include <QAction>
+#include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QTreeView>
 
@@ -93,6 +97,22 @@ void TurnActions::replaySelectedTurn()
         = session->title().isEmpty() ? tr("turn %1").arg(session->turnIndexAt(node) + 1) : session->title();
     auto *window = new ReplayWindow(
         *turn, title, [session] { return session->createModelClient(); }, session->replayTools(), m_window);
+    if (m_library)
+        window->setSaveFolder(m_library->folder());
+    m_replays.removeAll(nullptr);
+    m_replays.append(window);
+    // The recording as it is now: the window may show another session by the time Compare is pressed.
+    const Trace &trace = *session->trace();
+    const int root = trace.roots().value(turn->turnIndex, -1);
+    //: The recorded turn a replay is compared with
+    const std::optional<ComparedTurn> recorded = ComparedTurn::fromTrace(
+        trace, root, tr("%1, turn %2 as recorded").arg(title).arg(turn->turnIndex + 1));
+    connect(window, &ReplayWindow::compareRequested, this,
+            [this, window, recorded] { compareReplay(window, recorded); });
+    connect(window, &ReplayWindow::saved, this, [this](const QString &) {
+        if (m_library)
+            m_library->refresh();
+    });
     window->show();
 }
 
@@ -118,6 +138,21 @@ void TurnActions::openFork(const Transcript &fork)
     });
 }
 
+void TurnActions::setLibrary(SessionLibrary *library)
+{
+    m_library = library;
+}
+
+QList<ReplayWindow *> TurnActions::replayWindows() const
+{
+    QList<ReplayWindow *> windows;
+    for (const QPointer<ReplayWindow> &window : m_replays) {
+        if (window)
+            windows.append(window);
+    }
+    return windows;
+}
+
 void TurnActions::compareTurns()
 {
     const ChatSession *session = m_session;
@@ -126,13 +161,46 @@ void TurnActions::compareTurns()
     auto *dialog
         = new CompareDialog(turns, name, session->turnIndexAt(m_inspector->selectedNode()), m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // The replays open now, by their titles; then the library's sessions, newest first.
+    for (ReplayWindow *replay : replayWindows()) {
+        if (replay->run() && replay->run()->trace())
+            dialog->addTurns(
+                tr("Replay: %1").arg(replay->title()),
+                ComparedSession::turnsOf(*replay->run()->trace(), tr("Replay: %1").arg(replay->title())));
+    }
+    if (m_library) {
+        dialog->setLibraryFolder(m_library->folder());
+        const QString open = m_sessionActions->document()->libraryPath();
+        for (const SessionLibraryEntry &entry : m_library->entries()) {
+            if (!entry.isReadable() || entry.turnCount == 0 || QFileInfo(entry.path) == QFileInfo(open))
+                continue;
+            dialog->addLibrarySession(ComparedSession::label(entry.title, entry.updated, entry.path),
+                                      entry.path);
+        }
+    }
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const std::optional<ComparedTurn> left = dialog->leftTurn();
         const std::optional<ComparedTurn> right = dialog->rightTurn();
         if (left && right)
-            (new ComparisonView(RunComparison(*left, *right), m_window))->show();
+            showComparison(*left, *right);
     });
     dialog->open();
+}
+
+void TurnActions::compareReplay(ReplayWindow *window, const std::optional<ComparedTurn> &recorded)
+{
+    const QList<ComparedTurn> replayed
+        = ComparedSession::turnsOf(*window->run()->trace(), tr("Replay: %1").arg(window->title()));
+    if (replayed.isEmpty() || !recorded) {
+        emit message(tr("This replay has no turn to compare yet."));
+        return;
+    }
+    showComparison(*recorded, replayed.last());
+}
+
+void TurnActions::showComparison(const ComparedTurn &left, const ComparedTurn &right)
+{
+    (new ComparisonView(RunComparison(left, right), m_window))->show();
 }
 
 void TurnActions::openPlaygroundAtSelection()

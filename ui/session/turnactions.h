@@ -1,8 +1,11 @@
 #pragma once
 
+#include <QList>
 #include <QObject>
+#include <QPointer>
 
 #include <functional>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QAction;
@@ -13,11 +16,14 @@ namespace Loopscope {
 class ChatSession;
 class PlaygroundRun;
 class ProviderProfileStore;
+class SessionLibrary;
+struct ComparedTurn;
 struct Transcript;
 } // namespace Loopscope
 
 namespace Loopscope::Ui {
 
+class ReplayWindow;
 class SessionActions;
 class TraceInspector;
 
@@ -45,6 +51,10 @@ public:
     QAction *compareAction() const { return m_compare; }
     QAction *compareWithAction() const { return m_compareWith; }
     QAction *playgroundAction() const { return m_playground; }
+    // The library whose sessions Compare offers by title and time, and where a replay is saved.
+    void setLibrary(SessionLibrary *library);
+    // The replay windows still open, whose runs Compare offers.
+    QList<ReplayWindow *> replayWindows() const;
 
 signals:
     void message(const QString &text);
@@ -54,6 +64,9 @@ private:
     void forkAtSelection();
     // Picks two turns (this session's selected one first) and shows them side by side.
     void compareTurns();
+    // The replay's turn beside the one it replays (Compare in a replay window).
+    void compareReplay(ReplayWindow *window, const std::optional<ComparedTurn> &recorded);
+    void showComparison(const ComparedTurn &left, const ComparedTurn &right);
     void openFork(const Transcript &fork);
     void openPlaygroundAtSelection();
     // Replay and Fork only when there is a finished turn (for Fork, a selected step of one).
@@ -70,6 +83,8 @@ private:
     QAction *m_compare;
     QAction *m_compareWith;
     QAction *m_playground;
+    QPointer<SessionLibrary> m_library;
+    QList<QPointer<ReplayWindow>> m_replays;
 };
 
 } // namespace Loopscope::Ui

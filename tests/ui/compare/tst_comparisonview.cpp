@@ -156,12 +156,20 @@ private slots:
         dialog.addSessionFile(1, path);
         QTRY_COMPARE(loaded.size(), 1);
         QCOMPARE(loaded.first().at(1).toBool(), true);
-        QCOMPARE(dialog.sessionBox(1)->currentText(), u"other.loopscope.json (1 turn)"_s);
+        // By its title and time, never by its file name.
+        const QString label = u"%1 · %2 (1 turn)"_s.arg(
+            other.transcript().title,
+            QLocale().toString(other.transcript().updated.toLocalTime(), QLocale::ShortFormat));
+        QVERIFY(!other.transcript().title.isEmpty());
+        QCOMPARE(dialog.sessionBox(1)->currentText(), label);
         QCOMPARE(dialog.rightTurn()->question, u"Say hi"_s);
+        QVERIFY2(dialog.rightTurn()->source.startsWith(other.transcript().title + u" · "_s),
+                 qPrintable(dialog.rightTurn()->source));
+        QVERIFY(!dialog.rightTurn()->source.contains(u".loopscope.json"_s));
         QCOMPARE(dialog.leftTurn()->source, u"biased"_s);
         QVERIFY(compare->isEnabled());
-        // The file is offered to A too, before "Open…".
-        QCOMPARE(dialog.sessionBox(0)->itemText(1), u"other.loopscope.json (1 turn)"_s);
+        // The file is offered to A too, before "Browse…".
+        QCOMPARE(dialog.sessionBox(0)->itemText(1), label);
 
         QFile garbage(dir.filePath(u"garbage.loopscope.json"_s));
         QVERIFY(garbage.open(QIODevice::WriteOnly));
@@ -171,7 +179,7 @@ private slots:
         QTRY_COMPARE(loaded.size(), 2);
         QCOMPARE(loaded.last().at(1).toBool(), false);
         QVERIFY(dialog.errorLabel()->text().startsWith(u"Cannot read garbage.loopscope.json"_s));
-        QCOMPARE(dialog.sessionBox(0)->count(), 3); // this session, other, Open…
+        QCOMPARE(dialog.sessionBox(0)->count(), 3); // this session, other, Browse…
         QCOMPARE(dialog.leftTurn()->source, u"biased"_s);
     }
 };

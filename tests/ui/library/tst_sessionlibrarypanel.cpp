@@ -121,11 +121,13 @@ private slots:
         m_panel->resize(character * 40, 400);
         QTRY_VERIFY(list->isColumnHidden(2));
         QVERIFY(!list->isColumnHidden(1));
-        m_panel->resize(character * 28, 400);
+        QVERIFY(list->isHeaderHidden());
+        m_panel->resize(character * 20, 400);
         QTRY_VERIFY(list->isColumnHidden(1));
         QVERIFY(list->columnWidth(0) >= m_panel->fontMetrics().horizontalAdvance(u"Bread"_s));
         m_panel->resize(character * 100, 400);
         QTRY_VERIFY(!list->isColumnHidden(1) && !list->isColumnHidden(2) && !list->isColumnHidden(3));
+        QVERIFY(!list->isHeaderHidden());
     }
 
     void aFileWrittenIntoTheFolderAppearsInTheList()

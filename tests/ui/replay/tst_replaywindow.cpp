@@ -1,6 +1,8 @@
 #include "agent/debug/stepdebugger.h"
 #include "agent/replay/replayrun.h"
+#include "agent/session/chatsession.h"
 #include "agent/trace/trace.h"
+#include "agent/transcript/transcript.h"
 #include "tests/replay/recordingfixture.h"
 #include "ui/chat/chatview.h"
 #include "ui/chat/messagewidget.h"
@@ -10,8 +12,10 @@
 #include "ui/trace/traceinspector.h"
 
 #include <QCheckBox>
+#include <QNetworkAccessManager>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 
@@ -94,6 +98,47 @@ private slots:
             if (const auto *notice = qobject_cast<Ui::NoticeCard *>(chat->item(i)))
                 QVERIFY2(!notice->isRetryAvailable(), qPrintable(chat->itemText(i)));
         }
+    }
+
+    void saveKeepsTheReplayedRunAsASessionThatReopens()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Fixture f;
+        const auto window = f.window();
+        // Nothing to keep before a run ended, nor without a library to keep it in.
+        QVERIFY(!window->saveButton()->isEnabled());
+        QVERIFY(!window->compareButton()->isEnabled());
+        QSignalSpy finished(window->run(), &ReplayRun::finished);
+        window->start();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+        QVERIFY(!window->saveButton()->isEnabled());
+        QVERIFY(window->compareButton()->isEnabled());
+        QSignalSpy compare(window.get(), &Ui::ReplayWindow::compareRequested);
+        window->compareButton()->click();
+        QCOMPARE(compare.size(), 1);
+
+        window->setSaveFolder(dir.path());
+        QVERIFY(window->saveButton()->isEnabled());
+        QSignalSpy saved(window.get(), &Ui::ReplayWindow::saved);
+        window->saveButton()->click();
+        QTRY_COMPARE(saved.size(), 1);
+        const QString path = saved.first().first().toString();
+        QVERIFY2(path.startsWith(dir.path()) && path.endsWith(u".loopscope.json"_s), qPrintable(path));
+
+        const TranscriptLoadResult loaded = TranscriptFile::load(path);
+        QVERIFY2(loaded.transcript, qPrintable(loaded.error));
+        QCOMPARE(loaded.transcript->title, u"Sums (replay)"_s);
+        QCOMPARE(loaded.transcript->messages, window->run()->agent()->history());
+        QCOMPARE(loaded.transcript->turnCount(), 1);
+        // It opens as a session does, its trace the replay's.
+        QNetworkAccessManager network;
+        ChatSession session(&network);
+        QString error;
+        QVERIFY2(session.restore(*loaded.transcript, &error), qPrintable(error));
+        QCOMPARE(session.title(), u"Sums (replay)"_s);
+        QCOMPARE(session.trace()->roots().size(), 1);
+        QCOMPARE(session.agent()->history(), window->run()->agent()->history());
     }
 
     void aReplayCanRunAgainHoweverItEnded_data()

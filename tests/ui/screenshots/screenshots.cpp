@@ -26,6 +26,7 @@
 #include "translations/translations.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/compare/comparisonview.h"
+#include "ui/library/librarysidebar.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/mainwindow.h"
 #include "ui/replay/replaywindow.h"
@@ -170,12 +171,12 @@ int main(int argc, char *argv[])
              && ok;
     }
     library.refresh();
-    window.libraryPanel()->parentWidget()->show();
+    window.librarySidebar()->toggleAction()->setChecked(true);
     window.libraryPanel()->searchField()->setText(u"parallel"_s);
     waitFor([&] { return window.libraryPanel()->searchResults()->topLevelItemCount() > 0; });
     ok = save(&window, outDir + u"/session-library.png"_s) && ok;
     window.libraryPanel()->searchField()->clear();
-    window.libraryPanel()->parentWidget()->hide();
+    window.librarySidebar()->toggleAction()->setChecked(false);
 
     // A replay of the turn in which the user changed the first tool's result:
     // it diverges at the next model call and waits to continue live or stop.
