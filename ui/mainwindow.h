@@ -14,7 +14,6 @@ class QAction;
 class QComboBox;
 class QDockWidget;
 class QMenu;
-class QScrollArea;
 class QSettings;
 class QSplitter;
 class QStackedWidget;
@@ -141,7 +140,6 @@ private:
     void editLastQuestion(const QString &text);
     void setDebugMode(bool on);
     void setTurnRunning(bool running);
-    void showDebuggerStop();
     void updateTitle();
     void createLibraryDock();
     void openSessionOnStart(const QString &sessionPath);
@@ -160,7 +158,6 @@ private:
     ChatComposer *m_composer;
     TraceInspector *m_inspector;
     DebugPanel *m_debugPanel;
-    QScrollArea *m_debugScroll = nullptr;
 
     SessionActions *m_sessionActions = nullptr;
     TurnActions *m_turnActions = nullptr;
