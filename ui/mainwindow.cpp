@@ -33,8 +33,6 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QScreen>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -85,19 +83,15 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     m_chatView->setModel(context.session->rows());
     m_chatView->follow(context.session->agent());
     m_chatView->setApprovalPolicy(context.session->approvals());
+    m_chatView->setMcpHub(context.session->mcp());
 
     m_inspector->setAccessibleName(tr("Trace"));
     m_debugPanel->setAccessibleName(tr("Debugger"));
-    // The debugger's editors need room only while paused; scrolling lets the
-    // trace keep most of the height.
-    m_debugScroll = new QScrollArea(m_sideSplitter);
-    m_debugScroll->setWidget(m_debugPanel);
-    m_debugScroll->setWidgetResizable(true);
-    m_debugScroll->setFrameShape(QFrame::NoFrame);
-    m_debugScroll->setVisible(false);
+    // Not in a scroll area: its buttons stay in view, its editors scroll themselves.
+    m_debugPanel->setVisible(false);
     m_sideSplitter->addWidget(m_inspector);
     // Below the details, so debugging squeezes them and never the trace tree.
-    m_inspector->setSidePanel(m_debugScroll);
+    m_inspector->setSidePanel(m_debugPanel);
 
     m_splitter->insertWidget(0, m_chatStack);
     m_splitter->setChildrenCollapsible(true);
@@ -328,7 +322,6 @@ void MainWindow::connectSession()
     });
 
     StepDebugger *debugger = session->debugger();
-    connect(debugger, &StepDebugger::paused, this, &MainWindow::showDebuggerStop);
     // The panel's own switch and Pause turn debug mode on too.
     connect(debugger, &StepDebugger::settingsChanged, this,
             [this, debugger] { m_debugModeAction->setChecked(debugger->isEnabled()); });
@@ -363,14 +356,6 @@ void MainWindow::setTurnRunning(bool running)
     m_composer->setBusy(running);
     m_stopAction->setEnabled(running);
     m_debugPanel->setTurnRunning(running);
-}
-
-void MainWindow::showDebuggerStop()
-{
-    // What is held, and its editors, sit below the breakpoints: bring them into view.
-    QTimer::singleShot(0, m_debugScroll, [this] {
-        m_debugScroll->verticalScrollBar()->setValue(m_debugPanel->stopView()->y());
-    });
 }
 
 void MainWindow::start(const std::optional<ProviderProfile> &commandLine, const QString &sessionPath)
@@ -439,6 +424,9 @@ void MainWindow::openSettings()
                                       m_context.network.connectionTester, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->addMcpServersPage(m_mcpSettings.get(), m_context.session->mcp());
+    // The Providers page opens on the profile in use, not on the first one.
+    if (const std::optional<ProviderProfile> active = m_context.session->provider())
+        dialog->selectProvider(active->id);
     // Without a provider, or one without a usable key, what is missing is on the Providers page.
     if (m_chatStack->currentIndex() == 1)
         dialog->showPage(SettingsDialog::Page::Providers);

@@ -13,7 +13,6 @@ QT_BEGIN_NAMESPACE
 class QAction;
 class QComboBox;
 class QMenu;
-class QScrollArea;
 class QSettings;
 class QSplitter;
 class QStackedWidget;
@@ -143,7 +142,6 @@ private:
     void editLastQuestion(const QString &text);
     void setDebugMode(bool on);
     void setTurnRunning(bool running);
-    void showDebuggerStop();
     void updateTitle();
     void openSessionOnStart(const QString &sessionPath);
     void addExamplesMenu(QMenu *help);
@@ -161,7 +159,6 @@ private:
     ChatComposer *m_composer;
     TraceInspector *m_inspector;
     DebugPanel *m_debugPanel;
-    QScrollArea *m_debugScroll = nullptr;
 
     SessionActions *m_sessionActions = nullptr;
     TurnActions *m_turnActions = nullptr;

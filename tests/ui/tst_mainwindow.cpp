@@ -52,6 +52,7 @@
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -482,6 +483,79 @@ private slots:
         QVERIFY(!debugger->isPaused());
     }
 
+    void theDebuggersButtonsAreInViewAtAHeldCallWithoutScrolling_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("900×600") << QSize(900, 600);
+        QTest::newRow("1280×800") << QSize(1280, 800);
+    }
+
+    void theDebuggersButtonsAreInViewAtAHeldCallWithoutScrolling()
+    {
+        QFETCH(QSize, size);
+        Ui::MainWindow window(m_fixture->context());
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        window.debugModeAction()->setChecked(true);
+        StepDebugger *debugger = m_fixture->session.debugger();
+        StepDebugger::Breakpoints breakpoints;
+        breakpoints.allToolCalls = true;
+        debugger->setBreakpoints(breakpoints);
+        QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
+        QTRY_VERIFY_WITH_TIMEOUT(debugger->isPaused(), 10000);
+        QCoreApplication::processEvents();
+
+        Ui::DebugPanel *panel = window.debugPanel();
+        auto *debugBar = panel->findChild<QToolBar *>(u"debugToolBar"_s);
+        QVERIFY(debugBar);
+        QList<QWidget *> actions{debugBar->widgetForAction(panel->stepAction()),
+                                 debugBar->widgetForAction(panel->continueAction()),
+                                 debugBar->widgetForAction(panel->stopAction())};
+        for (const QString &name : {u"applyArgumentsButton"_s, u"revertArgumentsButton"_s,
+                                    u"useResultButton"_s, u"denyButton"_s, u"resultIsErrorBox"_s})
+            actions << panel->findChild<QWidget *>(name);
+        for (QWidget *action : std::as_const(actions)) {
+            QVERIFY(action);
+            const QString name
+                = action->objectName().isEmpty() ? action->accessibleName() : action->objectName();
+            QVERIFY2(action->isVisible(), qPrintable(name));
+            QVERIFY2(action->height() >= action->minimumSizeHint().height(),
+                     qPrintable(u"%1: %2 px high, the panel %3 of %4"_s.arg(name)
+                                    .arg(action->height())
+                                    .arg(panel->height())
+                                    .arg(panel->minimumSizeHint().height())));
+            // Whole, inside every widget around it up to the window: nothing to scroll to.
+            for (QWidget *around = action->parentWidget(); around; around = around->parentWidget()) {
+                const QRect inAround(action->mapTo(around, QPoint(0, 0)), action->size());
+                QVERIFY2(around->rect().contains(inAround),
+                         qPrintable(u"%1 at %2,%3 %4×%5 is cut by %6 (%7×%8)"_s.arg(name)
+                                        .arg(inAround.x())
+                                        .arg(inAround.y())
+                                        .arg(inAround.width())
+                                        .arg(inAround.height())
+                                        .arg(QString::fromLatin1(around->metaObject()->className()))
+                                        .arg(around->width())
+                                        .arg(around->height())));
+                if (around->isWindow())
+                    break;
+            }
+        }
+        // The editors are there to type in, however short.
+        for (const QString &name : {u"argumentsEditor"_s, u"resultEditor"_s}) {
+            auto *editor = panel->findChild<QPlainTextEdit *>(name);
+            QVERIFY2(editor && editor->isVisible() && editor->height() >= editor->minimumHeight(),
+                     qPrintable(name));
+        }
+        for (QWidget *around = panel->parentWidget(); around; around = around->parentWidget())
+            QVERIFY2(!qobject_cast<QScrollArea *>(around), "the debugger sits in a scroll area");
+
+        m_fixture->session.stop();
+        QTRY_VERIFY(!m_fixture->session.isBusy());
+    }
+
     void aSavedSessionReopensAsItWasAndCanBeContinued()
     {
         const QString path = m_dir.filePath(u"saved-%1.loopscope.json"_s.arg(m_run));
@@ -813,6 +887,40 @@ private slots:
         auto *profilesList = dialog->findChild<QListWidget *>(u"providerList"_s);
         QVERIFY(profilesList && profilesList->currentItem());
         QVERIFY2(profilesList->currentItem()->text().startsWith(u"Locked Anthropic"_s),
+                 qPrintable(profilesList->currentItem()->text()));
+        dialog->reject();
+    }
+
+    void settingsOpenOnTheProfileInUse()
+    {
+        ProviderProfile first = demoProfile();
+        first.id = u"first"_s;
+        first.name = u"First profile"_s;
+        m_fixture->profiles.save(first);
+        ProviderProfile second = demoProfile();
+        second.id = u"second"_s;
+        second.name = u"Second profile"_s;
+        m_fixture->profiles.save(second);
+        m_fixture->profiles.setDefaultProfileId(u"first"_s);
+
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QComboBox *providers = window.providerPicker()->providerBox();
+        const int secondIndex = providers->findData(u"second"_s);
+        QVERIFY(secondIndex >= 0);
+        providers->setCurrentIndex(secondIndex);
+        emit providers->activated(secondIndex);
+        QTRY_COMPARE(m_fixture->session.provider()->id, u"second"_s);
+
+        QTest::keyClick(&window, Qt::Key_Comma, Qt::ControlModifier);
+        Ui::SettingsDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<Ui::SettingsDialog *>()) != nullptr);
+        auto *profilesList = dialog->findChild<QListWidget *>(u"providerList"_s);
+        QVERIFY(profilesList && profilesList->currentItem());
+        QVERIFY2(profilesList->currentItem()->text().startsWith(u"Second profile"_s),
                  qPrintable(profilesList->currentItem()->text()));
         dialog->reject();
     }

@@ -76,12 +76,7 @@ ApprovalCard::ApprovalCard(const QString &toolName, const QString &arguments, co
             m_validator.reset(); // a broken schema is the tool's problem, not the user's
     }
 
-    m_title->setText(previewed
-                         ? tr("The agent wants to run <b>%1</b>. Check what it will do, and decide.")
-                               .arg(toolName.toHtmlEscaped())
-                         : tr("The agent wants to run <b>%1</b>. Check the arguments, edit them if needed, "
-                              "and decide.")
-                               .arg(toolName.toHtmlEscaped()));
+    updateTitle();
     m_title->setTextFormat(Qt::RichText);
     m_title->setWordWrap(true);
 
@@ -178,6 +173,29 @@ ApprovalCard::ApprovalCard(const QString &toolName, const QString &arguments, co
         m_previewTimer->stop(); // validate() scheduled one; no need to wait for it
         startPreview();
     }
+}
+
+void ApprovalCard::setServerName(const QString &serverName)
+{
+    m_serverName = serverName;
+    updateTitle();
+}
+
+void ApprovalCard::updateTitle()
+{
+    // An MCP tool says which of the user's servers it comes from: the same name may be on several.
+    const QString tool = m_serverName.isEmpty()
+                             ? u"<b>%1</b>"_s.arg(m_toolName.toHtmlEscaped())
+                             : tr("<b>%1</b> of the MCP server <b>%2</b>")
+                                   .arg(m_toolName.toHtmlEscaped(), m_serverName.toHtmlEscaped());
+    m_title->setText(hasToolCallPreview(m_toolName)
+                         ? tr("The agent wants to run %1. Check what it will do, and decide.").arg(tool)
+                         : tr("The agent wants to run %1. Check the arguments, edit them if needed, and "
+                              "decide.")
+                               .arg(tool));
+    setAccessibleName(m_serverName.isEmpty()
+                          ? tr("Approval for %1").arg(m_toolName)
+                          : tr("Approval for %1 of the MCP server %2").arg(m_toolName, m_serverName));
 }
 
 ApprovalCard::~ApprovalCard()

@@ -47,6 +47,11 @@ public:
                  const Workspace &workspace = {}, QWidget *parent = nullptr);
     ~ApprovalCard() override;
 
+    // The MCP server (its configured name) the tool comes from; empty for a built-in tool.
+    void setServerName(const QString &serverName);
+    QString serverName() const { return m_serverName; }
+    QLabel *title() const { return m_title; }
+
     QString arguments() const;
     void setArguments(const QString &arguments);
     // Empty when the arguments can be sent.
@@ -94,6 +99,7 @@ private:
     static Computed compute(const QString &toolName, const QJsonObject &arguments, const Workspace &workspace,
                             const QString &callArguments);
 
+    void updateTitle();
     void validate();
     void fitEditor();
     void schedulePreview();
@@ -104,6 +110,7 @@ private:
     QString scopeLabel(const ApprovalScope &scope) const;
 
     QString m_toolName;
+    QString m_serverName;
     Workspace m_workspace;
     QJsonObject m_original;
     std::unique_ptr<SchemaValidator> m_validator;

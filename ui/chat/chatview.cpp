@@ -6,6 +6,7 @@
 #include "ui/chat/elicitationcard.h"
 #include "ui/chat/toolcallcard.h"
 
+#include "agent/mcp/mcphub.h"
 #include "agent/session/conversationrows.h"
 
 #include <QHBoxLayout>
@@ -446,6 +447,11 @@ void ChatView::updateEarlierButton()
 // ---------------------------------------------------------------------------
 // Approvals
 
+void ChatView::setMcpHub(McpHub *hub)
+{
+    m_mcpHub = hub;
+}
+
 void ChatView::onApprovalRequested(const ToolApprovalPolicy::Request &request)
 {
     ToolCallCard *card = toolCallCard(request.callId);
@@ -453,6 +459,10 @@ void ChatView::onApprovalRequested(const ToolApprovalPolicy::Request &request)
         return; // a call of a turn this view does not show
     ApprovalCard *form = card->showApproval(request.checkpoint.schema.parameters,
                                             m_policy ? m_policy->workspace() : Workspace());
+    if (m_mcpHub) {
+        if (const std::optional<McpHub::ToolRef> ref = m_mcpHub->resolve(request.checkpoint.call.name))
+            form->setServerName(ref->server);
+    }
     const QString callId = request.callId;
     // The trace keeps what the user saw when deciding.
     connect(form, &ApprovalCard::allowOnceRequested, form,

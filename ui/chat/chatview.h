@@ -21,6 +21,10 @@ class QTimer;
 class QVBoxLayout;
 QT_END_NAMESPACE
 
+namespace Loopscope {
+class McpHub;
+}
+
 namespace Loopscope::Ui {
 
 class ChatItem;
@@ -59,6 +63,8 @@ public:
     void follow(Agent *agent);
     // Held tool calls appear as approval forms in their cards; not owned.
     void setApprovalPolicy(ToolApprovalPolicy *policy);
+    // Names the MCP server of a held MCP tool on its approval form; not owned.
+    void setMcpHub(McpHub *hub);
 
     // A conversation to watch, not to continue (a replay): no Edit,
     // Regenerate or Retry on its messages and notices.
@@ -155,6 +161,7 @@ private:
     ConversationRows *m_rows;
     QPointer<Agent> m_agent;
     QPointer<ToolApprovalPolicy> m_policy;
+    QPointer<McpHub> m_mcpHub;
 
     QWidget *m_content;
     QVBoxLayout *m_layout;

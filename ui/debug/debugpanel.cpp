@@ -5,8 +5,10 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QJsonDocument>
@@ -15,6 +17,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -52,6 +55,8 @@ QPlainTextEdit *jsonEditor(const QString &objectName, const QString &accessibleN
     editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     editor->setLineWrapMode(QPlainTextEdit::NoWrap);
     editor->setTabChangesFocus(true);
+    // Long content scrolls inside the editor; the panel itself never scrolls.
+    editor->setMinimumHeight(2 * editor->fontMetrics().lineSpacing() + 4 * editor->frameWidth());
     return editor;
 }
 
@@ -90,25 +95,50 @@ DebugPanel::DebugPanel(StepDebugger *debugger, const Workbench *workbench, QWidg
     toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     toolBar->addActions({m_pauseAction, m_stepAction, m_continueAction, m_stopAction});
 
-    auto *stopBox = new QGroupBox(tr("Current stop"), this);
-    m_stopBox = stopBox;
-    m_stopLabel = statusLabel(u"stopLabel"_s, stopBox);
+    // No scroll area around the panel: the toolbar and each stop's buttons
+    // stay in view at any height the panel gets, and the editors scroll
+    // inside themselves. The breakpoints and the stop share one place.
+    m_stopBox = new QWidget(this);
+    m_stopBox->setAccessibleName(tr("Current stop"));
+    m_stopLabel = statusLabel(u"stopLabel"_s, m_stopBox);
     m_stopLabel->setAccessibleName(tr("Where the loop is held"));
-    m_decisionLabel = statusLabel(u"decisionLabel"_s, stopBox);
+    m_decisionLabel = statusLabel(u"decisionLabel"_s, m_stopBox);
     m_decisionLabel->setAccessibleName(tr("What letting it go will do"));
-    m_pages = new QStackedWidget(stopBox);
+    m_pages = new QStackedWidget(m_stopBox);
     m_pages->insertWidget(NothingHeldPage, new QWidget(m_pages));
     m_pages->insertWidget(RequestPage, createRequestPage());
     m_pages->insertWidget(ToolCallPage, createToolCallPage());
-    auto *stopLayout = new QVBoxLayout(stopBox);
-    stopLayout->addWidget(m_stopLabel);
-    stopLayout->addWidget(m_decisionLabel);
-    stopLayout->addWidget(m_pages, 1);
+    // Deny beside where the loop is held and what letting it go will do, which it changes.
+    auto *stopLayout = new QGridLayout(m_stopBox);
+    stopLayout->setContentsMargins(4, 4, 4, 0);
+    stopLayout->setVerticalSpacing(3);
+    stopLayout->addWidget(m_stopLabel, 0, 0);
+    stopLayout->addWidget(m_decisionLabel, 1, 0);
+    stopLayout->addWidget(m_denyButton, 0, 1, 2, 1, Qt::AlignTop);
+    stopLayout->setColumnStretch(0, 1);
+    stopLayout->setRowStretch(2, 1);
+    stopLayout->addWidget(m_pages, 2, 0, 1, 2);
+
+    // One row for the controls and the switch to the breakpoints: the height goes to the editors.
+    m_breakpointBox = createBreakpointBox();
+    m_views = new QStackedWidget(this);
+    m_views->setObjectName(u"debugViews"_s);
+    m_views->addWidget(m_stopBox);
+    m_views->addWidget(m_breakpointBox);
+    m_breakpointsAction = new QAction(tr("Breakpoints"), this);
+    m_breakpointsAction->setObjectName(u"breakpointsAction"_s);
+    m_breakpointsAction->setCheckable(true);
+    m_breakpointsAction->setToolTip(tr("Show the breakpoints instead of the current stop"));
+    connect(m_breakpointsAction, &QAction::toggled, this,
+            [this](bool on) { m_views->setCurrentWidget(on ? m_breakpointBox : m_stopBox); });
+    toolBar->addSeparator();
+    toolBar->addAction(m_breakpointsAction);
 
     auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
     layout->addWidget(toolBar);
-    layout->addWidget(createBreakpointBox());
-    layout->addWidget(stopBox, 1);
+    layout->addWidget(m_views, 1);
 
     connect(m_debugger, &StepDebugger::settingsChanged, this, &DebugPanel::showSettings);
     connect(m_debugger, &StepDebugger::stopChanged, this, &DebugPanel::showStop);
@@ -119,6 +149,8 @@ DebugPanel::DebugPanel(StepDebugger *debugger, const Workbench *workbench, QWidg
     });
     showSettings();
     showStop();
+    if (!m_debugger->currentStop())
+        m_breakpointsAction->setChecked(true);
 }
 
 DebugPanel::~DebugPanel() = default;
@@ -154,9 +186,10 @@ void DebugPanel::createActions()
     connect(m_stopAction, &QAction::triggered, this, &DebugPanel::stopRequested);
 }
 
-QGroupBox *DebugPanel::createBreakpointBox()
+QWidget *DebugPanel::createBreakpointBox()
 {
-    auto *box = new QGroupBox(tr("Breakpoints"), this);
+    auto *box = new QWidget(this);
+    box->setAccessibleName(tr("Breakpoints"));
     const auto checkBox = [box](const QString &text, const QString &objectName) {
         auto *result = new QCheckBox(text, box);
         result->setObjectName(objectName);
@@ -174,6 +207,9 @@ QGroupBox *DebugPanel::createBreakpointBox()
     m_toolNamesEdit->setClearButtonEnabled(true);
 
     auto *form = new QFormLayout(box);
+    // Compact: the panel's height is taken from the trace.
+    form->setContentsMargins(4, 4, 4, 0);
+    form->setVerticalSpacing(2);
     form->addRow(m_enabledBox);
     form->addRow(m_modelCallsBox);
     form->addRow(m_allToolCallsBox);
@@ -193,9 +229,8 @@ QGroupBox *DebugPanel::createBreakpointBox()
 QWidget *DebugPanel::createRequestPage()
 {
     auto *page = new QWidget(this);
-    auto *caption = new QLabel(tr("Messages the model will receive (JSON):"), page);
     m_messagesEdit = jsonEditor(u"messagesEditor"_s, tr("Messages of the pending request"), page);
-    caption->setBuddy(m_messagesEdit);
+    m_messagesEdit->setToolTip(tr("The messages the model will receive (JSON)"));
     m_messagesStatus = statusLabel(u"messagesStatus"_s, page);
     m_messagesStatus->setAccessibleName(tr("Check of the messages"));
     m_applyMessagesButton = button(tr("&Apply"), u"applyMessagesButton"_s, page);
@@ -207,7 +242,7 @@ QWidget *DebugPanel::createRequestPage()
     buttons->addWidget(revert);
     auto *layout = new QVBoxLayout(page);
     layout->setContentsMargins({});
-    layout->addWidget(caption);
+    layout->setSpacing(3);
     layout->addWidget(m_messagesEdit, 1);
     layout->addWidget(m_messagesStatus);
     layout->addLayout(buttons);
@@ -221,8 +256,6 @@ QWidget *DebugPanel::createRequestPage()
 QWidget *DebugPanel::createToolCallPage()
 {
     auto *page = new QWidget(this);
-    m_toolLabel = statusLabel(u"toolLabel"_s, page);
-    m_toolLabel->setAccessibleName(tr("The held tool"));
     m_argumentsEdit = jsonEditor(u"argumentsEditor"_s, tr("Arguments of the held tool call"), page);
     m_argumentsStatus = statusLabel(u"argumentsStatus"_s, page);
     m_argumentsStatus->setAccessibleName(tr("Check of the arguments"));
@@ -231,10 +264,13 @@ QWidget *DebugPanel::createToolCallPage()
 
     m_resultEdit = jsonEditor(u"resultEditor"_s, tr("Result typed by hand"), page);
     m_resultEdit->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    m_resultEdit->setPlaceholderText(tr("What the model should read as the tool's result"));
-    m_resultIsErrorBox = new QCheckBox(tr("Report it as an error"), page);
+    m_resultEdit->setPlaceholderText(
+        tr("Type a result instead: what the model should read as the tool's result"));
+    m_resultEdit->setToolTip(tr("Type a result instead of running the tool"));
+    m_resultIsErrorBox = new QCheckBox(tr("As an error"), page);
     m_resultIsErrorBox->setObjectName(u"resultIsErrorBox"_s);
-    m_resultIsErrorBox->setAccessibleName(m_resultIsErrorBox->text());
+    m_resultIsErrorBox->setAccessibleName(tr("Report it as an error"));
+    m_resultIsErrorBox->setToolTip(tr("Report the typed result to the model as the tool's error"));
     m_useResultButton = button(tr("&Use this result"), u"useResultButton"_s, page);
     m_denyButton = button(tr("&Deny"), u"denyButton"_s, page);
     m_denyButton->setToolTip(tr("Do not run the tool; the model is told the call was denied"));
@@ -243,9 +279,13 @@ QWidget *DebugPanel::createToolCallPage()
     argumentButtons->addStretch();
     argumentButtons->addWidget(m_applyArgumentsButton);
     argumentButtons->addWidget(revert);
-    auto *arguments = new QGroupBox(tr("Arguments (JSON)"), page);
+    // No group boxes or captions: two columns must fit a short, narrow side panel; the editors say
+    // what they hold in their placeholder, tooltip and accessible name.
+    auto *arguments = new QWidget(page);
     auto *argumentsLayout = new QVBoxLayout(arguments);
-    argumentsLayout->addWidget(m_argumentsEdit, 2);
+    argumentsLayout->setContentsMargins({});
+    argumentsLayout->setSpacing(3);
+    argumentsLayout->addWidget(m_argumentsEdit, 1);
     argumentsLayout->addWidget(m_argumentsStatus);
     argumentsLayout->addLayout(argumentButtons);
 
@@ -254,24 +294,29 @@ QWidget *DebugPanel::createToolCallPage()
     m_resultStatus->hide();
 
     auto *resultButtons = new QHBoxLayout;
-    resultButtons->addWidget(m_resultIsErrorBox);
     resultButtons->addStretch();
     resultButtons->addWidget(m_useResultButton);
-    auto *result = new QGroupBox(tr("Type a result instead"), page);
+    auto *result = new QWidget(page);
     auto *resultLayout = new QVBoxLayout(result);
+    resultLayout->setContentsMargins({});
+    resultLayout->setSpacing(3);
     resultLayout->addWidget(m_resultEdit, 1);
+    resultLayout->addWidget(m_resultIsErrorBox);
     resultLayout->addLayout(resultButtons);
     resultLayout->addWidget(m_resultStatus);
 
-    auto *denyRow = new QHBoxLayout;
-    denyRow->addStretch();
-    denyRow->addWidget(m_denyButton);
+    // Side by side, so that both editors and all their buttons fit a short panel.
+    auto *editors = new QSplitter(Qt::Horizontal, page);
+    editors->setObjectName(u"toolCallEditors"_s);
+    editors->setChildrenCollapsible(false);
+    editors->addWidget(arguments);
+    editors->addWidget(result);
+    editors->setStretchFactor(0, 3);
+    editors->setStretchFactor(1, 2);
+
     auto *layout = new QVBoxLayout(page);
     layout->setContentsMargins({});
-    layout->addWidget(m_toolLabel);
-    layout->addWidget(arguments, 2);
-    layout->addWidget(result, 1);
-    layout->addLayout(denyRow);
+    layout->addWidget(editors, 1);
 
     connect(m_argumentsEdit, &QPlainTextEdit::textChanged, this, &DebugPanel::checkArguments);
     connect(m_applyArgumentsButton, &QPushButton::clicked, this, &DebugPanel::applyArguments);
@@ -364,6 +409,7 @@ void DebugPanel::showStop()
                                       "before its next model call or tool execution."));
         m_decisionLabel->clear();
         m_decisionLabel->hide();
+        m_denyButton->hide();
         return;
     }
 
@@ -408,10 +454,17 @@ void DebugPanel::showStop()
     m_stopLabel->setText(where);
     m_decisionLabel->setText(decision);
     m_decisionLabel->show();
+    m_denyButton->setVisible(stop->toolCall.has_value());
 
+    if (stop->toolCall) {
+        // The button says what it did, where it was pressed.
+        m_denyButton->setText(stop->denial ? tr("Denied") : tr("&Deny"));
+        m_denyButton->setEnabled(!stop->denial);
+    }
     if (key != m_shownStop) {
         m_shownStop = key;
         loadEditors();
+        m_breakpointsAction->setChecked(false);
     }
 }
 
@@ -422,6 +475,7 @@ void DebugPanel::loadEditors()
         return;
     if (stop->modelCall) {
         const ModelRequest &request = stop->editedRequest ? *stop->editedRequest : stop->modelCall->request;
+        m_stopLabel->setToolTip({});
         m_appliedMessages = StepDebugger::messagesToJson(request.messages);
         m_messagesEdit->setPlainText(m_appliedMessages);
         checkMessages();
@@ -441,7 +495,7 @@ void DebugPanel::loadEditors()
             description = tr("%1 is no longer on the workbench.").arg(call.name);
         }
     }
-    m_toolLabel->setText(description.isEmpty() ? call.name : tr("%1: %2").arg(call.name, description));
+    m_stopLabel->setToolTip(description.isEmpty() ? call.name : tr("%1: %2").arg(call.name, description));
     m_argumentsEdit->setToolTip(tr("The parameter schema of %1:\n%2").arg(call.name, schema));
     m_appliedArguments = prettyJson(stop->editedArguments.value_or(call.arguments));
     m_argumentsEdit->setPlainText(m_appliedArguments);
@@ -475,6 +529,10 @@ void DebugPanel::checkMessages()
         m_messagesStatus->setText(error);
     else if (!historyIsWellFormed(*messages, &problem))
         m_messagesStatus->setText(tr("A strict provider may refuse these messages: %1.").arg(problem));
+    else if (const auto stop = m_debugger ? m_debugger->currentStop() : std::nullopt;
+             stop && stop->editedRequest && m_messagesEdit->toPlainText() == m_appliedMessages)
+        m_messagesStatus->setText(tr("Applied: the model receives these %n message(s) on Step or Continue.",
+                                     nullptr, int(messages->size())));
     else
         m_messagesStatus->setText(tr("Valid: %n message(s).", nullptr, int(messages->size())));
     m_applyMessagesButton->setEnabled(messages && m_messagesEdit->toPlainText() != m_appliedMessages);
@@ -486,7 +544,12 @@ void DebugPanel::checkArguments()
         return;
     const QString text = m_argumentsEdit->toPlainText();
     const QString error = m_debugger->validateArguments(text);
-    m_argumentsStatus->setText(error.isEmpty() ? tr("Valid for the tool's schema.") : error);
+    const std::optional<StepDebugger::Stop> stop = m_debugger->currentStop();
+    const bool applied = stop && stop->editedArguments && text == m_appliedArguments;
+    m_argumentsStatus->setText(!error.isEmpty() ? error
+                               : applied        ? tr("Applied: the tool runs with these arguments on Step or "
+                                                            "Continue.")
+                                                : tr("Valid for the tool's schema."));
     m_applyArgumentsButton->setEnabled(error.isEmpty() && text != m_appliedArguments);
 }
 
@@ -589,6 +652,28 @@ void DebugPanel::continueRunning()
 {
     if (m_debugger && commitTypedEdits())
         m_debugger->resume();
+}
+
+bool DebugPanel::event(QEvent *event)
+{
+    const bool handled = QWidget::event(event);
+    if (event->type() == QEvent::Resize || event->type() == QEvent::LayoutRequest)
+        reserveWrappedLines();
+    return handled;
+}
+
+void DebugPanel::reserveWrappedLines()
+{
+    // A layout's minimum does not see word wrap: a wrapped label would take its lines from the
+    // buttons below it. Each reserves the height its text needs at its width.
+    for (QLabel *label :
+         {m_stopLabel, m_decisionLabel, m_argumentsStatus, m_messagesStatus, m_resultStatus}) {
+        const int needed = label->isVisibleTo(this) && !label->text().isEmpty()
+                               ? label->heightForWidth(label->width())
+                               : 0;
+        if (needed != label->minimumHeight())
+            label->setMinimumHeight(std::max(0, needed));
+    }
 }
 
 QWidget *DebugPanel::stopView() const

@@ -49,21 +49,26 @@ public:
     QAction *stepAction() const { return m_stepAction; }
     QAction *continueAction() const { return m_continueAction; }
     QAction *stopAction() const { return m_stopAction; }
+    // Checked: the breakpoints are shown in place of the current stop (a new stop shows itself).
+    QAction *breakpointsAction() const { return m_breakpointsAction; }
     // The owner says when a turn runs (the debugger cannot tell between its checkpoints).
     void setTurnRunning(bool running);
     bool isTurnRunning() const { return m_turnRunning; }
-    // What is held and its editors, for a container that scrolls it into view.
+    // What is held and its editors: the page shown while the loop is held.
     QWidget *stopView() const;
     QLabel *resultStatus() const { return m_resultStatus; }
 
 signals:
     void stopRequested();
 
+protected:
+    bool event(QEvent *event) override;
+
 private:
     enum Page { NothingHeldPage, RequestPage, ToolCallPage };
 
     void createActions();
-    QGroupBox *createBreakpointBox();
+    QWidget *createBreakpointBox();
     QWidget *createRequestPage();
     QWidget *createToolCallPage();
 
@@ -72,6 +77,7 @@ private:
     void showStop();
     void loadEditors();
     void updateActions();
+    void reserveWrappedLines();
 
     void checkMessages();
     void checkArguments();
@@ -100,7 +106,10 @@ private:
     QLineEdit *m_toolNamesEdit = nullptr;
     QCheckBox *m_errorsBox = nullptr;
 
-    QGroupBox *m_stopBox = nullptr;
+    QStackedWidget *m_views = nullptr; // the current stop or the breakpoints
+    QAction *m_breakpointsAction = nullptr;
+    QWidget *m_stopBox = nullptr;
+    QWidget *m_breakpointBox = nullptr;
     QLabel *m_stopLabel = nullptr;
     QLabel *m_decisionLabel = nullptr;
     QStackedWidget *m_pages = nullptr;
@@ -109,7 +118,6 @@ private:
     QLabel *m_messagesStatus = nullptr;
     QPushButton *m_applyMessagesButton = nullptr;
 
-    QLabel *m_toolLabel = nullptr;
     QPlainTextEdit *m_argumentsEdit = nullptr;
     QLabel *m_argumentsStatus = nullptr;
     QPushButton *m_applyArgumentsButton = nullptr;

@@ -104,6 +104,11 @@ void SettingsDialog::showProvider(const QString &id)
     m_providersPage->showProfile(id);
 }
 
+void SettingsDialog::selectProvider(const QString &id)
+{
+    m_providersPage->showProfile(id);
+}
+
 void SettingsDialog::accept()
 {
     save(true);

@@ -59,6 +59,8 @@ public:
     void showPage(Page page);
     // The Providers page on the profile with \a id (e.g. the one whose key is missing).
     void showProvider(const QString &id);
+    // The profile with \a id selected on the Providers page, whichever page is shown.
+    void selectProvider(const QString &id);
     // Whether an Apply or OK is waiting for the keychain.
     bool isSaving() const { return m_pendingWrites > 0; }
 

@@ -158,7 +158,9 @@ TraceInspector::~TraceInspector() = default;
 void TraceInspector::setSidePanel(QWidget *panel)
 {
     m_sidePanel = panel;
-    panel->setMinimumHeight(std::max(panel->minimumHeight(), 7 * fontMetrics().lineSpacing()));
+    // A panel whose layout needs more (its buttons) keeps what it needs.
+    if (panel->minimumSizeHint().height() < 7 * fontMetrics().lineSpacing())
+        panel->setMinimumHeight(std::max(panel->minimumHeight(), 7 * fontMetrics().lineSpacing()));
     panel->setVisible(false);
     m_splitter->addWidget(panel);
     m_splitter->setStretchFactor(m_splitter->indexOf(panel), 2);

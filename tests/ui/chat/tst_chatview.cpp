@@ -12,6 +12,7 @@
 #include "agent/debug/stepdebugger.h"
 #include "agent/debug/toolapprovalpolicy.h"
 #include "agent/loop/agent.h"
+#include "agent/mcp/mcphub.h"
 #include "agent/safety/ruleshield.h"
 #include "agent/session/conversationrows.h"
 #include "agent/tools/functiontool.h"
@@ -28,6 +29,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMutex>
+#include <QNetworkAccessManager>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -573,6 +575,48 @@ private slots:
 
     // -----------------------------------------------------------------------
     // Approval
+
+    void anMcpToolsApprovalNamesItsServer()
+    {
+        QNetworkAccessManager network;
+        McpHub hub(&network);
+        McpServerConfig server;
+        server.name = u"notes-server"_s;
+        server.command = u"python3"_s;
+        server.arguments = {QStringLiteral(MCPUI_SERVER)};
+        hub.setServers({server});
+        QTRY_VERIFY_WITH_TIMEOUT(
+            hub.client(server.name) && hub.client(server.name)->state() == McpClient::State::Ready, 15000);
+        QTRY_VERIFY(hub.resolve(u"lookup"_s).has_value());
+
+        Fixture f;
+        for (const auto &tool : hub.tools())
+            f.workbench.add(tool);
+        f.view.setMcpHub(&hub);
+        f.approvals.setRule(u"lookup"_s, ToolApprovalPolicy::Rule::Ask);
+        f.approvals.setRule(u"add"_s, ToolApprovalPolicy::Rule::Ask);
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"lookup"_s, u"{\"q\":\"milk\"}"_s)}),
+                          ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c2"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s)}),
+                          ScriptedModelClient::text(u"Done."_s)});
+        f.agent.send(u"Look it up"_s);
+
+        QTRY_VERIFY(f.view.toolCallCard(u"c1"_s) && f.view.toolCallCard(u"c1"_s)->approvalCard());
+        ApprovalCard *form = f.view.toolCallCard(u"c1"_s)->approvalCard();
+        QCOMPARE(form->serverName(), u"notes-server"_s);
+        QVERIFY2(form->title()->text().contains(u"notes-server"_s), qPrintable(form->title()->text()));
+        QVERIFY2(form->accessibleName().contains(u"notes-server"_s), qPrintable(form->accessibleName()));
+        QTest::mouseClick(form->denyButton(), Qt::LeftButton);
+
+        // A built-in tool names no server.
+        QTRY_VERIFY(f.view.toolCallCard(u"c2"_s) && f.view.toolCallCard(u"c2"_s)->approvalCard());
+        form = f.view.toolCallCard(u"c2"_s)->approvalCard();
+        QVERIFY(form->serverName().isEmpty());
+        QVERIFY2(!form->title()->text().contains(u"MCP"_s), qPrintable(form->title()->text()));
+        QTest::mouseClick(form->denyButton(), Qt::LeftButton);
+        QTRY_COMPARE(f.finished.size(), 1);
+    }
 
     void allowingOnceRunsTheToolWithTheEditedArguments()
     {

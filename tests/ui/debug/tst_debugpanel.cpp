@@ -53,7 +53,7 @@ struct Fixture : AgentFixture
     QString argumentsStatus() const { return child<QLabel>(u"argumentsStatus"_s)->text(); }
     QString stopText() const { return child<QLabel>(u"stopLabel"_s)->text(); }
     QString decisionText() const { return child<QLabel>(u"decisionLabel"_s)->text(); }
-    QWidget *currentPage() const { return panel.findChild<QStackedWidget *>()->currentWidget(); }
+    QWidget *currentPage() const { return panel.stopView()->findChild<QStackedWidget *>()->currentWidget(); }
 
     bool showPanel()
     {
@@ -68,6 +68,16 @@ struct Fixture : AgentFixture
             const auto stop = debugger.currentStop();
             return stop && stop->toolCall && stop->toolCall->call.name == name;
         });
+    }
+    // Shows the panel and holds the loop before the model's one call of add (1 + 2).
+    bool holdAnAddCall()
+    {
+        if (!showPanel())
+            return false;
+        child<QLineEdit>(u"toolNamesEdit"_s)->setText(u"add"_s);
+        client.enqueue({ScriptedModelClient::calls({AgentFixture::add(u"c1"_s, 1, 2)}),
+                        ScriptedModelClient::text(u"ok"_s)});
+        return agent.send(u"1 + 2?"_s) && waitForToolStop(u"add"_s);
     }
     bool waitForModelStop(int iteration)
     {
@@ -403,12 +413,7 @@ private slots:
         QFETCH(bool, deny);
 
         Fixture f;
-        QVERIFY(f.showPanel());
-        f.child<QLineEdit>(u"toolNamesEdit"_s)->setText(u"add"_s);
-        f.client.enqueue({ScriptedModelClient::calls({AgentFixture::add(u"c1"_s, 1, 2)}),
-                          ScriptedModelClient::text(u"ok"_s)});
-        QVERIFY(f.agent.send(u"1 + 2?"_s));
-        QVERIFY(f.waitForToolStop(u"add"_s));
+        QVERIFY(f.holdAnAddCall());
 
         auto *useResult = f.child<QPushButton>(u"useResultButton"_s);
         QVERIFY(!useResult->isEnabled());
@@ -434,12 +439,7 @@ private slots:
     void usingATypedResultSaysSoBesideTheButton()
     {
         Fixture f;
-        QVERIFY(f.showPanel());
-        f.child<QLineEdit>(u"toolNamesEdit"_s)->setText(u"add"_s);
-        f.client.enqueue({ScriptedModelClient::calls({AgentFixture::add(u"c1"_s, 1, 2)}),
-                          ScriptedModelClient::text(u"ok"_s)});
-        QVERIFY(f.agent.send(u"1 + 2?"_s));
-        QVERIFY(f.waitForToolStop(u"add"_s));
+        QVERIFY(f.holdAnAddCall());
 
         auto *status = f.child<QLabel>(u"resultStatus"_s);
         QVERIFY(status);
@@ -454,6 +454,45 @@ private slots:
         // Typing on says that the new text is not what is staged.
         editor->setPlainText(u"4"_s);
         QVERIFY2(status->text().contains(u"Changed"_s), qPrintable(status->text()));
+        f.panel.continueAction()->trigger();
+        QVERIFY(f.waitForEnd());
+    }
+
+    void denyingAndApplyingSayWhatTheyDidBesideTheirButtons()
+    {
+        Fixture f;
+        QVERIFY(f.holdAnAddCall());
+
+        f.argumentsEditor()->setPlainText(u"{\"a\": 10, \"b\": 20}"_s);
+        QTest::mouseClick(f.applyArguments(), Qt::LeftButton);
+        QVERIFY2(f.argumentsStatus().contains(u"Applied"_s), qPrintable(f.argumentsStatus()));
+        QCOMPARE(f.child<QLabel>(u"argumentsStatus"_s)->parentWidget(), f.applyArguments()->parentWidget());
+
+        auto *deny = f.child<QPushButton>(u"denyButton"_s);
+        QTest::mouseClick(deny, Qt::LeftButton);
+        QCOMPARE(deny->text(), u"Denied"_s);
+        QVERIFY(!deny->isEnabled());
+        // Revert takes the denial back, and the button with it.
+        QTest::mouseClick(f.child<QPushButton>(u"revertArgumentsButton"_s), Qt::LeftButton);
+        QVERIFY(deny->isEnabled());
+        QVERIFY2(!f.argumentsStatus().contains(u"Applied"_s), qPrintable(f.argumentsStatus()));
+        f.panel.continueAction()->trigger();
+        QVERIFY(f.waitForEnd());
+    }
+
+    void aNewStopShowsItselfAndNothingHeldShowsTheBreakpoints()
+    {
+        Fixture f;
+        QVERIFY(f.showPanel());
+        QVERIFY(f.panel.breakpointsAction()->isChecked());
+        QVERIFY(f.child<QLineEdit>(u"toolNamesEdit"_s)->isVisible());
+        QVERIFY(f.holdAnAddCall());
+        QVERIFY(!f.panel.breakpointsAction()->isChecked());
+        QVERIFY(f.panel.stopView()->isVisible());
+        QVERIFY(f.argumentsEditor()->isVisible());
+        QVERIFY(!f.child<QLineEdit>(u"toolNamesEdit"_s)->isVisible());
+        f.panel.breakpointsAction()->trigger();
+        QVERIFY(f.child<QLineEdit>(u"toolNamesEdit"_s)->isVisible());
         f.panel.continueAction()->trigger();
         QVERIFY(f.waitForEnd());
     }
