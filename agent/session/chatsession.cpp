@@ -83,16 +83,19 @@ void ChatSession::apply(const SessionSetup &setup)
 {
     if (setup.provider != m_setup.provider && !applyProvider(setup.provider))
         emit providerFailed(tr("The provider cannot change while a turn runs."));
-    const bool serversChanged = setup.mcpServers != m_setup.mcpServers;
+    const bool serversChanged = setup.mcpServers != m_setup.mcpServers
+                                || setup.limits.maxResponseBytes != m_setup.limits.maxResponseBytes;
     m_setup.loop = setup.loop;
     m_setup.tools = setup.tools;
     m_setup.mcpServers = setup.mcpServers;
     m_setup.approvals = setup.approvals;
+    m_setup.limits = setup.limits;
+    m_binding->setLimits(m_setup.limits);
     applyTools();
     applyLoop();
     applyApprovals();
     if (serversChanged)
-        m_mcp->setServers(m_setup.mcpServers);
+        m_mcp->setServers(m_setup.mcpServers, m_setup.limits.maxResponseBytes);
     rebuildWorkbenchBetweenIterations();
 }
 
