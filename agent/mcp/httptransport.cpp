@@ -75,6 +75,7 @@ void HttpTransport::send(const QJsonObject &message)
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
 
     QNetworkReply *reply = m_network->post(request, QJsonDocument(message).toJson(QJsonDocument::Compact));
+    reply->setReadBufferSize(1024 * 1024); // flow control: unread bytes wait in the socket, not in memory
     auto exchange = std::make_shared<Exchange>();
     exchange->reply = reply;
     exchange->usedSession = !m_sessionId.isEmpty();
@@ -102,6 +103,7 @@ void HttpTransport::listen()
     // No transfer timeout: the stream stays open for as long as the session.
     request.setTransferTimeout(0);
     QNetworkReply *reply = m_network->get(request);
+    reply->setReadBufferSize(1024 * 1024);
     auto exchange = std::make_shared<Exchange>();
     exchange->reply = reply;
     exchange->usedSession = true;

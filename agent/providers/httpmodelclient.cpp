@@ -91,6 +91,9 @@ void HttpModelClient::startAttempt()
     m_attemptStartedUs = m_clock->nowUs();
 
     m_reply = m_network->post(request, m_body);
+    // Flow control: the network thread stops reading once this much waits unread, so a server that
+    // sends faster than the answer is handled cannot grow the process behind the size limit's back.
+    m_reply->setReadBufferSize(ReadAheadBytes);
     connect(m_reply, &QNetworkReply::readyRead, this, &HttpModelClient::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &HttpModelClient::onFinished);
     // The connect timer runs until the request is on the wire; from then on

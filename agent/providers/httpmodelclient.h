@@ -52,6 +52,7 @@ public:
 
     // How much of an error body is kept for the message and the trace.
     static constexpr qsizetype MaxErrorBodyBytes = 64 * 1024;
+    static constexpr qint64 ReadAheadBytes = 1024 * 1024;
 
 private:
     enum class Timeout { None, Connect, Read, Total, TooSlow, TooLarge };
