@@ -1,4 +1,5 @@
 #include "agent/config/appsettings.h"
+#include "agent/config/filesecretstore.h"
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
 #include "agent/playground/playgroundrun.h"
@@ -200,7 +201,10 @@ int runWindow(QApplication &app)
     QSettings settings;
     Loopscope::ProviderProfileStore profiles(&settings);
     Loopscope::AppSettings appSettings(&settings);
+    // Keys live in the keychain; a profile the user chose it for, warned, keeps its key in this file.
+    Loopscope::FileSecretStore keyFile(Loopscope::FileSecretStore::defaultPath());
     Loopscope::KeychainSecretStore secrets;
+    secrets.setKeyFile(&keyFile);
     QNetworkAccessManager network;
     Loopscope::ChatSession session(&network);
     Loopscope::SessionDocument document(&session);

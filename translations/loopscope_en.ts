@@ -2636,6 +2636,26 @@ Exit codes:
     </message>
 </context>
 <context>
+    <name>PlaygroundWindow</name>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n token</numerusform>
+            <numerusform>%n tokens</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>VariantFork</name>
+    <message numerus="yes">
+        <source>This response calls %n tool(s), which would have no results: fork from a response that answers in text, or edit the request so that it does.</source>
+        <translation>
+            <numerusform>This response calls %n tool, which would have no results: fork from a response that answers in text, or edit the request so that it does.</numerusform>
+            <numerusform>This response calls %n tools, which would have no results: fork from a response that answers in text, or edit the request so that it does.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ProviderOptions</name>
     <message>
         <source>Wire protocol: openai (also Ollama /v1, llama.cpp, vLLM, LM Studio, OpenRouter), anthropic, gemini or ollama.</source>

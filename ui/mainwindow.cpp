@@ -6,6 +6,7 @@
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
+#include "agent/session/settingsapplier.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/trace/tracemodel.h"
 #include "ui/chat/chatcomposer.h"
@@ -66,6 +67,9 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     Q_ASSERT(context.network.ollamaProbe && context.network.connectionTester
              && context.network.newPlaygroundRun);
     setWindowTitle(tr("Loopscope"));
+    m_settingsApplier
+        = new SettingsApplier(context.session, context.settings, m_mcpSettings.get(), context.secrets, this);
+    connect(m_settingsApplier, &SettingsApplier::problem, this, &MainWindow::showMessage);
 
     auto *chat = new QWidget(m_chatStack);
     chat->setAccessibleName(tr("Conversation"));
@@ -101,12 +105,13 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     m_splitter->setStretchFactor(1, 1);
     setCentralWidget(m_splitter);
 
+    // First: every part below may have something to say in it.
+    m_statusBar = new SessionStatusBar(context.session, m_composer->editor(), this);
+    setStatusBar(m_statusBar);
     createActions();
     createLibraryDock();
     createMenus();
     createToolBar();
-    m_statusBar = new SessionStatusBar(context.session, m_composer->editor(), this);
-    setStatusBar(m_statusBar);
     connectSession();
     applySettings();
     restoreLayout();
@@ -119,13 +124,19 @@ void MainWindow::createActions()
 {
     m_sessionActions = new SessionActions(m_context.document, m_context.state, this);
     connect(m_sessionActions, &SessionActions::message, this,
-            [this](const QString &text) { statusBar()->showMessage(text, 10'000); });
+            [this](const QString &text) { m_statusBar->say(text); });
     m_turnActions = new TurnActions(m_context.session, m_sessionActions, m_inspector, m_context.profiles,
                                     m_context.network.newPlaygroundRun, this);
     connect(m_turnActions, &TurnActions::message, this, &MainWindow::showMessage);
 
     m_settingsAction = new QAction(QIcon::fromTheme(u"preferences-system"_s), tr("&Settings…"), this);
-    m_settingsAction->setShortcuts({QKeySequence::Preferences, QKeySequence(Qt::CTRL | Qt::Key_Comma)});
+    // Ctrl+, first, so that the menu shows it: only some platforms bind Preferences.
+    QList<QKeySequence> settingsKeys{QKeySequence(Qt::CTRL | Qt::Key_Comma)};
+    for (const QKeySequence &key : QKeySequence::keyBindings(QKeySequence::Preferences)) {
+        if (!settingsKeys.contains(key))
+            settingsKeys.append(key);
+    }
+    m_settingsAction->setShortcuts(settingsKeys);
     m_settingsAction->setMenuRole(QAction::PreferencesRole);
     connect(m_settingsAction, &QAction::triggered, this, &MainWindow::openSettings);
 
@@ -269,13 +280,15 @@ void MainWindow::createToolBar()
     connect(m_picker, &ProviderPicker::setKeyRequested, this, &MainWindow::openSettings);
     bar->addAction(m_settingsAction);
     bar->addSeparator();
+    // Before the debugger's actions: a narrow window moves the last ones into the "››" menu, and
+    // Stop Turn must stay in sight while a turn runs.
+    bar->addAction(m_stopAction);
+    bar->addSeparator();
 
     bar->addAction(m_debugModeAction);
     bar->addAction(m_debugPanel->pauseAction());
     bar->addAction(m_debugPanel->stepAction());
     bar->addAction(m_debugPanel->continueAction());
-    bar->addSeparator();
-    bar->addAction(m_stopAction);
 }
 
 void MainWindow::connectSession()
@@ -415,34 +428,8 @@ void MainWindow::showChat(bool show)
 
 void MainWindow::applySettings()
 {
-    ChatSession *session = m_context.session;
-    session->apply(SessionSetup::fromSettings(*m_context.settings, session->setup()));
+    m_settingsApplier->apply();
     m_composer->setSendOnEnter(m_context.settings->sendOnEnter());
-
-    QStringList problems;
-    const QList<McpServerConfig> servers = m_mcpSettings->servers(&problems);
-    if (!problems.isEmpty())
-        showMessage(problems.join(u' '));
-    const auto applyServers = [session](const QList<McpServerConfig> &withSecrets) {
-        SessionSetup setup = session->setup();
-        setup.mcpServers = withSecrets;
-        session->apply(setup);
-    };
-    if (!m_context.secrets) {
-        applyServers(servers);
-        return;
-    }
-    // The keychain answers later; a newer apply wins over an older one still reading.
-    const int generation = ++m_mcpGeneration;
-    McpSettings::loadSecrets(servers, m_context.secrets, this,
-                             [this, generation, applyServers](const QList<McpServerConfig> &withSecrets,
-                                                              const QStringList &errors) {
-                                 if (generation != m_mcpGeneration)
-                                     return;
-                                 applyServers(withSecrets);
-                                 if (!errors.isEmpty())
-                                     showMessage(errors.join(u' '));
-                             });
 }
 
 void MainWindow::openMcpResources()
@@ -461,7 +448,7 @@ void MainWindow::openMcpResources()
 
 void MainWindow::showMessage(const QString &text)
 {
-    statusBar()->showMessage(text, 15'000);
+    m_statusBar->say(text);
 }
 
 void MainWindow::openSettings()
@@ -471,8 +458,10 @@ void MainWindow::openSettings()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->addMcpServersPage(m_mcpSettings.get(), m_context.session->mcp());
     // Without a provider, or one without a usable key, what is missing is on the Providers page.
-    if (m_chatStack->currentIndex() == 1 || !m_context.session->setup().providerProblem().isEmpty())
+    if (m_chatStack->currentIndex() == 1)
         dialog->showPage(SettingsDialog::Page::Providers);
+    else if (!m_context.session->setup().providerProblem().isEmpty())
+        dialog->showProvider(m_context.session->provider()->id);
     connect(dialog, &SettingsDialog::applied, this, [this] {
         applySettings();
         m_picker->reloadProfiles();
@@ -484,7 +473,8 @@ void MainWindow::openSettings()
 
 void MainWindow::sendFromComposer(const QString &text)
 {
-    if (!m_context.session->hasProvider()) {
+    // A provider whose key is still being read takes the question once it is known.
+    if (!m_context.session->hasProvider() && !m_context.session->isReadingKey()) {
         // E.g. an example or a reopened session, looked at before any provider was set up.
         m_composer->setText(text);
         showMessage(tr("Add a provider in Settings to ask the agent; the question is still there."));
@@ -504,7 +494,7 @@ void MainWindow::editLastQuestion(const QString &text)
     m_editingLastQuestion = true;
     m_composer->setText(text);
     m_composer->editor()->setFocus();
-    statusBar()->showMessage(tr("Editing the last question: send to ask it again in its place."), 10'000);
+    m_statusBar->say(tr("Editing the last question: send to ask it again in its place."));
 }
 
 void MainWindow::setDebugMode(bool on)
@@ -561,6 +551,8 @@ void MainWindow::showShortcuts()
         tr("<tr><td><b>F10</b></td><td>Step to the next model call or tool execution</td></tr>"),
         tr("<tr><td><b>Shift+F5</b></td><td>Stop debugging (cancels the turn)</td></tr>"),
         tr("<tr><td><b>Ctrl+Shift+R</b></td><td>Replay the selected turn from its recording</td></tr>"),
+        tr("<tr><td><b>Ctrl+Shift+M</b></td><td>Put an MCP prompt or resource into the message</td></tr>"),
+        tr("<tr><td><b>Delete</b></td><td>Delete the selected session in the session library</td></tr>"),
         tr("<tr><td><b>Ctrl+1 / Ctrl+2 / Ctrl+3</b></td><td>Show or hide the conversation / the trace / the "
            "session library</td></tr>"),
     }.join(QString());
@@ -588,6 +580,7 @@ void MainWindow::restoreLayout()
     restoreGeometry(state.value(u"window/geometry"_s).toByteArray());
     m_splitter->restoreState(state.value(u"window/splitter"_s).toByteArray());
     m_sideSplitter->restoreState(state.value(u"window/sideSplitter"_s).toByteArray());
+    m_inspector->restoreSplitterState(state.value(u"window/traceSplitter"_s).toByteArray());
     restoreState(state.value(u"window/docks"_s).toByteArray());
 }
 
@@ -597,6 +590,7 @@ void MainWindow::saveLayout()
     state.setValue(u"window/geometry"_s, saveGeometry());
     state.setValue(u"window/splitter"_s, m_splitter->saveState());
     state.setValue(u"window/sideSplitter"_s, m_sideSplitter->saveState());
+    state.setValue(u"window/traceSplitter"_s, m_inspector->splitterState());
     state.setValue(u"window/docks"_s, saveState());
 }
 

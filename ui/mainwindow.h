@@ -30,6 +30,7 @@ class PlaygroundRun;
 class SecretStore;
 class SessionDocument;
 class SessionLibrary;
+class SettingsApplier;
 class TraceModel;
 struct ScopedApproval;
 } // namespace Loopscope
@@ -175,7 +176,7 @@ private:
     QAction *m_mcpResourcesAction = nullptr;
     std::unique_ptr<McpSettings> m_mcpSettings;
     QPointer<McpResourcesDialog> m_mcpResources;
-    int m_mcpGeneration = 0;
+    SettingsApplier *m_settingsApplier = nullptr;
 
     bool m_editingLastQuestion = false;
     bool m_closeConfirmed = false;

@@ -50,9 +50,17 @@ void ApiKeyResolver::resolve(const ProviderProfile &profile, QObject *context, C
         done(fromEnvironment(profile));
         return;
     }
-    m_secrets->read(profile.id, context, [done = std::move(done)](const SecretStore::Result &stored) {
-        if (!stored.error.isEmpty())
-            done({Status::KeychainUnreadable, {}, stored.error});
+    const bool inFile = profile.keyStorage == ProviderProfile::KeyStorage::File;
+    SecretStore *store = inFile ? m_secrets->keyFile() : m_secrets;
+    if (!store) {
+        done(noKey(profile, Status::NotStored));
+        return;
+    }
+    store->read(profile.id, context, [inFile, done = std::move(done)](const SecretStore::Result &stored) {
+        if (stored.problem == SecretStore::Problem::NoKeychain)
+            done({Status::NoKeychain, {}, stored.error});
+        else if (!stored.error.isEmpty())
+            done({inFile ? Status::KeyFileUnreadable : Status::KeychainUnreadable, {}, stored.error});
         else if (stored.secret && !stored.secret->isEmpty())
             done({Status::Found, *stored.secret, {}});
         else

@@ -18,7 +18,8 @@ class SecretStore;
 /*!
     Where a profile's API key comes from, decided in one place for the chat,
     `loopscope run` and the settings dialog: the environment variable the
-    profile names, else the keychain under the profile's id; and whether
+    profile names, else the keychain under the profile's id (or the key file,
+    for a profile the user put there: SecretStore::keyFile()); and whether
     having none is a problem, which only ProviderProfile::needsKey() says.
     Without a SecretStore only the environment is asked, so a headless run
     needs no keyring. Callers word the failures for their own audience.
@@ -32,8 +33,10 @@ public:
             Found,              // key holds the key
             NotNeeded,          // no key, and the provider runs without one
             EnvironmentUnset,   // the profile's variable is unset or empty
-            NotStored,          // the keychain holds no key (or there is no keychain)
+            NotStored,          // the keychain (or the key file) holds no key, or no store was given
+            NoKeychain,         // this desktop has no keychain to hold one
             KeychainUnreadable, // keychainError says why
+            KeyFileUnreadable,  // the key file cannot be used; keychainError says why
         };
         Status status = Status::NotStored;
         QString key;

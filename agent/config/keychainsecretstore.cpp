@@ -1,5 +1,8 @@
 #include "agent/config/secretstore.h"
 
+#include <QDir>
+#include <QFileInfo>
+
 #include <qt6keychain/keychain.h>
 
 namespace Loopscope {
@@ -16,9 +19,45 @@ JobType *prepare(const QString &service, const QString &account)
     return job;
 }
 
-QString errorOf(const QKeychain::Job *job)
+// Whether a Secret Service could be reached at all: on Linux it lives on the session bus, and
+// without a bus address, a bus socket or a display to start one from there is none to ask.
+bool sessionBusReachable()
 {
-    return job->error() == QKeychain::NoError ? QString() : job->errorString();
+#if defined(Q_OS_UNIX) && !defined(Q_OS_DARWIN)
+    const auto isSet = [](const char *name) {
+        return !qEnvironmentVariableIsEmpty(name);
+    };
+    if (isSet("DBUS_SESSION_BUS_ADDRESS") || isSet("DISPLAY") || isSet("WAYLAND_DISPLAY"))
+        return true;
+    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    return !runtime.isEmpty() && QFileInfo::exists(QDir(runtime).filePath(QStringLiteral("bus")));
+#else
+    return true;
+#endif
+}
+
+SecretStore::Problem problemOf(const QKeychain::Job *job)
+{
+    switch (job->error()) {
+    case QKeychain::NoError:
+    case QKeychain::EntryNotFound: return SecretStore::Problem::None;
+    case QKeychain::NoBackendAvailable:
+    case QKeychain::NotImplemented: return SecretStore::Problem::NoKeychain;
+    case QKeychain::OtherError:
+        // QtKeychain's Secret Service backend says "Cannot autolaunch D-Bus…" as an OtherError.
+        return sessionBusReachable() ? SecretStore::Problem::Refused : SecretStore::Problem::NoKeychain;
+    case QKeychain::CouldNotDeleteEntry:
+    case QKeychain::AccessDeniedByUser:
+    case QKeychain::AccessDenied: return SecretStore::Problem::Refused;
+    }
+    return SecretStore::Problem::Refused;
+}
+
+SecretStore::WriteError errorOf(const QKeychain::Job *job)
+{
+    if (job->error() == QKeychain::NoError)
+        return {};
+    return {problemOf(job), job->errorString()};
 }
 
 } // namespace
@@ -35,7 +74,7 @@ void KeychainSecretStore::read(const QString &account, QObject *context, ReadCal
         if (job->error() == QKeychain::NoError)
             result.secret = job->textData();
         else if (job->error() != QKeychain::EntryNotFound)
-            result.error = job->errorString();
+            result = {std::nullopt, job->errorString(), problemOf(job)};
         done(result);
     });
     job->start();
@@ -55,7 +94,7 @@ void KeychainSecretStore::remove(const QString &account, QObject *context, Write
 {
     auto *job = prepare<QKeychain::DeletePasswordJob>(m_service, account);
     QObject::connect(job, &QKeychain::Job::finished, context, [job, done = std::move(done)] {
-        done(job->error() == QKeychain::EntryNotFound ? QString() : errorOf(job));
+        done(job->error() == QKeychain::EntryNotFound ? SecretStore::WriteError() : errorOf(job));
     });
     job->start();
 }

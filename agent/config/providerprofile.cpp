@@ -85,6 +85,8 @@ std::optional<ProviderProfile> ProviderProfileStore::profile(const QString &id) 
         p.outputPricePerMTok = m_settings->value(u"outputPricePerMTok"_s).toDouble();
     if (m_settings->contains(u"contextWindow"_s))
         p.contextWindow = m_settings->value(u"contextWindow"_s).toLongLong();
+    if (m_settings->value(u"keyStorage"_s).toString() == u"file")
+        p.keyStorage = ProviderProfile::KeyStorage::File;
     m_settings->endGroup();
     if (!kind)
         return std::nullopt;
@@ -121,6 +123,8 @@ void ProviderProfileStore::save(const ProviderProfile &profile)
         m_settings->setValue(u"outputPricePerMTok"_s, *profile.outputPricePerMTok);
     if (profile.contextWindow)
         m_settings->setValue(u"contextWindow"_s, *profile.contextWindow);
+    if (profile.keyStorage == ProviderProfile::KeyStorage::File)
+        m_settings->setValue(u"keyStorage"_s, u"file"_s);
     m_settings->endGroup();
 }
 

@@ -18,10 +18,17 @@ namespace Loopscope {
 /*!
     How to reach one model: the protocol, where, which model and its default
     parameters. Never the key: that comes from the keychain (under the
-    profile's id) or from the environment variable the profile names.
+    profile's id), from the environment variable the profile names, or, where
+    the user chose it for want of a keychain, from the key file.
 */
 struct ProviderProfile
 {
+    // Where a key that is not in the environment is kept.
+    enum class KeyStorage {
+        Keychain, // the system keychain
+        File,     // a file only the user can read (FileSecretStore), chosen with a warning
+    };
+
     QString id;   // stable, also the keychain account
     QString name; // what the user calls it
     ProviderKind kind = ProviderKind::OpenAi;
@@ -34,6 +41,7 @@ struct ProviderProfile
     std::optional<double> inputPricePerMTok;
     std::optional<double> outputPricePerMTok;
     std::optional<qint64> contextWindow;
+    KeyStorage keyStorage = KeyStorage::Keychain;
 
     QUrl effectiveBaseUrl() const { return baseUrl.isEmpty() ? defaultBaseUrl(kind) : baseUrl; }
     // Ollama runs locally without one; everything else needs a key.

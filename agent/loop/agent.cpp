@@ -23,6 +23,7 @@ struct Agent::Turn
     int modelCallNode = -1;
     int retryNode = -1; // the failed attempt and the wait before the next one, while it waits
     int reflectionNode = -1;
+    int waitNode = -1; // the model call held for someone (a breakpoint), while it is held
     bool toolsOffered = true;
     bool reflecting = false;
     int consecutiveErrorIterations = 0;
@@ -260,6 +261,7 @@ void Agent::consultModelInterceptors(int interceptorIndex, ModelRequest request,
 {
     if (interceptorIndex == 0 && !m_interceptors.isEmpty())
         m_turn->requestBeforeInterceptors = request;
+    endModelCallWait(u"allowed"_s, TraceStatus::Ok, edited);
     if (interceptorIndex >= m_interceptors.size()) {
         dispatchModelCall(std::move(request), edited, reflection);
         return;
@@ -287,7 +289,28 @@ void Agent::consultModelInterceptors(int interceptorIndex, ModelRequest request,
                                                           edited || changed, reflection);
                        });
     });
-    m_interceptors.at(interceptorIndex)->interceptModelCall(checkpoint, decision);
+    Interceptor *interceptor = m_interceptors.at(interceptorIndex);
+    interceptor->interceptModelCall(checkpoint, decision);
+    // Undecided once the interceptor returned: it holds the call for someone, and that time is theirs,
+    // not the machine's. The model call itself begins when the request is sent.
+    if (decision.isPending() && m_turn && m_turn->waitNode < 0) {
+        const QString waitingFor = interceptor->holdKind();
+        m_turn->waitNode = m_trace->begin(checkpoint.traceNode, TraceKind::Wait,
+                                          ToolPhase::waitLabel(waitingFor), now(), WaitData{waitingFor, {}});
+    }
+}
+
+void Agent::endModelCallWait(const QString &decision, TraceStatus status, bool edited)
+{
+    if (!m_turn || m_turn->waitNode < 0)
+        return;
+    const int node = std::exchange(m_turn->waitNode, -1);
+    m_trace->update(node, [&decision, edited](TraceNode &wait) {
+        WaitData &data = wait.data<WaitData>();
+        data.decision = decision;
+        data.argumentsEdited = edited;
+    });
+    m_trace->finish(node, status, now());
 }
 
 void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection)
@@ -364,7 +387,8 @@ void Agent::onModelAttempt(const ModelAttempt &attempt)
     const int callNode = m_turn->modelCallNode;
     m_trace->update(callNode,
                     [&attempt](TraceNode &node) { node.data<ModelCallData>().attempts.append(attempt); });
-    // The wait ended when this attempt began.
+    // The wait ended when this attempt began. The retry counts as failed until an answer shows it
+    // recovered (onModelResponse()).
     endRetryWait(TraceStatus::Error, attempt.startedUs);
     if (attempt.retryInMs < 0)
         return;
@@ -410,8 +434,14 @@ void Agent::onModelResponse(const ModelResponse &received)
     Turn &turn = *m_turn;
     const ModelResponse response = withUniqueCallIds(received);
 
-    endRetryWait(TraceStatus::Error, now());
+    endRetryWait(TraceStatus::Ok, now());
     const int callNode = std::exchange(turn.modelCallNode, -1);
+    // The call recovered: the retries before this answer did their job and are not failures.
+    for (const int child : m_trace->childrenOf(callNode)) {
+        const TraceNode &node = m_trace->node(child);
+        if (node.kind == TraceKind::Retry && node.status == TraceStatus::Error)
+            m_trace->update(child, [](TraceNode &retry) { retry.status = TraceStatus::Ok; });
+    }
     m_trace->update(callNode, [this, &response](TraceNode &node) {
         ModelCallData &call = node.data<ModelCallData>();
         call.response = response;
@@ -716,6 +746,7 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
     else if (outcome == TurnOutcome::Blocked)
         status = TraceStatus::Blocked;
 
+    endModelCallWait(u"cancelled"_s, TraceStatus::Cancelled);
     const qint64 end = now();
     for (int node : {turn.retryNode, turn.modelCallNode, turn.reflectionNode, turn.iterationNode}) {
         if (node >= 0 && m_trace->node(node).status == TraceStatus::Running)

@@ -91,6 +91,7 @@ private:
     RecordedRequest recordRequest(const ModelRequest &request, bool edited);
     void consultModelInterceptors(int interceptorIndex, ModelRequest request, bool edited, bool reflection);
     void dispatchModelCall(ModelRequest request, bool edited, bool reflection);
+    void endModelCallWait(const QString &decision, TraceStatus status, bool edited = false);
     void onModelResponse(const ModelResponse &response);
     void onModelFailure(const ModelError &error);
     void onModelAttempt(const ModelAttempt &attempt);

@@ -29,7 +29,7 @@ struct AgentConfig
     int maxParallelTools = 4;           // 1 runs a response's tool calls one after another
     int toolTimeoutMs = 60'000;         // a tool may override it
     int maxConsecutiveErrors = 3;       // error-only iterations before the turn gives up
-    int maxRepeatedCalls = 3;           // identical calls in a row before the guard refuses
+    int maxRepeatedCalls = 3;           // responses in a row with an identical call before the guard refuses
     qint64 tokenBudget = 0;             // per turn; 0 means no limit
     PostLoopMode postLoop = PostLoopMode::Reflect;
     QString summaryFormat = QStringLiteral("{tool_name}({arguments}) -> {result}");

@@ -9,7 +9,9 @@
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <exception>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -134,9 +136,9 @@ void ToolPhase::setClock(std::shared_ptr<const Clock> clock)
 
 void ToolPhase::beginTurn()
 {
-    m_lastCallName.clear();
-    m_lastArguments = {};
-    m_repeatCount = 0;
+    m_lastResponseCalls.clear();
+    m_thisResponseCalls.clear();
+    m_thisResponseChangesThings = false;
 }
 
 void ToolPhase::start(TurnToken token, const QList<ToolCall> &calls, int parentNode,
@@ -148,6 +150,10 @@ void ToolPhase::start(TurnToken token, const QList<ToolCall> &calls, int parentN
     m_defaultTimeoutMs = config.toolTimeoutMs;
     m_maxRepeatedCalls = config.maxRepeatedCalls;
     m_calls.clear();
+    // After calls with effects the same request may well have another answer: the count starts again.
+    m_lastResponseCalls = std::exchange(m_thisResponseChangesThings, false) ? QList<RepeatedCall>()
+                                                                            : std::move(m_thisResponseCalls);
+    m_thisResponseCalls.clear();
     m_active = true;
     m_preparing = true;
     emit waitingForDecision(false);
@@ -220,17 +226,17 @@ void ToolPhase::prepare(PendingCall &pending)
     }
     pending.arguments = document.object();
 
-    const bool repeated = call.name == m_lastCallName && pending.arguments == m_lastArguments;
-    m_repeatCount = repeated ? m_repeatCount + 1 : 1;
-    m_lastCallName = call.name;
-    m_lastArguments = pending.arguments;
-    if (m_maxRepeatedCalls > 0 && m_repeatCount >= m_maxRepeatedCalls) {
+    const ToolBehaviour behaviour = pending.tool->behaviour();
+    m_thisResponseChangesThings |= behaviour.asksFirst;
+    const int repeats
+        = behaviour.repeatGivesTheSameResult() ? responsesInARow(call.name, pending.arguments) : 0;
+    if (m_maxRepeatedCalls > 0 && repeats >= m_maxRepeatedCalls) {
         complete(pending,
-                 ToolResult::failure(tr("Not executed: %1 was requested with these same arguments %2 "
-                                        "times in a row and would give the same result. Use the "
+                 ToolResult::failure(tr("Not executed: %1 was requested with these same arguments in %2 "
+                                        "responses in a row and would give the same result. Use the "
                                         "earlier result or try something different.")
                                          .arg(call.name)
-                                         .arg(m_repeatCount)),
+                                         .arg(repeats)),
                  TraceStatus::Skipped);
         return;
     }
@@ -243,6 +249,21 @@ void ToolPhase::prepare(PendingCall &pending)
     pending.exclusiveKey = pending.tool->exclusiveKey(pending.arguments);
     pending.stage = PendingCall::Stage::AwaitingDecision;
     consultInterceptors(call.id, 0);
+}
+
+// How many responses in a row, this one included, asked for this call.
+int ToolPhase::responsesInARow(const QString &name, const QJsonObject &arguments)
+{
+    const auto same = [&](const RepeatedCall &earlier) {
+        return earlier.name == name && earlier.arguments == arguments;
+    };
+    const auto counted = std::find_if(m_thisResponseCalls.cbegin(), m_thisResponseCalls.cend(), same);
+    if (counted != m_thisResponseCalls.cend())
+        return counted->responses;
+    const auto before = std::find_if(m_lastResponseCalls.cbegin(), m_lastResponseCalls.cend(), same);
+    const int responses = (before != m_lastResponseCalls.cend() ? before->responses : 0) + 1;
+    m_thisResponseCalls.append({name, arguments, responses});
+    return responses;
 }
 
 void ToolPhase::consultInterceptors(const QString &callId, int interceptorIndex)
@@ -278,13 +299,17 @@ void ToolPhase::consultInterceptors(const QString &callId, int interceptorIndex)
     }
 }
 
+QString ToolPhase::waitLabel(const QString &waitingFor)
+{
+    return waitingFor == u"approval"     ? tr("Waiting for your approval")
+           : waitingFor == u"breakpoint" ? tr("Paused at a breakpoint")
+                                         : tr("Waiting for a decision");
+}
+
 void ToolPhase::beginWait(PendingCall &pending, const QString &waitingFor)
 {
-    const QString label = waitingFor == u"approval"     ? tr("Waiting for your approval")
-                          : waitingFor == u"breakpoint" ? tr("Paused at a breakpoint")
-                                                        : tr("Waiting for a decision");
-    pending.waitNode
-        = m_trace->begin(pending.traceNode, TraceKind::Wait, label, now(), WaitData{waitingFor, {}});
+    pending.waitNode = m_trace->begin(pending.traceNode, TraceKind::Wait, waitLabel(waitingFor), now(),
+                                      WaitData{waitingFor, {}});
 }
 
 void ToolPhase::endWait(PendingCall &pending, const QString &decision, TraceStatus status,

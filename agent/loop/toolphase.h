@@ -78,6 +78,8 @@ public:
     void pauseTimeouts(bool paused);
 
     bool isActive() const { return m_active; }
+    // The trace's label of a span held for someone: "Waiting for your approval", "Paused at a breakpoint".
+    static QString waitLabel(const QString &waitingFor);
     // The last started phase's calls in the model's order, each with its result once it has one.
     QList<FinishedCall> results() const;
 
@@ -127,11 +129,19 @@ private:
     bool m_active = false;
     bool m_timeoutsPaused = false;
     bool m_preparing = false;
-    // The runaway guard counts identical requests in a row across the turn: compared as parsed, so
-    // that spacing does not tell them apart.
-    QString m_lastCallName;
-    QJsonObject m_lastArguments;
-    int m_repeatCount = 0;
+    // The runaway guard: how many responses in a row asked for each call, compared as parsed so that
+    // spacing does not tell them apart. A call counts once per response however often that response
+    // asks for it, and only for a tool whose repeat gives the same result.
+    struct RepeatedCall
+    {
+        QString name;
+        QJsonObject arguments;
+        int responses = 0;
+    };
+    int responsesInARow(const QString &name, const QJsonObject &arguments);
+    QList<RepeatedCall> m_lastResponseCalls;
+    QList<RepeatedCall> m_thisResponseCalls;
+    bool m_thisResponseChangesThings = false; // it called a tool with effects: earlier results may be stale
 };
 
 } // namespace Loopscope

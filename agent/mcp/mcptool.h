@@ -34,6 +34,13 @@ public:
             std::shared_ptr<const std::atomic_int> timeoutMs);
 
     ToolSchema schema() const override { return m_schema; }
+    // Another program answers: the same arguments may give another result.
+    ToolBehaviour behaviour() const override
+    {
+        ToolBehaviour behaviour;
+        behaviour.resultVaries = true;
+        return behaviour;
+    }
     QFuture<ToolResult> start(const QJsonObject &arguments,
                               std::shared_ptr<ToolContext> context) const override;
 

@@ -47,8 +47,16 @@ void PlaygroundRun::start(const ProviderProfile &profile, const ModelRequest &re
         case Status::NotStored:
             m_variant.error = tr("No API key is stored for \"%1\".").arg(m_profile.name);
             break;
+        case Status::NoKeychain:
+            m_variant.error = tr("No keychain is available on this desktop to hold the key for \"%1\".")
+                                  .arg(m_profile.name);
+            break;
         case Status::KeychainUnreadable:
             m_variant.error = tr("The keychain could not give the key for \"%1\": %2")
+                                  .arg(m_profile.name, key.keychainError);
+            break;
+        case Status::KeyFileUnreadable:
+            m_variant.error = tr("The key file could not give the key for \"%1\": %2")
                                   .arg(m_profile.name, key.keychainError);
             break;
         }

@@ -8,9 +8,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
-#include <algorithm>
-#include <utility>
-
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -224,20 +221,6 @@ protected:
     }
 };
 
-// Pairs a call and its result in the plain-text history when one round
-// called the same tool more than once.
-QString idNote(const QString &id)
-{
-    return id.isEmpty() ? QString() : u" (id %1)"_s.arg(id);
-}
-
-bool historyHasToolCalls(const QList<Message> &messages)
-{
-    return std::any_of(messages.cbegin(), messages.cend(), [](const Message &message) {
-        return !message.toolCalls.isEmpty() || message.role == Message::Role::Tool;
-    });
-}
-
 } // namespace
 
 QJsonArray OllamaProtocol::encodeMessages(const QList<Message> &messages)
@@ -277,42 +260,6 @@ QJsonArray OllamaProtocol::encodeMessages(const QList<Message> &messages)
     return result;
 }
 
-QJsonArray OllamaProtocol::encodeMessagesAsText(const QList<Message> &messages)
-{
-    QJsonArray result;
-    // Results of one round become one user message, together with a question
-    // that follows them: user messages in a row trip the templates that
-    // expect the roles to alternate.
-    QStringList pendingResults;
-    const auto flushResults = [&] {
-        if (pendingResults.isEmpty())
-            return;
-        result.append(QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, pendingResults.join(u"\n\n"_s)}});
-        pendingResults.clear();
-    };
-    for (const Message &message : messages) {
-        if (message.role == Message::Role::Tool) {
-            pendingResults.append(u"Tool result of %1%2: %3"_s.arg(
-                message.toolName, idNote(message.toolCallId), flaglessToolResultText(message)));
-            continue;
-        }
-        QStringList parts;
-        if (message.role == Message::Role::User)
-            parts = std::exchange(pendingResults, {});
-        flushResults();
-        if (!message.text.isEmpty())
-            parts.append(message.text);
-        for (const ToolCall &call : message.toolCalls) {
-            const QString arguments = call.arguments.trimmed().isEmpty() ? u"{}"_s : call.arguments;
-            parts.append(u"Tool call %1%2: %3"_s.arg(call.name, idNote(call.id), arguments));
-        }
-        result.append(
-            QJsonObject{{u"role"_s, roleName(message.role)}, {u"content"_s, parts.join(u"\n\n"_s)}});
-    }
-    flushResults();
-    return result;
-}
-
 // Written out here rather than borrowed from OpenAiProtocol: both happen to use
 // the same shape today, but each adapter must follow its own provider.
 QJsonArray OllamaProtocol::encodeTools(const QList<ToolSchema> &tools)
@@ -340,14 +287,12 @@ HttpCall OllamaProtocol::encode(const ModelRequest &request, const ProviderEndpo
 
     // Ollama has no tool_choice. For None the only lever is to offer no tools,
     // which is what makes the last iteration answer instead of calling again.
-    // Many models' chat templates render earlier calls and results only when
-    // tools are defined and would garble them, so for that request they go
-    // out as plain text. Required cannot be enforced; the tools are offered.
+    // The history goes as it happened, earlier calls and results included:
+    // /api/chat takes them without tools, and a model shown them as text
+    // would read a different past and might imitate it. Required cannot be
+    // enforced; the tools are offered.
     const bool forbidTools = request.toolChoice == ToolChoice::None;
-    const QJsonArray messages = forbidTools && historyHasToolCalls(request.messages)
-                                    ? encodeMessagesAsText(request.messages)
-                                    : encodeMessages(request.messages);
-    QJsonObject body{{u"model"_s, request.options.model}, {u"messages"_s, messages}};
+    QJsonObject body{{u"model"_s, request.options.model}, {u"messages"_s, encodeMessages(request.messages)}};
     if (!request.tools.isEmpty() && !forbidTools)
         body.insert(u"tools"_s, encodeTools(request.tools));
     // Ollama streams unless told otherwise, so the flag is always sent.

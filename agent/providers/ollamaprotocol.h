@@ -14,7 +14,7 @@ namespace Loopscope {
     whole in one line, and the last line says done_reason "stop" even after
     tool calls, so calls are recognised by their presence. There is no
     tool_choice: the only way to keep the model from calling tools is not to
-    offer them, and then the earlier calls and results travel as plain text.
+    offer them; the earlier calls and results still travel as what they were.
 */
 class OllamaProtocol final : public ProviderProtocol
 {
@@ -30,9 +30,6 @@ public:
     QString errorMessage(const QByteArray &body) const override;
 
     static QJsonArray encodeMessages(const QList<Message> &messages);
-    // The history with tool calls and results written as plain assistant and
-    // user text, for a request that offers no tools.
-    static QJsonArray encodeMessagesAsText(const QList<Message> &messages);
     static QJsonArray encodeTools(const QList<ToolSchema> &tools);
 };
 

@@ -81,8 +81,16 @@ bool ChatSession::answerElicitation(int id, const McpElicitationAnswer &answer)
 
 void ChatSession::apply(const SessionSetup &setup)
 {
-    if (setup.provider != m_setup.provider && !applyProvider(setup.provider))
-        emit providerFailed(tr("The provider cannot change while a turn runs."));
+    if (setup.provider != m_setup.provider) {
+        if (!applyProvider(setup.provider)) {
+            emit providerFailed(tr("The provider cannot change while a turn runs."));
+        } else if (m_profileAwaitingKey) {
+            // This provider is newer than the profile whose key is still being read.
+            ++m_profileGeneration;
+            m_profileAwaitingKey.reset();
+            QTimer::singleShot(0, this, &ChatSession::startTurnThatWaitedForTheKey);
+        }
+    }
     const bool serversChanged = setup.mcpServers != m_setup.mcpServers
                                 || setup.limits.maxResponseBytes != m_setup.limits.maxResponseBytes;
     m_setup.loop = setup.loop;
@@ -101,7 +109,8 @@ void ChatSession::apply(const SessionSetup &setup)
 
 bool ChatSession::applyProvider(const std::optional<SessionSetup::Provider> &provider)
 {
-    if (isBusy())
+    // A turn that has not begun (waiting for a key or MCP servers) goes to the provider applied now.
+    if (m_agent->isRunning())
         return false;
     const std::unique_ptr<ModelClient> previous = m_binding->bind(provider);
     m_agent->setModelClient(m_binding->client());
@@ -156,14 +165,31 @@ void ChatSession::applyApprovals()
 
 void ChatSession::useProfile(const ProviderProfile &profile, SecretStore *secrets, int readTimeoutMs)
 {
+    // Until the key is known, a turn waits for it (send()): it never goes out over the profile used
+    // before. A newer choice wins over an older one whose key is still being read.
+    const int generation = ++m_profileGeneration;
+    m_profileAwaitingKey = profile;
     ApiKeyResolver(secrets).resolve(
-        profile, this, [this, profile, readTimeoutMs](const ApiKeyResolver::Result &key) {
+        profile, this, [this, generation, profile, readTimeoutMs](const ApiKeyResolver::Result &key) {
+            if (generation != m_profileGeneration)
+                return;
+            m_profileAwaitingKey.reset();
             const SessionSetup::Provider provider = SessionSetup::providerFor(profile, key, readTimeoutMs);
             if (!applyProvider(provider))
                 emit providerFailed(tr("The provider cannot change while a turn runs."));
             else if (!provider.isUsable())
                 emit providerFailed(provider.keyProblem);
+            startTurnThatWaitedForTheKey();
         });
+}
+
+void ChatSession::startTurnThatWaitedForTheKey()
+{
+    if (!m_queuedText || m_queuedStartPosted)
+        return;
+    // It may still wait for MCP servers: startupsSettled() then starts it.
+    if (!m_mcp->prepareTurn())
+        startQueuedTurn();
 }
 
 std::optional<ProviderProfile> ChatSession::provider() const
@@ -256,6 +282,12 @@ bool ChatSession::send(const QString &text)
     if (m_title.isEmpty())
         setTitle(text.simplified().left(80));
     m_usage->startTurn();
+    // The chosen profile's key is still being read: the turn is for that profile, so it waits.
+    if (m_profileAwaitingKey) {
+        m_queuedText = text;
+        emit busyChanged(true);
+        return true;
+    }
     // Servers that are down start again; the turn waits for the ones starting so the model sees their tools.
     if (m_mcp->prepareTurn()) {
         m_queuedText = text;
@@ -269,7 +301,7 @@ void ChatSession::startQueuedTurn()
 {
     // The turn that waited goes on once every server is ready or failed; queued, so the client that
     // announced its state is not in the middle of a callback when the turn begins.
-    if (!m_queuedText || m_queuedStartPosted)
+    if (!m_queuedText || m_queuedStartPosted || m_profileAwaitingKey)
         return;
     m_queuedStartPosted = true;
     QTimer::singleShot(0, this, [this] {
@@ -290,7 +322,7 @@ bool ChatSession::startTurn(const QString &text)
     }
     // After the user's row, so the notice reads as about this question; the request still goes.
     if (!contextWarning.isEmpty()) {
-        m_rows->addNotice(ConversationRow::Notice::Limit, contextWarning);
+        m_rows->addNotice(ConversationRow::Notice::ContextFull, contextWarning);
         emit notice(contextWarning);
     }
     // From now on the session holds a run with the current settings.
@@ -303,17 +335,26 @@ void ChatSession::stop()
     if (!isBusy())
         return;
     m_mcp->cancelElicitations();
+    // While the chosen profile's key is read, the cancelled turn reaches no provider at all.
+    std::unique_ptr<ModelClient> standIn;
     if (m_queuedText) {
-        // The turn had not begun (it waited for MCP servers): it begins and ends as cancelled, so
-        // everyone who waits for its end hears of it as of any other.
+        // The turn had not begun (it waited for MCP servers or a key): it begins and ends as
+        // cancelled, so everyone who waits for its end hears of it as of any other.
         const QString text = *m_queuedText;
         m_queuedText.reset();
         m_queuedStartPosted = false;
         rebuildWorkbench();
+        if (m_profileAwaitingKey) {
+            standIn = ProviderBinding::refusingClient(providerKindName(m_profileAwaitingKey->kind),
+                                                      tr("Stopped before the key was read."));
+            m_agent->setModelClient(standIn.get());
+        }
         if (m_agent->send(text))
             m_savedRun.reset();
     }
     m_agent->cancel();
+    if (standIn)
+        m_agent->setModelClient(m_binding->client());
     // Whatever the debugger or an approval holds belongs to the cancelled turn.
     m_debugger->forgetHeld();
     m_approvals->forgetPending();

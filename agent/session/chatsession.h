@@ -72,11 +72,14 @@ public:
     // The setup as it stands, the provider's model as last chosen.
     const SessionSetup &setup() const { return m_setup; }
     // Takes the profile's key from the environment variable it names, else from \a secrets (the
-    // keychain), then uses the profile. Without a usable key the profile is used all the same, its
-    // turns failing with the reason (also in providerFailed()): never another profile's.
+    // keychain, or its key file), then uses the profile. Without a usable key the profile is used all
+    // the same, its turns failing with the reason (also in providerFailed()): never another profile's.
+    // A turn sent while the key is read waits for it; a newer call wins over an older one.
     void useProfile(const ProviderProfile &profile, SecretStore *secrets, int readTimeoutMs = 600'000);
     std::optional<ProviderProfile> provider() const;
     bool hasProvider() const { return m_setup.provider.has_value(); }
+    // A profile was chosen (useProfile()) and its key is still being read: a turn sent now waits for it.
+    bool isReadingKey() const { return m_profileAwaitingKey.has_value(); }
     // Another model of the current provider for the next turn (the key and the
     // endpoint stay); refused (false) while a turn runs, or without a provider.
     bool setModel(const QString &model);
@@ -163,6 +166,8 @@ private:
     void onTurnFinished(const TurnResult &result);
     bool startTurn(const QString &text);
     void startQueuedTurn();
+    // A turn sent while the chosen profile's key was read, once it is known.
+    void startTurnThatWaitedForTheKey();
     void addNotice(const QString &text);
     // Built-in and MCP tools into the workbench, and the MCP tools' approval rules into the policy.
     void rebuildWorkbench();
@@ -197,7 +202,9 @@ private:
     SessionSetup m_setup;
     QList<std::shared_ptr<const Tool>> m_builtinTools;
     bool m_workbenchStale = false;
-    std::optional<QString> m_queuedText; // a turn waiting for MCP servers to start
+    std::optional<QString> m_queuedText; // a turn waiting for MCP servers to start or for a key
+    std::optional<ProviderProfile> m_profileAwaitingKey; // chosen, its key still being read
+    int m_profileGeneration = 0;
     bool m_queuedStartPosted = false;
     std::optional<TurnResult> m_lastResult;
     QString m_title;

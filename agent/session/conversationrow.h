@@ -19,7 +19,19 @@ struct ConversationRow
     enum class Kind { User, Assistant, ToolCall, Notice };
     // Held: the step debugger holds the call at a breakpoint, before it runs.
     enum class ToolState { Running, Held, Succeeded, Failed, Denied, Blocked, Skipped, Cancelled };
-    enum class Notice { Error, Limit, Cancelled, Blocked, Info, Retry };
+    // Retry: a model call failed and is being tried again; it becomes Recovered when an attempt
+    // answers, RetriesFailed when none did. ContextFull: the next request nearly fills the window.
+    enum class Notice {
+        Error,
+        Limit,
+        Cancelled,
+        Blocked,
+        Info,
+        Retry,
+        Recovered,
+        RetriesFailed,
+        ContextFull
+    };
 
     Kind kind = Kind::User;
     QString text; // the message, the tool's result or the notice

@@ -115,18 +115,11 @@ void ConversationRows::onAgentEvent(const AgentEvent &event)
 
     switch (event.kind) {
     case Kind::TextDelta: addDelta(event); break;
-    case Kind::ModelResponse: finishAnswer(event); break;
-    case Kind::Retry:
-        if (const auto *retry = event.payloadAs<RetryInfo>()) {
-            // The retry stays in the chat: what the provider said is part of what happened.
-            Row row = Row::message(Row::Kind::Notice,
-                                   tr("Attempt %1 failed: %2").arg(retry->attempt).arg(event.text),
-                                   event.traceNode);
-            row.notice = Row::Notice::Retry;
-            append(row);
-            emit attemptFailed(retry->attempt, event.text);
-        }
+    case Kind::ModelResponse:
+        settleRetry(true);
+        finishAnswer(event);
         break;
+    case Kind::Retry: addRetry(event); break;
     case Kind::ToolCall: applyToolCall(event); break;
     case Kind::ToolProgress:
         if (const int index = rowOfToolCall(event.toolCall.id); index >= 0) {
@@ -218,6 +211,50 @@ void ConversationRows::finishAnswer(const AgentEvent &event)
         m_live->lastAnswerRow = answer;
 }
 
+// The retry stays in the chat: what the provider said is part of what happened. A model call's
+// retries share one notice, which says in the end whether they helped.
+void ConversationRows::addRetry(const AgentEvent &event)
+{
+    const auto *retry = event.payloadAs<RetryInfo>();
+    if (!retry)
+        return;
+    const QString line = tr("Attempt %1 failed: %2").arg(retry->attempt).arg(event.text);
+    if (m_live->retryRow < 0) {
+        Row row = Row::message(Row::Kind::Notice, line, event.traceNode);
+        row.notice = Row::Notice::Retry;
+        m_live->retryRow = append(row);
+    } else {
+        Row row = m_rows.at(m_live->retryRow);
+        row.text += u'\n' + line;
+        change(m_live->retryRow, row);
+    }
+    m_live->lastFailedAttempt = retry->attempt;
+    m_live->failedAttempts.append(
+        retry->httpStatus > 0 ? tr("attempt %1 failed (HTTP %2)").arg(retry->attempt).arg(retry->httpStatus)
+                              : tr("attempt %1 failed (no response)").arg(retry->attempt));
+    emit attemptFailed(retry->attempt, event.text);
+}
+
+void ConversationRows::settleRetry(bool recovered)
+{
+    if (!m_live || m_live->retryRow < 0)
+        return;
+    const int index = std::exchange(m_live->retryRow, -1);
+    Row row = m_rows.at(index);
+    const int attempts = std::exchange(m_live->lastFailedAttempt, 0) + 1;
+    const QString failures = std::exchange(m_live->failedAttempts, {}).join(u", "_s);
+    if (recovered) {
+        row.notice = Row::Notice::Recovered;
+        row.text = tr("Recovered after %1 attempts: %2.").arg(attempts).arg(failures);
+    } else {
+        row.notice = Row::Notice::RetriesFailed;
+        row.text = tr("Failed after %1 attempts: %2; the last attempt's error follows.")
+                       .arg(attempts)
+                       .arg(failures);
+    }
+    change(index, row);
+}
+
 void ConversationRows::applyToolCall(const AgentEvent &event)
 {
     const int index = rowOfToolCall(event.toolCall.id);
@@ -300,6 +337,8 @@ void ConversationRows::onTurnFinished(const TurnResult &result)
     endStreaming();
     if (result.isAnswer() && m_live->lastAnswerRow < 0 && !result.text.isEmpty())
         m_live->lastAnswerRow = append(Row::message(Row::Kind::Assistant, result.text, result.traceNode));
+    if (result.outcome == TurnOutcome::Failed)
+        settleRetry(false);
     addTurnEndNotice(result);
     endRunningToolCalls();
     if (TurnSpan *turn = span(m_live->turn); turn && m_agent)

@@ -118,6 +118,10 @@ private:
         int blockedNode = -1;
         bool outputBlocked = false;
         int handoffNode = -1;
+        // The model call being retried: its notice, and each failed attempt in words.
+        int retryRow = -1;
+        int lastFailedAttempt = 0;
+        QStringList failedAttempts;
     };
 
     void onAgentEvent(const AgentEvent &event);
@@ -133,6 +137,9 @@ private:
     void addDelta(const AgentEvent &event);
     int endStreaming();
     void finishAnswer(const AgentEvent &event);
+    void addRetry(const AgentEvent &event);
+    // The retried call ended: the notice says whether the retries helped.
+    void settleRetry(bool recovered);
     void applyToolCall(const AgentEvent &event);
     void applyToolResult(const AgentEvent &event);
     void withholdAnswer();

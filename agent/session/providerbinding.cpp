@@ -63,6 +63,12 @@ ProviderBinding::ProviderBinding(QNetworkAccessManager *network, QObject *parent
 
 ProviderBinding::~ProviderBinding() = default;
 
+std::unique_ptr<ModelClient> ProviderBinding::refusingClient(const QString &providerName,
+                                                             const QString &reason)
+{
+    return std::make_unique<UnavailableClient>(providerName, reason);
+}
+
 std::unique_ptr<ModelClient> ProviderBinding::makeClient() const
 {
     if (!m_provider)

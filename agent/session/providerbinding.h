@@ -48,6 +48,8 @@ public:
     ModelClient *client() const;
     // A second client like client(), e.g. for a replay that goes live; nullptr without a provider.
     std::unique_ptr<ModelClient> createModelClient() const;
+    // A client whose every request fails with \a reason, reaching no provider.
+    static std::unique_ptr<ModelClient> refusingClient(const QString &providerName, const QString &reason);
     // modelsListed() or modelsListFailed() follows; nothing without a provider.
     void listModels();
 

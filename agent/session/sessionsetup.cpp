@@ -49,11 +49,23 @@ SessionSetup::Provider SessionSetup::providerFor(const ProviderProfile &profile,
                  "an environment variable that holds it.")
                   .arg(name);
         break;
+    case Status::NoKeychain:
+        provider.keyProblem
+            = tr("No keychain is available on this desktop to hold the key for \"%1\": in Settings → "
+                 "Providers, name an environment variable that holds it, or store it in a file only "
+                 "you can read.")
+                  .arg(name);
+        break;
     case Status::KeychainUnreadable:
         provider.keyProblem
             = tr("The keychain could not give the key for \"%1\" (%2): unlock the keychain, or "
                  "name an environment variable that holds the key in Settings → Providers.")
                   .arg(name, key.keychainError);
+        break;
+    case Status::KeyFileUnreadable:
+        provider.keyProblem = tr("The key file could not give the key for \"%1\": %2 Then enter the key "
+                                 "again in Settings → Providers.")
+                                  .arg(name, key.keychainError);
         break;
     }
     if (!provider.keyProblem.isEmpty())

@@ -106,6 +106,13 @@ struct ToolBehaviour
     // It changes files, runs programs or reaches the network: the approval
     // policy asks the user before each call unless a rule says otherwise.
     bool asksFirst = false;
+    // The same arguments may give a different answer (the time, a server's
+    // reply) though nothing else changed.
+    bool resultVaries = false;
+
+    // Whether a call asked for again with the same arguments would only give
+    // the earlier result: what lets the runaway guard refuse a repeat.
+    bool repeatGivesTheSameResult() const { return !asksFirst && !resultVaries; }
 };
 
 class AsyncTool;

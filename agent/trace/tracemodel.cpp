@@ -82,6 +82,23 @@ QString TraceModel::formatDuration(qint64 durationUs)
     return tr("%1 ms").arg(QLocale().toString(double(durationUs) / 1000.0, 'f', 1));
 }
 
+QString TraceModel::formatSpan(qint64 durationUs)
+{
+    if (durationUs < 1'000'000)
+        return formatDuration(durationUs);
+    //: A duration in seconds, e.g. "23.9 s"
+    return tr("%1 s").arg(QLocale().toString(double(durationUs) / 1e6, 'f', 1));
+}
+
+QString TraceModel::timingText(const StepTiming &timing)
+{
+    if (timing.waitingUs <= 0)
+        return {};
+    //: Tooltip of a step's duration: the whole, the machine's part, the part spent waiting for the user
+    return tr("%1: %2 working, %3 waiting for you")
+        .arg(formatSpan(timing.durationUs), formatSpan(timing.workingUs()), formatSpan(timing.waitingUs));
+}
+
 QModelIndex TraceModel::index(int row, int column, const QModelIndex &parent) const
 {
     Q_ASSERT(QThread::currentThread() == thread());
@@ -144,6 +161,8 @@ QVariant TraceModel::data(const QModelIndex &index, int role) const
             return tokenTimingText(*node);
         if (index.column() == CostColumn)
             return priceBasisText(*node);
+        if (index.column() == DurationColumn && node->kind != TraceKind::Wait)
+            return timingText(stepTiming(*m_trace, node->id));
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == DurationColumn || index.column() == TokensColumn
@@ -169,6 +188,8 @@ QVariant TraceModel::data(const QModelIndex &index, int role) const
         const CostSum sum = traceCost(*m_trace, node->id);
         return sum.isKnown() ? QVariant(sum.usd) : QVariant();
     }
+    case WaitingUsRole: return stepTiming(*m_trace, node->id).waitingUs;
+    case WorkingUsRole: return stepTiming(*m_trace, node->id).workingUs();
     }
     return {};
 }
@@ -227,7 +248,12 @@ QVariant TraceModel::displayData(const TraceNode &node, int column) const
     case StatusColumn: return statusDisplayName(node.status);
     case DurationColumn:
         // A running step has no duration yet; an empty cell says so better than "0 ms".
-        return node.endedUs > 0 ? formatDuration(node.durationUs()) : QString();
+        if (node.endedUs <= 0)
+            return QString();
+        // The machine's time: what a person took to decide is the Wait's, shown in the tooltip.
+        if (node.kind == TraceKind::Wait || node.children.isEmpty())
+            return formatDuration(node.durationUs());
+        return formatDuration(stepTiming(*m_trace, node.id).workingUs());
     case TokensColumn: {
         TokenUsage usage;
         if (const auto *call = std::get_if<ModelCallData>(&node.payload))
@@ -271,6 +297,8 @@ QHash<int, QByteArray> TraceModel::roleNames() const
     names.insert(PayloadJsonRole, "payloadJson");
     names.insert(TokenTimingRole, "tokenTiming");
     names.insert(CostUsdRole, "costUsd");
+    names.insert(WaitingUsRole, "waitingUs");
+    names.insert(WorkingUsRole, "workingUs");
     return names;
 }
 
@@ -303,6 +331,15 @@ void TraceModel::onNodeChanged(int id)
     if (!first.isValid())
         return;
     emit dataChanged(first, indexForNode(id, ColumnCount - 1));
+    // A wait's time is taken out of the working time of every step above it.
+    if (m_trace->node(id).kind == TraceKind::Wait) {
+        for (int parent = m_trace->node(id).parent; parent != -1; parent = m_trace->node(parent).parent) {
+            const QModelIndex duration = indexForNode(parent, DurationColumn);
+            emit dataChanged(duration, duration,
+                             {Qt::DisplayRole, Qt::ToolTipRole, WaitingUsRole, WorkingUsRole});
+        }
+        return;
+    }
     // A model call's cost is also its iteration's and turn's.
     if (m_trace->node(id).kind != TraceKind::ModelCall)
         return;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/trace/trace.h"
+#include "agent/trace/tracetiming.h"
 
 #include <QAbstractItemModel>
 #include <QPointer>
@@ -42,6 +43,8 @@ public:
         PayloadJsonRole,               // QJsonObject: the node's "data", for a details pane
         TokenTimingRole,               // QString: time to first token and tokens/s, model calls only
         CostUsdRole,                   // double: the recorded cost of the subtree's model calls, when known
+        WaitingUsRole,                 // qint64: of the duration, the time someone was waited for
+        WorkingUsRole,                 // qint64: the duration without the waiting
     };
     Q_ENUM(Role)
 
@@ -56,6 +59,11 @@ public:
     static QString kindDisplayName(TraceKind kind);
     static QString statusDisplayName(TraceStatus status);
     static QString formatDuration(qint64 durationUs);
+    // A duration people read at a glance: "23.9 s" from a second on, else as formatDuration().
+    static QString formatSpan(qint64 durationUs);
+    // "27.0 s: 3.1 s working, 23.9 s waiting for you" for a step that waited for someone; empty
+    // for one that did not.
+    static QString timingText(const StepTiming &timing);
     // "First token after 412 ms · 38.5 tokens/s" for a model call that streamed; empty otherwise.
     static QString tokenTimingText(const TraceNode &node);
     // "$0.0123" for a model call, iteration or turn whose calls had a price, "—" when none had

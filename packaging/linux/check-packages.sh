@@ -285,9 +285,11 @@ ok "xdg-mime query default $mime_type: $default"
 step "the installed window starts and opens an installed example session"
 example=/usr/share/loopscope/examples/example-three-iterations.loopscope.json
 title=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["title"])' "$example")
-display=:$((90 + RANDOM % 100))
-Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+# Xvfb picks a display number no other X server uses and writes it to the file.
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
 pids+=($!)
+for _ in $(seq 50); do [[ -s $work/display ]] && break || sleep 0.1; done
+display=:$(cat "$work/display")
 for _ in $(seq 50); do isolated DISPLAY="$display" xdpyinfo >/dev/null 2>&1 && break || sleep 0.1; done
 isolated DISPLAY="$display" xdpyinfo >/dev/null 2>&1 || fail "Xvfb did not start: $(cat "$work/xvfb.log")"
 # No icon theme to fall back on: the window icon must be the one built in.
@@ -304,8 +306,11 @@ done
 [[ -n $window ]] || fail "no window titled \"$title\" appeared; the app said: $(cat "$work/window.log")"
 ok "window:$(sed 's/ *[0-9]* children.*//; s/: ("loopscope".*//' <<<"$window")"
 window_id=$(awk '{print $1}' <<<"$window")
-isolated DISPLAY="$display" xprop -id "$window_id" _NET_WM_ICON | grep -aq 'Icon (128 x 128)' ||
-    fail "the window has no icon (no 128x128 _NET_WM_ICON)"
+# The title and the icon are two properties the window sets one after the other.
+has_icon() { isolated DISPLAY="$display" xprop -id "$window_id" _NET_WM_ICON | grep -aq 'Icon (128 x 128)'; }
+for _ in $(seq 50); do has_icon && break || sleep 0.1; done
+has_icon || fail "the window has no icon (no 128x128 _NET_WM_ICON): $(isolated DISPLAY="$display" \
+    xprop -id "$window_id" WM_NAME WM_CLASS _NET_WM_ICON 2>&1 | cut -c1-200)"
 ok "the window has its built-in icon (_NET_WM_ICON, 16 to 128 px)"
 for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done

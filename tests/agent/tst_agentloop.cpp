@@ -4,6 +4,7 @@
 #include "agent/tools/workbench.h"
 #include "agent/trace/clock.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/tracetiming.h"
 #include "tests/support/scriptedmodelclient.h"
 
 #include <QJsonArray>
@@ -33,6 +34,14 @@ public:
 
 private:
     mutable qint64 m_us = 1'700'000'000'000'000;
+};
+
+// A clock the test moves by hand: a person's pause is however long the test says.
+class HandClock final : public Clock
+{
+public:
+    qint64 nowUs() const override { return now; }
+    qint64 now = 1'700'000'000'000'000;
 };
 
 QJsonObject objectSchema(const QJsonObject &properties, const QStringList &required)
@@ -625,9 +634,27 @@ private slots:
 
         QCOMPARE(invocations.count(), 2);
         QCOMPARE(result.outcome, TurnOutcome::Answered);
-        QVERIFY2(result.text.contains(u"same arguments 3 times in a row"_s), qPrintable(result.text));
+        QVERIFY2(result.text.contains(u"same arguments in 3 responses in a row"_s), qPrintable(result.text));
         const QList<int> calls = nodesOfKind(f.trace, TraceKind::ToolCall);
         QCOMPARE(f.trace.node(calls.at(2)).status, TraceStatus::Skipped);
+    }
+
+    void identicalCallsOfOneResponseAllRunAndAreNotARunaway()
+    {
+        Fixture f;
+        Invocations invocations;
+        addAdder(f.workbench, &invocations);
+        QList<ToolCall> four;
+        for (int i = 0; i < 4; ++i)
+            four.append(call(u"p%1"_s.arg(i), u"add"_s, uR"({"a": 1, "b": 2})"_s));
+        f.client.enqueue({ScriptedModelClient::calls(four), ScriptedModelClient::text(u"3, four times"_s)});
+
+        const TurnResult result = f.run(u"add four times"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::Answered);
+        QCOMPARE(invocations.count(), 4);
+        for (const int node : nodesOfKind(f.trace, TraceKind::ToolCall))
+            QCOMPARE(f.trace.node(node).status, TraceStatus::Ok);
     }
 
     void differentArgumentsAreNotARunaway()
@@ -1227,9 +1254,35 @@ private slots:
         // Its duration is what the retry cost (the attempt and the wait), not the 4.9 ms request.
         QCOMPARE(retry.startedUs, 10'000);
         QCOMPARE(retry.endedUs, 1'015'000);
-        QCOMPARE(retry.status, TraceStatus::Error);
+        // The call recovered: the retry did its job and does not look failed.
+        QCOMPARE(retry.status, TraceStatus::Ok);
         const int modelCall = nodesOfKind(f.trace, TraceKind::ModelCall).constFirst();
         QCOMPARE(f.trace.node(modelCall).status, TraceStatus::Ok);
+    }
+
+    void retriesOfACallThatFailedInTheEndStayFailed()
+    {
+        Fixture f;
+        Step failure = ScriptedModelClient::failure(u"overloaded (500)"_s, 500);
+        for (int number = 1; number <= 3; ++number) {
+            ModelAttempt attempt;
+            attempt.number = number;
+            attempt.httpStatus = 500;
+            attempt.error = u"overloaded (500)"_s;
+            attempt.retryInMs = number < 3 ? 1000 : -1;
+            attempt.startedUs = number * 10'000;
+            attempt.endedUs = number * 10'000 + 100;
+            failure.retries.append(attempt);
+        }
+        f.client.enqueue(failure);
+
+        const TurnResult result = f.run(u"hi"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::Failed);
+        const QList<int> retries = nodesOfKind(f.trace, TraceKind::Retry);
+        QCOMPARE(retries.size(), 2);
+        for (const int retry : retries)
+            QCOMPARE(f.trace.node(retry).status, TraceStatus::Error);
     }
 
     void aTurnStoppedWhileARetryWaitsEndsTheRetryAsCancelled()
@@ -1322,6 +1375,72 @@ private slots:
 
         const TraceNode &node = f.trace.node(nodesOfKind(f.trace, TraceKind::ToolCall).constFirst());
         QTRY_COMPARE(node.data<ToolCallData>().progress, (QStringList{u"step 1 of 2"_s, u"step 2 of 2"_s}));
+    }
+
+    void aModelCallHeldForSomeoneIsAWaitAndTheCallStartsWhenItIsSent()
+    {
+        Fixture f;
+        const auto clock = std::make_shared<HandClock>();
+        f.agent.setClock(clock);
+        RecordingInterceptor interceptor; // keeps the decision: a person at a breakpoint
+        f.agent.addInterceptor(&interceptor);
+        f.client.enqueue(ScriptedModelClient::text(u"ok"_s));
+
+        QVERIFY(f.agent.send(u"hello"_s));
+        QTRY_COMPARE(interceptor.heldModelDecisions.size(), 1);
+        const qint64 heldAt = clock->now;
+        clock->now += 23'900'000; // the user looks for 23.9 s
+        interceptor.heldModelDecisions.constFirst().proceed();
+        QTRY_COMPARE(f.finished.size(), 1);
+
+        QCOMPARE(shape(f.trace, f.firstTurn()), u"turn(iteration(wait,model_call))"_s);
+        const TraceNode &wait = f.trace.node(nodesOfKind(f.trace, TraceKind::Wait).constFirst());
+        QCOMPARE(wait.status, TraceStatus::Ok);
+        QCOMPARE(wait.startedUs, heldAt);
+        QCOMPARE(wait.durationUs(), 23'900'000);
+        QCOMPARE(wait.data<WaitData>().waitingFor, u"decision"_s);
+        QCOMPARE(wait.data<WaitData>().decision, u"allowed"_s);
+        const TraceNode &modelCall = f.trace.node(nodesOfKind(f.trace, TraceKind::ModelCall).constFirst());
+        QCOMPARE(modelCall.startedUs, wait.endedUs);
+        const int iteration = nodesOfKind(f.trace, TraceKind::Iteration).constFirst();
+        QCOMPARE(stepTiming(f.trace, iteration).waitingUs, 23'900'000);
+        QCOMPARE(stepTiming(f.trace, f.firstTurn()).workingUs(), 0);
+    }
+
+    void aModelCallThatProceedsAtOnceWaitsForNoOne()
+    {
+        Fixture f;
+        RecordingInterceptor interceptor;
+        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
+            d.proceed();
+        };
+        f.agent.addInterceptor(&interceptor);
+        f.client.enqueue(ScriptedModelClient::text(u"ok"_s));
+
+        f.run(u"hello"_s);
+
+        QCOMPARE(shape(f.trace, f.firstTurn()), u"turn(iteration(model_call))"_s);
+    }
+
+    void aTurnCancelledWhileAModelCallIsHeldEndsItsWaitAsCancelled()
+    {
+        Fixture f;
+        RecordingInterceptor interceptor;
+        f.agent.addInterceptor(&interceptor);
+        f.client.enqueue(ScriptedModelClient::text(u"ok"_s));
+
+        QVERIFY(f.agent.send(u"hello"_s));
+        QTRY_COMPARE(interceptor.heldModelDecisions.size(), 1);
+        f.agent.cancel();
+        interceptor.heldModelDecisions.constFirst().proceed(); // too late: ignored
+        QTest::qWait(20);
+
+        QCOMPARE(f.finished.size(), 1);
+        QCOMPARE(f.client.requests().size(), 0);
+        const TraceNode &wait = f.trace.node(nodesOfKind(f.trace, TraceKind::Wait).constFirst());
+        QCOMPARE(wait.status, TraceStatus::Cancelled);
+        QCOMPARE(wait.data<WaitData>().decision, u"cancelled"_s);
+        QCOMPARE_GT(wait.endedUs, 0);
     }
 };
 

@@ -1,4 +1,5 @@
 #include "agent/loop/toolphase.h"
+#include "agent/tools/builtin/currenttimetool.h"
 #include "agent/tools/functiontool.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
@@ -696,6 +697,111 @@ private slots:
 
         QCOMPARE(f.runs.load(), 0);
         QVERIFY(f.phase.isActive());
+    }
+
+    void identicalCallsOfOneResponseAllRun()
+    {
+        Fixture f;
+        std::atomic_int runs = 0;
+        f.addTool(u"sleep"_s, [&runs](const QJsonObject &, ToolContext &) {
+            ++runs;
+            return ToolResult::success(u"slept"_s);
+        });
+        QList<ToolCall> calls;
+        for (int i = 0; i < 4; ++i)
+            calls.append(call(u"s%1"_s.arg(i), u"sleep"_s, uR"({"seconds": 1})"_s));
+
+        // Four at once is not a model repeating itself: nothing had answered yet.
+        f.start(calls);
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(runs.load(), 4);
+        QCOMPARE(f.resultTexts(), QStringList(4, u"slept"_s));
+        for (const int node : f.trace.childrenOf(f.iterationNode))
+            QCOMPARE(f.trace.node(node).status, TraceStatus::Ok);
+    }
+
+    void aRepeatAcrossResponsesIsRefusedOnlyWhenItWouldGiveTheSameResult_data()
+    {
+        QTest::addColumn<bool>("asksFirst");
+        QTest::addColumn<bool>("resultVaries");
+        QTest::addColumn<int>("runs");
+        QTest::newRow("a tool that only reads: the third response's calls are refused")
+            << false << false << 2;
+        QTest::newRow("a tool with effects, like a command: every call runs") << true << false << 3;
+        QTest::newRow("a tool whose answer varies, like the time: every call runs") << false << true << 3;
+    }
+
+    void aRepeatAcrossResponsesIsRefusedOnlyWhenItWouldGiveTheSameResult()
+    {
+        QFETCH(bool, asksFirst);
+        QFETCH(bool, resultVaries);
+        QFETCH(int, runs);
+        ToolBehaviour behaviour;
+        behaviour.asksFirst = asksFirst;
+        behaviour.resultVaries = resultVaries;
+        Fixture f;
+        std::atomic_int invocations = 0;
+        f.addTool(
+            u"look"_s,
+            [&invocations](const QJsonObject &, ToolContext &) {
+                ++invocations;
+                return ToolResult::success(u"seen"_s);
+            },
+            behaviour);
+
+        // Three responses in a row, each asking twice for the same thing.
+        for (int response = 1; response <= 3; ++response) {
+            f.start({call(u"a%1"_s.arg(response), u"look"_s, uR"({"what": "x"})"_s),
+                     call(u"b%1"_s.arg(response), u"look"_s, uR"({"what":"x"})"_s)});
+            QTRY_COMPARE(f.finished.size(), response);
+        }
+
+        QCOMPARE(invocations.load(), runs * 2);
+        const QStringList last = f.resultTexts();
+        const bool refused = runs < 3;
+        for (const QString &text : last) {
+            QCOMPARE(text.startsWith(u"Not executed"_s), refused);
+            if (refused)
+                QVERIFY2(text.contains(u"in 3 responses in a row"_s), qPrintable(text));
+        }
+    }
+
+    void theTimeAskedForInEveryResponseIsNeverRefused()
+    {
+        Fixture f;
+        f.workbench.add(std::make_shared<CurrentTimeTool>());
+        for (int response = 1; response <= 4; ++response) {
+            f.start(
+                {call(u"t%1"_s.arg(response), CurrentTimeTool::Name.toString(), uR"({"timezone":"UTC"})"_s)});
+            QTRY_COMPARE(f.finished.size(), response);
+            QVERIFY2(!f.phase.results().constFirst().result.isError,
+                     qPrintable(f.phase.results().constFirst().result.content));
+        }
+    }
+
+    void aCallWithEffectsInBetweenStartsTheCountAgain()
+    {
+        Fixture f;
+        std::atomic_int reads = 0;
+        f.addTool(u"read"_s, [&reads](const QJsonObject &, ToolContext &) {
+            ++reads;
+            return ToolResult::success(u"contents"_s);
+        });
+        ToolBehaviour changesThings;
+        changesThings.asksFirst = true;
+        f.addTool(
+            u"write"_s, [](const QJsonObject &, ToolContext &) { return ToolResult::success(u"written"_s); },
+            changesThings);
+
+        // Read, write, read, write, ...: each read may see something new.
+        for (int response = 1; response <= 4; ++response) {
+            f.start({call(u"r%1"_s.arg(response), u"read"_s, uR"({"file":"a"})"_s),
+                     call(u"w%1"_s.arg(response), u"write"_s, uR"({"file":"a"})"_s)});
+            QTRY_COMPARE(f.finished.size(), response);
+        }
+
+        QCOMPARE(reads.load(), 4);
     }
 };
 

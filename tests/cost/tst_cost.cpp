@@ -4,6 +4,7 @@
 #include "agent/model/pricetable.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/contextgauge.h"
+#include "agent/session/conversationrows.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracecost.h"
@@ -506,6 +507,15 @@ private slots:
         if (!warning.isEmpty())
             QVERIFY2(notices.at(0).at(0).toString().contains(warning),
                      qPrintable(notices.at(0).at(0).toString()));
+        // The chat's notice says what it is about: the context, not some limit that was reached.
+        QList<ConversationRow::Notice> rowNotices;
+        for (const ConversationRow &row : session.rows()->rows()) {
+            if (row.kind == ConversationRow::Kind::Notice)
+                rowNotices.append(row.notice);
+        }
+        QCOMPARE(rowNotices, warning.isEmpty()
+                                 ? QList<ConversationRow::Notice>()
+                                 : QList<ConversationRow::Notice>{ConversationRow::Notice::ContextFull});
 
         // The provider counted 12 + 3 tokens; at the profile's prices: 12 × $2/M + 3 × $10/M.
         QCOMPARE(session.usage()->contextTokens(), qint64(15));

@@ -503,19 +503,10 @@ void OllamaAdapterTest::requestIsSentInOllamasNativeShape_data()
         request.toolChoice = ToolChoice::None;
         request.options.model = Model;
         // The final iteration: no tools, so the model must answer, and the
-        // earlier round as text that any chat template renders.
-        const QJsonArray messages{
-            QJsonObject{{u"role"_s, u"system"_s}, {u"content"_s, u"You are terse."_s}},
-            QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Weather in Edinburgh and Tokyo?"_s}},
-            QJsonObject{{u"role"_s, u"assistant"_s},
-                        {u"content"_s, u"Tool call get_weather (id call_1): {\"city\":\"Edinburgh\"}\n\n"
-                                       "Tool call get_weather (id call_2): {\"city\": \"Tokyo\"}"_s}},
-            QJsonObject{{u"role"_s, u"user"_s},
-                        {u"content"_s, u"Tool result of get_weather (id call_1): 12 \u00b0C, rain\n\n"
-                                       "Tool result of get_weather (id call_2): 24 \u00b0C, sun"_s}}};
-        QTest::newRow("tool choice none offers no tools and sends earlier calls and results as text")
+        // earlier round as it happened, calls and results as themselves.
+        QTest::newRow("tool choice none offers no tools and sends earlier calls and results as they were")
             << request << QString() << QString()
-            << QJsonObject{{u"model"_s, Model}, {u"messages"_s, messages}, {u"stream"_s, true}};
+            << QJsonObject{{u"model"_s, Model}, {u"messages"_s, toolRoundHistoryJson()}, {u"stream"_s, true}};
     }
     {
         const ToolCall lookup{u"call_9"_s, u"get_weather"_s, QString(), {}};
@@ -527,33 +518,20 @@ void OllamaAdapterTest::requestIsSentInOllamasNativeShape_data()
         request.toolChoice = ToolChoice::None;
         const QJsonArray messages{
             QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Weather?"_s}},
-            QJsonObject{{u"role"_s, u"assistant"_s},
-                        {u"content"_s, u"Let me look.\n\nTool call get_weather (id call_9): {}"_s}},
-            QJsonObject{{u"role"_s, u"user"_s},
-                        {u"content"_s, u"Tool result of get_weather (id call_9): Error: city is required"_s}},
+            QJsonObject{
+                {u"role"_s, u"assistant"_s},
+                {u"content"_s, u"Let me look."_s},
+                {u"tool_calls"_s,
+                 QJsonArray{QJsonObject{{u"id"_s, u"call_9"_s},
+                                        {u"function"_s, QJsonObject{{u"name"_s, u"get_weather"_s},
+                                                                    {u"arguments"_s, QJsonObject{}}}}}}}},
+            QJsonObject{{u"role"_s, u"tool"_s},
+                        {u"tool_name"_s, u"get_weather"_s},
+                        {u"tool_call_id"_s, u"call_9"_s},
+                        {u"content"_s, u"Error: city is required"_s}},
             QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, u"Which city?"_s}},
             QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Oslo"_s}}};
-        QTest::newRow("tool choice none writes a failed call as an error in the text, the answer kept")
-            << request << QString() << QString()
-            << QJsonObject{{u"model"_s, Model}, {u"messages"_s, messages}, {u"stream"_s, true}};
-    }
-    {
-        // A turn stopped after its tool ran, then a new question.
-        const ToolCall lookup{u"call_4"_s, u"get_weather"_s, u"{\"city\":\"Bergen\"}"_s, {}};
-        ModelRequest request = userRequest(u"Weather in Bergen?"_s);
-        request.messages
-            += {Message::assistant(QString(), {lookup}),
-                Message::toolResult(lookup, u"8 \u00b0C, rain"_s, false), Message::user(u"And Oslo?"_s)};
-        request.tools = {weatherTool()};
-        request.toolChoice = ToolChoice::None;
-        const QJsonArray messages{
-            QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Weather in Bergen?"_s}},
-            QJsonObject{{u"role"_s, u"assistant"_s},
-                        {u"content"_s, u"Tool call get_weather (id call_4): {\"city\":\"Bergen\"}"_s}},
-            QJsonObject{
-                {u"role"_s, u"user"_s},
-                {u"content"_s, u"Tool result of get_weather (id call_4): 8 \u00b0C, rain\n\nAnd Oslo?"_s}}};
-        QTest::newRow("tool choice none sends results and the question after them as one user message")
+        QTest::newRow("tool choice none sends a failed call's result as a tool message that says Error")
             << request << QString() << QString()
             << QJsonObject{{u"model"_s, Model}, {u"messages"_s, messages}, {u"stream"_s, true}};
     }
@@ -634,9 +612,8 @@ void OllamaAdapterTest::aFailedToolResultSaysErrorSinceOllamaHasNoFlag_data()
         << u"Error: path leaves the workspace: ../etc"_s;
     QTest::newRow("an error that already says so is not doubled")
         << u"Error: no such city"_s << true << ToolChoice::Auto << u"Error: no such city"_s;
-    QTest::newRow("an error written as text on the final iteration leads with Error: too")
-        << u"city is required"_s << true << ToolChoice::None
-        << u"Tool result of get_weather (id call_1): Error: city is required"_s;
+    QTest::newRow("an error on the final iteration, which offers no tools, leads with Error: too")
+        << u"city is required"_s << true << ToolChoice::None << u"Error: city is required"_s;
 }
 
 void OllamaAdapterTest::aFailedToolResultSaysErrorSinceOllamaHasNoFlag()
@@ -690,11 +667,28 @@ void OllamaAdapterTest::aModelThatKeepsCallingToolsStillAnswersOnTheFinalIterati
     QCOMPARE(requests.size(), 3);
     const QJsonObject last = requests.constLast().json();
     QVERIFY(!last.contains(u"tools"_s));
-    const QByteArray lastMessages = QJsonDocument(last.value(u"messages"_s).toArray()).toJson();
-    QVERIFY2(!lastMessages.contains("tool_calls") && !lastMessages.contains("\"tool\""),
-             lastMessages.constData());
-    QVERIFY2(lastMessages.contains("Tool call get_weather (id call_2)"), lastMessages.constData());
-    QVERIFY2(lastMessages.contains("Tool result of get_weather (id call_2): rain"), lastMessages.constData());
+    // Only the tools are left out: the history is the one the earlier requests sent, calls and
+    // results as themselves, and the system prompt carries the note that this is the final iteration.
+    const QJsonArray lastMessages = last.value(u"messages"_s).toArray();
+    const QJsonArray earlierMessages = requests.at(1).json().value(u"messages"_s).toArray();
+    QCOMPARE(lastMessages.size(), earlierMessages.size() + 2);
+    QCOMPARE(lastMessages.first().toObject().value(u"role"_s).toString(), u"system"_s);
+    QVERIFY(
+        lastMessages.first().toObject().value(u"content"_s).toString().contains(config.finalIterationNote));
+    for (qsizetype i = 1; i < earlierMessages.size(); ++i)
+        QCOMPARE(lastMessages.at(i), earlierMessages.at(i));
+    const QJsonObject secondCall = lastMessages.at(lastMessages.size() - 2).toObject();
+    QCOMPARE(secondCall.value(u"role"_s).toString(), u"assistant"_s);
+    const QJsonObject toolCall = secondCall.value(u"tool_calls"_s).toArray().first().toObject();
+    QCOMPARE(toolCall.value(u"id"_s).toString(), u"call_2"_s);
+    QCOMPARE(toolCall.value(u"function"_s).toObject().value(u"arguments"_s).toObject(),
+             (QJsonObject{{u"city"_s, u"City 2"_s}}));
+    QCOMPARE(lastMessages.last().toObject(), (QJsonObject{{u"role"_s, u"tool"_s},
+                                                          {u"tool_name"_s, u"get_weather"_s},
+                                                          {u"tool_call_id"_s, u"call_2"_s},
+                                                          {u"content"_s, u"rain"_s}}));
+    const QByteArray sentText = QJsonDocument(lastMessages).toJson();
+    QVERIFY2(!sentText.contains("Tool call") && !sentText.contains("Tool result"), sentText.constData());
 }
 
 void OllamaAdapterTest::textIsReadStreamedAndWhole_data()
@@ -1304,7 +1298,11 @@ void OllamaAdapterTest::failureInsideTheStreamIsReportedNotRetried()
     // What streamed before the failure was delivered.
     QCOMPARE(observed.textDeltas(), QStringList{u"Hello"_s});
     const ModelError error = observed.error();
-    QVERIFY2(error.kind == expectedKind, qPrintable(describe(error)));
+    // Qt reports some resets as a normal end of the body (which of the two depends on when the
+    // reset reaches the socket); then the missing done line gives the cut away.
+    const bool resetSeenAsEnd = fault == StreamFault::ResetMidStream && error.kind == ModelError::Kind::Protocol
+                                && error.message.contains(u"ended before the response was complete"_s);
+    QVERIFY2(error.kind == expectedKind || resetSeenAsEnd, qPrintable(describe(error)));
     QVERIFY2(!error.message.isEmpty(), qPrintable(describe(error)));
     QVERIFY2(error.message.contains(expectedMessagePart), qPrintable(describe(error)));
 }

@@ -3,7 +3,9 @@
 
 #include "agent/config/appsettings.h"
 #include "agent/export/exportfile.h"
+#include "agent/mcp/mcpsettings.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/settingsapplier.h"
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/openaicompletion.h"
@@ -55,6 +57,66 @@ public:
         QTimer::singleShot(0, context, [done] { done(u"No Secret Service is running."_s); });
     }
 };
+
+// A keychain in memory that answers each read after the delay set when it was asked, with the
+// value stored at that moment: a slow read and a later fast one can answer out of order.
+class DelayedSecretStore final : public SecretStore
+{
+public:
+    void read(const QString &account, QObject *context, ReadCallback done) override
+    {
+        const std::optional<QString> secret
+            = m_secrets.contains(account) ? std::optional(m_secrets.value(account)) : std::nullopt;
+        QTimer::singleShot(m_delayMs, context, [this, done, secret] {
+            ++m_readsAnswered;
+            done({secret, m_error});
+        });
+    }
+    void write(const QString &account, const QString &secret, QObject *context, WriteCallback done) override
+    {
+        m_secrets.insert(account, secret);
+        QTimer::singleShot(0, context, [done] { done({}); });
+    }
+    void remove(const QString &account, QObject *context, WriteCallback done) override
+    {
+        m_secrets.remove(account);
+        QTimer::singleShot(0, context, [done] { done({}); });
+    }
+
+    int m_delayMs = 0;
+    int m_readsAnswered = 0;
+    QString m_error;
+
+private:
+    QHash<QString, QString> m_secrets;
+};
+
+McpServerConfig remoteServer(const QString &token)
+{
+    McpServerConfig server;
+    server.name = u"remote"_s;
+    server.transport = McpServerConfig::Transport::Http;
+    server.url = QUrl(u"https://mcp.example.com/mcp"_s);
+    server.headers = {{u"Authorization"_s, u"Bearer "_s + token}};
+    server.enabled = false; // handed over, not started
+    return server;
+}
+
+void storeSecrets(const McpServerConfig &server, SecretStore *store)
+{
+    QObject context;
+    bool saved = false;
+    McpSettings::saveSecrets({server}, {}, store, &context, [&saved](const QStringList &) { saved = true; });
+    QTRY_VERIFY(saved);
+}
+
+void storeKey(SecretStore &store, const QString &account, const QString &key)
+{
+    QObject context;
+    bool written = false;
+    store.write(account, key, &context, [&written](const QString &) { written = true; });
+    QTRY_VERIFY(written);
+}
 
 } // namespace
 
@@ -410,6 +472,118 @@ private slots:
         QVERIFY(m_server->requests().isEmpty());
     }
 
+    void aTurnSentWhileTheChosenProfilesKeyIsReadWaitsAndGoesToThatProfile()
+    {
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
+        ProviderProfile chosen = profile();
+        chosen.id = u"chosen"_s;
+        chosen.name = u"Chosen"_s;
+        chosen.model = u"chosen-model"_s;
+        DelayedSecretStore keychain;
+        storeKey(keychain, chosen.id, u"sk-chosen-0123456789"_s);
+        keychain.m_delayMs = 300;
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        m_session->useProfile(chosen, &keychain);
+        QVERIFY(m_session->isReadingKey());
+        QVERIFY(m_session->send(u"hi"_s)); // while the keychain is still reading
+        QVERIFY(m_session->isBusy());
+        QTest::qWait(100);
+        QVERIFY(m_server->requests().isEmpty()); // nothing went to the profile used before
+
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().outcome, TurnOutcome::Answered);
+        QCOMPARE(m_server->requests().size(), 1);
+        QCOMPARE(m_server->requests().constFirst().header("authorization"), "Bearer sk-chosen-0123456789"_ba);
+        QCOMPARE(m_server->requests().constFirst().json().value(u"model"_s).toString(), u"chosen-model"_s);
+        QCOMPARE(m_session->provider()->id, u"chosen"_s);
+    }
+
+    void aTurnSentBeforeTheFirstProfilesKeyIsKnownWaitsForIt()
+    {
+        QVERIFY(!m_session->hasProvider());
+        DelayedSecretStore keychain;
+        storeKey(keychain, profile().id, apiKey);
+        keychain.m_delayMs = 200;
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        m_session->useProfile(profile(), &keychain);
+        QVERIFY(m_session->send(u"hi"_s));
+
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().outcome, TurnOutcome::Answered);
+        QVERIFY(!m_session->isReadingKey());
+        QCOMPARE(m_server->requests().size(), 1);
+        QCOMPARE(m_server->requests().constFirst().header("authorization"), "Bearer "_ba + apiKey.toUtf8());
+    }
+
+    void aTurnSentWhileTheChosenProfilesKeyCannotBeReadFailsWithTheReason()
+    {
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
+        ProviderProfile locked = profile();
+        locked.id = u"locked"_s;
+        locked.name = u"Locked"_s;
+        DelayedSecretStore keychain;
+        keychain.m_delayMs = 300;
+        keychain.m_error = u"The collection is locked."_s;
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        m_session->useProfile(locked, &keychain);
+        QVERIFY(m_session->send(u"hi"_s));
+
+        QTRY_COMPARE(finished.size(), 1);
+        const auto result = finished.first().first().value<TurnResult>();
+        QCOMPARE(result.outcome, TurnOutcome::Failed);
+        QVERIFY2(result.error.contains(u"The collection is locked."_s), qPrintable(result.error));
+        QVERIFY(m_server->requests().isEmpty());
+        QCOMPARE(m_session->provider()->id, u"locked"_s);
+    }
+
+    void aTurnStoppedWhileTheKeyIsReadEndsCancelledAndReachesNoProvider()
+    {
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
+        ProviderProfile chosen = profile();
+        chosen.id = u"chosen"_s;
+        DelayedSecretStore keychain;
+        storeKey(keychain, chosen.id, u"sk-chosen-0123456789"_s);
+        keychain.m_delayMs = 300;
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        m_session->useProfile(chosen, &keychain);
+        QVERIFY(m_session->send(u"hi"_s));
+        m_session->stop();
+
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().outcome, TurnOutcome::Cancelled);
+        QVERIFY(!m_session->isBusy());
+        QTRY_COMPARE(keychain.m_readsAnswered, 1);
+        QTRY_COMPARE(m_session->provider()->id, u"chosen"_s); // the choice still stands
+        QTest::qWait(50);
+        QVERIFY(m_server->requests().isEmpty());
+    }
+
+    void anOlderKeyReadNeverOverridesANewerChoice()
+    {
+        ProviderProfile slow = profile();
+        slow.id = u"slow"_s;
+        ProviderProfile fast = profile();
+        fast.id = u"fast"_s;
+        DelayedSecretStore keychain;
+        storeKey(keychain, slow.id, u"sk-slow-0123456789"_s);
+        storeKey(keychain, fast.id, u"sk-fast-0123456789"_s);
+        keychain.m_delayMs = 300;
+        m_session->useProfile(slow, &keychain);
+        keychain.m_delayMs = 0;
+        m_session->useProfile(fast, &keychain);
+
+        QTRY_COMPARE(keychain.m_readsAnswered, 2);
+        QCOMPARE(m_session->provider()->id, u"fast"_s);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"hi"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(m_server->requests().constLast().header("authorization"), "Bearer sk-fast-0123456789"_ba);
+    }
+
     void settingsApplyLoopOptionsToolsAndTheApprovalRulesThatParse()
     {
         QTemporaryDir dir;
@@ -470,6 +644,70 @@ private slots:
         QCOMPARE(result.outcome, TurnOutcome::Failed);
         QVERIFY2(result.error.contains(u"response size limit of 1 MB"_s), qPrintable(result.error));
         QCOMPARE(m_server->requests().size(), 1); // not retried
+    }
+
+    void settingsReachTheSessionWithTheMcpServersSecretsFromTheKeychain()
+    {
+        QTemporaryDir dir;
+        QSettings stored(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        AppSettings settings(&stored);
+        settings.setEnabledTools({u"calculator"_s});
+        McpSettings mcpSettings(&stored);
+        const McpServerConfig server = remoteServer(u"sk-first"_s);
+        mcpSettings.setServers({server});
+        DelayedSecretStore secrets;
+        storeSecrets(server, &secrets);
+
+        SettingsApplier applier(m_session.get(), &settings, &mcpSettings, &secrets);
+        applier.apply();
+
+        QCOMPARE(m_session->workbench()->names(), QStringList{u"calculator"_s});
+        QTRY_COMPARE(m_session->mcp()->servers().size(), 1);
+        QCOMPARE(m_session->mcp()->servers().first(), server);
+        QCOMPARE(m_session->setup().mcpServers, QList<McpServerConfig>{server});
+    }
+
+    void anOlderKeychainReadNeverOverridesANewerApply()
+    {
+        QTemporaryDir dir;
+        QSettings stored(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        AppSettings settings(&stored);
+        McpSettings mcpSettings(&stored);
+        mcpSettings.setServers({remoteServer(u"sk-old"_s)});
+        DelayedSecretStore secrets;
+        storeSecrets(remoteServer(u"sk-old"_s), &secrets);
+        SettingsApplier applier(m_session.get(), &settings, &mcpSettings, &secrets);
+
+        secrets.m_delayMs = 300;
+        applier.apply(); // still reading "sk-old" when the next apply starts
+        const McpServerConfig newer = remoteServer(u"sk-new"_s);
+        storeSecrets(newer, &secrets);
+        secrets.m_delayMs = 0;
+        applier.apply();
+
+        QTRY_COMPARE(secrets.m_readsAnswered, 2);
+        QCOMPARE(m_session->mcp()->servers(), QList<McpServerConfig>{newer});
+    }
+
+    void aKeychainThatRefusesTheMcpSecretsIsSaidAndTheServersStillArrive()
+    {
+        QTemporaryDir dir;
+        QSettings stored(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        AppSettings settings(&stored);
+        McpSettings mcpSettings(&stored);
+        mcpSettings.setServers({remoteServer(u"sk-lost"_s)});
+        DelayedSecretStore secrets;
+        secrets.m_error = u"No Secret Service is running."_s;
+        SettingsApplier applier(m_session.get(), &settings, &mcpSettings, &secrets);
+        QSignalSpy problems(&applier, &SettingsApplier::problem);
+
+        applier.apply();
+
+        QTRY_COMPARE(problems.size(), 1);
+        QVERIFY2(problems.first().first().toString().contains(u"No Secret Service is running."_s),
+                 qPrintable(problems.first().first().toString()));
+        QCOMPARE(m_session->mcp()->servers().size(), 1);
+        QCOMPARE(m_session->mcp()->servers().first().name, u"remote"_s);
     }
 
     void replayToolsAreTheBuiltInsOnTheSessionsWorkspace()

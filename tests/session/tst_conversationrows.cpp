@@ -13,6 +13,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
 using Row = ConversationRow;
@@ -278,7 +280,7 @@ private slots:
         QVERIFY(!notice.retryable);
     }
 
-    void aRetryStaysInTheChatAfterTheRetrySucceeds()
+    void aRetryStaysInTheChatAndSaysItRecoveredOnceTheRetrySucceeds()
     {
         Fixture f;
         Step answer = ScriptedModelClient::text(u"Hello."_s);
@@ -290,19 +292,63 @@ private slots:
         ModelAttempt succeeded;
         succeeded.number = 2;
         succeeded.httpStatus = 200;
-        answer.retries = {failed, succeeded};
+        answer.delayMs = -1; // the test plays the attempts and the answer
         f.client.enqueue(answer);
-        QVERIFY(f.ask(u"Hi"_s));
+        QVERIFY(f.agent.send(u"Hi"_s));
+        emit f.client.attemptFinished(failed);
+
+        // While the next attempt runs, the notice says a retry is under way and why.
+        QCOMPARE(f.rows.size(), 2);
+        QCOMPARE(f.rows.at(1).notice, Row::Notice::Retry);
+        QCOMPARE(f.rows.at(1).text,
+                 u"Attempt 1 failed: rate limited (429) — retrying in 1 s (attempt 2 of 3)"_s);
+        QSignalSpy changed(&f.rows, &QAbstractItemModel::dataChanged);
+
+        emit f.client.attemptFinished(succeeded);
+        emit f.client.finished(answer.response);
+        QTRY_COMPARE(f.finished.size(), 1);
 
         const QList<Row> &rows = f.rows.rows();
         QCOMPARE(rows.size(), 3);
         const Row &retry = rows.at(1);
         QCOMPARE(retry.kind, Row::Kind::Notice);
-        QCOMPARE(retry.notice, Row::Notice::Retry);
-        QCOMPARE(retry.text, u"Attempt 1 failed: rate limited (429) — retrying in 1 s (attempt 2 of 3)"_s);
+        QCOMPARE(retry.notice, Row::Notice::Recovered);
+        QCOMPARE(retry.text, u"Recovered after 2 attempts: attempt 1 failed (HTTP 429)."_s);
         QVERIFY(!retry.retryable);
         QCOMPARE(f.trace.node(retry.traceNode).kind, TraceKind::Retry);
+        QCOMPARE(f.trace.node(retry.traceNode).status, TraceStatus::Ok);
+        QVERIFY(std::any_of(changed.cbegin(), changed.cend(), [](const QList<QVariant> &arguments) {
+            return changedRows(arguments) == QList{1, 1};
+        }));
         QCOMPARE(rows.at(2).text, u"Hello."_s);
+    }
+
+    void aCallsRetriesShareOneNoticeThatSaysWhenTheyAllFailed()
+    {
+        Fixture f;
+        Step failure = ScriptedModelClient::failure(u"server error (500)"_s, 500);
+        for (int number = 1; number <= 3; ++number) {
+            ModelAttempt attempt;
+            attempt.number = number;
+            attempt.httpStatus = number == 2 ? 0 : 500;
+            attempt.error = number == 2 ? u"connection reset"_s : u"server error (500)"_s;
+            attempt.retryInMs = number < 3 ? 1000 : -1;
+            failure.retries.append(attempt);
+        }
+        f.client.enqueue(failure);
+        QVERIFY(f.ask(u"Hi"_s));
+
+        const QList<Row> &rows = f.rows.rows();
+        QCOMPARE(rows.size(), 3);
+        const Row &retry = rows.at(1);
+        QCOMPARE(retry.notice, Row::Notice::RetriesFailed);
+        QCOMPARE(retry.text, u"Failed after 3 attempts: attempt 1 failed (HTTP 500), attempt 2 failed "
+                             "(no response); the last attempt's error follows."_s);
+        QCOMPARE(f.trace.node(retry.traceNode).status, TraceStatus::Error);
+        const Row &error = rows.at(2);
+        QCOMPARE(error.notice, Row::Notice::Error);
+        QCOMPARE(error.text, u"server error (500)"_s);
+        QVERIFY(error.retryable);
     }
 
     void anAnswerWithinTheLimitHasNoNotice()

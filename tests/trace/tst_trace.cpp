@@ -1,5 +1,6 @@
 #include "agent/trace/trace.h"
 #include "agent/trace/tracemodel.h"
+#include "agent/trace/tracetiming.h"
 
 #include <QAbstractItemModelTester>
 #include <QHash>
@@ -405,6 +406,57 @@ QHash<int, QJsonObject> dataById(const QJsonArray &json)
     return data;
 }
 
+constexpr qint64 Second = 1'000'000;
+
+/*
+    A turn of 27 s that was mostly the user's: the loop paused before its model call, then two
+    parallel tool calls waited for approval at the same time.
+
+    turn "held turn"                    0 .. 27.0 s
+      iteration                         0 .. 27.0 s
+        wait "paused"                 0.1 .. 10.1 s
+        model call                   10.1 .. 11.1 s
+        tool read_file               25.1 .. 25.5 s   (its time starts when it was approved)
+          wait "approve read"        11.2 .. 25.1 s
+        tool write_file              20.0 .. 20.3 s
+          wait "approve write"       12.0 .. 20.0 s   (inside the other wait)
+    turn "running turn"                30 s ..
+    turn "cut short"                   40 .. 41 s
+      wait "never ended"             40.5 s ..        (left running, as in a crashed session)
+*/
+void addHeldTurns(Trace &trace)
+{
+    const auto span = [&trace](int parent, TraceKind kind, const QString &label, double from, double to,
+                               TracePayload payload = {}) {
+        const int id = trace.begin(parent, kind, label, T0 + qint64(from * Second), std::move(payload));
+        if (to > 0)
+            trace.finish(id, TraceStatus::Ok, T0 + qint64(to * Second));
+        return id;
+    };
+    const int turn = trace.begin(-1, TraceKind::Turn, u"held turn"_s, T0, TurnData{});
+    const int iteration = trace.begin(turn, TraceKind::Iteration, u"iteration"_s, T0, IterationData{1, 10});
+    span(iteration, TraceKind::Wait, u"paused"_s, 0.1, 10.1, WaitData{u"breakpoint"_s, u"allowed"_s});
+    span(iteration, TraceKind::ModelCall, u"model"_s, 10.1, 11.1, ModelCallData{});
+    const int read = trace.begin(iteration, TraceKind::ToolCall, u"read_file"_s, T0 + qint64(11.2 * Second),
+                                 ToolCallData{ToolCall{u"c1"_s, u"read_file"_s, u"{}"_s, {}}});
+    span(read, TraceKind::Wait, u"approve read"_s, 11.2, 25.1, WaitData{u"approval"_s, u"allowed"_s});
+    const int write = trace.begin(iteration, TraceKind::ToolCall, u"write_file"_s, T0 + 12 * Second,
+                                  ToolCallData{ToolCall{u"c2"_s, u"write_file"_s, u"{}"_s, {}}});
+    span(write, TraceKind::Wait, u"approve write"_s, 12.0, 20.0, WaitData{u"approval"_s, u"allowed"_s});
+    // As ToolPhase records them: a call's own time starts when the decision came.
+    trace.update(write, [](TraceNode &node) { node.startedUs = T0 + 20 * Second; });
+    trace.finish(write, TraceStatus::Ok, T0 + qint64(20.3 * Second));
+    trace.update(read, [](TraceNode &node) { node.startedUs = T0 + qint64(25.1 * Second); });
+    trace.finish(read, TraceStatus::Ok, T0 + qint64(25.5 * Second));
+    trace.finish(iteration, TraceStatus::Ok, T0 + 27 * Second);
+    trace.finish(turn, TraceStatus::Ok, T0 + 27 * Second);
+
+    trace.begin(-1, TraceKind::Turn, u"running turn"_s, T0 + 30 * Second, TurnData{});
+    const int cut = trace.begin(-1, TraceKind::Turn, u"cut short"_s, T0 + 40 * Second, TurnData{});
+    span(cut, TraceKind::Wait, u"never ended"_s, 40.5, 0, WaitData{u"approval"_s, {}});
+    trace.finish(cut, TraceStatus::Cancelled, T0 + 41 * Second);
+}
+
 } // namespace
 
 class TestTrace final : public QObject
@@ -450,6 +502,13 @@ private slots:
     void indexForNodeAndNodeIdAgree();
     void headerNamesEveryColumn();
     void modelEmptiesWhenTheTraceIsDestroyed();
+
+    void aStepsWaitingIsTheTimeOfTheWaitsBelowItCountedOnce_data();
+    void aStepsWaitingIsTheTimeOfTheWaitsBelowItCountedOnce();
+    void theDurationColumnShowsTheMachinesTimeAndTheTooltipTheWaiting_data();
+    void theDurationColumnShowsTheMachinesTimeAndTheTooltipTheWaiting();
+    void aWaitThatEndsAnnouncesTheWorkingTimeOfTheStepsAboveIt();
+    void waitsAndTheirTimingSurviveASaveAndLoad();
 };
 
 void TestTrace::initTestCase()
@@ -1320,6 +1379,121 @@ void TestTrace::modelEmptiesWhenTheTraceIsDestroyed()
     QCOMPARE(model.rowCount(), 0);
     QVERIFY(!model.index(0, 0).isValid());
     QVERIFY(!model.indexForNode(0).isValid());
+}
+
+void TestTrace::aStepsWaitingIsTheTimeOfTheWaitsBelowItCountedOnce_data()
+{
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<qint64>("durationUs");
+    QTest::addColumn<qint64>("waitingUs");
+
+    QTest::newRow("a turn counts overlapping waits once")
+        << u"held turn"_s << 27 * Second << qint64(23.9 * Second);
+    QTest::newRow("an iteration counts the pause before its model call")
+        << u"iteration"_s << 27 * Second << qint64(23.9 * Second);
+    QTest::newRow("a model call starts when it was sent: no waiting in it")
+        << u"model"_s << 1 * Second << qint64(0);
+    QTest::newRow("a tool call's time starts after its approval")
+        << u"read_file"_s << qint64(0.4 * Second) << qint64(0);
+    QTest::newRow("a wait is all waiting")
+        << u"approve read"_s << qint64(13.9 * Second) << qint64(13.9 * Second);
+    QTest::newRow("a running step has no timing yet") << u"running turn"_s << qint64(0) << qint64(0);
+    QTest::newRow("a wait left running lasts until the step ended")
+        << u"cut short"_s << 1 * Second << qint64(0.5 * Second);
+}
+
+void TestTrace::aStepsWaitingIsTheTimeOfTheWaitsBelowItCountedOnce()
+{
+    QFETCH(QString, label);
+    QFETCH(qint64, durationUs);
+    QFETCH(qint64, waitingUs);
+
+    Trace trace;
+    addHeldTurns(trace);
+    const int id = findByLabel(trace, label);
+    QVERIFY(id >= 0);
+    const StepTiming timing = stepTiming(trace, id);
+    QCOMPARE(timing.durationUs, durationUs);
+    QCOMPARE(timing.waitingUs, waitingUs);
+    QCOMPARE(timing.workingUs(), durationUs - waitingUs);
+}
+
+void TestTrace::theDurationColumnShowsTheMachinesTimeAndTheTooltipTheWaiting_data()
+{
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<int>("role");
+    QTest::addColumn<QVariant>("expected");
+
+    const int display = Qt::DisplayRole;
+    const int toolTip = Qt::ToolTipRole;
+    QTest::newRow("a turn shows the machine's time") << u"held turn"_s << display << QVariant(u"3100.0 ms"_s);
+    QTest::newRow("a turn's tooltip splits its time")
+        << u"held turn"_s << toolTip << QVariant(u"27.0 s: 3.1 s working, 23.9 s waiting for you"_s);
+    QTest::newRow("an iteration shows the machine's time")
+        << u"iteration"_s << display << QVariant(u"3100.0 ms"_s);
+    QTest::newRow("a wait shows how long it waited")
+        << u"approve read"_s << display << QVariant(u"13900.0 ms"_s);
+    QTest::newRow("a wait's tooltip adds nothing") << u"approve read"_s << toolTip << QVariant();
+    QTest::newRow("a step that waited for no one has no tooltip")
+        << u"model"_s << toolTip << QVariant(QString());
+    QTest::newRow("the waiting in microseconds")
+        << u"held turn"_s << int(TraceModel::WaitingUsRole) << QVariant(qint64(23.9 * Second));
+    QTest::newRow("the working time in microseconds")
+        << u"held turn"_s << int(TraceModel::WorkingUsRole) << QVariant(qint64(3.1 * Second));
+    QTest::newRow("the duration is still the whole span")
+        << u"held turn"_s << int(TraceModel::DurationUsRole) << QVariant(qint64(27 * Second));
+}
+
+void TestTrace::theDurationColumnShowsTheMachinesTimeAndTheTooltipTheWaiting()
+{
+    QFETCH(QString, label);
+    QFETCH(int, role);
+    QFETCH(QVariant, expected);
+
+    Trace trace;
+    addHeldTurns(trace);
+    TraceModel model(&trace);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const QModelIndex index = model.indexForNode(findByLabel(trace, label), TraceModel::DurationColumn);
+    QVERIFY(index.isValid());
+    QCOMPARE(model.data(index, role), expected);
+}
+
+void TestTrace::aWaitThatEndsAnnouncesTheWorkingTimeOfTheStepsAboveIt()
+{
+    Trace trace;
+    const int turn = trace.begin(-1, TraceKind::Turn, u"turn"_s, T0, TurnData{});
+    const int iteration = trace.begin(turn, TraceKind::Iteration, u"iteration"_s, T0, IterationData{1, 10});
+    const int tool = trace.begin(iteration, TraceKind::ToolCall, u"tool"_s, T0, ToolCallData{});
+    const int wait = trace.begin(tool, TraceKind::Wait, u"wait"_s, T0, WaitData{u"approval"_s, {}});
+    TraceModel model(&trace);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+
+    trace.finish(wait, TraceStatus::Ok, T0 + Second);
+
+    QSet<int> durationsAnnounced;
+    for (const QList<QVariant> &args : std::as_const(changed)) {
+        const auto topLeft = args.at(0).value<QModelIndex>();
+        const auto bottomRight = args.at(1).value<QModelIndex>();
+        if (topLeft.column() <= TraceModel::DurationColumn
+            && bottomRight.column() >= TraceModel::DurationColumn)
+            durationsAnnounced.insert(model.nodeId(topLeft));
+    }
+    QCOMPARE(durationsAnnounced, (QSet<int>{wait, tool, iteration, turn}));
+}
+
+void TestTrace::waitsAndTheirTimingSurviveASaveAndLoad()
+{
+    // The timing is computed from the Wait nodes, not saved beside them: a file holds one truth.
+    Trace trace;
+    addHeldTurns(trace);
+    const QJsonDocument document = QJsonDocument::fromJson(bytes(trace.toJson()));
+    Trace loaded;
+    QVERIFY(loaded.fromJson(document.array()));
+    compareTraces(loaded, trace);
+    for (int id = 0; id < trace.size(); ++id)
+        QCOMPARE(stepTiming(loaded, id), stepTiming(trace, id));
 }
 
 QTEST_GUILESS_MAIN(TestTrace)

@@ -44,7 +44,9 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
@@ -54,9 +56,11 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolBar>
 #include <QTreeView>
 
 using namespace Loopscope;
@@ -210,7 +214,78 @@ private slots:
                      && window.minimumSizeHint().height() <= smallScreen.height(),
                  qPrintable(u"minimum %1×%2"_s.arg(window.minimumSizeHint().width())
                                 .arg(window.minimumSizeHint().height())));
-        QVERIFY(window.size().width() <= window.screen()->availableSize().width());
+        QVERIFY2(window.size().width() <= window.screen()->availableSize().width(),
+                 qPrintable(u"%1 in %2; the trace %3, its tree %4"_s.arg(window.size().width())
+                                .arg(window.screen()->availableSize().width())
+                                .arg(window.traceInspector()->minimumSizeHint().width())
+                                .arg(window.traceInspector()->treeView()->minimumSizeHint().width())));
+    }
+
+    void stopTurnStaysInTheToolbarOfANarrowWindow_data()
+    {
+        QTest::addColumn<bool>("debugging");
+        QTest::newRow("without debug mode") << false;
+        QTest::newRow("in debug mode") << true;
+    }
+
+    void stopTurnStaysInTheToolbarOfANarrowWindow()
+    {
+        QFETCH(bool, debugging);
+        Ui::MainWindow window(m_fixture->context());
+        window.resize(900, 600);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        window.debugModeAction()->setChecked(debugging);
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QCoreApplication::processEvents();
+        auto *toolBar = window.findChild<QToolBar *>(u"mainToolBar"_s);
+        QVERIFY(toolBar);
+        QWidget *stop = toolBar->widgetForAction(window.stopAction());
+        QVERIFY(stop);
+        // In the bar itself, not in its "››" overflow menu.
+        QVERIFY(stop->isVisible());
+        QCOMPARE(stop->parentWidget(), toolBar);
+        QVERIFY2(toolBar->rect().contains(stop->geometry()),
+                 qPrintable(u"Stop Turn at x %1, the bar %2 px"_s.arg(stop->x()).arg(toolBar->width())));
+    }
+
+    void theFileMenuShowsTheSaveAsAndSettingsShortcuts()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        QCOMPARE(window.sessionActions()->saveAsAction()->shortcut(),
+                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+        QMenu *file = window.menuBar()->actions().constFirst()->menu();
+        QVERIFY(file);
+        QAction *settings = nullptr;
+        for (QAction *action : file->actions()) {
+            if (action->text() == u"&Settings…"_s)
+                settings = action;
+        }
+        QVERIFY(settings);
+        QCOMPARE(settings->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    }
+
+    void f1ListsTheMcpAndDeleteShortcutsToo()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QAction *shortcuts = nullptr;
+        for (QAction *menu : window.menuBar()->actions()) {
+            for (QAction *action : menu->menu()->actions()) {
+                if (action->text() == u"&Keyboard Shortcuts"_s)
+                    shortcuts = action;
+            }
+        }
+        QVERIFY(shortcuts);
+        QCOMPARE(shortcuts->shortcut(), QKeySequence(QKeySequence::HelpContents));
+        shortcuts->trigger();
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox *>()) != nullptr);
+        QVERIFY2(box->text().contains(u"Ctrl+Shift+M"_s), qPrintable(box->text()));
+        QVERIFY2(box->text().contains(u"<b>Delete</b>"_s), qPrintable(box->text()));
+        box->close();
     }
 
     void aThreeIterationTurnStreamsIntoTheChatAndGrowsTheTree()
@@ -687,10 +762,17 @@ private slots:
         QCOMPARE(m_fixture->profiles.profile(u"demo"_s)->model, u"gpt-4o-mini"_s);
         QCOMPARE(providers->currentData().toString(), u"locked"_s);
 
-        // "Set Key…" opens the settings where the key goes.
+        // "Set Key…" opens the settings where the key goes: on the profile whose key is missing.
         picker->setKeyAction()->trigger();
         Ui::SettingsDialog *dialog = nullptr;
         QTRY_VERIFY((dialog = window.findChild<Ui::SettingsDialog *>()) != nullptr);
+        auto *pages = dialog->findChild<QTabWidget *>(u"pages"_s);
+        QVERIFY(pages);
+        QCOMPARE(pages->currentIndex(), int(Ui::SettingsDialog::Page::Providers));
+        auto *profilesList = dialog->findChild<QListWidget *>(u"providerList"_s);
+        QVERIFY(profilesList && profilesList->currentItem());
+        QVERIFY2(profilesList->currentItem()->text().startsWith(u"Locked Anthropic"_s),
+                 qPrintable(profilesList->currentItem()->text()));
         dialog->reject();
     }
 
@@ -1127,18 +1209,25 @@ private slots:
     void paneSizesAreRememberedAcrossWindows()
     {
         QList<int> sizes;
+        QList<int> traceSizes;
         {
             Ui::MainWindow window(m_fixture->context());
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             window.splitter()->setSizes({300, 900});
             sizes = window.splitter()->sizes();
+            QList<int> trace = window.traceInspector()->splitter()->sizes();
+            trace[0] += 30;
+            trace[2] -= 30;
+            window.traceInspector()->splitter()->setSizes(trace);
+            traceSizes = window.traceInspector()->splitter()->sizes();
             window.close();
         }
         Ui::MainWindow again(m_fixture->context());
         again.show();
         QVERIFY(QTest::qWaitForWindowExposed(&again));
         QCOMPARE(again.splitter()->sizes(), sizes);
+        QCOMPARE(again.traceInspector()->splitter()->sizes(), traceSizes);
     }
 
     void theStoredMcpServersReachTheSessionsHubWithTheirSecrets()

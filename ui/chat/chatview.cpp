@@ -48,7 +48,10 @@ NoticeCard::Severity noticeSeverity(ConversationRow::Notice notice)
     case Notice::Cancelled: return NoticeCard::Severity::Cancelled;
     case Notice::Blocked: return NoticeCard::Severity::Blocked;
     case Notice::Info: return NoticeCard::Severity::Info;
-    case Notice::Retry: return NoticeCard::Severity::Limit;
+    case Notice::Retry: return NoticeCard::Severity::Retrying;
+    case Notice::Recovered: return NoticeCard::Severity::Recovered;
+    case Notice::RetriesFailed: return NoticeCard::Severity::RetriesFailed;
+    case Notice::ContextFull: return NoticeCard::Severity::ContextFull;
     }
     return NoticeCard::Severity::Error;
 }
@@ -406,7 +409,13 @@ void ChatView::render(ChatItem *item, const ConversationRow &row)
             card->setHeld(row.toolState == ConversationRow::ToolState::Held);
         break;
     }
-    case ConversationRow::Kind::Notice: break;
+    case ConversationRow::Kind::Notice: {
+        // A retry's notice changes once the retried call answers or gives up.
+        auto *notice = static_cast<NoticeCard *>(item);
+        if (notice->severity() != noticeSeverity(row.notice) || notice->message() != row.text)
+            notice->setNotice(noticeSeverity(row.notice), row.text);
+        break;
+    }
     }
 }
 

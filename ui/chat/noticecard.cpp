@@ -14,11 +14,15 @@ namespace {
 QStyle::StandardPixmap iconFor(NoticeCard::Severity severity)
 {
     switch (severity) {
-    case NoticeCard::Severity::Error: return QStyle::SP_MessageBoxCritical;
+    case NoticeCard::Severity::Error:
+    case NoticeCard::Severity::RetriesFailed: return QStyle::SP_MessageBoxCritical;
     case NoticeCard::Severity::Limit:
-    case NoticeCard::Severity::Blocked: return QStyle::SP_MessageBoxWarning;
+    case NoticeCard::Severity::Blocked:
+    case NoticeCard::Severity::Retrying:
+    case NoticeCard::Severity::ContextFull: return QStyle::SP_MessageBoxWarning;
     case NoticeCard::Severity::Cancelled:
-    case NoticeCard::Severity::Info: return QStyle::SP_MessageBoxInformation;
+    case NoticeCard::Severity::Info:
+    case NoticeCard::Severity::Recovered: return QStyle::SP_MessageBoxInformation;
     }
     return QStyle::SP_MessageBoxInformation;
 }
@@ -31,25 +35,19 @@ NoticeCard::NoticeCard(Severity severity, const QString &message, bool retryable
     , m_message(message)
     , m_retryable(retryable)
     , m_icon(new QLabel(this))
-    , m_title(new QLabel(titleFor(severity), this))
-    , m_text(new QLabel(message, this))
+    , m_title(new QLabel(this))
+    , m_text(new QLabel(this))
     , m_retry(new QPushButton(tr("Retry"), this))
 {
     setSurface(ChatSurface::Notice);
-    setAccessibleName(titleFor(severity));
-    setAccessibleDescription(message);
-
-    const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
-    m_icon->setPixmap(style()->standardIcon(iconFor(severity), nullptr, this).pixmap(iconSize));
     m_icon->setAlignment(Qt::AlignTop);
-
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
     m_text->setWordWrap(true);
     m_text->setTextFormat(Qt::PlainText);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_text->setVisible(!message.isEmpty());
+    setNotice(severity, message);
 
     m_retry->setIcon(QIcon::fromTheme(u"view-refresh"_s));
     m_retry->setAccessibleName(tr("Retry the last message"));
@@ -79,6 +77,19 @@ QString NoticeCard::plainText() const
     return m_message.isEmpty() ? title() : title() + u": "_s + m_message;
 }
 
+void NoticeCard::setNotice(Severity severity, const QString &message)
+{
+    m_severity = severity;
+    m_message = message;
+    setAccessibleName(titleFor(severity));
+    setAccessibleDescription(message);
+    const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    m_icon->setPixmap(style()->standardIcon(iconFor(severity), nullptr, this).pixmap(iconSize));
+    m_title->setText(titleFor(severity));
+    m_text->setText(message);
+    m_text->setVisible(!message.isEmpty());
+}
+
 void NoticeCard::setRetryAvailable(bool available)
 {
     m_retryAvailable = available;
@@ -93,6 +104,10 @@ QString NoticeCard::titleFor(Severity severity)
     case Severity::Cancelled: return tr("Cancelled");
     case Severity::Blocked: return tr("Blocked by a safety check");
     case Severity::Info: return tr("Note");
+    case Severity::Retrying: return tr("Retrying");
+    case Severity::Recovered: return tr("Recovered by retrying");
+    case Severity::RetriesFailed: return tr("Retrying did not help");
+    case Severity::ContextFull: return tr("Context nearly full");
     }
     return {};
 }

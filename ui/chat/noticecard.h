@@ -12,14 +12,26 @@ namespace Loopscope::Ui {
 /*!
     Why a turn did not end with an answer, said in the conversation where it
     happened instead of in a dialog: a provider error, a limit, a cancel, a
-    safety block or a handoff. Offers Retry where asking again can help.
+    safety block or a handoff; also a model call being retried (and how that
+    ended) and a context window nearly full. Offers Retry where asking again
+    can help.
 */
 class NoticeCard final : public ChatItem
 {
     Q_OBJECT
 
 public:
-    enum class Severity { Error, Limit, Cancelled, Blocked, Info };
+    enum class Severity {
+        Error,
+        Limit,
+        Cancelled,
+        Blocked,
+        Info,
+        Retrying,
+        Recovered,
+        RetriesFailed,
+        ContextFull
+    };
     Q_ENUM(Severity)
 
     // A retryable notice shows Retry while it belongs to the latest turn.
@@ -29,6 +41,8 @@ public:
     QString title() const;
     QString message() const { return m_message; }
     QString plainText() const override;
+    // What the notice says changed, e.g. a retry that recovered.
+    void setNotice(Severity severity, const QString &message);
 
     bool isRetryable() const { return m_retryable; }
     // Retry belongs to the latest turn only; older notices lose it.

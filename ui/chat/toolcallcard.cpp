@@ -2,6 +2,7 @@
 
 #include "ui/chat/approvalcard.h"
 #include "ui/chat/codeblockview.h"
+#include "ui/trace/traceicons.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -293,6 +294,14 @@ void ToolCallCard::setStatus(Status status)
     m_status = status;
     m_statusLabel->setText(statusText(status));
     m_busy->setVisible(status == Status::Running);
+    // A failure or a block in the colour of an error, as in the trace; the rest as the card's text.
+    if (status == Status::Failed || status == Status::Blocked) {
+        QPalette palette = m_statusLabel->palette();
+        palette.setColor(QPalette::WindowText, TraceIcons::statusColor(TraceStatus::Error, this->palette()));
+        m_statusLabel->setPalette(palette);
+    } else {
+        m_statusLabel->setPalette(QPalette());
+    }
 }
 
 } // namespace Loopscope::Ui

@@ -249,6 +249,10 @@ QWidget *DebugPanel::createToolCallPage()
     argumentsLayout->addWidget(m_argumentsStatus);
     argumentsLayout->addLayout(argumentButtons);
 
+    m_resultStatus = statusLabel(u"resultStatus"_s, page);
+    m_resultStatus->setAccessibleName(tr("What the typed result will do"));
+    m_resultStatus->hide();
+
     auto *resultButtons = new QHBoxLayout;
     resultButtons->addWidget(m_resultIsErrorBox);
     resultButtons->addStretch();
@@ -257,6 +261,7 @@ QWidget *DebugPanel::createToolCallPage()
     auto *resultLayout = new QVBoxLayout(result);
     resultLayout->addWidget(m_resultEdit, 1);
     resultLayout->addLayout(resultButtons);
+    resultLayout->addWidget(m_resultStatus);
 
     auto *denyRow = new QHBoxLayout;
     denyRow->addStretch();
@@ -271,8 +276,11 @@ QWidget *DebugPanel::createToolCallPage()
     connect(m_argumentsEdit, &QPlainTextEdit::textChanged, this, &DebugPanel::checkArguments);
     connect(m_applyArgumentsButton, &QPushButton::clicked, this, &DebugPanel::applyArguments);
     connect(revert, &QPushButton::clicked, this, &DebugPanel::revertEdits);
-    connect(m_resultEdit, &QPlainTextEdit::textChanged, this,
-            [this] { m_useResultButton->setEnabled(!m_resultEdit->toPlainText().isEmpty()); });
+    connect(m_resultEdit, &QPlainTextEdit::textChanged, this, [this] {
+        m_useResultButton->setEnabled(!m_resultEdit->toPlainText().isEmpty());
+        showResultStatus();
+    });
+    connect(m_resultIsErrorBox, &QCheckBox::toggled, this, &DebugPanel::showResultStatus);
     connect(m_useResultButton, &QPushButton::clicked, this, &DebugPanel::useTypedResult);
     connect(m_denyButton, &QPushButton::clicked, this, &DebugPanel::denyCall);
     return page;
@@ -441,6 +449,7 @@ void DebugPanel::loadEditors()
     m_resultEdit->setPlainText(stop->suppliedResult ? stop->suppliedResult->content : QString());
     m_resultIsErrorBox->setChecked(stop->suppliedResult && stop->suppliedResult->isError);
     m_useResultButton->setEnabled(!m_resultEdit->toPlainText().isEmpty());
+    showResultStatus();
     m_pages->setCurrentIndex(ToolCallPage);
 }
 
@@ -527,8 +536,32 @@ void DebugPanel::revertEdits()
 
 void DebugPanel::useTypedResult()
 {
-    if (m_debugger)
-        m_debugger->supplyResult({m_resultEdit->toPlainText(), m_resultIsErrorBox->isChecked()});
+    if (!m_debugger)
+        return;
+    m_debugger->supplyResult({m_resultEdit->toPlainText(), m_resultIsErrorBox->isChecked()});
+    showResultStatus();
+}
+
+void DebugPanel::showResultStatus()
+{
+    // Said beside the button, where the eye is when it is pressed.
+    const std::optional<StepDebugger::Stop> stop = m_debugger ? m_debugger->currentStop() : std::nullopt;
+    const bool staged = stop && stop->suppliedResult;
+    if (!staged) {
+        m_resultStatus->clear();
+        m_resultStatus->hide();
+        return;
+    }
+    const bool current = stop->suppliedResult->content == m_resultEdit->toPlainText()
+                         && stop->suppliedResult->isError == m_resultIsErrorBox->isChecked();
+    m_resultStatus->setText(
+        current ? (stop->suppliedResult->isError
+                       ? tr("Staged: the tool will not run; on Step or Continue the model reads this as an "
+                            "error.")
+                       : tr("Staged: the tool will not run; on Step or Continue the model reads this "
+                            "result."))
+                : tr("Changed since it was staged: press Use this result again to stage the new text."));
+    m_resultStatus->show();
 }
 
 void DebugPanel::denyCall()

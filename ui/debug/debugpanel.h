@@ -54,6 +54,7 @@ public:
     bool isTurnRunning() const { return m_turnRunning; }
     // What is held and its editors, for a container that scrolls it into view.
     QWidget *stopView() const;
+    QLabel *resultStatus() const { return m_resultStatus; }
 
 signals:
     void stopRequested();
@@ -78,6 +79,7 @@ private:
     bool applyArguments();
     void revertEdits();
     void useTypedResult();
+    void showResultStatus();
     void denyCall();
     // Stages an edit typed but not applied; false (and says why) when it is invalid.
     bool commitTypedEdits();
@@ -114,6 +116,7 @@ private:
     QPlainTextEdit *m_resultEdit = nullptr;
     QCheckBox *m_resultIsErrorBox = nullptr;
     QPushButton *m_useResultButton = nullptr;
+    QLabel *m_resultStatus = nullptr; // beside the button: what using the result did
     QPushButton *m_denyButton = nullptr;
 
     bool m_turnRunning = false;

@@ -94,6 +94,8 @@ PlaygroundWindow::PlaygroundWindow(ChatSession *session, int modelCallNode,
     }
     m_modelEdit->setText(recorded.request.options().model.isEmpty() ? recorded.model
                                                                     : recorded.request.options().model);
+    m_syncedJsonModel = recorded.request.options().model;
+    m_syncedFieldModel = m_modelEdit->text().trimmed();
     m_modelEdit->setPlaceholderText(tr("The profile's model"));
     connect(m_profileBox, &QComboBox::activated, this,
             [this](int index) { m_modelEdit->setText(m_profiles.value(index).model); });
@@ -182,8 +184,17 @@ void PlaygroundWindow::send()
         setStatus(error, true);
         return;
     }
-    if (!m_modelEdit->text().trimmed().isEmpty())
-        request->options.model = m_modelEdit->text().trimmed();
+    // Whichever of the two the user changed last says the model: the Model field, or the JSON's
+    // options.model (which the field no longer silently overrides).
+    const QString typed = m_modelEdit->text().trimmed();
+    const QString inJson = request->options.model;
+    const bool jsonChanged = inJson != m_syncedJsonModel;
+    const bool fieldChanged = typed != m_syncedFieldModel;
+    if (!typed.isEmpty() && (inJson.isEmpty() || fieldChanged || !jsonChanged))
+        request->options.model = typed;
+    m_syncedJsonModel = inJson;
+    m_syncedFieldModel = request->options.model;
+    m_modelEdit->setText(request->options.model);
     m_variants->setCurrentRow(-1);
     m_variantView->clear();
     setRunning(true);
@@ -251,9 +262,16 @@ void PlaygroundWindow::showSelectedVariant()
     const int row = m_variants->currentRow();
     const bool selected = m_session && row >= 0 && row < call().variants.size();
     m_forkButton->setEnabled(selected && !m_run->isRunning());
+    m_forkButton->setToolTip(QString());
     if (!selected)
         return;
     const ModelCallVariant &variant = call().variants.at(row);
+    // Offered only when it would work; the reason it would not is on the button.
+    QString whyNot;
+    if (!VariantFork::fork(m_session->toTranscript(), variant, &whyNot)) {
+        m_forkButton->setEnabled(false);
+        m_forkButton->setToolTip(whyNot);
+    }
     m_variantView->setPlainText(describeAnswer(variant.response, variant.error, variant.httpStatus,
                                                variant.endedUs - variant.startedUs));
 }
@@ -263,6 +281,8 @@ void PlaygroundWindow::setRunning(bool running)
     m_sendButton->setEnabled(!running && !m_profiles.isEmpty());
     m_cancelButton->setEnabled(running);
     m_forkButton->setEnabled(!running && m_variants->currentRow() >= 0);
+    if (!running)
+        showSelectedVariant();
 }
 
 void PlaygroundWindow::setStatus(const QString &text, bool problem)

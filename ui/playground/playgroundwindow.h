@@ -77,6 +77,8 @@ private:
     QListWidget *m_variants;
     QPlainTextEdit *m_variantView;
     QPushButton *m_forkButton;
+    QString m_syncedJsonModel;  // the JSON's options.model when the two last agreed
+    QString m_syncedFieldModel; // the Model field then
 };
 
 } // namespace Loopscope::Ui

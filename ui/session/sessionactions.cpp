@@ -55,7 +55,13 @@ SessionActions::SessionActions(SessionDocument *document, QSettings *state, QWid
     m_new->setToolTip(tr("Start a new, empty session (Ctrl+N)"));
     m_open->setShortcut(QKeySequence::Open);
     m_save->setShortcut(QKeySequence::Save);
-    m_saveAs->setShortcut(QKeySequence::SaveAs);
+    // Ctrl+Shift+S first, so that the menu shows it: some platforms (the generic theme) bind none.
+    QList<QKeySequence> saveAsKeys{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)};
+    for (const QKeySequence &key : QKeySequence::keyBindings(QKeySequence::SaveAs)) {
+        if (!saveAsKeys.contains(key))
+            saveAsKeys.append(key);
+    }
+    m_saveAs->setShortcuts(saveAsKeys);
     connect(m_new, &QAction::triggered, this,
             [this] { whenChangesAreSettled([this] { m_document->newSession(); }); });
     connect(m_open, &QAction::triggered, this, &SessionActions::chooseFileToOpen);

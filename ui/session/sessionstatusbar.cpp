@@ -41,11 +41,18 @@ SessionStatusBar::SessionStatusBar(ChatSession *session, QPlainTextEdit *draft, 
     , m_context(addField(tr("Context window")))
     , m_iteration(addField(tr("Iteration")))
     , m_state(addField(tr("Loop state")))
+    , m_message(addField(tr("Message")))
 {
     Q_ASSERT(session && draft);
     // It takes what the other fields leave, its words elided to fit (see fitFields()).
     m_provider->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     addWidget(m_provider, 1);
+    m_message->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_message->setTextFormat(Qt::PlainText);
+    m_message->hide();
+    addWidget(m_message, 1);
+    m_messageTimer.setSingleShot(true);
+    connect(&m_messageTimer, &QTimer::timeout, this, &SessionStatusBar::clearSaid);
     addPermanentWidget(m_tokens);
     addPermanentWidget(m_cost);
     addPermanentWidget(m_context);
@@ -62,7 +69,7 @@ SessionStatusBar::SessionStatusBar(ChatSession *session, QPlainTextEdit *draft, 
     connect(session, &ChatSession::iterationChanged, this, &SessionStatusBar::refresh);
     connect(session, &ChatSession::providerChanged, this, &SessionStatusBar::refresh);
     connect(session, &ChatSession::providerFailed, this, [this](const QString &reason) {
-        showMessage(reason, 15'000);
+        say(reason);
         refresh();
     });
     connect(session->agent(), &Agent::stateChanged, this, &SessionStatusBar::refresh);
@@ -182,6 +189,33 @@ void SessionStatusBar::fitFields()
     const QString elided = m_provider->fontMetrics().elidedText(provider, Qt::ElideRight, qMax(0, room));
     m_provider->setText(elided);
     m_provider->setToolTip(elided == provider ? QString() : provider);
+    // A message has the same room, elided alike.
+    const QString said = m_message->fontMetrics().elidedText(m_messageText, Qt::ElideRight, qMax(0, room));
+    m_message->setText(said);
+    m_message->setToolTip(said == m_messageText ? QString() : m_messageText);
+}
+
+void SessionStatusBar::say(const QString &message, int timeoutMs)
+{
+    if (message.isEmpty()) {
+        clearSaid();
+        return;
+    }
+    m_messageText = message;
+    m_messageTimer.start(timeoutMs);
+    m_provider->hide();
+    m_message->show();
+    fitFields();
+}
+
+void SessionStatusBar::clearSaid()
+{
+    m_messageTimer.stop();
+    m_messageText.clear();
+    m_message->clear();
+    m_message->setToolTip(QString());
+    m_message->hide();
+    m_provider->show();
 }
 
 void SessionStatusBar::resizeEvent(QResizeEvent *event)

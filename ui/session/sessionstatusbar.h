@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QStatusBar>
+#include <QTimer>
 
 QT_BEGIN_NAMESPACE
 class QLabel;
@@ -19,6 +20,10 @@ namespace Loopscope::Ui {
     session's own signals. In a narrow window the fields fall back to their
     brief forms, the least telling first, with the full words in their tooltips;
     the provider's words are elided to what is left.
+
+    A passing message (say()) takes the provider's place for a while: elided to
+    the room there is, never cut mid-word, its whole text in its tooltip, and
+    gone when its time is up.
 */
 class SessionStatusBar final : public QStatusBar
 {
@@ -31,6 +36,12 @@ public:
     // The fields' full words, joined with " | ": what a window wide enough for all of them shows.
     QString text() const;
 
+    static constexpr int MessageTimeoutMs = 12'000;
+    // Shows \a message in place of the provider until \a timeoutMs have passed or another comes.
+    void say(const QString &message, int timeoutMs = MessageTimeoutMs);
+    QString message() const { return m_messageText; } // empty once it has expired
+    QLabel *messageLabel() const { return m_message; }
+
 protected:
     void resizeEvent(QResizeEvent *event) override;
 
@@ -42,6 +53,7 @@ private:
     static void setField(QLabel *label, const QString &full, const QString &brief);
     // Every field whole when they fit, else the brief forms, the least telling first.
     void fitFields();
+    void clearSaid();
 
     ChatSession *m_session;
     QPlainTextEdit *m_draft;
@@ -51,6 +63,9 @@ private:
     QLabel *m_context;
     QLabel *m_iteration;
     QLabel *m_state;
+    QLabel *m_message;
+    QString m_messageText;
+    QTimer m_messageTimer;
     bool m_paused = false;
 };
 

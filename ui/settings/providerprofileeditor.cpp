@@ -9,8 +9,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -42,6 +45,8 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     , m_apiKey(new QLineEdit(this))
     , m_apiKeyEnv(new QLineEdit(this))
     , m_keyHint(new QLabel(this))
+    , m_noKeychain(new QWidget(this))
+    , m_keyFile(new QCheckBox(tr("Store the key in a fi&le only you can read"), this))
     , m_temperature(new QDoubleSpinBox(this))
     , m_maxOutputTokens(new QSpinBox(this))
     , m_inputPrice(new QDoubleSpinBox(this))
@@ -87,6 +92,36 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     m_keyHint->setForegroundRole(QPalette::PlaceholderText);
     // The form grows only expanding fields: the help takes the whole width.
     m_keyHint->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+
+    // No keychain on this desktop: said plainly where the key goes, with the ways around it.
+    m_noKeychain->setObjectName(u"noKeychainPanel"_s);
+    auto *noKeychainText = new QLabel(tr("No keychain is available on this desktop, so the key cannot be "
+                                         "kept in one. Name an environment variable that holds it, or "
+                                         "store the key in a file only you can read."),
+                                      m_noKeychain);
+    noKeychainText->setObjectName(u"noKeychainLabel"_s);
+    noKeychainText->setWordWrap(true);
+    noKeychainText->setTextFormat(Qt::PlainText);
+    noKeychainText->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    auto *useEnvironment = new QPushButton(tr("Use an en&vironment variable"), m_noKeychain);
+    useEnvironment->setObjectName(u"useEnvironmentButton"_s);
+    useEnvironment->setToolTip(tr("Read the key from an environment variable set before Loopscope starts."));
+    auto *noKeychainLayout = new QVBoxLayout(m_noKeychain);
+    noKeychainLayout->setContentsMargins(0, 0, 0, 0);
+    noKeychainLayout->addWidget(noKeychainText);
+    auto *environmentRow = new QHBoxLayout;
+    environmentRow->addWidget(useEnvironment);
+    environmentRow->addStretch(1);
+    noKeychainLayout->addLayout(environmentRow);
+    m_noKeychain->setVisible(false);
+    connect(useEnvironment, &QPushButton::clicked, this, &ProviderProfileEditor::useEnvironmentVariable);
+
+    m_keyFile->setObjectName(u"keyFileCheck"_s);
+    m_keyFile->setAccessibleName(tr("Store the key in a file only you can read"));
+    m_keyFile->setToolTip(tr("Without a keychain: the key is kept unencrypted in a file only your user "
+                             "account can read, as gh and docker do."));
+    m_keyFile->setVisible(false);
+    connect(m_keyFile, &QCheckBox::toggled, this, &ProviderProfileEditor::onKeyFileToggled);
 
     m_temperature->setObjectName(u"temperatureSpin"_s);
     m_temperature->setAccessibleName(tr("Temperature"));
@@ -145,6 +180,8 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     form->addRow(tr("API &key:"), m_apiKey);
     form->addRow(tr("&Environment variable:"), m_apiKeyEnv);
     form->addRow(QString(), m_keyHint);
+    form->addRow(QString(), m_noKeychain);
+    form->addRow(QString(), m_keyFile);
     form->addRow(tr("Temperat&ure:"), m_temperature);
     form->addRow(tr("Max output t&okens:"), m_maxOutputTokens);
     form->addRow(tr("&Input price per M tokens:"), m_inputPrice);
@@ -203,6 +240,12 @@ void ProviderProfileEditor::setProfile(const ProviderProfile &profile)
     m_contextWindow->setValue(
         int(std::clamp<qint64>(profile.contextWindow.value_or(0), 0, m_contextWindow->maximum())));
     m_stream->setChecked(profile.defaults.stream);
+    {
+        const QSignalBlocker quiet(m_keyFile);
+        m_keyFile->setChecked(profile.keyStorage == ProviderProfile::KeyStorage::File);
+    }
+    if (m_keyFileWarning)
+        m_keyFileWarning->reject();
     onKindChanged();
     clearTestResult();
     m_loading = false;
@@ -231,6 +274,8 @@ ProviderProfile ProviderProfileEditor::profile() const
     if (m_contextWindow->value() > 0)
         profile.contextWindow = m_contextWindow->value();
     profile.defaults.stream = m_stream->isChecked();
+    if (m_keyFile->isChecked())
+        profile.keyStorage = ProviderProfile::KeyStorage::File;
     return profile;
 }
 
@@ -239,6 +284,62 @@ void ProviderProfileEditor::setKeyState(KeyState state, const QString &detail)
     m_keyState = state;
     m_keyDetail = detail;
     updateKeyPlaceholder();
+}
+
+void ProviderProfileEditor::setKeyFileOffered(bool offered)
+{
+    m_keyFileOffered = offered;
+    updateKeyPlaceholder();
+}
+
+QMessageBox *ProviderProfileEditor::keyFileWarning() const
+{
+    return m_keyFileWarning;
+}
+
+void ProviderProfileEditor::useEnvironmentVariable()
+{
+    if (m_apiKeyEnv->text().trimmed().isEmpty()) {
+        const ProviderKind kind
+            = providerKindFromName(m_kind->currentData().toString()).value_or(ProviderKind::OpenAi);
+        m_apiKeyEnv->setText(defaultApiKeyEnv(kind));
+    }
+    m_apiKeyEnv->setFocus();
+    m_apiKeyEnv->selectAll();
+}
+
+void ProviderProfileEditor::onKeyFileToggled(bool checked)
+{
+    if (!checked) {
+        updateKeyPlaceholder();
+        if (!m_loading)
+            emit edited();
+        return;
+    }
+    {
+        // Ticked only once the user has read the warning and agreed.
+        const QSignalBlocker quiet(m_keyFile);
+        m_keyFile->setChecked(false);
+    }
+    if (m_keyFileWarning)
+        return;
+    auto *warning = new QMessageBox(QMessageBox::Warning, tr("Store the Key in a File?"),
+                                    tr("The key will be kept unencrypted in a file that only your user "
+                                       "account can read. Anyone who can use your account, and your "
+                                       "backups, can read it too. A keychain would keep it encrypted."),
+                                    QMessageBox::NoButton, this);
+    warning->setObjectName(u"keyFileWarning"_s);
+    warning->setAttribute(Qt::WA_DeleteOnClose);
+    warning->addButton(tr("Store in a File"), QMessageBox::AcceptRole);
+    warning->setDefaultButton(warning->addButton(QMessageBox::Cancel));
+    connect(warning, &QMessageBox::accepted, this, [this] {
+        const QSignalBlocker quiet(m_keyFile);
+        m_keyFile->setChecked(true);
+        updateKeyPlaceholder();
+        emit edited();
+    });
+    m_keyFileWarning = warning;
+    warning->open();
 }
 
 QString ProviderProfileEditor::typedKey() const
@@ -310,11 +411,23 @@ void ProviderProfileEditor::updateKeyPlaceholder()
 {
     const bool needsKey = profile().needsKey();
     const QString env = m_apiKeyEnv->text().trimmed();
+    const bool inFile = m_keyFile->isChecked();
     QString placeholder;
     switch (m_keyState) {
     case KeyState::Checking: placeholder = tr("checking the keychain…"); break;
-    case KeyState::Stored: placeholder = tr("stored in the keychain — type to replace"); break;
-    case KeyState::Unreadable: placeholder = tr("the keychain could not be read"); break;
+    case KeyState::Stored:
+        placeholder = inFile ? tr("stored in the key file — type to replace")
+                             : tr("stored in the keychain — type to replace");
+        break;
+    case KeyState::Unreadable:
+        placeholder = inFile ? tr("the key file could not be read") : tr("the keychain could not be read");
+        break;
+    case KeyState::NoKeychain:
+        if (!inFile) {
+            placeholder = tr("no keychain on this desktop");
+            break;
+        }
+        [[fallthrough]];
     case KeyState::Unknown:
     case KeyState::Missing:
         placeholder = needsKey ? tr("not set") : tr("not needed for a local server");
@@ -323,14 +436,25 @@ void ProviderProfileEditor::updateKeyPlaceholder()
     m_apiKey->setPlaceholderText(placeholder);
     m_apiKey->setAccessibleDescription(placeholder); // not every screen reader reads placeholders
 
-    QString hint = env.isEmpty() ? tr("The key is kept in your system keychain, never in the settings file. "
-                                      "Or name an environment variable that holds it.")
-                                 : tr("The key is read from the environment variable %1; "
-                                      "the keychain is not used for this profile.")
-                                       .arg(env);
+    QString hint;
+    if (!env.isEmpty()) {
+        hint = tr("The key is read from the environment variable %1; the keychain is not used for this "
+                  "profile.")
+                   .arg(env);
+    } else if (inFile) {
+        hint = tr("The key is kept in a file only you can read, never in the settings file.");
+    } else {
+        hint = tr("The key is kept in your system keychain, never in the settings file. Or name an "
+                  "environment variable that holds it.");
+    }
     if (m_keyState == KeyState::Unreadable && !m_keyDetail.isEmpty())
-        hint += u' ' + tr("Keychain: %1").arg(m_keyDetail);
+        hint += u' ' + (inFile ? tr("Key file: %1") : tr("Keychain: %1")).arg(m_keyDetail);
     m_keyHint->setText(hint);
+
+    // The ways around a missing keychain, where the key is entered; the file only when there is one.
+    const bool noKeychain = m_keyState == KeyState::NoKeychain && needsKey && env.isEmpty();
+    m_noKeychain->setVisible(noKeychain && !inFile);
+    m_keyFile->setVisible(m_keyFileOffered && env.isEmpty() && needsKey && (noKeychain || inFile));
 }
 
 } // namespace Loopscope::Ui

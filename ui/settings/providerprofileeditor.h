@@ -2,6 +2,7 @@
 
 #include "agent/config/providerprofile.h"
 
+#include <QPointer>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -10,6 +11,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
+class QMessageBox;
 class QPushButton;
 class QSpinBox;
 QT_END_NAMESPACE
@@ -19,8 +21,11 @@ namespace Loopscope::Ui {
 /*!
     The form for one provider profile. It never holds a stored key: the key
     field is a password field that is empty unless the user types a new key,
-    and its placeholder says whether the keychain already has one. The
-    dialog decides where a typed key goes and runs the connection test.
+    and its placeholder says whether the keychain already has one. On a
+    desktop without a keychain it says so in place and offers the ways
+    around it: an environment variable, or (warned, only when chosen) a file
+    only the user can read. The page decides where a typed key goes and runs
+    the connection test.
 */
 class ProviderProfileEditor final : public QWidget
 {
@@ -28,7 +33,7 @@ class ProviderProfileEditor final : public QWidget
 
 public:
     // What the keychain holds for the profile shown, never the key itself.
-    enum class KeyState { Unknown, Checking, Stored, Missing, Unreadable };
+    enum class KeyState { Unknown, Checking, Stored, Missing, Unreadable, NoKeychain };
 
     explicit ProviderProfileEditor(QWidget *parent = nullptr);
 
@@ -41,6 +46,11 @@ public:
     // A key the user typed and that is not in the keychain yet; empty when none.
     QString typedKey() const;
     void setTypedKey(const QString &key);
+
+    // Whether "Store the key in a file only you can read" may be offered (there is a key file).
+    void setKeyFileOffered(bool offered);
+    // The warning shown before a key goes to a file, while it is open.
+    QMessageBox *keyFileWarning() const;
 
     // Why the profile cannot be saved as it stands; empty when it can.
     QString validationError() const;
@@ -58,6 +68,9 @@ signals:
 private:
     void onKindChanged();
     void updateKeyPlaceholder();
+    void useEnvironmentVariable();
+    // Asks before a key goes to a file; the box stays ticked only when the user agrees.
+    void onKeyFileToggled(bool checked);
 
     QLineEdit *m_name;
     QComboBox *m_kind;
@@ -66,6 +79,9 @@ private:
     QLineEdit *m_apiKey;
     QLineEdit *m_apiKeyEnv;
     QLabel *m_keyHint;
+    QWidget *m_noKeychain; // the message and the way to an environment variable
+    QCheckBox *m_keyFile;
+    QPointer<QMessageBox> m_keyFileWarning;
     QDoubleSpinBox *m_temperature;
     QSpinBox *m_maxOutputTokens;
     QDoubleSpinBox *m_inputPrice; // USD per million tokens; the minimum reads "price table"
@@ -77,6 +93,7 @@ private:
 
     QString m_id;
     KeyState m_keyState = KeyState::Unknown;
+    bool m_keyFileOffered = false;
     QString m_keyDetail;
     bool m_loading = false;
 };

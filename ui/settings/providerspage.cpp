@@ -73,8 +73,17 @@ ProvidersPage::ProvidersPage(ProviderProfileStore *profiles, SecretStore *secret
     connect(m_removeButton, &QPushButton::clicked, this, &ProvidersPage::removeProvider);
     connect(m_defaultButton, &QPushButton::clicked, this, &ProvidersPage::makeDefault);
     connect(m_editor, &ProviderProfileEditor::testRequested, this, &ProvidersPage::testConnection);
+    m_editor->setKeyFileOffered(secrets->keyFile() != nullptr);
     connect(m_editor, &ProviderProfileEditor::edited, this, [this] {
+        const auto storage = [this] {
+            return m_current >= 0 ? m_drafts.at(m_current).profile.keyStorage
+                                  : ProviderProfile::KeyStorage::Keychain;
+        };
+        const ProviderProfile::KeyStorage before = storage();
         commitEditor();
+        // The key moves to the other store: whether that one holds a key is asked afresh.
+        if (m_current >= 0 && storage() != before && m_drafts.at(m_current).saved)
+            checkStoredKey(m_drafts.at(m_current).profile);
         if (QListWidgetItem *item = m_providerList->item(m_current)) {
             const Draft &draft = m_drafts.at(m_current);
             const QString name = draft.profile.name.isEmpty() ? tr("(no name)") : draft.profile.name;
@@ -111,7 +120,23 @@ void ProvidersPage::load()
     if (m_drafts.isEmpty())
         selectProvider(-1);
     for (const Draft &draft : std::as_const(m_drafts))
-        checkStoredKey(draft.profile.id);
+        checkStoredKey(draft.profile);
+}
+
+bool ProvidersPage::showProfile(const QString &id)
+{
+    for (int row = 0; row < m_drafts.size(); ++row) {
+        if (m_drafts.at(row).saved && m_drafts.at(row).profile.id == id) {
+            m_providerList->setCurrentRow(row);
+            return true;
+        }
+    }
+    return false;
+}
+
+SecretStore *ProvidersPage::storeFor(const ProviderProfile &profile) const
+{
+    return profile.keyStorage == ProviderProfile::KeyStorage::File ? m_secrets->keyFile() : m_secrets;
 }
 
 QString ProvidersPage::validationError()
@@ -145,11 +170,16 @@ void ProvidersPage::save(std::function<void(const QStringList &errors)> done)
         if (--writes->pending == 0)
             writes->done(writes->errors);
     };
-    const QStringList removedIds = std::exchange(m_removedIds, {});
-    for (const QString &id : removedIds) {
+    const QList<ProviderProfile> removed = std::exchange(m_removed, {});
+    for (const ProviderProfile &profile : removed) {
+        SecretStore *store = storeFor(profile);
+        if (!store)
+            continue;
         ++writes->pending;
-        m_secrets->remove(id, this, [finished](const QString &error) {
-            finished(error.isEmpty() ? QString() : tr("a removed profile's key stayed: %1").arg(error));
+        store->remove(profile.id, this, [finished](const SecretStore::WriteError &error) {
+            // Without a keychain there is no key in it to remove.
+            const bool gone = error.isEmpty() || error.problem == SecretStore::Problem::NoKeychain;
+            finished(gone ? QString() : tr("a removed profile's key stayed: %1").arg(error.text));
         });
     }
     for (const Draft &draft : std::as_const(m_drafts)) {
@@ -158,11 +188,27 @@ void ProvidersPage::save(std::function<void(const QStringList &errors)> done)
         ++writes->pending;
         const QString id = draft.profile.id;
         const QString name = draft.profile.name;
-        m_secrets->write(id, draft.newKey, this, [this, id, name, finished](const QString &error) {
-            if (error.isEmpty())
-                keyWritten(id);
-            finished(error.isEmpty() ? QString() : tr("the key for “%1” was not saved: %2").arg(name, error));
-        });
+        SecretStore *store = storeFor(draft.profile);
+        if (!store) {
+            finished(tr("the key for “%1” was not saved: there is no key file.").arg(name));
+            continue;
+        }
+        store->write(
+            id, draft.newKey, this, [this, id, name, finished](const SecretStore::WriteError &error) {
+                if (error.isEmpty()) {
+                    keyWritten(id);
+                    finished(QString());
+                } else if (error.problem == SecretStore::Problem::NoKeychain) {
+                    // Said in place, with the ways around it; the typed key stays to be used there.
+                    setKeyState(id, KeyState::NoKeychain, error.text);
+                    finished(tr("No keychain is available on this desktop to keep the key for “%1”: "
+                                "name an environment variable for it, or store it in a file only you can "
+                                "read (Providers).")
+                                 .arg(name));
+                } else {
+                    finished(tr("the key for “%1” was not saved: %2").arg(name, error.text));
+                }
+            });
     }
     finished(QString());
 }
@@ -174,8 +220,8 @@ void ProvidersPage::saveProfiles()
         if (!draft.saved)
             draft.profile.id = newProfileId(draft.profile);
     }
-    for (const QString &id : std::as_const(m_removedIds))
-        m_profiles->remove(id);
+    for (const ProviderProfile &profile : std::as_const(m_removed))
+        m_profiles->remove(profile.id);
     bool hasDefault = false;
     for (Draft &draft : m_drafts) {
         m_profiles->save(draft.profile);
@@ -213,22 +259,43 @@ void ProvidersPage::cancelTest()
         m_tester->cancel();
 }
 
-void ProvidersPage::checkStoredKey(const QString &id)
+void ProvidersPage::checkStoredKey(const ProviderProfile &profile)
 {
+    SecretStore *store = storeFor(profile);
+    if (!store) {
+        setKeyState(profile.id, KeyState::Missing, {});
+        return;
+    }
     // Only whether a key exists is kept; the key itself goes out of scope here.
-    m_secrets->read(id, this, [this, id](const SecretStore::Result &result) {
-        for (int row = 0; row < m_drafts.size(); ++row) {
-            Draft &draft = m_drafts[row];
-            if (!draft.saved || draft.profile.id != id)
-                continue;
-            draft.keyState = result.secret
-                                 ? KeyState::Stored
-                                 : (result.error.isEmpty() ? KeyState::Missing : KeyState::Unreadable);
-            draft.keyError = result.error;
-            if (row == m_current)
-                m_editor->setKeyState(draft.keyState, draft.keyError);
+    const QString id = profile.id;
+    const ProviderProfile::KeyStorage storage = profile.keyStorage;
+    store->read(id, this, [this, id, storage](const SecretStore::Result &result) {
+        for (const Draft &draft : std::as_const(m_drafts)) {
+            if (draft.saved && draft.profile.id == id && draft.profile.keyStorage != storage)
+                return; // asked of the store the profile no longer uses
         }
+        KeyState state = KeyState::Missing;
+        if (result.secret)
+            state = KeyState::Stored;
+        else if (result.problem == SecretStore::Problem::NoKeychain)
+            state = KeyState::NoKeychain;
+        else if (!result.error.isEmpty())
+            state = KeyState::Unreadable;
+        setKeyState(id, state, result.error);
     });
+}
+
+void ProvidersPage::setKeyState(const QString &id, KeyState state, const QString &error)
+{
+    for (int row = 0; row < m_drafts.size(); ++row) {
+        Draft &draft = m_drafts[row];
+        if (!draft.saved || draft.profile.id != id)
+            continue;
+        draft.keyState = state;
+        draft.keyError = error;
+        if (row == m_current)
+            m_editor->setKeyState(draft.keyState, draft.keyError);
+    }
 }
 
 void ProvidersPage::refreshProviderList()
@@ -302,7 +369,7 @@ void ProvidersPage::removeProvider()
         return;
     const Draft removed = m_drafts.takeAt(row);
     if (removed.saved)
-        m_removedIds.append(removed.profile.id);
+        m_removed.append(removed.profile);
     if (removed.isDefault && !m_drafts.isEmpty())
         m_drafts.first().isDefault = true;
     m_current = -1; // nothing to commit: the edited profile is gone
@@ -377,8 +444,14 @@ void ProvidersPage::testWithKey(const ProviderProfile &profile, const ApiKeyReso
         // Without a key: a local OpenAI-compatible server may not want one; the answer will say.
         startTest(profile, QString(), timeoutMs);
         return;
+    case Status::NoKeychain:
+        m_editor->setTestResult(false, tr("no keychain is available on this desktop to hold the key."));
+        return;
     case Status::KeychainUnreadable:
         m_editor->setTestResult(false, tr("the keychain could not be read: %1").arg(key.keychainError));
+        return;
+    case Status::KeyFileUnreadable:
+        m_editor->setTestResult(false, tr("the key file could not be read: %1").arg(key.keychainError));
         return;
     }
 }
@@ -399,7 +472,9 @@ QString ProvidersPage::newProfileId(const ProviderProfile &profile) const
     if (slug.isEmpty())
         slug = providerKindName(profile.kind);
 
-    QStringList taken = m_removedIds;
+    QStringList taken;
+    for (const ProviderProfile &removed : m_removed)
+        taken.append(removed.id);
     for (const ProviderProfile &stored : m_profiles->profiles())
         taken.append(stored.id);
     for (const Draft &draft : m_drafts)

@@ -26,8 +26,10 @@ namespace Loopscope::Ui {
     Settings → Providers: the provider profiles, one edited at a time, which is
     the default, and "Test connection" (through the ConnectionTester it is
     given, never a client of its own). Edits stay here until save(): profiles
-    go to their store at once, keys to the keychain, which answers later.
-    Only whether a stored key exists is ever read back, never the key.
+    go to their store at once, keys to the keychain (or, for a profile the
+    user put there, to the key file), which answers later. Only whether a
+    stored key exists is ever read back, never the key. Without a keychain the
+    profile's form says so and offers the ways around it.
 */
 class ProvidersPage final : public QWidget
 {
@@ -46,6 +48,8 @@ public:
     // Writes the profiles, then their keys; \a done gets the keychain's errors (empty: all stored).
     void save(std::function<void(const QStringList &errors)> done);
     void cancelTest();
+    // Shows the profile with \a id (e.g. the one whose key is missing); false when there is none.
+    bool showProfile(const QString &id);
 
 private:
     // A profile as edited here; the stores only see it on save().
@@ -60,7 +64,10 @@ private:
         bool isDefault = false;
     };
 
-    void checkStoredKey(const QString &id);
+    void checkStoredKey(const ProviderProfile &profile);
+    // Where \a profile's key is kept: the keychain, or the key file it chose; nullptr when there is none.
+    SecretStore *storeFor(const ProviderProfile &profile) const;
+    void setKeyState(const QString &id, ProviderProfileEditor::KeyState state, const QString &error);
     void refreshProviderList();
     void selectProvider(int row);
     void commitEditor();
@@ -88,7 +95,7 @@ private:
     ProviderProfileEditor *m_editor = nullptr;
 
     QList<Draft> m_drafts;
-    QStringList m_removedIds; // saved profiles removed here: their keys go on save()
+    QList<ProviderProfile> m_removed; // saved profiles removed here: their keys go on save()
     int m_current = -1;
     int m_testGeneration = 0;
 };

@@ -98,6 +98,12 @@ void SettingsDialog::showPage(Page page)
     m_tabs->setCurrentIndex(int(page));
 }
 
+void SettingsDialog::showProvider(const QString &id)
+{
+    showPage(Page::Providers);
+    m_providersPage->showProfile(id);
+}
+
 void SettingsDialog::accept()
 {
     save(true);
@@ -166,8 +172,9 @@ void SettingsDialog::keyOperationFinished(const QString &error)
         return;
     setSaving(false);
     if (!m_saveErrors.isEmpty()) {
-        // Settings are written; the user can retry the keys with Apply or OK.
-        setStatus(tr("The keychain refused: %1").arg(m_saveErrors.join(u"; "_s)));
+        // Settings are written; the user can retry the keys with Apply or OK (or, without a keychain,
+        // choose where the key goes on the Providers page).
+        setStatus(tr("Not every key was saved: %1").arg(m_saveErrors.join(u"; "_s)));
         return;
     }
     emit applied();

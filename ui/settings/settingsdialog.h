@@ -57,6 +57,8 @@ public:
     McpServersPage *mcpServersPage() const { return m_mcpPage; }
 
     void showPage(Page page);
+    // The Providers page on the profile with \a id (e.g. the one whose key is missing).
+    void showProvider(const QString &id);
     // Whether an Apply or OK is waiting for the keychain.
     bool isSaving() const { return m_pendingWrites > 0; }
 

@@ -244,10 +244,17 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     searchRow->addWidget(m_matchLabel);
     searchRow->addWidget(previousButton);
     searchRow->addWidget(nextButton);
-    auto *copyRow = new QHBoxLayout;
-    copyRow->addStretch(1);
+    // Beside the tabs rather than on a row of their own: the row is the request's and the response's.
+    auto *copyButtons = new QWidget(m_tabs);
+    auto *copyRow = new QHBoxLayout(copyButtons);
+    copyRow->setContentsMargins(0, 0, 0, 0);
     copyRow->addWidget(copyJsonButton);
     copyRow->addWidget(copyCurlButton);
+    copyJsonButton->setParent(copyButtons);
+    copyCurlButton->setParent(copyButtons);
+    copyJsonButton->setAutoRaise(true);
+    copyCurlButton->setAutoRaise(true);
+    m_tabs->setCornerWidget(copyButtons, Qt::TopRightCorner);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -255,7 +262,6 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     layout->addWidget(m_facts);
     layout->addWidget(m_attempts);
     layout->addWidget(m_tabs, 1);
-    layout->addLayout(copyRow);
     auto *rawLayout = new QVBoxLayout(rawPage);
     rawLayout->setContentsMargins(0, 0, 0, 0);
     rawLayout->addLayout(searchRow);
@@ -450,8 +456,17 @@ void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &p
         facts.append(tr("Started %1").arg(formatTime(startedUs)));
         dates.append(tr("Started %1").arg(formatDateTime(startedUs)));
     }
-    facts.append(endedUs > 0 ? tr("took %1").arg(TraceModel::formatDuration(endedUs - startedUs))
-                             : tr("still running"));
+    const qint64 waitingUs = index.data(TraceModel::WaitingUsRole).toLongLong();
+    if (endedUs <= 0)
+        facts.append(tr("still running"));
+    else if (waitingUs > 0 && kind != TraceKind::Wait)
+        //: The details pane: a step's whole time, the machine's part, the part spent waiting for the user
+        facts.append(tr("took %1 (%2 working, %3 waiting for you)")
+                         .arg(TraceModel::formatSpan(endedUs - startedUs),
+                              TraceModel::formatSpan(index.data(TraceModel::WorkingUsRole).toLongLong()),
+                              TraceModel::formatSpan(waitingUs)));
+    else
+        facts.append(tr("took %1").arg(TraceModel::formatDuration(endedUs - startedUs)));
     if (endedUs > 0)
         dates.append(tr("Ended %1").arg(formatDateTime(endedUs)));
     m_facts->setToolTip(dates.join(u'\n'));
@@ -529,6 +544,24 @@ void TraceDetailsPane::showTabs(TraceKind kind, const QJsonObject &step, const Q
                                 : !shown.isEmpty() ? ShownTab
                                                    : StepTab);
     m_tabsNode = m_node;
+}
+
+QSize TraceDetailsPane::minimumSizeHint() const
+{
+    QSize hint = QWidget::minimumSizeHint();
+    int height = hint.height();
+    // Room for a model call's attempts (one row, the rest scroll) and a title and facts of two
+    // lines each, whether this step has them or not.
+    const int line = fontMetrics().lineSpacing();
+    if (m_attempts->isHidden()) {
+        height += m_attempts->header()->sizeHint().height() + 2 * m_attempts->frameWidth() + line
+                  + layout()->spacing();
+    }
+    height += std::max(0, 2 * line - m_title->minimumSizeHint().height())
+              + std::max(0, 2 * line - m_facts->minimumSizeHint().height());
+    m_steadyMinimumHeight = std::max(m_steadyMinimumHeight, height);
+    hint.setHeight(m_steadyMinimumHeight);
+    return hint;
 }
 
 void TraceDetailsPane::showAttempts(const QJsonObject &payload)

@@ -75,6 +75,9 @@ public:
     QAction *copyJsonAction() const { return m_copyJson; }
     QAction *copyCurlAction() const { return m_copyCurl; }
 
+    // The same whatever the step: the splitter that holds the pane never moves when another is shown.
+    QSize minimumSizeHint() const override;
+
 protected:
     void changeEvent(QEvent *event) override;
 
@@ -113,6 +116,7 @@ private:
     QLabel *m_status;
     QLabel *m_facts;
     QTreeWidget *m_attempts;
+    mutable int m_steadyMinimumHeight = 0; // the most any step has needed
     QLineEdit *m_search;
     QLabel *m_matchLabel;
     QTabWidget *m_tabs;

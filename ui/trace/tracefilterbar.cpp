@@ -21,7 +21,7 @@ TraceFilterBar::TraceFilterBar(TraceFilterProxyModel *filter, QWidget *parent)
     , m_kindButton(new QToolButton(this))
     , m_kindMenu(new QMenu(m_kindButton))
     , m_toolName(new QLineEdit(this))
-    , m_errorsOnly(new QCheckBox(tr("Errors only"), this))
+    , m_errorsOnly(new QCheckBox(tr("Errors"), this))
     , m_clear(new QToolButton(this))
 {
     Q_ASSERT(filter);
@@ -47,6 +47,12 @@ TraceFilterBar::TraceFilterBar(TraceFilterProxyModel *filter, QWidget *parent)
     m_toolName->setPlaceholderText(tr("Tool name"));
     m_toolName->setToolTip(tr("Show only calls of tools whose name contains this text"));
     m_toolName->setClearButtonEnabled(true);
+    // A narrow pane may squeeze it, never below the words that say what it filters ("T…" said nothing).
+    // (Its minimum size hint holds the frame, the margins, the clear button and one wide character.)
+    const QFontMetrics metrics = m_toolName->fontMetrics();
+    m_toolName->setMinimumWidth(m_toolName->minimumSizeHint().width() - metrics.maxWidth()
+                                + metrics.horizontalAdvance(m_toolName->placeholderText())
+                                + metrics.averageCharWidth());
     connect(m_toolName, &QLineEdit::textChanged, filter, &TraceFilterProxyModel::setToolName);
 
     m_errorsOnly->setAccessibleName(tr("Errors only"));

@@ -38,6 +38,7 @@ TraceInspector::TraceInspector(Trace *trace, TraceModel *model, QWidget *parent)
     , m_tree(new QTreeView(this))
     , m_splitter(new QSplitter(Qt::Vertical, this))
     , m_timeline(new TraceTimeline(trace, this))
+    , m_timelineArea(new QScrollArea(m_splitter))
     , m_details(new TraceDetailsPane(model, this))
 {
     Q_ASSERT(trace && model && model->trace() == trace);
@@ -111,7 +112,7 @@ TraceInspector::TraceInspector(Trace *trace, TraceModel *model, QWidget *parent)
     m_followTimer.setInterval(0);
     connect(&m_followTimer, &QTimer::timeout, this, &TraceInspector::followNewRows);
 
-    auto *timelineArea = new QScrollArea(m_splitter);
+    QScrollArea *timelineArea = m_timelineArea;
     timelineArea->setAccessibleName(tr("Timeline of the turn"));
     timelineArea->setWidget(m_timeline);
     timelineArea->setWidgetResizable(true);
@@ -128,9 +129,16 @@ TraceInspector::TraceInspector(Trace *trace, TraceModel *model, QWidget *parent)
     // The details keep their layout's own minimum, so their header, attempts and tabs never overlap.
     m_tree->setMinimumHeight(6 * line);
     m_splitter->setChildrenCollapsible(false);
-    m_splitter->setStretchFactor(0, 3);
-    m_splitter->setStretchFactor(1, 1);
-    m_splitter->setStretchFactor(2, 3);
+    // A taller window grows the tree and the details; the timeline keeps its height.
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 0);
+    m_splitter->setStretchFactor(2, 1);
+    m_splitter->installEventFilter(this);
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] {
+        m_userSized = true;
+        if (m_sidePanel && m_sidePanel->isVisibleTo(this))
+            m_movedWithPanel = true;
+    });
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_filterBar, 1);
@@ -163,8 +171,25 @@ void TraceInspector::showSidePanel(bool visible)
     const int panelIndex = m_splitter->indexOf(m_sidePanel);
     const int detailsIndex = m_splitter->indexOf(m_details);
     QList<int> sizes = m_splitter->sizes();
-    m_sidePanel->setVisible(visible);
-    if (!visible || sizes.size() <= panelIndex)
+    if (!visible) {
+        const int panelSize = sizes.value(panelIndex);
+        m_sidePanel->setVisible(false);
+        if (!m_movedWithPanel && m_sizesWithoutPanel.size() == sizes.size()) {
+            // Nothing moved meanwhile: the column as it was.
+            m_splitter->setSizes(m_sizesWithoutPanel);
+        } else if (sizes.size() > panelIndex) {
+            // The panel's room goes to the details it came from.
+            sizes[detailsIndex] += panelSize + m_splitter->handleWidth();
+            sizes[panelIndex] = 0;
+            m_splitter->setSizes(sizes);
+        }
+        m_sizesWithoutPanel.clear();
+        return;
+    }
+    m_sizesWithoutPanel = sizes;
+    m_movedWithPanel = false;
+    m_sidePanel->setVisible(true);
+    if (sizes.size() <= panelIndex)
         return;
     // Take the panel's room from the details (down to their minimum), then from the timeline.
     // The panel's handle appears with it and needs its own few pixels.
@@ -340,7 +365,47 @@ bool TraceInspector::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_tree->viewport() && event->type() == QEvent::Resize)
         fitColumnsToWidth();
+    else if (watched == m_splitter && event->type() == QEvent::Resize && !m_userSized)
+        applyDefaultSizes();
     return QWidget::eventFilter(watched, event);
+}
+
+void TraceInspector::applyDefaultSizes()
+{
+    // The request and response are what a reader of the trace reads: the details take most of the
+    // column, the tree enough to pick a step, the timeline the lanes of a call and two tools.
+    const int handles = m_splitter->handleWidth() * (m_splitter->count() - 1);
+    const bool panelShown = m_sidePanel && m_sidePanel->isVisibleTo(this);
+    const int panelIndex = m_sidePanel ? m_splitter->indexOf(m_sidePanel) : -1;
+    QList<int> sizes = m_splitter->sizes();
+    const int total = m_splitter->height() - handles;
+    if (total <= 0 || sizes.size() < 3)
+        return;
+    const int timeline = m_timelineArea->minimumHeight();
+    int panel = 0;
+    if (panelShown && panelIndex >= 0)
+        panel = std::max(m_sidePanel->minimumHeight(), total * 2 / 5);
+    const int rest = total - timeline - panel;
+    const int tree = std::max(m_tree->minimumHeight(), rest / 3);
+    sizes[0] = tree;
+    sizes[1] = timeline;
+    sizes[2] = std::max(rest - tree, 0);
+    if (panelIndex >= 0)
+        sizes[panelIndex] = panel;
+    m_splitter->setSizes(sizes);
+}
+
+QByteArray TraceInspector::splitterState() const
+{
+    return m_splitter->saveState();
+}
+
+bool TraceInspector::restoreSplitterState(const QByteArray &state)
+{
+    if (!m_splitter->restoreState(state))
+        return false;
+    m_userSized = true;
+    return true;
 }
 
 void TraceInspector::fitColumnsToWidth()

@@ -6,6 +6,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class QScrollArea;
 class QSplitter;
 class QToolButton;
 class QTreeView;
@@ -55,9 +56,13 @@ public:
     TraceFilterProxyModel *filterModel() const { return m_filter; }
     TraceFilterBar *filterBar() const { return m_filterBar; }
     QSplitter *splitter() const { return m_splitter; }
+    // The user's division of the column, for the next window; restored, it is kept as it was.
+    QByteArray splitterState() const;
+    bool restoreSplitterState(const QByteArray &state);
 
     // A panel below the details in the same column (the debugger). Shown, it takes its room from the
     // details pane and the timeline, never from the tree; nothing in the column collapses to nothing.
+    // Hidden again, the column goes back to the sizes it had.
     void setSidePanel(QWidget *panel);
     void showSidePanel(bool visible);
     QWidget *sidePanel() const { return m_sidePanel; }
@@ -74,6 +79,8 @@ protected:
 private:
     // A narrow pane keeps the names readable: Kind goes first (the icon says it), then Tokens.
     void fitColumnsToWidth();
+    // Until the user moves a handle: the timeline its minimum, the details most of the rest.
+    void applyDefaultSizes();
     QHash<int, int> m_shortColumnWidths; // column -> the width it is given when shown
     QModelIndex viewIndexForNode(int nodeId) const;
     int turnOf(int nodeId) const;
@@ -97,13 +104,17 @@ private:
     QSplitter *m_splitter;
     QPointer<QWidget> m_sidePanel;
     TraceTimeline *m_timeline;
+    QScrollArea *m_timelineArea;
     TraceDetailsPane *m_details;
 
     QTimer m_followTimer; // one scroll per burst of new rows
     QPersistentModelIndex m_newestRow;
     bool m_following = true;
-    int m_selectingInCode = 0; // > 0 while this class moves the selection itself
-    int m_modelChanging = 0;   // > 0 while the filter proxy removes rows or relayouts
+    bool m_userSized = false;       // a handle was moved, or the user's sizes were restored
+    QList<int> m_sizesWithoutPanel; // the column before the side panel took its room
+    bool m_movedWithPanel = false;  // a handle was moved while the side panel showed
+    int m_selectingInCode = 0;      // > 0 while this class moves the selection itself
+    int m_modelChanging = 0;        // > 0 while the filter proxy removes rows or relayouts
 };
 
 } // namespace Loopscope::Ui

@@ -198,12 +198,12 @@ TraceTimeline::Range TraceTimeline::timeRange() const
     if (!m_trace || m_shownTurn < 0)
         return range;
     const TraceNode &turn = m_trace->node(m_shownTurn);
+    // The turn's own span: what happened before it (an MCP server's start-up it waited for) does not
+    // stretch the scale. Only a step that outlived a finished turn may lengthen it.
     range.startUs = turn.startedUs;
     range.endUs = turn.status == TraceStatus::Running ? m_clock->nowUs() : turn.endedUs;
-    for (const TimelineItem &item : m_items) {
-        range.startUs = std::min(range.startUs, item.startUs);
+    for (const TimelineItem &item : m_items)
         range.endUs = std::max(range.endUs, item.endUs);
-    }
     range.endUs = std::max(range.endUs, range.startUs + MinimumRangeUs);
     return range;
 }
@@ -356,15 +356,24 @@ void TraceTimeline::paintEvent(QPaintEvent *event)
                 continue;
             }
 
+            // Waiting for someone is not the machine's time: a grey, hatched bar whatever the decision.
+            if (item.isWait() && item.status != TraceStatus::Cancelled)
+                fill = TraceIcons::kindColor(TraceKind::Wait);
             if (item.isRunning())
                 fill.setAlpha(170);
             painter.setBrush(fill);
             QPen outline(selected ? palette().color(QPalette::Highlight) : fill.darker(140),
                          selected ? 2.5 : 1);
-            if (item.isRunning() && !selected)
+            if ((item.isRunning() || item.isWait()) && !selected)
                 outline.setStyle(Qt::DashLine);
             painter.setPen(outline);
-            painter.drawRoundedRect(geometry.adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+            const QRectF barRect = geometry.adjusted(0.5, 0.5, -0.5, -0.5);
+            painter.drawRoundedRect(barRect, 3, 3);
+            if (item.isWait()) {
+                painter.setPen(Qt::NoPen);
+                painter.setBrush(QBrush(fill.darker(150), Qt::BDiagPattern));
+                painter.drawRoundedRect(barRect, 3, 3);
+            }
 
             const QRectF textRect = geometry.adjusted(5, 0, -4, 0);
             if (textRect.width() > metrics.averageCharWidth() * 3) {
@@ -393,6 +402,12 @@ QString TraceTimeline::toolTipFor(const TimelineItem &item) const
         duration = tr("running for %1").arg(TraceModel::formatDuration(item.endUs - item.startUs));
     else if (!item.isMarker())
         duration = tr("took %1").arg(TraceModel::formatDuration(item.endUs - item.startUs));
+    if (item.startedBeforeTurnUs > 0) {
+        //: Tooltip of a step that began before its turn (an MCP server's start-up the turn waited for)
+        return tr("%1\n%2 · %3\nstarted %4 before the turn")
+            .arg(item.label, TraceModel::kindDisplayName(item.kind), status,
+                 TraceModel::formatSpan(item.startedBeforeTurnUs));
+    }
     //: Tooltip of a timeline bar: label, kind, status, start offset, duration
     return tr("%1\n%2 · %3\nstarted at +%4 %5")
         .arg(item.label, TraceModel::kindDisplayName(item.kind), status, TraceModel::formatDuration(offsetUs),

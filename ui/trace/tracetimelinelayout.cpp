@@ -48,7 +48,7 @@ bool shownOnTimeline(const TraceNode &node)
     }
 }
 
-void collect(const Trace &trace, int id, qint64 nowUs, QList<TimelineItem> &items)
+void collect(const Trace &trace, int id, qint64 turnStartUs, qint64 nowUs, QList<TimelineItem> &items)
 {
     const TraceNode &node = trace.node(id);
     if (shownOnTimeline(node)) {
@@ -59,13 +59,14 @@ void collect(const Trace &trace, int id, qint64 nowUs, QList<TimelineItem> &item
         item.label = node.label;
         if (const auto *tool = std::get_if<ToolCallData>(&node.payload))
             item.toolName = tool->call.name;
-        item.startUs = node.startedUs;
+        item.startUs = std::max(node.startedUs, turnStartUs);
+        item.startedBeforeTurnUs = item.startUs - node.startedUs;
         const qint64 end = node.status == TraceStatus::Running ? nowUs : node.endedUs;
         item.endUs = std::max(item.startUs, end);
         items.append(item);
     }
     for (int child : node.children)
-        collect(trace, child, nowUs, items);
+        collect(trace, child, turnStartUs, nowUs, items);
 }
 
 } // namespace
@@ -75,7 +76,7 @@ QList<TimelineItem> timelineItems(const Trace &trace, int turnId, qint64 nowUs)
     QList<TimelineItem> items;
     if (!trace.isValid(turnId))
         return items;
-    collect(trace, turnId, nowUs, items);
+    collect(trace, turnId, trace.node(turnId).startedUs, nowUs, items);
     std::stable_sort(items.begin(), items.end(),
                      [](const TimelineItem &a, const TimelineItem &b) { return a.startUs < b.startUs; });
     QList<TimelineSpan> spans;

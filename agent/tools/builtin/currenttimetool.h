@@ -25,6 +25,13 @@ public:
                              QTimeZone defaultZone = QTimeZone::systemTimeZone());
 
     ToolSchema schema() const override;
+    // Asked again, it tells a later time.
+    ToolBehaviour behaviour() const override
+    {
+        ToolBehaviour behaviour;
+        behaviour.resultVaries = true;
+        return behaviour;
+    }
     ToolResult invoke(const QJsonObject &arguments, ToolContext &context) const override;
 
 private:

@@ -7,6 +7,7 @@
 #include "ui/chat/noticecard.h"
 #include "ui/chat/textblockview.h"
 #include "ui/chat/toolcallcard.h"
+#include "ui/trace/traceicons.h"
 
 #include "agent/debug/stepdebugger.h"
 #include "agent/debug/toolapprovalpolicy.h"
@@ -33,6 +34,7 @@
 #include <QScopeGuard>
 #include <QScrollBar>
 #include <QSemaphore>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -407,6 +409,19 @@ private slots:
         QCOMPARE(prose.constFirst()->wordWrapMode(), QTextOption::WordWrap);
     }
 
+    void aFailedToolSaysSoInTheColourOfAnError()
+    {
+        ToolCallCard card(ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s));
+        const QColor plain = card.statusLabel()->palette().color(QPalette::WindowText);
+        const QColor error = TraceIcons::statusColor(TraceStatus::Error, card.palette());
+        QVERIFY(plain != error);
+        card.setResult(u"add failed: overflow"_s, ToolCallCard::Status::Failed);
+        QCOMPARE(card.statusLabel()->text(), u"Failed"_s);
+        QCOMPARE(card.statusLabel()->palette().color(QPalette::WindowText), error);
+        card.setResult(u"3"_s, ToolCallCard::Status::Succeeded);
+        QCOMPARE(card.statusLabel()->palette().color(QPalette::WindowText), plain);
+    }
+
     void aToolCardCollapsesAndExpands()
     {
         ToolCallCard card(ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s));
@@ -489,6 +504,55 @@ private slots:
             QTest::mouseClick(notice->retryButton(), Qt::LeftButton);
             QCOMPARE(retried.size(), 1);
         }
+    }
+
+    void aRetryNoticeSaysRetryingThenThatTheCallRecovered()
+    {
+        Fixture f;
+        Step answer = ScriptedModelClient::text(u"Hello."_s);
+        answer.delayMs = -1; // the test plays the attempts and the answer
+        f.client.enqueue(answer);
+        ModelAttempt failed;
+        failed.number = 1;
+        failed.httpStatus = 429;
+        failed.error = u"rate limited (429) — retrying in 1 s (attempt 2 of 3)"_s;
+        failed.retryInMs = 1000;
+        f.agent.send(u"Hi"_s);
+        QTRY_COMPARE(f.client.requests().size(), 1);
+        emit f.client.attemptFinished(failed);
+
+        QTRY_VERIFY(indexOfKind(f.view, ChatItem::Kind::Notice) > 0);
+        const int index = indexOfKind(f.view, ChatItem::Kind::Notice);
+        auto *notice = static_cast<NoticeCard *>(f.view.item(index));
+        QCOMPARE(notice->severity(), NoticeCard::Severity::Retrying);
+        QCOMPARE(notice->title(), NoticeCard::titleFor(NoticeCard::Severity::Retrying));
+        QVERIFY(notice->message().contains(u"retrying in 1 s"_s));
+
+        emit f.client.finished(answer.response);
+        QTRY_COMPARE(f.finished.size(), 1);
+
+        // The same card, now saying what happened.
+        QCOMPARE(f.view.item(index), notice);
+        QCOMPARE(notice->severity(), NoticeCard::Severity::Recovered);
+        QCOMPARE(notice->title(), NoticeCard::titleFor(NoticeCard::Severity::Recovered));
+        QCOMPARE(notice->message(), u"Recovered after 2 attempts: attempt 1 failed (HTTP 429)."_s);
+        QVERIFY(!notice->plainText().contains(u"retrying in"_s));
+        QVERIFY(!notice->isRetryAvailable());
+    }
+
+    void eachKindOfNoticeHasItsOwnTitle()
+    {
+        const QList<NoticeCard::Severity> all{
+            NoticeCard::Severity::Error,      NoticeCard::Severity::Limit,
+            NoticeCard::Severity::Cancelled,  NoticeCard::Severity::Blocked,
+            NoticeCard::Severity::Info,       NoticeCard::Severity::Retrying,
+            NoticeCard::Severity::Recovered,  NoticeCard::Severity::RetriesFailed,
+            NoticeCard::Severity::ContextFull};
+        QSet<QString> titles;
+        for (const NoticeCard::Severity severity : all)
+            titles.insert(NoticeCard::titleFor(severity));
+        QCOMPARE(titles.size(), all.size());
+        QVERIFY(!titles.contains(QString()));
     }
 
     void onlyTheLatestTurnOffersRetry()

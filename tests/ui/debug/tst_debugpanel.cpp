@@ -431,6 +431,33 @@ private slots:
             QCOMPARE(fed.text, u"3, said by hand"_s);
     }
 
+    void usingATypedResultSaysSoBesideTheButton()
+    {
+        Fixture f;
+        QVERIFY(f.showPanel());
+        f.child<QLineEdit>(u"toolNamesEdit"_s)->setText(u"add"_s);
+        f.client.enqueue({ScriptedModelClient::calls({AgentFixture::add(u"c1"_s, 1, 2)}),
+                          ScriptedModelClient::text(u"ok"_s)});
+        QVERIFY(f.agent.send(u"1 + 2?"_s));
+        QVERIFY(f.waitForToolStop(u"add"_s));
+
+        auto *status = f.child<QLabel>(u"resultStatus"_s);
+        QVERIFY(status);
+        QVERIFY(!status->isVisible());
+        auto *editor = f.child<QPlainTextEdit>(u"resultEditor"_s);
+        editor->setPlainText(u"3, said by hand"_s);
+        QTest::mouseClick(f.child<QPushButton>(u"useResultButton"_s), Qt::LeftButton);
+        // In the same box as the button, not only at the top of the panel.
+        QVERIFY(status->isVisible());
+        QVERIFY2(status->text().contains(u"Staged"_s), qPrintable(status->text()));
+        QCOMPARE(status->parentWidget(), f.child<QPushButton>(u"useResultButton"_s)->parentWidget());
+        // Typing on says that the new text is not what is staged.
+        editor->setPlainText(u"4"_s);
+        QVERIFY2(status->text().contains(u"Changed"_s), qPrintable(status->text()));
+        f.panel.continueAction()->trigger();
+        QVERIFY(f.waitForEnd());
+    }
+
     void shiftF5AsksToStopAndThePanelEmptiesWhenTheTurnIsCancelled()
     {
         Fixture f;

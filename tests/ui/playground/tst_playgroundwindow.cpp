@@ -8,9 +8,11 @@
 #include "agent/trace/trace.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/openaicompletion.h"
+#include "translations/translations.h"
 #include "ui/playground/playgroundwindow.h"
 
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QNetworkAccessManager>
@@ -34,7 +36,12 @@ class PlaygroundWindowTest : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase() { qputenv(keyVariable.toLatin1().constData(), "sk-window-0123456789"); }
+    void initTestCase()
+    {
+        qputenv(keyVariable.toLatin1().constData(), "sk-window-0123456789");
+        // As the app does: the English plural forms.
+        Translations::install();
+    }
 
     void init()
     {
@@ -119,6 +126,67 @@ private slots:
         QVERIFY2(window.statusText().contains(u"not valid JSON"_s), qPrintable(window.statusText()));
         QCOMPARE(request->toPlainText(), u"{\"messages\": ["_s);
         QCOMPARE(int(m_server->requests().size()), sent);
+    }
+
+    void aModelEditedInTheJsonIsTheOneSentWhenTheFieldIsLeftAlone()
+    {
+        PlaygroundWindow window(m_session.get(), m_call, {profile()},
+                                new PlaygroundRun(m_network.get(), nullptr));
+        window.setAttribute(Qt::WA_DeleteOnClose, false);
+        auto *request = window.findChild<QPlainTextEdit *>(u"requestEdit"_s);
+        auto *model = window.findChild<QLineEdit *>(u"modelEdit"_s);
+        QCOMPARE(model->text(), u"test-model"_s);
+        QVERIFY(request->toPlainText().contains(u"\"test-model\""_s));
+        request->setPlainText(request->toPlainText().replace(u"\"test-model\""_s, u"\"json-model\""_s));
+        QSignalSpy added(&window, &PlaygroundWindow::variantAdded);
+        window.send();
+        QTRY_COMPARE(added.size(), 1);
+        QCOMPARE(m_server->requests().constLast().json()[u"model"_s].toString(), u"json-model"_s);
+        // The field shows what was sent, and typing there wins the next time.
+        QCOMPARE(model->text(), u"json-model"_s);
+        model->setText(u"field-model"_s);
+        window.send();
+        QTRY_COMPARE(added.size(), 2);
+        QCOMPARE(m_server->requests().constLast().json()[u"model"_s].toString(), u"field-model"_s);
+    }
+
+    void theReRunsCountTheirTokensInWords()
+    {
+        PlaygroundWindow window(m_session.get(), m_call, {profile()},
+                                new PlaygroundRun(m_network.get(), nullptr));
+        window.setAttribute(Qt::WA_DeleteOnClose, false);
+        QSignalSpy added(&window, &PlaygroundWindow::variantAdded);
+        window.send();
+        QTRY_COMPARE(added.size(), 1);
+        const QString item = window.findChild<QListWidget *>(u"variantList"_s)->item(0)->text();
+        QVERIFY2(item.endsWith(u" 15 tokens"_s), qPrintable(item));
+    }
+
+    void forkIsOfferedOnlyForAResponseThatCanBeForked()
+    {
+        m_server->setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            QJsonObject completion = openAiCompletion(QString(), u"test-model"_s);
+            QJsonObject choice = completion[u"choices"_s].toArray().first().toObject();
+            QJsonObject message = choice[u"message"_s].toObject();
+            message[u"content"_s] = QJsonValue::Null;
+            message[u"tool_calls"_s] = QJsonArray{QJsonObject{
+                {u"id"_s, u"call_1"_s},
+                {u"type"_s, u"function"_s},
+                {u"function"_s, QJsonObject{{u"name"_s, u"calculator"_s}, {u"arguments"_s, u"{}"_s}}}}};
+            choice[u"message"_s] = message;
+            choice[u"finish_reason"_s] = u"tool_calls"_s;
+            completion[u"choices"_s] = QJsonArray{choice};
+            exchange.respondJson(200, completion);
+        });
+        PlaygroundWindow window(m_session.get(), m_call, {profile()},
+                                new PlaygroundRun(m_network.get(), nullptr));
+        window.setAttribute(Qt::WA_DeleteOnClose, false);
+        QSignalSpy added(&window, &PlaygroundWindow::variantAdded);
+        window.send();
+        QTRY_COMPARE(added.size(), 1);
+        auto *fork = window.findChild<QPushButton *>(u"forkButton"_s);
+        QVERIFY(!fork->isEnabled());
+        QVERIFY2(fork->toolTip().contains(u"calls 1 tool,"_s), qPrintable(fork->toolTip()));
     }
 
 private:

@@ -122,6 +122,50 @@ private slots:
         // Whatever the width, the words never outlast the bar's fields.
         QVERIFY(full.join(u" | "_s).contains(u"this session"_s));
     }
+
+    void aLongMessageIsElidedWithItsWholeTextOnHoverAndExpires()
+    {
+        QNetworkAccessManager network;
+        ChatSession session(&network);
+        QPlainTextEdit draft;
+        Ui::SessionStatusBar bar(&session, &draft);
+        bar.resize(900, bar.sizeHint().height());
+        bar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        const QString message = u"The replay of this turn diverged from its recording at the model call of "
+                                "iteration 2 and finished in three iterations; Failed to execute child "
+                                "process \"xdg-open\" (No such file or directory)"_s;
+        bar.say(message, 300);
+        QLabel *shown = bar.messageLabel();
+        QVERIFY(shown->isVisible());
+        QCOMPARE(bar.message(), message);
+        // Never cut at the edge mid-word: elided to the room it has, the whole on hover.
+        QVERIFY2(shown->text().endsWith(u"…"_s), qPrintable(shown->text()));
+        QVERIFY2(shown->fontMetrics().horizontalAdvance(shown->text()) <= shown->contentsRect().width(),
+                 qPrintable(u"%1 px: %2"_s.arg(shown->contentsRect().width()).arg(shown->text())));
+        QCOMPARE(shown->toolTip(), message);
+        QVERIFY(!field(bar, u"Provider and model"_s)->isVisible());
+        // Its time up, it goes and the provider is back.
+        QTRY_VERIFY(bar.message().isEmpty());
+        QVERIFY(!shown->isVisible());
+        QVERIFY(field(bar, u"Provider and model"_s)->isVisible());
+    }
+
+    void aShortMessageIsShownWholeWithoutATooltip()
+    {
+        QNetworkAccessManager network;
+        ChatSession session(&network);
+        QPlainTextEdit draft;
+        Ui::SessionStatusBar bar(&session, &draft);
+        bar.resize(1280, bar.sizeHint().height());
+        bar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        bar.say(u"The next turn uses gpt-4o."_s);
+        QCOMPARE(bar.messageLabel()->text(), u"The next turn uses gpt-4o."_s);
+        QVERIFY(bar.messageLabel()->toolTip().isEmpty());
+        // Nor does a message change the fields' words.
+        QVERIFY2(!bar.text().contains(u"gpt-4o."_s), qPrintable(bar.text()));
+    }
 };
 
 QTEST_MAIN(SessionStatusBarTest)

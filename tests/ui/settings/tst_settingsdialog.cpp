@@ -1,7 +1,9 @@
 #include "agent/config/appsettings.h"
+#include "agent/config/filesecretstore.h"
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
 #include "agent/providers/connectiontester.h"
+#include "agent/session/chatsession.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/openaicompletion.h"
@@ -16,6 +18,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -55,6 +58,33 @@ public:
     {
         QTimer::singleShot(0, context, [done] { done({}); });
     }
+};
+
+// A desktop without a keychain, as QtKeychain reports it without a Secret Service; it offers a real key
+// file in its place.
+class NoKeychainStore final : public SecretStore
+{
+public:
+    explicit NoKeychainStore(const QString &keyFilePath)
+        : m_keyFile(keyFilePath)
+    {}
+
+    void read(const QString &, QObject *context, ReadCallback done) override
+    {
+        QTimer::singleShot(0, context, [done] { done({std::nullopt, reason, Problem::NoKeychain}); });
+    }
+    void write(const QString &, const QString &, QObject *context, WriteCallback done) override
+    {
+        QTimer::singleShot(0, context, [done] { done({Problem::NoKeychain, reason}); });
+    }
+    void remove(const QString &, QObject *context, WriteCallback done) override
+    {
+        QTimer::singleShot(0, context, [done] { done({Problem::NoKeychain, reason}); });
+    }
+    SecretStore *keyFile() const override { return const_cast<FileSecretStore *>(&m_keyFile); }
+
+    FileSecretStore m_keyFile;
+    static inline const QString reason = u"Cannot autolaunch D-Bus without X11 $DISPLAY"_s;
 };
 
 // One test's world: its own settings file and its own keychain service, so no test sees another's keys.
@@ -630,6 +660,130 @@ private slots:
         QVERIFY(dialogButton(dialog.get(), QDialogButtonBox::Ok)->isEnabled()); // the user may retry
         // The typed key is still there to retry with, as dots.
         QCOMPARE(child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s)->text(), u"sk-unsaved-0123456789"_s);
+    }
+
+    void withoutAKeychainTheProfileSaysSoAndOffersAnEnvironmentVariable()
+    {
+        Fixture f;
+        f.seedProfile(u"work"_s, u"gpt-a"_s);
+        NoKeychainStore store(f.dir.filePath(u"keys.json"_s));
+        auto dialog = f.open(&store);
+        auto *panel = child<QWidget>(dialog.get(), u"noKeychainPanel"_s);
+        QVERIFY(panel);
+        QTRY_VERIFY(panel->isVisible());
+        const QString message = child<QLabel>(dialog.get(), u"noKeychainLabel"_s)->text();
+        QVERIFY2(message.contains(u"No keychain is available on this desktop"_s), qPrintable(message));
+        auto *keyFile = child<QCheckBox>(dialog.get(), u"keyFileCheck"_s);
+        QVERIFY(keyFile);
+        QVERIFY(keyFile->isVisible());
+        QVERIFY(!keyFile->isChecked());
+        QCOMPARE(child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s)->placeholderText(),
+                 u"no keychain on this desktop"_s);
+
+        QTest::mouseClick(child<QPushButton>(dialog.get(), u"useEnvironmentButton"_s), Qt::LeftButton);
+        auto *variable = child<QLineEdit>(dialog.get(), u"apiKeyEnvEdit"_s);
+        QCOMPARE(variable->text(), u"OPENAI_API_KEY"_s);
+        QVERIFY(variable->hasFocus());
+        QVERIFY(!panel->isVisible());
+        QVERIFY(!keyFile->isVisible());
+
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY(!dialog->isVisible());
+        QCOMPARE(f.reread()->value(u"providers/work/apiKeyEnv"_s).toString(), u"OPENAI_API_KEY"_s);
+    }
+
+    void withoutAKeychainAKeyGoesToAFileOnlyTheUserCanReadOnceTheWarningIsAccepted()
+    {
+        FakeHttpServer server;
+        QVERIFY(server.listen());
+        server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (request.method == "GET" && request.path.endsWith("/models")) {
+                exchange.respondJson(
+                    200, QJsonObject{{u"object"_s, u"list"_s},
+                                     {u"data"_s, QJsonArray{QJsonObject{{u"id"_s, u"gpt-a"_s}},
+                                                            QJsonObject{{u"id"_s, u"gpt-b"_s}}}}});
+            } else {
+                exchange.respondJson(404, QJsonObject{});
+            }
+        });
+        Fixture f;
+        const QString keyFilePath = f.dir.filePath(u"config/keys.json"_s);
+        NoKeychainStore store(keyFilePath);
+        auto dialog = f.open(&store);
+        QSignalSpy applied(dialog.get(), &Ui::SettingsDialog::applied);
+        QTest::mouseClick(child<QPushButton>(dialog.get(), u"addProviderButton"_s), Qt::LeftButton);
+        retype(child<QLineEdit>(dialog.get(), u"nameEdit"_s), u"Work"_s);
+        QTest::keyClicks(child<QLineEdit>(dialog.get(), u"baseUrlEdit"_s),
+                         server.baseUrl().resolved(QUrl(u"/v1"_s)).toString());
+        QTest::keyClicks(child<QLineEdit>(dialog.get(), u"modelEdit"_s), u"gpt-a"_s);
+        auto *key = child<QLineEdit>(dialog.get(), u"apiKeyEdit"_s);
+        QTest::keyClicks(key, u"sk-file-0123456789"_s);
+
+        // Saved as a user would: the keychain is not there, and that is what the dialog says.
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY(!dialog->isSaving());
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(applied.size(), 0);
+        const QString status = child<QLabel>(dialog.get(), u"statusLabel"_s)->text();
+        QVERIFY2(status.contains(u"No keychain is available on this desktop"_s), qPrintable(status));
+        QVERIFY2(!status.contains(u"refused"_s), qPrintable(status));
+        auto *panel = child<QWidget>(dialog.get(), u"noKeychainPanel"_s);
+        QVERIFY(panel);
+        QTRY_VERIFY(panel->isVisible());
+        QCOMPARE(key->text(), u"sk-file-0123456789"_s); // still there, to be stored elsewhere
+
+        // The file only with the warning read and agreed to: first declined, then accepted.
+        auto *keyFile = child<QCheckBox>(dialog.get(), u"keyFileCheck"_s);
+        QVERIFY(keyFile);
+        QVERIFY(keyFile->isVisible());
+        keyFile->click();
+        QMessageBox *warning = nullptr;
+        QTRY_VERIFY((warning = dialog->findChild<QMessageBox *>(u"keyFileWarning"_s)) != nullptr);
+        QTRY_VERIFY(warning->isVisible());
+        QVERIFY2(warning->text().contains(u"unencrypted"_s), qPrintable(warning->text()));
+        QVERIFY(!keyFile->isChecked());
+        warning->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY(dialog->findChild<QMessageBox *>(u"keyFileWarning"_s) == nullptr);
+        QVERIFY(!keyFile->isChecked());
+        QVERIFY(!QFile::exists(keyFilePath));
+
+        keyFile->click();
+        QTRY_VERIFY((warning = dialog->findChild<QMessageBox *>(u"keyFileWarning"_s)) != nullptr);
+        QAbstractButton *agree = nullptr;
+        for (QAbstractButton *button : warning->buttons()) {
+            if (warning->buttonRole(button) == QMessageBox::AcceptRole)
+                agree = button;
+        }
+        QVERIFY(agree);
+        agree->click();
+        QTRY_VERIFY(keyFile->isChecked());
+        QVERIFY(!panel->isVisible());
+
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY(!dialog->isVisible());
+        QCOMPARE(applied.size(), 1);
+        QCOMPARE(QFile::permissions(keyFilePath)
+                     & (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup
+                        | QFileDevice::WriteOther),
+                 QFileDevice::Permissions());
+        QVERIFY(!f.ini().contains("sk-file")); // never in the settings file
+
+        // Reopened as after a restart: the profile says where its key is, and its models list with it.
+        const std::unique_ptr<QSettings> settings = f.reread();
+        ProviderProfileStore reopened(settings.get());
+        const QList<ProviderProfile> profiles = reopened.profiles();
+        QCOMPARE(profiles.size(), 1);
+        QCOMPARE(profiles.first().keyStorage, ProviderProfile::KeyStorage::File);
+        NoKeychainStore restarted(keyFilePath);
+        ChatSession session(&f.network);
+        QSignalSpy listed(&session, &ChatSession::modelsListed);
+        session.useProfile(profiles.first(), &restarted);
+        QTRY_VERIFY(session.hasProvider());
+        QCOMPARE(session.setup().providerProblem(), QString());
+        session.listModels();
+        QTRY_COMPARE(listed.size(), 1);
+        QCOMPARE(listed.first().first().toStringList(), (QStringList{u"gpt-a"_s, u"gpt-b"_s}));
+        QCOMPARE(server.requests().constLast().header("Authorization"), "Bearer sk-file-0123456789"_ba);
     }
 
     void everyControlHasAnAccessibleNameAndEveryPageDistinctMnemonics()

@@ -143,6 +143,39 @@ private slots:
         QVERIFY(label(u"Timing and tokens"_s).contains(u"read_file"_s));
     }
 
+    void theHeaderSplitsAStepsTimeIntoWorkingAndWaiting()
+    {
+        using TraceSamples::Ms;
+        using TraceSamples::T0;
+        Trace trace;
+        TraceModel model(&trace);
+        const int turn = trace.begin(-1, TraceKind::Turn, u"t"_s, T0, TurnData{});
+        const int iteration = trace.begin(turn, TraceKind::Iteration, u"i"_s, T0, IterationData{1, 10});
+        const int wait = trace.begin(iteration, TraceKind::Wait, u"Paused at a breakpoint"_s, T0,
+                                     WaitData{u"breakpoint"_s, u"allowed"_s});
+        trace.finish(wait, TraceStatus::Ok, T0 + 23'900 * Ms);
+        trace.finish(iteration, TraceStatus::Ok, T0 + 27'000 * Ms);
+        trace.finish(turn, TraceStatus::Ok, T0 + 27'000 * Ms);
+        Ui::TraceDetailsPane pane(&model);
+        const auto facts = [&pane] {
+            for (QLabel *l : pane.findChildren<QLabel *>()) {
+                if (l->accessibleName() == u"Timing and tokens"_s)
+                    return l->text();
+            }
+            return u"<no label>"_s;
+        };
+
+        pane.setNode(iteration);
+        const QString split = TraceModel::formatSpan(27'000 * Ms) + u" ("_s
+                              + TraceModel::formatSpan(3'100 * Ms) + u" working, "_s
+                              + TraceModel::formatSpan(23'900 * Ms) + u" waiting for you)"_s;
+        QVERIFY2(facts().contains(split), qPrintable(facts()));
+
+        pane.setNode(wait);
+        QVERIFY2(facts().contains(u"took "_s + TraceModel::formatDuration(23'900 * Ms)), qPrintable(facts()));
+        QVERIFY2(!facts().contains(u"working"_s), qPrintable(facts()));
+    }
+
     void theHeaderShowsTheCostAndTheContextWindowFilled()
     {
         Trace trace;

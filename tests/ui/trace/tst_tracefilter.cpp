@@ -228,6 +228,21 @@ private slots:
         QCOMPARE(bar.kindButton()->text(), u"All kinds"_s);
     }
 
+    void aSqueezedFilterBarKeepsTheToolNameFieldReadable()
+    {
+        Fixture f;
+        Ui::TraceFilterBar bar(&f.filter);
+        bar.resize(bar.minimumSizeHint().width(), bar.sizeHint().height());
+        bar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        QLineEdit *field = bar.toolNameField();
+        // Its words beside the clear button and the frame, not "T…".
+        const QFontMetrics metrics = field->fontMetrics();
+        const int chrome = field->minimumSizeHint().width() - metrics.maxWidth();
+        QVERIFY2(field->width() >= chrome + metrics.horizontalAdvance(field->placeholderText()),
+                 qPrintable(u"%1 px"_s.arg(field->width())));
+    }
+
     void theFilterBarsControlsHaveAccessibleNames()
     {
         Fixture f;

@@ -1,5 +1,6 @@
 #include "agent/trace/tracemodel.h"
 #include "tests/ui/trace/tracesamples.h"
+#include "ui/trace/jsontreeview.h"
 #include "ui/trace/tracedetailspane.h"
 #include "ui/trace/tracefilterbar.h"
 #include "ui/trace/tracefilterproxymodel.h"
@@ -474,6 +475,91 @@ private slots:
             QVERIFY(widget);
             QVERIFY2(!widget->accessibleName().isEmpty(), widget->metaObject()->className());
         }
+    }
+
+    void theDetailsGetTheRoomAndTheTimelineItsMinimum_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("a 1280x800 window's trace column") << QSize(600, 690);
+        QTest::newRow("a 900x600 window's trace column") << QSize(420, 490);
+    }
+
+    void theDetailsGetTheRoomAndTheTimelineItsMinimum()
+    {
+        QFETCH(QSize, size);
+        Fixture f(size);
+        const TraceSamples::Sample sample = TraceSamples::addSampleTurn(f.trace);
+        f.inspector.selectNode(sample.modelCall);
+        QCoreApplication::processEvents();
+        QSplitter *splitter = f.inspector.splitter();
+        QWidget *timeline = splitter->widget(1);
+        QCOMPARE(timeline->height(), timeline->minimumHeight());
+        // The request's tree shows more than its first few rows; the tree its steps.
+        const int details = f.inspector.detailsPane()->height();
+        QVERIFY2(
+            details >= f.inspector.treeView()->height(),
+            qPrintable(u"details %1 px, tree %2 px"_s.arg(details).arg(f.inspector.treeView()->height())));
+        const int rows = f.inspector.detailsPane()->requestView()->viewport()->height()
+                         / f.inspector.fontMetrics().lineSpacing();
+        QString sizes;
+        for (int s : splitter->sizes())
+            sizes += QString::number(s) + u' ';
+        QVERIFY2(rows >= (size.height() > 600 ? 12 : 4),
+                 qPrintable(u"%1 rows; the column %2 (details' minimum %3, request view %4)"_s.arg(rows)
+                                .arg(sizes)
+                                .arg(f.inspector.detailsPane()->minimumSizeHint().height())
+                                .arg(f.inspector.detailsPane()->requestView()->height())));
+    }
+
+    void selectingAnotherKindOfStepLeavesTheSplitterAlone_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("a 1280x800 window's trace column") << QSize(600, 690);
+        QTest::newRow("a 900x600 window's trace column") << QSize(420, 490);
+    }
+
+    void selectingAnotherKindOfStepLeavesTheSplitterAlone()
+    {
+        QFETCH(QSize, size);
+        Fixture f(size);
+        const TraceSamples::Sample sample = TraceSamples::addSampleTurn(f.trace);
+        f.inspector.selectNode(sample.turn);
+        QCoreApplication::processEvents();
+        // The user squeezes the details as far as they go.
+        QList<int> sizes = f.inspector.splitter()->sizes();
+        sizes[0] += sizes[2];
+        sizes[2] = 0;
+        f.inspector.splitter()->setSizes(sizes);
+        QCoreApplication::processEvents();
+        const QList<int> chosen = f.inspector.splitter()->sizes();
+        for (int node : {sample.modelCall, sample.readFile, sample.error, sample.modelCall, sample.summary,
+                         sample.turn}) {
+            f.inspector.selectNode(node);
+            QCoreApplication::processEvents();
+            QCOMPARE(f.inspector.splitter()->sizes(), chosen);
+        }
+    }
+
+    void aSidePanelShownAndHiddenGivesTheSizesBack()
+    {
+        Fixture f(QSize(600, 690));
+        TraceSamples::addSampleTurn(f.trace);
+        auto *panel = new QWidget;
+        f.inspector.setSidePanel(panel);
+        QCoreApplication::processEvents();
+        QList<int> sizes = f.inspector.splitter()->sizes();
+        // Where the user put them.
+        sizes[0] += 40;
+        sizes[2] -= 40;
+        f.inspector.splitter()->setSizes(sizes);
+        const QList<int> chosen = f.inspector.splitter()->sizes();
+
+        f.inspector.showSidePanel(true);
+        QTRY_VERIFY(panel->isVisible());
+        QVERIFY(f.inspector.splitter()->sizes() != chosen);
+        f.inspector.showSidePanel(false);
+        QTRY_VERIFY(panel->isHidden());
+        QCOMPARE(f.inspector.splitter()->sizes(), chosen);
     }
 
     void aSidePanelTakesItsRoomFromTheDetailsNotTheTree_data()

@@ -188,6 +188,38 @@ private slots:
                  u"read_file"_s);
     }
 
+    void anIterationIsRedForAFailureNeverForItsLength()
+    {
+        using TraceSamples::Ms;
+        using TraceSamples::T0;
+        Trace trace;
+        TraceModel model(&trace);
+        Ui::TraceStyleProxy style;
+        style.setPalette(themePalette(u"light"_s));
+        style.setSourceModel(&model);
+        QAbstractItemModelTester tester(&style, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const int turn = trace.begin(-1, TraceKind::Turn, u"t"_s, T0, TurnData{});
+        // 16.6 s, nearly all of it the user's approval, and the tool then did its job.
+        const int slow = trace.begin(turn, TraceKind::Iteration, u"slow"_s, T0, IterationData{1, 10});
+        const int wait
+            = trace.begin(slow, TraceKind::Wait, u"w"_s, T0, WaitData{u"approval"_s, u"allowed"_s});
+        trace.finish(wait, TraceStatus::Ok, T0 + 16'000 * Ms);
+        trace.finish(slow, TraceStatus::Ok, T0 + 16'600 * Ms);
+        // 0.2 s, and every tool call failed.
+        const int failed
+            = trace.begin(turn, TraceKind::Iteration, u"failed"_s, T0 + 16'600 * Ms, IterationData{2, 10});
+        trace.finish(failed, TraceStatus::Error, T0 + 16'800 * Ms);
+        trace.finish(turn, TraceStatus::Ok, T0 + 17'000 * Ms);
+
+        const QColor red = Ui::TraceIcons::statusColor(TraceStatus::Error, style.palette());
+        for (int column : {int(TraceModel::NameColumn), int(TraceModel::DurationColumn)}) {
+            const QModelIndex slowCell = style.mapFromSource(model.indexForNode(slow, column));
+            const QModelIndex failedCell = style.mapFromSource(model.indexForNode(failed, column));
+            QVERIFY(!slowCell.data(Qt::ForegroundRole).isValid());
+            QCOMPARE(failedCell.data(Qt::ForegroundRole).value<QColor>(), red);
+        }
+    }
+
     void aNewPaletteRecoloursEveryRow()
     {
         Trace trace;

@@ -249,6 +249,78 @@ private slots:
         QVERIFY2(text.contains(TraceModel::formatDuration(700'000)), qPrintable(text));
         QToolTip::hideText();
     }
+
+    void aWaitForTheUserIsABarOverItsSpanNotAMarker()
+    {
+        Trace trace;
+        const int turn = trace.begin(-1, TraceKind::Turn, u"t"_s, T0, TurnData{});
+        const int iteration = trace.begin(turn, TraceKind::Iteration, u"i"_s, T0, IterationData{1, 10});
+        const int tool = trace.begin(iteration, TraceKind::ToolCall, u"write_file"_s, T0 + 100 * Ms,
+                                     TraceSamples::toolCallData(u"write_file"_s, u"{}"_s));
+        const int wait = trace.begin(tool, TraceKind::Wait, u"Waiting for your approval"_s, T0 + 100 * Ms,
+                                     WaitData{u"approval"_s, {}});
+        trace.finish(wait, TraceStatus::Ok, T0 + 16'000 * Ms);
+        trace.update(tool, [](TraceNode &node) { node.startedUs = T0 + 16'000 * Ms; });
+        trace.finish(tool, TraceStatus::Ok, T0 + 16'500 * Ms);
+        trace.finish(iteration, TraceStatus::Ok, T0 + 16'600 * Ms);
+        trace.finish(turn, TraceStatus::Ok, T0 + 16'600 * Ms);
+
+        const QList<Ui::TimelineItem> items = Ui::timelineItems(trace, turn, T0 + 20'000 * Ms);
+        QCOMPARE(shown(items), (QList<Shown>{{wait, 0, false, false}, {tool, 0, false, false}}));
+        QVERIFY(items.at(0).isWait());
+        QVERIFY(!items.at(1).isWait());
+        QCOMPARE(items.at(0).startUs, T0 + 100 * Ms);
+        QCOMPARE(items.at(0).endUs, T0 + 16'000 * Ms);
+
+        Ui::TraceTimeline timeline(&trace);
+        timeline.setTurn(turn);
+        timeline.resize(600, 120);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        // The wait takes most of the turn's width, the tool the little after it.
+        QCOMPARE_GT(timeline.itemRect(wait).width(), 10 * timeline.itemRect(tool).width());
+        QCOMPARE_LE(timeline.itemRect(wait).right(), timeline.itemRect(tool).left() + 1);
+    }
+
+    void anMcpStartUpBeforeTheTurnDoesNotStretchItsScale()
+    {
+        // The turn waited 14 s for an MCP server to start, then ran for 13 s.
+        Trace trace;
+        const int turn = trace.begin(-1, TraceKind::Turn, u"t"_s, T0, TurnData{});
+        const int mcp = trace.begin(turn, TraceKind::McpServer, u"MCP server files"_s, T0 - 14'000 * Ms,
+                                    McpServerData{u"files"_s, {}, {}, {}});
+        trace.finish(mcp, TraceStatus::Ok, T0 - 100 * Ms);
+        const int iteration = trace.begin(turn, TraceKind::Iteration, u"i"_s, T0, IterationData{1, 10});
+        const int model = trace.begin(iteration, TraceKind::ModelCall, u"chat"_s, T0 + 10 * Ms,
+                                      TraceSamples::modelCallData());
+        trace.finish(model, TraceStatus::Ok, T0 + 13'000 * Ms);
+        trace.finish(iteration, TraceStatus::Ok, T0 + 13'000 * Ms);
+        trace.finish(turn, TraceStatus::Ok, T0 + 13'000 * Ms);
+
+        const QList<Ui::TimelineItem> items = Ui::timelineItems(trace, turn, T0 + 20'000 * Ms);
+        QCOMPARE(items.size(), 2);
+        QCOMPARE(items.at(0).nodeId, mcp);
+        QCOMPARE(items.at(0).startUs, T0);
+        QCOMPARE(items.at(0).startedBeforeTurnUs, 14'000 * Ms);
+
+        Ui::TraceTimeline timeline(&trace);
+        timeline.setTurn(turn);
+        timeline.resize(600, 120);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        // The model call fills the turn's span: nearly the whole width, not half of it.
+        QCOMPARE_GT(timeline.itemRect(model).width(), 550);
+        QCOMPARE_LE(timeline.itemRect(mcp).center().x(), timeline.itemRect(model).left() + 1);
+
+        const QPoint pos = timeline.itemRect(mcp).center();
+        QHelpEvent help(QEvent::ToolTip, pos, timeline.mapToGlobal(pos));
+        QCoreApplication::sendEvent(&timeline, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        const QString text = QToolTip::text();
+        QVERIFY2(text.contains(u"before the turn"_s), qPrintable(text));
+        QVERIFY2(text.contains(TraceModel::formatSpan(14'000 * Ms)), qPrintable(text));
+        QToolTip::hideText();
+    }
 };
 
 QTEST_MAIN(TraceTimelineTest)
