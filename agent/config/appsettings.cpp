@@ -22,6 +22,8 @@ const QString PostLoopKey = u"loop/postLoop"_s;
 const QString ToolTimeoutKey = u"loop/toolTimeoutMs"_s;
 const QString SystemPromptKey = u"loop/systemPrompt"_s;
 const QString ReadTimeoutKey = u"loop/providerReadTimeoutMs"_s;
+const QString MaxResponseMbKey = u"loop/maxResponseMb"_s;
+const QString RequestTimeoutSKey = u"loop/requestTimeoutS"_s;
 const QString EnabledToolsKey = u"tools/enabled"_s;
 const QString WorkspaceKey = u"tools/workspace"_s;
 const QString ApprovalGroup = u"tools/approval"_s;
@@ -87,6 +89,26 @@ int AppSettings::providerReadTimeoutMs() const
 void AppSettings::setProviderReadTimeoutMs(int milliseconds)
 {
     setOrRemove(*m_settings, ReadTimeoutKey, milliseconds, ProviderEndpoint().readTimeoutMs);
+}
+
+ResponseLimits AppSettings::responseLimits() const
+{
+    ResponseLimits limits;
+    constexpr int defaultMb = int(ResponseLimits::DefaultMaxResponseBytes / ResponseLimits::MegaByte);
+    limits.maxResponseBytes
+        = positiveInt(*m_settings, MaxResponseMbKey, defaultMb) * ResponseLimits::MegaByte;
+    limits.requestTimeoutMs
+        = positiveInt(*m_settings, RequestTimeoutSKey, ResponseLimits::DefaultRequestTimeoutMs / 1000) * 1000;
+    return limits;
+}
+
+void AppSettings::setResponseLimits(const ResponseLimits &limits)
+{
+    const ResponseLimits defaults;
+    setOrRemove(*m_settings, MaxResponseMbKey, int(limits.maxResponseBytes / ResponseLimits::MegaByte),
+                int(defaults.maxResponseBytes / ResponseLimits::MegaByte));
+    setOrRemove(*m_settings, RequestTimeoutSKey, limits.requestTimeoutMs / 1000,
+                defaults.requestTimeoutMs / 1000);
 }
 
 QStringList AppSettings::enabledTools() const

@@ -2,6 +2,7 @@
 
 #include "agent/debug/approvalscope.h"
 #include "agent/loop/agentconfig.h"
+#include "agent/model/responselimits.h"
 
 #include <QHash>
 #include <QStringList>
@@ -30,6 +31,10 @@ public:
     // How long a provider may stay silent mid-response before the call fails.
     int providerReadTimeoutMs() const;
     void setProviderReadTimeoutMs(int milliseconds);
+
+    // What one answer from a provider or an MCP server may cost: its size and the time of an attempt.
+    ResponseLimits responseLimits() const;
+    void setResponseLimits(const ResponseLimits &limits);
 
     // Built-in tool names (see builtinToolNames()); all of them unless set.
     QStringList enabledTools() const;

@@ -75,6 +75,7 @@ void HttpTransport::send(const QJsonObject &message)
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
 
     QNetworkReply *reply = m_network->post(request, QJsonDocument(message).toJson(QJsonDocument::Compact));
+    reply->setReadBufferSize(1024 * 1024); // flow control: unread bytes wait in the socket, not in memory
     auto exchange = std::make_shared<Exchange>();
     exchange->reply = reply;
     exchange->usedSession = !m_sessionId.isEmpty();
@@ -102,6 +103,7 @@ void HttpTransport::listen()
     // No transfer timeout: the stream stays open for as long as the session.
     request.setTransferTimeout(0);
     QNetworkReply *reply = m_network->get(request);
+    reply->setReadBufferSize(1024 * 1024);
     auto exchange = std::make_shared<Exchange>();
     exchange->reply = reply;
     exchange->usedSession = true;
@@ -193,21 +195,56 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
     if (!exchange)
         return;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status < 200 || status >= 300)
-        return; // read at the end
-    readHeaders(*exchange);
-    if (!exchange->isStream)
-        return; // a JSON body is read whole at the end
-    exchange->parser->feed(reply->readAll());
+    // Read as it comes, whatever it is: what waits in the reply is memory too.
+    const QByteArray bytes = reply->readAll();
+    if (!keep(*exchange, bytes, status)) {
+        failTooLarge(reply);
+        return;
+    }
+    if (status < 200 || status >= 300 || !exchange->isStream)
+        return; // judged at the end
+    exchange->parser->feed(bytes);
     const QList<SseEvent> events = exchange->parser->takeEvents();
     for (const SseEvent &event : events) {
         if (event.type != u"message"_s || event.data.isEmpty())
             continue;
+        if (exchange->listening)
+            exchange->received = 0; // the session-long stream is limited per message
         deliverPayload(*exchange, event.data.toUtf8());
         // A delivered message may have led to abandon() or shutdown().
         if (!m_exchanges.contains(reply))
             return;
     }
+}
+
+bool HttpTransport::keep(Exchange &exchange, const QByteArray &bytes, int status)
+{
+    exchange.received += bytes.size();
+    if (exchange.received > m_maxResponseBytes)
+        return false;
+    if (status < 200 || status >= 300) {
+        // A prefix says what went wrong; the rest would only cost memory.
+        exchange.body += QByteArrayView(bytes).first(
+            std::min(bytes.size(), std::max<qsizetype>(0, MaxErrorBodyBytes - exchange.body.size())));
+        return true;
+    }
+    readHeaders(exchange);
+    if (!exchange.isStream)
+        exchange.body += bytes;
+    return true;
+}
+
+void HttpTransport::failTooLarge(QNetworkReply *reply)
+{
+    const std::shared_ptr<Exchange> exchange = m_exchanges.take(reply);
+    reply->disconnect(this);
+    reply->abort();
+    reply->deleteLater();
+    if (exchange->listening)
+        m_listening = false;
+    emit logLine(u"[HTTP] "_s + tooLargeText());
+    if (exchange->requestId && !exchange->answered && !m_shutDown)
+        emit requestFailed(*exchange->requestId, 0, tooLargeText(), false);
 }
 
 void HttpTransport::onFinished(QNetworkReply *reply)
@@ -225,12 +262,10 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         m_listening = false; // not opened again: a server that ends it has nothing more to send there
 
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QNetworkReply::NetworkError error = reply->error();
-    const QByteArray rest = reply->readAll();
+    const QByteArray rest = std::exchange(exchange.body, {});
     if (status >= 200 && status < 300) {
         readHeaders(exchange);
         if (exchange.isStream) {
-            exchange.parser->feed(rest);
             exchange.parser->finish();
             for (const SseEvent &event : exchange.parser->takeEvents()) {
                 if (event.type == u"message"_s && !event.data.isEmpty())
@@ -254,7 +289,6 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         if (!rpcError.isEmpty())
             detail += u": "_s + rpcError;
     }
-    Q_UNUSED(error)
     emit requestFailed(*exchange.requestId, status, detail, status == 404 && exchange.usedSession);
 }
 

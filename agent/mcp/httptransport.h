@@ -59,16 +59,22 @@ private:
         bool listening = false; // the GET stream for messages outside any POST
         bool headersSeen = false;
         std::unique_ptr<SseParser> parser;
+        QByteArray body;     // a JSON answer, or the start of an error body
+        qint64 received = 0; // of this answer; of the listening stream, since its last message
     };
 
     void onReadyRead(QNetworkReply *reply);
     void onFinished(QNetworkReply *reply);
+    bool keep(Exchange &exchange, const QByteArray &bytes, int status);
+    void failTooLarge(QNetworkReply *reply);
     void readHeaders(Exchange &exchange);
     void deliverPayload(Exchange &exchange, const QByteArray &json);
     void deliver(Exchange &exchange, const QJsonObject &message);
     void sendDelete();
     void listen();
     static QString jsonRpcErrorText(const QByteArray &body);
+
+    static constexpr qsizetype MaxErrorBodyBytes = 64 * 1024;
 
     QNetworkAccessManager *m_network = nullptr;
     QUrl m_url;

@@ -33,6 +33,7 @@ void McpClient::Private::openTransport()
     } else {
         transport = new HttpTransport(network, config.url, config.headers, q);
     }
+    transport->setMaxResponseBytes(config.maxResponseBytes);
     connection = new JsonRpcConnection(transport, q);
     QObject::connect(connection, &JsonRpcConnection::messageLogged, q,
                      [this](bool outgoing, const QJsonObject &m) {

@@ -21,7 +21,7 @@ bool sameConnection(const McpServerConfig &a, const McpServerConfig &b)
     return a.name == b.name && a.transport == b.transport && a.command == b.command
            && a.arguments == b.arguments && a.environment == b.environment
            && a.workingDirectory == b.workingDirectory && a.url == b.url && a.headers == b.headers
-           && a.requestTimeoutMs == b.requestTimeoutMs;
+           && a.requestTimeoutMs == b.requestTimeoutMs && a.maxResponseBytes == b.maxResponseBytes;
 }
 
 QString normalisedRule(const QString &rule)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/model/responselimits.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QMap>
@@ -43,6 +45,9 @@ struct McpServerConfig
         toolApproval; // MCP tool name -> "always" | "ask" | "never"; absent: defaultApproval
     QString defaultApproval = QStringLiteral("ask");
     std::optional<int> requestTimeoutMs; // per-request timeout; unset: 60 s
+
+    // The most one answer may hold (not saved: the app's setting or --max-response-mb).
+    qint64 maxResponseBytes = ResponseLimits::DefaultMaxResponseBytes;
 
     static constexpr int DefaultRequestTimeoutMs = 60'000;
     int effectiveRequestTimeoutMs() const { return requestTimeoutMs.value_or(DefaultRequestTimeoutMs); }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/model/responselimits.h"
+
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
@@ -31,6 +33,9 @@ public:
     virtual void setProtocolVersion(const QString &version) { Q_UNUSED(version) }
     // Forgets a protocol session (HTTP), so the next message starts a new one.
     virtual void resetSession() {}
+    // The most one answer may hold; a request whose answer is larger fails at once.
+    void setMaxResponseBytes(qint64 bytes) { m_maxResponseBytes = bytes; }
+    qint64 maxResponseBytes() const { return m_maxResponseBytes; }
 
 signals:
     void messageReceived(const QJsonObject &message);
@@ -40,6 +45,15 @@ signals:
     void closed(int exitCode, const QString &startError);
     // A line for the server's log: stderr, or stdout that was not JSON-RPC.
     void logLine(const QString &line);
+
+protected:
+    QString tooLargeText() const
+    {
+        return tr("the answer was larger than the response size limit of %1 MB (--max-response-mb)")
+            .arg(double(m_maxResponseBytes) / ResponseLimits::MegaByte);
+    }
+
+    qint64 m_maxResponseBytes = ResponseLimits::DefaultMaxResponseBytes;
 };
 
 } // namespace Loopscope

@@ -3,6 +3,7 @@
 #include <QJsonDocument>
 #include <QPointer>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QTimer>
 
 #ifdef Q_OS_LINUX
@@ -13,10 +14,6 @@
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
-
-namespace {
-constexpr qsizetype MaxLineBytes = 64 * 1024 * 1024;
-}
 
 StdioTransport::StdioTransport(QString program, QStringList arguments, QMap<QString, QString> environment,
                                QString workingDirectory, QObject *parent)
@@ -61,6 +58,8 @@ void StdioTransport::send(const QJsonObject &message)
 {
     if (!m_process || m_process->state() == QProcess::NotRunning || m_shuttingDown)
         return;
+    if (message.contains(u"method"_s) && message.contains(u"id"_s))
+        m_waiting.insert(message.value(u"id"_s).toInteger());
     QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
     line.append('\n');
     if (m_process->state() == QProcess::Starting)
@@ -129,6 +128,15 @@ void StdioTransport::readStdout()
 {
     m_stdoutBuffer.append(m_process->readAllStandardOutput());
     qsizetype start = 0;
+    if (m_skipLine) {
+        const qsizetype newline = m_stdoutBuffer.indexOf('\n');
+        if (newline < 0) {
+            m_stdoutBuffer.clear();
+            return;
+        }
+        m_skipLine = false;
+        start = newline + 1;
+    }
     while (true) {
         const qsizetype newline = m_stdoutBuffer.indexOf('\n', start);
         if (newline < 0)
@@ -140,9 +148,28 @@ void StdioTransport::readStdout()
             return;
     }
     m_stdoutBuffer.remove(0, start);
-    if (m_stdoutBuffer.size() > MaxLineBytes) {
-        emit logLine(u"[stdout, not JSON-RPC] a line longer than %1 bytes was dropped"_s.arg(MaxLineBytes));
-        m_stdoutBuffer.clear();
+    if (m_stdoutBuffer.size() > m_maxResponseBytes)
+        dropLongLine();
+}
+
+void StdioTransport::dropLongLine()
+{
+    // The request the line answers, if its id comes early as servers write it; otherwise every
+    // request still waiting, since none of them can be told apart from it.
+    static const QRegularExpression idPattern(uR"("id"\s*:\s*(-?\d+))"_s);
+    const QRegularExpressionMatch match = idPattern.match(QString::fromUtf8(
+        QByteArrayView(m_stdoutBuffer).first(std::min<qsizetype>(m_stdoutBuffer.size(), 4096))));
+    m_stdoutBuffer.clear();
+    m_skipLine = true;
+    emit logLine(u"[stdout] "_s + tooLargeText());
+    QList<qint64> failed;
+    if (match.hasMatch() && m_waiting.contains(match.captured(1).toLongLong()))
+        failed = {match.captured(1).toLongLong()};
+    else
+        failed = m_waiting.values();
+    for (qint64 id : std::as_const(failed)) {
+        m_waiting.remove(id);
+        emit requestFailed(id, 0, tooLargeText(), false);
     }
 }
 
@@ -159,6 +186,8 @@ void StdioTransport::handleLine(const QByteArray &rawLine)
         emit logLine(u"[stdout, not JSON-RPC] "_s + QString::fromUtf8(line.left(2000)));
         return;
     }
+    if (!object.contains(u"method"_s) && object.contains(u"id"_s))
+        m_waiting.remove(object.value(u"id"_s).toInteger());
     emit messageReceived(object);
 }
 

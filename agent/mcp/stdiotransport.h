@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QMap>
 #include <QProcess>
+#include <QSet>
 #include <QStringList>
 
 namespace Loopscope {
@@ -12,7 +13,8 @@ namespace Loopscope {
 /*!
     An MCP server as a child process: one JSON-RPC message per line on its
     stdin and stdout, its stderr a log. Lines on stdout that are not JSON-RPC
-    are logged and skipped rather than ending the connection. Shutting down
+    are logged and skipped rather than ending the connection; a line longer
+    than the response size limit fails the request it answers at once. Shutting down
     closes stdin, then sends SIGTERM, then SIGKILL, each after a grace period,
     without blocking the thread; on Linux the child also gets SIGTERM when
     the thread that started it dies, so no server outlives a crashed app.
@@ -41,6 +43,7 @@ private:
     void readStdout();
     void readStderr();
     void handleLine(const QByteArray &line);
+    void dropLongLine();
     void onFinished(int exitCode);
     void onErrorOccurred(QProcess::ProcessError error);
 
@@ -51,6 +54,8 @@ private:
     QProcess *m_process = nullptr;
     QByteArray m_pendingWrites; // written once the process has started
     QByteArray m_stdoutBuffer;
+    QSet<qint64> m_waiting;  // ids of the requests sent and not yet answered
+    bool m_skipLine = false; // the rest of a line too long to keep is skipped
     QByteArray m_stderrBuffer;
     bool m_shuttingDown = false;
     bool m_closedEmitted = false;

@@ -23,10 +23,12 @@ HttpModelClient::HttpModelClient(QNetworkAccessManager *network, std::unique_ptr
     Q_ASSERT(m_network && m_protocol);
     m_redactor.addSecret(m_endpoint.apiKey);
     m_secretScan = m_redactor.scan();
-    for (QTimer *timer : {&m_connectTimer, &m_readTimer, &m_retryTimer})
+    for (QTimer *timer : {&m_connectTimer, &m_readTimer, &m_retryTimer, &m_totalTimer})
         timer->setSingleShot(true);
     connect(&m_connectTimer, &QTimer::timeout, this, [this] { onTimeout(Timeout::Connect); });
     connect(&m_readTimer, &QTimer::timeout, this, [this] { onTimeout(Timeout::Read); });
+    connect(&m_totalTimer, &QTimer::timeout, this, [this] { onTimeout(Timeout::Total); });
+    connect(&m_rateTimer, &QTimer::timeout, this, &HttpModelClient::checkRate);
     connect(&m_retryTimer, &QTimer::timeout, this, &HttpModelClient::startAttempt);
 }
 
@@ -78,6 +80,9 @@ void HttpModelClient::startAttempt()
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
 
     m_decoder = m_protocol->createDecoder(m_streaming);
+    m_forwarder.reset();
+    m_receivedBytes = 0;
+    m_windowBytes = 0;
     m_errorBody.clear();
     m_secretScan.reset();
     m_httpStatus = 0;
@@ -86,6 +91,9 @@ void HttpModelClient::startAttempt()
     m_attemptStartedUs = m_clock->nowUs();
 
     m_reply = m_network->post(request, m_body);
+    // Flow control: the network thread stops reading once this much waits unread, so a server that
+    // sends faster than the answer is handled cannot grow the process behind the size limit's back.
+    m_reply->setReadBufferSize(ReadAheadBytes);
     connect(m_reply, &QNetworkReply::readyRead, this, &HttpModelClient::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &HttpModelClient::onFinished);
     // The connect timer runs until the request is on the wire; from then on
@@ -95,6 +103,8 @@ void HttpModelClient::startAttempt()
         m_readTimer.start(m_endpoint.readTimeoutMs);
     });
     m_connectTimer.start(m_endpoint.connectTimeoutMs);
+    if (m_endpoint.limits.requestTimeoutMs > 0)
+        m_totalTimer.start(m_endpoint.limits.requestTimeoutMs);
 }
 
 void HttpModelClient::onReadyRead()
@@ -105,8 +115,20 @@ void HttpModelClient::onReadyRead()
     m_readTimer.start(m_endpoint.readTimeoutMs);
     m_httpStatus = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QByteArray bytes = m_reply->readAll();
+    if (bytes.isEmpty())
+        return;
+    if (m_receivedBytes == 0 && m_endpoint.limits.minBytesPerWindow > 0 && m_endpoint.limits.rateWindowMs > 0)
+        m_rateTimer.start(m_endpoint.limits.rateWindowMs);
+    m_receivedBytes += bytes.size();
+    m_windowBytes += bytes.size();
+    if (m_receivedBytes > m_endpoint.limits.maxResponseBytes) {
+        onTimeout(Timeout::TooLarge);
+        return;
+    }
     if (m_httpStatus < 200 || m_httpStatus >= 300) {
-        m_errorBody += bytes; // read whole, judged in onFinished
+        // Judged in onFinished; a prefix says what went wrong, the rest would only cost memory.
+        m_errorBody
+            += QByteArrayView(bytes).first(std::min(bytes.size(), MaxErrorBodyBytes - m_errorBody.size()));
         return;
     }
     m_streamStarted = true;
@@ -140,6 +162,14 @@ void HttpModelClient::onFinished()
         responseHeaders.append(pair);
     releaseReply();
 
+    if (m_timedOut == Timeout::Total || m_timedOut == Timeout::TooSlow || m_timedOut == Timeout::TooLarge) {
+        // Not retried: the same server would likely do it again.
+        const QString message = limitMessage(m_timedOut);
+        finishAttempt(message, -1, m_streamStarted ? m_decoder->recordedResponse() : QJsonValue());
+        fail({m_timedOut == Timeout::TooLarge ? ModelError::Kind::Protocol : ModelError::Kind::Timeout,
+              m_httpStatus, message});
+        return;
+    }
     if (m_timedOut != Timeout::None) {
         const bool connect = m_timedOut == Timeout::Connect;
         const QString message
@@ -174,6 +204,16 @@ void HttpModelClient::onFinished()
         response.streamedChunks = m_streaming ? m_decoder->chunkCount() : 0;
         // Recorded once, in the response; the attempt that brought it refers to it.
         response.raw = m_secretScan.mayHoldSecret() ? m_redactor.json(recordedSuccess()) : recordedSuccess();
+        // A key the provider echoed must not reach the history, the trace or an export. Split across
+        // two stream events it shows in no event, only in what they assemble: always looked for.
+        response.text = m_redactor.text(response.text);
+        for (ToolCall &call : response.toolCalls) {
+            call.id = m_redactor.text(call.id);
+            call.name = m_redactor.text(call.name);
+            call.arguments = m_redactor.text(call.arguments);
+            if (m_secretScan.mayHoldSecret())
+                call.providerData = m_redactor.json(call.providerData).toObject();
+        }
         finishAttempt({}, -1, QJsonValue::Undefined);
         succeed(std::move(response));
         return;
@@ -187,6 +227,37 @@ void HttpModelClient::onFinished()
     }
     retryOrFail({ModelError::Kind::Http, m_httpStatus, describeHttpError(m_httpStatus, m_errorBody)},
                 responseHeaders);
+}
+
+void HttpModelClient::checkRate()
+{
+    const qint64 received = std::exchange(m_windowBytes, 0);
+    // Silence is the read timeout's to judge; a trickle is this one's.
+    if (received > 0 && received < m_endpoint.limits.minBytesPerWindow)
+        onTimeout(Timeout::TooSlow);
+}
+
+QString HttpModelClient::limitMessage(Timeout which) const
+{
+    const ResponseLimits &limits = m_endpoint.limits;
+    switch (which) {
+    case Timeout::Total:
+        return tr("The answer took longer than the request time limit of %1 s (Settings → Loop, "
+                  "--request-timeout-s); it was not retried.")
+            .arg(limits.requestTimeoutMs / 1000.0);
+    case Timeout::TooSlow:
+        return tr("The answer came slower than the minimum rate of %1 bytes in %2 s; it was not retried.")
+            .arg(limits.minBytesPerWindow)
+            .arg(limits.rateWindowMs / 1000.0);
+    case Timeout::TooLarge:
+        return tr("The answer was larger than the response size limit of %1 MB (Settings → Loop, "
+                  "--max-response-mb); it was cut and not retried.")
+            .arg(double(limits.maxResponseBytes) / ResponseLimits::MegaByte);
+    case Timeout::None:
+    case Timeout::Connect:
+    case Timeout::Read: break;
+    }
+    return {};
 }
 
 void HttpModelClient::onTimeout(Timeout which)
@@ -263,12 +334,14 @@ QJsonValue HttpModelClient::recordedSuccess() const
 
 void HttpModelClient::succeed(ModelResponse response)
 {
+    m_forwarder.flush();
     m_busy = false;
     emit finished(response);
 }
 
 void HttpModelClient::fail(const ModelError &error)
 {
+    m_forwarder.flush();
     m_busy = false;
     ModelError redacted = error;
     redacted.message = m_redactor.text(error.message);
@@ -279,6 +352,8 @@ void HttpModelClient::releaseReply()
 {
     m_connectTimer.stop();
     m_readTimer.stop();
+    m_totalTimer.stop();
+    m_rateTimer.stop();
     if (QNetworkReply *reply = m_reply.data()) {
         m_reply = nullptr;
         reply->disconnect(this);
@@ -286,6 +361,46 @@ void HttpModelClient::releaseReply()
             reply->abort();
         reply->deleteLater();
     }
+}
+
+void HttpModelClient::Forwarder::textDelta(const QString &text)
+{
+    const QString safe = m_client->m_redactor.passOn(m_heldText, text);
+    if (!safe.isEmpty())
+        emit m_client->textDelta(safe);
+}
+
+void HttpModelClient::Forwarder::toolCallDelta(const ToolCallDelta &delta)
+{
+    const SecretRedactor &redactor = m_client->m_redactor;
+    ToolCallDelta safe = delta;
+    safe.id = redactor.text(delta.id);
+    safe.name = redactor.text(delta.name);
+    ToolCallDelta &held = m_heldArguments[delta.index];
+    held.index = delta.index;
+    safe.argumentsFragment = redactor.passOn(held.argumentsFragment, delta.argumentsFragment);
+    if (!safe.id.isEmpty() || !safe.name.isEmpty() || !safe.argumentsFragment.isEmpty())
+        emit m_client->toolCallDelta(safe);
+}
+
+void HttpModelClient::Forwarder::flush()
+{
+    const SecretRedactor &redactor = m_client->m_redactor;
+    if (!m_heldText.isEmpty())
+        emit m_client->textDelta(redactor.passOn(m_heldText, {}, true));
+    for (ToolCallDelta &held : m_heldArguments) {
+        if (held.argumentsFragment.isEmpty())
+            continue;
+        held.argumentsFragment = redactor.passOn(held.argumentsFragment, {}, true);
+        emit m_client->toolCallDelta(held);
+    }
+    reset();
+}
+
+void HttpModelClient::Forwarder::reset()
+{
+    m_heldText.clear();
+    m_heldArguments.clear();
 }
 
 QString HttpModelClient::describeHttpError(int status, const QByteArray &body) const

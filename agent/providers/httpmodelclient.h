@@ -6,6 +6,7 @@
 #include "agent/trace/clock.h"
 #include "agent/wire/secretredactor.h"
 
+#include <QHash>
 #include <QPointer>
 #include <QTimer>
 
@@ -22,8 +23,11 @@ namespace Loopscope {
     A ModelClient that speaks HTTP for any ProviderProtocol: it sends the
     encoded request on a shared QNetworkAccessManager, streams the body
     through the protocol's decoder, retries what the SDKs retry (never once a
-    stream has started), enforces the connect and idle-read timeouts, and
-    reports every attempt, redacted, for the trace.
+    stream has started), enforces the connect and idle-read timeouts and the
+    ResponseLimits (size, total time, minimum rate: an answer cut by one is
+    not retried), and reports every attempt, redacted, for the trace. What it
+    passes on of a successful answer is redacted too, deltas included, even
+    when a key is split across two reads.
 */
 class HttpModelClient final : public ModelClient
 {
@@ -43,14 +47,22 @@ public:
     RetryPolicy &retryPolicy() { return m_retryPolicy; }
     // What building the last request's body cost, for the tests that keep a long turn cheap.
     EncodedMessages::Cost lastEncodingCost() const { return m_encoded.lastCost(); }
+    // For the next attempt; the one in flight keeps its limits.
+    void setLimits(const ResponseLimits &limits) { m_endpoint.limits = limits; }
+
+    // How much of an error body is kept for the message and the trace.
+    static constexpr qsizetype MaxErrorBodyBytes = 64 * 1024;
+    static constexpr qint64 ReadAheadBytes = 1024 * 1024;
 
 private:
-    enum class Timeout { None, Connect, Read };
+    enum class Timeout { None, Connect, Read, Total, TooSlow, TooLarge };
 
     void startAttempt();
     void onReadyRead();
     void onFinished();
     void onTimeout(Timeout which);
+    void checkRate();
+    QString limitMessage(Timeout which) const;
     void retryOrFail(const ModelError &error, const HttpHeaders &responseHeaders);
     void succeed(ModelResponse response);
     void fail(const ModelError &error);
@@ -59,18 +71,24 @@ private:
     QJsonValue recordedSuccess() const;
     QString describeHttpError(int status, const QByteArray &body) const;
 
-    // Forwards a decoder's deltas as this client's signals.
+    // Forwards a decoder's deltas as this client's signals, redacted: the end of a delta that could
+    // begin a secret waits for the next one, so a key split across two reads is still caught.
     class Forwarder final : public StreamSink
     {
     public:
         explicit Forwarder(HttpModelClient *client)
             : m_client(client)
         {}
-        void textDelta(const QString &text) override { emit m_client->textDelta(text); }
-        void toolCallDelta(const ToolCallDelta &delta) override { emit m_client->toolCallDelta(delta); }
+        void textDelta(const QString &text) override;
+        void toolCallDelta(const ToolCallDelta &delta) override;
+        // Passes on what was held back, at the end of a stream.
+        void flush();
+        void reset();
 
     private:
         HttpModelClient *m_client;
+        QString m_heldText;
+        QHash<int, ToolCallDelta> m_heldArguments; // by tool call index
     };
 
     QNetworkAccessManager *m_network;
@@ -100,6 +118,10 @@ private:
     QTimer m_connectTimer;
     QTimer m_readTimer;
     QTimer m_retryTimer;
+    QTimer m_totalTimer;
+    QTimer m_rateTimer;
+    qint64 m_receivedBytes = 0; // of the body in this attempt
+    qint64 m_windowBytes = 0;   // since the rate timer last looked
 };
 
 } // namespace Loopscope

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/model/modelrequest.h"
+#include "agent/model/responselimits.h"
 #include "agent/wire/httpheaders.h"
 
 #include <QByteArray>
@@ -27,6 +28,7 @@ struct ProviderEndpoint
     int readTimeoutMs = 600'000; // idle time between reads, not the whole response
     int maxRetries = 2;
     int defaultMaxOutputTokens = 4096; // for protocols that require one (Anthropic)
+    ResponseLimits limits;
 };
 
 /*! One HTTP request as a protocol wants it sent. */

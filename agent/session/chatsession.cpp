@@ -94,16 +94,19 @@ void ChatSession::apply(const SessionSetup &setup)
             QTimer::singleShot(0, this, &ChatSession::startTurnThatWaitedForTheKey);
         }
     }
-    const bool serversChanged = setup.mcpServers != m_setup.mcpServers;
+    const bool serversChanged = setup.mcpServers != m_setup.mcpServers
+                                || setup.limits.maxResponseBytes != m_setup.limits.maxResponseBytes;
     m_setup.loop = setup.loop;
     m_setup.tools = setup.tools;
     m_setup.mcpServers = setup.mcpServers;
     m_setup.approvals = setup.approvals;
+    m_setup.limits = setup.limits;
+    m_binding->setLimits(m_setup.limits);
     applyTools();
     applyLoop();
     applyApprovals();
     if (serversChanged)
-        m_mcp->setServers(m_setup.mcpServers);
+        m_mcp->setServers(m_setup.mcpServers, m_setup.limits.maxResponseBytes);
     rebuildWorkbenchBetweenIterations();
 }
 

@@ -175,9 +175,12 @@ void ConversationRows::addDelta(const AgentEvent &event)
         m_live->streamingRow = append(row);
         return;
     }
-    Row row = m_rows.at(m_live->streamingRow);
-    row.text += event.text;
-    change(m_live->streamingRow, row);
+    // Appended in place: a copy of the row, compared with the one before, would copy and compare the
+    // whole answer at every delta, and a long stream would cost time and memory by its square.
+    const int index = m_live->streamingRow;
+    m_rows[index].text += event.text;
+    const QModelIndex changed = this->index(index);
+    emit dataChanged(changed, changed, {Qt::DisplayRole, RowRole});
 }
 
 // The streamed row is complete: its index, -1 without one.

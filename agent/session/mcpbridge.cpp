@@ -41,9 +41,12 @@ McpBridge::~McpBridge()
     m_hub->shutdown();
 }
 
-void McpBridge::setServers(const QList<McpServerConfig> &servers)
+void McpBridge::setServers(const QList<McpServerConfig> &servers, qint64 maxResponseBytes)
 {
-    m_hub->setServers(servers);
+    QList<McpServerConfig> limited = servers;
+    for (McpServerConfig &server : limited)
+        server.maxResponseBytes = maxResponseBytes;
+    m_hub->setServers(limited);
     // A start-up of a server no longer configured is not shown.
     for (auto it = m_startups.begin(); it != m_startups.end();) {
         if (!m_hub->client(it.key()))

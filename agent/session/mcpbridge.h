@@ -35,7 +35,8 @@ public:
     ~McpBridge() override;
 
     McpHub *hub() const { return m_hub; }
-    void setServers(const QList<McpServerConfig> &servers);
+    // Each server's answers are capped at \a maxResponseBytes; a server whose cap changes connects again.
+    void setServers(const QList<McpServerConfig> &servers, qint64 maxResponseBytes);
     // Every MCP tool gets \a rule instead of its configured one; nullopt: the configured rules.
     void setApprovalOverride(std::optional<ToolApprovalPolicy::Rule> rule) { m_override = rule; }
     // The servers' rules into the policy; a rule the user changed since (always allow) stays until

@@ -43,12 +43,13 @@ private:
     QString m_reason;
 };
 
-ProviderEndpoint endpointOf(const SessionSetup::Provider &provider)
+ProviderEndpoint endpointOf(const SessionSetup::Provider &provider, const ResponseLimits &limits)
 {
     ProviderEndpoint endpoint;
     endpoint.baseUrl = provider.profile.effectiveBaseUrl();
     endpoint.apiKey = provider.apiKey;
     endpoint.readTimeoutMs = provider.readTimeoutMs;
+    endpoint.limits = limits;
     return endpoint;
 }
 
@@ -77,7 +78,7 @@ std::unique_ptr<ModelClient> ProviderBinding::makeClient() const
         return std::make_unique<UnavailableClient>(providerKindName(m_provider->profile.kind),
                                                    m_provider->keyProblem);
     return std::make_unique<HttpModelClient>(m_network, createProviderProtocol(m_provider->profile.kind),
-                                             endpointOf(*m_provider));
+                                             endpointOf(*m_provider, m_limits));
 }
 
 std::unique_ptr<ModelClient> ProviderBinding::bind(const std::optional<SessionSetup::Provider> &provider)
@@ -109,6 +110,14 @@ bool ProviderBinding::setModel(const QString &model)
     return true;
 }
 
+void ProviderBinding::setLimits(const ResponseLimits &limits)
+{
+    m_limits = limits;
+    // The bound client takes them from its next attempt; the one in flight keeps its own.
+    if (auto *http = qobject_cast<HttpModelClient *>(m_client.get()))
+        http->setLimits(limits);
+}
+
 ModelClient *ProviderBinding::client() const
 {
     return m_client.get();
@@ -137,7 +146,7 @@ void ProviderBinding::listModels()
                            [this, reason = m_provider->keyProblem] { emit modelsListFailed(reason); });
         return;
     }
-    const ProviderEndpoint endpoint = endpointOf(*m_provider);
+    const ProviderEndpoint endpoint = endpointOf(*m_provider, m_limits);
     m_lister->list(m_provider->profile.kind, endpoint.baseUrl, endpoint.apiKey);
 }
 

@@ -2,6 +2,7 @@
 
 #include "agent/loop/agentconfig.h"
 #include "agent/model/modelclient.h"
+#include "agent/model/responselimits.h"
 #include "agent/session/sessionsetup.h"
 #include "agent/tools/builtin/runcommandtool.h"
 #include "agent/trace/tracecost.h"
@@ -40,6 +41,10 @@ public:
     const std::optional<SessionSetup::Provider> &provider() const { return m_provider; }
     // Another model of the bound profile; false without a provider or a name.
     bool setModel(const QString &model);
+    // What one answer may cost, for the bound client (from its next attempt) and every client made
+    // from now on, whatever the provider.
+    void setLimits(const ResponseLimits &limits);
+    const ResponseLimits &limits() const { return m_limits; }
     ModelClient *client() const;
     // A second client like client(), e.g. for a replay that goes live; nullptr without a provider.
     std::unique_ptr<ModelClient> createModelClient() const;
@@ -65,6 +70,7 @@ private:
 
     QNetworkAccessManager *m_network;
     std::optional<SessionSetup::Provider> m_provider;
+    ResponseLimits m_limits;
     std::unique_ptr<ModelClient> m_client;
     ModelLister *m_lister = nullptr; // created at the first listModels()
     std::optional<qint64> m_contextWindow;

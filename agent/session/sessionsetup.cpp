@@ -17,6 +17,7 @@ SessionSetup SessionSetup::fromSettings(const AppSettings &settings, const Sessi
             setup.approvals.rules.insert(it.key(), *rule);
     }
     setup.approvals.scoped = settings.scopedApprovals();
+    setup.limits = settings.responseLimits();
     return setup;
 }
 

@@ -6,6 +6,7 @@
 #include "agent/debug/toolapprovalpolicy.h"
 #include "agent/loop/agentconfig.h"
 #include "agent/mcp/mcpserverconfig.h"
+#include "agent/model/responselimits.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -71,6 +72,9 @@ public:
     Tools tools;
     QList<McpServerConfig> mcpServers;
     Approvals approvals;
+    // What one answer from the provider or an MCP server may cost (size, time of an attempt, rate):
+    // Settings → Loop, or --max-response-mb and --request-timeout-s.
+    ResponseLimits limits;
 
     bool operator==(const SessionSetup &) const = default;
 
@@ -79,9 +83,9 @@ public:
     // Why the provider's turns fail before they start (no usable key); empty when they can go out.
     QString providerProblem() const { return provider ? provider->keyProblem : QString(); }
 
-    // The user's settings (loop, tools, approval rules; a rule with an unknown name is left out),
-    // keeping \a base's provider and MCP servers, which have their own sources (the toolbar's
-    // choice with its key, the MCP settings with their secrets).
+    // The user's settings (loop, tools, approval rules, response limits; a rule with an unknown name is left
+    // out), keeping \a base's provider and MCP servers, which have their own sources (the toolbar's choice
+    // with its key, the MCP settings with their secrets).
     static SessionSetup fromSettings(const AppSettings &settings, const SessionSetup &base);
     // \a profile with the key ApiKeyResolver found; when it found none the provider is kept, in a
     // state whose turns fail with the reason and how to fix it.

@@ -67,6 +67,27 @@ QString SecretRedactor::text(const QString &text) const
     return result;
 }
 
+QString SecretRedactor::passOn(QString &held, QStringView piece, bool last) const
+{
+    QString redacted = text(held + piece);
+    held.clear();
+    if (last)
+        return redacted;
+    // The longest end of the text that a secret begins with waits for the next piece.
+    qsizetype keep = 0;
+    for (const QString &secret : m_secrets) {
+        for (qsizetype length = std::min(secret.size() - 1, redacted.size()); length > keep; --length) {
+            if (QStringView(redacted).last(length) == QStringView(secret).first(length)) {
+                keep = length;
+                break;
+            }
+        }
+    }
+    held = redacted.last(keep);
+    redacted.chop(keep);
+    return redacted;
+}
+
 bool SecretRedactor::containsSecret(QStringView text) const
 {
     return std::any_of(m_secrets.cbegin(), m_secrets.cend(),

@@ -29,6 +29,10 @@ public:
     QUrl url(const QUrl &url) const;
     QString text(const QString &text) const;
     QJsonValue json(const QJsonValue &value) const;
+    // For text that arrives in pieces: the redacted part of held + piece that is safe to pass on.
+    // What could be the start of a secret is kept in held for the next piece (pass an empty
+    // piece at the end to take the rest).
+    QString passOn(QString &held, QStringView piece, bool last = false) const;
 
     static bool isCredentialHeader(QByteArrayView name);
     // A scan for this redactor's secrets in JSON text as it arrives.

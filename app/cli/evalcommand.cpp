@@ -3,6 +3,8 @@
 #include "app/cli/commandlinesyntax.h"
 #include "app/cli/headlesssetup.h"
 #include "app/cli/interruptwatcher.h"
+#include "app/cli/limitoptions.h"
+#include "app/cli/terminaltext.h"
 #include "app/launch/provideroptions.h"
 
 #include "agent/config/apikeyresolver.h"
@@ -133,7 +135,7 @@ EvalCommand::EvalCommand(QTextStream *out, QTextStream *err)
 
 void EvalCommand::printError(const QString &message)
 {
-    *m_err << "loopscope eval: " << message << Qt::endl;
+    *m_err << "loopscope eval: " << visibleControls(message) << Qt::endl;
 }
 
 int EvalCommand::exec(const QStringList &arguments)
@@ -153,6 +155,8 @@ int EvalCommand::exec(const QStringList &arguments)
            "a failing one in the app."),
         u"dir"_s);
     providerOptions.addTo(parser);
+    const LimitOptions limitOptions(true);
+    limitOptions.addTo(parser);
     parser.addOptions({junit, jobs, timeout, saveSessions});
     parser.addPositionalArgument(u"suite"_s, tr("The suite: one JSON object per line."), u"SUITE.jsonl"_s);
 
@@ -189,6 +193,12 @@ int EvalCommand::exec(const QStringList &arguments)
     }
     // Checked even when every case names its own provider: a wrong option is a mistake either way.
     // The model may come from the cases, so a stand-in lets the rest be checked.
+    QString limitError;
+    const std::optional<ResponseLimits> limits = limitOptions.limits(parser, &limitError);
+    if (!limits) {
+        printError(limitError);
+        return BadInput;
+    }
     const Launch::ProviderOptions::Choice commandLine = providerOptions.choice(parser);
     if (providerOptions.isAnySet(parser)) {
         Launch::ProviderOptions::Choice check = commandLine;
@@ -207,11 +217,13 @@ int EvalCommand::exec(const QStringList &arguments)
         printError(error);
         return BadInput;
     }
-    const std::optional<QList<HeadlessSetup>> setups = setupsFor(*suite, commandLine, &error);
+    std::optional<QList<HeadlessSetup>> setups = setupsFor(*suite, commandLine, &error);
     if (!setups) {
         printError(error);
         return BadInput;
     }
+    for (HeadlessSetup &setup : *setups)
+        setup.limits = *limits;
 
     QNetworkAccessManager network;
     EvalRunner runner(suite->cases, [&network, &setups](int index) {

@@ -12,6 +12,7 @@ SessionSetup HeadlessSetup::sessionSetup() const
     setup.loop = config;
     setup.tools = {tools, workspace, fetchPrivate};
     setup.mcpServers = mcpServers;
+    setup.limits = limits;
     // Every built-in tool gets an explicit rule: nobody is there to ask.
     using Rule = ToolApprovalPolicy::Rule;
     SessionSetup::Approvals &approvals = setup.approvals;

@@ -44,6 +44,7 @@ public:
     std::optional<QStringList> approvedTools;
     bool fetchPrivate = false; // fetch_url may reach loopback and private addresses
     QList<McpServerConfig> mcpServers;
+    ResponseLimits limits; // --max-response-mb, --request-timeout-s
 
     // The session's setup for this run: every built-in tool with an explicit rule, MCP tools with
     // --approve all's.

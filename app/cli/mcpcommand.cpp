@@ -4,8 +4,10 @@
 #include "agent/mcp/mcptool.h"
 #include "app/cli/commandlinesyntax.h"
 #include "app/cli/interruptwatcher.h"
+#include "app/cli/limitoptions.h"
 #include "app/cli/mcpserveroptions.h"
 #include "app/cli/runcommand.h"
+#include "app/cli/terminaltext.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
@@ -23,7 +25,7 @@ namespace {
 
 void printError(const QString &message)
 {
-    QTextStream(stderr) << "loopscope mcp: " << message << Qt::endl;
+    QTextStream(stderr) << "loopscope mcp: " << visibleControls(message) << Qt::endl;
 }
 
 bool settled(McpClient::State state)
@@ -226,6 +228,8 @@ int McpCommand::exec(const QStringList &arguments)
                                         "values (all) or declined (none). Default: none."),
                                      u"all|none"_s, u"none"_s);
     parser.addOption(approve);
+    const LimitOptions limitOptions(false);
+    limitOptions.addTo(parser);
     parser.addPositionalArgument(u"command"_s, tr("What to do: list or call."), u"list|call"_s);
     parser.addPositionalArgument(u"tool"_s, tr("call: the tool to call."), u"[TOOL"_s);
     parser.addPositionalArgument(u"arguments"_s, tr("call: its arguments as a JSON object (default {})."),
@@ -273,7 +277,12 @@ int McpCommand::exec(const QStringList &arguments)
     }
 
     QStringList notes;
-    const std::optional<QList<McpServerConfig>> servers = mcpOptions.servers(parser, &notes, &error);
+    const std::optional<ResponseLimits> limits = limitOptions.limits(parser, &error);
+    if (!limits) {
+        printError(error);
+        return BadUsage;
+    }
+    std::optional<QList<McpServerConfig>> servers = mcpOptions.servers(parser, &notes, &error);
     for (const QString &note : std::as_const(notes))
         printError(tr("note: %1").arg(note));
     if (!servers) {
@@ -289,6 +298,8 @@ int McpCommand::exec(const QStringList &arguments)
         return Success;
     }
 
+    for (McpServerConfig &server : *servers)
+        server.maxResponseBytes = limits->maxResponseBytes;
     QNetworkAccessManager network;
     McpHub hub(&network);
     const bool approveAll = approval == u"all";

@@ -12,7 +12,9 @@
 #include "agent/transcript/transcript.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/jsonlineswriter.h"
+#include "app/cli/limitoptions.h"
 #include "app/cli/mcpserveroptions.h"
+#include "app/cli/terminaltext.h"
 #include "app/launch/provideroptions.h"
 
 #include <QCommandLineParser>
@@ -42,7 +44,7 @@ struct RunOptions
 
 void printError(const QString &message)
 {
-    QTextStream(stderr) << "loopscope run: " << message << Qt::endl;
+    QTextStream(stderr) << "loopscope run: " << visibleControls(message) << Qt::endl;
 }
 
 QString exitCodeHelp()
@@ -125,6 +127,8 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     providerOptions.addTo(parser);
     const McpServerOptions mcpOptions(true);
     mcpOptions.addTo(parser);
+    const LimitOptions limitOptions(true);
+    limitOptions.addTo(parser);
     parser.addOptions({system, maxIterations, postLoop, noStream, tools, workspace, approve, approveTools,
                        fetchPrivate, events, traceOut, session});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
@@ -145,6 +149,12 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         return BadUsage;
     }
     options.setup.profile = *profile;
+    const std::optional<ResponseLimits> limits = limitOptions.limits(parser, &error);
+    if (!limits) {
+        printError(error);
+        return BadUsage;
+    }
+    options.setup.limits = *limits;
 
     bool ok = false;
     options.setup.config.maxIterations = parser.value(maxIterations).toInt(&ok);
@@ -337,7 +347,7 @@ int RunCommand::exec(const QStringList &arguments)
         if (eventLog.isOpen())
             eventLog.write(event.toJson());
         if (event.kind == AgentEvent::Kind::Retry)
-            QTextStream(stderr) << event.text << Qt::endl;
+            QTextStream(stderr) << visibleControls(event.text) << Qt::endl;
     });
     QObject::connect(agent, &Agent::turnFinished, &session, [&session, &options](const TurnResult &result) {
         QCoreApplication::exit(finishTurn(result, session, options));

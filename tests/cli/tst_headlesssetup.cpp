@@ -32,8 +32,11 @@ private slots:
         options.tools = {u"calculator"_s, u"write_file"_s};
         options.workspace = workspace.path();
         options.fetchPrivate = true;
+        options.limits.maxResponseBytes = 3 * ResponseLimits::MegaByte;
+        options.limits.requestTimeoutMs = 42'000;
 
         const SessionSetup setup = options.sessionSetup();
+        QCOMPARE(setup.limits, options.limits);
         QNetworkAccessManager network;
         ChatSession session(&network);
         options.applyTo(session);

@@ -531,6 +531,146 @@ private slots:
         QVERIFY(!file.readAll().contains(apiKey.toUtf8()));
     }
 
+    void anEchoedKeySplitAcrossTwoChunksReachesNoOutputOrFile()
+    {
+        // The provider echoes the key in a successful answer, each time split across two stream
+        // events: in a tool call's arguments, then in the answer's text.
+        const qsizetype half = apiKey.size() / 2;
+        const auto choice = [](const QJsonObject &delta, const QJsonValue &finish = QJsonValue::Null) {
+            return sse(
+                {{u"model"_s, u"m"_s},
+                 {u"choices"_s, QJsonArray{QJsonObject{
+                                    {u"index"_s, 0}, {u"delta"_s, delta}, {u"finish_reason"_s, finish}}}}});
+        };
+        const auto arguments = [&](const QString &fragment, bool first) {
+            QJsonObject call{{u"index"_s, 0}, {u"function"_s, QJsonObject{{u"arguments"_s, fragment}}}};
+            if (first) {
+                call.insert(u"id"_s, u"call_1"_s);
+                call.insert(u"type"_s, u"function"_s);
+                call.insert(u"function"_s,
+                            QJsonObject{{u"name"_s, u"calculator"_s}, {u"arguments"_s, fragment}});
+            }
+            return choice({{u"tool_calls"_s, QJsonArray{call}}});
+        };
+        const QByteArray toolCall = arguments(u"{\"expression\":\"1+"_s + apiKey.first(half), true)
+                                    + arguments(apiKey.sliced(half) + u"\"}"_s, false)
+                                    + choice({}, u"tool_calls"_s) + "data: [DONE]\n\n";
+        const QByteArray answer = choice({{u"content"_s, QString(u"Your key: "_s + apiKey.first(half))}})
+                                  + choice({{u"content"_s, QString(apiKey.sliced(half) + u" ok"_s)}})
+                                  + choice({}, u"stop"_s) + "data: [DONE]\n\n";
+        m_server.setHandler([toolCall, answer](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            const QByteArray body
+                = messages.last().toObject().value(u"role"_s).toString() == u"user" ? toolCall : answer;
+            exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+            // Every event its own read.
+            exchange.sendSplit(body,
+                               {int(body.indexOf("data: ", 10)),
+                                int(body.indexOf("data: ", body.indexOf("data: ", 10) + 10))},
+                               5);
+            exchange.end();
+        });
+        const QString eventsPath = m_dir.filePath(u"echo-events.jsonl"_s);
+        const QString tracePath = m_dir.filePath(u"echo-trace.json"_s);
+        const QString session = m_dir.filePath(u"echo.loopscope.json"_s);
+        QFile::remove(session);
+        // The server is shared by the whole run: its earlier requests are not this test's.
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result = run(baseArguments()
+                               << u"--tools"_s << u"calculator"_s << u"--events"_s << eventsPath
+                               << u"--trace-out"_s << tracePath << u"--session"_s << session << u"Echo it"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.out, "Your key: [redacted] ok\n"_ba);
+        const QByteArray key = apiKey.toUtf8();
+        QVERIFY(!result.err.contains(key));
+        for (const QString &path : {eventsPath, tracePath, session}) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray bytes = file.readAll();
+            QVERIFY2(!bytes.contains(key), qPrintable(path));
+            QVERIFY2(bytes.contains("[redacted]"), qPrintable(path));
+        }
+        // The tool got, and the next request sent back, the redacted arguments.
+        QCOMPARE(m_server.requests().size(), requestsBefore + 2);
+        QVERIFY(!m_server.requests().at(requestsBefore + 1).body.contains(key));
+        for (const QString &format : {u"md"_s, u"html"_s, u"otlp"_s}) {
+            const Run exported = run({u"export"_s, session, u"--format"_s, format});
+            QCOMPARE(exported.exitCode, 0);
+            QVERIFY2(!exported.out.contains(key), qPrintable(format));
+        }
+    }
+
+    void anAnswerCutByALimitExitsOneNamingIt_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<int>("delayMs");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("an endless stream, past --max-response-mb")
+            << QStringList{u"--max-response-mb"_s, u"1"_s} << 0
+            << u"larger than the response size limit of 1 MB (Settings → Loop, --max-response-mb)"_s;
+        QTest::newRow("a stream that keeps coming, past --request-timeout-s")
+            << QStringList{u"--request-timeout-s"_s, u"1"_s} << 20
+            << u"longer than the request time limit of 1 s (Settings → Loop, --request-timeout-s)"_s;
+    }
+
+    void anAnswerCutByALimitExitsOneNamingIt()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(int, delayMs);
+        QFETCH(QString, expected);
+        const QByteArray piece = sse(
+            {{u"model"_s, u"m"_s},
+             {u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
+                                                   {u"delta"_s, QJsonObject{{u"content"_s, u"more "_s}}},
+                                                   {u"finish_reason"_s, QJsonValue::Null}}}}});
+        m_server.setHandler([piece, delayMs](const HttpRequestRecord &, HttpExchange &exchange) {
+            exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+            exchange.sendForever(delayMs > 0 ? piece : piece.repeated(64), delayMs);
+        });
+        const qsizetype before = m_server.requests().size();
+
+        const Run result = run(baseArguments() << options << u"Go on"_s);
+
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(QString::fromUtf8(result.err).contains(expected), result.err.constData());
+        QCOMPARE(m_server.requests().size() - before, 1); // not retried
+    }
+
+    void limitOptionsRefuseWhatIsNotAPositiveNumber_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::newRow("--max-response-mb 0") << QStringList{u"--max-response-mb"_s, u"0"_s};
+        QTest::newRow("--max-response-mb lots") << QStringList{u"--max-response-mb"_s, u"lots"_s};
+        QTest::newRow("--request-timeout-s -5") << QStringList{u"--request-timeout-s"_s, u"-5"_s};
+    }
+
+    void limitOptionsRefuseWhatIsNotAPositiveNumber()
+    {
+        QFETCH(QStringList, options);
+        const Run result = run(baseArguments() << options << u"Hi"_s);
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(options.first().toUtf8()), result.err.constData());
+    }
+
+    void terminalEscapesFromTheProviderArePrintedVisibly()
+    {
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            exchange.respondJson(
+                400,
+                {{u"error"_s, QJsonObject{{u"message"_s, u"\x1b]0;pwned\x07\x1b[2J\rgone \u009b31m"_s}}}});
+        });
+
+        const Run result = run(baseArguments() << u"Hi"_s);
+
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(!result.err.contains('\x1b') && !result.err.contains('\r') && !result.err.contains('\x07')
+                     && !result.err.contains("\xc2\x9b"),
+                 result.err.toPercentEncoding(" :;[]()\\\n").constData());
+        QVERIFY2(result.err.contains(R"(\x1b]0;pwned\x07\x1b[2J\rgone \u009b31m)"), result.err.constData());
+    }
+
     void aBrokenSessionFileIsBadUsageAndLeftAlone()
     {
         const QString session = m_dir.filePath(u"broken.loopscope.json"_s);

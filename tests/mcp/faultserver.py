@@ -8,6 +8,7 @@ Usage: faultserver.py MODE, where MODE is one of
   paged            lists its tools in three pages (nextCursor)
   discover-only    speaks only 2026-07-28: server/discover, _meta on every request
   exit-on-discover exits when it receives server/discover (before initialize)
+  huge-answer      answers a tools/call whose text is "huge" with a 3 MB line, written in pieces
 """
 import json
 import sys
@@ -69,6 +70,15 @@ def handle_legacy(request_id, method, params):
             log("crashing in the middle of the call")
             sys.exit(3)
         text = params.get("arguments", {}).get("text", "")
+        if MODE == "huge-answer" and text == "huge":
+            sys.stdout.write('{"jsonrpc": "2.0", "id": %s, "result": {"content": [{"type": "text", "text": "'
+                             % json.dumps(request_id))
+            for _ in range(48):
+                sys.stdout.write("x" * 65536)
+                sys.stdout.flush()
+            sys.stdout.write('"}]}}\n')
+            sys.stdout.flush()
+            return
         result(request_id, {"content": [{"type": "text", "text": "Echo: " + text}]})
     elif method == "ping":
         result(request_id, {})

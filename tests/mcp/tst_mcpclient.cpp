@@ -3,6 +3,8 @@
 #include "tests/mcp/mcptestservers.h"
 #include "tests/support/fakehttpserver.h"
 
+#include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QProcess>
@@ -92,6 +94,9 @@ private slots:
     void httpUnauthorisedFailsWithAnAuthorisationSentence();
     void httpExpiredSessionIsInitialisedAgainAndTheCallRetried();
     void httpModernServerGetsMethodHeaders();
+    void anAnswerOverTheSizeLimitFailsTheCallAtOnce_data();
+    void anAnswerOverTheSizeLimitFailsTheCallAtOnce();
+    void aStdioLineOverTheSizeLimitFailsTheCallAtOnce();
     void destroyingTheClientLeavesNoProcess();
 
 private:
@@ -703,6 +708,73 @@ void TestMcpClient::httpModernServerGetsMethodHeaders()
     QCOMPARE(outcome.text, u"sunny"_s);
     QCOMPARE(progress.size(), 1);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
+}
+
+void TestMcpClient::anAnswerOverTheSizeLimitFailsTheCallAtOnce_data()
+{
+    QTest::addColumn<bool>("sse");
+    QTest::newRow("an endless SSE event") << true;
+    QTest::newRow("an endless JSON body") << false;
+}
+
+void TestMcpClient::anAnswerOverTheSizeLimitFailsTheCallAtOnce()
+{
+    QFETCH(bool, sse);
+    FakeHttpServer server;
+    QVERIFY(server.listen());
+    server.setHandler([sse](const HttpRequestRecord &request, HttpExchange &exchange) {
+        const QJsonObject body = request.json();
+        const QString method = body.value(u"method"_s).toString();
+        const QJsonValue id = body.value(u"id"_s);
+        if (!body.contains(u"id"_s) || request.method != "POST") {
+            exchange.respond(request.method == "GET" ? 405 : 202);
+            return;
+        }
+        QJsonObject result{{u"resultType"_s, u"complete"_s}};
+        if (method == u"server/discover"_s) {
+            result.insert(u"supportedVersions"_s, QJsonArray{u"2026-07-28"_s});
+            result.insert(u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}});
+            result.insert(u"serverInfo"_s, QJsonObject{{u"name"_s, u"endless"_s}});
+        } else if (method == u"tools/list"_s) {
+            result.insert(u"tools"_s, QJsonArray{QJsonObject{{u"name"_s, u"flood"_s}}});
+        } else if (method == u"tools/call"_s) {
+            const QByteArray start = R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id.toInteger())
+                                     + R"(,"result":{"content":[{"type":"text","text":")";
+            exchange.beginStream(200, {{"Content-Type", sse ? "text/event-stream" : "application/json"}});
+            exchange.send(sse ? "data: " + start : start);
+            exchange.sendForever(QByteArray(16384, 'x'));
+            return;
+        }
+        exchange.respondJson(200, {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"result"_s, result}});
+    });
+    McpServerConfig config = McpTestServers::httpServer(server.port(), u"endless"_s);
+    config.maxResponseBytes = 1024 * 1024;
+    auto client = startedClient(config, 5000);
+    WAIT_READY(client);
+    QElapsedTimer timer;
+    timer.start();
+    const McpCallOutcome outcome = call(*client, u"flood"_s, {}, 30'000);
+    QVERIFY2(outcome.failure.contains(u"larger than the response size limit of 1 MB (--max-response-mb)"_s),
+             qPrintable(outcome.failure));
+    QVERIFY2(timer.elapsed() < 10'000, "the call waited out its time limit");
+}
+
+void TestMcpClient::aStdioLineOverTheSizeLimitFailsTheCallAtOnce()
+{
+    McpServerConfig config = McpTestServers::faultServer(u"huge-answer"_s, u"huge"_s);
+    config.maxResponseBytes = 1024 * 1024;
+    auto client = startedClient(config);
+    WAIT_READY(client);
+    QElapsedTimer timer;
+    timer.start();
+    const McpCallOutcome huge = call(*client, u"echo"_s, {{u"text"_s, u"huge"_s}}, 30'000);
+    QVERIFY2(huge.failure.contains(u"larger than the response size limit of 1 MB (--max-response-mb)"_s),
+             qPrintable(huge.failure));
+    QVERIFY2(timer.elapsed() < 10'000, "the call waited out its time limit");
+    // The rest of the long line is skipped, not read as the next message.
+    const McpCallOutcome next = call(*client, u"echo"_s, {{u"text"_s, u"small"_s}}, 10'000);
+    QVERIFY2(next.failure.isEmpty(), qPrintable(next.failure));
+    QCOMPARE(next.text, u"Echo: small"_s);
 }
 
 void TestMcpClient::destroyingTheClientLeavesNoProcess()

@@ -785,7 +785,8 @@ private slots:
             });
         }
         QVERIFY(f.run(sampleRequest(stream)));
-        QCOMPARE(f.response().text, echoed); // the answer itself is the model's
+        // The key must not reach the history, the trace or an export: the answer shows it masked.
+        QCOMPARE(f.response().text, u"Your key is %1"_s.arg(SecretRedactor::mask));
         const QByteArray recorded = QJsonDocument(QJsonObject{{u"raw"_s, f.response().raw}}).toJson();
         QVERIFY(!recorded.contains(apiKey.toUtf8()));
         QVERIFY(recorded.contains("[redacted]"));

@@ -621,6 +621,43 @@ private slots:
         QCOMPARE(m_session->approvals()->rules(), expected);
     }
 
+    void theSettingsResponseSizeLimitCutsTheProvidersAnswer_data()
+    {
+        QTest::addColumn<bool>("providerFirst");
+        QTest::newRow("the provider bound before the limit") << true;
+        QTest::newRow("the limit set before the provider") << false;
+    }
+
+    void theSettingsResponseSizeLimitCutsTheProvidersAnswer()
+    {
+        QFETCH(bool, providerFirst);
+        QTemporaryDir dir;
+        QSettings stored(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        AppSettings settings(&stored);
+        ResponseLimits limits;
+        limits.maxResponseBytes = 1 * ResponseLimits::MegaByte;
+        settings.setResponseLimits(limits);
+        // An answer of 2 MB, its text too long for the limit.
+        m_server->setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            exchange.respondJson(200, openAiCompletion(QString(2 * 1024 * 1024, u'x'), u"test-model"_s));
+        });
+
+        if (providerFirst)
+            m_session->apply(m_session->setup().withProvider(profile(), apiKey));
+        m_session->apply(SessionSetup::fromSettings(settings, m_session->setup()));
+        if (!providerFirst)
+            m_session->apply(m_session->setup().withProvider(profile(), apiKey));
+        QCOMPARE(m_session->setup().limits, limits);
+
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"hello"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        const auto result = finished.first().first().value<TurnResult>();
+        QCOMPARE(result.outcome, TurnOutcome::Failed);
+        QVERIFY2(result.error.contains(u"response size limit of 1 MB"_s), qPrintable(result.error));
+        QCOMPARE(m_server->requests().size(), 1); // not retried
+    }
+
     void settingsReachTheSessionWithTheMcpServersSecretsFromTheKeychain()
     {
         QTemporaryDir dir;

@@ -352,6 +352,7 @@ public:
 
     bool isOpen() const { return !m_closed && m_socket->state() == QAbstractSocket::ConnectedState; }
     void write(const QByteArray &bytes);
+    qint64 unsentBytes() const { return m_socket->bytesToWrite(); }
     void reset();
     void closeGracefully();
     void exchangeFinished(HttpExchange *exchange);
@@ -615,6 +616,16 @@ void HttpExchange::sendSplit(const QByteArray &data, const QList<int> &cutPositi
     send(data.mid(start), delayMs);
 }
 
+void HttpExchange::sendForever(const QByteArray &data, int delayMs)
+{
+    if (!canAct("sendForever", m_phase == Phase::Streaming) || data.isEmpty())
+        return;
+    m_phase = Phase::Finished; // nothing can follow an endless body
+    const QByteArray bytes
+        = m_rawStream ? data : QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n";
+    enqueue({Action::Kind::Repeat, bytes, delayMs});
+}
+
 void HttpExchange::end(int delayMs)
 {
     if (!canAct("end", m_phase == Phase::Streaming))
@@ -691,6 +702,19 @@ void HttpExchange::playNext()
     }
     switch (action.kind) {
     case Action::Kind::Write: connection->write(action.bytes); break;
+    case Action::Kind::Repeat: {
+        constexpr qint64 MaxUnsent = 1024 * 1024;
+        if (!connection->isOpen()) {
+            detach();
+            return;
+        }
+        const bool clientKeepsUp = connection->unsentBytes() < MaxUnsent;
+        if (clientKeepsUp)
+            connection->write(action.bytes);
+        m_actions.prepend(action);
+        m_timer->start(clientKeepsUp ? std::max(0, action.delayMs) : 1);
+        return;
+    }
     case Action::Kind::Complete:
         connection->write(action.bytes);
         m_actions.clear();

@@ -84,6 +84,10 @@ public:
     void send(const QByteArray &data, int delayMs = 0);
     // Splits data at the given byte positions and sends each piece after delayMs.
     void sendSplit(const QByteArray &data, const QList<int> &cutPositions, int delayMs = 0);
+    // Sends data again and again, each piece delayMs after the previous one, for as long as the
+    // client stays: an endless body (no delay) or a trickle (a byte every few seconds). Writing waits
+    // while the client has not taken what was written, so the server's memory stays flat.
+    void sendForever(const QByteArray &data, int delayMs = 0);
     // Writes the terminating chunk and completes the response.
     void end(int delayMs = 0);
 
@@ -104,7 +108,7 @@ private:
     enum class Phase { Idle, Streaming, Finished };
     struct Action
     {
-        enum class Kind { Write, Complete, Reset, Close };
+        enum class Kind { Write, Repeat, Complete, Reset, Close };
         Kind kind = Kind::Write;
         QByteArray bytes;
         int delayMs = 0;

@@ -87,6 +87,8 @@ private slots:
     void calculatorExplainsWhatItCannotEvaluate_data();
     void calculatorExplainsWhatItCannotEvaluate();
     void calculatorGivesRightAnswersOnManyThreadsAtOnce();
+    void calculatorErrorsQuoteABoundedExcerptOfAHugeExpression_data();
+    void calculatorErrorsQuoteABoundedExcerptOfAHugeExpression();
 
     void currentTimeFormatsTheClockInTheRequestedZone_data();
     void currentTimeFormatsTheClockInTheRequestedZone();
@@ -281,6 +283,26 @@ void ToolsTest::calculatorExplainsWhatItCannotEvaluate()
     QVERIFY2(result.isError, qPrintable(result.content));
     for (const QString &part : expectedParts)
         QVERIFY2(result.content.contains(part), qPrintable(result.content));
+}
+
+void ToolsTest::calculatorErrorsQuoteABoundedExcerptOfAHugeExpression_data()
+{
+    QTest::addColumn<QString>("expression");
+    const QString sum = QStringList(300'000, u"1"_s).join(u'+'); // 600 KB
+    QTest::newRow("a syntax error at the end") << sum + u"+"_s;
+    QTest::newRow("an unknown token at the start") << u"$"_s + sum;
+    QTest::newRow("two expressions") << sum + u","_s + sum;
+    QTest::newRow("no finite value") << sum + u"/0"_s;
+    QTest::newRow("a huge token") << QString(2'000'000, u'x');
+}
+
+void ToolsTest::calculatorErrorsQuoteABoundedExcerptOfAHugeExpression()
+{
+    QFETCH(QString, expression);
+    const ToolResult result = run(CalculatorTool(), {{u"expression"_s, expression}});
+    QVERIFY(result.isError);
+    QVERIFY2(result.content.size() < 1000, qPrintable(result.content.left(300)));
+    QVERIFY(result.content.contains(u"characters)"_s));
 }
 
 void ToolsTest::calculatorGivesRightAnswersOnManyThreadsAtOnce()

@@ -19,6 +19,9 @@ LoopPage::LoopPage(QWidget *parent)
     , m_postLoop(named(new QComboBox(this), u"postLoopCombo"_s, tr("When the loop ends without an answer")))
     , m_toolTimeout(named(new QSpinBox(this), u"toolTimeoutSpin"_s, tr("Tool timeout in seconds")))
     , m_readTimeout(named(new QSpinBox(this), u"readTimeoutSpin"_s, tr("Provider read timeout in seconds")))
+    , m_maxResponse(named(new QSpinBox(this), u"maxResponseSpin"_s, tr("Response size limit in megabytes")))
+    , m_requestTimeout(
+          named(new QSpinBox(this), u"requestTimeoutSpin"_s, tr("Request time limit in seconds")))
     , m_systemPrompt(named(new QPlainTextEdit(this), u"systemPromptEdit"_s, tr("System prompt")))
 {
     m_maxIterations->setRange(1, 1000);
@@ -40,6 +43,17 @@ LoopPage::LoopPage(QWidget *parent)
     m_readTimeout->setToolTip(tr("How long a provider may stay silent in the middle of an answer before the "
                                  "call fails."));
 
+    m_maxResponse->setRange(1, 65'536);
+    m_maxResponse->setSuffix(tr(" MB"));
+    m_maxResponse->setToolTip(
+        tr("The most one answer from a provider or an MCP server may hold; a larger one "
+           "fails the call."));
+
+    m_requestTimeout->setRange(1, 604'800);
+    m_requestTimeout->setSuffix(tr(" s"));
+    m_requestTimeout->setToolTip(
+        tr("How long one provider request may take in all, however steadily it streams."));
+
     m_systemPrompt->setTabChangesFocus(true);
     m_systemPrompt->setPlaceholderText(tr("Optional instructions the model gets before every conversation."));
 
@@ -49,6 +63,8 @@ LoopPage::LoopPage(QWidget *parent)
     form->addRow(tr("When the loop &ends:"), m_postLoop);
     form->addRow(tr("Tool &timeout:"), m_toolTimeout);
     form->addRow(tr("Provider &read timeout:"), m_readTimeout);
+    form->addRow(tr("Response si&ze limit:"), m_maxResponse);
+    form->addRow(tr("Re&quest time limit:"), m_requestTimeout);
     form->addRow(tr("&System prompt:"), m_systemPrompt);
 }
 
@@ -62,6 +78,9 @@ void LoopPage::load(const AppSettings &settings)
     m_toolTimeout->setValue(m_loadedToolTimeoutS);
     m_loadedReadTimeoutS = qMax(1, (settings.providerReadTimeoutMs() + 500) / 1000);
     m_readTimeout->setValue(m_loadedReadTimeoutS);
+    const ResponseLimits limits = settings.responseLimits();
+    m_maxResponse->setValue(int(limits.maxResponseBytes / ResponseLimits::MegaByte));
+    m_requestTimeout->setValue(limits.requestTimeoutMs / 1000);
     m_systemPrompt->setPlainText(config.systemPrompt);
 }
 
@@ -80,6 +99,10 @@ void LoopPage::save(AppSettings &settings)
         settings.setProviderReadTimeoutMs(m_readTimeout->value() * 1000);
     m_loadedToolTimeoutS = m_toolTimeout->value();
     m_loadedReadTimeoutS = m_readTimeout->value();
+    ResponseLimits limits = settings.responseLimits();
+    limits.maxResponseBytes = m_maxResponse->value() * ResponseLimits::MegaByte;
+    limits.requestTimeoutMs = m_requestTimeout->value() * 1000;
+    settings.setResponseLimits(limits);
 }
 
 int LoopPage::readTimeoutMs() const

@@ -13,7 +13,8 @@ namespace Loopscope::Ui {
 /*!
     Settings → Loop: the agent's limits (iterations, parallel tool calls, what
     happens when the loop ends without an answer), the tool and provider
-    timeouts and the system prompt. A timeout whose field is not touched keeps
+    timeouts, what one answer may cost (its size and the time of a request)
+    and the system prompt. A timeout whose field is not touched keeps
     its exact stored value, though the field shows it in whole seconds.
 */
 class LoopPage final : public SettingsPage
@@ -35,6 +36,8 @@ private:
     QComboBox *m_postLoop;
     QSpinBox *m_toolTimeout;
     QSpinBox *m_readTimeout;
+    QSpinBox *m_maxResponse;
+    QSpinBox *m_requestTimeout;
     QPlainTextEdit *m_systemPrompt;
     // The values shown when loaded, so an untouched field never rounds a stored one.
     int m_loadedToolTimeoutS = 0;

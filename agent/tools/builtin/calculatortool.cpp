@@ -45,6 +45,17 @@ static QString formatNumber(double value)
     return QString::number(value, 'g', 15);
 }
 
+// What a message quotes of the model's input: all of a usual expression, a bounded excerpt of a huge
+// one, or every error would send the whole input back and the next request would carry it twice.
+static QString excerpt(const QString &text)
+{
+    constexpr qsizetype MaxQuoted = 200;
+    if (text.size() <= MaxQuoted)
+        return text;
+    return u"%1…%2 (%3 characters)"_s.arg(text.first(MaxQuoted / 2), text.last(MaxQuoted / 4))
+        .arg(text.size());
+}
+
 ToolResult CalculatorTool::invoke(const QJsonObject &arguments, ToolContext &) const
 {
     const QString expression = arguments.value(u"expression"_s).toString().trimmed();
@@ -67,24 +78,25 @@ ToolResult CalculatorTool::invoke(const QJsonObject &arguments, ToolContext &) c
         if (resultCount != 1) {
             return ToolResult::failure(u"'%1' holds %2 comma-separated expressions; evaluate one at a time "
                                        "(commas only separate function arguments, e.g. max(1, 2))."_s.arg(
-                                           expression, QString::number(resultCount)));
+                                           excerpt(expression), QString::number(resultCount)));
         }
         value = results[0];
     } catch (const mu::Parser::exception_type &error) {
-        const QString message = QString::fromStdString(error.GetMsg());
+        const QString message = excerpt(QString::fromStdString(error.GetMsg()));
         // Most muparser messages already name the position; the rest get it appended.
         const bool hasPosition = error.GetPos() >= 0 && !message.contains(u"position"_s);
         return ToolResult::failure(u"Cannot evaluate '%1': %2%3"_s.arg(
-            expression, message, hasPosition ? u" (at position %1)"_s.arg(error.GetPos()) : QString()));
+            excerpt(expression), message,
+            hasPosition ? u" (at position %1)"_s.arg(error.GetPos()) : QString()));
     }
 
     if (!std::isfinite(value)) {
         return ToolResult::failure(
             u"'%1' has no finite value (it evaluates to %2): check for a division by zero, an "
             "overflow, or a function outside its domain such as sqrt(-1)."_s.arg(
-                expression, std::isnan(value) ? u"NaN"_s : u"infinity"_s));
+                excerpt(expression), std::isnan(value) ? u"NaN"_s : u"infinity"_s));
     }
-    return ToolResult::success(u"%1 = %2"_s.arg(expression, formatNumber(value)));
+    return ToolResult::success(u"%1 = %2"_s.arg(excerpt(expression), formatNumber(value)));
 }
 
 } // namespace Loopscope

@@ -389,6 +389,10 @@ private slots:
         postLoop->setCurrentIndex(postLoop->findData(u"summary"_s));
         child<QSpinBox>(dialog.get(), u"toolTimeoutSpin"_s)->setValue(90);
         child<QSpinBox>(dialog.get(), u"readTimeoutSpin"_s)->setValue(120);
+        QCOMPARE(child<QSpinBox>(dialog.get(), u"maxResponseSpin"_s)->value(), 64);
+        QCOMPARE(child<QSpinBox>(dialog.get(), u"requestTimeoutSpin"_s)->value(), 1800);
+        child<QSpinBox>(dialog.get(), u"maxResponseSpin"_s)->setValue(8);
+        child<QSpinBox>(dialog.get(), u"requestTimeoutSpin"_s)->setValue(300);
         QTest::keyClicks(child<QPlainTextEdit>(dialog.get(), u"systemPromptEdit"_s), u"Be terse."_s);
         dialog->showPage(Ui::SettingsDialog::Page::Tools);
         QTest::keyClick(child<QCheckBox>(dialog.get(), u"toolEnabled_"_s + tools.at(0)), Qt::Key_Space);
@@ -416,6 +420,7 @@ private slots:
             QCOMPARE(app.enabledTools(), tools);
             QCOMPARE(app.toolApprovalRules(), (QHash<QString, QString>()));
             QCOMPARE(app.sendOnEnter(), false);
+            QCOMPARE(app.responseLimits(), ResponseLimits());
             QVERIFY(settings->allKeys().isEmpty());
             return;
         }
@@ -427,6 +432,8 @@ private slots:
         expected.systemPrompt = u"Be terse."_s;
         QCOMPARE(app.agentConfig(), expected);
         QCOMPARE(app.providerReadTimeoutMs(), 120'000);
+        QCOMPARE(app.responseLimits().maxResponseBytes, 8 * ResponseLimits::MegaByte);
+        QCOMPARE(app.responseLimits().requestTimeoutMs, 300'000);
         QCOMPARE(app.enabledTools(), tools.mid(1));
         QCOMPARE(app.toolApprovalRules().value(tools.at(1)), u"ask"_s);
         QCOMPARE(app.toolApprovalRules().value(tools.at(2)), u"never"_s);

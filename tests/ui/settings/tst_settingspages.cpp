@@ -43,8 +43,9 @@ QVariantList valuesOf(PageKind kind, const AppSettings &settings)
     switch (kind) {
     case PageKind::Loop: {
         const AgentConfig config = settings.agentConfig();
+        const ResponseLimits limits = settings.responseLimits();
         return {config.maxIterations, config.maxParallelTools, postLoopModeName(config.postLoop),
-                config.systemPrompt};
+                config.systemPrompt,  limits.maxResponseBytes, limits.requestTimeoutMs};
     }
     case PageKind::Tools: {
         // A built-in tool's rule as it acts: without one of the user's, the tool's own default.
@@ -97,6 +98,10 @@ private slots:
                    config.postLoop = PostLoopMode::Summary;
                    config.systemPrompt = u"Answer in French.\nBe brief."_s;
                    settings.setAgentConfig(config);
+                   ResponseLimits limits;
+                   limits.maxResponseBytes = 8 * ResponseLimits::MegaByte;
+                   limits.requestTimeoutMs = 90'000;
+                   settings.setResponseLimits(limits);
                });
         QTest::newRow("the loop page, when the loop ends with nothing")
             << PageKind::Loop << Seed([](AppSettings &settings, auto) {
@@ -151,6 +156,10 @@ private slots:
         other.postLoop = PostLoopMode::Reflect;
         other.systemPrompt = u"Something else"_s;
         target.setAgentConfig(other);
+        ResponseLimits otherLimits;
+        otherLimits.maxResponseBytes = 2 * ResponseLimits::MegaByte;
+        otherLimits.requestTimeoutMs = 45'000;
+        target.setResponseLimits(otherLimits);
         target.setEnabledTools({u"current_time"_s});
         target.setScopedApprovals({{u"read_file"_s, {ApprovalScope::Kind::Folder, QDir::rootPath()}}});
         target.setSendOnEnter(!source.sendOnEnter());

@@ -1,0 +1,59 @@
+#include "app/cli/limitoptions.h"
+
+#include <QCommandLineParser>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Cli {
+
+namespace {
+constexpr int MaxResponseMbLimit = 65'536;
+constexpr int MaxRequestTimeoutS = 604'800; // a week
+} // namespace
+
+LimitOptions::LimitOptions(bool withRequestTimeout)
+    : m_maxResponseMb(u"max-response-mb"_s,
+                      tr("The most one answer from the provider or an MCP server may hold, in MB; a larger "
+                         "one fails the call (default %1).")
+                          .arg(ResponseLimits::DefaultMaxResponseBytes / ResponseLimits::MegaByte),
+                      u"n"_s)
+    , m_requestTimeoutS(u"request-timeout-s"_s,
+                        tr("The longest one provider request may take in all, in seconds, however steadily "
+                           "it streams (default %1).")
+                            .arg(ResponseLimits::DefaultRequestTimeoutMs / 1000),
+                        u"n"_s)
+    , m_withRequestTimeout(withRequestTimeout)
+{}
+
+void LimitOptions::addTo(QCommandLineParser &parser) const
+{
+    parser.addOption(m_maxResponseMb);
+    if (m_withRequestTimeout)
+        parser.addOption(m_requestTimeoutS);
+}
+
+std::optional<ResponseLimits> LimitOptions::limits(const QCommandLineParser &parser, QString *error) const
+{
+    ResponseLimits limits;
+    if (parser.isSet(m_maxResponseMb)) {
+        bool ok = false;
+        const int megabytes = parser.value(m_maxResponseMb).toInt(&ok);
+        if (!ok || megabytes < 1 || megabytes > MaxResponseMbLimit) {
+            *error = tr("--max-response-mb takes a number from 1 to %1").arg(MaxResponseMbLimit);
+            return std::nullopt;
+        }
+        limits.maxResponseBytes = megabytes * ResponseLimits::MegaByte;
+    }
+    if (m_withRequestTimeout && parser.isSet(m_requestTimeoutS)) {
+        bool ok = false;
+        const int seconds = parser.value(m_requestTimeoutS).toInt(&ok);
+        if (!ok || seconds < 1 || seconds > MaxRequestTimeoutS) {
+            *error = tr("--request-timeout-s takes a number from 1 to %1").arg(MaxRequestTimeoutS);
+            return std::nullopt;
+        }
+        limits.requestTimeoutMs = seconds * 1000;
+    }
+    return limits;
+}
+
+} // namespace Loopscope::Cli

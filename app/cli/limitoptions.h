@@ -1,0 +1,39 @@
+#pragma once
+
+#include "agent/model/responselimits.h"
+
+#include <QCommandLineOption>
+#include <QCoreApplication>
+
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QCommandLineParser;
+QT_END_NAMESPACE
+
+namespace Loopscope::Cli {
+
+/*!
+    What one answer may cost, on the command line as in Settings → Loop: --max-response-mb (for
+    provider and MCP answers alike) and, where a provider is called, --request-timeout-s. Without
+    them a command runs with ResponseLimits' defaults.
+*/
+class LimitOptions final
+{
+    Q_DECLARE_TR_FUNCTIONS(LimitOptions)
+
+public:
+    // withRequestTimeout: also --request-timeout-s (run and eval; mcp call has no provider).
+    explicit LimitOptions(bool withRequestTimeout);
+
+    void addTo(QCommandLineParser &parser) const;
+    // The limits given; nullopt with *error on a value that is not a whole number in range.
+    std::optional<ResponseLimits> limits(const QCommandLineParser &parser, QString *error) const;
+
+private:
+    QCommandLineOption m_maxResponseMb;
+    QCommandLineOption m_requestTimeoutS;
+    bool m_withRequestTimeout;
+};
+
+} // namespace Loopscope::Cli
