@@ -174,6 +174,20 @@ QList<ModelAndProvider> traceModels(const QJsonArray &trace)
     return models;
 }
 
+UsedModels usedModels(const Transcript &transcript)
+{
+    UsedModels used;
+    for (const ModelAndProvider &model : traceModels(transcript.trace)) {
+        if (!used.models.contains(model.model))
+            used.models << model.model;
+        if (!model.provider.isEmpty() && !used.providers.contains(model.provider))
+            used.providers << model.provider;
+    }
+    if (used.models.isEmpty() && !transcript.config.model.model.isEmpty())
+        used.models << transcript.config.model.model;
+    return used;
+}
+
 QString formatArguments(const QString &arguments, bool *isJson)
 {
     QJsonParseError error;

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QUrl>
 
 namespace Loopscope {
@@ -70,6 +71,15 @@ QString noticeLabel(TurnNotice::Kind kind);
 
 // The models the trace's calls used, each once, in the order first used.
 QList<ModelAndProvider> traceModels(const QJsonArray &trace);
+
+// What a document's header says answered the session: each model and provider once, from the trace;
+// the session's current model when the trace recorded none.
+struct UsedModels
+{
+    QStringList models;
+    QStringList providers; // empty when the trace did not say
+};
+UsedModels usedModels(const Transcript &transcript);
 
 // Arguments indented when they are JSON; otherwise the model's raw text, and *isJson false.
 QString formatArguments(const QString &arguments, bool *isJson);

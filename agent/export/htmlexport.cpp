@@ -499,17 +499,7 @@ QString modelList(const QList<Internal::ModelAndProvider> &models)
 void writeMetadata(HtmlWriter &out, const Transcript &transcript)
 {
     QList<std::pair<QString, QString>> rows;
-    // The models the turns used as the trace recorded them; the current one when it recorded none.
-    QStringList models;
-    QStringList providers;
-    for (const Internal::ModelAndProvider &model : Internal::traceModels(transcript.trace)) {
-        if (!models.contains(model.model))
-            models << model.model;
-        if (!model.provider.isEmpty() && !providers.contains(model.provider))
-            providers << model.provider;
-    }
-    if (models.isEmpty() && !transcript.config.model.model.isEmpty())
-        models << transcript.config.model.model;
+    const auto [models, providers] = Internal::usedModels(transcript);
     if (!models.isEmpty())
         rows.append(
             {models.size() > 1 ? ExportText::tr("Models") : ExportText::tr("Model"), models.join(u", "_s)});

@@ -177,17 +177,7 @@ QString modelList(const QList<Internal::ModelAndProvider> &models)
 */
 void appendModels(QStringList &first, const Transcript &transcript)
 {
-    const QList<Internal::ModelAndProvider> used = Internal::traceModels(transcript.trace);
-    QStringList models;
-    QStringList providers;
-    for (const Internal::ModelAndProvider &model : used) {
-        if (!models.contains(model.model))
-            models << model.model;
-        if (!model.provider.isEmpty() && !providers.contains(model.provider))
-            providers << model.provider;
-    }
-    if (models.isEmpty() && !transcript.config.model.model.isEmpty())
-        models << transcript.config.model.model;
+    const auto [models, providers] = Internal::usedModels(transcript);
     if (!models.isEmpty()) {
         QStringList codes;
         for (const QString &model : std::as_const(models))
