@@ -517,8 +517,17 @@ private slots:
         for (const QString &name : {u"applyArgumentsButton"_s, u"revertArgumentsButton"_s,
                                     u"useResultButton"_s, u"denyButton"_s, u"resultIsErrorBox"_s})
             actions << panel->findChild<QWidget *>(name);
-        for (QWidget *action : std::as_const(actions)) {
+        for (QWidget *action : std::as_const(actions))
             QVERIFY(action);
+        // The stop arrives through queued signals and posted layout requests; a slow build (the
+        // sanitizers) needs more than one pass of the event loop before the layout has settled.
+        const auto allWhole = [&actions] {
+            return std::all_of(actions.cbegin(), actions.cend(), [](const QWidget *action) {
+                return action->isVisible() && action->height() >= action->minimumSizeHint().height();
+            });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(allWhole(), 5000);
+        for (QWidget *action : std::as_const(actions)) {
             const QString name
                 = action->objectName().isEmpty() ? action->accessibleName() : action->objectName();
             QVERIFY2(action->isVisible(), qPrintable(name));
