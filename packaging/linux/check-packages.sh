@@ -307,7 +307,13 @@ done
 ok "window:$(sed 's/ *[0-9]* children.*//; s/: ("loopscope".*//' <<<"$window")"
 window_id=$(awk '{print $1}' <<<"$window")
 # The title and the icon are two properties the window sets one after the other.
-has_icon() { isolated DISPLAY="$display" xprop -id "$window_id" _NET_WM_ICON | grep -aq 'Icon (128 x 128)'; }
+# xprop's output is read whole before it is searched: with pipefail, grep -q
+# leaving early would end xprop with SIGPIPE and fail a window that has the icon.
+has_icon() {
+    local icons
+    icons=$(isolated DISPLAY="$display" xprop -id "$window_id" _NET_WM_ICON 2>&1) || return 1
+    grep -aqF 'Icon (128 x 128)' <<<"$icons"
+}
 for _ in $(seq 50); do has_icon && break || sleep 0.1; done
 has_icon || fail "the window has no icon (no 128x128 _NET_WM_ICON): $(isolated DISPLAY="$display" \
     xprop -id "$window_id" WM_NAME WM_CLASS _NET_WM_ICON 2>&1 | cut -c1-200)"
