@@ -175,6 +175,8 @@ private slots:
         QVERIFY(error.endsWith(u'.'));
     }
 
+    // JSON here writes "https:\/\/" (the same URL to a JSON parser) in strings over several lines:
+    // moc 6.4 reads a // there as a comment and loses every test function after it.
     void importReadsEachFormat_data()
     {
         QTest::addColumn<QByteArray>("json");
@@ -188,7 +190,7 @@ private slots:
             "globalShortcut": ""})"_ba << QStringList{u"filesystem"_s, u"github"_s}
                                         << 0;
         QTest::newRow(".mcp.json with http and stdio") << R"({"mcpServers": {
-            "api": {"type": "http", "url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer x"}},
+            "api": {"type": "http", "url": "https:\/\/api.example.com/mcp", "headers": {"Authorization": "Bearer x"}},
             "local": {"type": "stdio", "command": "server", "cwd": "/srv"}}})"_ba
                                                        << QStringList{u"api"_s, u"local"_s} << 0;
         QTest::newRow("Cursor url without type")
@@ -198,7 +200,7 @@ private slots:
             << R"({"mcpServers": {"hf": {"type": "streamableHttp", "url": "https://hf.co/mcp"}}})"_ba
             << QStringList{u"hf"_s} << 0;
         QTest::newRow("sse skipped with a note") << R"({"mcpServers": {
-            "old": {"type": "sse", "url": "https://old.example.com/sse"},
+            "old": {"type": "sse", "url": "https:\/\/old.example.com/sse"},
             "new": {"command": "server"}}})"_ba << QStringList{u"new"_s}
                                                  << 1;
         QTest::newRow("entry without command or url") << R"({"mcpServers": {"broken": {"args": ["x"]},
@@ -212,7 +214,7 @@ private slots:
             "servers": {
               "perplexity": {"type": "stdio", "command": "npx", "args": ["-y", "server-perplexity-ask"],
                              "env": {"PERPLEXITY_API_KEY": "${input:api-key}"}},
-              "docs": {"type": "http", "url": "https://docs.example.com/mcp"}}})"_ba
+              "docs": {"type": "http", "url": "https:\/\/docs.example.com/mcp"}}})"_ba
                                              << QStringList{u"docs"_s, u"perplexity"_s} << 1;
         QTest::newRow("VS Code workspaceFolder") << R"({"servers": {"fs": {"command": "npx",
             "args": ["server-filesystem", "${workspaceFolder}"]}}})"_ba
@@ -244,7 +246,7 @@ private slots:
     void importKeepsEveryFieldOfAnEntry()
     {
         const McpConfigImport result = McpConfigImport::fromJson(R"({"mcpServers": {
-            "api": {"type": "http", "url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer x"}},
+            "api": {"type": "http", "url": "https:\/\/api.example.com/mcp", "headers": {"Authorization": "Bearer x"}},
             "gh": {"command": "docker", "args": ["run", "-i"], "env": {"TOKEN": "t", "PORT": 8080}, "cwd": "/w"}}})"_ba,
                                                                  u"a"_s);
         QCOMPARE(result.servers.size(), 2);
