@@ -118,6 +118,8 @@ QJsonObject McpServerConfig::toJson() const
     json.insert("defaultApproval"_L1, defaultApproval);
     if (requestTimeoutMs)
         json.insert("requestTimeoutMs"_L1, *requestTimeoutMs);
+    if (secretStorage == SecretStorage::File)
+        json.insert("secretStorage"_L1, u"file"_s);
     return json;
 }
 
@@ -175,6 +177,12 @@ std::optional<McpServerConfig> McpServerConfig::fromJson(const QJsonObject &json
             || (config.url.scheme() != "http"_L1 && config.url.scheme() != "https"_L1))
             return fail(Tr::tr("needs an http:// or https:// URL, not “%1”.").arg(url));
     }
+
+    const QString storage = json.value("secretStorage"_L1).toString(u"keychain"_s);
+    if (storage == "file"_L1)
+        config.secretStorage = SecretStorage::File;
+    else if (storage != "keychain"_L1)
+        return fail(Tr::tr("keeps its secrets in an unknown place “%1” (keychain or file).").arg(storage));
 
     config.enabled = json.value("enabled"_L1).toBool(true);
     const auto disabled = stringsFromJson(json.value("disabledTools"_L1));

@@ -20,11 +20,14 @@ namespace Loopscope {
     which of its tools the model may see and how each is approved. Header
     values are kept here in memory only; secret ones (Authorization and the
     other credential headers, and environment variables named like tokens or
-    keys) are saved in the keychain, never in settings.
+    keys) are saved in the keychain, or — on a desktop without one, only when
+    the user chose it — in the key file only they can read; never in settings.
 */
 struct McpServerConfig
 {
     enum class Transport { Stdio, Http };
+    // Where the values of secret headers and variables are kept (the same choice a provider profile has).
+    enum class SecretStorage { Keychain, File };
 
     QString name; // unique among the configured servers; shown to the user and used as a tool-name prefix
     Transport transport = Transport::Stdio;
@@ -45,6 +48,7 @@ struct McpServerConfig
         toolApproval; // MCP tool name -> "always" | "ask" | "never"; absent: defaultApproval
     QString defaultApproval = QStringLiteral("ask");
     std::optional<int> requestTimeoutMs; // per-request timeout; unset: 60 s
+    SecretStorage secretStorage = SecretStorage::Keychain;
 
     // The most one answer may hold (not saved: the app's setting or --max-response-mb).
     qint64 maxResponseBytes = ResponseLimits::DefaultMaxResponseBytes;

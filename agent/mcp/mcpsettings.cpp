@@ -3,6 +3,7 @@
 #include "agent/config/secretstore.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSettings>
@@ -38,6 +39,56 @@ QList<SecretSlot> secretSlots(const McpServerConfig &server)
     for (const QString &variable : server.secretEnvironmentNames())
         found.append({false, variable, McpServerConfig::secretEnvironmentAccount(server.name, variable)});
     return found;
+}
+
+bool inKeyFile(const McpServerConfig &server)
+{
+    return server.secretStorage == McpServerConfig::SecretStorage::File;
+}
+
+// The store that holds a server's secrets: the keychain, or the key file the user chose for it
+// (nullptr when this keychain offers none).
+SecretStore *storeOf(const McpServerConfig &server, SecretStore *keychain)
+{
+    return inKeyFile(server) ? keychain->keyFile() : keychain;
+}
+
+QString describe(const SecretSlot &slot)
+{
+    return slot.isHeader ? Tr::tr("the header %1").arg(slot.name)
+                         : Tr::tr("the environment variable %1").arg(slot.name);
+}
+
+QString unreadable(const QString &server, const SecretSlot &slot, bool keyFile, const QString &why)
+{
+    return keyFile ? Tr::tr("The MCP server “%1”: %2 could not be read from the key file: %3")
+                         .arg(server, describe(slot), why)
+                   : Tr::tr("The MCP server “%1”: %2 could not be read from the keychain: %3")
+                         .arg(server, describe(slot), why);
+}
+
+QString notSaved(const QString &server, const SecretSlot &slot, bool keyFile,
+                 const SecretStore::WriteError &error)
+{
+    if (error.problem == SecretStore::Problem::NoKeychain) {
+        const QString fix
+            = slot.isHeader
+                  ? Tr::tr("Keep this server’s secrets in a file only you can read (Settings → MCP Servers).")
+                  : Tr::tr("Keep this server’s secrets in a file only you can read (Settings → MCP Servers), "
+                           "or leave %1 out here and set it in the environment Loopscope starts in.")
+                        .arg(slot.name);
+        return Tr::tr("The MCP server “%1”: %2 was not saved: there is no keychain on this desktop. %3")
+            .arg(server, describe(slot), fix);
+    }
+    return keyFile ? Tr::tr("The MCP server “%1”: %2 was not saved in the key file: %3")
+                         .arg(server, describe(slot), error.text)
+                   : Tr::tr("The MCP server “%1”: %2 was not saved in the keychain: %3")
+                         .arg(server, describe(slot), error.text);
+}
+
+QString noKeyFile(const QString &server)
+{
+    return Tr::tr("The MCP server “%1” keeps its secrets in a key file, and there is none here.").arg(server);
 }
 
 } // namespace
@@ -110,29 +161,36 @@ void McpSettings::loadSecrets(const QList<McpServerConfig> &servers, SecretStore
 
     for (int index = 0; index < servers.size(); ++index) {
         const McpServerConfig &server = servers.at(index);
-        for (const SecretSlot &slot : secretSlots(server)) {
+        const QList<SecretSlot> serverSecrets = secretSlots(server);
+        SecretStore *source = storeOf(server, store);
+        if (!source) {
+            if (!serverSecrets.isEmpty())
+                state->errors.append(noKeyFile(server.name));
+            continue;
+        }
+        const bool keyFile = inKeyFile(server);
+        for (const SecretSlot &slot : serverSecrets) {
             ++state->pending;
-            store->read(
-                slot.account, context,
-                [state, finishOne, index, slot, name = server.name](const SecretStore::Result &result) {
-                    McpServerConfig &target = state->servers[index];
-                    const QString what = slot.isHeader ? Tr::tr("the header %1").arg(slot.name)
-                                                       : Tr::tr("the environment variable %1").arg(slot.name);
-                    if (result.secret) {
-                        if (slot.isHeader)
-                            target.headers.insert(slot.name, *result.secret);
-                        else
-                            target.environment.insert(slot.name, *result.secret);
-                    } else if (result.error.isEmpty()) {
-                        state->errors.append(
-                            Tr::tr("The MCP server “%1”: %2 has no value in the keychain.").arg(name, what));
-                    } else {
-                        state->errors.append(
-                            Tr::tr("The MCP server “%1”: %2 could not be read from the keychain: %3")
-                                .arg(name, what, result.error));
-                    }
-                    finishOne();
-                });
+            source->read(slot.account, context,
+                         [state, finishOne, index, slot, keyFile,
+                          name = server.name](const SecretStore::Result &result) {
+                             McpServerConfig &target = state->servers[index];
+                             if (result.secret) {
+                                 if (slot.isHeader)
+                                     target.headers.insert(slot.name, *result.secret);
+                                 else
+                                     target.environment.insert(slot.name, *result.secret);
+                             } else if (result.error.isEmpty()) {
+                                 state->errors.append(
+                                     keyFile ? Tr::tr("The MCP server “%1”: %2 has no value in the key file.")
+                                                   .arg(name, describe(slot))
+                                             : Tr::tr("The MCP server “%1”: %2 has no value in the keychain.")
+                                                   .arg(name, describe(slot)));
+                             } else {
+                                 state->errors.append(unreadable(name, slot, keyFile, result.error));
+                             }
+                             finishOne();
+                         });
         }
     }
     finishOne();
@@ -141,54 +199,124 @@ void McpSettings::loadSecrets(const QList<McpServerConfig> &servers, SecretStore
 void McpSettings::saveSecrets(const QList<McpServerConfig> &servers, const QList<McpServerConfig> &previous,
                               SecretStore *store, QObject *context, SaveCallback done)
 {
+    // Two phases: every write first; then, once all have answered, the old copies of the secrets
+    // that moved (keychain <-> key file) are removed, but only for servers whose every secret
+    // arrived in its new place, so a server is never left with its secrets split between the two.
+    struct Move
+    {
+        QString server;
+        SecretStore *from = nullptr;
+        QString account;
+    };
     struct State
     {
         QStringList errors;
+        QStringList unmoved;
+        QList<Move> moves;
+        bool writing = true;
         int pending = 1;
         SaveCallback done;
     };
     auto state = std::make_shared<State>();
     state->done = std::move(done);
-    const auto finishOne = [state] {
-        if (--state->pending == 0)
-            state->done(state->errors);
+    const auto removeFrom = [context](const std::shared_ptr<State> &state, SecretStore *from,
+                                      const QString &account, const std::function<void()> &finished) {
+        ++state->pending;
+        from->remove(account, context, [state, finished, account](const SecretStore::WriteError &error) {
+            if (!error.isEmpty() && error.problem != SecretStore::Problem::NoKeychain)
+                state->errors.append(Tr::tr("A removed MCP secret (%1) stayed where it was kept: %2")
+                                         .arg(account, error.text));
+            finished();
+        });
     };
+    auto finishOne = std::make_shared<std::function<void()>>();
+    *finishOne = [state, removeFrom, weakFinish = std::weak_ptr(finishOne)] {
+        if (--state->pending > 0)
+            return;
+        const auto finish = weakFinish.lock();
+        if (state->writing && finish) {
+            state->writing = false;
+            ++state->pending;
+            for (const Move &move : std::as_const(state->moves)) {
+                if (!state->unmoved.contains(move.server))
+                    removeFrom(state, move.from, move.account, *finish);
+            }
+            (*finish)();
+            return;
+        }
+        state->done(state->errors, state->unmoved);
+    };
+    const auto failedToMove = [state](const QString &server) {
+        if (!state->unmoved.contains(server))
+            state->unmoved.append(server);
+    };
+
+    // Where each account was kept before this save.
+    QHash<QString, SecretStore *> formerStore;
+    for (const McpServerConfig &server : previous) {
+        for (const QString &account : secretAccounts(server))
+            formerStore.insert(account, storeOf(server, store));
+    }
 
     QStringList kept;
     for (const McpServerConfig &server : servers) {
-        for (const SecretSlot &slot : secretSlots(server)) {
+        SecretStore *target = storeOf(server, store);
+        const QList<SecretSlot> serverSecrets = secretSlots(server);
+        if (!target) {
+            if (!serverSecrets.isEmpty())
+                state->errors.append(noKeyFile(server.name));
+            continue;
+        }
+        const bool keyFile = inKeyFile(server);
+        for (const SecretSlot &slot : serverSecrets) {
             kept.append(slot.account);
+            SecretStore *former = formerStore.value(slot.account);
+            SecretStore *leaving = former && former != target ? former : nullptr;
+            if (leaving)
+                state->moves.append({server.name, leaving, slot.account});
             const QString value
                 = slot.isHeader ? server.headers.value(slot.name) : server.environment.value(slot.name);
-            if (value.isEmpty())
-                continue;
-            ++state->pending;
-            store->write(slot.account, value, context,
-                         [state, finishOne, slot, name = server.name](const QString &error) {
-                             if (!error.isEmpty())
-                                 state->errors.append(Tr::tr("The MCP server “%1”: %2 was not saved in the "
-                                                             "keychain: %3")
-                                                          .arg(name, slot.name, error));
-                             finishOne();
-                         });
+            const auto written = [state, finishOne, failedToMove, slot, keyFile, moving = leaving != nullptr,
+                                  name = server.name](const SecretStore::WriteError &error) {
+                if (!error.isEmpty()) {
+                    state->errors.append(notSaved(name, slot, keyFile, error));
+                    if (moving)
+                        failedToMove(name);
+                }
+                (*finishOne)();
+            };
+            if (!value.isEmpty()) {
+                ++state->pending;
+                target->write(slot.account, value, context, written);
+            } else if (leaving) {
+                // Not typed again: carried over from where it was, so moving loses nothing.
+                ++state->pending;
+                leaving->read(slot.account, context,
+                              [state, finishOne, failedToMove, target, context, written, slot, keyFile,
+                               name = server.name](const SecretStore::Result &result) {
+                                  if (result.secret) {
+                                      ++state->pending;
+                                      target->write(slot.account, *result.secret, context, written);
+                                  } else if (!result.error.isEmpty()) {
+                                      state->errors.append(unreadable(name, slot, !keyFile, result.error));
+                                      failedToMove(name);
+                                  }
+                                  (*finishOne)();
+                              });
+            }
         }
     }
     QStringList removed;
     for (const McpServerConfig &server : previous) {
+        SecretStore *from = storeOf(server, store);
         for (const QString &account : secretAccounts(server)) {
-            if (kept.contains(account) || removed.contains(account))
+            if (!from || kept.contains(account) || removed.contains(account))
                 continue;
             removed.append(account);
-            ++state->pending;
-            store->remove(account, context, [state, finishOne, account](const QString &error) {
-                if (!error.isEmpty())
-                    state->errors.append(
-                        Tr::tr("A removed MCP secret (%1) stayed in the keychain: %2").arg(account, error));
-                finishOne();
-            });
+            removeFrom(state, from, account, *finishOne);
         }
     }
-    finishOne();
+    (*finishOne)();
 }
 
 } // namespace Loopscope

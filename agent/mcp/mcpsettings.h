@@ -19,8 +19,9 @@ class SecretStore;
 /*!
     Where the user's MCP servers are kept: their configuration in QSettings
     (one JSON list under "mcp/servers"), the values of their secret headers
-    and environment variables in the keychain (SecretStore), never in
-    settings. It lives here rather than in AppSettings because config sits
+    and environment variables in the keychain (SecretStore) — or, for a
+    server the user chose it for, in the key file (SecretStore::keyFile()) —
+    never in settings. It lives here rather than in AppSettings because config sits
     below mcp on the ladder. Keychain work is asynchronous; callbacks arrive
     while `context` is alive.
 */
@@ -37,7 +38,9 @@ public:
 
     using LoadCallback
         = std::function<void(const QList<McpServerConfig> &withSecrets, const QStringList &errors)>;
-    using SaveCallback = std::function<void(const QStringList &errors)>;
+    // unmoved: the servers whose secrets were to move (keychain <-> key file) and could not; their
+    // secrets stay where they were, and so must the servers' secretStorage.
+    using SaveCallback = std::function<void(const QStringList &errors, const QStringList &unmoved)>;
 
     // Fills in the secret values from \a store. Errors name the server and the
     // header or variable, including secrets that are not stored.
@@ -45,7 +48,9 @@ public:
                             LoadCallback done);
     // Writes the secret values that are set, and removes the keychain entries
     // of \a previous that \a servers no longer has (a removed server or header,
-    // a renamed server). An empty secret value is left as stored.
+    // a renamed server). An empty secret value is left as stored. A server whose
+    // secrets moved between the keychain and the key file has each secret written
+    // to its new place (carried over when not typed again), then removed from the old.
     static void saveSecrets(const QList<McpServerConfig> &servers, const QList<McpServerConfig> &previous,
                             SecretStore *store, QObject *context, SaveCallback done);
 

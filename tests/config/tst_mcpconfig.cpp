@@ -1,3 +1,4 @@
+#include "agent/config/filesecretstore.h"
 #include "agent/config/secretstore.h"
 #include "agent/mcp/mcpconfigimport.h"
 #include "agent/mcp/mcpsettings.h"
@@ -51,26 +52,43 @@ McpServerConfig withoutSecrets(McpServerConfig server)
     return server;
 }
 
-// A keychain in memory, to count what is written and removed.
+// A keychain in memory, to count what is written and removed; absent (as on a desktop without a
+// Secret Service) when told so, and with a key file when given one.
 class MemorySecretStore final : public SecretStore
 {
 public:
     QHash<QString, QString> secrets;
+    bool absent = false;
+    SecretStore *file = nullptr;
+
     void read(const QString &account, QObject *, ReadCallback done) override
     {
+        if (absent)
+            return done({std::nullopt, u"no Secret Service"_s, Problem::NoKeychain});
         done({secrets.contains(account) ? std::optional(secrets.value(account)) : std::nullopt, {}});
     }
     void write(const QString &account, const QString &secret, QObject *, WriteCallback done) override
     {
+        if (absent)
+            return done({Problem::NoKeychain, u"no Secret Service"_s});
         secrets.insert(account, secret);
         done({});
     }
     void remove(const QString &account, QObject *, WriteCallback done) override
     {
+        if (absent)
+            return done({Problem::NoKeychain, u"no Secret Service"_s});
         secrets.remove(account);
         done({});
     }
+    SecretStore *keyFile() const override { return file; }
 };
+
+McpServerConfig keptIn(McpServerConfig server, McpServerConfig::SecretStorage storage)
+{
+    server.secretStorage = storage;
+    return server;
+}
 
 QStringList names(const QList<McpServerConfig> &servers)
 {
@@ -337,7 +355,7 @@ private slots:
         QObject context;
         std::optional<QStringList> errors;
         McpSettings::saveSecrets({stdioServer(), httpServer()}, {}, &store, &context,
-                                 [&errors](const QStringList &e) { errors = e; });
+                                 [&errors](const QStringList &e, const QStringList &) { errors = e; });
         QVERIFY(errors && errors->isEmpty());
         QCOMPARE(store.secrets.size(), 3);
         QCOMPARE(store.secrets.value(u"mcp/remote/Authorization"_s), u"Bearer sk-secret-header-4567"_s);
@@ -347,15 +365,115 @@ private slots:
         remote.headers.remove(u"X-Session-Token"_s);
         errors.reset();
         McpSettings::saveSecrets({remote}, {stdioServer(), httpServer()}, &store, &context,
-                                 [&errors](const QStringList &e) { errors = e; });
+                                 [&errors](const QStringList &e, const QStringList &) { errors = e; });
         QVERIFY(errors && errors->isEmpty());
         QCOMPARE(store.secrets.keys(), QStringList{u"mcp/remote/Authorization"_s});
 
         // A value not loaded (blank) keeps what is stored.
         errors.reset();
         McpSettings::saveSecrets({withoutSecrets(remote)}, {remote}, &store, &context,
-                                 [&errors](const QStringList &e) { errors = e; });
+                                 [&errors](const QStringList &e, const QStringList &) { errors = e; });
         QCOMPARE(store.secrets.value(u"mcp/remote/Authorization"_s), u"Bearer sk-secret-header-4567"_s);
+    }
+
+    void secretsFollowTheServersChoiceOfKeychainOrKeyFile_data()
+    {
+        using Storage = McpServerConfig::SecretStorage;
+        QTest::addColumn<Storage>("before");
+        QTest::addColumn<Storage>("after");
+        QTest::addColumn<bool>("keychainThere");
+        QTest::addColumn<bool>("typedAgain");
+        QTest::addColumn<Storage>("endsIn");
+        QTest::newRow("kept in the key file")
+            << Storage::File << Storage::File << false << true << Storage::File;
+        QTest::newRow("moved to the key file, not typed again")
+            << Storage::Keychain << Storage::File << true << false << Storage::File;
+        QTest::newRow("moved to the key file, typed again")
+            << Storage::Keychain << Storage::File << true << true << Storage::File;
+        QTest::newRow("moved back to the keychain")
+            << Storage::File << Storage::Keychain << true << false << Storage::Keychain;
+        QTest::newRow("moved back to a keychain that is not there")
+            << Storage::File << Storage::Keychain << false << false << Storage::File;
+    }
+
+    void secretsFollowTheServersChoiceOfKeychainOrKeyFile()
+    {
+        using Storage = McpServerConfig::SecretStorage;
+        using Outcome = std::pair<QStringList, QStringList>; // errors, servers whose secrets did not move
+        QFETCH(Storage, before);
+        QFETCH(Storage, after);
+        QFETCH(bool, keychainThere);
+        QFETCH(bool, typedAgain);
+        QFETCH(Storage, endsIn);
+        QTemporaryDir dir;
+        FileSecretStore keyFile(dir.filePath(u"keys.json"_s));
+        MemorySecretStore keychain;
+        keychain.file = &keyFile;
+        QObject context;
+        const McpServerConfig server = httpServer();
+        const auto save = [&](const QList<McpServerConfig> &servers, const QList<McpServerConfig> &previous) {
+            std::optional<Outcome> outcome;
+            McpSettings::saveSecrets(servers, previous, &keychain, &context,
+                                     [&outcome](const QStringList &errors, const QStringList &unmoved) {
+                                         outcome = Outcome(errors, unmoved);
+                                     });
+            const bool answered = QTest::qWaitFor([&] { return outcome.has_value(); }, 10000);
+            return answered ? *outcome : Outcome({u"no answer"_s}, {});
+        };
+        const auto load = [&](const McpServerConfig &stored) {
+            std::optional<QList<McpServerConfig>> loaded;
+            QStringList errors;
+            McpSettings::loadSecrets({withoutSecrets(stored)}, &keychain, &context,
+                                     [&](const QList<McpServerConfig> &servers, const QStringList &e) {
+                                         loaded = servers;
+                                         errors = e;
+                                     });
+            (void)QTest::qWaitFor([&] { return loaded.has_value(); }, 10000);
+            return std::pair(loaded.value_or(QList<McpServerConfig>()).value(0), errors);
+        };
+
+        // Stored where it was, while that place was there.
+        QCOMPARE(save({keptIn(server, before)}, {}).first, QStringList());
+        keychain.absent = !keychainThere;
+
+        const McpServerConfig edited = keptIn(typedAgain ? server : withoutSecrets(server), after);
+        const auto [errors, unmoved] = save({edited}, {keptIn(server, before)});
+        const bool refused = endsIn != after;
+        QCOMPARE(unmoved, refused ? QStringList{server.name} : QStringList());
+        const QString said = errors.join(u' ');
+        if (refused) {
+            QVERIFY2(said.contains(u"there is no keychain on this desktop"_s), qPrintable(said));
+            QVERIFY2(said.contains(u"in a file only you can read"_s), qPrintable(said));
+        } else {
+            QCOMPARE(errors, QStringList());
+        }
+
+        // Every secret is in exactly one place: where the server now says it is.
+        keychain.absent = false;
+        const auto [loaded, loadErrors] = load(keptIn(server, endsIn));
+        QCOMPARE(loadErrors, QStringList());
+        QCOMPARE(loaded, keptIn(server, endsIn));
+        const Storage elsewhere = endsIn == Storage::File ? Storage::Keychain : Storage::File;
+        const auto [other, otherErrors] = load(keptIn(server, elsewhere));
+        QCOMPARE(otherErrors.size(), server.secretHeaderNames().size()); // "no value in …" for each
+        QCOMPARE(other, keptIn(withoutSecrets(server), elsewhere));
+        QFile file(keyFile.path());
+        const QByteArray onDisk = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        QCOMPARE(onDisk.contains("sk-secret-header-4567"), endsIn == Storage::File);
+    }
+
+    void whereAServersSecretsAreKeptSurvivesTheSettings()
+    {
+        const McpServerConfig server = keptIn(httpServer(), McpServerConfig::SecretStorage::File);
+        const QJsonObject json = server.toJson();
+        QCOMPARE(json.value(u"secretStorage"_s).toString(), u"file"_s);
+        QCOMPARE(McpServerConfig::fromJson(json)->secretStorage, McpServerConfig::SecretStorage::File);
+        QVERIFY(!httpServer().toJson().contains(u"secretStorage"_s)); // the keychain, as before
+        QJsonObject unknown = json;
+        unknown.insert(u"secretStorage"_s, u"cloud"_s);
+        QString error;
+        QVERIFY(!McpServerConfig::fromJson(unknown, &error));
+        QVERIFY2(error.contains(u"cloud"_s), qPrintable(error));
     }
 
     void secretsComeBackFromTheRealKeychain()
@@ -366,8 +484,9 @@ private slots:
         QObject context;
 
         std::optional<QStringList> saveErrors;
-        McpSettings::saveSecrets({server}, {}, &store, &context,
-                                 [&saveErrors](const QStringList &e) { saveErrors = e; });
+        McpSettings::saveSecrets(
+            {server}, {}, &store, &context,
+            [&saveErrors](const QStringList &e, const QStringList &) { saveErrors = e; });
         QTRY_VERIFY_WITH_TIMEOUT(saveErrors.has_value(), 10000);
         QCOMPARE(*saveErrors, QStringList());
 
@@ -384,8 +503,9 @@ private slots:
 
         // Removed with the server; loading then says what is missing.
         saveErrors.reset();
-        McpSettings::saveSecrets({}, {server}, &store, &context,
-                                 [&saveErrors](const QStringList &e) { saveErrors = e; });
+        McpSettings::saveSecrets(
+            {}, {server}, &store, &context,
+            [&saveErrors](const QStringList &e, const QStringList &) { saveErrors = e; });
         QTRY_VERIFY_WITH_TIMEOUT(saveErrors.has_value(), 10000);
         QCOMPARE(*saveErrors, QStringList());
         loaded.reset();

@@ -106,7 +106,8 @@ void storeSecrets(const McpServerConfig &server, SecretStore *store)
 {
     QObject context;
     bool saved = false;
-    McpSettings::saveSecrets({server}, {}, store, &context, [&saved](const QStringList &) { saved = true; });
+    McpSettings::saveSecrets({server}, {}, store, &context,
+                             [&saved](const QStringList &, const QStringList &) { saved = true; });
     QTRY_VERIFY(saved);
 }
 

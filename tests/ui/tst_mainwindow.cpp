@@ -1455,8 +1455,9 @@ private slots:
         McpSettings(&m_fixture->settings).setServers({server});
         std::optional<QStringList> saved;
         QObject context;
-        McpSettings::saveSecrets({server}, {}, &m_fixture->secrets, &context,
-                                 [&saved](const QStringList &errors) { saved = errors; });
+        McpSettings::saveSecrets(
+            {server}, {}, &m_fixture->secrets, &context,
+            [&saved](const QStringList &errors, const QStringList &) { saved = errors; });
         QTRY_VERIFY(saved.has_value());
         QCOMPARE(*saved, QStringList());
 
@@ -1465,8 +1466,9 @@ private slots:
         QCOMPARE(m_fixture->session.mcp()->servers().first(), server);
 
         saved.reset();
-        McpSettings::saveSecrets({}, {server}, &m_fixture->secrets, &context,
-                                 [&saved](const QStringList &errors) { saved = errors; });
+        McpSettings::saveSecrets(
+            {}, {server}, &m_fixture->secrets, &context,
+            [&saved](const QStringList &errors, const QStringList &) { saved = errors; });
         QTRY_VERIFY(saved.has_value());
     }
 

@@ -1,5 +1,7 @@
 #include "ui/settings/mcpservereditor.h"
 
+#include "ui/settings/keyfilecheckbox.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -106,10 +108,21 @@ McpServerEditor::McpServerEditor(QWidget *parent)
     m_timeout->setSuffix(tr(" s"));
     m_timeout->setSpecialValueText(tr("Default (%1 s)").arg(McpServerConfig::DefaultRequestTimeoutMs / 1000));
 
-    m_secretHint = new QLabel(
-        tr("Authorization, API keys and tokens are kept in the keychain and shown as %1.").arg(mask()), this);
+    m_secretHint = new QLabel(this);
+    m_secretHint->setObjectName(u"mcpSecretHint"_s);
     m_secretHint->setWordWrap(true);
-    m_secretHint->setForegroundRole(QPalette::PlaceholderText);
+    m_keyFile = new KeyFileCheckBox(
+        tr("Keep secrets in a fi&le only you can read"),
+        tr("This server’s secrets (Authorization, API keys, tokens) will be kept unencrypted in a file that "
+           "only your user account can read. Anyone who can use your account, and your backups, can read "
+           "them too. A keychain would keep them encrypted."),
+        this);
+    m_keyFile->setObjectName(u"mcpKeyFileCheck"_s);
+    m_keyFile->setAccessibleName(tr("Keep this server’s secrets in a file only you can read"));
+    connect(m_keyFile, &KeyFileCheckBox::chosen, this, [this] {
+        updateSecretHint();
+        emit edited();
+    });
 
     // One form, so every label lines up; the rows of the other transport are hidden.
     m_form = new QFormLayout(this);
@@ -124,6 +137,7 @@ McpServerEditor::McpServerEditor(QWidget *parent)
     m_form->addRow(tr("&URL:"), m_url);
     m_form->addRow(tr("&Headers:"), m_headers);
     m_form->addRow(QString(), m_secretHint);
+    m_form->addRow(QString(), m_keyFile);
     m_form->addRow(tr("Request &timeout:"), m_timeout);
 
     connect(m_transport, &QComboBox::currentIndexChanged, this, &McpServerEditor::updateTransport);
@@ -135,6 +149,7 @@ McpServerEditor::McpServerEditor(QWidget *parent)
     connect(m_transport, &QComboBox::activated, this, &McpServerEditor::edited);
     connect(m_timeout, &QSpinBox::valueChanged, this, &McpServerEditor::edited);
     updateTransport();
+    updateSecretHint();
 }
 
 QString McpServerEditor::mask()
@@ -156,7 +171,41 @@ void McpServerEditor::setServer(const McpServerConfig &server)
     m_url->setText(server.url.toString());
     m_headers->setPlainText(pairsText(server.headers, server.secretHeaderNames(), u": "_s));
     m_timeout->setValue(server.requestTimeoutMs ? std::max(1, *server.requestTimeoutMs / 1000) : 0);
+    m_keyFile->showChoice(server.secretStorage == McpServerConfig::SecretStorage::File);
     updateTransport();
+    updateSecretHint();
+}
+
+void McpServerEditor::setKeyFileOffered(bool offered)
+{
+    m_keyFileOffered = offered;
+    updateSecretHint();
+}
+
+void McpServerEditor::setNoKeychain(bool noKeychain)
+{
+    m_noKeychain = noKeychain;
+    updateSecretHint();
+}
+
+void McpServerEditor::updateSecretHint()
+{
+    const bool inFile = m_keyFile->isChecked();
+    const bool warn = m_noKeychain && !inFile;
+    QString hint;
+    if (warn) {
+        hint = tr("No keychain is available on this desktop, so secrets cannot be kept encrypted. Keep them "
+                  "in a file only you can read, or leave token variables out here and set them in the "
+                  "environment Loopscope starts in.");
+    } else if (inFile) {
+        hint = tr("Authorization, API keys and tokens are kept in a file only you can read and shown as %1.")
+                   .arg(mask());
+    } else {
+        hint = tr("Authorization, API keys and tokens are kept in the keychain and shown as %1.").arg(mask());
+    }
+    m_secretHint->setText(hint);
+    m_secretHint->setForegroundRole(warn ? QPalette::WindowText : QPalette::PlaceholderText);
+    m_form->setRowVisible(m_keyFile, m_keyFileOffered && (m_noKeychain || inFile));
 }
 
 void McpServerEditor::focusName()
@@ -181,6 +230,8 @@ McpServerConfig McpServerEditor::server() const
     server.url = QUrl(m_url->text().trimmed());
     server.headers
         = parsePairs(m_headers->toPlainText(), u':', m_server.headers, &badLine).value_or(m_server.headers);
+    server.secretStorage = m_keyFile->isChecked() ? McpServerConfig::SecretStorage::File
+                                                  : McpServerConfig::SecretStorage::Keychain;
     // The timeout field is in seconds: an untouched one keeps an exact stored value.
     const int seconds = m_timeout->value();
     if (seconds == 0)
@@ -218,8 +269,7 @@ void McpServerEditor::updateTransport()
     for (QWidget *field : {static_cast<QWidget *>(m_command), static_cast<QWidget *>(m_arguments),
                            static_cast<QWidget *>(m_environment), static_cast<QWidget *>(m_workingDirectory)})
         m_form->setRowVisible(field, !http);
-    for (QWidget *field : {static_cast<QWidget *>(m_url), static_cast<QWidget *>(m_headers),
-                           static_cast<QWidget *>(m_secretHint)})
+    for (QWidget *field : {static_cast<QWidget *>(m_url), static_cast<QWidget *>(m_headers)})
         m_form->setRowVisible(field, http);
 }
 

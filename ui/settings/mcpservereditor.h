@@ -16,6 +16,8 @@ QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
 
+class KeyFileCheckBox;
+
 /*!
     The fields of one MCP server: its name, how it is reached (a command over
     stdio, or a Streamable HTTP URL), whether it is on, and its request
@@ -23,6 +25,8 @@ namespace Loopscope::Ui {
     "Name: value" per line. Secret values (credential headers, token-like
     variables) are shown masked; a masked value left as it is keeps the value
     the server had. Everything else of the server (tool rules) passes through.
+    Secrets go to the keychain; on a desktop without one the editor says so and
+    offers, warned, a file only the user can read (the providers' choice too).
 */
 class McpServerEditor final : public QWidget
 {
@@ -41,11 +45,18 @@ public:
     // What a secret value is shown as.
     static QString mask();
 
+    // Whether a key file can be chosen at all (the store offers one).
+    void setKeyFileOffered(bool offered);
+    // Whether this desktop has no keychain: then the editor says so and offers the file.
+    void setNoKeychain(bool noKeychain);
+    bool saysNoKeychain() const { return m_noKeychain; }
+
 signals:
     void edited();
 
 private:
     void updateTransport();
+    void updateSecretHint();
 
     McpServerConfig m_server; // the server as set; secret values and tool rules come from it
     QLineEdit *m_name;
@@ -59,6 +70,9 @@ private:
     QPlainTextEdit *m_headers;
     QSpinBox *m_timeout;
     QLabel *m_secretHint;
+    KeyFileCheckBox *m_keyFile;
+    bool m_keyFileOffered = false;
+    bool m_noKeychain = false;
     QFormLayout *m_form;
 };
 

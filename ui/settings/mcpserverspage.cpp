@@ -1,5 +1,6 @@
 #include "ui/settings/mcpserverspage.h"
 
+#include "agent/config/secretstore.h"
 #include "agent/mcp/mcpconfigimport.h"
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpsettings.h"
@@ -111,6 +112,7 @@ McpServersPage::McpServersPage(McpSettings *settings, SecretStore *secrets, McpH
     auto *details = new QWidget(m_editorStack);
     m_editor = new McpServerEditor(details);
     m_editor->setObjectName(u"mcpServerEditor"_s);
+    m_editor->setKeyFileOffered(m_secrets->keyFile() != nullptr);
     m_status = named(new QLabel(details), u"mcpStatusLabel"_s, tr("Server status"));
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
@@ -247,6 +249,7 @@ void McpServersPage::load()
     m_notes->setVisible(!problems.isEmpty());
     updateClaudeOffer();
 
+    checkForKeychain();
     // Secret values arrive later; those typed meanwhile win.
     const int generation = ++m_loadGeneration;
     McpSettings::loadSecrets(
@@ -327,9 +330,49 @@ void McpServersPage::save(std::function<void(const QStringList &errors)> done)
         draft.appliedName = draft.config.name;
     ++m_loadGeneration; // a keychain read still running must not bring back old values
     McpSettings::saveSecrets(configs, previous, m_secrets, this,
-                             [done = std::move(done)](const QStringList &errors) { done(errors); });
+                             [this, done = std::move(done)](QStringList errors, const QStringList &unmoved) {
+                                 errors += keepSecretsWhereTheyAre(unmoved);
+                                 if (!errors.isEmpty())
+                                     checkForKeychain(); // a failure may be the keychain's absence
+                                 done(errors);
+                             });
     refreshStatuses();
     updateButtons();
+}
+
+QStringList McpServersPage::keepSecretsWhereTheyAre(const QStringList &servers)
+{
+    QStringList notes;
+    if (servers.isEmpty())
+        return notes;
+    const auto keep = [&servers](McpServerConfig &server) {
+        if (!servers.contains(server.name))
+            return false;
+        server.secretStorage = server.secretStorage == McpServerConfig::SecretStorage::File
+                                   ? McpServerConfig::SecretStorage::Keychain
+                                   : McpServerConfig::SecretStorage::File;
+        return true;
+    };
+    for (McpServerConfig &server : m_stored) {
+        if (keep(server))
+            notes.append(server.secretStorage == McpServerConfig::SecretStorage::File
+                             ? tr("The secrets of “%1” stay in the key file.").arg(server.name)
+                             : tr("The secrets of “%1” stay in the keychain.").arg(server.name));
+    }
+    m_settings->setServers(m_stored);
+    for (Draft &draft : m_drafts)
+        keep(draft.config);
+    if (m_current >= 0 && m_current < m_drafts.size())
+        m_editor->setServer(m_drafts.at(m_current).config);
+    return notes;
+}
+
+void McpServersPage::checkForKeychain()
+{
+    // Any account will do: without a keychain every read says so, with one a missing entry is no error.
+    m_secrets->read(u"mcp/keychain-check"_s, this, [this](const SecretStore::Result &result) {
+        m_editor->setNoKeychain(result.problem == SecretStore::Problem::NoKeychain);
+    });
 }
 
 void McpServersPage::refreshList()

@@ -76,6 +76,10 @@ private:
     };
 
     void refreshList();
+    // Says in the editor whether this desktop has a keychain (it offers the key file when not).
+    void checkForKeychain();
+    // The servers whose secrets could not move keep their old place; returns what to tell the user.
+    QStringList keepSecretsWhereTheyAre(const QStringList &servers);
     void refreshStatuses();
     void selectServer(int row);
     void commitEditor();

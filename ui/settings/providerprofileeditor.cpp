@@ -1,5 +1,7 @@
 #include "ui/settings/providerprofileeditor.h"
 
+#include "ui/settings/keyfilecheckbox.h"
+
 #include "agent/providers/providerfactory.h"
 
 #include <QCheckBox>
@@ -9,9 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QPushButton>
-#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -46,7 +46,11 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     , m_apiKeyEnv(new QLineEdit(this))
     , m_keyHint(new QLabel(this))
     , m_noKeychain(new QWidget(this))
-    , m_keyFile(new QCheckBox(tr("Store the key in a fi&le only you can read"), this))
+    , m_keyFile(new KeyFileCheckBox(tr("Store the key in a fi&le only you can read"),
+                                    tr("The key will be kept unencrypted in a file that only your user "
+                                       "account can read. Anyone who can use your account, and your "
+                                       "backups, can read it too. A keychain would keep it encrypted."),
+                                    this))
     , m_temperature(new QDoubleSpinBox(this))
     , m_maxOutputTokens(new QSpinBox(this))
     , m_inputPrice(new QDoubleSpinBox(this))
@@ -116,12 +120,13 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     m_noKeychain->setVisible(false);
     connect(useEnvironment, &QPushButton::clicked, this, &ProviderProfileEditor::useEnvironmentVariable);
 
-    m_keyFile->setObjectName(u"keyFileCheck"_s);
     m_keyFile->setAccessibleName(tr("Store the key in a file only you can read"));
-    m_keyFile->setToolTip(tr("Without a keychain: the key is kept unencrypted in a file only your user "
-                             "account can read, as gh and docker do."));
     m_keyFile->setVisible(false);
-    connect(m_keyFile, &QCheckBox::toggled, this, &ProviderProfileEditor::onKeyFileToggled);
+    connect(m_keyFile, &KeyFileCheckBox::chosen, this, [this] {
+        updateKeyPlaceholder();
+        if (!m_loading)
+            emit edited();
+    });
 
     m_temperature->setObjectName(u"temperatureSpin"_s);
     m_temperature->setAccessibleName(tr("Temperature"));
@@ -240,12 +245,7 @@ void ProviderProfileEditor::setProfile(const ProviderProfile &profile)
     m_contextWindow->setValue(
         int(std::clamp<qint64>(profile.contextWindow.value_or(0), 0, m_contextWindow->maximum())));
     m_stream->setChecked(profile.defaults.stream);
-    {
-        const QSignalBlocker quiet(m_keyFile);
-        m_keyFile->setChecked(profile.keyStorage == ProviderProfile::KeyStorage::File);
-    }
-    if (m_keyFileWarning)
-        m_keyFileWarning->reject();
+    m_keyFile->showChoice(profile.keyStorage == ProviderProfile::KeyStorage::File);
     onKindChanged();
     clearTestResult();
     m_loading = false;
@@ -294,7 +294,7 @@ void ProviderProfileEditor::setKeyFileOffered(bool offered)
 
 QMessageBox *ProviderProfileEditor::keyFileWarning() const
 {
-    return m_keyFileWarning;
+    return m_keyFile->warning();
 }
 
 void ProviderProfileEditor::useEnvironmentVariable()
@@ -306,40 +306,6 @@ void ProviderProfileEditor::useEnvironmentVariable()
     }
     m_apiKeyEnv->setFocus();
     m_apiKeyEnv->selectAll();
-}
-
-void ProviderProfileEditor::onKeyFileToggled(bool checked)
-{
-    if (!checked) {
-        updateKeyPlaceholder();
-        if (!m_loading)
-            emit edited();
-        return;
-    }
-    {
-        // Ticked only once the user has read the warning and agreed.
-        const QSignalBlocker quiet(m_keyFile);
-        m_keyFile->setChecked(false);
-    }
-    if (m_keyFileWarning)
-        return;
-    auto *warning = new QMessageBox(QMessageBox::Warning, tr("Store the Key in a File?"),
-                                    tr("The key will be kept unencrypted in a file that only your user "
-                                       "account can read. Anyone who can use your account, and your "
-                                       "backups, can read it too. A keychain would keep it encrypted."),
-                                    QMessageBox::NoButton, this);
-    warning->setObjectName(u"keyFileWarning"_s);
-    warning->setAttribute(Qt::WA_DeleteOnClose);
-    warning->addButton(tr("Store in a File"), QMessageBox::AcceptRole);
-    warning->setDefaultButton(warning->addButton(QMessageBox::Cancel));
-    connect(warning, &QMessageBox::accepted, this, [this] {
-        const QSignalBlocker quiet(m_keyFile);
-        m_keyFile->setChecked(true);
-        updateKeyPlaceholder();
-        emit edited();
-    });
-    m_keyFileWarning = warning;
-    warning->open();
 }
 
 QString ProviderProfileEditor::typedKey() const

@@ -2,7 +2,6 @@
 
 #include "agent/config/providerprofile.h"
 
-#include <QPointer>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -17,6 +16,8 @@ class QSpinBox;
 QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
+
+class KeyFileCheckBox;
 
 /*!
     The form for one provider profile. It never holds a stored key: the key
@@ -69,8 +70,6 @@ private:
     void onKindChanged();
     void updateKeyPlaceholder();
     void useEnvironmentVariable();
-    // Asks before a key goes to a file; the box stays ticked only when the user agrees.
-    void onKeyFileToggled(bool checked);
 
     QLineEdit *m_name;
     QComboBox *m_kind;
@@ -80,8 +79,7 @@ private:
     QLineEdit *m_apiKeyEnv;
     QLabel *m_keyHint;
     QWidget *m_noKeychain; // the message and the way to an environment variable
-    QCheckBox *m_keyFile;
-    QPointer<QMessageBox> m_keyFileWarning;
+    KeyFileCheckBox *m_keyFile;
     QDoubleSpinBox *m_temperature;
     QSpinBox *m_maxOutputTokens;
     QDoubleSpinBox *m_inputPrice; // USD per million tokens; the minimum reads "price table"

@@ -4,16 +4,19 @@
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpsettings.h"
 #include "agent/providers/connectiontester.h"
+#include "tests/support/nokeychainstore.h"
 #include "ui/settings/mcpservereditor.h"
 #include "ui/settings/mcpserverspage.h"
 #include "ui/settings/settingsdialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -45,9 +48,10 @@ struct Fixture
     ConnectionTester tester{&network};
     McpHub hub{&network};
 
-    std::unique_ptr<Ui::SettingsDialog> open(bool withHub = false)
+    std::unique_ptr<Ui::SettingsDialog> open(bool withHub = false, SecretStore *secrets = nullptr)
     {
-        auto dialog = std::make_unique<Ui::SettingsDialog>(&profiles, &app, &keychain, &tester);
+        auto dialog
+            = std::make_unique<Ui::SettingsDialog>(&profiles, &app, secrets ? secrets : &keychain, &tester);
         dialog->addMcpServersPage(&mcp, withHub ? &hub : nullptr);
         dialog->mcpServersPage()->setClaudeDesktopConfigPath(dir.filePath(u"no-claude.json"_s));
         dialog->showPage(Ui::SettingsDialog::Page::McpServers);
@@ -208,6 +212,70 @@ private slots:
             QVERIFY(pressOk(dialog.get()));
         }
         QCOMPARE(fixture.readKey(u"mcp/remote/Authorization"_s).secret, std::nullopt);
+    }
+
+    void withoutAKeychainAServersSecretsGoToAFileOnlyTheUserCanRead()
+    {
+        Fixture fixture;
+        const QString keyFilePath = fixture.dir.filePath(u"config/keys.json"_s);
+        NoKeychainStore store(keyFilePath);
+        {
+            auto dialog = fixture.open(false, &store);
+            child<QPushButton>(dialog.get(), u"addMcpServerButton"_s)->click();
+            typeInto(child<QLineEdit>(dialog.get(), u"mcpNameEdit"_s), u"remote"_s);
+            child<QComboBox>(dialog.get(), u"mcpTransportCombo"_s)->setCurrentIndex(1);
+            typeInto(child<QLineEdit>(dialog.get(), u"mcpUrlEdit"_s), u"https://mcp.example.com/mcp"_s);
+            child<QPlainTextEdit>(dialog.get(), u"mcpHeadersEdit"_s)
+                ->setPlainText(u"Authorization: Bearer sk-ui-file-123"_s);
+            auto *hint = child<QLabel>(dialog.get(), u"mcpSecretHint"_s);
+            QTRY_VERIFY2(hint->text().contains(u"No keychain is available on this desktop"_s),
+                         qPrintable(hint->text()));
+            auto *inFile = child<QCheckBox>(dialog.get(), u"mcpKeyFileCheck"_s);
+            QVERIFY(inFile->isVisible());
+            QVERIFY(!inFile->isChecked());
+
+            // Saved into the keychain that is not there: the dialog says so and how to get around it.
+            auto *buttons = dialog->findChild<QDialogButtonBox *>(u"buttonBox"_s);
+            buttons->button(QDialogButtonBox::Ok)->click();
+            QTRY_VERIFY(!dialog->isSaving());
+            QVERIFY(dialog->isVisible());
+            QVERIFY2(statusOf(dialog.get()).contains(u"there is no keychain on this desktop"_s),
+                     qPrintable(statusOf(dialog.get())));
+            QVERIFY2(statusOf(dialog.get()).contains(u"in a file only you can read"_s),
+                     qPrintable(statusOf(dialog.get())));
+            QVERIFY(!QFile::exists(keyFilePath));
+
+            // The file once the warning is read and agreed to.
+            inFile->click();
+            QMessageBox *warning = nullptr;
+            QTRY_VERIFY((warning = dialog->findChild<QMessageBox *>(u"keyFileWarning"_s)) != nullptr);
+            QVERIFY2(warning->text().contains(u"unencrypted"_s), qPrintable(warning->text()));
+            QVERIFY(!inFile->isChecked());
+            for (QAbstractButton *button : warning->buttons()) {
+                if (warning->buttonRole(button) == QMessageBox::AcceptRole)
+                    button->click();
+            }
+            QTRY_VERIFY(inFile->isChecked());
+            QVERIFY2(pressOk(dialog.get()), qPrintable(statusOf(dialog.get())));
+        }
+        QVERIFY(!fixture.ini().contains("sk-ui-file-123"));
+        QCOMPARE(fixture.mcp.servers().value(0).secretStorage, McpServerConfig::SecretStorage::File);
+        QFile file(keyFilePath);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("sk-ui-file-123"));
+        QCOMPARE(file.permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+                 QFileDevice::Permissions());
+
+        // Reopened: the value comes back from the file, masked, and the box says where it is.
+        auto dialog = fixture.open(false, &store);
+        QTRY_COMPARE(dialog->mcpServersPage()->servers().value(0).headers.value(u"Authorization"_s),
+                     u"Bearer sk-ui-file-123"_s);
+        QVERIFY(child<QCheckBox>(dialog.get(), u"mcpKeyFileCheck"_s)->isChecked());
+        QVERIFY(
+            !child<QPlainTextEdit>(dialog.get(), u"mcpHeadersEdit"_s)->toPlainText().contains(u"sk-ui"_s));
+        QVERIFY2(
+            child<QLabel>(dialog.get(), u"mcpSecretHint"_s)->text().contains(u"file only you can read"_s),
+            qPrintable(child<QLabel>(dialog.get(), u"mcpSecretHint"_s)->text()));
     }
 
     void twoServersOfOneNameAreRefused()

@@ -6,6 +6,7 @@
 #include "agent/session/chatsession.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/nokeychainstore.h"
 #include "tests/support/openaicompletion.h"
 #include "ui/settings/settingsdialog.h"
 
@@ -58,33 +59,6 @@ public:
     {
         QTimer::singleShot(0, context, [done] { done({}); });
     }
-};
-
-// A desktop without a keychain, as QtKeychain reports it without a Secret Service; it offers a real key
-// file in its place.
-class NoKeychainStore final : public SecretStore
-{
-public:
-    explicit NoKeychainStore(const QString &keyFilePath)
-        : m_keyFile(keyFilePath)
-    {}
-
-    void read(const QString &, QObject *context, ReadCallback done) override
-    {
-        QTimer::singleShot(0, context, [done] { done({std::nullopt, reason, Problem::NoKeychain}); });
-    }
-    void write(const QString &, const QString &, QObject *context, WriteCallback done) override
-    {
-        QTimer::singleShot(0, context, [done] { done({Problem::NoKeychain, reason}); });
-    }
-    void remove(const QString &, QObject *context, WriteCallback done) override
-    {
-        QTimer::singleShot(0, context, [done] { done({Problem::NoKeychain, reason}); });
-    }
-    SecretStore *keyFile() const override { return const_cast<FileSecretStore *>(&m_keyFile); }
-
-    FileSecretStore m_keyFile;
-    static inline const QString reason = u"Cannot autolaunch D-Bus without X11 $DISPLAY"_s;
 };
 
 // One test's world: its own settings file and its own keychain service, so no test sees another's keys.
