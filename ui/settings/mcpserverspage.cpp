@@ -23,6 +23,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope::Ui {
@@ -249,7 +251,12 @@ void McpServersPage::load()
     m_notes->setVisible(!problems.isEmpty());
     updateClaudeOffer();
 
-    checkForKeychain();
+    // Only when there are secrets to read anyway: a check of its own could make a locked keyring ask
+    // for its password each time Settings opens. A save that fails checks again.
+    if (std::any_of(m_stored.cbegin(), m_stored.cend(), [](const McpServerConfig &server) {
+            return !McpSettings::secretAccounts(server).isEmpty();
+        }))
+        checkForKeychain();
     // Secret values arrive later; those typed meanwhile win.
     const int generation = ++m_loadGeneration;
     McpSettings::loadSecrets(
@@ -370,6 +377,7 @@ QStringList McpServersPage::keepSecretsWhereTheyAre(const QStringList &servers)
 void McpServersPage::checkForKeychain()
 {
     // Any account will do: without a keychain every read says so, with one a missing entry is no error.
+    // (Not the servers' own: reading one of those could bring an old value back into a draft.)
     m_secrets->read(u"mcp/keychain-check"_s, this, [this](const SecretStore::Result &result) {
         m_editor->setNoKeychain(result.problem == SecretStore::Problem::NoKeychain);
     });

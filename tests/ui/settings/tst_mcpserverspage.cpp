@@ -227,14 +227,11 @@ private slots:
             typeInto(child<QLineEdit>(dialog.get(), u"mcpUrlEdit"_s), u"https://mcp.example.com/mcp"_s);
             child<QPlainTextEdit>(dialog.get(), u"mcpHeadersEdit"_s)
                 ->setPlainText(u"Authorization: Bearer sk-ui-file-123"_s);
-            auto *hint = child<QLabel>(dialog.get(), u"mcpSecretHint"_s);
-            QTRY_VERIFY2(hint->text().contains(u"No keychain is available on this desktop"_s),
-                         qPrintable(hint->text()));
             auto *inFile = child<QCheckBox>(dialog.get(), u"mcpKeyFileCheck"_s);
-            QVERIFY(inFile->isVisible());
-            QVERIFY(!inFile->isChecked());
+            QVERIFY(!inFile->isVisible()); // nothing to offer before the keychain is known to be missing
 
-            // Saved into the keychain that is not there: the dialog says so and how to get around it.
+            // Saved into the keychain that is not there: the dialog says so and how to get around it,
+            // and the editor offers the file.
             auto *buttons = dialog->findChild<QDialogButtonBox *>(u"buttonBox"_s);
             buttons->button(QDialogButtonBox::Ok)->click();
             QTRY_VERIFY(!dialog->isSaving());
@@ -244,6 +241,11 @@ private slots:
             QVERIFY2(statusOf(dialog.get()).contains(u"in a file only you can read"_s),
                      qPrintable(statusOf(dialog.get())));
             QVERIFY(!QFile::exists(keyFilePath));
+            auto *hint = child<QLabel>(dialog.get(), u"mcpSecretHint"_s);
+            QTRY_VERIFY2(hint->text().contains(u"No keychain is available on this desktop"_s),
+                         qPrintable(hint->text()));
+            QVERIFY(inFile->isVisible());
+            QVERIFY(!inFile->isChecked());
 
             // The file once the warning is read and agreed to.
             inFile->click();
