@@ -717,6 +717,8 @@ private slots:
             QMutexLocker lock(&f.mutex);
             QCOMPARE(written, (QList<QString>{u"src/a.txt"_s, u"src/b.txt"_s}));
         }
+        // Denied once its preview is shown (it is made off the GUI thread; under load it comes late).
+        QTRY_VERIFY(!f.view.toolCallCard(u"c3"_s)->approvalCard()->isPreviewPending());
         QTest::mouseClick(f.view.toolCallCard(u"c3"_s)->approvalCard()->denyButton(), Qt::LeftButton);
         QTRY_COMPARE(f.finished.size(), 1);
 
