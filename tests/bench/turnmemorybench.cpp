@@ -6,7 +6,7 @@
 // the app saw: a model call asking for the calculator, the call, and a model
 // call that streams about --answer-bytes (1,600) of prose. After --warmup turns and after --turns
 // turns the benchmark lets the window settle and prints the heap in use
-// (mallinfo2) and RSS, and the growth per turn between the two. One JSON line.
+// (malloc_info) and RSS, and the growth per turn between the two. One JSON line.
 // Target (issue 24 item 13): ≤ 0.25 MB per turn.
 //
 //   cmake --build build/release --target loopscope-turn-memory-bench loopscope-bench-server
@@ -64,12 +64,34 @@ public:
     void remove(const QString &, QObject *, WriteCallback done) override { done({}); }
 };
 
-// The heap's bytes in use (what RSS would be without fragmentation and freed pages kept).
+// The heap's bytes in use in every malloc arena, the GUI thread's and the worker threads' (what
+// RSS would be without fragmentation and freed pages kept): malloc_info()'s totals, the system's
+// bytes less the free chunks, plus the large blocks malloc mapped on their own. (mallinfo2() counts
+// the main arena only.)
 double heapInUseMb()
 {
 #if defined(__GLIBC__)
-    const struct mallinfo2 info = mallinfo2();
-    return double(info.uordblks + info.hblkhd) / (1024.0 * 1024.0);
+    char *buffer = nullptr;
+    size_t size = 0;
+    FILE *stream = open_memstream(&buffer, &size);
+    if (!stream)
+        return -1;
+    malloc_info(0, stream);
+    fclose(stream);
+    const QByteArray xml(buffer, qsizetype(size));
+    free(buffer);
+    // The totals follow the last arena's </heap>.
+    const QByteArray totals = xml.mid(xml.lastIndexOf("</heap>"));
+    const auto total = [&totals](const QByteArray &element) {
+        const qsizetype at = totals.indexOf(element);
+        if (at < 0)
+            return 0.0;
+        const qsizetype from = totals.indexOf("size=\"", at) + 6;
+        return totals.mid(from, totals.indexOf('"', from) - from).toDouble();
+    };
+    const double bytes = total("<system type=\"current\"") - total("<total type=\"fast\"")
+                         - total("<total type=\"rest\"") + total("<total type=\"mmap\"");
+    return bytes / (1024.0 * 1024.0);
 #else
     return -1;
 #endif
@@ -199,9 +221,18 @@ int main(int argc, char *argv[])
     const double idleHeap = heapInUseMb();
     const double idleRss = Bench::rssMb();
 
+    // The turn's autosave, and the library's rescan of the folder it wrote to, run on pool threads
+    // and build and free the file's JSON: the heap is measured when both are done.
+    const auto quiesce = [&] {
+        const QDeadlineTimer deadline(30'000);
+        do {
+            Bench::settle(50);
+        } while ((autosaver.isSaving() || library.isRefreshing()) && !deadline.hasExpired());
+    };
     int done = 0;
     double heapAtWarmup = 0;
     double rssAtWarmup = 0;
+    double anonAtWarmup = 0;
     qsizetype historyAtWarmup = 0;
     const qint64 startedNs = Bench::nowNs();
     while (done < turns) {
@@ -210,26 +241,29 @@ int main(int argc, char *argv[])
         window.composer()->send();
         // A turn adds the question, the call, its result and the answer.
         const QDeadlineTimer deadline(30'000);
-        while ((session.isBusy() || session.agent()->history().size() < before + 4 || autosaver.isSaving())
-               && !deadline.hasExpired())
+        while ((session.isBusy() || session.agent()->history().size() < before + 4) && !deadline.hasExpired())
             QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        quiesce();
         if (deadline.hasExpired()) {
             QTextStream(stderr) << "loopscope-turn-memory-bench: turn " << done + 1 << " did not finish"
                                 << Qt::endl;
             return 1;
         }
         ++done;
-        Bench::settle(50);
         if (done == warmup) {
             Bench::settle(300);
+            quiesce();
             heapAtWarmup = heapInUseMb();
             rssAtWarmup = Bench::rssMb();
+            anonAtWarmup = Bench::statusMb("RssAnon:");
             historyAtWarmup = session.agent()->history().size();
         }
     }
     Bench::settle(300);
+    quiesce();
     const double heapAtEnd = heapInUseMb();
     const double rssAtEnd = Bench::rssMb();
+    const double anonAtEnd = Bench::statusMb("RssAnon:");
     const int measured = turns - warmup;
     const auto perTurn = [measured](double mb) {
         return std::round(mb / measured * 1000.0) / 1000.0;
@@ -256,6 +290,9 @@ int main(int argc, char *argv[])
         {u"rss_idle_mb"_s, Bench::round(idleRss)},
         {u"rss_warm_mb"_s, Bench::round(rssAtWarmup)},
         {u"rss_end_mb"_s, Bench::round(rssAtEnd)},
+        {u"rss_anon_warm_mb"_s, Bench::round(anonAtWarmup)},
+        {u"rss_anon_end_mb"_s, Bench::round(anonAtEnd)},
+        {u"rss_anon_mb_per_turn"_s, perTurn(anonAtEnd - anonAtWarmup)},
         {u"rss_mb_per_turn"_s, perTurn(rssAtEnd - rssAtWarmup)},
     };
     QTextStream(stdout) << QJsonDocument(result).toJson(QJsonDocument::Compact) << Qt::endl;
