@@ -61,9 +61,10 @@ struct ScriptedAnswer
     every tool result it was given. "calc-K-P" plays the same loop with
     Loopscope's built-in calculator ({"expression": "a+b"}), for runs of the
     real app (loopscope run --tools calculator). "text-N" answers at once with
-    N words, one stream chunk each: what a long streamed answer costs. It keeps no state: a round is an
-   assistant message with tool calls in the request, so any number of conversations can run against one
-   server.
+    N words, one stream chunk each: what a long streamed answer costs. "chat-N" plays a long
+    conversation: each question gets a calculator call, then an answer of about N bytes. It keeps no state: a
+   round is an assistant message with tool calls in the request, so any number of conversations can run
+   against one server.
 */
 class LoopModel final
 {
@@ -71,6 +72,15 @@ public:
     static std::optional<LoopModel> fromName(const QString &name)
     {
         const QStringList parts = name.split(u'-');
+        if (parts.size() == 2 && parts.at(0) == u"chat") {
+            bool ok = false;
+            const int bytes = parts.at(1).toInt(&ok);
+            if (!ok || bytes < 1 || bytes > 10'000'000)
+                return std::nullopt;
+            LoopModel model(0, 1, true);
+            model.m_chatBytes = bytes;
+            return model;
+        }
         if (parts.size() == 2 && parts.at(0) == u"text") {
             bool ok = false;
             const int words = parts.at(1).toInt(&ok);
@@ -93,6 +103,8 @@ public:
 
     QByteArray name() const
     {
+        if (m_chatBytes > 0)
+            return "chat-"_ba + QByteArray::number(m_chatBytes);
         if (m_words > 0)
             return "text-"_ba + QByteArray::number(m_words);
         return (m_calculator ? "calc-"_ba : "loop-"_ba) + QByteArray::number(m_rounds) + '-'
@@ -119,6 +131,8 @@ public:
 
         ScriptedAnswer answer;
         answer.promptTokens = requestBytes / 4; // the usual rule of thumb for English text
+        if (m_chatBytes > 0)
+            return chatAnswer(messages, answer);
         if (m_words > 0) {
             static const QList<QByteArray> vocabulary{"the ",     "loop ", "calls ",   "a ",
                                                       "tool ",    "and ",  "reads ",   "its ",
@@ -143,6 +157,42 @@ public:
     }
 
 private:
+    // chat-N: each question (user message) gets one calculator call, and its result an answer of
+    // about N bytes in paragraphs, so any number of turns runs in one conversation.
+    ScriptedAnswer chatAnswer(const QJsonArray &messages, ScriptedAnswer answer) const
+    {
+        int questions = 0;
+        std::optional<qint64> result;
+        for (const QJsonValue &value : messages) {
+            const QString role = value[u"role"_s].toString();
+            if (role == u"user") {
+                ++questions;
+                result.reset();
+            } else if (role == u"tool") {
+                result = parseNumber(value[u"content"_s]).value_or(0);
+            }
+        }
+        if (!result) {
+            answer.calls.append(plannedCall(questions, 0, true));
+            answer.completionTokens = 12;
+            return answer;
+        }
+        static const QList<QByteArray> vocabulary{"the ",   "loop ", "calls ",   "a ",    "tool ",    "and ",
+                                                  "reads ", "its ",  "result; ", "then ", "answers. "};
+        answer.textPieces.append("The result is "_ba + QByteArray::number(*result) + ".\n\n"_ba);
+        qsizetype bytes = answer.textPieces.constFirst().size();
+        for (int i = 0; bytes < m_chatBytes; ++i) {
+            // A paragraph break every 40 words, as a model writes them.
+            QByteArray piece = vocabulary.at(i % vocabulary.size());
+            if (i % 40 == 39)
+                piece = "answers.\n\n"_ba;
+            bytes += piece.size();
+            answer.textPieces.append(piece);
+        }
+        answer.completionTokens = answer.textPieces.size();
+        return answer;
+    }
+
     LoopModel(int rounds, int parallel, bool calculator)
         : m_rounds(rounds)
         , m_parallel(parallel)
@@ -176,7 +226,8 @@ private:
     int m_rounds;
     int m_parallel;
     bool m_calculator;
-    int m_words = 0; // text-N: the words of the answer
+    int m_words = 0;     // text-N: the words of the answer
+    int m_chatBytes = 0; // chat-N: the bytes of each turn's answer
 };
 
 // ---------------------------------------------------------------------------

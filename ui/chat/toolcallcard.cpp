@@ -93,10 +93,8 @@ ToolCallCard::ToolCallCard(const ToolCall &call, QWidget *parent)
     , m_body(new QWidget(this))
     , m_bodyLayout(new QVBoxLayout(m_body))
     , m_argumentsTitle(sectionTitle(tr("Arguments"), m_body))
-    , m_arguments(new CodeBlockView(m_body))
     , m_progressLabel(new QLabel(m_body))
     , m_resultTitle(sectionTitle(tr("Result"), m_body))
-    , m_resultView(new CodeBlockView(m_body))
 {
     setSurface(ChatSurface::Card);
     setAccessibleName(tr("Tool call %1").arg(call.name));
@@ -132,26 +130,17 @@ ToolCallCard::ToolCallCard(const ToolCall &call, QWidget *parent)
     header->addWidget(m_busy);
     header->addWidget(m_statusLabel);
 
-    m_arguments->setWrapped(false);
-    m_arguments->setMaximumLines(12);
-    m_arguments->setAccessibleName(tr("Arguments"));
     m_progressLabel->setWordWrap(true);
     m_progressLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_progressLabel->setAccessibleName(tr("Progress"));
     m_progressLabel->hide();
     m_resultTitle->hide();
-    m_resultView->setWrapped(true);
-    m_resultView->setMaximumLines(16);
-    m_resultView->setAccessibleName(tr("Result"));
-    m_resultView->hide();
 
     m_bodyLayout->setContentsMargins(0, 0, 0, 0);
     m_bodyLayout->setSpacing(chatSpacing(this, 0.3));
     m_bodyLayout->addWidget(m_argumentsTitle);
-    m_bodyLayout->addWidget(m_arguments);
     m_bodyLayout->addWidget(m_progressLabel);
     m_bodyLayout->addWidget(m_resultTitle);
-    m_bodyLayout->addWidget(m_resultView);
     m_body->hide();
 
     const int padding = chatSpacing(this, 0.4);
@@ -173,8 +162,40 @@ void ToolCallCard::setCall(const ToolCall &call)
 
 void ToolCallCard::showArguments()
 {
-    m_arguments->setCode(readable(argumentsText(m_call.arguments)), u"json"_s);
+    if (m_arguments)
+        m_arguments->setCode(readable(argumentsText(m_call.arguments)), u"json"_s);
     m_preview->setFullText(compact(argumentsText(m_call.arguments)));
+}
+
+// The body's two code views, each a text document with its layout, are made the first time the
+// body opens: most cards stay collapsed, and a long conversation would otherwise hold two of them
+// per call (issue 24 item 13).
+void ToolCallCard::createCodeViews()
+{
+    if (m_arguments)
+        return;
+    m_arguments = new CodeBlockView(m_body);
+    m_arguments->setWrapped(false);
+    m_arguments->setMaximumLines(12);
+    m_arguments->setAccessibleName(tr("Arguments"));
+    m_arguments->setVisible(!m_approval); // the form shows the arguments in full
+    m_bodyLayout->insertWidget(m_bodyLayout->indexOf(m_argumentsTitle) + 1, m_arguments);
+    m_resultView = new CodeBlockView(m_body);
+    m_resultView->setWrapped(true);
+    m_resultView->setMaximumLines(16);
+    m_resultView->setAccessibleName(tr("Result"));
+    m_bodyLayout->insertWidget(m_bodyLayout->indexOf(m_resultTitle) + 1, m_resultView);
+    showArguments();
+    showResult();
+}
+
+void ToolCallCard::showResult()
+{
+    if (!m_resultView)
+        return;
+    if (m_hasResult)
+        m_resultView->setCode(readable(m_result));
+    m_resultView->setVisible(m_hasResult && !m_resultInStatus);
 }
 
 bool ToolCallCard::isBusy() const
@@ -194,7 +215,6 @@ void ToolCallCard::setResult(const QString &result, Status status)
     m_result = result;
     m_hasResult = true;
     m_resultTitle->setText(status == Status::Succeeded ? tr("Result") : tr("Error"));
-    m_resultView->setCode(readable(result));
     if (m_approval)
         closeApproval(std::nullopt);
     setStatus(status);
@@ -206,8 +226,9 @@ void ToolCallCard::setResult(const QString &result, Status status)
         m_statusLabel->setText(fontMetrics().elidedText(result.trimmed(), Qt::ElideRight, room));
         m_statusLabel->setToolTip(result.trimmed());
     }
+    m_resultInStatus = saysTheStatus;
     m_resultTitle->setVisible(!saysTheStatus);
-    m_resultView->setVisible(!saysTheStatus);
+    showResult();
 }
 
 void ToolCallCard::setHeld(bool held)
@@ -224,6 +245,7 @@ ApprovalCard *ToolCallCard::showApproval(const QJsonObject &schema, const Worksp
 {
     if (m_approval)
         return m_approval;
+    createCodeViews();
     m_approval = new ApprovalCard(m_call.name, m_call.arguments, schema, workspace, m_body);
     // The form shows the arguments in full; the read-only copy would repeat them.
     m_bodyLayout->insertWidget(m_bodyLayout->indexOf(m_arguments) + 1, m_approval);
@@ -241,7 +263,8 @@ void ToolCallCard::closeApproval(std::optional<bool> allowed)
     m_approval->deleteLater();
     m_approval = nullptr;
     m_argumentsTitle->show();
-    m_arguments->show();
+    if (m_arguments)
+        m_arguments->show();
     if (m_hasResult)
         return;
     if (allowed.value_or(false)) {
@@ -259,6 +282,8 @@ bool ToolCallCard::isExpanded() const
 
 void ToolCallCard::setExpanded(bool expanded)
 {
+    if (expanded)
+        createCodeViews();
     m_toggle->setArrowType(expanded ? Qt::DownArrow : Qt::RightArrow);
     m_toggle->setAccessibleName(expanded ? tr("Hide the details of %1").arg(m_call.name)
                                          : tr("Show the details of %1").arg(m_call.name));

@@ -86,11 +86,14 @@ public:
 private:
     void setStatus(Status status);
     void showArguments();
+    void createCodeViews();
+    void showResult();
 
     ToolCall m_call;
     Status m_status = Status::Running;
     QString m_result;
     bool m_hasResult = false;
+    bool m_resultInStatus = false; // a denial that the status label says in full
     QStringList m_progress;
 
     QToolButton *m_toggle;
@@ -100,10 +103,10 @@ private:
     QWidget *m_body;
     QVBoxLayout *m_bodyLayout;
     QLabel *m_argumentsTitle;
-    CodeBlockView *m_arguments;
+    CodeBlockView *m_arguments = nullptr; // made when the body first opens, like m_resultView
     QLabel *m_progressLabel;
     QLabel *m_resultTitle;
-    CodeBlockView *m_resultView;
+    CodeBlockView *m_resultView = nullptr;
     ApprovalCard *m_approval = nullptr;
 };
 

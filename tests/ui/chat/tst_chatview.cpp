@@ -435,6 +435,29 @@ private slots:
         QVERIFY(!card.isExpanded());
     }
 
+    void aCollapsedCardMakesItsCodeViewsOnlyWhenItFirstOpens()
+    {
+        ToolCallCard card(ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s));
+        card.show();
+        card.addProgress(u"Adding"_s);
+        card.setResult(u"3"_s, ToolCallCard::Status::Succeeded);
+        QVERIFY(card.findChildren<CodeBlockView *>().isEmpty());
+
+        QTest::mouseClick(card.toggleButton(), Qt::LeftButton);
+        QCOMPARE(visibleCode(card, u"Arguments"_s), u"{\n    \"a\": 1,\n    \"b\": 2\n}"_s);
+        QCOMPARE(visibleCode(card, u"Result"_s), u"3"_s);
+        QVERIFY(visibleLabel(card, u"Adding"_s));
+        QVERIFY(visibleLabel(card, u"Arguments"_s)->y() < visibleLabel(card, u"Result"_s)->y());
+        QCOMPARE(card.findChildren<CodeBlockView *>().size(), 2);
+
+        // Closed and opened again, it shows the same views, and a later result in them.
+        card.setExpanded(false);
+        card.setResult(u"4"_s, ToolCallCard::Status::Succeeded);
+        card.setExpanded(true);
+        QCOMPARE(card.findChildren<CodeBlockView *>().size(), 2);
+        QCOMPARE(visibleCode(card, u"Result"_s), u"4"_s);
+    }
+
     // -----------------------------------------------------------------------
     // Notices
 
