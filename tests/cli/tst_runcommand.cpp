@@ -2,14 +2,18 @@
 #include "agent/transcript/transcript.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/headlessprocess.h"
+#include "tests/support/processtable.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -500,6 +504,54 @@ private slots:
         const QList<QJsonObject> events = readJsonLines(eventsFile.readAll());
         QCOMPARE(events.constLast().value(u"event"_s).toString(), u"finished"_s);
         QCOMPARE(events.constLast().value(u"outcome"_s).toString(), u"cancelled"_s);
+    }
+
+    void aSignalEndsTheTurnAndEveryProcessOfATermIgnoringCommand_data()
+    {
+        QTest::addColumn<QList<int>>("signalsSent");
+        QTest::newRow("SIGHUP: the terminal or SSH connection closed") << QList<int>{SIGHUP};
+        QTest::newRow("SIGTERM") << QList<int>{SIGTERM};
+        QTest::newRow("Ctrl+C twice") << QList<int>{SIGINT, SIGINT};
+    }
+
+    void aSignalEndsTheTurnAndEveryProcessOfATermIgnoringCommand()
+    {
+        QFETCH(QList<int>, signalsSent);
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        // The command ignores SIGTERM, as does the child it leaves in the background; it writes its
+        // process group (its shell's pid) once both run.
+        const QString command = u"trap '' TERM; sleep 300 & sleep 300 & echo $$ > group.pid; wait"_s;
+        m_server.setHandler([command](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange,
+                   toolCallStream(u"run_command"_s,
+                                  QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}})
+                                                        .toJson(QJsonDocument::Compact))));
+        });
+        const QString eventsPath = m_dir.filePath(u"signalled.jsonl"_s);
+        HeadlessProcess process = loopscope();
+        process.start(baseArguments() << u"--tools"_s << u"run_command"_s << u"--workspace"_s
+                                      << workspace.path() << u"--approve-tools"_s << u"run_command"_s
+                                      << u"--events"_s << eventsPath << u"Run it"_s);
+        QFile groupFile(workspace.filePath(u"group.pid"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(groupFile.size() > 0, 15000);
+        QVERIFY(groupFile.open(QIODevice::ReadOnly));
+        const qint64 group = groupFile.readAll().trimmed().toLongLong();
+        QVERIFY(group > 0);
+        const auto cleanUp = qScopeGuard([group] { ::kill(-pid_t(group), SIGKILL); });
+        QTRY_COMPARE_WITH_TIMEOUT(ProcessTable::livingInGroup(group).size(), 3, 5000);
+
+        for (const int signal : signalsSent)
+            process.sendSignal(signal);
+        const Run result = process.finish(TimeoutMs);
+
+        QCOMPARE(result.exitCode, 130);
+        QFile eventsFile(eventsPath);
+        QVERIFY(eventsFile.open(QIODevice::ReadOnly));
+        const QList<QJsonObject> events = readJsonLines(eventsFile.readAll());
+        QCOMPARE(events.constLast().value(u"event"_s).toString(), u"finished"_s);
+        QCOMPARE(events.constLast().value(u"outcome"_s).toString(), u"cancelled"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(ProcessTable::livingInGroup(group), QList<qint64>(), 5000);
     }
 
     void aSessionFileIsContinuedAndSavedBackWithoutTheKey()

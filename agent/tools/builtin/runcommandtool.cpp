@@ -1,6 +1,7 @@
 #include "agent/tools/builtin/runcommandtool.h"
 
-#include <QDeadlineTimer>
+#include "agent/tools/processgroups.h"
+
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -9,9 +10,6 @@
 #include <QThread>
 
 #ifdef Q_OS_UNIX
-#include <cerrno>
-#include <csignal>
-#include <sys/types.h>
 #include <unistd.h>
 #endif
 
@@ -65,36 +63,16 @@ private:
     qint64 m_total = 0;
 };
 
-#ifdef Q_OS_UNIX
-bool groupExists(pid_t group)
-{
-    return ::kill(-group, 0) == 0 || errno == EPERM;
-}
-#endif
-
-// Ends the command and everything it started: SIGTERM to its process group,
-// SIGKILL after a grace. Without process groups (Windows): the shell only.
+// Ends the command and everything it started: its process group (ProcessGroups::end).
+// Without process groups (Windows): the shell only.
 void endProcessTree(QProcess &process, qint64 group)
 {
-#ifdef Q_OS_UNIX
-    if (group > 0 && groupExists(pid_t(group))) {
-        ::kill(-pid_t(group), SIGTERM);
-        QDeadlineTimer grace(RunCommandTool::KillGraceMs);
-        while (!grace.hasExpired()) {
-            if (process.state() != QProcess::NotRunning)
-                process.waitForFinished(20);
-            else
-                QThread::msleep(20);
-            if (process.state() == QProcess::NotRunning && !groupExists(pid_t(group)))
-                break;
-        }
-        if (groupExists(pid_t(group)))
-            ::kill(-pid_t(group), SIGKILL);
-    }
-#else
-    Q_UNUSED(group);
-    process.kill();
-#endif
+    ProcessGroups::end(group, RunCommandTool::KillGraceMs, [&process] {
+        if (process.state() != QProcess::NotRunning)
+            process.waitForFinished(20);
+        else
+            QThread::msleep(20);
+    });
     if (process.state() != QProcess::NotRunning) {
         process.kill();
         process.waitForFinished(5000);
