@@ -402,6 +402,52 @@ private slots:
         QVERIFY2(!recorded.contains(otherKey.toUtf8()), "a conventional key variable was recorded");
     }
 
+    void aCommandCannotReadAKeyThroughProc_data()
+    {
+        QTest::addColumn<QString>("environ");
+        QTest::newRow("the app's environment, /proc/$PPID/environ") << u"/proc/$PPID/environ"_s;
+        QTest::newRow("the command's own, /proc/self/environ") << u"/proc/self/environ"_s;
+    }
+
+    void aCommandCannotReadAKeyThroughProc()
+    {
+        QFETCH(QString, environ);
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        // base64 walks around the mask on the key's literal text; the model answers with what it got.
+        const QString command = u"cat "_s + environ + u" | base64 -w0"_s;
+        QList<QByteArray> authorizations;
+        m_server.setHandler([command, &authorizations](const HttpRequestRecord &request,
+                                                       HttpExchange &exchange) {
+            authorizations.append(request.header("Authorization"));
+            const QJsonObject last = request.json().value(u"messages"_s).toArray().last().toObject();
+            if (last.value(u"role"_s).toString() == u"tool")
+                stream(exchange, textStream(u"It printed: "_s + last.value(u"content"_s).toString()));
+            else
+                stream(exchange,
+                       toolCallStream(u"run_command"_s,
+                                      QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}})
+                                                            .toJson(QJsonDocument::Compact))));
+        });
+        const QString otherKey = u"sk-proj-conventional-0123456789"_s;
+        HeadlessProcess process = loopscope();
+        process.setEnvironmentVariable(u"OPENAI_API_KEY"_s, otherKey);
+
+        const Run result = process.run(baseArguments() << u"--tools"_s << u"run_command"_s << u"--workspace"_s
+                                                       << workspace.path() << u"--approve-tools"_s
+                                                       << u"run_command"_s << u"Show me"_s,
+                                       TimeoutMs);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(authorizations, QList<QByteArray>(2, "Bearer " + apiKey.toUtf8()));
+        const QByteArray printed = result.out.mid(result.out.indexOf(": ") + 2).trimmed();
+        const QByteArray environment = QByteArray::fromBase64(printed.left(printed.indexOf('\n')));
+        // It did read an environment: the variables the test gave the app are there.
+        QVERIFY2(environment.contains("XDG_CONFIG_HOME="), printed.constData());
+        QVERIFY2(!environment.contains(apiKey.toUtf8()), "the key in use was readable");
+        QVERIFY2(!environment.contains(otherKey.toUtf8()), "a conventional key variable was readable");
+    }
+
     void toolsWithEffectsRunOnlyWhenApproved_data()
     {
         QTest::addColumn<QStringList>("approval");
