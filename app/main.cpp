@@ -10,6 +10,7 @@
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
+#include "agent/tools/processgroups.h"
 #include "app/cli/diffcommand.h"
 #include "app/cli/evalcommand.h"
 #include "app/cli/exportcommand.h"
@@ -255,6 +256,8 @@ int main(int argc, char *argv[])
 {
     // Before any thread runs: the keys leave the environment, which every command the model runs
     // could read through /proc/<this pid>/environ (KeyEnvironment).
+    // What a command or an MCP server leaves orphaned is reparented to this process, not to init.
+    Loopscope::ProcessGroups::becomeSubreaper();
     Loopscope::KeyEnvironment::takeAll(Loopscope::KeyEnvironment::wellKnownNames()
                                        + keyVariablesOnCommandLine(argc, argv));
 #ifdef Q_OS_WIN

@@ -9,6 +9,13 @@
 #include <cerrno>
 #include <csignal>
 #include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+#ifdef Q_OS_LINUX
+#include <QDir>
+#include <QFile>
+#include <sys/prctl.h>
 #endif
 
 namespace Loopscope {
@@ -62,6 +69,51 @@ bool ProcessGroups::end(qint64 group, int graceMs, const std::function<void()> &
     Q_UNUSED(graceMs);
     Q_UNUSED(waitStep);
     return false;
+#endif
+}
+
+bool ProcessGroups::becomeSubreaper()
+{
+#ifdef Q_OS_LINUX
+    return ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+#else
+    return false;
+#endif
+}
+
+void ProcessGroups::endMarked(const QByteArray &entry)
+{
+#ifdef Q_OS_LINUX
+    QList<pid_t> killed;
+    const QStringList names = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &name : names) {
+        bool isPid = false;
+        const pid_t pid = pid_t(name.toInt(&isPid));
+        if (!isPid || pid == ::getpid())
+            continue;
+        QFile environment(QStringLiteral("/proc/%1/environ").arg(pid));
+        if (!environment.open(QIODevice::ReadOnly))
+            continue; // another user's, or gone
+        if (!environment.readAll().split('\0').contains(entry))
+            continue;
+        ::kill(pid, SIGKILL);
+        killed.append(pid);
+    }
+    // Those reparented to this process are reaped by pid (never a wait for any child: QProcess
+    // reaps its own); a killed process whose parent was killed too becomes ours a moment later.
+    const QDeadlineTimer deadline(1000);
+    while (!killed.isEmpty() && !deadline.hasExpired()) {
+        for (qsizetype i = killed.size() - 1; i >= 0; --i) {
+            const pid_t pid = killed.at(i);
+            const pid_t reaped = ::waitpid(pid, nullptr, WNOHANG);
+            if (reaped == pid || (reaped < 0 && !QFile::exists(QStringLiteral("/proc/%1").arg(pid))))
+                killed.removeAt(i);
+        }
+        if (!killed.isEmpty())
+            QThread::msleep(10);
+    }
+#else
+    Q_UNUSED(entry);
 #endif
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QtGlobal>
 
 #include <functional>
@@ -30,6 +31,14 @@ public:
     // until the group is gone or \a graceMs passed (at once when hurried), then SIGKILL.
     // Returns whether the group had to be killed.
     static bool end(qint64 group, int graceMs, const std::function<void()> &waitStep);
+
+    // Kills every process of this user whose environment holds \a entry ("NAME=value", given to
+    // a command Loopscope started and inherited by all it starts, also by what left its group with
+    // setsid()), and reaps those that are children of this process. Linux only (/proc).
+    static void endMarked(const QByteArray &entry);
+    // Makes this process a child subreaper (Linux): orphaned descendants are reparented to it, not
+    // to init, so they stay its to find and end. Call once at start-up.
+    static bool becomeSubreaper();
 };
 
 } // namespace Loopscope

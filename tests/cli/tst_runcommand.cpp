@@ -402,6 +402,35 @@ private slots:
         QVERIFY2(!recorded.contains(otherKey.toUtf8()), "a conventional key variable was recorded");
     }
 
+    void aProcessThatLeftTheCommandsGroupDoesNotOutliveTheTurn()
+    {
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        const QString command = u"setsid sleep 300 > /dev/null 2>&1 & echo $! > escaped.pid; sleep 1"_s;
+        m_server.setHandler([command](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonObject last = request.json().value(u"messages"_s).toArray().last().toObject();
+            if (last.value(u"role"_s).toString() == u"tool")
+                stream(exchange, textStream(u"Done."_s));
+            else
+                stream(exchange,
+                       toolCallStream(u"run_command"_s,
+                                      QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}})
+                                                            .toJson(QJsonDocument::Compact))));
+        });
+
+        const Run result
+            = run(baseArguments() << u"--tools"_s << u"run_command"_s << u"--workspace"_s << workspace.path()
+                                  << u"--approve-tools"_s << u"run_command"_s << u"Start it"_s);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QFile pidFile(workspace.filePath(u"escaped.pid"_s));
+        QVERIFY(pidFile.open(QIODevice::ReadOnly));
+        const qint64 escaped = pidFile.readAll().trimmed().toLongLong();
+        QVERIFY(escaped > 0);
+        const auto cleanUp = qScopeGuard([escaped] { ::kill(pid_t(escaped), SIGKILL); });
+        QTRY_VERIFY_WITH_TIMEOUT(!ProcessTable::isLiving(escaped), 5000);
+    }
+
     void aCommandCannotReadAKeyThroughProc_data()
     {
         QTest::addColumn<QString>("environ");

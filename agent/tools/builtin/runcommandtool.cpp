@@ -9,6 +9,8 @@
 #include <QStringDecoder>
 #include <QThread>
 
+#include <atomic>
+
 #ifdef Q_OS_UNIX
 #include <unistd.h>
 #endif
@@ -168,6 +170,10 @@ ToolResult RunCommandTool::invoke(const QJsonObject &arguments, ToolContext &con
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     for (const QString &name : m_secrets.hiddenVariables)
         environment.remove(name);
+    // Inherited by all the command starts, also by what leaves its process group: found by it at the end.
+    static std::atomic_int commandCount = 0;
+    const QString mark = u"%1-%2"_s.arg(QCoreApplication::applicationPid()).arg(++commandCount);
+    environment.insert(QString::fromLatin1(MarkVariable), mark);
     process.setProcessEnvironment(environment);
     process.setProcessChannelMode(QProcess::MergedChannels);
     process.setStandardInputFile(QProcess::nullDevice());
@@ -241,8 +247,10 @@ ToolResult RunCommandTool::invoke(const QJsonObject &arguments, ToolContext &con
             break;
         }
     }
-    // Ended or not, whatever the command left running in its group ends with it.
+    // Ended or not, whatever the command left running in its group ends with it, and so does
+    // what left the group (setsid) but still carries the command's mark.
     endProcessTree(process, group);
+    ProcessGroups::endMarked(QByteArray(MarkVariable) + '=' + mark.toLatin1());
     take();
     flushProgress(true);
     const qint64 durationMs = elapsed.elapsed();
