@@ -1,5 +1,6 @@
 #include "agent/config/appsettings.h"
 #include "agent/config/filesecretstore.h"
+#include "agent/config/keyenvironment.h"
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
 #include "agent/playground/playgroundrun.h"
@@ -9,6 +10,7 @@
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
+#include "agent/tools/processgroups.h"
 #include "app/cli/diffcommand.h"
 #include "app/cli/evalcommand.h"
 #include "app/cli/exportcommand.h"
@@ -200,6 +202,8 @@ int runWindow(QApplication &app)
 
     QSettings settings;
     Loopscope::ProviderProfileStore profiles(&settings);
+    for (const Loopscope::ProviderProfile &profile : profiles.profiles())
+        Loopscope::KeyEnvironment::take(profile.apiKeyEnv);
     Loopscope::AppSettings appSettings(&settings);
     // Keys live in the keychain; a profile the user chose it for, warned, keeps its key in this file.
     Loopscope::FileSecretStore keyFile(Loopscope::FileSecretStore::defaultPath());
@@ -234,8 +238,28 @@ int runWindow(QApplication &app)
 
 } // namespace
 
+// The variables --api-key-env names, for any command.
+QStringList keyVariablesOnCommandLine(int argc, char *argv[])
+{
+    QStringList names;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArrayView argument(argv[i]);
+        if (argument == "--api-key-env" && i + 1 < argc)
+            names.append(QString::fromLocal8Bit(argv[++i]));
+        else if (argument.startsWith("--api-key-env="))
+            names.append(QString::fromLocal8Bit(argument.sliced(14)));
+    }
+    return names;
+}
+
 int main(int argc, char *argv[])
 {
+    // Before any thread runs: the keys leave the environment, which every command the model runs
+    // could read through /proc/<this pid>/environ (KeyEnvironment).
+    // What a command or an MCP server leaves orphaned is reparented to this process, not to init.
+    Loopscope::ProcessGroups::becomeSubreaper();
+    Loopscope::KeyEnvironment::takeAll(Loopscope::KeyEnvironment::wellKnownNames()
+                                       + keyVariablesOnCommandLine(argc, argv));
 #ifdef Q_OS_WIN
     if (argc > 1)
         attachToParentConsole();

@@ -1,5 +1,6 @@
 #include "agent/config/apikeyresolver.h"
 
+#include "agent/config/keyenvironment.h"
 #include "agent/config/secretstore.h"
 #include "agent/providers/providerfactory.h"
 
@@ -24,7 +25,7 @@ ApiKeyResolver::Result ApiKeyResolver::fromEnvironment(const ProviderProfile &pr
 {
     if (profile.apiKeyEnv.isEmpty())
         return noKey(profile, Status::NotStored);
-    const QString key = qEnvironmentVariable(profile.apiKeyEnv.toLocal8Bit().constData()).trimmed();
+    const QString key = KeyEnvironment::value(profile.apiKeyEnv);
     if (key.isEmpty())
         return noKey(profile, Status::EnvironmentUnset);
     return {Status::Found, key, {}};

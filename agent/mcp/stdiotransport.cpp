@@ -1,13 +1,18 @@
 #include "agent/mcp/stdiotransport.h"
 
+#include "agent/tools/processgroups.h"
+
 #include <QJsonDocument>
 #include <QPointer>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QTimer>
 
-#ifdef Q_OS_LINUX
+#ifdef Q_OS_UNIX
 #include <csignal>
+#include <unistd.h>
+#endif
+#ifdef Q_OS_LINUX
 #include <sys/prctl.h>
 #endif
 
@@ -39,11 +44,18 @@ void StdioTransport::open()
     m_process->setProcessEnvironment(environment);
     if (!m_workingDirectory.isEmpty())
         m_process->setWorkingDirectory(m_workingDirectory);
+#ifdef Q_OS_UNIX
+    m_process->setChildProcessModifier([] {
+        // A group of its own, so that ending it also ends what a wrapper (sh -c, npx, uvx) started.
+        ::setpgid(0, 0);
 #ifdef Q_OS_LINUX
-    // The server dies with the thread that started it, even when the app crashes.
-    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+        // The server dies with the thread that started it, even when the app crashes.
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+    });
 #endif
     connect(m_process, &QProcess::started, this, [this] {
+        m_group = m_process->processId();
         if (!m_pendingWrites.isEmpty())
             m_process->write(std::exchange(m_pendingWrites, {}));
     });
@@ -87,24 +99,56 @@ void StdioTransport::shutdown()
         deleteLater();
         return;
     }
-    // Nothing is reported any more; the process is ended in three steps, then this object goes.
+    // Nothing is reported any more; the process is ended in three steps, then this object goes,
+    // and with it whatever is left of the server's process group.
     m_process->disconnect(this);
-    connect(m_process, &QProcess::finished, this, &QObject::deleteLater);
+    connect(m_process, &QProcess::finished, this, [this] {
+        killGroup();
+        deleteLater();
+    });
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
             deleteLater();
     });
     m_process->closeWriteChannel();
     QPointer<QProcess> process = m_process;
-    QTimer::singleShot(GraceMs, this, [this, process] {
+    QTimer::singleShot(ProcessGroups::isHurried() ? 0 : GraceMs, this, [this, process] {
         if (!process || process->state() == QProcess::NotRunning)
             return;
-        process->terminate();
-        QTimer::singleShot(GraceMs, this, [process] {
+        terminateGroup();
+        QTimer::singleShot(ProcessGroups::isHurried() ? 0 : GraceMs, this, [this, process] {
             if (process && process->state() != QProcess::NotRunning)
-                process->kill();
+                killGroup();
         });
     });
+}
+
+void StdioTransport::signalGroup(bool kill)
+{
+#ifdef Q_OS_UNIX
+    const int signal = kill ? SIGKILL : SIGTERM;
+    if (ProcessGroups::exists(m_group))
+        ::kill(-pid_t(m_group), signal);
+    else if (isRunning())
+        ::kill(pid_t(m_process->processId()), signal);
+#else
+    if (!isRunning())
+        return;
+    if (kill)
+        m_process->kill();
+    else
+        m_process->terminate();
+#endif
+}
+
+void StdioTransport::terminateGroup()
+{
+    signalGroup(false);
+}
+
+void StdioTransport::killGroup()
+{
+    signalGroup(true);
 }
 
 void StdioTransport::terminateBlocking()
@@ -116,12 +160,14 @@ void StdioTransport::terminateBlocking()
     if (m_process->state() == QProcess::Starting)
         m_process->waitForStarted(GraceMs);
     if (!m_process->waitForFinished(300)) {
-        m_process->terminate();
+        terminateGroup();
         if (!m_process->waitForFinished(GraceMs)) {
-            m_process->kill();
+            killGroup();
             m_process->waitForFinished(GraceMs);
         }
     }
+    // What the server's leader left behind in its group (a wrapper's children) goes with it.
+    killGroup();
 }
 
 void StdioTransport::readStdout()
@@ -214,6 +260,8 @@ void StdioTransport::readStderr()
 
 void StdioTransport::onFinished(int exitCode)
 {
+    // The server ended on its own: what it started in its group does not outlive it.
+    killGroup();
     // What the process wrote last still counts.
     readStdout();
     readStderr();

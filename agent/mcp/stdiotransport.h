@@ -16,8 +16,11 @@ namespace Loopscope {
     are logged and skipped rather than ending the connection; a line longer
     than the response size limit fails the request it answers at once. Shutting down
     closes stdin, then sends SIGTERM, then SIGKILL, each after a grace period,
-    without blocking the thread; on Linux the child also gets SIGTERM when
-    the thread that started it dies, so no server outlives a crashed app.
+    without blocking the thread. The server runs in a process group of its
+    own and the signals go to the whole group, so what a wrapper (sh -c, npx,
+    uvx) started ends too; once the server's own process ended, the rest of
+    its group is killed. On Linux the direct child also gets SIGTERM when the
+    thread that started it dies.
 */
 class StdioTransport final : public McpTransport
 {
@@ -46,12 +49,17 @@ private:
     void dropLongLine();
     void onFinished(int exitCode);
     void onErrorOccurred(QProcess::ProcessError error);
+    // SIGTERM or SIGKILL to the server's process group (the process alone without groups).
+    void signalGroup(bool kill);
+    void terminateGroup();
+    void killGroup();
 
     QString m_program;
     QStringList m_arguments;
     QMap<QString, QString> m_environment;
     QString m_workingDirectory;
     QProcess *m_process = nullptr;
+    qint64 m_group = 0;         // the server's process group: its pid, once started
     QByteArray m_pendingWrites; // written once the process has started
     QByteArray m_stdoutBuffer;
     QSet<qint64> m_waiting;  // ids of the requests sent and not yet answered

@@ -1,5 +1,6 @@
 #include "agent/session/providerbinding.h"
 
+#include "agent/config/keyenvironment.h"
 #include "agent/config/profilepricing.h"
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/modellister.h"
@@ -180,7 +181,7 @@ CommandSecrets ProviderBinding::commandSecrets() const
     if (m_provider)
         redactor.addSecret(m_provider->apiKey);
     for (const QString &name : std::as_const(secrets.hiddenVariables))
-        redactor.addSecret(qEnvironmentVariable(name.toLocal8Bit().constData()).trimmed());
+        redactor.addSecret(KeyEnvironment::value(name));
     secrets.redact = [redactor](const QString &text) {
         return redactor.text(text);
     };

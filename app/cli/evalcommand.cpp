@@ -8,6 +8,7 @@
 #include "app/launch/provideroptions.h"
 
 #include "agent/config/apikeyresolver.h"
+#include "agent/config/keyenvironment.h"
 #include "agent/eval/evalrunner.h"
 #include "agent/eval/evalsuite.h"
 #include "agent/eval/junitreport.h"
@@ -95,6 +96,7 @@ setupsFor(const EvalSuite &suite, const Launch::ProviderOptions::Choice &command
                                         "\"api_key_env\" or --api-key-env")
                             .arg(setup.profile.apiKeyEnv));
         setup.apiKey = key.key;
+        KeyEnvironment::take(setup.profile.apiKeyEnv);
         setup.config.systemPrompt = evalCase.system;
         if (evalCase.maxIterations)
             setup.config.maxIterations = *evalCase.maxIterations;

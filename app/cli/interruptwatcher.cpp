@@ -1,6 +1,10 @@
 #include "app/cli/interruptwatcher.h"
 
+#include "agent/tools/processgroups.h"
+
 #include <QSocketNotifier>
+
+#include <atomic>
 
 #ifdef Q_OS_UNIX
 #include <csignal>
@@ -9,7 +13,6 @@
 #include <unistd.h>
 #elif defined(Q_OS_WIN)
 #include <QMetaObject>
-#include <atomic>
 #include <qt_windows.h>
 #endif
 
@@ -18,9 +21,15 @@ namespace Loopscope::Cli {
 #ifdef Q_OS_UNIX
 namespace {
 int signalPipe[2] = {-1, -1};
+std::atomic_int signalCount = 0;
+constexpr int watchedSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 extern "C" void onSignal(int)
 {
+    // Here, not on the event loop: the loop may already have ended while a turn's tools are
+    // still being ended, and a second interrupt must hurry that too.
+    if (signalCount.fetch_add(1, std::memory_order_relaxed) > 0)
+        ProcessGroups::hurry();
     const char byte = 1;
     [[maybe_unused]] const auto written = ::write(signalPipe[0], &byte, 1);
 }
@@ -40,6 +49,8 @@ BOOL WINAPI onConsoleControl(DWORD type)
     if (!watcher)
         return FALSE;
     const int count = ++interruptCount;
+    if (count > 1)
+        ProcessGroups::hurry();
     // Queued to the watcher's thread; dropped if the watcher is gone by then.
     QMetaObject::invokeMethod(
         watcher, [watcher, count] { emit watcher->interrupted(count); }, Qt::QueuedConnection);
@@ -66,8 +77,8 @@ InterruptWatcher::InterruptWatcher(QObject *parent)
     action.sa_handler = onSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
-    ::sigaction(SIGINT, &action, nullptr);
-    ::sigaction(SIGTERM, &action, nullptr);
+    for (const int watched : watchedSignals)
+        ::sigaction(watched, &action, nullptr);
 #elif defined(Q_OS_WIN)
     interruptCount = 0;
     currentWatcher = this;
@@ -78,8 +89,8 @@ InterruptWatcher::InterruptWatcher(QObject *parent)
 InterruptWatcher::~InterruptWatcher()
 {
 #ifdef Q_OS_UNIX
-    ::signal(SIGINT, SIG_DFL);
-    ::signal(SIGTERM, SIG_DFL);
+    for (const int watched : watchedSignals)
+        ::signal(watched, SIG_DFL);
 #elif defined(Q_OS_WIN)
     ::SetConsoleCtrlHandler(onConsoleControl, FALSE);
     currentWatcher = nullptr;

@@ -9,9 +9,12 @@ QT_END_NAMESPACE
 namespace Loopscope::Cli {
 
 /*!
-    Turns SIGINT and SIGTERM into a Qt signal on the event loop, so Ctrl+C can
-    cancel a turn cleanly instead of killing the process mid-write. A signal
-    handler may only write to a pipe; the notifier reads it on this thread.
+    Turns SIGINT, SIGTERM and SIGHUP (the terminal or the SSH connection
+    closed) into a Qt signal on the event loop, so Ctrl+C can cancel a turn
+    cleanly instead of killing the process mid-write. A signal handler may
+    only write to a pipe; the notifier reads it on this thread. From the
+    second signal on, the handler also hurries the ending of every process
+    group (ProcessGroups::hurry()), also while the event loop no longer runs.
     On Windows, Ctrl+C and Ctrl+Break come through a console control handler.
 */
 class InterruptWatcher final : public QObject

@@ -63,7 +63,7 @@ QString exitCodeHelp()
                           "  3    limit reached: no answer within the iteration limit, too many tool\n"
                           "       errors in a row, or the token budget was used up\n"
                           "  4    a safety shield blocked the input or the answer\n"
-                          "  130  cancelled by SIGINT (Ctrl+C) or SIGTERM; the turn ends cleanly\n");
+                          "  130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly\n");
 }
 
 // Returns the options, or an exit code when the program should stop now.
@@ -337,6 +337,8 @@ int RunCommand::exec(const QStringList &arguments)
         return BadUsage;
     }
 
+    // Before the session: signals are still caught while it ends the turn's commands.
+    InterruptWatcher interrupts;
     QNetworkAccessManager network;
     ChatSession session(&network);
     if (!prepareSession(session, options))
@@ -366,16 +368,9 @@ int RunCommand::exec(const QStringList &arguments)
                          session.answerElicitation(id, answer);
                      });
 
-    // The first Ctrl+C cancels the turn cleanly; a second one leaves at once, ending the MCP
-    // servers first (bounded) so that none is left behind.
-    InterruptWatcher interrupts;
-    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &session, [&session](int count) {
-        if (count > 1) {
-            session.mcp()->shutdown();
-            std::_Exit(Cancelled);
-        }
-        session.stop();
-    });
+    // The first Ctrl+C (or SIGTERM, SIGHUP) cancels the turn cleanly; a second one hurries the
+    // end (the watcher skips the grace before SIGKILL) but never leaves a command running.
+    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &session, [&session] { session.stop(); });
 
     // Queued: a turn can end at once (a blocked input), and exit() before exec() is lost.
     QMetaObject::invokeMethod(

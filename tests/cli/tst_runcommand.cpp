@@ -2,14 +2,18 @@
 #include "agent/transcript/transcript.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/headlessprocess.h"
+#include "tests/support/processtable.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -398,6 +402,81 @@ private slots:
         QVERIFY2(!recorded.contains(otherKey.toUtf8()), "a conventional key variable was recorded");
     }
 
+    void aProcessThatLeftTheCommandsGroupDoesNotOutliveTheTurn()
+    {
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        const QString command = u"setsid sleep 300 > /dev/null 2>&1 & echo $! > escaped.pid; sleep 1"_s;
+        m_server.setHandler([command](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonObject last = request.json().value(u"messages"_s).toArray().last().toObject();
+            if (last.value(u"role"_s).toString() == u"tool")
+                stream(exchange, textStream(u"Done."_s));
+            else
+                stream(exchange,
+                       toolCallStream(u"run_command"_s,
+                                      QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}})
+                                                            .toJson(QJsonDocument::Compact))));
+        });
+
+        const Run result
+            = run(baseArguments() << u"--tools"_s << u"run_command"_s << u"--workspace"_s << workspace.path()
+                                  << u"--approve-tools"_s << u"run_command"_s << u"Start it"_s);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QFile pidFile(workspace.filePath(u"escaped.pid"_s));
+        QVERIFY(pidFile.open(QIODevice::ReadOnly));
+        const qint64 escaped = pidFile.readAll().trimmed().toLongLong();
+        QVERIFY(escaped > 0);
+        const auto cleanUp = qScopeGuard([escaped] { ::kill(pid_t(escaped), SIGKILL); });
+        QTRY_VERIFY_WITH_TIMEOUT(!ProcessTable::isLiving(escaped), 5000);
+    }
+
+    void aCommandCannotReadAKeyThroughProc_data()
+    {
+        QTest::addColumn<QString>("environ");
+        QTest::newRow("the app's environment, /proc/$PPID/environ") << u"/proc/$PPID/environ"_s;
+        QTest::newRow("the command's own, /proc/self/environ") << u"/proc/self/environ"_s;
+    }
+
+    void aCommandCannotReadAKeyThroughProc()
+    {
+        QFETCH(QString, environ);
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        // base64 walks around the mask on the key's literal text; the model answers with what it got.
+        const QString command = u"cat "_s + environ + u" | base64 -w0"_s;
+        QList<QByteArray> authorizations;
+        m_server.setHandler([command, &authorizations](const HttpRequestRecord &request,
+                                                       HttpExchange &exchange) {
+            authorizations.append(request.header("Authorization"));
+            const QJsonObject last = request.json().value(u"messages"_s).toArray().last().toObject();
+            if (last.value(u"role"_s).toString() == u"tool")
+                stream(exchange, textStream(u"It printed: "_s + last.value(u"content"_s).toString()));
+            else
+                stream(exchange,
+                       toolCallStream(u"run_command"_s,
+                                      QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}})
+                                                            .toJson(QJsonDocument::Compact))));
+        });
+        const QString otherKey = u"sk-proj-conventional-0123456789"_s;
+        HeadlessProcess process = loopscope();
+        process.setEnvironmentVariable(u"OPENAI_API_KEY"_s, otherKey);
+
+        const Run result = process.run(baseArguments() << u"--tools"_s << u"run_command"_s << u"--workspace"_s
+                                                       << workspace.path() << u"--approve-tools"_s
+                                                       << u"run_command"_s << u"Show me"_s,
+                                       TimeoutMs);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(authorizations, QList<QByteArray>(2, "Bearer " + apiKey.toUtf8()));
+        const QByteArray printed = result.out.mid(result.out.indexOf(": ") + 2).trimmed();
+        const QByteArray environment = QByteArray::fromBase64(printed.left(printed.indexOf('\n')));
+        // It did read an environment: the variables the test gave the app are there.
+        QVERIFY2(environment.contains("XDG_CONFIG_HOME="), printed.constData());
+        QVERIFY2(!environment.contains(apiKey.toUtf8()), "the key in use was readable");
+        QVERIFY2(!environment.contains(otherKey.toUtf8()), "a conventional key variable was readable");
+    }
+
     void toolsWithEffectsRunOnlyWhenApproved_data()
     {
         QTest::addColumn<QStringList>("approval");
@@ -500,6 +579,54 @@ private slots:
         const QList<QJsonObject> events = readJsonLines(eventsFile.readAll());
         QCOMPARE(events.constLast().value(u"event"_s).toString(), u"finished"_s);
         QCOMPARE(events.constLast().value(u"outcome"_s).toString(), u"cancelled"_s);
+    }
+
+    void aSignalEndsTheTurnAndEveryProcessOfATermIgnoringCommand_data()
+    {
+        QTest::addColumn<QList<int>>("signalsSent");
+        QTest::newRow("SIGHUP: the terminal or SSH connection closed") << QList<int>{SIGHUP};
+        QTest::newRow("SIGTERM") << QList<int>{SIGTERM};
+        QTest::newRow("Ctrl+C twice") << QList<int>{SIGINT, SIGINT};
+    }
+
+    void aSignalEndsTheTurnAndEveryProcessOfATermIgnoringCommand()
+    {
+        QFETCH(QList<int>, signalsSent);
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        // The command ignores SIGTERM, as does the child it leaves in the background; it writes its
+        // process group (its shell's pid) once both run.
+        const QString command = u"trap '' TERM; sleep 300 & sleep 300 & echo $$ > group.pid; wait"_s;
+        m_server.setHandler([command](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange,
+                   toolCallStream(u"run_command"_s,
+                                  QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}})
+                                                        .toJson(QJsonDocument::Compact))));
+        });
+        const QString eventsPath = m_dir.filePath(u"signalled.jsonl"_s);
+        HeadlessProcess process = loopscope();
+        process.start(baseArguments() << u"--tools"_s << u"run_command"_s << u"--workspace"_s
+                                      << workspace.path() << u"--approve-tools"_s << u"run_command"_s
+                                      << u"--events"_s << eventsPath << u"Run it"_s);
+        QFile groupFile(workspace.filePath(u"group.pid"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(groupFile.size() > 0, 15000);
+        QVERIFY(groupFile.open(QIODevice::ReadOnly));
+        const qint64 group = groupFile.readAll().trimmed().toLongLong();
+        QVERIFY(group > 0);
+        const auto cleanUp = qScopeGuard([group] { ::kill(-pid_t(group), SIGKILL); });
+        QTRY_COMPARE_WITH_TIMEOUT(ProcessTable::livingInGroup(group).size(), 3, 5000);
+
+        for (const int signal : signalsSent)
+            process.sendSignal(signal);
+        const Run result = process.finish(TimeoutMs);
+
+        QCOMPARE(result.exitCode, 130);
+        QFile eventsFile(eventsPath);
+        QVERIFY(eventsFile.open(QIODevice::ReadOnly));
+        const QList<QJsonObject> events = readJsonLines(eventsFile.readAll());
+        QCOMPARE(events.constLast().value(u"event"_s).toString(), u"finished"_s);
+        QCOMPARE(events.constLast().value(u"outcome"_s).toString(), u"cancelled"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(ProcessTable::livingInGroup(group), QList<qint64>(), 5000);
     }
 
     void aSessionFileIsContinuedAndSavedBackWithoutTheKey()

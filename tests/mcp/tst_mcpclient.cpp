@@ -2,12 +2,14 @@
 #include "agent/mcp/mcptool.h"
 #include "tests/mcp/mcptestservers.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/processtable.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -98,6 +100,8 @@ private slots:
     void anAnswerOverTheSizeLimitFailsTheCallAtOnce();
     void aStdioLineOverTheSizeLimitFailsTheCallAtOnce();
     void destroyingTheClientLeavesNoProcess();
+    void aServerStartedThroughAWrapperLeavesNoProcessOfItsGroup_data();
+    void aServerStartedThroughAWrapperLeavesNoProcessOfItsGroup();
 
 private:
     std::unique_ptr<McpClient> startedClient(const McpServerConfig &config,
@@ -791,6 +795,56 @@ void TestMcpClient::destroyingTheClientLeavesNoProcess()
     QVERIFY(result->outcome.has_value()); // the pending call ended too
     QVERIFY(!result->outcome->failure.isEmpty());
     QVERIFY(!processExists(pid));
+}
+
+void TestMcpClient::aServerStartedThroughAWrapperLeavesNoProcessOfItsGroup_data()
+{
+    QTest::addColumn<bool>("destroyed");
+    QTest::newRow("stopped") << false;
+    QTest::newRow("destroyed") << true;
+}
+
+void TestMcpClient::aServerStartedThroughAWrapperLeavesNoProcessOfItsGroup()
+{
+    QFETCH(bool, destroyed);
+    // A launcher (sh -c, npx, uvx) that runs the server and leaves a helper of its own beside it.
+    McpServerConfig config = McpTestServers::everythingStdio(u"wrapped"_s);
+    config.arguments
+        = QStringList{u"-c"_s, u"sleep 300 & \"$0\" \"$@\"; exit $?"_s, config.command} + config.arguments;
+    config.command = u"/bin/sh"_s;
+    auto client = startedClient(config);
+    WAIT_READY(client);
+    const qint64 wrapper = client->processId();
+    QVERIFY(wrapper > 0);
+    const auto startedProcesses = [wrapper] {
+        QList<qint64> pids{wrapper};
+        for (const ProcessTable::Entry &entry : ProcessTable::living()) {
+            if (entry.parent == wrapper)
+                pids.append(entry.pid);
+        }
+        return pids;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(startedProcesses().size(), 3, 5000); // sh, sleep, node
+    const QList<qint64> started = startedProcesses();
+    const auto cleanUp = qScopeGuard([started] {
+        for (const qint64 pid : started)
+            ::kill(pid_t(pid), SIGKILL);
+    });
+    const auto living = [started] {
+        QList<qint64> pids;
+        for (const qint64 pid : started) {
+            if (ProcessTable::isLiving(pid))
+                pids.append(pid);
+        }
+        return pids;
+    };
+
+    if (destroyed)
+        client.reset();
+    else
+        client->stop();
+
+    QTRY_COMPARE_WITH_TIMEOUT(living(), QList<qint64>(), 5000);
 }
 
 QTEST_GUILESS_MAIN(TestMcpClient)

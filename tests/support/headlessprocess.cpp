@@ -76,6 +76,16 @@ void HeadlessProcess::interrupt()
 #endif
 }
 
+void HeadlessProcess::sendSignal(int signal)
+{
+#ifdef Q_OS_UNIX
+    if (m_process->state() != QProcess::NotRunning)
+        ::kill(pid_t(m_process->processId()), signal);
+#else
+    Q_UNUSED(signal);
+#endif
+}
+
 HeadlessProcess::Result HeadlessProcess::finish(int timeoutMs)
 {
     Result result;

@@ -47,6 +47,8 @@ public:
     qint64 processId() const;
     // SIGINT, as Ctrl+C in a terminal.
     void interrupt();
+    // Any signal, e.g. SIGHUP as when the terminal closes (Unix only).
+    void sendSignal(int signal);
     // Waits, serving this thread's events (a FakeHttpServer answers meanwhile), until it ends.
     // Past \a timeoutMs it is killed and the test fails, saying which command hung.
     Result finish(int timeoutMs = DefaultTimeoutMs);

@@ -1,6 +1,7 @@
 #include "agent/tools/builtin/runcommandtool.h"
 
-#include <QDeadlineTimer>
+#include "agent/tools/processgroups.h"
+
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -8,10 +9,9 @@
 #include <QStringDecoder>
 #include <QThread>
 
+#include <atomic>
+
 #ifdef Q_OS_UNIX
-#include <cerrno>
-#include <csignal>
-#include <sys/types.h>
 #include <unistd.h>
 #endif
 
@@ -65,36 +65,16 @@ private:
     qint64 m_total = 0;
 };
 
-#ifdef Q_OS_UNIX
-bool groupExists(pid_t group)
-{
-    return ::kill(-group, 0) == 0 || errno == EPERM;
-}
-#endif
-
-// Ends the command and everything it started: SIGTERM to its process group,
-// SIGKILL after a grace. Without process groups (Windows): the shell only.
+// Ends the command and everything it started: its process group (ProcessGroups::end).
+// Without process groups (Windows): the shell only.
 void endProcessTree(QProcess &process, qint64 group)
 {
-#ifdef Q_OS_UNIX
-    if (group > 0 && groupExists(pid_t(group))) {
-        ::kill(-pid_t(group), SIGTERM);
-        QDeadlineTimer grace(RunCommandTool::KillGraceMs);
-        while (!grace.hasExpired()) {
-            if (process.state() != QProcess::NotRunning)
-                process.waitForFinished(20);
-            else
-                QThread::msleep(20);
-            if (process.state() == QProcess::NotRunning && !groupExists(pid_t(group)))
-                break;
-        }
-        if (groupExists(pid_t(group)))
-            ::kill(-pid_t(group), SIGKILL);
-    }
-#else
-    Q_UNUSED(group);
-    process.kill();
-#endif
+    ProcessGroups::end(group, RunCommandTool::KillGraceMs, [&process] {
+        if (process.state() != QProcess::NotRunning)
+            process.waitForFinished(20);
+        else
+            QThread::msleep(20);
+    });
     if (process.state() != QProcess::NotRunning) {
         process.kill();
         process.waitForFinished(5000);
@@ -190,6 +170,10 @@ ToolResult RunCommandTool::invoke(const QJsonObject &arguments, ToolContext &con
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     for (const QString &name : m_secrets.hiddenVariables)
         environment.remove(name);
+    // Inherited by all the command starts, also by what leaves its process group: found by it at the end.
+    static std::atomic_int commandCount = 0;
+    const QString mark = u"%1-%2"_s.arg(QCoreApplication::applicationPid()).arg(++commandCount);
+    environment.insert(QString::fromLatin1(MarkVariable), mark);
     process.setProcessEnvironment(environment);
     process.setProcessChannelMode(QProcess::MergedChannels);
     process.setStandardInputFile(QProcess::nullDevice());
@@ -263,8 +247,10 @@ ToolResult RunCommandTool::invoke(const QJsonObject &arguments, ToolContext &con
             break;
         }
     }
-    // Ended or not, whatever the command left running in its group ends with it.
+    // Ended or not, whatever the command left running in its group ends with it, and so does
+    // what left the group (setsid) but still carries the command's mark.
     endProcessTree(process, group);
+    ProcessGroups::endMarked(QByteArray(MarkVariable) + '=' + mark.toLatin1());
     take();
     flushProgress(true);
     const qint64 durationMs = elapsed.elapsed();

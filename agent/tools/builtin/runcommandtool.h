@@ -31,7 +31,8 @@ struct CommandSecrets
 
     The command gets a process group of its own, so a timeout, a cancellation
     or the end of the command ends everything it started (no orphans left
-    behind: SIGTERM, then SIGKILL after a short grace). stdout and stderr are
+    behind: SIGTERM, then SIGKILL after a short grace); what left the group
+    with setsid() is found by the mark in its environment and killed. stdout and stderr are
     merged as they interleave and streamed as progress, a few lines at a time;
     the model gets the output capped (head and tail, with a note of what was
     dropped) and the exit code, the trace the full output (up to a generous
@@ -56,6 +57,9 @@ public:
     static constexpr qsizetype MaxProgressBytes = 256 * 1024;
     static constexpr int ProgressIntervalMs = 200;
     static constexpr int KillGraceMs = 2000;
+    // Set in each command's environment to a value of its own: what still carries it when the
+    // command ended (a process that left the group with setsid) is ended too.
+    static constexpr char MarkVariable[] = "LOOPSCOPE_COMMAND";
 
     explicit RunCommandTool(Workspace workspace, CommandSecrets secrets = {});
 
