@@ -11,6 +11,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cerrno>
+#include <cstring>
+
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
 
@@ -669,6 +672,95 @@ private slots:
                      && !result.err.contains("\xc2\x9b"),
                  result.err.toPercentEncoding(" :;[]()\\\n").constData());
         QVERIFY2(result.err.contains(R"(\x1b]0;pwned\x07\x1b[2J\rgone \u009b31m)"), result.err.constData());
+    }
+
+    void eventsOnAFullDiskSayWhyAndExitTwoAfterTheTurn()
+    {
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"Hello from the model"_s));
+        });
+
+        // Every write to /dev/full fails with ENOSPC, as on a full disk.
+        const Run result = run(baseArguments() << u"--events"_s << u"/dev/full"_s << u"Say hello"_s);
+
+        QCOMPARE(result.exitCode, 2);
+        QCOMPARE(result.out, "Hello from the model\n"_ba); // the turn itself finished
+        const QString err = QString::fromUtf8(result.err);
+        QVERIFY2(err.contains(u"cannot write the events to \"/dev/full\": No space left on device"_s),
+                 result.err.constData());
+        QCOMPARE(err.count(u"cannot write the events"_s), 1);
+    }
+
+    void aSessionFileCutByAFullDiskIsReportedAndLeftAsItWas_data()
+    {
+        QTest::addColumn<bool>("existing");
+        QTest::newRow("a new session file") << false;
+        QTest::newRow("an existing session file") << true;
+    }
+
+    void aSessionFileCutByAFullDiskIsReportedAndLeftAsItWas()
+    {
+        QFETCH(bool, existing);
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"Noted"_s));
+        });
+        const QString session = m_dir.filePath(u"full-disk.loopscope.json"_s);
+        QFile::remove(session);
+        QByteArray before;
+        if (existing) {
+            QCOMPARE(run(baseArguments() << u"--session"_s << session << u"First"_s).exitCode, 0);
+            QFile file(session);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            before = file.readAll();
+        }
+
+        // The process may write no file larger than 16 KB (ulimit -f): the session with this
+        // prompt is larger, as a nearly full disk would leave no room for it.
+        HeadlessProcess process = loopscope();
+        process.setFileSizeLimit(16 * 1024);
+        const Run result
+            = process.run(baseArguments() << u"--session"_s << session << QString(40'000, u'x'), TimeoutMs);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("cannot save the session"), result.err.constData());
+        QVERIFY2(result.err.contains(qPrintable(QString::fromLocal8Bit(std::strerror(EFBIG)))),
+                 result.err.constData());
+        QVERIFY2(!result.err.contains("Unknown error"), result.err.constData());
+        QCOMPARE(QFile::exists(session), existing);
+        if (existing) {
+            QFile file(session);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QCOMPARE(file.readAll(), before);
+        }
+        QCOMPARE(QDir(m_dir.path()).entryList({u"full-disk.loopscope.json*"_s}, QDir::Files).size(),
+                 existing ? 1 : 0); // no temporary file left behind
+    }
+
+    void aReadOnlySessionFileIsNotWritten()
+    {
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"Noted"_s));
+        });
+        const QString session = m_dir.filePath(u"read-only.loopscope.json"_s);
+        QFile::remove(session);
+        QCOMPARE(run(baseArguments() << u"--session"_s << session << u"First"_s).exitCode, 0);
+        const QFile::Permissions readOnly = QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther; // 444
+        QVERIFY(QFile::setPermissions(session, readOnly));
+        QFile file(session);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray before = file.readAll();
+        file.close();
+
+        const Run result = run(baseArguments() << u"--session"_s << session << u"Second"_s);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("read-only"), result.err.constData());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), before);
+        // The user's bits say what this process may do (root may write anything): not compared.
+        const QFile::Permissions userBits = QFile::ReadUser | QFile::WriteUser | QFile::ExeUser;
+        QCOMPARE(QFileInfo(session).permissions() & ~userBits, readOnly);
+        QFile::setPermissions(session, readOnly | QFile::WriteOwner);
     }
 
     void aBrokenSessionFileIsBadUsageAndLeftAlone()
