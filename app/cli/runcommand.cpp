@@ -155,6 +155,12 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         return BadUsage;
     }
     options.setup.limits = *limits;
+    const std::optional<int> maxToolCalls = limitOptions.maxToolCalls(parser, &error);
+    if (!maxToolCalls) {
+        printError(error);
+        return BadUsage;
+    }
+    options.setup.config.maxToolCallsPerResponse = *maxToolCalls;
 
     bool ok = false;
     options.setup.config.maxIterations = parser.value(maxIterations).toInt(&ok);

@@ -41,20 +41,29 @@ QByteArray textStream(const QString &text)
            + "data: [DONE]\n\n";
 }
 
-QByteArray toolCallStream(const QString &name, const QString &arguments)
+// One response asking for a call of \a name with each of \a arguments.
+QByteArray toolCallsStream(const QString &name, const QStringList &arguments)
 {
-    const QJsonObject call{{u"index"_s, 0},
-                           {u"id"_s, u"call_1"_s},
-                           {u"type"_s, u"function"_s},
-                           {u"function"_s, QJsonObject{{u"name"_s, name}, {u"arguments"_s, arguments}}}};
-    return sse({{u"choices"_s,
-                 QJsonArray{QJsonObject{{u"index"_s, 0},
-                                        {u"delta"_s, QJsonObject{{u"tool_calls"_s, QJsonArray{call}}}},
-                                        {u"finish_reason"_s, QJsonValue::Null}}}}})
+    QJsonArray calls;
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        calls.append(
+            QJsonObject{{u"index"_s, int(i)},
+                        {u"id"_s, u"call_%1"_s.arg(i + 1)},
+                        {u"type"_s, u"function"_s},
+                        {u"function"_s, QJsonObject{{u"name"_s, name}, {u"arguments"_s, arguments.at(i)}}}});
+    }
+    return sse({{u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
+                                                      {u"delta"_s, QJsonObject{{u"tool_calls"_s, calls}}},
+                                                      {u"finish_reason"_s, QJsonValue::Null}}}}})
            + sse({{u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
                                                         {u"delta"_s, QJsonObject{}},
                                                         {u"finish_reason"_s, u"tool_calls"_s}}}}})
            + "data: [DONE]\n\n";
+}
+
+QByteArray toolCallStream(const QString &name, const QString &arguments)
+{
+    return toolCallsStream(name, {arguments});
 }
 
 void stream(HttpExchange &exchange, const QByteArray &body)
@@ -641,9 +650,43 @@ private slots:
         QCOMPARE(m_server.requests().size() - before, 1); // not retried
     }
 
+    void callsPastMaxToolCallsAreAnsweredWithAnErrorSayingWhy()
+    {
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            if (messages.last().toObject().value(u"role"_s).toString() == u"user")
+                stream(exchange, toolCallsStream(u"calculator"_s,
+                                                 {uR"({"expression":"1+1"})"_s, uR"({"expression":"2+2"})"_s,
+                                                  uR"({"expression":"3+3"})"_s}));
+            else
+                stream(exchange, textStream(u"Done adding."_s));
+        });
+
+        const Run result = run(baseArguments() << u"--tools"_s << u"calculator"_s << u"--max-tool-calls"_s
+                                               << u"2"_s << u"--events"_s << u"-"_s << u"Add"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        // Results come as calls finish: told apart by their call's id.
+        QHash<QString, QJsonObject> results;
+        for (const QJsonObject &event : readJsonLines(result.out)) {
+            if (event.value(u"event"_s).toString() == u"tool_result"_s)
+                results.insert(event.value(u"toolCall"_s).toObject().value(u"id"_s).toString(), event);
+        }
+        QCOMPARE(results.size(), 3);
+        QVERIFY(results.value(u"call_1"_s).value(u"text"_s).toString().contains(u"2"_s));
+        QVERIFY(results.value(u"call_2"_s).value(u"text"_s).toString().contains(u"4"_s));
+        QCOMPARE(results.value(u"call_1"_s).value(u"status"_s).toString(), u"ok"_s);
+        const QString refused = results.value(u"call_3"_s).value(u"text"_s).toString();
+        QVERIFY2(refused.contains(u"Not executed"_s) && refused.contains(u"limit of 2"_s),
+                 qPrintable(refused));
+        QCOMPARE(results.value(u"call_3"_s).value(u"status"_s).toString(), u"skipped"_s);
+    }
+
     void limitOptionsRefuseWhatIsNotAPositiveNumber_data()
     {
         QTest::addColumn<QStringList>("options");
+        QTest::newRow("--max-tool-calls 0") << QStringList{u"--max-tool-calls"_s, u"0"_s};
+        QTest::newRow("--max-tool-calls 100001") << QStringList{u"--max-tool-calls"_s, u"100001"_s};
         QTest::newRow("--max-response-mb 0") << QStringList{u"--max-response-mb"_s, u"0"_s};
         QTest::newRow("--max-response-mb lots") << QStringList{u"--max-response-mb"_s, u"lots"_s};
         QTest::newRow("--request-timeout-s -5") << QStringList{u"--request-timeout-s"_s, u"-5"_s};
