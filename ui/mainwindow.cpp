@@ -124,8 +124,8 @@ void MainWindow::createActions()
     connect(m_sessionActions, &SessionActions::message, this,
             [this](const QString &text) { m_statusBar->say(text); });
     // A failed autosave stays in sight until a save succeeds.
-    m_statusBar->insertPermanentWidget(
-        0, new AutosaveIndicator(m_context.document, m_sessionActions->saveAsAction(), m_statusBar));
+    m_statusBar->addPermanentWidget(
+        new AutosaveIndicator(m_context.document, m_sessionActions->saveAsAction(), m_statusBar));
     m_turnActions = new TurnActions(m_context.session, m_sessionActions, m_inspector, m_context.profiles,
                                     m_context.network.newPlaygroundRun, this);
     connect(m_turnActions, &TurnActions::message, this, &MainWindow::showMessage);

@@ -9,6 +9,9 @@
 #include <QRandomGenerator>
 #include <QtConcurrent>
 
+#include <cerrno>
+#include <cstring>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -104,9 +107,14 @@ Autosaver::WriteResult Autosaver::write(const Snapshot &snapshot)
 {
     WriteResult result{snapshot.path, {}, snapshot.transcript.turnCount()};
     const QString folder = QFileInfo(snapshot.path).absolutePath();
+    errno = 0;
     if (!QDir().mkpath(folder)) {
+        const int cause = errno;
         result.error
-            = tr("Could not create the session folder \"%1\".").arg(QDir::toNativeSeparators(folder));
+            = cause != 0
+                  ? tr("Could not create the session folder \"%1\": %2.")
+                        .arg(QDir::toNativeSeparators(folder), QString::fromLocal8Bit(std::strerror(cause)))
+                  : tr("Could not create the session folder \"%1\".").arg(QDir::toNativeSeparators(folder));
         return result;
     }
     QString error;

@@ -188,8 +188,8 @@ void SessionActions::whenChangesAreSettled(const std::function<void()> &then)
                   : tr("\"%1\" has changes that are not saved in a file.").arg(m_document->displayName()),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
     if (elsewhere) {
-        box->setInformativeText(tr("They could not be kept in the session library: %1\n\nSave them to a "
-                                   "file elsewhere, or discard them.")
+        box->setInformativeText(tr("Autosave into the session library failed: %1\n\nSave As writes the "
+                                   "conversation to a file elsewhere; Discard loses what is not saved.")
                                     .arg(autosaveError));
         box->button(QMessageBox::Save)->setText(tr("Save &As…"));
         box->button(QMessageBox::Discard)->setText(tr("&Discard %n Turn(s)", nullptr, lost));
