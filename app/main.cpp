@@ -226,9 +226,6 @@ int runWindow(QApplication &app)
                                                 }};
     Loopscope::Ui::MainWindow window(
         {&session, &profiles, &appSettings, &secrets, helpers, &settings, &document, &library});
-    QObject::connect(&autosaver, &Loopscope::Autosaver::failed, &window, [&window](const QString &error) {
-        window.showMessage(QApplication::translate("main", "Autosave failed: %1").arg(error));
-    });
     SessionFileOpener fileOpener(window.sessionActions());
     app.installEventFilter(&fileOpener);
     window.show();

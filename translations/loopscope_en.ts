@@ -1508,6 +1508,20 @@ timeout: %n s</numerusform>
 </context>
 <context>
     <name>Loopscope::Ui::SessionActions</name>
+    <message numerus="yes">
+        <source>%n finished turn(s) of &quot;%1&quot; are not saved anywhere.</source>
+        <translation>
+            <numerusform>%n finished turn of &quot;%1&quot; is not saved anywhere.</numerusform>
+            <numerusform>%n finished turns of &quot;%1&quot; are not saved anywhere.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&amp;Discard %n Turn(s)</source>
+        <translation>
+            <numerusform>&amp;Discard %n Turn</numerusform>
+            <numerusform>&amp;Discard %n Turns</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Loopscope sessions (*.loopscope.json)</source>
         <translation type="unfinished"></translation>

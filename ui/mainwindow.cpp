@@ -16,6 +16,7 @@
 #include "ui/debug/debugpanel.h"
 #include "ui/library/librarysidebar.h"
 #include "ui/library/sessionlibrarypanel.h"
+#include "ui/session/autosaveindicator.h"
 #include "ui/session/providerpicker.h"
 #include "ui/session/sessionactions.h"
 #include "ui/session/sessionstatusbar.h"
@@ -122,6 +123,9 @@ void MainWindow::createActions()
         m_sessionActions->setLibraryFolder(m_context.library->folder());
     connect(m_sessionActions, &SessionActions::message, this,
             [this](const QString &text) { m_statusBar->say(text); });
+    // A failed autosave stays in sight until a save succeeds.
+    m_statusBar->addPermanentWidget(
+        new AutosaveIndicator(m_context.document, m_sessionActions->saveAsAction(), m_statusBar));
     m_turnActions = new TurnActions(m_context.session, m_sessionActions, m_inspector, m_context.profiles,
                                     m_context.network.newPlaygroundRun, this);
     connect(m_turnActions, &TurnActions::message, this, &MainWindow::showMessage);

@@ -18,6 +18,7 @@ namespace {
 // changed it.
 const QString MaxIterationsKey = u"loop/maxIterations"_s;
 const QString MaxParallelToolsKey = u"loop/maxParallelTools"_s;
+const QString MaxToolCallsKey = u"loop/maxToolCallsPerResponse"_s;
 const QString PostLoopKey = u"loop/postLoop"_s;
 const QString ToolTimeoutKey = u"loop/toolTimeoutMs"_s;
 const QString SystemPromptKey = u"loop/systemPrompt"_s;
@@ -63,6 +64,9 @@ AgentConfig AppSettings::agentConfig() const
     AgentConfig config;
     config.maxIterations = positiveInt(*m_settings, MaxIterationsKey, defaults.maxIterations);
     config.maxParallelTools = positiveInt(*m_settings, MaxParallelToolsKey, defaults.maxParallelTools);
+    config.maxToolCallsPerResponse
+        = std::min(positiveInt(*m_settings, MaxToolCallsKey, defaults.maxToolCallsPerResponse),
+                   AgentConfig::MaxToolCallsLimit);
     config.toolTimeoutMs = positiveInt(*m_settings, ToolTimeoutKey, defaults.toolTimeoutMs);
     config.postLoop
         = postLoopModeFromName(m_settings->value(PostLoopKey).toString()).value_or(defaults.postLoop);
@@ -75,6 +79,8 @@ void AppSettings::setAgentConfig(const AgentConfig &config)
     const AgentConfig defaults;
     setOrRemove(*m_settings, MaxIterationsKey, config.maxIterations, defaults.maxIterations);
     setOrRemove(*m_settings, MaxParallelToolsKey, config.maxParallelTools, defaults.maxParallelTools);
+    setOrRemove(*m_settings, MaxToolCallsKey, config.maxToolCallsPerResponse,
+                defaults.maxToolCallsPerResponse);
     setOrRemove(*m_settings, ToolTimeoutKey, config.toolTimeoutMs, defaults.toolTimeoutMs);
     setOrRemove(*m_settings, PostLoopKey, postLoopModeName(config.postLoop),
                 postLoopModeName(defaults.postLoop));

@@ -30,6 +30,7 @@ QJsonObject AgentConfig::toJson() const
             {u"wrapUpIterations"_s, wrapUpIterations},
             {u"toolLessFinalIteration"_s, toolLessFinalIteration},
             {u"maxParallelTools"_s, maxParallelTools},
+            {u"maxToolCallsPerResponse"_s, maxToolCallsPerResponse},
             {u"toolTimeoutMs"_s, toolTimeoutMs},
             {u"maxConsecutiveErrors"_s, maxConsecutiveErrors},
             {u"maxRepeatedCalls"_s, maxRepeatedCalls},
@@ -64,6 +65,7 @@ AgentConfig AgentConfig::fromJson(const QJsonObject &json)
     if (json.value(u"toolLessFinalIteration"_s).isBool())
         c.toolLessFinalIteration = json.value(u"toolLessFinalIteration"_s).toBool();
     integer(u"maxParallelTools", c.maxParallelTools);
+    integer(u"maxToolCallsPerResponse", c.maxToolCallsPerResponse);
     integer(u"toolTimeoutMs", c.toolTimeoutMs);
     integer(u"maxConsecutiveErrors", c.maxConsecutiveErrors);
     integer(u"maxRepeatedCalls", c.maxRepeatedCalls);

@@ -27,10 +27,16 @@ struct AgentConfig
     int wrapUpIterations = 2;           // the last N iterations carry the wrap-up note
     bool toolLessFinalIteration = true; // the last iteration uses tool choice "none"
     int maxParallelTools = 4;           // 1 runs a response's tool calls one after another
-    int toolTimeoutMs = 60'000;         // a tool may override it
-    int maxConsecutiveErrors = 3;       // error-only iterations before the turn gives up
-    int maxRepeatedCalls = 3;           // responses in a row with an identical call before the guard refuses
-    qint64 tokenBudget = 0;             // per turn; 0 means no limit
+    // The calls one response may have run; the rest are answered with an error saying why. A
+    // thousand is far more than any real task asks for in one breath (a model that needs more can
+    // ask again in the next iteration), yet it stops a runaway or hostile response that asks for
+    // hundreds of thousands from filling the trace and the tool pool. At most MaxToolCallsLimit.
+    int maxToolCallsPerResponse = 1000;
+    static constexpr int MaxToolCallsLimit = 100'000;
+    int toolTimeoutMs = 60'000;   // a tool may override it
+    int maxConsecutiveErrors = 3; // error-only iterations before the turn gives up
+    int maxRepeatedCalls = 3;     // responses in a row with an identical call before the guard refuses
+    qint64 tokenBudget = 0;       // per turn; 0 means no limit
     PostLoopMode postLoop = PostLoopMode::Reflect;
     QString summaryFormat = QStringLiteral("{tool_name}({arguments}) -> {result}");
 

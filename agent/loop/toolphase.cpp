@@ -146,6 +146,7 @@ void ToolPhase::start(TurnToken token, const QList<ToolCall> &calls, int parentN
     m_maxParallel = std::max(1, config.maxParallelTools);
     m_defaultTimeoutMs = config.toolTimeoutMs;
     m_maxRepeatedCalls = config.maxRepeatedCalls;
+    m_maxCalls = std::clamp(config.maxToolCallsPerResponse, 1, AgentConfig::MaxToolCallsLimit);
     m_calls.clear();
     m_schedule.reset(int(calls.size()));
     // After calls with effects the same request may well have another answer: the count starts again.
@@ -163,7 +164,10 @@ void ToolPhase::start(TurnToken token, const QList<ToolCall> &calls, int parentN
         data.call = call;
         pending.traceNode = m_trace->begin(parentNode, TraceKind::ToolCall, call.name, now(), data);
         emitEvent(AgentEvent::Kind::ToolCall, pending.traceNode, {}, call);
-        prepare(pending);
+        if (pending.index < m_maxCalls)
+            prepare(pending);
+        else
+            refuseOverTheCap(pending, int(calls.size()));
     }
     m_preparing = false;
     startQueued();
@@ -249,6 +253,19 @@ void ToolPhase::prepare(PendingCall &pending)
     m_schedule.setExclusiveKey(pending.index, pending.tool->exclusiveKey(pending.arguments));
     m_schedule.setStage(pending.index, CallSchedule::Stage::AwaitingDecision);
     consultInterceptors(pending.index, 0);
+}
+
+// A call past the first maxToolCallsPerResponse of its response: it is not run, and the model is
+// told why, so that it can ask again for what it still needs.
+void ToolPhase::refuseOverTheCap(PendingCall &pending, int callsInResponse)
+{
+    complete(pending,
+             ToolResult::failure(tr("Not executed: this response asked for %1 tool calls, more than the "
+                                    "limit of %2 per response (Settings → Loop, --max-tool-calls). Only "
+                                    "the first %2 were run; ask again for what you still need.")
+                                     .arg(callsInResponse)
+                                     .arg(m_maxCalls)),
+             TraceStatus::Skipped);
 }
 
 // How many responses in a row, this one included, asked for this call.

@@ -28,7 +28,8 @@ class Workbench;
 /*!
     The tool half of an iteration, on its own so it can be tested on its own:
     the calls of one model response go through the checks that need no one
-    (unknown tool, invalid arguments, runaway repeats), the interceptors'
+    (past the cap on calls per response, unknown tool, invalid arguments,
+    runaway repeats), the interceptors'
     decisions and the shields, then run on a thread pool, a limited number at
     once, each within its time limit; calls whose tool gives them the same
     exclusive key (two writes of one file) run one after another, in call
@@ -97,6 +98,7 @@ private:
     PendingCall *callAt(int index);
     CallSchedule::Stage stageOf(const PendingCall &pending) const;
     void prepare(PendingCall &pending);
+    void refuseOverTheCap(PendingCall &pending, int callsInResponse);
     void consultInterceptors(int callIndex, int interceptorIndex);
     void beginWait(PendingCall &pending, const QString &waitingFor);
     void endWait(PendingCall &pending, const QString &decision, TraceStatus status,
@@ -127,6 +129,7 @@ private:
     int m_maxParallel = 1;
     int m_defaultTimeoutMs = 0;
     int m_maxRepeatedCalls = 0;
+    int m_maxCalls = AgentConfig::MaxToolCallsLimit; // per response
     std::vector<std::unique_ptr<PendingCall>> m_calls;
     CallSchedule m_schedule;
     bool m_active = false;

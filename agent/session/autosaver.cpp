@@ -9,6 +9,9 @@
 #include <QRandomGenerator>
 #include <QtConcurrent>
 
+#include <cerrno>
+#include <cstring>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -23,8 +26,34 @@ Autosaver::Autosaver(ChatSession *session, const QString &folder, QObject *paren
     // Every outcome changed the history: a failed or cancelled turn is kept too.
     connect(session->agent(), &Agent::turnFinished, this, &Autosaver::saveNow);
     // Another conversation: a new file at its next save (adoptOpenedFile() may name one).
-    connect(session, &ChatSession::cleared, this, [this] { m_path.clear(); });
-    connect(session, &ChatSession::restored, this, [this] { m_path.clear(); });
+    connect(session, &ChatSession::cleared, this, &Autosaver::forgetConversation);
+    connect(session, &ChatSession::restored, this, &Autosaver::forgetConversation);
+    m_retry.setSingleShot(true);
+    connect(&m_retry, &QTimer::timeout, this, &Autosaver::saveNow);
+}
+
+void Autosaver::setRetryDelays(int firstMs, int maxMs)
+{
+    m_firstRetryMs = std::max(1, firstMs);
+    m_maxRetryMs = std::max(m_firstRetryMs, maxMs);
+    m_nextRetryMs = m_firstRetryMs;
+}
+
+void Autosaver::forgetConversation()
+{
+    m_path.clear();
+    m_savedTurns = 0;
+    m_retry.stop();
+    m_nextRetryMs = m_firstRetryMs;
+    setError({});
+}
+
+void Autosaver::setError(const QString &error)
+{
+    if (m_error == error)
+        return;
+    m_error = error;
+    emit errorChanged(error);
 }
 
 Autosaver::~Autosaver()
@@ -76,11 +105,16 @@ void Autosaver::startWrite(Snapshot snapshot)
 
 Autosaver::WriteResult Autosaver::write(const Snapshot &snapshot)
 {
-    WriteResult result{snapshot.path, {}};
+    WriteResult result{snapshot.path, {}, snapshot.transcript.turnCount()};
     const QString folder = QFileInfo(snapshot.path).absolutePath();
+    errno = 0;
     if (!QDir().mkpath(folder)) {
+        const int cause = errno;
         result.error
-            = tr("Could not create the session folder \"%1\".").arg(QDir::toNativeSeparators(folder));
+            = cause != 0
+                  ? tr("Could not create the session folder \"%1\": %2.")
+                        .arg(QDir::toNativeSeparators(folder), QString::fromLocal8Bit(std::strerror(cause)))
+                  : tr("Could not create the session folder \"%1\".").arg(QDir::toNativeSeparators(folder));
         return result;
     }
     QString error;
@@ -102,10 +136,35 @@ void Autosaver::onWritten()
         m_waiting.reset();
         startWrite(std::move(next));
     }
+    // A write of a conversation since replaced says nothing about this one.
+    if (!result.path.isEmpty() && result.path == m_path) {
+        if (result.error.isEmpty())
+            onSavedCurrent(result.turns);
+        else
+            onFailedCurrent(result.error);
+    }
     if (result.error.isEmpty())
         emit saved(result.path);
     else
         emit failed(result.error);
+}
+
+void Autosaver::onSavedCurrent(int turns)
+{
+    m_savedTurns = turns;
+    m_retry.stop();
+    m_nextRetryMs = m_firstRetryMs;
+    setError({});
+}
+
+void Autosaver::onFailedCurrent(const QString &error)
+{
+    // Tried again later, and sooner at the next change (a newer snapshot waiting goes first).
+    if (!m_busy) {
+        m_retry.start(m_nextRetryMs);
+        m_nextRetryMs = std::min(m_maxRetryMs, m_nextRetryMs * 2);
+    }
+    setError(error);
 }
 
 } // namespace Loopscope

@@ -5,6 +5,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
+#include <QTimer>
 
 #include <optional>
 
@@ -22,6 +23,11 @@ class ChatSession;
     serialised and written on a worker. One write runs at a time; a snapshot
     taken meanwhile waits and replaces any older one still waiting, so an
     older snapshot never overwrites a newer one.
+
+    A failed write (a full disk, a folder that cannot be written) is a lasting
+    state, not a passing event: error() says why until a write of this
+    conversation succeeds, and the write is tried again at the next change and
+    on a timer that backs off (from firstRetryMs, doubling, up to maxRetryMs).
 */
 class Autosaver final : public QObject
 {
@@ -36,6 +42,16 @@ public:
     // The file the conversation is saved to; empty until its first save.
     QString currentPath() const { return m_path; }
     bool isSaving() const { return m_busy; }
+    // Why the last write of this conversation failed; empty while its turns are on disk
+    // (or before there was anything to save).
+    QString error() const { return m_error; }
+    // How many turns the library's file of this conversation holds, after its last good write.
+    int savedTurns() const { return m_savedTurns; }
+
+    static constexpr int DefaultFirstRetryMs = 5'000;
+    static constexpr int DefaultMaxRetryMs = 300'000;
+    // After a failure the write is tried again after firstMs, then twice as long each time, up to maxMs.
+    void setRetryDelays(int firstMs, int maxMs);
 
     // Saves now, e.g. after a rename; turns are saved without being asked.
     // Does nothing while a turn runs (its end saves) or before the first message.
@@ -48,6 +64,9 @@ public:
 signals:
     void saved(const QString &path);
     void failed(const QString &error);
+    // error() changed: a write failed (again, maybe for another reason), or one succeeded after
+    // failures, or the conversation was replaced (its failure is no one's any more).
+    void errorChanged(const QString &error);
 
 private:
     struct Snapshot
@@ -59,12 +78,17 @@ private:
     {
         QString path;
         QString error; // empty on success
+        int turns = 0;
     };
 
     static WriteResult write(const Snapshot &snapshot);
     QString newPath() const;
     void startWrite(Snapshot snapshot);
     void onWritten();
+    void onSavedCurrent(int turns);
+    void onFailedCurrent(const QString &error);
+    void forgetConversation();
+    void setError(const QString &error);
 
     QPointer<ChatSession> m_session;
     QString m_folder;
@@ -72,6 +96,12 @@ private:
     bool m_busy = false; // a write runs and its result has not been handled yet
     std::optional<Snapshot> m_waiting;
     QFutureWatcher<WriteResult> m_writing;
+    QString m_error;
+    int m_savedTurns = 0;
+    QTimer m_retry;
+    int m_firstRetryMs = DefaultFirstRetryMs;
+    int m_maxRetryMs = DefaultMaxRetryMs;
+    int m_nextRetryMs = DefaultFirstRetryMs;
 };
 
 } // namespace Loopscope

@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -40,6 +42,24 @@ void SessionDocument::setAutosaver(Autosaver *autosaver)
         return;
     connect(this, &SessionDocument::opened, autosaver, &Autosaver::adoptOpenedFile);
     connect(autosaver, &Autosaver::saved, this, &SessionDocument::onAutosaved);
+    connect(autosaver, &Autosaver::errorChanged, this, &SessionDocument::autosaveErrorChanged);
+}
+
+QString SessionDocument::autosaveError() const
+{
+    return m_autosaver ? m_autosaver->error() : QString();
+}
+
+int SessionDocument::turnCount() const
+{
+    const QList<Message> &history = m_session->agent()->history();
+    return int(std::count_if(history.cbegin(), history.cend(),
+                             [](const Message &m) { return m.role == Message::Role::User; }));
+}
+
+int SessionDocument::unsavedTurns() const
+{
+    return std::max(0, turnCount() - m_keptTurns);
 }
 
 void SessionDocument::onAutosaved(const QString &path)
@@ -47,6 +67,7 @@ void SessionDocument::onAutosaved(const QString &path)
     // A write of a conversation that has since been replaced says nothing about this one.
     if (!m_autosaver || path != m_autosaver->currentPath())
         return;
+    m_keptTurns = std::max(m_keptTurns, m_autosaver->savedTurns());
     // A file from elsewhere keeps its changes until it is saved; the library
     // holds every turn of anything else (a new session, an example, a library file).
     const bool fromElsewhere = !m_path.isEmpty() && !m_path.startsWith(u':') && !isLibraryFile(m_path);
@@ -104,6 +125,7 @@ void SessionDocument::onLoaded()
         return;
     }
     setPath(path);
+    keepAllTurns();
     setModified(false);
     // An upgraded file is saved in the new format on the next save, not behind the
     // user's back; a library file gets the new format at its next autosave.
@@ -117,6 +139,7 @@ bool SessionDocument::openTranscript(const Transcript &transcript, const QString
     if (!m_session->restore(transcript, error))
         return false;
     setPath(path);
+    keepAllTurns();
     setModified(false);
     return true;
 }
@@ -126,6 +149,7 @@ bool SessionDocument::save(const QString &path, QString *error)
     if (!TranscriptFile::save(m_session->toTranscript(), path, error))
         return false;
     setPath(path);
+    keepAllTurns();
     setModified(false);
     emit saved(path);
     return true;
@@ -136,6 +160,7 @@ bool SessionDocument::newSession()
     if (!m_session->clear())
         return false;
     setPath({});
+    m_keptTurns = 0;
     setModified(false);
     return true;
 }

@@ -39,6 +39,10 @@ public:
     QString libraryPath() const;
     // Turns that neither the file nor the library holds.
     bool isModified() const { return m_modified; }
+    // How many finished turns are in no file: neither the one opened or saved nor the library's.
+    int unsavedTurns() const;
+    // Why the autosaver could not keep the last turns in the library; empty while it can.
+    QString autosaveError() const;
     bool isBusy() const { return m_loading.isRunning(); }
     // What the window title shows: the title, else the file name, else "Untitled".
     QString displayName() const;
@@ -64,10 +68,15 @@ signals:
     void saved(const QString &path);
     // The autosaver wrote this conversation to \a path in the library.
     void autosaved(const QString &path);
+    // autosaveError() changed: it failed (a lasting state), or a later write succeeded.
+    void autosaveErrorChanged(const QString &error);
 
 private:
     void setModified(bool modified);
     void setPath(const QString &path);
+    int turnCount() const;
+    // The conversation as it is now is in a file of its own (opened or saved).
+    void keepAllTurns() { m_keptTurns = turnCount(); }
     void onLoaded();
     void onAutosaved(const QString &path);
     // Whether the autosaver keeps \a path itself up to date (a library file).
@@ -76,6 +85,7 @@ private:
     ChatSession *m_session;
     QString m_path;
     bool m_modified = false;
+    int m_keptTurns = 0; // turns the file or the library holds
     QString m_loadingPath;
     QFutureWatcher<TranscriptLoadResult> m_loading;
     QPointer<Autosaver> m_autosaver;

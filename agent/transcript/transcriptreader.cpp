@@ -90,6 +90,7 @@ AgentConfig readConfig(const QJsonObject &json, const QString &where, JsonProble
     config.integer(u"wrapUpIterations", Need::Optional, 0, 0, IntMax);
     config.boolean(u"toolLessFinalIteration", Need::Optional);
     config.integer(u"maxParallelTools", Need::Optional, 0, 1, IntMax);
+    config.integer(u"maxToolCallsPerResponse", Need::Optional, 0, 1, AgentConfig::MaxToolCallsLimit);
     config.integer(u"toolTimeoutMs", Need::Optional, 0, 0, IntMax);
     config.integer(u"maxConsecutiveErrors", Need::Optional, 0, 0, IntMax);
     config.integer(u"maxRepeatedCalls", Need::Optional, 0, 0, IntMax);

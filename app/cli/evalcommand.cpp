@@ -197,7 +197,8 @@ int EvalCommand::exec(const QStringList &arguments)
     // The model may come from the cases, so a stand-in lets the rest be checked.
     QString limitError;
     const std::optional<ResponseLimits> limits = limitOptions.limits(parser, &limitError);
-    if (!limits) {
+    const std::optional<int> maxToolCalls = limitOptions.maxToolCalls(parser, &limitError);
+    if (!limits || !maxToolCalls) {
         printError(limitError);
         return BadInput;
     }
@@ -224,8 +225,10 @@ int EvalCommand::exec(const QStringList &arguments)
         printError(error);
         return BadInput;
     }
-    for (HeadlessSetup &setup : *setups)
+    for (HeadlessSetup &setup : *setups) {
         setup.limits = *limits;
+        setup.config.maxToolCallsPerResponse = *maxToolCalls;
+    }
 
     QNetworkAccessManager network;
     EvalRunner runner(suite->cases, [&network, &setups](int index) {

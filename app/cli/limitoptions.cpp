@@ -22,14 +22,22 @@ LimitOptions::LimitOptions(bool withRequestTimeout)
                            "it streams (default %1).")
                             .arg(ResponseLimits::DefaultRequestTimeoutMs / 1000),
                         u"n"_s)
+    , m_maxToolCalls(u"max-tool-calls"_s,
+                     tr("The most tool calls one response may have run, from 1 to %1; the model is told "
+                        "that the calls after them were not run (default %2).")
+                         .arg(AgentConfig::MaxToolCallsLimit)
+                         .arg(AgentConfig().maxToolCallsPerResponse),
+                     u"n"_s)
     , m_withRequestTimeout(withRequestTimeout)
 {}
 
 void LimitOptions::addTo(QCommandLineParser &parser) const
 {
     parser.addOption(m_maxResponseMb);
-    if (m_withRequestTimeout)
+    if (m_withRequestTimeout) {
         parser.addOption(m_requestTimeoutS);
+        parser.addOption(m_maxToolCalls);
+    }
 }
 
 std::optional<ResponseLimits> LimitOptions::limits(const QCommandLineParser &parser, QString *error) const
@@ -54,6 +62,19 @@ std::optional<ResponseLimits> LimitOptions::limits(const QCommandLineParser &par
         limits.requestTimeoutMs = seconds * 1000;
     }
     return limits;
+}
+
+std::optional<int> LimitOptions::maxToolCalls(const QCommandLineParser &parser, QString *error) const
+{
+    if (!m_withRequestTimeout || !parser.isSet(m_maxToolCalls))
+        return AgentConfig().maxToolCallsPerResponse;
+    bool ok = false;
+    const int calls = parser.value(m_maxToolCalls).toInt(&ok);
+    if (!ok || calls < 1 || calls > AgentConfig::MaxToolCallsLimit) {
+        *error = tr("--max-tool-calls takes a number from 1 to %1").arg(AgentConfig::MaxToolCallsLimit);
+        return std::nullopt;
+    }
+    return calls;
 }
 
 } // namespace Loopscope::Cli

@@ -155,6 +155,12 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         return BadUsage;
     }
     options.setup.limits = *limits;
+    const std::optional<int> maxToolCalls = limitOptions.maxToolCalls(parser, &error);
+    if (!maxToolCalls) {
+        printError(error);
+        return BadUsage;
+    }
+    options.setup.config.maxToolCallsPerResponse = *maxToolCalls;
 
     bool ok = false;
     options.setup.config.maxIterations = parser.value(maxIterations).toInt(&ok);
@@ -282,9 +288,13 @@ bool prepareSession(ChatSession &session, const RunOptions &options)
 // What a finished turn leaves behind (the trace and session files, the answer
 // on stdout, the error on stderr), and the exit code that reports it. A file
 // that cannot be written turns success into bad usage, never hides a failure.
-int finishTurn(const TurnResult &result, const ChatSession &session, const RunOptions &options)
+// An events stream that stopped on a write error (said on stderr when it stopped) counts the same.
+int finishTurn(const TurnResult &result, const ChatSession &session, const RunOptions &options,
+               const JsonLinesWriter &eventLog)
 {
     int exitCode = exitCodeFor(result.outcome);
+    if (!eventLog.writeError().isEmpty())
+        exitCode = exitCode == Success ? BadUsage : exitCode;
     if (!options.traceOutPath.isEmpty()) {
         QString error;
         if (!writeTrace(*session.trace(), options.traceOutPath, &error)) {
@@ -345,15 +355,19 @@ int RunCommand::exec(const QStringList &arguments)
         return BadUsage;
 
     Agent *agent = session.agent();
-    QObject::connect(agent, &Agent::event, &session, [&eventLog](const AgentEvent &event) {
-        if (eventLog.isOpen())
-            eventLog.write(event.toJson());
+    QObject::connect(agent, &Agent::event, &session, [&eventLog, &options](const AgentEvent &event) {
+        // The first failed write closes the stream: the cause is said once, the turn goes on.
+        if (eventLog.isOpen() && !eventLog.write(event.toJson())) {
+            printError(tr("cannot write the events to \"%1\": %2; the rest of the stream is lost")
+                           .arg(options.eventsPath, eventLog.writeError()));
+        }
         if (event.kind == AgentEvent::Kind::Retry)
             QTextStream(stderr) << visibleControls(event.text) << Qt::endl;
     });
-    QObject::connect(agent, &Agent::turnFinished, &session, [&session, &options](const TurnResult &result) {
-        QCoreApplication::exit(finishTurn(result, session, options));
-    });
+    QObject::connect(agent, &Agent::turnFinished, &session,
+                     [&session, &options, &eventLog](const TurnResult &result) {
+                         QCoreApplication::exit(finishTurn(result, session, options, eventLog));
+                     });
 
     QObject::connect(&session, &ChatSession::notice, &session, [](const QString &text) { printError(text); });
     QObject::connect(&session, &ChatSession::elicitationRequested, &session,

@@ -48,7 +48,8 @@ _loopscope()
         --api-key-env)
             COMPREPLY=($(compgen -v -- "$cur"))
             return ;;
-        --base-url|--model|--system|--max-iterations|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout)
+        --base-url|--model|--system|--max-iterations|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout|\
+        --max-response-mb|--request-timeout-s|--max-tool-calls)
             return ;;
     esac
 
@@ -57,7 +58,8 @@ _loopscope()
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$provider_options --system --max-iterations --post-loop
                     --no-stream --tools --workspace --approve --approve-tools --fetch-private --events
-                    --trace-out --session --mcp-config --mcp-url --mcp-server --no-mcp -h --help" -- "$cur"))
+                    --trace-out --session --mcp-config --mcp-url --mcp-server --no-mcp --max-response-mb
+                    --request-timeout-s --max-tool-calls -h --help" -- "$cur"))
             fi ;;
         mcp)
             if [[ $cur == -* ]]; then
@@ -74,7 +76,7 @@ _loopscope()
         eval)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$provider_options --junit --jobs --timeout --save-sessions
-                    -h --help" -- "$cur"))
+                    --max-response-mb --request-timeout-s --max-tool-calls -h --help" -- "$cur"))
             else
                 _filedir jsonl
             fi ;;

@@ -744,6 +744,40 @@ private slots:
             QCOMPARE(f.trace.node(node).status, TraceStatus::Ok);
     }
 
+    void callsPastTheCapOfAResponseAreNotRunAndEachIsToldWhy()
+    {
+        Fixture f;
+        std::atomic_int runs = 0;
+        f.addTool(u"count"_s, [&runs](const QJsonObject &, ToolContext &) {
+            ++runs;
+            return ToolResult::success(u"counted"_s);
+        });
+        QList<ToolCall> calls;
+        for (int i = 0; i < 5; ++i)
+            calls.append(call(u"c%1"_s.arg(i), u"count"_s, uR"({"n": %1})"_s.arg(i)));
+        AgentConfig config;
+        config.maxToolCallsPerResponse = 3;
+
+        f.phase.start(Fixture::token, calls, f.iterationNode, config);
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(runs.load(), 3);
+        const QStringList texts = f.resultTexts();
+        QCOMPARE(texts.mid(0, 3), QStringList(3, u"counted"_s));
+        for (const QString &text : texts.mid(3)) {
+            QVERIFY2(text.contains(u"Not executed"_s) && text.contains(u"5 tool calls"_s)
+                         && text.contains(u"limit of 3"_s) && text.contains(u"--max-tool-calls"_s),
+                     qPrintable(text));
+        }
+        const QList<ToolPhase::FinishedCall> results = f.phase.results();
+        QVERIFY(results.at(3).result.isError && results.at(4).result.isError);
+        const QList<int> nodes = f.trace.childrenOf(f.iterationNode);
+        QCOMPARE(f.trace.node(nodes.at(2)).status, TraceStatus::Ok);
+        QCOMPARE(f.trace.node(nodes.at(3)).status, TraceStatus::Skipped);
+        QCOMPARE(f.trace.node(nodes.at(4)).status, TraceStatus::Skipped);
+        QCOMPARE(f.resultOrder().size(), 5); // a tool_result event for every call
+    }
+
     void aRepeatAcrossResponsesIsRefusedOnlyWhenItWouldGiveTheSameResult_data()
     {
         QTest::addColumn<bool>("asksFirst");

@@ -13,7 +13,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -42,20 +44,29 @@ QByteArray textStream(const QString &text)
            + "data: [DONE]\n\n";
 }
 
-QByteArray toolCallStream(const QString &name, const QString &arguments)
+// One response asking for a call of \a name with each of \a arguments.
+QByteArray toolCallsStream(const QString &name, const QStringList &arguments)
 {
-    const QJsonObject call{{u"index"_s, 0},
-                           {u"id"_s, u"call_1"_s},
-                           {u"type"_s, u"function"_s},
-                           {u"function"_s, QJsonObject{{u"name"_s, name}, {u"arguments"_s, arguments}}}};
-    return sse({{u"choices"_s,
-                 QJsonArray{QJsonObject{{u"index"_s, 0},
-                                        {u"delta"_s, QJsonObject{{u"tool_calls"_s, QJsonArray{call}}}},
-                                        {u"finish_reason"_s, QJsonValue::Null}}}}})
+    QJsonArray calls;
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        calls.append(
+            QJsonObject{{u"index"_s, int(i)},
+                        {u"id"_s, u"call_%1"_s.arg(i + 1)},
+                        {u"type"_s, u"function"_s},
+                        {u"function"_s, QJsonObject{{u"name"_s, name}, {u"arguments"_s, arguments.at(i)}}}});
+    }
+    return sse({{u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
+                                                      {u"delta"_s, QJsonObject{{u"tool_calls"_s, calls}}},
+                                                      {u"finish_reason"_s, QJsonValue::Null}}}}})
            + sse({{u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
                                                         {u"delta"_s, QJsonObject{}},
                                                         {u"finish_reason"_s, u"tool_calls"_s}}}}})
            + "data: [DONE]\n\n";
+}
+
+QByteArray toolCallStream(const QString &name, const QString &arguments)
+{
+    return toolCallsStream(name, {arguments});
 }
 
 void stream(HttpExchange &exchange, const QByteArray &body)
@@ -765,9 +776,43 @@ private slots:
         QCOMPARE(m_server.requests().size() - before, 1); // not retried
     }
 
+    void callsPastMaxToolCallsAreAnsweredWithAnErrorSayingWhy()
+    {
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            if (messages.last().toObject().value(u"role"_s).toString() == u"user")
+                stream(exchange, toolCallsStream(u"calculator"_s,
+                                                 {uR"({"expression":"1+1"})"_s, uR"({"expression":"2+2"})"_s,
+                                                  uR"({"expression":"3+3"})"_s}));
+            else
+                stream(exchange, textStream(u"Done adding."_s));
+        });
+
+        const Run result = run(baseArguments() << u"--tools"_s << u"calculator"_s << u"--max-tool-calls"_s
+                                               << u"2"_s << u"--events"_s << u"-"_s << u"Add"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        // Results come as calls finish: told apart by their call's id.
+        QHash<QString, QJsonObject> results;
+        for (const QJsonObject &event : readJsonLines(result.out)) {
+            if (event.value(u"event"_s).toString() == u"tool_result"_s)
+                results.insert(event.value(u"toolCall"_s).toObject().value(u"id"_s).toString(), event);
+        }
+        QCOMPARE(results.size(), 3);
+        QVERIFY(results.value(u"call_1"_s).value(u"text"_s).toString().contains(u"2"_s));
+        QVERIFY(results.value(u"call_2"_s).value(u"text"_s).toString().contains(u"4"_s));
+        QCOMPARE(results.value(u"call_1"_s).value(u"status"_s).toString(), u"ok"_s);
+        const QString refused = results.value(u"call_3"_s).value(u"text"_s).toString();
+        QVERIFY2(refused.contains(u"Not executed"_s) && refused.contains(u"limit of 2"_s),
+                 qPrintable(refused));
+        QCOMPARE(results.value(u"call_3"_s).value(u"status"_s).toString(), u"skipped"_s);
+    }
+
     void limitOptionsRefuseWhatIsNotAPositiveNumber_data()
     {
         QTest::addColumn<QStringList>("options");
+        QTest::newRow("--max-tool-calls 0") << QStringList{u"--max-tool-calls"_s, u"0"_s};
+        QTest::newRow("--max-tool-calls 100001") << QStringList{u"--max-tool-calls"_s, u"100001"_s};
         QTest::newRow("--max-response-mb 0") << QStringList{u"--max-response-mb"_s, u"0"_s};
         QTest::newRow("--max-response-mb lots") << QStringList{u"--max-response-mb"_s, u"lots"_s};
         QTest::newRow("--request-timeout-s -5") << QStringList{u"--request-timeout-s"_s, u"-5"_s};
@@ -796,6 +841,95 @@ private slots:
                      && !result.err.contains("\xc2\x9b"),
                  result.err.toPercentEncoding(" :;[]()\\\n").constData());
         QVERIFY2(result.err.contains(R"(\x1b]0;pwned\x07\x1b[2J\rgone \u009b31m)"), result.err.constData());
+    }
+
+    void eventsOnAFullDiskSayWhyAndExitTwoAfterTheTurn()
+    {
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"Hello from the model"_s));
+        });
+
+        // Every write to /dev/full fails with ENOSPC, as on a full disk.
+        const Run result = run(baseArguments() << u"--events"_s << u"/dev/full"_s << u"Say hello"_s);
+
+        QCOMPARE(result.exitCode, 2);
+        QCOMPARE(result.out, "Hello from the model\n"_ba); // the turn itself finished
+        const QString err = QString::fromUtf8(result.err);
+        QVERIFY2(err.contains(u"cannot write the events to \"/dev/full\": No space left on device"_s),
+                 result.err.constData());
+        QCOMPARE(err.count(u"cannot write the events"_s), 1);
+    }
+
+    void aSessionFileCutByAFullDiskIsReportedAndLeftAsItWas_data()
+    {
+        QTest::addColumn<bool>("existing");
+        QTest::newRow("a new session file") << false;
+        QTest::newRow("an existing session file") << true;
+    }
+
+    void aSessionFileCutByAFullDiskIsReportedAndLeftAsItWas()
+    {
+        QFETCH(bool, existing);
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"Noted"_s));
+        });
+        const QString session = m_dir.filePath(u"full-disk.loopscope.json"_s);
+        QFile::remove(session);
+        QByteArray before;
+        if (existing) {
+            QCOMPARE(run(baseArguments() << u"--session"_s << session << u"First"_s).exitCode, 0);
+            QFile file(session);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            before = file.readAll();
+        }
+
+        // The process may write no file larger than 16 KB (ulimit -f): the session with this
+        // prompt is larger, as a nearly full disk would leave no room for it.
+        HeadlessProcess process = loopscope();
+        process.setFileSizeLimit(16 * 1024);
+        const Run result
+            = process.run(baseArguments() << u"--session"_s << session << QString(40'000, u'x'), TimeoutMs);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("cannot save the session"), result.err.constData());
+        QVERIFY2(result.err.contains(qPrintable(QString::fromLocal8Bit(std::strerror(EFBIG)))),
+                 result.err.constData());
+        QVERIFY2(!result.err.contains("Unknown error"), result.err.constData());
+        QCOMPARE(QFile::exists(session), existing);
+        if (existing) {
+            QFile file(session);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QCOMPARE(file.readAll(), before);
+        }
+        QCOMPARE(QDir(m_dir.path()).entryList({u"full-disk.loopscope.json*"_s}, QDir::Files).size(),
+                 existing ? 1 : 0); // no temporary file left behind
+    }
+
+    void aReadOnlySessionFileIsNotWritten()
+    {
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"Noted"_s));
+        });
+        const QString session = m_dir.filePath(u"read-only.loopscope.json"_s);
+        QFile::remove(session);
+        QCOMPARE(run(baseArguments() << u"--session"_s << session << u"First"_s).exitCode, 0);
+        const QFile::Permissions readOnly = QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther; // 444
+        QVERIFY(QFile::setPermissions(session, readOnly));
+        QFile file(session);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray before = file.readAll();
+        file.close();
+
+        const Run result = run(baseArguments() << u"--session"_s << session << u"Second"_s);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("read-only"), result.err.constData());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), before);
+        // The user's bits say what this process may do (root may write anything): not compared.
+        const QFile::Permissions userBits = QFile::ReadUser | QFile::WriteUser | QFile::ExeUser;
+        QCOMPARE(QFileInfo(session).permissions() & ~userBits, readOnly);
+        QFile::setPermissions(session, readOnly | QFile::WriteOwner);
     }
 
     void aBrokenSessionFileIsBadUsageAndLeftAlone()

@@ -13,11 +13,17 @@
 #include <QNetworkAccessManager>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <memory>
+
+#include <sys/resource.h>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -254,6 +260,71 @@ private slots:
                  qPrintable(failed.first().first().toString()));
         QCOMPARE(saved.size(), 0);
         QVERIFY(!autosaver.isSaving());
+    }
+
+    void aFailedAutosaveLastsAndIsRetriedUntilASaveSucceeds()
+    {
+        // The library's folder cannot be made while a file stands where its parent should be.
+        const QString blocker = m_dir->filePath(u"blocked"_s);
+        QFile file(blocker);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        Autosaver autosaver(m_session.get(), blocker + u"/sessions"_s);
+        autosaver.setRetryDelays(20, 80);
+        QSignalSpy saved(&autosaver, &Autosaver::saved);
+        QSignalSpy failed(&autosaver, &Autosaver::failed);
+        QSignalSpy errorChanged(&autosaver, &Autosaver::errorChanged);
+
+        turn(u"question"_s);
+        QTRY_COMPARE(errorChanged.size(), 1);
+        QVERIFY2(autosaver.error().contains(u"sessions"_s), qPrintable(autosaver.error()));
+        QCOMPARE(autosaver.savedTurns(), 0);
+
+        // Tried again on its own, backing off, and still failing: the state lasts.
+        QTRY_VERIFY(failed.size() >= 3);
+        QCOMPARE(errorChanged.size(), 1);
+        QVERIFY(!autosaver.error().isEmpty());
+        QCOMPARE(saved.size(), 0);
+
+        // Once the folder can be written, a retry keeps the turn, with no new turn needed.
+        QVERIFY(QFile::remove(blocker));
+        QTRY_COMPARE(saved.size(), 1);
+        QCOMPARE(autosaver.error(), QString());
+        QCOMPARE(errorChanged.size(), 2);
+        QCOMPARE(errorChanged.last().first().toString(), QString());
+        QCOMPARE(autosaver.savedTurns(), 1);
+        QCOMPARE(load(autosaver.currentPath()).messages, m_session->agent()->history());
+    }
+
+    void aFullDiskIsReportedInTheSystemsWords()
+    {
+        Autosaver autosaver(m_session.get(), m_folder);
+        QSignalSpy failed(&autosaver, &Autosaver::failed);
+        turn(u"question"_s);
+        QTRY_COMPARE(autosaver.savedTurns(), 1);
+
+        // No file of this process may grow past 512 bytes now (ulimit -f), as on a full disk.
+        rlimit before{};
+        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &before), 0);
+        const auto oldHandler = ::signal(SIGXFSZ, SIG_IGN);
+        const auto restoreLimits = [before, oldHandler] {
+            ::setrlimit(RLIMIT_FSIZE, &before);
+            ::signal(SIGXFSZ, oldHandler);
+        };
+        // Also when a check fails and returns early: what runs next must write freely.
+        auto guard = qScopeGuard(restoreLimits);
+        rlimit tight = before;
+        tight.rlim_cur = 512;
+        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &tight), 0);
+        turn(u"another question"_s);
+        QTRY_COMPARE(failed.size(), 1);
+        guard.dismiss();
+        restoreLimits();
+        const QString error = autosaver.error();
+        QVERIFY2(error.contains(QString::fromLocal8Bit(std::strerror(EFBIG))), qPrintable(error));
+        QVERIFY2(!error.contains(u"Unknown error"_s), qPrintable(error));
+        QCOMPARE(autosaver.savedTurns(), 1);
+        QCOMPARE(load(autosaver.currentPath()).turnCount(), 1); // the file before the failure, whole
     }
 
     void aKilledSessionKeepsEveryCompletedTurn_data()

@@ -5,6 +5,7 @@
 
 #ifdef Q_OS_UNIX
 #include <csignal>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <unistd.h>
 #endif
@@ -47,7 +48,14 @@ void HeadlessProcess::start(const QStringList &arguments)
     m_arguments = arguments;
     m_process->setProcessEnvironment(m_environment);
 #ifdef Q_OS_UNIX
-    m_process->setChildProcessModifier([] { ::setpgid(0, 0); });
+    m_process->setChildProcessModifier([limit = m_fileSizeLimit] {
+        ::setpgid(0, 0);
+        if (limit > 0) {
+            ::signal(SIGXFSZ, SIG_IGN); // stays ignored across exec
+            const rlimit fileSize{rlim_t(limit), rlim_t(limit)};
+            ::setrlimit(RLIMIT_FSIZE, &fileSize);
+        }
+    });
 #endif
     m_process->start(m_program, arguments);
     if (!m_process->waitForStarted()) {

@@ -42,6 +42,9 @@ public:
     void setEnvironmentVariable(const QString &name, const QString &value);
     // Written to its stdin, which is then closed.
     void setStandardInput(const QByteArray &input);
+    // The largest file it may write, in bytes (RLIMIT_FSIZE, as `ulimit -f`): a write past it fails
+    // with EFBIG (SIGXFSZ is ignored), the way a nearly full disk fails it. 0: no limit.
+    void setFileSizeLimit(qint64 bytes) { m_fileSizeLimit = bytes; }
 
     void start(const QStringList &arguments);
     qint64 processId() const;
@@ -63,6 +66,7 @@ private:
     QProcessEnvironment m_environment;
     QByteArray m_input;
     qint64 m_group = 0;
+    qint64 m_fileSizeLimit = 0;
 };
 
 } // namespace Loopscope

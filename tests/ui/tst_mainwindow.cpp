@@ -28,6 +28,7 @@
 #include "ui/mainwindow.h"
 #include "ui/playground/playgroundwindow.h"
 #include "ui/replay/replaywindow.h"
+#include "ui/session/autosaveindicator.h"
 #include "ui/session/providerpicker.h"
 #include "ui/session/sessionactions.h"
 #include "ui/settings/firstrunpanel.h"
@@ -40,6 +41,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -63,6 +65,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 
 using namespace Loopscope;
@@ -720,6 +723,89 @@ private slots:
         QTRY_VERIFY((question = window.findChild<QMessageBox *>()) && question->isVisible());
         question->button(QMessageBox::Discard)->click();
         QTRY_VERIFY(!window.isVisible());
+    }
+
+    void aFailedAutosaveStaysInSightUntilARetrySucceeds()
+    {
+        // The library cannot be written: a file stands where its folder's parent should be.
+        const QString blocker = m_dir.filePath(u"blocked-library-%1"_s.arg(m_run));
+        QFile file(blocker);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        m_fixture->autosaver = std::make_unique<Autosaver>(&m_fixture->session, blocker + u"/library"_s);
+        m_fixture->autosaver->setRetryDelays(50, 200);
+        m_fixture->document.setAutosaver(m_fixture->autosaver.get());
+        QSignalSpy failed(m_fixture->autosaver.get(), &Autosaver::failed);
+        Ui::MainWindow window(m_fixture->context());
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
+        auto *indicator = window.findChild<Ui::AutosaveIndicator *>();
+        QVERIFY(indicator);
+
+        QTRY_VERIFY(indicator->isVisible());
+        QVERIFY2(indicator->text().startsWith(u"Autosave failed: "_s), qPrintable(indicator->text()));
+        QVERIFY2(indicator->text().contains(u"blocked-library"_s), qPrintable(indicator->text()));
+        // Retried, failing, and in sight all along: not a passing message.
+        QTRY_VERIFY(failed.size() >= 3);
+        QVERIFY(indicator->isVisible());
+        QVERIFY(!window.statusText().contains(u"Autosave failed"_s));
+        QVERIFY(m_fixture->document.isModified());
+
+        // Its button is Save As.
+        indicator->saveAsButton()->click();
+        QFileDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<QFileDialog *>()) && dialog->isVisible());
+        dialog->reject();
+
+        // The next retry once the folder can be written keeps the turn, and the warning goes.
+        QVERIFY(QFile::remove(blocker));
+        QTRY_VERIFY(!indicator->isVisible());
+        QCOMPARE(indicator->text(), QString());
+        QCOMPARE(m_fixture->document.unsavedTurns(), 0);
+        QVERIFY(!m_fixture->document.isModified());
+        QVERIFY(window.close());
+    }
+
+    void closingWithTurnsTheLibraryCouldNotKeepSaysHowManyAndOffersSaveAs()
+    {
+        const QString blocker = m_dir.filePath(u"blocked-library-%1"_s.arg(m_run));
+        QFile file(blocker);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        m_fixture->autosaver = std::make_unique<Autosaver>(&m_fixture->session, blocker + u"/library"_s);
+        m_fixture->document.setAutosaver(m_fixture->autosaver.get());
+        QSignalSpy failed(m_fixture->autosaver.get(), &Autosaver::failed);
+        Ui::MainWindow window(m_fixture->context());
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
+        QTRY_COMPARE(failed.size(), 1);
+        QCOMPARE(m_fixture->document.unsavedTurns(), 1);
+
+        QVERIFY(!window.close());
+        QMessageBox *question = nullptr;
+        QTRY_VERIFY((question = window.findChild<QMessageBox *>()) && question->isVisible());
+        QVERIFY2(question->text().contains(u"1 finished turn"_s), qPrintable(question->text()));
+        QVERIFY2(question->text().contains(u"not saved anywhere"_s), qPrintable(question->text()));
+        QVERIFY2(!question->informativeText().contains(u"Every finished turn is also kept"_s),
+                 qPrintable(question->informativeText()));
+        QVERIFY2(question->informativeText().contains(u"blocked-library"_s),
+                 qPrintable(question->informativeText()));
+        QVERIFY(question->button(QMessageBox::Cancel));
+        QVERIFY(question->button(QMessageBox::Discard));
+        QCOMPARE(question->button(QMessageBox::Save)->text(), u"Save &As…"_s);
+
+        // Save As puts the turn in a file elsewhere; then the window closes.
+        question->button(QMessageBox::Save)->click();
+        QFileDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<QFileDialog *>()) && dialog->isVisible());
+        const QString elsewhere = m_dir.filePath(u"rescued-%1.loopscope.json"_s.arg(m_run));
+        emit dialog->fileSelected(elsewhere);
+        QTRY_VERIFY(!window.isVisible());
+        const TranscriptLoadResult rescued = TranscriptFile::load(elsewhere);
+        QVERIFY2(rescued.transcript, qPrintable(rescued.error));
+        QCOMPARE(rescued.transcript->turnCount(), 1);
     }
 
     void anExampleContinuedIsKeptInTheLibraryAndClosesWithoutAsking()

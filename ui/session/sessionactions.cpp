@@ -6,6 +6,7 @@
 #include "agent/session/sessiondocument.h"
 #include "agent/transcript/transcriptimport.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QFile>
 #include <QFileDialog>
@@ -175,19 +176,34 @@ void SessionActions::whenChangesAreSettled(const std::function<void()> &then)
         then();
         return;
     }
+    // Turns in no file at all (the library could not be written): said as they are, and saved
+    // elsewhere, since the library and maybe the file's own folder are what failed.
+    const int lost = m_document->unsavedTurns();
+    const QString autosaveError = m_document->autosaveError();
+    const bool elsewhere = lost > 0 && !autosaveError.isEmpty();
     auto *box = new QMessageBox(
-        QMessageBox::Question, tr("Save the changes?"),
-        tr("\"%1\" has changes that are not saved in a file.").arg(m_document->displayName()),
+        elsewhere ? QMessageBox::Warning : QMessageBox::Question, tr("Save the changes?"),
+        elsewhere ? tr("%n finished turn(s) of \"%1\" are not saved anywhere.", nullptr, lost)
+                        .arg(m_document->displayName())
+                  : tr("\"%1\" has changes that are not saved in a file.").arg(m_document->displayName()),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_window);
-    box->setInformativeText(tr("Every finished turn is also kept in the session library."));
+    if (elsewhere) {
+        box->setInformativeText(tr("Autosave into the session library failed: %1\n\nSave As writes the "
+                                   "conversation to a file elsewhere; Discard loses what is not saved.")
+                                    .arg(autosaveError));
+        box->button(QMessageBox::Save)->setText(tr("Save &As…"));
+        box->button(QMessageBox::Discard)->setText(tr("&Discard %n Turn(s)", nullptr, lost));
+    } else if (lost == 0) {
+        box->setInformativeText(tr("Every finished turn is also kept in the session library."));
+    }
     box->setDefaultButton(QMessageBox::Save);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, box, then](int) {
+    connect(box, &QMessageBox::finished, this, [this, box, then, elsewhere](int) {
         const QMessageBox::StandardButton choice = box->standardButton(box->clickedButton());
         if (choice == QMessageBox::Discard) {
             then();
         } else if (choice == QMessageBox::Save) {
-            if (m_document->path().isEmpty() || m_document->path().startsWith(u':'))
+            if (elsewhere || m_document->path().isEmpty() || m_document->path().startsWith(u':'))
                 saveAs(then);
             else if (writeTo(m_document->path()))
                 then();

@@ -16,6 +16,8 @@ LoopPage::LoopPage(QWidget *parent)
     : SettingsPage(parent)
     , m_maxIterations(named(new QSpinBox(this), u"maxIterationsSpin"_s, tr("Maximum iterations")))
     , m_parallelTools(named(new QSpinBox(this), u"parallelToolsSpin"_s, tr("Parallel tool calls")))
+    , m_maxToolCalls(
+          named(new QSpinBox(this), u"maxToolCallsSpin"_s, tr("Tool calls one response may have run")))
     , m_postLoop(named(new QComboBox(this), u"postLoopCombo"_s, tr("When the loop ends without an answer")))
     , m_toolTimeout(named(new QSpinBox(this), u"toolTimeoutSpin"_s, tr("Tool timeout in seconds")))
     , m_readTimeout(named(new QSpinBox(this), u"readTimeoutSpin"_s, tr("Provider read timeout in seconds")))
@@ -29,6 +31,11 @@ LoopPage::LoopPage(QWidget *parent)
 
     m_parallelTools->setRange(1, 64);
     m_parallelTools->setToolTip(tr("1 runs a response's tool calls one after another."));
+
+    m_maxToolCalls->setRange(1, AgentConfig::MaxToolCallsLimit);
+    m_maxToolCalls->setGroupSeparatorShown(true);
+    m_maxToolCalls->setToolTip(
+        tr("Calls of one response past this many are not run; the model is told why."));
 
     m_postLoop->addItem(tr("Reflect: one more model call, without tools"),
                         postLoopModeName(PostLoopMode::Reflect));
@@ -60,6 +67,7 @@ LoopPage::LoopPage(QWidget *parent)
     auto *form = new QFormLayout(this);
     form->addRow(tr("&Maximum iterations:"), m_maxIterations);
     form->addRow(tr("&Parallel tool calls:"), m_parallelTools);
+    form->addRow(tr("Tool ca&lls per response:"), m_maxToolCalls);
     form->addRow(tr("When the loop &ends:"), m_postLoop);
     form->addRow(tr("Tool &timeout:"), m_toolTimeout);
     form->addRow(tr("Provider &read timeout:"), m_readTimeout);
@@ -73,6 +81,7 @@ void LoopPage::load(const AppSettings &settings)
     const AgentConfig config = settings.agentConfig();
     m_maxIterations->setValue(config.maxIterations);
     m_parallelTools->setValue(config.maxParallelTools);
+    m_maxToolCalls->setValue(config.maxToolCallsPerResponse);
     m_postLoop->setCurrentIndex(qMax(0, m_postLoop->findData(postLoopModeName(config.postLoop))));
     m_loadedToolTimeoutS = qMax(1, (config.toolTimeoutMs + 500) / 1000);
     m_toolTimeout->setValue(m_loadedToolTimeoutS);
@@ -90,6 +99,7 @@ void LoopPage::save(AppSettings &settings)
     AgentConfig config = settings.agentConfig();
     config.maxIterations = m_maxIterations->value();
     config.maxParallelTools = m_parallelTools->value();
+    config.maxToolCallsPerResponse = m_maxToolCalls->value();
     config.postLoop = postLoopModeFromName(m_postLoop->currentData().toString()).value_or(config.postLoop);
     if (m_toolTimeout->value() != m_loadedToolTimeoutS)
         config.toolTimeoutMs = m_toolTimeout->value() * 1000;

@@ -11,7 +11,8 @@ QT_END_NAMESPACE
 namespace Loopscope::Ui {
 
 /*!
-    Settings → Loop: the agent's limits (iterations, parallel tool calls, what
+    Settings → Loop: the agent's limits (iterations, parallel tool calls, the
+    tool calls one response may have run, what
     happens when the loop ends without an answer), the tool and provider
     timeouts, what one answer may cost (its size and the time of a request)
     and the system prompt. A timeout whose field is not touched keeps
@@ -33,6 +34,7 @@ public:
 private:
     QSpinBox *m_maxIterations;
     QSpinBox *m_parallelTools;
+    QSpinBox *m_maxToolCalls;
     QComboBox *m_postLoop;
     QSpinBox *m_toolTimeout;
     QSpinBox *m_readTimeout;

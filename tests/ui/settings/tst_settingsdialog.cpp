@@ -359,6 +359,9 @@ private slots:
         dialog->showPage(Ui::SettingsDialog::Page::Loop);
         child<QSpinBox>(dialog.get(), u"maxIterationsSpin"_s)->setValue(7);
         child<QSpinBox>(dialog.get(), u"parallelToolsSpin"_s)->setValue(1);
+        QCOMPARE(child<QSpinBox>(dialog.get(), u"maxToolCallsSpin"_s)->value(), 1000);
+        QCOMPARE(child<QSpinBox>(dialog.get(), u"maxToolCallsSpin"_s)->maximum(), 100'000);
+        child<QSpinBox>(dialog.get(), u"maxToolCallsSpin"_s)->setValue(250);
         auto *postLoop = child<QComboBox>(dialog.get(), u"postLoopCombo"_s);
         postLoop->setCurrentIndex(postLoop->findData(u"summary"_s));
         child<QSpinBox>(dialog.get(), u"toolTimeoutSpin"_s)->setValue(90);
@@ -401,6 +404,7 @@ private slots:
         AgentConfig expected;
         expected.maxIterations = 7;
         expected.maxParallelTools = 1;
+        expected.maxToolCallsPerResponse = 250;
         expected.postLoop = PostLoopMode::Summary;
         expected.toolTimeoutMs = 90'000;
         expected.systemPrompt = u"Be terse."_s;
