@@ -867,8 +867,8 @@ private slots:
         QTest::newRow("a tool call shows its card") << TraceKind::ToolCall << 0 << ChatItem::Kind::ToolCall;
         QTest::newRow("the first iteration shows its first item inside")
             << TraceKind::Iteration << 0 << ChatItem::Kind::ToolCall;
-        QTest::newRow("a model call without text shows its turn's question")
-            << TraceKind::ModelCall << 0 << ChatItem::Kind::UserMessage;
+        QTest::newRow("a model call that only asked for a tool shows its card")
+            << TraceKind::ModelCall << 0 << ChatItem::Kind::ToolCall;
     }
     void selectingATraceNodeHighlightsItsItem()
     {
