@@ -88,6 +88,12 @@ bool ChatItem::eventFilter(QObject *watched, QEvent *event)
         });
         break;
     }
+    case QEvent::FocusIn: {
+        const Qt::FocusReason reason = static_cast<const QFocusEvent *>(event)->reason();
+        if (reason == Qt::TabFocusReason || reason == Qt::BacktabFocusReason)
+            emit tabbedInto(static_cast<QWidget *>(watched));
+        break;
+    }
     case QEvent::MouseButtonPress:
         // A press a child ignores travels on to its parents, within the same
         // delivery: count it once.

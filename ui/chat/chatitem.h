@@ -45,6 +45,8 @@ public:
 
 signals:
     void activated();
+    // Tab or Shift+Tab gave \a widget, inside the item, the focus.
+    void tabbedInto(QWidget *widget);
 
 protected:
     void setSurface(ChatSurface surface);

@@ -20,6 +20,7 @@
 #include "agent/trace/trace.h"
 #include "tests/support/scriptedmodelclient.h"
 
+#include <QApplication>
 #include <QClipboard>
 #include <QDir>
 #include <QFontMetrics>
@@ -27,6 +28,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMutex>
 #include <QNetworkAccessManager>
@@ -42,6 +44,7 @@
 #include <QTest>
 #include <QTextTable>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 #include <atomic>
 
@@ -854,6 +857,53 @@ private slots:
         QCOMPARE(f.trace.node(node).kind, nodeKind);
         QVERIFY(item->isSelected());
         QCOMPARE(f.view.selectedIndex(), index);
+    }
+
+    void theConversationIsOneTabStopWhoseItemsTheArrowKeysWalk()
+    {
+        Fixture f;
+        runToolTurn(f);
+        if (QTest::currentTestFailed())
+            return;
+        QWidget window;
+        auto *before = new QLineEdit(&window);
+        auto *layout = new QVBoxLayout(&window);
+        layout->addWidget(before);
+        layout->addWidget(&f.view);
+        auto *after = new QLineEdit(&window);
+        layout->addWidget(after);
+        const auto giveBack = qScopeGuard([&f] { f.view.setParent(nullptr); });
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+
+        // A button of a message the window's Tab order reaches stands for the whole view...
+        auto *copy = f.view.item(0)->findChild<QToolButton *>();
+        QVERIFY(copy && (copy->focusPolicy() & Qt::TabFocus));
+        copy->setFocus(Qt::TabFocusReason);
+        QCOMPARE(QApplication::focusWidget(), &f.view);
+        // ... which Tab leaves at once, past every message, and Shift+Tab enters again.
+        QTest::keyClick(&f.view, Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), after);
+        QTest::keyClick(after, Qt::Key_Backtab);
+        QCOMPARE(QApplication::focusWidget(), &f.view);
+        QTest::keyClick(&f.view, Qt::Key_Backtab);
+        QCOMPARE(QApplication::focusWidget(), before);
+
+        // Inside, the arrow keys select the items and their steps in the trace.
+        QSignalSpy selected(&f.view, &ChatView::traceNodeSelected);
+        f.view.setFocus();
+        QTest::keyClick(&f.view, Qt::Key_Down);
+        QCOMPARE(f.view.selectedIndex(), 0);
+        QTest::keyClick(&f.view, Qt::Key_Down);
+        QCOMPARE(f.view.selectedIndex(), 1);
+        QTest::keyClick(&f.view, Qt::Key_End);
+        QCOMPARE(f.view.selectedIndex(), 2);
+        QTest::keyClick(&f.view, Qt::Key_Up);
+        QCOMPARE(f.view.selectedIndex(), 1);
+        QCOMPARE(selected.size(), 4);
+        QCOMPARE(selected.last().at(0).toInt(), f.view.item(1)->traceNode());
     }
 
     void selectingATraceNodeHighlightsItsItem_data()
