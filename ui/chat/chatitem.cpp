@@ -58,7 +58,11 @@ void ChatItem::paintEvent(QPaintEvent *event)
 {
     Q_UNUSED(event);
     QPainter painter(this);
-    paintSurface(painter, this, m_surface, m_selected || m_editing);
+    const ChatOutline outline = m_selected && m_editing ? ChatOutline::SelectedAndEditing
+                                : m_selected            ? ChatOutline::Selected
+                                : m_editing             ? ChatOutline::Editing
+                                                        : ChatOutline::None;
+    paintSurface(painter, this, m_surface, outline);
 }
 
 // Every descendant, present and future, reports its mouse presses here.

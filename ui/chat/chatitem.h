@@ -36,7 +36,7 @@ public:
     // Of a turn asked again: dimmed, with a tooltip saying the model no longer sees it.
     bool isReplaced() const { return m_replaced; }
     void setReplaced(bool replaced);
-    // The question the composer is editing: highlighted as a selection is, until the edit ends.
+    // The question the composer is editing: outlined, unlike a selection, with dashes, until the edit ends.
     bool isEditing() const { return m_editing; }
     void setEditing(bool editing);
 

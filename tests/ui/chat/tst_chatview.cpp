@@ -906,6 +906,34 @@ private slots:
         QCOMPARE(selected.last().at(0).toInt(), f.view.item(1)->traceNode());
     }
 
+    void theQuestionBeingEditedIsOutlinedUnlikeASelection()
+    {
+        Fixture f;
+        runToolTurn(f);
+        if (QTest::currentTestFailed())
+            return;
+        f.view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        ChatItem *question = f.view.item(0);
+        QCOMPARE(question->kind(), ChatItem::Kind::UserMessage);
+        const QImage plain = question->grab().toImage();
+        f.view.selectTraceNode(question->traceNode());
+        QVERIFY(question->isSelected());
+        const QImage selected = question->grab().toImage();
+        f.view.selectTraceNode(-1);
+        f.view.setEditingLastQuestion(true);
+        QCOMPARE(f.view.editedIndex(), 0);
+        const QImage editing = question->grab().toImage();
+        f.view.selectTraceNode(question->traceNode());
+        const QImage both = question->grab().toImage();
+
+        QVERIFY(selected != plain);
+        QVERIFY(editing != plain);
+        QVERIFY2(editing != selected, "editing looks like a selection");
+        QVERIFY(both != selected);
+        QVERIFY(both != editing);
+    }
+
     void selectingATraceNodeHighlightsItsItem_data()
     {
         QTest::addColumn<TraceKind>("nodeKind");
