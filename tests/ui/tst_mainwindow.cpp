@@ -1203,6 +1203,7 @@ private slots:
     {
         {
             Ui::MainWindow window(m_fixture->context());
+            window.resize(1280, 800); // the offscreen screen is narrower than the window opens on a desktop
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             window.start();
