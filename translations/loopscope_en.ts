@@ -69,7 +69,683 @@
     </message>
 </context>
 <context>
-    <name>Agent</name>
+    <name>AnthropicProtocol</name>
+    <message>
+        <source>not a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider sent a malformed &quot;%1&quot; event (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider reported an error in the stream: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stream ended before the response was complete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider reported an error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider&apos;s response has no content.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalCard</name>
+    <message numerus="yes">
+        <source>%1 — new file, %n line(s)</source>
+        <translation type="vanished">
+            <numerusform>%1 — new file, %n line</numerusform>
+            <numerusform>%1 — new file, %n lines</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — %n line(s) changed (+%2 −%3)</source>
+        <translation type="vanished">
+            <numerusform>%1 — %n line changed (+%2 −%3)</numerusform>
+            <numerusform>%1 — %n lines changed (+%2 −%3)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>In &lt;b&gt;%1&lt;/b&gt;, stopped after %n second(s)</source>
+        <translation type="vanished">
+            <numerusform>In &lt;b&gt;%1&lt;/b&gt;, stopped after %n second</numerusform>
+            <numerusform>In &lt;b&gt;%1&lt;/b&gt;, stopped after %n seconds</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message numerus="yes">
+        <source>Show %n earlier turn(s)</source>
+        <translation type="vanished">
+            <numerusform>Show %n earlier turn</numerusform>
+            <numerusform>Show %n earlier turns</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>CommandLineSyntax</name>
+    <message>
+        <source>Show this help.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>CompareDialog</name>
+    <message numerus="yes">
+        <source>This session (%n turn(s))</source>
+        <translation type="vanished">
+            <numerusform>This session (%n turn)</numerusform>
+            <numerusform>This session (%n turns)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n turn(s))</source>
+        <translation type="vanished">
+            <numerusform>%1 (%n turn)</numerusform>
+            <numerusform>%1 (%n turns)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ComparedSession</name>
+    <message>
+        <source>%1, turn %2</source>
+        <extracomment>Where a compared turn is from: a session&apos;s name and the turn&apos;s number</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <extracomment>A session in a comparison: its title and when it was last updated</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session&apos;s trace is malformed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionTester</name>
+    <message numerus="yes">
+        <source>Connected: %n model(s) on offer.</source>
+        <translation type="vanished">
+            <numerusform>Connected: %n model on offer.</numerusform>
+            <numerusform>Connected: %n models on offer.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Connected, but “%1” is not among the %n model(s) the server lists: check the model name.</source>
+        <translation type="vanished">
+            <numerusform>Connected, but “%1” is not among the %n model the server lists: check the model name.</numerusform>
+            <numerusform>Connected, but “%1” is not among the %n models the server lists: check the model name.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>DebugPanel</name>
+    <message numerus="yes">
+        <source>%n more call(s) held: Step lets them go one at a time.</source>
+        <translation type="vanished">
+            <numerusform>%n more call held: Step lets them go one at a time.</numerusform>
+            <numerusform>%n more calls held: Step lets them go one at a time.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Valid: %n message(s).</source>
+        <translation type="vanished">
+            <numerusform>Valid: %n message.</numerusform>
+            <numerusform>Valid: %n messages.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>DiffCommand</name>
+    <message numerus="yes">
+        <source>&quot;%1&quot; has %n turn(s), not %2</source>
+        <translation>
+            <numerusform>&quot;%1&quot; has %n turn, not %2</numerusform>
+            <numerusform>&quot;%1&quot; has %n turns, not %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Compare a turn of two saved sessions step by step: iterations, model requests (messages and
+parameters), tool calls and arguments, results and answers, aligned; tokens, time and cost are
+shown but never count as a difference. Prints a summary line, e.g. &quot;diverged at iteration 2:
+calculator arguments differ&quot;, then the steps:
+  =  the same       !  different     &lt;  only in A     &gt;  only in B
+  ~  tokens, time, cost (shown, not compared)          *  the first difference
+
+Exit codes:
+  0  the turns are the same
+  1  they differ
+  2  bad usage, an unreadable or malformed file, or no such turn
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The turn to compare (from 1, as replay lists them; default: the last), in both sessions unless --turn-b is given.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The turn of B to compare (default: as --turn).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A saved session (*.loopscope.json).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another saved session, or the same one with --turn-b.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give two saved session files (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--turn and --turn-b take a turn number from 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; has no turns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ElicitationCard</name>
+    <message numerus="yes">
+        <source>%1 needs at least %n character(s).</source>
+        <translation type="vanished">
+            <numerusform>%1 needs at least %n character.</numerusform>
+            <numerusform>%1 needs at least %n characters.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>EvalCaseResult</name>
+    <message>
+        <source>outcome: %1, iterations: %2
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: %1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>answer:
+%1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool calls:
+%1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>session: %1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>EvalCommand</name>
+    <message>
+        <source>Run a suite of loop regression tests: each line of SUITE.jsonl is a case, a prompt for a
+live model or a recorded session to replay without a network, with expectations on the
+answer, the tool calls and the iterations. Prints PASS, FAIL or ERROR and the first unmet
+expectation per case, then a summary; --junit writes a JUnit XML report for CI.
+The provider options are the default for cases that name no provider or model. Nobody is
+there to ask: built-in tools run unless a case says &quot;approve&quot;: &quot;none&quot;. API keys are
+read from environment variables, never from the command line or the suite.
+
+Exit codes:
+  0    every case passed
+  1    at least one case failed or could not be judged (an error)
+  2    bad usage: unknown option or value, a malformed suite (the line is named), a
+       missing API key, an unwritable report or folder
+  130  cancelled by SIGINT (Ctrl+C) or SIGTERM; the report lists the cases not run
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in the case (&quot;model&quot;): it names its own provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in the case (&quot;model&quot;) or with --model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: line %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no API key: set the environment variable %1, or name another with &quot;api_key_env&quot; or --api-key-env</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a JUnit XML report to this file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run up to n cases at once (default 1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop a case after this many seconds; it is then an error (default 300).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save each case&apos;s session (*.loopscope.json, named after the case) into this folder, to open a failing one in the app.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The suite: one JSON object per line.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give exactly one suite file (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--jobs takes a number from 1 to 64</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--timeout takes a number of seconds from 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write the report to &quot;%1&quot;: its folder does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create the folder &quot;%1&quot; for the sessions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write the report to &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>EvalObservation</name>
+    <message>
+        <source>%1 %2 -&gt; %3%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (error)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>EvalSuite</name>
+    <message>
+        <source>&quot;expect&quot; must be a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> in &quot;expect&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown outcome &quot;%1&quot; (known: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;reproduced&quot; is for cases that replay a session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read the session &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot replay the session &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the session &quot;%1&quot; has no turns to replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the session &quot;%1&quot; has %2 turns, not %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>turn %1 of the session &quot;%2&quot; cannot be replayed: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a case needs a &quot;name&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a case that replays a session takes its prompt, provider, tools and limits from the recording: leave out &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is for cases that replay a session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a case needs a &quot;prompt&quot;, or a &quot;session&quot; to replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown tool &quot;%1&quot;: the built-in tools are %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;approve&quot; takes &quot;all&quot; or &quot;none&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the workspace &quot;%1&quot; is not a folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read the suite &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not JSON: %1 at column %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a case must be a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a case named &quot;%1&quot; came before: names must be unique</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>line %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the suite has no cases: write one JSON object per line</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>EvalSummary</name>
+    <message>
+        <source>%1 passed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 not run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3 s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 case</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cases</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ExpectationEvaluator</name>
+    <message>
+        <source>%1 is %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it has no %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its arguments are not a JSON object: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 matching /%2/</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the turn ended without an answer (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the turn ended as %1, expected %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the answer does not contain %1 (answer: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the answer does not match /%1/ (answer: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not called (no tool was called)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was not called (called: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was never called with %2 (%3; in the first, %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was called, expected not to be (%2; the first with %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the turn took %1 iterations, expected at most %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 returned an error: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cost expectations need prices: not every model call of this turn has a known price (set prices in the provider profile or the suite&apos;s model)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the turn cost $%1, expected at most $%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ExportCommand</name>
+    <message>
+        <source>Export a saved session (*.loopscope.json) as Markdown, standalone HTML, or its trace as OpenTelemetry GenAI spans in OTLP/JSON.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>md, html or otlp.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write to this file instead of stdout.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With otlp: include messages, tool arguments and results (opt-in in the GenAI conventions).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session to export.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--format takes md, html or otlp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name exactly one session file (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot export the trace of %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write to stdout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FileSecretStore</name>
+    <message>
+        <source>The key file %1 can be read or changed by other users, so Loopscope does not use it: make it yours alone (chmod 600 %1) or remove it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key file %1 could not be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key file %1 is damaged, so its keys cannot be read; it is left as it is. Move it aside and enter the keys again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder %1 could not be created.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key file %1 could not be written: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FirstRunPanel</name>
+    <message numerus="yes">
+        <source>An Ollama server is running at %1 with %n model(s). Use it to start chatting now, or add another provider in Settings.</source>
+        <translation type="vanished">
+            <numerusform>An Ollama server is running at %1 with %n model. Use it to start chatting now, or add another provider in Settings.</numerusform>
+            <numerusform>An Ollama server is running at %1 with %n models. Use it to start chatting now, or add another provider in Settings.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>HeadlessSetup</name>
+    <message>
+        <source>this tool is not approved in this run (only %1 are, by --approve-tools)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool calls are not approved in this run (--approve none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not approved in this run: tools that write files, run commands or fetch URLs, and MCP tools, need an explicit --approve all or --approve-tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LimitOptions</name>
+    <message>
+        <source>The most one answer from the provider or an MCP server may hold, in MB; a larger one fails the call (default %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The longest one provider request may take in all, in seconds, however steadily it streams (default %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--max-response-mb takes a number from 1 to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--request-timeout-s takes a number from 1 to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Agent</name>
     <message>
         <source>The message was blocked: %1</source>
         <translation type="unfinished"></translation>
@@ -172,114 +848,14 @@
     </message>
 </context>
 <context>
-    <name>AnthropicProtocol</name>
+    <name>Loopscope::AsyncTool</name>
     <message>
-        <source>not a JSON object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The provider sent a malformed &quot;%1&quot; event (%2): %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The provider reported an error in the stream: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The stream ended before the response was complete.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The provider reported an error: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The provider&apos;s response has no content.</source>
+        <source>%1 answers only asynchronously: start it instead of invoking it.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>ApprovalCard</name>
-    <message numerus="yes">
-        <source>%1 — new file, %n line(s)</source>
-        <translation>
-            <numerusform>%1 — new file, %n line</numerusform>
-            <numerusform>%1 — new file, %n lines</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 — %n line(s) changed (+%2 −%3)</source>
-        <translation>
-            <numerusform>%1 — %n line changed (+%2 −%3)</numerusform>
-            <numerusform>%1 — %n lines changed (+%2 −%3)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>In &lt;b&gt;%1&lt;/b&gt;, stopped after %n second(s)</source>
-        <translation>
-            <numerusform>In &lt;b&gt;%1&lt;/b&gt;, stopped after %n second</numerusform>
-            <numerusform>In &lt;b&gt;%1&lt;/b&gt;, stopped after %n seconds</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Allow once</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Always allow %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Deny</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Approval for %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The agent wants to run &lt;b&gt;%1&lt;/b&gt;. Check the arguments, edit them if needed, and decide.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Arguments of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Problem with the arguments</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Allow this call once</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run this call with the arguments above</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run this call and never ask again for %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Deny this call</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Do not run it; the model is told that you refused</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not valid JSON: %1 at offset %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The arguments must be a JSON object.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Autosaver</name>
+    <name>Loopscope::Autosaver</name>
     <message>
         <source>Could not create the session folder &quot;%1&quot;.</source>
         <translation type="unfinished"></translation>
@@ -290,72 +866,13 @@
     </message>
 </context>
 <context>
-    <name>ChatComposer</name>
-    <message>
-        <source>Send</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Message</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Send the message</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stop the turn</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stop the agent (Esc)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Message the agent (Enter to send, Shift+Enter for a new line)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Message the agent (Ctrl+Enter to send)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Send (Enter)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Send (Ctrl+Enter)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ChatSession</name>
+    <name>Loopscope::ChatSession</name>
     <message>
         <source>The provider cannot change while a turn runs.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The environment variable %1 that &quot;%2&quot; takes its key from is not set.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No API key is stored for &quot;%1&quot;: enter one in Settings → Providers.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The keychain could not give the key for &quot;%1&quot;: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server was removed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>MCP server %1</source>
+        <source>Stopped before the key was read.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -388,7 +905,2169 @@
     </message>
 </context>
 <context>
-    <name>ChatView</name>
+    <name>Loopscope::ConnectionTester</name>
+    <message>
+        <source>Connected, but no model is installed: pull one with “ollama pull”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected, but the server lists no models.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Connected: %n model(s) on offer.</source>
+        <translation>
+            <numerusform>Connected: %n model on offer.</numerusform>
+            <numerusform>Connected: %n models on offer.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Connected: %1 is available.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Connected, but “%1” is not among the %n model(s) the server lists: check the model name.</source>
+        <translation>
+            <numerusform>Connected, but “%1” is not the %n model the server lists: check the model name.</numerusform>
+            <numerusform>Connected, but “%1” is not among the %n models the server lists: check the model name.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ContextGauge</name>
+    <message>
+        <source>%1%2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1%2 / %3 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The next request is about %1 tokens, more than the model&apos;s context window of %2: the provider may refuse it or drop the oldest messages. Start a new session or fork from an earlier turn.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The next request is about %1 tokens, %2% of the model&apos;s context window of %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ConversationRows</name>
+    <message>
+        <source>No result was recorded for this call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>*The answer was withheld by a safety check.*</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The turn ended before the tool finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::EditFileTool</name>
+    <message>
+        <source>&apos;%1&apos; does not exist; edit_file changes existing files, use write_file to create one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is larger than the %2 bytes edit_file handles.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open &apos;%1&apos;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not valid UTF-8 text; edit_file only edits UTF-8 files, so that no character is changed by accident.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing changed in &apos;%1&apos;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write &apos;%1&apos;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edited &apos;%1&apos;: replaced 1 occurrence (line %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edited &apos;%1&apos;: replaced %2 occurrences (lines %3%4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> and %1 more</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::EvalCaseRun</name>
+    <message>
+        <source>the turn could not start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the replay could not start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timed out after %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot save the session to &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::EvalSuite</name>
+    <message>
+        <source>unknown field &quot;%1&quot;%2 (known: %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be a non-empty string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be a whole number from %2 to %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be a number of at least 0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be true or false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be a non-empty string or a list of them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid regular expression: %2 at offset %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;matches&quot; of the argument &quot;%1&quot; must be a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; must be a list of tool names or {&quot;name&quot;, &quot;arguments&quot;} objects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> in &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the &quot;arguments&quot; of an entry of &quot;%1&quot; must be a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every entry of &quot;%1&quot; needs a tool name</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ExportFileText</name>
+    <message>
+        <source>The trace cannot be exported: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be written: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ExportText</name>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blocked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recovered by retrying</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retrying did not help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context nearly full</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loopscope session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in, %2 out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost per turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments (not valid JSON)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No result was recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result of %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported from Loopscope.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Providers:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updated:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turns:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result (error)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments are not valid JSON:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool result</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::FetchUrlTool</name>
+    <message>
+        <source>No complete response within %1 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fetch_url lost its network access.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The fetch of &apos;%1&apos; was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only http and https URLs can be fetched, not &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The URL &apos;%1&apos; has no host.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The host &apos;%1&apos; could not be resolved: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused: &apos;%1&apos; resolves to %2, a loopback or private network address. fetch_url only reaches public addresses unless the user allows private ones in the settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The request to &apos;%1&apos; failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redirect loop: &apos;%1&apos; redirects back to &apos;%2&apos;, which was already visited.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too many redirects: more than %1, the last to &apos;%2&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>of unknown size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 KiB (%2 bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>URL: %1
+Status: %2 %3
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redirected from: %1 (redirects followed: %2)
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Content-Type: %1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[the response is %1%2, %3; fetch_url shows only text, HTML and JSON, so its content is not shown]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[the response has no content type and looks binary, %1; not shown]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Title: %1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[empty response]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+[truncated: only the first %1 KiB were read; ask for more with max_kb]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not an http:// or https:// URL; only those can be fetched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fetch_url has no network access here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::GeminiProtocol</name>
+    <message>
+        <source>Gemini reported an error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini blocked the prompt (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini blocked the prompt (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini sent a malformed stream event (%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stream ended before Gemini finished the response.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemini&apos;s response has no candidates.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::HttpModelClient</name>
+    <message>
+        <source>the API key was rejected (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rate limited (429)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not found (404): check the base URL and the model name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider refused the request (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider is overloaded (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider failed (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unexpected HTTP status %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not connect to %1 within %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider sent nothing for %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stream stopped: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The connection was cut while the response arrived: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not reach %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The answer took longer than the request time limit of %1 s (Settings → Loop, --request-timeout-s); it was not retried.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The answer came slower than the minimum rate of %1 bytes in %2 s; it was not retried.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The answer was larger than the response size limit of %1 MB (Settings → Loop, --max-response-mb); it was cut and not retried.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — retrying in %2 s (attempt %3 of %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::HttpTransport</name>
+    <message>
+        <source>the response ended without an answer to the request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::JsonBodyDecoder</name>
+    <message>
+        <source>it is an array or a value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1&apos;s response is not a JSON object (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::JsonFields</name>
+    <message>
+        <source>null</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be %2, not %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is missing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a whole number from %2 to %3; it is %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a number from %2 to %3; it is %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an array of strings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an array of objects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be one of %2; it is %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a date and time in ISO 8601 with its zone, such as 2024-05-01T09:30:00.000Z; it is %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is only allowed on %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::JsonRpcConnection</name>
+    <message>
+        <source>no answer to %1 within %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::LineDiff</name>
+    <message numerus="yes">
+        <source>… %n more line(s) of the diff not shown</source>
+        <translation>
+            <numerusform>… %n more line of the diff not shown</numerusform>
+            <numerusform>… %n more lines of the diff not shown</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Too much changed to match the lines up: the old text is shown removed and the new one added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::McpBridge</name>
+    <message>
+        <source>The MCP server was removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP server %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for your answer to %1</source>
+        <extracomment>A trace step: an MCP server asked the user a question and waits for the answer</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::McpClient</name>
+    <message>
+        <source>Last output: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” wants authorisation (HTTP %2): add an Authorization header in its settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” did not answer %2 in time (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” could not be reached for %2: %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” answered with an error: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” did not finish starting within %2 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” was stopped during the call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” is not running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The call of “%1” on the MCP server “%2” was cancelled: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[Loopscope] the HTTP session expired; initialising a new one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” did not answer the call of “%2” within %3 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” asked for more input during the call of “%2”, which Loopscope does not support yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” refused to initialise: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” speaks MCP version “%2”, which Loopscope does not support (it supports %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” could not start: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[Loopscope] the server exited on server/discover; starting it again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>crashed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>code %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” exited (%2) during start-up.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” exited (%2) during the call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” exited (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::McpConfigImport</name>
+    <message>
+        <source>“%1” uses ${%2}, which VS Code asks for when it starts the server: edit the server and put the value in its place.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” uses ${workspaceFolder}: edit the server and put the folder in its place.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” uses ${%2}, which Loopscope does not expand: edit the server and put the value in its place.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped “%1”: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a server needs a name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its entry is not an object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it uses the old HTTP+SSE transport, which Loopscope does not support. If the server also offers Streamable HTTP, add it by hand with that URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its type “%1” is unknown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it has no URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its URL “%1” is not an http:// or https:// address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its headers are not an object of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” has a URL ending in /sse, which usually means the old HTTP+SSE transport Loopscope does not support; it was imported as Streamable HTTP.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it has neither a command nor a URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its args are not a list of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its env is not an object of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” reads variables from an envFile, which Loopscope does not: add them to its environment by hand.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 is not valid JSON: %2 at offset %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 does not hold a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 lists no MCP servers: it has neither “mcpServers” nor “servers”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 has “%2”, but not as an object of servers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 lists no MCP servers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::McpHub</name>
+    <message>
+        <source>The MCP server “%1” stopped: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” could not start: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::McpServerConfig</name>
+    <message>
+        <source>An MCP server has no name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an unknown transport “%1” (stdio or http).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has arguments that are not a list of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an environment that is not an object of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has secret environment names that are not a list of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has headers that are not an object of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has secret header names that are not a list of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has no command to start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>needs an http:// or https:// URL, not “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has disabled tools that are not a list of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has tool approval rules that are not an object of strings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an unknown approval rule “%1” for the tool “%2” (always, ask or never).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an unknown default approval “%1” (always, ask or never).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has a request timeout that is not a positive number of milliseconds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::McpSettings</name>
+    <message>
+        <source>The stored MCP servers could not be read; none are configured.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the header %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the environment variable %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1”: %2 has no value in the keychain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1”: %2 could not be read from the keychain: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1”: %2 was not saved in the keychain: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A removed MCP secret (%1) stayed in the keychain: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::McpTool</name>
+    <message>
+        <source>
+[truncated: showed %1 of %2 characters]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The call to %1 on the MCP server “%2” was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” is served on another thread than the agent&apos;s loop; its tools cannot be called from here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it was removed from the configuration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is still starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it was stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” is not running: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The user stopped the call or its time ran out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::McpTransport</name>
+    <message>
+        <source>the answer was larger than the response size limit of %1 MB (--max-response-mb)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ModelLister</name>
+    <message>
+        <source>No answer from %1 within %2 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not reach %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model list from %1 is not a JSON object: check the base URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::OllamaBodyDecoder</name>
+    <message>
+        <source>Ollama&apos;s response is incomplete: it does not say it is done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::OllamaProbe</name>
+    <message>
+        <source>%1 did not answer within %2 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 answered with HTTP status %2: not an Ollama server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing answered at %1 (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 answered, but not like an Ollama server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::OllamaResponseBuilder</name>
+    <message>
+        <source>Ollama reported an error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::OllamaStreamDecoder</name>
+    <message>
+        <source>The stream from Ollama was cut in the middle of a line.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stream from Ollama ended before the response was complete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::PlaygroundRun</name>
+    <message>
+        <source>The environment variable %1 that &quot;%2&quot; takes its key from is not set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No API key is stored for &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No keychain is available on this desktop to hold the key for &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The keychain could not give the key for &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key file could not give the key for &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ProviderBinding</name>
+    <message>
+        <source>No provider is configured: add one in Settings → Providers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ReplayModelClient</name>
+    <message>
+        <source>The live model client of the replay is gone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the recording has no model call %1: the recorded turn ended after %2 model calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The recorded model call failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The replay diverged from the recording at model call %1; stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ReplayRun</name>
+    <message>
+        <source>the replayed turn ended before model call %1; the recording has %2 model calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>diverged at model call %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the turn ended differently: recorded %1, now %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the answer differs: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool call %1 differs: recorded %2 %3, now %4 %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the turn made %1 tool calls; the recording has %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::RuleShield</name>
+    <message>
+        <source>The rule has an empty pattern.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid regular expression &quot;%1&quot;: %2 (at offset %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>matched keyword &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>matched pattern &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::RunCommandTool</name>
+    <message>
+        <source>The command is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command could not be started with %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+[live output stops here; the rest is in the result]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[stopped: the command did not finish within %1 s; it and everything it started were ended]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[cancelled: the command and everything it started were ended]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[the command was killed by signal %1]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[exit code %1]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+[... %1 bytes of output dropped here ...]
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[no output]</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::SessionDocument</name>
+    <message>
+        <source>Untitled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another session is still being opened.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::SessionLibrary</name>
+    <message>
+        <source>The file could not be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a session of this library.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not delete &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not rename &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the file could not be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::StepDebugger</name>
+    <message>
+        <source>No tool call is held.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments are not valid JSON: %1 at offset %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments must be a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments do not match the schema of %1:
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The messages are not valid JSON: %1 at offset %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The messages must be a JSON array of message objects.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message %1 is not a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message %1 has an unknown role &quot;%2&quot; (system, user, assistant or tool).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The text of message %1 must be a string.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ToolApprovalPolicy</name>
+    <message>
+        <source>The user does not allow the tool &quot;%1&quot; to run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ToolCallPreview</name>
+    <message numerus="yes">
+        <source>command: %1
+folder: %2
+timeout: %n s</source>
+        <translation>
+            <numerusform>command: %1
+folder: %2
+timeout: %n s</numerusform>
+            <numerusform>command: %1
+folder: %2
+timeout: %n s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The file is too large to preview (%1 MB).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file cannot be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is binary; it is not shown as a diff.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; does not exist, so there is nothing to edit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not an http or https URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>new file %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>edit %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GET %1
+host: %2%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (private address)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GET %1
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ToolPhase</name>
+    <message>
+        <source>The tool failed with an exception: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tool failed with an unknown exception.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown tool &apos;%1&apos;. Available tools: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments are not valid JSON (%1 at offset %2). Send a JSON object that matches the tool&apos;s schema.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments must be a JSON object, not %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a plain value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not executed: %1 was requested with these same arguments in %2 responses in a row and would give the same result. Use the earlier result or try something different.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments do not match the schema of %1:
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for your approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused at a breakpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for a decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied by the user.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied by the user: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The edited arguments are not a valid JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blocked by a safety check: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tool ended without an answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tool did not finish within its time limit of %1 s and was stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled by the user before the tool finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Trace</name>
+    <message>
+        <source>Trace node %1: the field &quot;%2&quot; is missing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: the field &quot;%2&quot; must be %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a 32-bit integer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an integer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: the tree is nested deeper than %2 levels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: a node must be a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: the id must not be negative.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: unknown kind &quot;%2&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: unknown status &quot;%2&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: either every node has an id or none does.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: its id must be greater than its parent&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: its id must be greater than the previous sibling&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: unknown data type &quot;%2&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: the request&apos;s base %2 is not an earlier model call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace node %1: the request keeps %2 messages of a base that has %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trace holds the node id %1 twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::TraceModel</name>
+    <message>
+        <source>Turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shield check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reflection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handoff</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blocked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Limited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <extracomment>A duration in milliseconds, e.g. &quot;12.3 ms&quot;</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <extracomment>A duration in seconds, e.g. &quot;23.9 s&quot;</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 working, %3 waiting for you</source>
+        <extracomment>Tooltip of a step&apos;s duration: the whole, the machine&apos;s part, the part spent waiting for the user</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>$%1 / $%2 per million input / output tokens</source>
+        <extracomment>Tooltip of a model call&apos;s cost: USD per million input and output tokens, and their source</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, $%1 cached</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First token after %1</source>
+        <extracomment>Tooltip of a model call&apos;s tokens: the wait for the first streamed token</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · %1 tokens/s</source>
+        <extracomment>Output tokens per second after the first token</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · re-runs: %2</source>
+        <extracomment>A model call&apos;s name in the trace, with how many times it was re-run in the playground</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::TranscriptFile</name>
+    <message>
+        <source>line %1, column %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file nests objects and arrays more than %1 levels deep (at %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file holds more than %L1 JSON values, more than any session needs (at %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key %1 appears twice in the top-level object (at %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key %1 appears twice in %2 (at %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is %1 MB; Loopscope opens session files of up to %2 MB.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is UTF-16 or UTF-32 text; session files are UTF-8.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is UTF-16 text; session files are UTF-8.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file holds binary data (a zero byte at %1), not JSON text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file ends too early (at %1): it is probably truncated.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is not valid JSON: %1 at %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No file was named.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file %1 does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a folder, not a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 changed while it was being read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session is %1 MB, more than Loopscope can open again (%2 MB); it was not saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be written: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>assistant messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be an http or https URL; it is %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file holds JSON, but not a Loopscope session: a session is a JSON object, this is an array.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file holds JSON, but not a Loopscope session: it has no formatVersion.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This session was saved by a newer Loopscope (format %1); this version reads up to format %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trace is malformed. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::TranscriptImport</name>
+    <message>
+        <source>a string or an array of text parts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is of type %2; only text parts can be imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must not be empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a string of JSON or an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>assistant messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 answers no earlier tool call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An OpenAI conversation is a JSON array of messages; this is an object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The conversation has no user or assistant messages to import.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The conversation cannot be continued as it is: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::TranscriptReplay</name>
+    <message>
+        <source>The replay could not start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::TurnNotices</name>
+    <message>
+        <source>Attempt %1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempt %1 failed (HTTP %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attempt %1 failed (no response)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recovered after %1 attempts: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed after %1 attempts: %2; the last attempt&apos;s error follows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reached the limit of %1 iterations: the last answer was forced without tools.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You stopped the turn before it finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::AppearancePage</name>
+    <message>
+        <source>Send with &amp;Enter (Shift+Enter starts a new line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send with Enter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Reopen the last session on start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reopen the last session on start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter always sends.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Otherwise Loopscope starts with a new session; every session stays in the session library.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loopscope follows your system&apos;s light or dark palette. To switch, change the colour scheme in your desktop settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::ApprovalCard</name>
+    <message>
+        <source>Allow once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approval for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the call will do</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Command or address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working out what it will do…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit the arguments of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Problem with the arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow this call once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run this call with the arguments shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny this call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Do not run it; the model is told that you refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; of the MCP server &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent wants to run %1. Check what it will do, and decide.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent wants to run %1. Check the arguments, edit them if needed, and decide.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approval for %1 of the MCP server %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not valid JSON: %1 at offset %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The arguments must be a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — new file, %n line(s)</source>
+        <translation>
+            <numerusform>%1 — new file, %n line</numerusform>
+            <numerusform>%1 — new file, %n lines</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 — no change: the file already reads like this</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — %n line(s) changed (+%2 −%3)</source>
+        <translation>
+            <numerusform>%1 — %n line changed (+%2 −%3)</numerusform>
+            <numerusform>%1 — %n lines changed (+%2 −%3)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>In &lt;b&gt;%1&lt;/b&gt;, stopped after %n second(s)</source>
+        <translation>
+            <numerusform>In &lt;b&gt;%1&lt;/b&gt;, stopped after %n second</numerusform>
+            <numerusform>In &lt;b&gt;%1&lt;/b&gt;, stopped after %n seconds</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A command can do anything you can: change or delete files anywhere, not only in the workspace, and reach the network. Allow only what you understand.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host: &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This address is on your own computer or local network.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 everywhere</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in the workspace folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in %2/</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Commands starting with “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 for %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Always allow %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run this call and never ask again for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Always allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Always allow, choosing how far</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run this call and stop asking for calls like it; rules are listed in Settings → Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::ChatComposer</name>
+    <message>
+        <source>Send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Editing your last question: Send asks it again in its place.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the agent (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel editing the last question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave the question as it was (Esc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Editing the last question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message the agent (Enter to send, Shift+Enter for a new line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message the agent (Ctrl+Enter to send)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send (Enter)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send (Ctrl+Enter)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::ChatItem</name>
+    <message>
+        <source>Asked again: the model no longer sees this turn; the trace keeps it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::ChatView</name>
     <message>
         <source>Conversation</source>
         <translation type="unfinished"></translation>
@@ -435,7 +3114,7 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
     </message>
 </context>
 <context>
-    <name>CodeBlockView</name>
+    <name>Loopscope::Ui::CodeBlockView</name>
     <message>
         <source>Copy</source>
         <translation type="unfinished"></translation>
@@ -462,70 +3141,144 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
     </message>
 </context>
 <context>
-    <name>CommandLineSyntax</name>
+    <name>Loopscope::Ui::CompareDialog</name>
     <message>
-        <source>Show this help.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ConnectionTester</name>
-    <message>
-        <source>Connected, but no model is installed: pull one with “ollama pull”.</source>
+        <source>%1. %2</source>
+        <extracomment>A turn in the compare dialog: its number and question</extracomment>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Connected, but the server lists no models.</source>
+        <source>Compare Turns</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <source>Connected: %n model(s) on offer.</source>
+        <source>This session (%n turn(s))</source>
         <translation>
-            <numerusform>Connected: %n model on offer.</numerusform>
-            <numerusform>Connected: %n models on offer.</numerusform>
+            <numerusform>This session (%n turn)</numerusform>
+            <numerusform>This session (%n turns)</numerusform>
         </translation>
     </message>
     <message>
-        <source>Connected: %1 is available.</source>
+        <source>Browse for a session file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Session:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Turn:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick two turns, e.g. a replay and its recording, or the same question asked of two models.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
-        <source>Connected, but “%1” is not among the %n model(s) the server lists: check the model name.</source>
+        <source>%1 (%n turn(s))</source>
         <translation>
-            <numerusform>Connected, but “%1” is not among the %n model the server lists: check the model name.</numerusform>
-            <numerusform>Connected, but “%1” is not among the %n models the server lists: check the model name.</numerusform>
+            <numerusform>%1 (%n turn)</numerusform>
+            <numerusform>%1 (%n turns)</numerusform>
         </translation>
     </message>
-</context>
-<context>
-    <name>ConversationRows</name>
     <message>
-        <source>Attempt %1 failed: %2</source>
+        <source>Compare With a Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>*The answer was withheld by a safety check.*</source>
+        <source>Loopscope sessions (*.loopscope.json);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Reached the limit of %1 iterations: the last answer was forced without tools.</source>
+        <source>Reading %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>You stopped the turn before it finished.</source>
+        <source>%1 has no turns.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The turn ended before the tool finished.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No result was recorded for this call.</source>
+        <source>Cannot read %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>DebugPanel</name>
+    <name>Loopscope::Ui::ComparisonView</name>
+    <message>
+        <source>A only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shown, not compared: two runs always differ in tokens, time and cost.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same in both runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only run A has this step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only run B has this step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare Runs — Loopscope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: %1    B: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Aligned steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request diff</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a model request to see what each run sent: its messages and parameters, lines only A sent in red (−), only B in green (+).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::DebugPanel</name>
     <message>
         <source>Debugger</source>
         <translation type="unfinished"></translation>
@@ -544,6 +3297,14 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
     </message>
     <message>
         <source>What letting it go will do</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Breakpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the breakpoints instead of the current stop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -583,10 +3344,6 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Breakpoints</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Debug mode: hold the loop at breakpoints</source>
         <translation type="unfinished"></translation>
     </message>
@@ -615,11 +3372,11 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Messages the model will receive (JSON):</source>
+        <source>Messages of the pending request</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Messages of the pending request</source>
+        <source>The messages the model will receive (JSON)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -635,10 +3392,6 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The held tool</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Arguments of the held tool call</source>
         <translation type="unfinished"></translation>
     </message>
@@ -651,11 +3404,23 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>What the model should read as the tool&apos;s result</source>
+        <source>Type a result instead: what the model should read as the tool&apos;s result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a result instead of running the tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As an error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Report it as an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report the typed result to the model as the tool&apos;s error</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -671,11 +3436,7 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Arguments (JSON)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Type a result instead</source>
+        <source>What the typed result will do</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -750,6 +3511,10 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
         </translation>
     </message>
     <message>
+        <source>Denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 is no longer on the workbench.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -767,6 +3532,13 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
+        <source>Applied: the model receives these %n message(s) on Step or Continue.</source>
+        <translation>
+            <numerusform>Applied: the model receives this %n message on Step or Continue.</numerusform>
+            <numerusform>Applied: the model receives these %n messages on Step or Continue.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Valid: %n message(s).</source>
         <translation>
             <numerusform>Valid: %n message.</numerusform>
@@ -774,12 +3546,35 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
         </translation>
     </message>
     <message>
+        <source>Applied: the tool runs with these arguments on Step or Continue.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Valid for the tool&apos;s schema.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Staged: the tool will not run; on Step or Continue the model reads this as an error.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Staged: the tool will not run; on Step or Continue the model reads this result.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changed since it was staged: press Use this result again to stage the new text.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>ElicitationCard</name>
+    <name>Loopscope::Ui::DiffView</name>
+    <message>
+        <source>Changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::ElicitationCard</name>
     <message>
         <source>Accept</source>
         <translation type="unfinished"></translation>
@@ -901,205 +3696,7 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
     </message>
 </context>
 <context>
-    <name>ExportCommand</name>
-    <message>
-        <source>Export a saved session (*.loopscope.json) as Markdown, standalone HTML, or its trace as OpenTelemetry GenAI spans in OTLP/JSON.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>md, html or otlp.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Write to this file instead of stdout.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>With otlp: include messages, tool arguments and results (opt-in in the GenAI conventions).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The session to export.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--format takes md, html or otlp</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>name exactly one session file (see --help)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cannot export the trace of %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cannot write to stdout</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ExportText</name>
-    <message>
-        <source>System</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>User</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Assistant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tool</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Loopscope session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Provider</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Base URL</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Agent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Created</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Updated</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tools</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Turns</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 in, %2 out</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Result</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tool error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tool call</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Arguments</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Arguments (not valid JSON)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No result was recorded.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Result of %1 (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>System prompt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exported from Loopscope.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Provider:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Agent:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Created:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Updated:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tools:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Turns:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tokens:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Result (error)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The arguments are not valid JSON:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tool result</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>FirstRunPanel</name>
+    <name>Loopscope::Ui::FirstRunPanel</name>
     <message>
         <source>&amp;Model:</source>
         <translation type="unfinished"></translation>
@@ -1110,6 +3707,14 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
     </message>
     <message>
         <source>Open &amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open an example: two tools in parallel, then a third</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open an example: wrong tool calls and the recovery</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1134,6 +3739,10 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
     </message>
     <message>
         <source>Open Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Or look around first: the examples are recorded sessions, opened without a provider.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1175,380 +3784,166 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
 </context>
 <context>
-    <name>HttpModelClient</name>
+    <name>Loopscope::Ui::JsonTreeView</name>
     <message>
-        <source>could not connect to %1 within %2 s</source>
+        <source>Key</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the provider sent nothing for %1 s</source>
+        <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The stream stopped: %1.</source>
+        <source>[1 item]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The connection was cut while the response arrived: %1</source>
+        <source>[%L1 items]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>could not reach %1: %2</source>
+        <source>… %L1 more</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 — retrying in %2 s (attempt %3 of %4)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>HttpTransport</name>
-    <message>
-        <source>the response ended without an answer to the request</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>HTTP %1</source>
+        <source>%1
+%2 µs since 1970</source>
+        <extracomment>Tooltip of a time in the JSON tree: the local date and time, then the recorded number</extracomment>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>JsonFields</name>
+    <name>Loopscope::Ui::LibrarySidebar</name>
     <message>
-        <source>null</source>
+        <source>Sessions &amp;Sidebar</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>true or false</source>
+        <source>Sessions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>a number</source>
+        <source>Show or hide the list of sessions (Ctrl+3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>a string</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>an array</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>an object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>missing</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 must be %2, not %3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is missing.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a whole number</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 must be a whole number from %2 to %3; it is %4.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 must be a number from %2 to %3; it is %4.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>an array of strings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>an array of objects</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 must be one of %2; it is %3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 must be a date and time in ISO 8601 with its zone, such as 2024-05-01T09:30:00.000Z; it is %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is only allowed on %2.</source>
+        <source>Stop the running turn before deleting its session.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>JsonRpcConnection</name>
+    <name>Loopscope::Ui::LoopPage</name>
     <message>
-        <source>no answer to %1 within %2 s</source>
+        <source>Maximum iterations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parallel tool calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the loop ends without an answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool timeout in seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider read timeout in seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Response size limit in megabytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request time limit in seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model calls in one turn before the loop must answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 runs a response&apos;s tool calls one after another.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reflect: one more model call, without tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary: list what the tools returned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing: say that the loop stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long a provider may stay silent in the middle of an answer before the call fails.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most one answer from a provider or an MCP server may hold; a larger one fails the call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long one provider request may take in all, however steadily it streams.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optional instructions the model gets before every conversation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Maximum iterations:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Parallel tool calls:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the loop &amp;ends:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool &amp;timeout:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider &amp;read timeout:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Response si&amp;ze limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;quest time limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;System prompt:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>Loopscope</name>
-    <message>
-        <source>The MCP server “%1” stopped: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” could not start: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Loopscope::ExportFileText</name>
-    <message>
-        <source>The trace cannot be exported: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 could not be written: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Loopscope::GeminiProtocol</name>
-    <message>
-        <source>Gemini reported an error: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Gemini blocked the prompt (%1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Gemini blocked the prompt (%1): %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Gemini sent a malformed stream event (%1): %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The stream ended before Gemini finished the response.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Gemini&apos;s response has no candidates.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Loopscope::HttpModelClient</name>
-    <message>
-        <source>the API key was rejected (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>rate limited (429)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not found (404): check the base URL and the model name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the provider refused the request (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the provider is overloaded (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the provider failed (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unexpected HTTP status %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Loopscope::JsonBodyDecoder</name>
-    <message>
-        <source>it is an array or a value</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1&apos;s response is not a JSON object (%2).</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Loopscope::LineDiff</name>
-    <message numerus="yes">
-        <source>… %n more line(s) of the diff not shown</source>
-        <translation>
-            <numerusform>… %n more line of the diff not shown</numerusform>
-            <numerusform>… %n more lines of the diff not shown</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>Loopscope::McpConfigImport</name>
-    <message>
-        <source>“%1” uses ${%2}, which VS Code asks for when it starts the server: edit the server and put the value in its place.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>“%1” uses ${workspaceFolder}: edit the server and put the folder in its place.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>“%1” uses ${%2}, which Loopscope does not expand: edit the server and put the value in its place.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Skipped “%1”: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a server needs a name.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>its entry is not an object.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>it uses the old HTTP+SSE transport, which Loopscope does not support. If the server also offers Streamable HTTP, add it by hand with that URL.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>its type “%1” is unknown.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>it has no URL.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>its URL “%1” is not an http:// or https:// address.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>its headers are not an object of strings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>“%1” has a URL ending in /sse, which usually means the old HTTP+SSE transport Loopscope does not support; it was imported as Streamable HTTP.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>it has neither a command nor a URL.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>its args are not a list of strings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>its env is not an object of strings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>“%1” reads variables from an envFile, which Loopscope does not: add them to its environment by hand.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Loopscope::NoProviderClient</name>
-    <message>
-        <source>No provider is configured: add one in Settings → Providers.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Loopscope::OllamaBodyDecoder</name>
-    <message>
-        <source>Ollama&apos;s response is incomplete: it does not say it is done.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Loopscope::OllamaResponseBuilder</name>
-    <message>
-        <source>Ollama reported an error: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Loopscope::OllamaStreamDecoder</name>
-    <message>
-        <source>The stream from Ollama was cut in the middle of a line.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The stream from Ollama ended before the response was complete.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Loopscope::ToolCallPreview</name>
-    <message numerus="yes">
-        <source>command: %1
-folder: %2
-timeout: %n s</source>
-        <translation>
-            <numerusform>command: %1
-folder: %2
-timeout: %n s</numerusform>
-            <numerusform>command: %1
-folder: %2
-timeout: %n s</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>Loopscope::Ui::SessionActions</name>
-    <message numerus="yes">
-        <source>%n finished turn(s) of &quot;%1&quot; are not saved anywhere.</source>
-        <translation>
-            <numerusform>%n finished turn of &quot;%1&quot; is not saved anywhere.</numerusform>
-            <numerusform>%n finished turns of &quot;%1&quot; are not saved anywhere.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>&amp;Discard %n Turn(s)</source>
-        <translation>
-            <numerusform>&amp;Discard %n Turn</numerusform>
-            <numerusform>&amp;Discard %n Turns</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Loopscope sessions (*.loopscope.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>MainWindow</name>
-    <message>
-        <source>Paused in the debugger</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Idle</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for a decision</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for the model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Running tools</source>
-        <translation type="unfinished"></translation>
-    </message>
+    <name>Loopscope::Ui::MainWindow</name>
     <message>
         <source>Loopscope</source>
         <translation type="unfinished"></translation>
@@ -1586,22 +3981,6 @@ timeout: %n s</numerusform>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Replay Turn…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Re-run the selected turn from its recorded responses, without network</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Fork From Here</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Start a new session with the conversation up to the selected turn or iteration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;MCP Prompts and Resources…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1634,10 +4013,6 @@ timeout: %n s</numerusform>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Session &amp;Library</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Debug</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1658,23 +4033,7 @@ timeout: %n s</numerusform>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Sessions</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Example Sessions</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>turn %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Forked into a new session: &quot;%1&quot;.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot fork: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1686,55 +4045,7 @@ timeout: %n s</numerusform>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Provider:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Provider</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Provider and model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Iteration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Loop state</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Add a provider in Settings to ask the agent; the question is still there.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Editing the last question: send to ask it again in its place.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No provider</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tokens: %L1 this turn · %L2 this session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Iteration %1 of %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No iteration yet</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1782,7 +4093,19 @@ timeout: %n s</numerusform>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+1 / Ctrl+2 / Ctrl+3&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Show or hide the conversation / the trace / the session library&lt;/td&gt;&lt;/tr&gt;</source>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Shift+M&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Put an MCP prompt or resource into the message&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;F2&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Rename the selected session in the sessions sidebar&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Delete&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Delete the selected session in the sessions sidebar&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+1 / Ctrl+2 / Ctrl+3&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Show or hide the conversation / the trace / the sessions sidebar&lt;/td&gt;&lt;/tr&gt;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1799,235 +4122,14 @@ timeout: %n s</numerusform>
     </message>
 </context>
 <context>
-    <name>MarkdownView</name>
+    <name>Loopscope::Ui::MarkdownView</name>
     <message>
         <source>Message text</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>McpClient</name>
-    <message>
-        <source>Last output: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” wants authorisation (HTTP %2): add an Authorization header in its settings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” did not answer %2 in time (%3).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” could not be reached for %2: %3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” answered with an error: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” refused to initialise: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” speaks MCP version “%2”, which Loopscope does not support (it supports %3).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” could not start: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>[Loopscope] the server exited on server/discover; starting it again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>crashed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>code %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” exited (%2) during start-up.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” exited (%2) during the call.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” exited (%2).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” is not running.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>[Loopscope] the HTTP session expired; initialising a new one</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” did not answer the call of “%2” within %3 s.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” asked for more input during the call of “%2”, which Loopscope does not support yet.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” did not finish starting within %2 s.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” was stopped during the call.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The call of “%1” on the MCP server “%2” was cancelled: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>McpCommand</name>
-    <message>
-        <source>failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not started</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>ready (protocol %1, %n tool(s))</source>
-        <translation>
-            <numerusform>ready (protocol %1, %n tool)</numerusform>
-            <numerusform>ready (protocol %1, %n tools)</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>unknown</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” did not start.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the call was cancelled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the tool reported an error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>progress: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cancelled by the user</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>more than one MCP server offers the tool &quot;%1&quot;: %2; name one as server/tool</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no ready MCP server offers the tool &quot;%1&quot;, and some did not start: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no MCP server offers the tool &quot;%1&quot;: they offer no tools</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no MCP server offers the tool &quot;%1&quot;: the tools are %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>note: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>list: connect to each MCP server, print its state and tools, and end it again.
-call TOOL [ARGUMENTS]: connect to the servers, call the one tool of that name (its MCP
-name, the name the model sees, or server/tool) with a JSON object of arguments (default
-{}), print the result on stdout and progress on stderr, and end the servers again. A form
-the server asks for (elicitation) is accepted with the fields&apos; default values under
---approve all, else declined. Ctrl+C cancels the call.
-
-Exit codes:
-  0    list: every server is ready; call: the tool answered
-  1    list: one or more failed; call: the tool reported an error (its text on stdout),
-       or the call or a server failed (on stderr)
-  2    bad usage: unknown option, invalid JSON, an unknown or ambiguous tool
-  130  cancelled by SIGINT (Ctrl+C) or SIGTERM</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>call: forms the server asks for are accepted with their default values (all) or declined (none). Default: none.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What to do: list or call.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>call: the tool to call.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>call: its arguments as a JSON object (default {}).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>list takes no arguments (see --help)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>call takes a tool and, optionally, its arguments as JSON (see --help)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the commands are list and call (see --help)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--approve takes all or none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the arguments are not valid JSON: %1 (at character %2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the arguments must be a JSON object, like {&quot;a&quot;: 1}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no MCP server is configured (use --mcp-config or --mcp-url)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No MCP server is configured.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the MCP server &quot;%1&quot; asked &quot;%2&quot;: accepted with the defaults</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the MCP server &quot;%1&quot; asked &quot;%2&quot;: declined</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>McpResourcesDialog</name>
+    <name>Loopscope::Ui::McpResourcesDialog</name>
     <message>
         <source>&amp;Insert into Message</source>
         <translation type="unfinished"></translation>
@@ -2082,7 +4184,7 @@ Exit codes:
     </message>
 </context>
 <context>
-    <name>McpServerEditor</name>
+    <name>Loopscope::Ui::McpServerEditor</name>
     <message>
         <source>Server name</source>
         <translation type="unfinished"></translation>
@@ -2233,54 +4335,7 @@ Exit codes:
     </message>
 </context>
 <context>
-    <name>McpServerOptions</name>
-    <message>
-        <source>Use the MCP servers of this file ({&quot;mcpServers&quot;: {…}}, as Claude Desktop and .mcp.json write it); repeatable. Without it: the servers enabled in the saved settings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Also use the Streamable HTTP MCP server at this URL, named after its host:port (e.g. 127.0.0.1:8080); repeatable. Without --mcp-config: instead of the saved servers.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Use only this MCP server; repeatable.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Use no MCP server, not even the saved ones.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--no-mcp cannot be combined with --mcp-config, --mcp-url or --mcp-server</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the MCP server &quot;%1&quot; is configured twice (in &quot;%2&quot; again)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>--mcp-url takes an http:// or https:// address, not &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the MCP server &quot;%1&quot; is configured twice (--mcp-url &quot;%2&quot;)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the saved MCP server &quot;%1&quot; is used without its secret headers: the command line reads no keychain (use --mcp-config)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>there is no MCP server &quot;%1&quot;: none is configured</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>there is no MCP server &quot;%1&quot;: the servers are %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>McpServersPage</name>
+    <name>Loopscope::Ui::McpServersPage</name>
     <message>
         <source>Import from Claude Desktop</source>
         <translation type="unfinished"></translation>
@@ -2491,39 +4546,7 @@ Exit codes:
     </message>
 </context>
 <context>
-    <name>McpTool</name>
-    <message>
-        <source>
-[truncated: showed %1 of %2 characters]</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The call to %1 on the MCP server “%2” was cancelled.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>it was removed from the configuration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>it is still starting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>it was stopped</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” is not running: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The user stopped the call or its time ran out.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>MessageWidget</name>
+    <name>Loopscope::Ui::MessageWidget</name>
     <message>
         <source>You</source>
         <translation type="unfinished"></translation>
@@ -2566,37 +4589,7 @@ Exit codes:
     </message>
 </context>
 <context>
-    <name>ModelLister</name>
-    <message>
-        <source>No answer from %1 within %2 s.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not reach %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The model list from %1 is not a JSON object: check the base URL.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>NdjsonParser</name>
-    <message>
-        <source>Line %1 of the JSON stream is longer than %2 bytes.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Line %1 of the JSON stream is not valid JSON: %2 at offset %3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Line %1 of the JSON stream is not a JSON object.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>NoticeCard</name>
+    <name>Loopscope::Ui::NoticeCard</name>
     <message>
         <source>Retry</source>
         <translation type="unfinished"></translation>
@@ -2629,28 +4622,117 @@ Exit codes:
         <source>Note</source>
         <translation type="unfinished"></translation>
     </message>
-</context>
-<context>
-    <name>OllamaProbe</name>
     <message>
-        <source>%1 did not answer within %2 s.</source>
+        <source>Retrying</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 answered with HTTP status %2: not an Ollama server.</source>
+        <source>Recovered by retrying</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Nothing answered at %1 (%2).</source>
+        <source>Retrying did not help</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 answered, but not like an Ollama server.</source>
+        <source>Context nearly full</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>PlaygroundWindow</name>
+    <name>Loopscope::Ui::PlaygroundWindow</name>
+    <message>
+        <source>Failed (HTTP %1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>→ calls %1(%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finish: %1 · model %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens: %1 in, %2 out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time: %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Fork from Here with This Response</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Playground — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The profile&apos;s model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Provider:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request (messages, tools and options as JSON)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recorded response</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No provider profile is configured: add one in Settings → Providers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick a provider profile to send to.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sending to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled: nothing was kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answered; kept as re-run %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider failed; kept as re-run %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick a re-run to fork with.</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
         <source>%n token(s)</source>
         <translation>
@@ -2658,54 +4740,92 @@ Exit codes:
             <numerusform>%n tokens</numerusform>
         </translation>
     </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2 · %3 · %4</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
-    <name>VariantFork</name>
+    <name>Loopscope::Ui::ProviderPicker</name>
+    <message>
+        <source>Set &amp;Key…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model for the next turn of this session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Provider:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider for the next turn of this session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Listing the models of %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider lists no models: type the name of one.</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
-        <source>This response calls %n tool(s), which would have no results: fork from a response that answers in text, or edit the request so that it does.</source>
+        <source>The model for the next turn of this session; %n listed, or type one.</source>
         <translation>
-            <numerusform>This response calls %n tool, which would have no results: fork from a response that answers in text, or edit the request so that it does.</numerusform>
-            <numerusform>This response calls %n tools, which would have no results: fork from a response that answers in text, or edit the request so that it does.</numerusform>
+            <numerusform>The model for the next turn of this session; %n listed, or type one.</numerusform>
+            <numerusform>The model for the next turn of this session; %n listed, or type one.</numerusform>
         </translation>
     </message>
-</context>
-<context>
-    <name>ProviderOptions</name>
     <message>
-        <source>Wire protocol: openai (also Ollama /v1, llama.cpp, vLLM, LM Studio, OpenRouter), anthropic, gemini or ollama.</source>
+        <source>The models could not be listed: %1
+Type the name of a model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The API&apos;s base URL, e.g. https://api.openai.com/v1 or http://localhost:11434. Default: the provider&apos;s.</source>
+        <source>The next turn uses %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The model name.</source>
+        <source>This session ran on %1, which no provider here reaches; the next turn uses %2.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The environment variable holding the API key. Default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY (Ollama needs none).</source>
+        <source>This session continues on %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>unknown provider &quot;%1&quot;: use openai, anthropic, gemini or ollama</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the base URL &quot;%1&quot; is not an http(s) URL</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>name the model with --model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (command line)</source>
+        <source>This session continues on %1 with %2.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>ProviderProfileEditor</name>
+    <name>Loopscope::Ui::ProviderProfileEditor</name>
+    <message>
+        <source>Store the key in a fi&amp;le only you can read</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>&amp;Stream the answer as it is written</source>
         <translation type="unfinished"></translation>
@@ -2767,6 +4887,26 @@ Exit codes:
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>No keychain is available on this desktop, so the key cannot be kept in one. Name an environment variable that holds it, or store the key in a file only you can read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use an en&amp;vironment variable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the key from an environment variable set before Loopscope starts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store the key in a file only you can read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Without a keychain: the key is kept unencrypted in a file only your user account can read, as gh and docker do.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Temperature</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2776,6 +4916,26 @@ Exit codes:
     </message>
     <message>
         <source>Maximum output tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>price table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>USD per million tokens. Set both prices to override the built-in price table; local servers cost 0 without them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input price per million tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output price per million tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context window</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2827,6 +4987,30 @@ Exit codes:
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&amp;Input price per M tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output pri&amp;ce per M tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context &amp;window (tokens):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store the Key in a File?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key will be kept unencrypted in a file that only your user account can read. Anyone who can use your account, and your backups, can read it too. A keychain would keep it encrypted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store in a File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Give the profile a name.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2863,11 +5047,23 @@ Exit codes:
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>stored in the key file — type to replace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>stored in the keychain — type to replace</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>the key file could not be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>the keychain could not be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no keychain on this desktop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2879,15 +5075,1642 @@ Exit codes:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The key is kept in your system keychain, never in the settings file. Or name an environment variable that holds it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The key is read from the environment variable %1; the keychain is not used for this profile.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The key is kept in a file only you can read, never in the settings file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key is kept in your system keychain, never in the settings file. Or name an environment variable that holds it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key file: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Keychain: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::ProvidersPage</name>
+    <message>
+        <source>Provider profiles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;dd</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a provider profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected provider profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make de&amp;fault</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make the selected profile the default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New conversations use the default profile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No provider yet. Press Add to set one up: an OpenAI-compatible service, Anthropic, Google Gemini, or an Ollama server on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider “%1”: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key for “%1” is in the keychain but stayed in the key file: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a removed profile&apos;s key stayed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key for “%1” stays in the key file: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key for “%1” was not saved: there is no key file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No keychain is available on this desktop to keep the key for “%1”: name an environment variable for it, or store it in a file only you can read (Providers).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key for “%1” was not saved: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the environment variable %1 is not set.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no keychain is available on this desktop to hold the key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the keychain could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the key file could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::ReplayWindow</name>
+    <message>
+        <source>Run &amp;tools live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue &amp;Live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;ompare…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay: %1 — Loopscope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press Replay to run the recorded turn again.
+Its answers, tool calls and errors appear here; select one to find it in the trace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the tools again instead of using the results the recording holds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send this and every later model call to the current provider.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare the replayed turn with its recording, or with another session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep the replayed run as a session in the library</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This turn cannot be replayed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ready to replay &quot;%1&quot; from its recorded responses, without network. Set breakpoints in the debugger to pause on the way.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The replay could not start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replaying from the recording…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Diverged from the recording at model call %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No provider is configured to continue live; stop, or configure one in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continuing live with the current provider…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay &amp;Again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the recorded turn again from the start, in a new trace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reproduced: the same tool calls and the same answer as recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Did not reproduce: it diverged at model call %1 (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Did not reproduce: the outcome or the tool calls differ from the recording.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (replay)</source>
+        <extracomment>The title of a replayed run kept as a session</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the folder cannot be made.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The replay could not be saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved as &quot;%1&quot; in the session library.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::SessionActions</name>
+    <message numerus="yes">
+        <source>%n finished turn(s) of &quot;%1&quot; are not saved anywhere.</source>
+        <translation>
+            <numerusform>%n finished turn of &quot;%1&quot; is not saved anywhere.</numerusform>
+            <numerusform>%n finished turns of &quot;%1&quot; are not saved anywhere.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&amp;Discard %n Turn(s)</source>
+        <translation>
+            <numerusform>&amp;Discard %n Turn</numerusform>
+            <numerusform>&amp;Discard %n Turns</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Loopscope sessions (*.loopscope.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;New Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import OpenAI Messages…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start a new, empty session (Ctrl+N)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As &amp;Markdown…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As Standalone &amp;HTML…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace as &amp;OpenTelemetry (OTLP/JSON)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened &quot;%1&quot; (upgraded from format %2; saving writes the new format).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be opened: %2
+
+The conversation you had open is unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear the List</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the changes?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; has changes that are not saved in a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every finished turn is also kept in the session library.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the example</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened the example &quot;%1&quot;: replay it from the Debug menu, no provider needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Session As</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot save the session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be written: %2
+
+Nothing was lost: the conversation is still open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import OpenAI Messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON files (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported %1 messages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OTLP JSON (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::SessionLibraryPanel</name>
+    <message>
+        <source>Untitled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rename</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search sessions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved sessions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sessions matching the search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session library status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected session&apos;s file, after asking (Delete)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start a new conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change the selected session&apos;s title (F2); its file keeps its name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This file cannot be opened: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No session mentions “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) mention “%1”.</source>
+        <translation>
+            <numerusform>%n session mentions “%1”.</numerusform>
+            <numerusform>%n sessions mention “%1”.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No saved sessions yet: each finished turn is saved here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n saved session(s)</source>
+        <translation>
+            <numerusform>%n saved session</numerusform>
+            <numerusform>%n saved sessions</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Today %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Yesterday %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s) ago</source>
+        <translation>
+            <numerusform>%n day ago</numerusform>
+            <numerusform>%n days ago</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete “%1”? Its file is removed from the disk.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::SessionStatusBar</name>
+    <message>
+        <source>Paused in the debugger</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for a decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider and model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loop state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens: %1%L2 this turn · %1%L3 this session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1%2 · %1%3 tokens</source>
+        <extracomment>The status bar&apos;s token counts in a narrow window: this turn · this session</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost: %1 this turn · %2 this session</source>
+        <extracomment>The status bar&apos;s cost in USD; &quot;—&quot; when no model call had a known price</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last request&apos;s tokens, as the provider counted them, plus its answer, against the model&apos;s context window (from the price table or the provider profile).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No iteration yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings pages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;MCP Servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not every key was saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::ToolCallCard</name>
+    <message>
+        <source>Arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool call %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the details of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show or hide the arguments and the result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide the details of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for your approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused at a breakpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blocked by a safety check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::ToolsPage</name>
+    <message>
+        <source>Built-in tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before it runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enable %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Approval for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run without asking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask me first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Always allowed from the chat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool calls always allowed within a folder, command prefix or host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remo&amp;ve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected rule: its calls are asked about again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added when you choose “Always allow” for a folder, a command prefix or a host on an approval in the chat.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workspace folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the workspace folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workspace &amp;folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file tools read and write only inside this folder; run_command starts in it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fetch_url may reach this computer and the &amp;local network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow fetch_url to reach private addresses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: fetch_url refuses loopback and private network addresses (localhost, 192.168.x.x, 10.x.x.x, …), so a model cannot reach your router or services running on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The workspace folder %1 does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: commands starting with “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 for %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the Workspace Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::TraceDetailsPane</name>
+    <message>
+        <source>Next Match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous Match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy as JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy as curl</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timing and tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search the details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step as JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a step in the trace to see its request, response, arguments or result.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy this step, as shown, to the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy a curl command that replays the last attempt of this model call (credentials are masked)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request as sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The request body as it went to the provider, keys in the order sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Response</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Views of the step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raw</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The whole step as JSON, with search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the approval showed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the approval showed when you decided: the diff, the command, the address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show all of the JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Long steps show their beginning; this shows the whole text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No step selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show all %L1 lines (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <extracomment>The details pane&apos;s title: the kind of step, then its label</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Started %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>still running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>took %1 (%2 working, %3 waiting for you)</source>
+        <extracomment>The details pane: a step&apos;s whole time, the machine&apos;s part, the part spent waiting for the user</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>took %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ended %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens (%2 in, %3 out)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cost %1</source>
+        <extracomment>A step&apos;s cost in USD in the details pane, e.g. &quot;cost $0.0123&quot;; &quot;—&quot; when unknown</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>context %1</source>
+        <extracomment>The request&apos;s tokens against the model&apos;s context window, e.g. &quot;context 12.3k / 128k tokens&quot;</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for a decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allowed once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allowed always</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allowed always (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>you gave the result instead of running the tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>you answered the server&apos;s question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>you declined to answer the server&apos;s question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server&apos;s question was cancelled unanswered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled before anyone decided</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, arguments edited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; retried after %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <extracomment>Search position, e.g. &quot;2 of 7&quot;</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::TraceFilterBar</name>
+    <message>
+        <source>Errors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kinds to show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show only some kinds of steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All Kinds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show only calls of tools whose name contains this text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Errors only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show only steps that failed, were blocked or were denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show every step again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n kind(s)</source>
+        <translation>
+            <numerusform>%n kind</numerusform>
+            <numerusform>%n kinds</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::TraceInspector</name>
+    <message>
+        <source>Trace inspector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow new steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scroll to new steps as the agent adds them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace tree</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timeline of the turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::TraceTimeline</name>
+    <message>
+        <source>Timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s) of the turn on a time axis</source>
+        <translation>
+            <numerusform>%n step of the turn on a time axis</numerusform>
+            <numerusform>%n steps of the turn on a time axis</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No turn to show yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model or tool calls in this turn yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>took %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+%2 · %3
+started %4 before the turn</source>
+        <extracomment>Tooltip of a step that began before its turn (an MCP server&apos;s start-up the turn waited for)</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+%2 · %3
+started at +%4 %5</source>
+        <extracomment>Tooltip of a timeline bar: label, kind, status, start offset, duration</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::TurnActions</name>
+    <message>
+        <source>&amp;Replay Turn…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Fork From Here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare Turns…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compare With…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-run in &amp;Playground…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-run the selected turn from its recorded responses, without network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start a new session with the conversation up to the selected turn or iteration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show two turns side by side, step by step, with their first difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare the selected turn with another turn or session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit the selected model call&apos;s request and send it to any provider, beside its recorded answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>turn %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, turn %2 as recorded</source>
+        <extracomment>The recorded turn a replay is compared with</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forked into a new session: &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot fork: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replay: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This replay has no turn to compare yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a model call in the trace to re-run it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::WriteFileTool</name>
+    <message>
+        <source>The content is %1 bytes, more than the %2 bytes write_file accepts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write &apos;%1&apos;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overwrote &apos;%1&apos; with %2 bytes (%3 lines); it had %4 bytes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Created &apos;%1&apos; with %2 bytes (%3 lines).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>McpCommand</name>
+    <message>
+        <source>failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>ready (protocol %1, %n tool(s))</source>
+        <translation>
+            <numerusform>ready (protocol %1, %n tool)</numerusform>
+            <numerusform>ready (protocol %1, %n tools)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” did not start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the call was cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tool reported an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>progress: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled by the user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>more than one MCP server offers the tool &quot;%1&quot;: %2; name one as server/tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no ready MCP server offers the tool &quot;%1&quot;, and some did not start: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no MCP server offers the tool &quot;%1&quot;: they offer no tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no MCP server offers the tool &quot;%1&quot;: the tools are %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>list: connect to each MCP server, print its state and tools, and end it again.
+call TOOL [ARGUMENTS]: connect to the servers, call the one tool of that name (its MCP
+name, the name the model sees, or server/tool) with a JSON object of arguments (default
+{}), print the result on stdout and progress on stderr, and end the servers again. A form
+the server asks for (elicitation) is accepted with the fields&apos; default values under
+--approve all, else declined. Ctrl+C cancels the call.
+
+Exit codes:
+  0    list: every server is ready; call: the tool answered
+  1    list: one or more failed; call: the tool reported an error (its text on stdout),
+       or the call or a server failed (on stderr)
+  2    bad usage: unknown option, invalid JSON, an unknown or ambiguous tool
+  130  cancelled by SIGINT (Ctrl+C) or SIGTERM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>call: forms the server asks for are accepted with their default values (all) or declined (none). Default: none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What to do: list or call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>call: the tool to call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>call: its arguments as a JSON object (default {}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>list takes no arguments (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>call takes a tool and, optionally, its arguments as JSON (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the commands are list and call (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--approve takes all or none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the arguments are not valid JSON: %1 (at character %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the arguments must be a JSON object, like {&quot;a&quot;: 1}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no MCP server is configured (use --mcp-config or --mcp-url)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No MCP server is configured.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked &quot;%2&quot;: accepted with the defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked &quot;%2&quot;: declined</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>McpServerOptions</name>
+    <message>
+        <source>Use the MCP servers of this file ({&quot;mcpServers&quot;: {…}}, as Claude Desktop and .mcp.json write it); repeatable. Without it: the servers enabled in the saved settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also use the Streamable HTTP MCP server at this URL, named after its host:port (e.g. 127.0.0.1:8080); repeatable. Without --mcp-config: instead of the saved servers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use only this MCP server; repeatable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use no MCP server, not even the saved ones.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--no-mcp cannot be combined with --mcp-config, --mcp-url or --mcp-server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; is configured twice (in &quot;%2&quot; again)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--mcp-url takes an http:// or https:// address, not &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; is configured twice (--mcp-url &quot;%2&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the saved MCP server &quot;%1&quot; is used without its secret headers: the command line reads no keychain (use --mcp-config)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no MCP server &quot;%1&quot;: none is configured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no MCP server &quot;%1&quot;: the servers are %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>NdjsonParser</name>
+    <message>
+        <source>Line %1 of the JSON stream is longer than %2 bytes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line %1 of the JSON stream is not valid JSON: %2 at offset %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line %1 of the JSON stream is not a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PlaygroundRequest</name>
+    <message>
+        <source>The request is not valid JSON at character %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The request must be a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The request needs a non-empty &quot;messages&quot; array.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message %1 needs a &quot;role&quot;: system, user, assistant or tool.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message %1 has a tool call without a &quot;name&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;tools&quot; must be an array.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;options&quot; must be an object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PlaygroundWindow</name>
+    <message numerus="yes">
+        <source>%n token(s)</source>
+        <translation type="vanished">
+            <numerusform>%n token</numerusform>
+            <numerusform>%n tokens</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ProviderOptions</name>
+    <message>
+        <source>Wire protocol: openai (also Ollama /v1, llama.cpp, vLLM, LM Studio, OpenRouter), anthropic, gemini or ollama.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The API&apos;s base URL, e.g. https://api.openai.com/v1 or http://localhost:11434. Default: the provider&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The environment variable holding the API key. Default: OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY (Ollama needs none).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown provider &quot;%1&quot;: use openai, anthropic, gemini or ollama</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the base URL &quot;%1&quot; is not an http(s) URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (command line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>with --model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name the model %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3021,25 +6844,6 @@ Exit codes:
     </message>
 </context>
 <context>
-    <name>ReplayModelClient</name>
-    <message>
-        <source>The live model client of the replay is gone.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the recording has no model call %1: the recorded turn ended after %2 model calls</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The recorded model call failed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The replay diverged from the recording at model call %1; stopped.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>ReplayReport</name>
     <message>
         <source>reproduced</source>
@@ -3051,108 +6855,6 @@ Exit codes:
     </message>
     <message>
         <source>not reproduced: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ReplayRun</name>
-    <message>
-        <source>the replayed turn ended before model call %1; the recording has %2 model calls</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>diverged at model call %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the turn ended differently: recorded %1, now %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the answer differs: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>tool call %1 differs: recorded %2 %3, now %4 %5</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the turn made %1 tool calls; the recording has %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ReplayWindow</name>
-    <message>
-        <source>Run &amp;tools live</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Replay</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Continue &amp;Live</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Replay: %1 — Loopscope</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Replay status</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run the tools again instead of using the results the recording holds.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Send this and every later model call to the current provider.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This turn cannot be replayed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Ready to replay &quot;%1&quot; from its recorded responses, without network. Set breakpoints in the debugger to pause on the way.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The replay could not start.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Replaying from the recording…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Diverged from the recording at model call %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No provider is configured to continue live; stop, or configure one in Settings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Continuing live with the current provider…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reproduced: the same tool calls and the same answer as recorded.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Did not reproduce: it diverged at model call %1 (%2).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Did not reproduce: the outcome or the tool calls differ from the recording.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3215,25 +6917,6 @@ Exit codes:
     </message>
 </context>
 <context>
-    <name>RuleShieldText</name>
-    <message>
-        <source>The rule has an empty pattern.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Invalid regular expression &quot;%1&quot;: %2 (at offset %3).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>matched keyword &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>matched pattern &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>RunCommand</name>
     <message>
         <source>MCP servers: their tools join the built-in ones. They run only with an explicit
@@ -3287,10 +6970,6 @@ The API key is read from an environment variable, never from the command line.
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tool calls: all runs them, none denies every one (the model is told). Default: all.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Write the live event stream as JSON Lines to a file, or to stdout with -. With -, the answer is not printed again: it is in the &quot;finished&quot; event.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3339,14 +7018,6 @@ The API key is read from an environment variable, never from the command line.
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>tool calls are not approved in this run (--approve none)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>MCP tools are not approved in this run: they need an explicit --approve all</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>cannot write the trace to &quot;%1&quot;: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3374,1287 +7045,63 @@ The API key is read from an environment variable, never from the command line.
         <source>the MCP server &quot;%1&quot; asked &quot;%2&quot;: declined</source>
         <translation type="unfinished"></translation>
     </message>
-</context>
-<context>
-    <name>SessionActions</name>
     <message>
-        <source>&amp;New Session</source>
+        <source>Tool calls: all runs them, none denies every one (the model is told). Default: the read-only built-in tools run; write_file, edit_file, run_command, fetch_url and MCP tools only with an explicit all (or --approve-tools).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Open…</source>
+        <source>Comma-separated built-in tools that may run; every other tool call is denied (the model is told why). Instead of --approve.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Open &amp;Recent</source>
+        <source>Let fetch_url reach loopback and private network addresses (refused by default).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Save</source>
+        <source>give either --approve or --approve-tools, not both</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Save &amp;As…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Import OpenAI Messages…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Export</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Start a new, empty session (Ctrl+N)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>As &amp;Markdown…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>As Standalone &amp;HTML…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace as &amp;OpenTelemetry (OTLP/JSON)…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Opened %1 (upgraded from format %2; saving writes the new format).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Opened %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot open the session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 could not be opened: %2
-
-The conversation you had open is unchanged.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Clear the List</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save the changes?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; has changes that are not saved in a file.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every finished turn is also kept in the session library.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot open the example</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Opened the example &quot;%1&quot;: replay it from the Debug menu, no provider needed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open Session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>JSON files (*.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save Session As</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot save the session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 could not be written: %2
-
-Nothing was lost: the conversation is still open.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Import OpenAI Messages</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>JSON files (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot import</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Imported %1 messages.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Markdown (*.md)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>HTML (*.html)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>OTLP JSON (*.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot export</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exported to %1.</source>
+        <source>--approve-tools: unknown tool &quot;%1&quot;: the built-in tools are %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>SessionDocument</name>
-    <message>
-        <source>Untitled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Another session is still being opened.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>SessionLibrary</name>
-    <message>
-        <source>The file could not be read.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not a session of this library.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not delete &quot;%1&quot;: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>SessionLibraryPanel</name>
-    <message>
-        <source>Untitled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Title</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Updated</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Turns</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Match</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Open</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Delete…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Search sessions</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved sessions</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sessions matching the search</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Session library status</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This file cannot be opened: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Searching…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No session mentions “%1”.</source>
-        <translation type="unfinished"></translation>
-    </message>
+    <name>RunComparison</name>
     <message numerus="yes">
-        <source>%n session(s) mention “%1”.</source>
+        <source>%1 · %n token(s)</source>
+        <extracomment>An iteration&apos;s time and tokens in a comparison, e.g. &quot;1.20 s · 540 tokens&quot;</extracomment>
         <translation>
-            <numerusform>%n session mention “%1”.</numerusform>
-            <numerusform>%n sessions mention “%1”.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>No saved sessions yet: each finished turn is saved here.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n saved session(s)</source>
-        <translation>
-            <numerusform>%n saved session</numerusform>
-            <numerusform>%n saved sessions</numerusform>
+            <numerusform>%1 · %n token</numerusform>
+            <numerusform>%1 · %n tokens</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n day(s) ago</source>
+        <source>%1 · %n message(s)</source>
         <translation>
-            <numerusform>%n day ago</numerusform>
-            <numerusform>%n days ago</numerusform>
+            <numerusform>%1 · %n message</numerusform>
+            <numerusform>%1 · %n messages</numerusform>
         </translation>
     </message>
-    <message>
-        <source>Delete Session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Delete “%1”? Its file is removed from the disk.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>SettingsDialog</name>
-    <message>
-        <source>Settings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Settings pages</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Providers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Loop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tools</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Appearance</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Settings status</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Provider profiles</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A&amp;dd</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add a provider profile</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Remove</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove the selected provider profile</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Make de&amp;fault</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Make the selected profile the default</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>New conversations use the default profile.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No provider yet. Press Add to set one up: an OpenAI-compatible service, Anthropic, Google Gemini, or an Ollama server on this computer.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(no name)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (default)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Maximum iterations</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model calls in one turn before the loop must answer.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Parallel tool calls</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>1 runs a response&apos;s tool calls one after another.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>When the loop ends without an answer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reflect: one more model call, without tools</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Summary: list what the tools returned</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Nothing: say that the loop stopped</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tool timeout in seconds</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Provider read timeout in seconds</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>How long a provider may stay silent in the middle of an answer before the call fails.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>System prompt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Optional instructions the model gets before every conversation.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Maximum iterations:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Parallel tool calls:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>When the loop &amp;ends:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tool &amp;timeout:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Provider &amp;read timeout:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;System prompt:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Built-in tools</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Enabled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Before it runs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Enable %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Approval for %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run without asking</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Ask me first</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Never run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Workspace folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Browse…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose the workspace folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Workspace &amp;folder:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file tools read only inside this folder.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Send with &amp;Enter (Shift+Enter starts a new line)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Send with Enter</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Ctrl+Enter always sends.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Loopscope follows your system&apos;s light or dark palette. To switch, change the colour scheme in your desktop settings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;MCP Servers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>New provider</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the environment variable %1 is not set.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the keychain could not be read: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose the Workspace Folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Provider “%1”: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The workspace folder %1 does not exist.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a removed profile&apos;s key stayed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the key for “%1” was not saved: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The keychain refused: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saving…</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>SseParser</name>
-    <message>
-        <source>The event stream sent a line or event larger than %1 bytes.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>StepDebugger</name>
-    <message>
-        <source>No tool call is held.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The arguments are not valid JSON: %1 at offset %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The arguments must be a JSON object.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The arguments do not match the schema of %1:
-%2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The messages are not valid JSON: %1 at offset %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The messages must be a JSON array of message objects.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Message %1 is not a JSON object.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Message %1 has an unknown role &quot;%2&quot; (system, user, assistant or tool).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The text of message %1 must be a string.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ToolApprovalPolicy</name>
-    <message>
-        <source>The user does not allow the tool &quot;%1&quot; to run.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The user denied this call.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ToolCallCard</name>
-    <message>
-        <source>Arguments</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Result</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tool call %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show the details of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show or hide the arguments and the result</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is running</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Progress</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hide the details of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Running…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for your approval</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Done</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Denied</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Blocked by a safety check</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ToolPhase</name>
-    <message>
-        <source>The tool failed with an exception: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The tool failed with an unknown exception.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Unknown tool &apos;%1&apos;. Available tools: %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The arguments are not valid JSON (%1 at offset %2). Send a JSON object that matches the tool&apos;s schema.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The arguments must be a JSON object, not %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>an array</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a plain value</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not executed: %1 was requested with these same arguments %2 times in a row and would give the same result. Use the earlier result or try something different.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The arguments do not match the schema of %1:
-%2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for your approval</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Paused at a breakpoint</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for a decision</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Denied by the user.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Denied by the user: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The edited arguments are not a valid JSON object.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Blocked by a safety check: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The tool did not finish within its time limit of %1 s and was stopped.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancelled by the user before the tool finished.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Tr</name>
-    <message>
-        <source>The file %1 is empty.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file %1 is not valid JSON: %2 at offset %3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file %1 does not hold a JSON object.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file %1 lists no MCP servers: it has neither “mcpServers” nor “servers”.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file %1 has “%2”, but not as an object of servers.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file %1 lists no MCP servers.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot read %1: %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>An MCP server has no name.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>has an unknown transport “%1” (stdio or http).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>has arguments that are not a list of strings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>has an environment that is not an object of strings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>has secret environment names that are not a list of strings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>has headers that are not an object of strings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>has secret header names that are not a list of strings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>has no command to start.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>needs an http:// or https:// URL, not “%1”.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>has disabled tools that are not a list of strings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>has tool approval rules that are not an object of strings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>has an unknown approval rule “%1” for the tool “%2” (always, ask or never).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>has an unknown default approval “%1” (always, ask or never).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>has a request timeout that is not a positive number of milliseconds.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The stored MCP servers could not be read; none are configured.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the header %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the environment variable %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1”: %2 has no value in the keychain.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1”: %2 could not be read from the keychain: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1”: %2 was not saved in the keychain: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A removed MCP secret (%1) stayed in the keychain: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>Trace</name>
-    <message>
-        <source>Trace node %1: the field &quot;%2&quot; is missing.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace node %1: the field &quot;%2&quot; must be %3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a 32-bit integer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>an integer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace node %1: the tree is nested deeper than %2 levels.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace node %1: a node must be a JSON object.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace node %1: the id must not be negative.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace node %1: unknown kind &quot;%2&quot;.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace node %1: unknown status &quot;%2&quot;.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace node %1: either every node has an id or none does.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace node %1: its id must be greater than its parent&apos;s.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace node %1: its id must be greater than the previous sibling&apos;s.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace node %1: unknown data type &quot;%2&quot;.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The trace holds the node id %1 twice.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>TraceDetailsPane</name>
-    <message>
-        <source>Next Match</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Previous Match</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy as JSON</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy as curl</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Step details</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Timing and tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attempts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attempt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>HTTP</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Duration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Outcome</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Search the details</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Search JSON</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Matches</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Find</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Step as JSON</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Select a step in the trace to see its request, response, arguments or result.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy this step, as shown, to the clipboard</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Copy a curl command that replays the last attempt of this model call (credentials are masked)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No step selected</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <extracomment>The details pane&apos;s title: the kind of step, then its label</extracomment>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Started %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>took %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>still running</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 tokens (%2 in, %3 out)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tool %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Succeeded</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1; retried after %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No matches</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <extracomment>Search position, e.g. &quot;2 of 7&quot;</extracomment>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>TraceFilterBar</name>
-    <message>
-        <source>Errors only</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace filter</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Kinds to show</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show only some kinds of steps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>All Kinds</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tool name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show only calls of tools whose name contains this text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show only steps that failed, were blocked or were denied</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clear</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clear the filter</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show every step again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>All kinds</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
-        <source>%n kind(s)</source>
+        <source> · %n tool(s)</source>
         <translation>
-            <numerusform>%n kind</numerusform>
-            <numerusform>%n kinds</numerusform>
+            <numerusform> · %n tool</numerusform>
+            <numerusform> · %n tools</numerusform>
         </translation>
     </message>
-</context>
-<context>
-    <name>TraceInspector</name>
-    <message>
-        <source>Trace inspector</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Follow</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Follow new steps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scroll to new steps as the agent adds them</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Trace tree</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Timeline of the turn</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>TraceModel</name>
-    <message>
-        <source>Turn</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Iteration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model call</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Retry</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tool call</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Shield check</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reflection</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Summary</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Handoff</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>MCP server</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Wait</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Running</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>OK</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Blocked</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Denied</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Skipped</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Limited</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <extracomment>A duration in milliseconds, e.g. &quot;12.3 ms&quot;</extracomment>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Kind</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Duration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>TraceTimeline</name>
-    <message>
-        <source>Timeline</source>
-        <translation type="unfinished"></translation>
+    <message numerus="yes">
+        <source> (%n iteration(s) against %1)</source>
+        <translation>
+            <numerusform> (%n iteration against %1)</numerusform>
+            <numerusform> (%n iterations against %1)</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <source>%n step(s) of the turn on a time axis</source>
+        <source>%n message(s) against %1</source>
         <translation>
-            <numerusform>%n step of the turn on a time axis</numerusform>
-            <numerusform>%n steps of the turn on a time axis</numerusform>
+            <numerusform>%n message against %1</numerusform>
+            <numerusform>%n messages against %1</numerusform>
         </translation>
     </message>
     <message>
@@ -4666,138 +7113,271 @@ Nothing was lost: the conversation is still open.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No turn to show yet.</source>
+        <source>%1 (+%2 waiting)</source>
+        <extracomment>A step&apos;s time in a comparison: the machine&apos;s part, then the part spent waiting for the user</extracomment>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No model or tool calls in this turn yet.</source>
+        <source>%1 in · %2 out</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>running for %1</source>
+        <source>default model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>took %1</source>
+        <source>error: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1
-%2 · %3
-started at +%4 %5</source>
-        <extracomment>Tooltip of a timeline bar: label, kind, status, start offset, duration</extracomment>
+        <source>default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the questions differ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reflection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>iteration %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only the left run has it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only the right run has it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model requests differ: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only the left run asks the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only the right run asks the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>response</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model&apos;s responses differ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 arguments differ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only the left run calls %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only the right run calls %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 results differ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the errors differ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the answers differ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>outcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the outcomes differ (%1 against %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>identical</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same steps; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>diverged at the reflection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>diverged at iteration %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>temperature: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output token limit: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool choice: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>message %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (error)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model differs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the temperature differs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the output token limit differs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tools offered differ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tool choice differs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>message %1 (%2) differs</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>TranscriptFile</name>
+    <name>SessionLibraryPanel</name>
+    <message numerus="yes">
+        <source>%n session(s) mention “%1”.</source>
+        <translation type="vanished">
+            <numerusform>%n session mention “%1”.</numerusform>
+            <numerusform>%n sessions mention “%1”.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n saved session(s)</source>
+        <translation type="vanished">
+            <numerusform>%n saved session</numerusform>
+            <numerusform>%n saved sessions</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s) ago</source>
+        <translation type="vanished">
+            <numerusform>%n day ago</numerusform>
+            <numerusform>%n days ago</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>SessionSetup</name>
     <message>
-        <source>line %1, column %2</source>
+        <source>The environment variable %1 that &quot;%2&quot; takes its key from is not set: set it and start Loopscope again, or enter a key in Settings → Providers.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The file nests objects and arrays more than %1 levels deep (at %2).</source>
+        <source>No API key is stored for &quot;%1&quot;: enter one in Settings → Providers, or name an environment variable that holds it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The file holds more than %L1 JSON values, more than any session needs (at %2).</source>
+        <source>No keychain is available on this desktop to hold the key for &quot;%1&quot;: in Settings → Providers, name an environment variable that holds it, or store it in a file only you can read.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The key %1 appears twice in the top-level object (at %2).</source>
+        <source>The keychain could not give the key for &quot;%1&quot; (%2): unlock the keychain, or name an environment variable that holds the key in Settings → Providers.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The key %1 appears twice in %2 (at %3).</source>
+        <source>The key file could not give the key for &quot;%1&quot;: %2 Then enter the key again in Settings → Providers.</source>
         <translation type="unfinished"></translation>
     </message>
+</context>
+<context>
+    <name>SseParser</name>
     <message>
-        <source>assistant messages</source>
+        <source>The event stream sent a line or event larger than %1 bytes.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>tool messages</source>
-        <translation type="unfinished"></translation>
+</context>
+<context>
+    <name>TraceFilterBar</name>
+    <message numerus="yes">
+        <source>%n kind(s)</source>
+        <translation type="vanished">
+            <numerusform>%n kind</numerusform>
+            <numerusform>%n kinds</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>%1 must be an http or https URL; it is %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file holds JSON, but not a Loopscope session: a session is a JSON object, this is an array.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file holds JSON, but not a Loopscope session: it has no formatVersion.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This session was saved by a newer Loopscope (format %1); this version reads up to format %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The trace is malformed. %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file is %1 MB; Loopscope opens session files of up to %2 MB.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file is UTF-16 or UTF-32 text; session files are UTF-8.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file is empty.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file is UTF-16 text; session files are UTF-8.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file holds binary data (a zero byte at %1), not JSON text.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file ends too early (at %1): it is probably truncated.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file is not valid JSON: %1 at %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No file was named.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The file %1 does not exist.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is a folder, not a file.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is not a regular file.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 cannot be read: %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 changed while it was being read.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The session is %1 MB, more than Loopscope can open again (%2 MB); it was not saved.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 cannot be written: %2.</source>
-        <translation type="unfinished"></translation>
+</context>
+<context>
+    <name>TraceTimeline</name>
+    <message numerus="yes">
+        <source>%n step(s) of the turn on a time axis</source>
+        <translation type="vanished">
+            <numerusform>%n step of the turn on a time axis</numerusform>
+            <numerusform>%n steps of the turn on a time axis</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -4844,71 +7424,25 @@ started at +%4 %5</source>
     </message>
 </context>
 <context>
-    <name>TranscriptImport</name>
+    <name>VariantFork</name>
+    <message numerus="yes">
+        <source>This response calls %n tool(s), which would have no results: fork from a response that answers in text, or edit the request so that it does.</source>
+        <translation>
+            <numerusform>This response calls %n tool, which would have no results: fork from a response that answers in text, or edit the request so that it does.</numerusform>
+            <numerusform>This response calls %n tools, which would have no results: fork from a response that answers in text, or edit the request so that it does.</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>a string or an array of text parts</source>
+        <source>This re-run failed (%1): there is no response to fork with.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>an object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is of type %2; only text parts can be imported.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 must not be empty.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a string of JSON or an object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>assistant messages</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 %2 answers no earlier tool call.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>tool messages</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>An OpenAI conversation is a JSON array of messages; this is an object.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The conversation has no user or assistant messages to import.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The conversation cannot be continued as it is: %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Imported conversation</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>TranscriptReplay</name>
-    <message>
-        <source>The replay could not start.</source>
+        <source>Cannot fork here: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>main</name>
-    <message>
-        <source>Chat with an LLM agent and see, step by step, what its tool loop does.
-Headless commands: loopscope run, loopscope replay, loopscope export, loopscope mcp list|call
-(each with --help).</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>A saved session (*.loopscope.json) to open.</source>
         <translation type="unfinished"></translation>
@@ -4921,70 +7455,17 @@ Headless commands: loopscope run, loopscope replay, loopscope export, loopscope 
         <source>Autosave failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
-</context>
-<context>
-    <name>RunComparison</name>
-    <message numerus="yes">
-        <source>%1 · %n token(s)</source>
-        <translation>
-            <numerusform>%1 · %n token</numerusform>
-            <numerusform>%1 · %n tokens</numerusform>
-        </translation>
+    <message>
+        <source>Headless commands:</source>
+        <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>%1 · %n message(s)</source>
-        <translation>
-            <numerusform>%1 · %n message</numerusform>
-            <numerusform>%1 · %n messages</numerusform>
-        </translation>
+    <message>
+        <source>(each with --help).</source>
+        <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source> · %n tool(s)</source>
-        <translation>
-            <numerusform> · %n tool</numerusform>
-            <numerusform> · %n tools</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source> (%n iteration(s) against %1)</source>
-        <translation>
-            <numerusform> (%n iteration against %1)</numerusform>
-            <numerusform> (%n iterations against %1)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n message(s) against %1</source>
-        <translation>
-            <numerusform>%n message against %1</numerusform>
-            <numerusform>%n messages against %1</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>DiffCommand</name>
-    <message numerus="yes">
-        <source>&quot;%1&quot; has %n turn(s), not %2</source>
-        <translation>
-            <numerusform>&quot;%1&quot; has %n turn, not %2</numerusform>
-            <numerusform>&quot;%1&quot; has %n turns, not %2</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>CompareDialog</name>
-    <message numerus="yes">
-        <source>This session (%n turn(s))</source>
-        <translation>
-            <numerusform>This session (%n turn)</numerusform>
-            <numerusform>This session (%n turns)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 (%n turn(s))</source>
-        <translation>
-            <numerusform>%1 (%n turn)</numerusform>
-            <numerusform>%1 (%n turns)</numerusform>
-        </translation>
+    <message>
+        <source>Chat with an LLM agent and see, step by step, what its tool loop does.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

@@ -33,6 +33,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
@@ -108,6 +109,10 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     setCentralWidget(m_librarySidebar->wrap(m_splitter));
     createMenus();
     createToolBar();
+    // Tab: the message, Send (Stop while a turn runs), the conversation as one stop, the trace.
+    setTabOrder(m_composer->sendButton(), m_composer->stopButton());
+    setTabOrder(m_composer->stopButton(), m_chatView);
+    setTabOrder(m_chatView, m_inspector->treeView());
     connectSession();
     applySettings();
     restoreLayout();

@@ -43,6 +43,32 @@ qsizetype startOfLastTurns(const QList<Message> &messages, int turns)
     return from;
 }
 
+// The first of the tool calls a model call asked for that has a row: they are nodes of its
+// iteration, beside the model call and not below it. -1 for any other node.
+int rowOfRequestedToolCall(const Trace &trace, int nodeId, const QHash<int, int> &byNode)
+{
+    const TraceNode &node = trace.node(nodeId);
+    const auto *call = std::get_if<ModelCallData>(&node.payload);
+    if (!call || call->response.toolCalls.isEmpty() || !trace.isValid(node.parent))
+        return -1;
+    QHash<QString, int> rowOfCall;
+    QQueue<int> queue;
+    queue.append(trace.node(node.parent).children);
+    while (!queue.isEmpty()) {
+        const TraceNode &inside = trace.node(queue.dequeue());
+        const auto *tool = std::get_if<ToolCallData>(&inside.payload);
+        if (const auto row = byNode.constFind(inside.id);
+            tool && row != byNode.cend() && !rowOfCall.contains(tool->call.id))
+            rowOfCall.insert(tool->call.id, *row);
+        queue.append(inside.children);
+    }
+    for (const ToolCall &requested : call->response.toolCalls) {
+        if (const auto row = rowOfCall.constFind(requested.id); row != rowOfCall.cend())
+            return *row;
+    }
+    return -1;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -326,6 +352,9 @@ int ConversationRows::rowOfTraceNode(int nodeId) const
         return *exact;
     if (!m_trace || !m_trace->isValid(nodeId))
         return -1;
+    // A model call that only asked for tools shows as what it produced: their cards.
+    if (const int row = rowOfRequestedToolCall(*m_trace, nodeId, byNode); row >= 0)
+        return row;
 
     // The closest descendant first (an iteration shows as its answer or its
     // tool calls), then the closest ancestor (a retry shows as its answer).

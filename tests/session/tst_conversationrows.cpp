@@ -731,7 +731,7 @@ private slots:
         QTest::addColumn<int>("expectedRow");
         QTest::newRow("an iteration shows as its first row inside") << TraceKind::Iteration << 0 << 1;
         QTest::newRow("the second iteration as its tool call") << TraceKind::Iteration << 1 << 4;
-        QTest::newRow("a model call without text as its turn's question") << TraceKind::ModelCall << 1 << 0;
+        QTest::newRow("a model call without text as its tool call") << TraceKind::ModelCall << 1 << 4;
     }
     void aNodeWithoutARowFindsTheNearestOne()
     {
@@ -743,6 +743,40 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         QCOMPARE(f.rows.rowOfTraceNode(nodesOfKind(f.trace, kind).value(occurrence, -1)), expectedRow);
+    }
+
+    void aModelCallShowsAsWhatItProduced_data()
+    {
+        QTest::addColumn<TraceKind>("kind");
+        QTest::addColumn<int>("occurrence");
+        QTest::addColumn<int>("expectedRow");
+        // Rows: the question, add(1, 2), add(3, 4), add(3, 7), the answer.
+        QTest::newRow("the question node as the question") << TraceKind::Turn << 0 << 0;
+        QTest::newRow("a call that asked only for two tools as the first one's card")
+            << TraceKind::ModelCall << 0 << 1;
+        QTest::newRow("a call that asked only for one tool as its card") << TraceKind::ModelCall << 1 << 3;
+        QTest::newRow("a call that answered in text as its answer") << TraceKind::ModelCall << 2 << 4;
+    }
+    void aModelCallShowsAsWhatItProduced()
+    {
+        QFETCH(TraceKind, kind);
+        QFETCH(int, occurrence);
+        QFETCH(int, expectedRow);
+        Fixture f;
+        f.client.enqueue({ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s),
+                               ScriptedModelClient::call(u"c2"_s, u"add"_s, u"{\"a\":3,\"b\":4}"_s)}),
+                          ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c3"_s, u"add"_s, u"{\"a\":3,\"b\":7}"_s)}),
+                          ScriptedModelClient::text(u"The sum is 10."_s)});
+        QVERIFY(f.ask(u"What is 1 + 2 + 3 + 4?"_s));
+        QCOMPARE(f.rows.size(), 5);
+        const int node = nodesOfKind(f.trace, kind).value(occurrence, -1);
+        QVERIFY(node >= 0);
+
+        QCOMPARE(f.rows.rowOfTraceNode(node), expectedRow);
+        // A reopened session finds the same row.
+        QCOMPARE(f.reopened()->rowOfTraceNode(node), expectedRow);
     }
 
     void clearingRemovesEveryRow()

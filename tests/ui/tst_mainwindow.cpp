@@ -414,6 +414,70 @@ private slots:
         QCOMPARE(chat->item(chat->selectedIndex())->kind(), Ui::ChatItem::Kind::UserMessage);
     }
 
+    void tabGoesFromTheComposerPastTheConversationToTheTraceAndShiftTabBack()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        Ui::ChatView *chat = window.chatView();
+        QVERIFY(chat->itemCount() >= 3);
+        QPlainTextEdit *editor = window.composer()->editor();
+        QTreeView *tree = window.traceInspector()->treeView();
+        editor->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), editor);
+        editor->setPlainText(u"Next question"_s); // Send is a stop once there is something to send
+
+        // Every message is behind one stop: the trace comes within four presses.
+        QList<QWidget *> walked;
+        for (int press = 0; press < 4 && QApplication::focusWidget() != tree; ++press) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            walked.append(QApplication::focusWidget());
+        }
+        auto names = [&walked] {
+            QStringList list;
+            for (const QWidget *widget : std::as_const(walked))
+                list.append(widget ? QString::fromLatin1(widget->metaObject()->className()) : u"none"_s);
+            return list.join(u" → "_s);
+        };
+        QVERIFY2(QApplication::focusWidget() == tree, qPrintable(names()));
+        QVERIFY2(walked.contains(chat), qPrintable(names()));
+        QVERIFY2(walked.contains(window.composer()->sendButton()), qPrintable(names()));
+
+        // Back the same way.
+        QTest::keyClick(tree, Qt::Key_Backtab);
+        QCOMPARE(QApplication::focusWidget(), chat);
+        QTest::keyClick(chat, Qt::Key_Backtab);
+        QCOMPARE(QApplication::focusWidget(), window.composer()->sendButton());
+        QTest::keyClick(window.composer()->sendButton(), Qt::Key_Backtab);
+        QCOMPARE(QApplication::focusWidget(), editor);
+        // Nor does Shift+Tab from the message walk the messages' buttons.
+        QTest::keyClick(editor, Qt::Key_Backtab);
+        QVERIFY2(!chat->isAncestorOf(QApplication::focusWidget()),
+                 QApplication::focusWidget()->metaObject()->className());
+    }
+
+    void inTheConversationTheArrowKeysWalkTheItemsAndSelectTheirSteps()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        showAfterTheDemoTurn(window);
+        if (QTest::currentTestFailed())
+            return;
+        Ui::ChatView *chat = window.chatView();
+        chat->setFocus();
+        QTest::keyClick(chat, Qt::Key_Home);
+        QCOMPARE(chat->selectedIndex(), 0);
+        QTest::keyClick(chat, Qt::Key_Down);
+        QCOMPARE(chat->selectedIndex(), 1);
+        QTRY_COMPARE(window.traceInspector()->selectedNode(), chat->item(1)->traceNode());
+        QTest::keyClick(chat, Qt::Key_End);
+        QCOMPARE(chat->selectedIndex(), chat->itemCount() - 1);
+        QTest::keyClick(chat, Qt::Key_Up);
+        QCOMPARE(chat->selectedIndex(), chat->itemCount() - 2);
+    }
+
     void escStopsTheTurnAndCtrlNStartsAnEmptyConversation()
     {
         Ui::MainWindow window(m_fixture->context());
@@ -1225,6 +1289,7 @@ private slots:
     {
         {
             Ui::MainWindow window(m_fixture->context());
+            window.resize(1280, 800); // the offscreen screen is narrower than the window opens on a desktop
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             window.start();

@@ -58,7 +58,11 @@ void ChatItem::paintEvent(QPaintEvent *event)
 {
     Q_UNUSED(event);
     QPainter painter(this);
-    paintSurface(painter, this, m_surface, m_selected || m_editing);
+    const ChatOutline outline = m_selected && m_editing ? ChatOutline::SelectedAndEditing
+                                : m_selected            ? ChatOutline::Selected
+                                : m_editing             ? ChatOutline::Editing
+                                                        : ChatOutline::None;
+    paintSurface(painter, this, m_surface, outline);
 }
 
 // Every descendant, present and future, reports its mouse presses here.
@@ -86,6 +90,12 @@ bool ChatItem::eventFilter(QObject *watched, QEvent *event)
             if (child)
                 watch(child);
         });
+        break;
+    }
+    case QEvent::FocusIn: {
+        const Qt::FocusReason reason = static_cast<const QFocusEvent *>(event)->reason();
+        if (reason == Qt::TabFocusReason || reason == Qt::BacktabFocusReason)
+            emit tabbedInto(static_cast<QWidget *>(watched));
         break;
     }
     case QEvent::MouseButtonPress:

@@ -36,7 +36,7 @@ public:
     // Of a turn asked again: dimmed, with a tooltip saying the model no longer sees it.
     bool isReplaced() const { return m_replaced; }
     void setReplaced(bool replaced);
-    // The question the composer is editing: highlighted as a selection is, until the edit ends.
+    // The question the composer is editing: outlined, unlike a selection, with dashes, until the edit ends.
     bool isEditing() const { return m_editing; }
     void setEditing(bool editing);
 
@@ -45,6 +45,8 @@ public:
 
 signals:
     void activated();
+    // Tab or Shift+Tab gave \a widget, inside the item, the focus.
+    void tabbedInto(QWidget *widget);
 
 protected:
     void setSurface(ChatSurface surface);

@@ -44,14 +44,16 @@ QColor surfaceBorder(ChatSurface surface, const QPalette &palette)
     }
 }
 
-void paintSurface(QPainter &painter, const QWidget *widget, ChatSurface surface, bool selected)
+void paintSurface(QPainter &painter, const QWidget *widget, ChatSurface surface, ChatOutline outline)
 {
     const QPalette &palette = widget->palette();
-    if (surface == ChatSurface::None && !selected)
+    if (surface == ChatSurface::None && outline == ChatOutline::None)
         return;
-    const qreal penWidth
-        = selected ? std::max(2, widget->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, nullptr, widget))
-                   : 1.0;
+    const qreal outlineWidth
+        = std::max(2, widget->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, nullptr, widget));
+    const bool selected = outline == ChatOutline::Selected || outline == ChatOutline::SelectedAndEditing;
+    const bool editing = outline == ChatOutline::Editing || outline == ChatOutline::SelectedAndEditing;
+    const qreal penWidth = outline == ChatOutline::None ? 1.0 : outlineWidth;
     const qreal radius = widget->fontMetrics().height() * 0.4;
     const QRectF rect
         = QRectF(widget->rect()).adjusted(penWidth / 2, penWidth / 2, -penWidth / 2, -penWidth / 2);
@@ -61,10 +63,20 @@ void paintSurface(QPainter &painter, const QWidget *widget, ChatSurface surface,
     QPainterPath path;
     path.addRoundedRect(rect, radius, radius);
     painter.fillPath(path, surfaceFill(surface, palette));
-    const QColor border = selected ? palette.color(QPalette::Highlight) : surfaceBorder(surface, palette);
+    const QColor editColor = mixColors(palette.color(QPalette::Base), palette.color(QPalette::Text), 0.7);
+    const QColor border = selected  ? palette.color(QPalette::Highlight)
+                          : editing ? editColor
+                                    : surfaceBorder(surface, palette);
     if (border.alpha() > 0) {
-        painter.setPen(QPen(border, penWidth));
+        painter.setPen(QPen(border, penWidth, editing && !selected ? Qt::DashLine : Qt::SolidLine));
         painter.drawPath(path);
+    }
+    if (selected && editing) {
+        // Selected too: the dashes inside the selection's line.
+        QPainterPath inner;
+        inner.addRoundedRect(rect.adjusted(penWidth, penWidth, -penWidth, -penWidth), radius, radius);
+        painter.setPen(QPen(editColor, penWidth, Qt::DashLine));
+        painter.drawPath(inner);
     }
     painter.restore();
 }

@@ -10,6 +10,7 @@
 #include "agent/session/conversationrows.h"
 
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -72,6 +73,7 @@ ChatView::ChatView(QWidget *parent)
     , m_flushTimer(new QTimer(this))
 {
     setAccessibleName(tr("Conversation"));
+    setFocusPolicy(Qt::StrongFocus);
     setWidgetResizable(true);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setFrameShape(QFrame::NoFrame);
@@ -373,6 +375,12 @@ ChatItem *ChatView::createItem(const ConversationRow &row)
         if (item->traceNode() >= 0)
             emit traceNodeSelected(item->traceNode());
     });
+    // Tab reaching a button of an item (from where the window's Tab order keeps them) stops at the
+    // view instead; an approval form's buttons stay stops of their own.
+    connect(item, &ChatItem::tabbedInto, this, [this](QWidget *widget) {
+        if (!tabStopsInside().contains(widget))
+            setFocus(Qt::TabFocusReason);
+    });
     if (row.streaming) {
         item->setTraceNode(row.traceNode);
         item->setTurn(row.turn);
@@ -600,6 +608,16 @@ void ChatView::selectTraceNode(int nodeId)
         ensureWidgetVisible(chatItem, 0, chatSpacing(this));
 }
 
+void ChatView::activateItem(ChatItem *chatItem)
+{
+    if (!chatItem)
+        return;
+    selectItem(chatItem);
+    ensureWidgetVisible(chatItem, 0, chatSpacing(this));
+    if (chatItem->traceNode() >= 0)
+        emit traceNodeSelected(chatItem->traceNode());
+}
+
 void ChatView::selectItem(ChatItem *chatItem)
 {
     if (m_selected == chatItem)
@@ -609,6 +627,80 @@ void ChatView::selectItem(ChatItem *chatItem)
     m_selected = chatItem;
     if (chatItem)
         chatItem->setSelected(true);
+}
+
+// ---------------------------------------------------------------------------
+// The keyboard
+
+namespace {
+
+bool isTabStop(const QWidget *widget)
+{
+    return (widget->focusPolicy() & Qt::TabFocus) == Qt::TabFocus && widget->isEnabled()
+           && widget->isVisibleTo(widget->window()) && !widget->focusProxy();
+}
+
+} // namespace
+
+QList<QWidget *> ChatView::tabStopsInside() const
+{
+    QList<QWidget *> forms;
+    for (ChatItem *chatItem : std::as_const(m_items)) {
+        if (auto *approval = chatItem->findChild<ApprovalCard *>(); approval && approval->isVisibleTo(this))
+            forms.append(approval);
+    }
+    for (const QPointer<ElicitationCard> &card : std::as_const(m_elicitations)) {
+        if (card && card->isEnabled())
+            forms.append(card);
+    }
+    QList<QWidget *> stops;
+    // In the order Tab walks them.
+    for (QWidget *widget = nextInFocusChain(); widget != this; widget = widget->nextInFocusChain()) {
+        if (isTabStop(widget) && std::any_of(forms.cbegin(), forms.cend(), [widget](const QWidget *form) {
+                return form->isAncestorOf(widget);
+            }))
+            stops.append(widget);
+    }
+    return stops;
+}
+
+bool ChatView::focusNextPrevChild(bool next)
+{
+    QList<QWidget *> stops = tabStopsInside();
+    stops.prepend(this);
+    const qsizetype at = stops.indexOf(window()->focusWidget());
+    const qsizetype to = at < 0 ? 0 : at + (next ? 1 : -1);
+    if (at >= 0 && to >= 0 && to < stops.size()) {
+        stops.at(to)->setFocus(next ? Qt::TabFocusReason : Qt::BacktabFocusReason);
+        return true;
+    }
+    // Out of the view: to the next stop around it in the window's order, past everything inside.
+    for (QWidget *widget = next ? nextInFocusChain() : previousInFocusChain(); widget != this;
+         widget = next ? widget->nextInFocusChain() : widget->previousInFocusChain()) {
+        if (!isAncestorOf(widget) && widget->window() == window() && isTabStop(widget)) {
+            widget->setFocus(next ? Qt::TabFocusReason : Qt::BacktabFocusReason);
+            return true;
+        }
+    }
+    return false;
+}
+
+void ChatView::keyPressEvent(QKeyEvent *event)
+{
+    if (m_items.isEmpty() || event->modifiers() != Qt::NoModifier) {
+        QScrollArea::keyPressEvent(event);
+        return;
+    }
+    const qsizetype at = m_selected ? m_items.indexOf(m_selected.data()) : -1;
+    const qsizetype last = m_items.size() - 1;
+    switch (event->key()) {
+    case Qt::Key_Up: activateItem(m_items.at(at < 0 ? last : std::max<qsizetype>(at - 1, 0))); break;
+    case Qt::Key_Down: activateItem(m_items.at(at < 0 ? 0 : std::min(at + 1, last))); break;
+    case Qt::Key_Home: activateItem(m_items.first()); break;
+    case Qt::Key_End: activateItem(m_items.last()); break;
+    default: QScrollArea::keyPressEvent(event); return;
+    }
+    event->accept();
 }
 
 // ---------------------------------------------------------------------------

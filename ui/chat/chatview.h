@@ -115,6 +115,12 @@ public:
     bool isEmptyHintVisible() const;
     bool isActivityVisible() const;
 
+protected:
+    // One stop in the window's Tab order: Tab leaves the view (after the controls of a question
+    // waiting for an answer, an approval or an MCP server's form); the arrow keys walk its items.
+    bool focusNextPrevChild(bool next) override;
+    void keyPressEvent(QKeyEvent *event) override;
+
 signals:
     void traceNodeSelected(int nodeId);
     void editLastRequested(const QString &text);
@@ -145,6 +151,10 @@ private:
     void keepApprovalIfWaiting(const QString &callId, bool waiting);
 
     void selectItem(ChatItem *item);
+    // Selects and shows the item, and its step in the trace, as a click on it does.
+    void activateItem(ChatItem *item);
+    // The controls inside the view that Tab stops at: those of the forms waiting for the user.
+    QList<QWidget *> tabStopsInside() const;
     void updateActions();
     // The item of the last question that entered the history; nullptr without one.
     ChatItem *lastQuestionItem() const;

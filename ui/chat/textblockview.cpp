@@ -21,7 +21,8 @@ TextBlockView::TextBlockView(QWidget *parent)
             QDesktopServices::openUrl(url);
     });
     setTextInteractionFlags(Qt::TextBrowserInteraction | Qt::TextSelectableByKeyboard);
-    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Wrapped text needs none, but a table wider than the view keeps its last column in reach.
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
@@ -36,7 +37,6 @@ TextBlockView::TextBlockView(QWidget *parent)
 void TextBlockView::setWrapped(bool wrapped)
 {
     setLineWrapMode(wrapped ? QTextEdit::WidgetWidth : QTextEdit::NoWrap);
-    setHorizontalScrollBarPolicy(wrapped ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
     fitHeight();
 }
 
@@ -71,7 +71,8 @@ void TextBlockView::fitHeight()
     const QMargins margins = viewportMargins() + contentsMargins();
     int height = std::max(textHeight, fontMetrics().lineSpacing()) + 2 * frameWidth() + margins.top()
                  + margins.bottom();
-    if (lineWrapMode() == QTextEdit::NoWrap && documentSize.width() > viewport()->width())
+    // Unwrapped lines, or a table too wide to wrap, scroll sideways.
+    if (documentSize.width() > viewport()->width())
         height += horizontalScrollBar()->sizeHint().height();
     if (height != this->height())
         setFixedHeight(height);

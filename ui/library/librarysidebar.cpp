@@ -8,6 +8,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QEvent>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QSettings>
@@ -73,6 +74,7 @@ QSplitter *LibrarySidebar::wrap(QWidget *content)
 {
     Q_ASSERT(!m_splitter);
     auto *window = qobject_cast<QWidget *>(parent());
+    Q_ASSERT(window);
     m_splitter = new QSplitter(Qt::Horizontal, window);
     m_splitter->setObjectName(u"librarySplitter"_s);
     m_splitter->addWidget(m_panel);
@@ -86,10 +88,33 @@ QSplitter *LibrarySidebar::wrap(QWidget *content)
 
     const int width = m_state->value(widthKey, defaultWidth(m_panel)).toInt();
     m_splitter->setSizes({width, std::max(1, window ? window->width() - width : width * 3)});
-    const bool shown = m_state->value(shownKey, true).toBool();
+    if (m_state->contains(shownKey)) {
+        const bool shown = m_state->value(shownKey).toBool();
+        m_toggle->setChecked(shown);
+        m_panel->setVisible(shown);
+    } else {
+        m_followingWidth = true;
+        window->installEventFilter(this);
+        followWindowWidth();
+    }
+    return m_splitter;
+}
+
+bool LibrarySidebar::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Resize && m_followingWidth && watched == parent())
+        followWindowWidth();
+    return QObject::eventFilter(watched, event);
+}
+
+void LibrarySidebar::followWindowWidth()
+{
+    const auto *window = qobject_cast<QWidget *>(parent());
+    const bool shown = window->width() >= WideWindow;
+    m_applyingWidth = true; // a change made here is no choice of the user's
     m_toggle->setChecked(shown);
     m_panel->setVisible(shown);
-    return m_splitter;
+    m_applyingWidth = false;
 }
 
 bool LibrarySidebar::isShown() const
@@ -105,7 +130,14 @@ void LibrarySidebar::showAndFocus()
 
 void LibrarySidebar::setShown(bool shown)
 {
-    m_state->setValue(shownKey, shown);
+    if (!m_applyingWidth) {
+        // The user's choice, kept from now on whatever the window's width.
+        if (m_followingWidth) {
+            m_followingWidth = false;
+            parent()->removeEventFilter(this);
+        }
+        m_state->setValue(shownKey, shown);
+    }
     if (!m_splitter)
         return;
     if (shown) {

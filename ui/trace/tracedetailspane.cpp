@@ -508,10 +508,27 @@ QString TraceDetailsPane::decisionFact(const QJsonObject &payload)
     if (decision.isEmpty())
         return tr("waiting for a decision");
     const QString scope = payload.value(u"scope"_s).toString();
-    QString fact = decision == u"allowed" && scope == u"once"   ? tr("allowed once")
-                   : decision == u"allowed" && scope == u"tool" ? tr("allowed always")
-                   : decision == u"allowed" && !scope.isEmpty() ? tr("allowed always (%1)").arg(scope)
-                                                                : decision;
+    // An MCP server's question is answered, not allowed.
+    const bool question = payload.value(u"waitingFor"_s).toString() == u"answer";
+    QString fact;
+    if (decision == u"allowed")
+        fact = scope == u"once"   ? tr("allowed once")
+               : scope == u"tool" ? tr("allowed always")
+               : !scope.isEmpty() ? tr("allowed always (%1)").arg(scope)
+                                  : tr("allowed");
+    else if (decision == u"denied")
+        fact = tr("denied");
+    else if (decision == u"manual result")
+        fact = tr("you gave the result instead of running the tool");
+    else if (decision == u"accepted")
+        fact = tr("you answered the server's question");
+    else if (decision == u"declined")
+        fact = tr("you declined to answer the server's question");
+    else if (decision == u"cancelled")
+        fact = question ? tr("the server's question was cancelled unanswered")
+                        : tr("cancelled before anyone decided");
+    else
+        fact = decision; // a word of a newer version's trace
     if (payload.value(u"argumentsEdited"_s).toBool())
         fact += tr(", arguments edited");
     return fact;

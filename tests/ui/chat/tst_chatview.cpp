@@ -20,6 +20,7 @@
 #include "agent/trace/trace.h"
 #include "tests/support/scriptedmodelclient.h"
 
+#include <QApplication>
 #include <QClipboard>
 #include <QDir>
 #include <QFontMetrics>
@@ -27,6 +28,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMutex>
 #include <QNetworkAccessManager>
@@ -42,6 +44,7 @@
 #include <QTest>
 #include <QTextTable>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 #include <atomic>
 
@@ -881,6 +884,81 @@ private slots:
         QCOMPARE(f.view.selectedIndex(), index);
     }
 
+    void theConversationIsOneTabStopWhoseItemsTheArrowKeysWalk()
+    {
+        Fixture f;
+        runToolTurn(f);
+        if (QTest::currentTestFailed())
+            return;
+        QWidget window;
+        auto *before = new QLineEdit(&window);
+        auto *layout = new QVBoxLayout(&window);
+        layout->addWidget(before);
+        layout->addWidget(&f.view);
+        auto *after = new QLineEdit(&window);
+        layout->addWidget(after);
+        const auto giveBack = qScopeGuard([&f] { f.view.setParent(nullptr); });
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+
+        // A button of a message the window's Tab order reaches stands for the whole view...
+        auto *copy = f.view.item(0)->findChild<QToolButton *>();
+        QVERIFY(copy && (copy->focusPolicy() & Qt::TabFocus));
+        copy->setFocus(Qt::TabFocusReason);
+        QCOMPARE(QApplication::focusWidget(), &f.view);
+        // ... which Tab leaves at once, past every message, and Shift+Tab enters again.
+        QTest::keyClick(&f.view, Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), after);
+        QTest::keyClick(after, Qt::Key_Backtab);
+        QCOMPARE(QApplication::focusWidget(), &f.view);
+        QTest::keyClick(&f.view, Qt::Key_Backtab);
+        QCOMPARE(QApplication::focusWidget(), before);
+
+        // Inside, the arrow keys select the items and their steps in the trace.
+        QSignalSpy selected(&f.view, &ChatView::traceNodeSelected);
+        f.view.setFocus();
+        QTest::keyClick(&f.view, Qt::Key_Down);
+        QCOMPARE(f.view.selectedIndex(), 0);
+        QTest::keyClick(&f.view, Qt::Key_Down);
+        QCOMPARE(f.view.selectedIndex(), 1);
+        QTest::keyClick(&f.view, Qt::Key_End);
+        QCOMPARE(f.view.selectedIndex(), 2);
+        QTest::keyClick(&f.view, Qt::Key_Up);
+        QCOMPARE(f.view.selectedIndex(), 1);
+        QCOMPARE(selected.size(), 4);
+        QCOMPARE(selected.last().at(0).toInt(), f.view.item(1)->traceNode());
+    }
+
+    void theQuestionBeingEditedIsOutlinedUnlikeASelection()
+    {
+        Fixture f;
+        runToolTurn(f);
+        if (QTest::currentTestFailed())
+            return;
+        f.view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        ChatItem *question = f.view.item(0);
+        QCOMPARE(question->kind(), ChatItem::Kind::UserMessage);
+        const QImage plain = question->grab().toImage();
+        f.view.selectTraceNode(question->traceNode());
+        QVERIFY(question->isSelected());
+        const QImage selected = question->grab().toImage();
+        f.view.selectTraceNode(-1);
+        f.view.setEditingLastQuestion(true);
+        QCOMPARE(f.view.editedIndex(), 0);
+        const QImage editing = question->grab().toImage();
+        f.view.selectTraceNode(question->traceNode());
+        const QImage both = question->grab().toImage();
+
+        QVERIFY(selected != plain);
+        QVERIFY(editing != plain);
+        QVERIFY2(editing != selected, "editing looks like a selection");
+        QVERIFY(both != selected);
+        QVERIFY(both != editing);
+    }
+
     void selectingATraceNodeHighlightsItsItem_data()
     {
         QTest::addColumn<TraceKind>("nodeKind");
@@ -892,8 +970,8 @@ private slots:
         QTest::newRow("a tool call shows its card") << TraceKind::ToolCall << 0 << ChatItem::Kind::ToolCall;
         QTest::newRow("the first iteration shows its first item inside")
             << TraceKind::Iteration << 0 << ChatItem::Kind::ToolCall;
-        QTest::newRow("a model call without text shows its turn's question")
-            << TraceKind::ModelCall << 0 << ChatItem::Kind::UserMessage;
+        QTest::newRow("a model call that only asked for a tool shows its card")
+            << TraceKind::ModelCall << 0 << ChatItem::Kind::ToolCall;
     }
     void selectingATraceNodeHighlightsItsItem()
     {

@@ -5,6 +5,7 @@
 #include "ui/chat/streamedmarkdown.h"
 #include "ui/chat/textblockview.h"
 
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTextDocument>
@@ -272,6 +273,29 @@ private slots:
         view.setMaximumLines(3);
         QVERIFY(view.height() < sixLines);
         QCOMPARE(view.verticalScrollBarPolicy(), Qt::ScrollBarAsNeeded);
+    }
+
+    void aTableWiderThanTheMessageScrollsSidewaysInsteadOfLosingItsLastColumn()
+    {
+        MarkdownView view;
+        view.resize(300, 200);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setText(
+            u"| Provider | Model | Iterations | Tool calls | Tokens in | Tokens out | Cost | Last |\n"
+            "|---|---|---|---|---|---|---|---|\n"
+            "| openai | gpt-4o-mini | 3 | 4 | 1648 | 212 | $0.0004 | end |\n"_s);
+        QCOMPARE(view.proseBlocks().size(), 1);
+        TextBlockView *prose = view.proseBlocks().at(0);
+        QTRY_VERIFY2(
+            prose->document()->size().width() > prose->viewport()->width(),
+            qPrintable(u"%1 in %2"_s.arg(prose->document()->size().width()).arg(prose->viewport()->width())));
+
+        // The last column is there to scroll to, below a text that is tall enough for the bar.
+        QScrollBar *bar = prose->horizontalScrollBar();
+        QTRY_VERIFY(bar->isVisible());
+        QVERIFY(bar->maximum() > 0);
+        QTRY_VERIFY(prose->viewport()->height() >= int(prose->document()->size().height()));
     }
 };
 

@@ -85,6 +85,8 @@ private slots:
         m_document->setAutosaver(m_autosaver.get());
         m_library = std::make_unique<SessionLibrary>(m_folder);
         m_window = std::make_unique<QWidget>();
+        // As wide as the app's window: the sidebar is shown.
+        m_window->resize(1280, 800);
         m_actions = new Ui::SessionActions(m_document.get(), m_settings.get(), m_window.get());
         createSidebar();
         m_library->refresh();
@@ -257,6 +259,42 @@ private slots:
         m_sidebar->toggleAction()->trigger();
         QVERIFY(panel()->isVisible());
         QTRY_COMPARE(m_sidebar->splitter()->sizes().value(0), 333);
+    }
+
+    void untilTheUserChoosesTheSidebarIsShownOnlyInAWideWindow_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("shown");
+        QTest::newRow("900 px: collapsed, the chat needs the room") << 900 << false;
+        QTest::newRow("just too narrow") << Ui::LibrarySidebar::WideWindow - 1 << false;
+        QTest::newRow("wide enough") << Ui::LibrarySidebar::WideWindow << true;
+        QTest::newRow("1280 px") << 1280 << true;
+        QTest::newRow("1920 px") << 1920 << true;
+    }
+    void untilTheUserChoosesTheSidebarIsShownOnlyInAWideWindow()
+    {
+        QFETCH(int, width);
+        QFETCH(bool, shown);
+        m_window->resize(width, 600);
+        showWindow();
+        QTRY_COMPARE(m_sidebar->isShown(), shown);
+        QTRY_COMPARE(panel()->isVisible(), shown);
+        QVERIFY(!m_settings->contains(u"library/sidebarShown"_s));
+
+        // The window's width decides again when it changes...
+        m_window->resize(shown ? 800 : 1400, 600);
+        QTRY_COMPARE(panel()->isVisible(), !shown);
+        QCOMPARE(m_sidebar->isShown(), !shown);
+
+        // ... until the user chooses, which no width overrules.
+        m_sidebar->toggleAction()->trigger();
+        QCOMPARE(m_sidebar->isShown(), shown);
+        m_window->resize(shown ? 1400 : 800, 600);
+        m_window->resize(width, 600);
+        QTRY_COMPARE(m_window->width(), width);
+        QTRY_COMPARE(panel()->isVisible(), shown);
+        QCOMPARE(m_sidebar->isShown(), shown);
+        QCOMPARE(m_settings->value(u"library/sidebarShown"_s).toBool(), shown);
     }
 
     void anUnreadableFileIsMarkedAndCannotBeRenamed()

@@ -114,6 +114,26 @@ private slots:
         QTRY_COMPARE(m_panel->statusText(), u"1 saved session"_s);
     }
 
+    void theSearchAndTheDatesReadAsEnglishPlurals_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("one session found")
+            << u"%n session(s) mention “%1”."_s << 1 << u"1 session mentions “%1”."_s;
+        QTest::newRow("three sessions found")
+            << u"%n session(s) mention “%1”."_s << 3 << u"3 sessions mention “%1”."_s;
+        QTest::newRow("a day ago") << u"%n day(s) ago"_s << 1 << u"1 day ago"_s;
+        QTest::newRow("days ago") << u"%n day(s) ago"_s << 4 << u"4 days ago"_s;
+    }
+    void theSearchAndTheDatesReadAsEnglishPlurals()
+    {
+        QFETCH(QString, source);
+        QFETCH(int, count);
+        QFETCH(QString, expected);
+        QCOMPARE(Ui::SessionLibraryPanel::tr(source.toUtf8().constData(), nullptr, count), expected);
+    }
+
     void inANarrowDockTheTitleKeepsItsRoom()
     {
         QTreeWidget *list = m_panel->sessionList();

@@ -364,6 +364,18 @@ private slots:
                               << u"allowed once"_s << true;
         QTest::newRow("an older trace, without a preview")
             << WaitData{u"approval"_s, u"denied"_s, {}, {}, false} << u"denied"_s << false;
+        QTest::newRow("an MCP server's question answered")
+            << WaitData{u"answer"_s, u"accepted"_s, {}, {}, false} << u"you answered the server's question"_s
+            << false;
+        QTest::newRow("an MCP server's question declined")
+            << WaitData{u"answer"_s, u"declined"_s, {}, {}, false}
+            << u"you declined to answer the server's question"_s << false;
+        QTest::newRow("an MCP server's question cancelled")
+            << WaitData{u"answer"_s, u"cancelled"_s, {}, {}, false}
+            << u"the server's question was cancelled unanswered"_s << false;
+        QTest::newRow("a result given by hand")
+            << WaitData{u"breakpoint"_s, u"manual result"_s, {}, {}, false}
+            << u"you gave the result instead of running the tool"_s << false;
     }
     void anApprovalShowsItsDecisionAndWhatTheUserSaw()
     {
