@@ -120,6 +120,17 @@
     </message>
 </context>
 <context>
+    <name>AtomicFile</name>
+    <message>
+        <source>the data could not be written whole</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the file is read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ChatView</name>
     <message numerus="yes">
         <source>Show %n earlier turn(s)</source>
@@ -743,6 +754,14 @@ Exit codes:
         <source>--request-timeout-s takes a number from 1 to %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The most tool calls one response may have run, from 1 to %1; the model is told that the calls after them were not run (default %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--max-tool-calls takes a number from 1 to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Agent</name>
@@ -862,6 +881,10 @@ Exit codes:
     </message>
     <message>
         <source>Could not autosave the session to &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not create the session folder &quot;%1&quot;: %2.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1902,6 +1925,10 @@ Status: %2 %3
         <source>has a request timeout that is not a positive number of milliseconds.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>keeps its secrets in an unknown place “%1” (keychain or file).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::McpSettings</name>
@@ -1930,7 +1957,35 @@ Status: %2 %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A removed MCP secret (%1) stayed in the keychain: %2</source>
+        <source>The MCP server “%1”: %2 could not be read from the key file: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep this server’s secrets in a file only you can read (Settings → MCP Servers).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep this server’s secrets in a file only you can read (Settings → MCP Servers), or leave %1 out here and set it in the environment Loopscope starts in.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1”: %2 was not saved: there is no keychain on this desktop. %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1”: %2 was not saved in the key file: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” keeps its secrets in a key file, and there is none here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1”: %2 has no value in the key file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A removed MCP secret (%1) stayed where it was kept: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2389,6 +2444,10 @@ host: %2%3</source>
     </message>
     <message>
         <source>Cancelled by the user before the tool finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not executed: this response asked for %1 tool calls, more than the limit of %2 per response (Settings → Loop, --max-tool-calls). Only the first %2 were run; ask again for what you still need.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2993,6 +3052,26 @@ host: %2%3</source>
     </message>
     <message>
         <source>Run this call and stop asking for calls like it; rules are listed in Settings → Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::AutosaveIndicator</name>
+    <message>
+        <source>Save As…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the conversation to a file elsewhere</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1
+The turns since are not in the session library; it is tried again on the next change and every few minutes.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3813,6 +3892,21 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
 </context>
 <context>
+    <name>Loopscope::Ui::KeyFileCheckBox</name>
+    <message>
+        <source>Without a keychain: kept unencrypted in a file only your user account can read, as gh and docker do.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store in a File?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store in a File</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::Ui::LibrarySidebar</name>
     <message>
         <source>Sessions &amp;Sidebar</source>
@@ -3939,6 +4033,18 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
     <message>
         <source>&amp;System prompt:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool calls one response may have run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls of one response past this many are not run; the model is told why.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool ca&amp;lls per response:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4333,6 +4439,26 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
         <source>“%1”: line %2 of the headers is not “Name: value”.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Keep secrets in a fi&amp;le only you can read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This server’s secrets (Authorization, API keys, tokens) will be kept unencrypted in a file that only your user account can read. Anyone who can use your account, and your backups, can read them too. A keychain would keep them encrypted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep this server’s secrets in a file only you can read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No keychain is available on this desktop, so secrets cannot be kept encrypted. Keep them in a file only you can read, or leave token variables out here and set them in the environment Loopscope starts in.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authorization, API keys and tokens are kept in a file only you can read and shown as %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::McpServersPage</name>
@@ -4542,6 +4668,14 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
     <message>
         <source>Never run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The secrets of “%1” stay in the key file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The secrets of “%1” stay in the keychain.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4903,10 +5037,6 @@ Type the name of a model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Without a keychain: the key is kept unencrypted in a file only your user account can read, as gh and docker do.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Temperature</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4999,15 +5129,7 @@ Type the name of a model.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Store the Key in a File?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The key will be kept unencrypted in a file that only your user account can read. Anyone who can use your account, and your backups, can read it too. A keychain would keep it encrypted.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Store in a File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5485,6 +5607,12 @@ Nothing was lost: the conversation is still open.</source>
     </message>
     <message>
         <source>Exported to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Autosave into the session library failed: %1
+
+Save As writes the conversation to a file elsewhere; Discard loses what is not saved.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -6919,26 +7047,6 @@ Exit codes:
 <context>
     <name>RunCommand</name>
     <message>
-        <source>MCP servers: their tools join the built-in ones. They run only with an explicit
---approve all, which also accepts their forms (elicitations) with the fields&apos;
-default values, or declines a form whose required fields have none; otherwise
-their calls are denied (the model is told) and every form is declined. The
-servers end with the run.
-
-Exit codes:
-  0    the agent answered (or handed off to another agent), also when the
-       iteration limit forced the last answer without tools (outcome
-       forced_final in the finished event; a note on stderr says so)
-  1    the provider could not be reached or answered with an error
-  2    bad usage: unknown option or value, missing API key, unwritable file
-  3    limit reached: no answer within the iteration limit, too many tool
-       errors in a row, or the token budget was used up
-  4    a safety shield blocked the input or the answer
-  130  cancelled by SIGINT (Ctrl+C) or SIGTERM; the turn ends cleanly
-</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Run one turn of the agent and print its answer on stdout.
 The API key is read from an environment variable, never from the command line.
 
@@ -7063,6 +7171,30 @@ The API key is read from an environment variable, never from the command line.
     </message>
     <message>
         <source>--approve-tools: unknown tool &quot;%1&quot;: the built-in tools are %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP servers: their tools join the built-in ones. They run only with an explicit
+--approve all, which also accepts their forms (elicitations) with the fields&apos;
+default values, or declines a form whose required fields have none; otherwise
+their calls are denied (the model is told) and every form is declined. The
+servers end with the run.
+
+Exit codes:
+  0    the agent answered (or handed off to another agent), also when the
+       iteration limit forced the last answer without tools (outcome
+       forced_final in the finished event; a note on stderr says so)
+  1    the provider could not be reached or answered with an error
+  2    bad usage: unknown option or value, missing API key, unwritable file
+  3    limit reached: no answer within the iteration limit, too many tool
+       errors in a row, or the token budget was used up
+  4    a safety shield blocked the input or the answer
+  130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write the events to &quot;%1&quot;: %2; the rest of the stream is lost</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -7449,10 +7581,6 @@ The API key is read from an environment variable, never from the command line.
     </message>
     <message>
         <source>open one session at a time</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Autosave failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
