@@ -53,6 +53,7 @@
 #include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
