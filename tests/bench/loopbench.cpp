@@ -17,6 +17,7 @@
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracemodel.h"
+#include "tests/bench/spawnedserver.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -378,55 +379,6 @@ private:
     QElapsedTimer m_warmUpWall;
     ResourceSample m_before;
     ResourceSample m_warmUpBefore;
-};
-
-/*!
-    loopscope-bench-server as a child process, for one-command runs. It
-    prints "listening on PORT" once ready; it is stopped when this goes.
-*/
-class SpawnedServer final
-{
-public:
-    ~SpawnedServer()
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
-        m_process.terminate();
-        if (!m_process.waitForFinished(3000))
-            m_process.kill();
-        m_process.waitForFinished(1000);
-    }
-
-    // Blocks until the server reported its port; before the event loop runs, so nothing waits on us.
-    std::optional<quint16> start(QString *error)
-    {
-        const QString program = QCoreApplication::applicationDirPath() + u"/loopscope-bench-server"_s;
-        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_process.start(program, {u"--port"_s, u"0"_s});
-        if (!m_process.waitForStarted(5000)) {
-            *error = u"cannot start %1: %2"_s.arg(program, m_process.errorString());
-            return std::nullopt;
-        }
-        QByteArray output;
-        while (!output.contains('\n')) {
-            if (!m_process.waitForReadyRead(5000)) {
-                *error = u"%1 did not report its port"_s.arg(program);
-                return std::nullopt;
-            }
-            output += m_process.readAllStandardOutput();
-        }
-        const QByteArray line = output.left(output.indexOf('\n')).trimmed();
-        bool ok = false;
-        const uint port = line.startsWith("listening on ") ? line.mid(13).toUInt(&ok) : 0;
-        if (!ok || port == 0 || port > 65535) {
-            *error = u"unexpected first line from the server: %1"_s.arg(QString::fromUtf8(line));
-            return std::nullopt;
-        }
-        return quint16(port);
-    }
-
-private:
-    QProcess m_process;
 };
 
 } // namespace Loopscope::Bench
