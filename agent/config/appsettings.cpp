@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QSettings>
+#include <QStandardPaths>
 
 using namespace Qt::StringLiterals;
 
@@ -143,12 +144,27 @@ void AppSettings::setEnabledTools(const QStringList &names)
 QString AppSettings::workspaceFolder() const
 {
     const QString path = m_settings->value(WorkspaceKey).toString();
-    return path.isEmpty() ? QDir::homePath() : path;
+    return path.isEmpty() ? defaultWorkspaceFolder() : path;
 }
 
 void AppSettings::setWorkspaceFolder(const QString &path)
 {
-    setOrRemove(*m_settings, WorkspaceKey, path.isEmpty() ? QDir::homePath() : path, QDir::homePath());
+    const QString fallback = defaultWorkspaceFolder();
+    setOrRemove(*m_settings, WorkspaceKey, path.isEmpty() ? fallback : path, fallback);
+}
+
+bool AppSettings::workspaceChosen() const
+{
+    return !m_settings->value(WorkspaceKey).toString().isEmpty();
+}
+
+QString AppSettings::defaultWorkspaceFolder()
+{
+    // Documents is the user's own files; Qt names $HOME/Documents even where no such folder exists yet.
+    QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (documents.isEmpty())
+        documents = QDir::homePath();
+    return QDir(documents).filePath(u"Loopscope"_s);
 }
 
 bool AppSettings::fetchAllowsPrivateAddresses() const

@@ -39,9 +39,13 @@ public:
     // Built-in tool names (see builtinToolNames()); all of them unless set.
     QStringList enabledTools() const;
     void setEnabledTools(const QStringList &names);
-    // The folder the file tools are confined to; the home folder unless set.
+    // The folder the file tools work in: the one the user chose, else defaultWorkspaceFolder().
     QString workspaceFolder() const;
     void setWorkspaceFolder(const QString &path);
+    // Whether the user chose a folder; the default one is made when a turn first offers the file tools.
+    bool workspaceChosen() const;
+    // A folder of the tools' own in the user's documents, never the whole home folder.
+    static QString defaultWorkspaceFolder();
 
     // Whether fetch_url may reach loopback and private network addresses (the
     // user's LAN, this machine); off unless set.

@@ -13,10 +13,14 @@
 #include "agent/trace/trace.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
 #include <QNetworkAccessManager>
 #include <QTimer>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -269,6 +273,23 @@ void ChatSession::rebuildWorkbench()
     m_mcp->mergeApprovalRules();
 }
 
+void ChatSession::makeWorkspaceOnFirstUse()
+{
+    const SessionSetup::Tools &tools = m_setup.tools;
+    if (!tools.makeWorkspace || tools.workspace.isEmpty() || QFileInfo(tools.workspace).isDir()
+        || std::none_of(tools.names.cbegin(), tools.names.cend(), builtinToolUsesWorkspace)) {
+        return;
+    }
+    errno = 0;
+    if (QDir().mkpath(tools.workspace))
+        return;
+    const int cause = errno;
+    addNotice(tr("Could not make the workspace folder \"%1\"%2. The file tools cannot work until it exists "
+                 "or another folder is chosen in Settings → Tools.")
+                  .arg(QDir::toNativeSeparators(tools.workspace),
+                       cause != 0 ? u": "_s + QString::fromLocal8Bit(std::strerror(cause)) : QString()));
+}
+
 void ChatSession::addNotice(const QString &text)
 {
     m_rows->addNotice(ConversationRow::Notice::Error, text);
@@ -317,6 +338,7 @@ bool ChatSession::startTurn(const QString &text)
 {
     m_queuedText.reset();
     m_queuedStartPosted = false;
+    makeWorkspaceOnFirstUse();
     rebuildWorkbench();
     const QString contextWarning = ContextGauge::warning(m_usage->nextRequestEstimate(text), contextWindow());
     if (!m_agent->send(text)) {

@@ -171,6 +171,7 @@ private:
     void addNotice(const QString &text);
     // Built-in and MCP tools into the workbench, and the MCP tools' approval rules into the policy.
     void rebuildWorkbench();
+    void makeWorkspaceOnFirstUse();
     // The tools the setup names, made anew (with the current key's secrets); their names.
     QSet<QString> createBuiltinTools();
     // The iteration traceNode is, or is a step of; nullptr outside one.

@@ -8,8 +8,8 @@ SessionSetup SessionSetup::fromSettings(const AppSettings &settings, const Sessi
 {
     SessionSetup setup = base;
     setup.loop = settings.agentConfig();
-    setup.tools
-        = {settings.enabledTools(), settings.workspaceFolder(), settings.fetchAllowsPrivateAddresses()};
+    setup.tools = {settings.enabledTools(), settings.workspaceFolder(),
+                   settings.fetchAllowsPrivateAddresses(), !settings.workspaceChosen()};
     setup.approvals = {};
     const QHash<QString, QString> names = settings.toolApprovalRules();
     for (auto it = names.cbegin(); it != names.cend(); ++it) {

@@ -50,6 +50,9 @@ public:
         QStringList names;         // built-in tools; unknown names are left out
         QString workspace;         // where the file tools and run_command are confined
         bool fetchPrivate = false; // fetch_url may reach loopback and private addresses
+        // The workspace is the default folder, nobody chose it: it is made when a turn first offers
+        // the file tools. A chosen folder that is missing stays missing (a drive not mounted).
+        bool makeWorkspace = false;
 
         bool operator==(const Tools &) const = default;
     };

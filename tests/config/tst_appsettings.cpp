@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -47,7 +48,8 @@ private slots:
         QCOMPARE(app.providerReadTimeoutMs(), ProviderEndpoint().readTimeoutMs);
         QCOMPARE(app.enabledTools(), builtinToolNames());
         QVERIFY(!app.enabledTools().isEmpty());
-        QCOMPARE(app.workspaceFolder(), QDir::homePath());
+        QCOMPARE(app.workspaceFolder(), AppSettings::defaultWorkspaceFolder());
+        QVERIFY(!app.workspaceChosen());
         QCOMPARE(app.toolApprovalRules(), (QHash<QString, QString>()));
         QCOMPARE(app.sendOnEnter(), false);
     }
@@ -133,6 +135,27 @@ private slots:
         QCOMPARE(AppSettings(&settings).agentConfig(), expected);
     }
 
+    void theDefaultWorkspaceIsAFolderOfItsOwnNotTheHomeFolder()
+    {
+        const QString folder = AppSettings::defaultWorkspaceFolder();
+        QVERIFY2(QDir::cleanPath(folder) != QDir::cleanPath(QDir::homePath()), qPrintable(folder));
+        QCOMPARE(QFileInfo(folder).fileName(), u"Loopscope"_s);
+        QVERIFY2(folder.startsWith(QDir::homePath() + u'/'), qPrintable(folder));
+    }
+
+    void choosingTheHomeFolderIsKeptAsAChoice()
+    {
+        {
+            QSettings settings(m_path, QSettings::IniFormat);
+            AppSettings app(&settings);
+            app.setWorkspaceFolder(QDir::homePath());
+        }
+        QSettings settings(m_path, QSettings::IniFormat);
+        const AppSettings app(&settings);
+        QCOMPARE(app.workspaceFolder(), QDir::homePath());
+        QVERIFY(app.workspaceChosen());
+    }
+
     void valuesEqualToTheDefaultsAreNotWritten()
     {
         {
@@ -141,7 +164,7 @@ private slots:
             app.setAgentConfig(AgentConfig());
             app.setProviderReadTimeoutMs(ProviderEndpoint().readTimeoutMs);
             app.setEnabledTools(builtinToolNames());
-            app.setWorkspaceFolder(QDir::homePath());
+            app.setWorkspaceFolder(AppSettings::defaultWorkspaceFolder());
             app.setSendOnEnter(false);
             app.setFetchAllowsPrivateAddresses(false);
         }

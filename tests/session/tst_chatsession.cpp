@@ -10,6 +10,7 @@
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/openaicompletion.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -741,6 +742,37 @@ private slots:
         ToolContext context;
         const ToolResult result = readFile->invoke({{u"path"_s, u"note.txt"_s}}, context);
         QVERIFY2(result.content.contains(u"from the workspace"_s), qPrintable(result.content));
+    }
+
+    void theDefaultWorkspaceIsMadeWhenATurnFirstOffersTheFileTools_data()
+    {
+        QTest::addColumn<QStringList>("tools");
+        QTest::addColumn<bool>("makeWorkspace");
+        QTest::addColumn<bool>("made");
+        QTest::newRow("the default folder, file tools on") << QStringList{u"read_file"_s} << true << true;
+        QTest::newRow("the default folder, run_command on") << QStringList{u"run_command"_s} << true << true;
+        QTest::newRow("the default folder, no tool works in it")
+            << QStringList{u"calculator"_s} << true << false;
+        QTest::newRow("a chosen folder that is missing stays missing")
+            << QStringList{u"read_file"_s} << false << false;
+    }
+
+    void theDefaultWorkspaceIsMadeWhenATurnFirstOffersTheFileTools()
+    {
+        QFETCH(QStringList, tools);
+        QFETCH(bool, makeWorkspace);
+        QFETCH(bool, made);
+        QTemporaryDir documents;
+        const QString folder = documents.filePath(u"Loopscope"_s);
+        SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
+        setup.tools = {tools, folder, false, makeWorkspace};
+        m_session->apply(setup);
+        QVERIFY2(!QFileInfo::exists(folder), "made before any turn");
+
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"hello"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(QFileInfo(folder).isDir(), made);
     }
 
     void runCommandNeverShowsTheKey_data()

@@ -84,7 +84,9 @@ ToolsPage::ToolsPage(QWidget *parent)
     form->addRow(workspaceLabel, workspaceRow);
     form->addRow(
         QString(),
-        hintLabel(tr("The file tools read and write only inside this folder; run_command starts in it."),
+        hintLabel(tr("The file tools read and write only inside this folder; run_command starts in it. "
+                     "The default, %1, is a folder of their own, made when a turn first offers them.")
+                      .arg(QDir::toNativeSeparators(AppSettings::defaultWorkspaceFolder())),
                   this));
     m_fetchPrivate
         = named(new QCheckBox(tr("fetch_url may reach this computer and the &local network"), this),
@@ -131,7 +133,9 @@ QString ToolsPage::workspace() const
 QString ToolsPage::validationError() const
 {
     const QString folder = workspace();
-    if (!folder.isEmpty() && !QFileInfo(folder).isDir())
+    // The default folder need not exist yet: the session makes it when a turn first needs it.
+    if (!folder.isEmpty() && !QFileInfo(folder).isDir()
+        && QDir::cleanPath(folder) != QDir::cleanPath(AppSettings::defaultWorkspaceFolder()))
         return tr("The workspace folder %1 does not exist.").arg(QDir::toNativeSeparators(folder));
     return {};
 }

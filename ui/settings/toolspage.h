@@ -30,7 +30,7 @@ public:
     explicit ToolsPage(QWidget *parent = nullptr);
 
     void load(const AppSettings &settings) override;
-    // The workspace folder, when one is given, must exist.
+    // The workspace folder, when one is given, must exist; the default one is made when first needed.
     QString validationError() const override;
     void focusProblem() override;
     void save(AppSettings &settings) override;

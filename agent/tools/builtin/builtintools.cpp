@@ -19,6 +19,12 @@ QStringList builtinToolNames()
             EditFileTool::Name,      RunCommandTool::Name,  FetchUrlTool::Name};
 }
 
+bool builtinToolUsesWorkspace(const QString &name)
+{
+    return name == ReadFileTool::Name || name == ListDirectoryTool::Name || name == SearchFilesTool::Name
+           || name == WriteFileTool::Name || name == EditFileTool::Name || name == RunCommandTool::Name;
+}
+
 std::shared_ptr<const Tool> createBuiltinTool(const QString &name, const BuiltinToolContext &context)
 {
     if (name == CalculatorTool::Name)

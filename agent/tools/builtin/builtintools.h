@@ -30,6 +30,9 @@ struct BuiltinToolContext
 // The names of the tools that ship with Loopscope, for the CLI's --tools and the settings.
 QStringList builtinToolNames();
 
+// Whether the named built-in tool works in the workspace (the file tools and run_command).
+bool builtinToolUsesWorkspace(const QString &name);
+
 // A built-in tool by name; nullptr for an unknown name.
 std::shared_ptr<const Tool> createBuiltinTool(const QString &name, const BuiltinToolContext &context);
 // The same with only a workspace (fetch_url then has no network).
