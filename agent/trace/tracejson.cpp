@@ -8,8 +8,8 @@
 // numbered from 0.
 //
 // A model call resends the whole history, so its request is written as a delta
-// of the model call before it in the same subtree when that one's messages
-// begin its own: "requestDelta": {base, keep, messages, toolChoice, options,
+// of the model call before it in the same subtree, in its turn or the turn before,
+// when that one's messages begin its own: "requestDelta": {base, keep, messages, toolChoice, options,
 // tools?} instead of "request", where base is the earlier call's id, keep how
 // many of its messages come first, messages the ones added after them, and
 // tools absent when they are the base's. Reading rebuilds the whole request.
@@ -150,6 +150,8 @@ QJsonObject payloadFields(const Payload &data)
 
 // For each model call of the subtree under \a top (all roots when -1), the model call written
 // just before it whose messages begin its own: its request is written as a delta of that one's.
+// The base may lie in an earlier turn: a conversation resends its whole history with each turn's
+// first call too, and writing that whole would make a long session's file grow with its square.
 QHash<int, int> requestDeltaBases(const Trace &trace, int top)
 {
     std::vector<int> calls;
@@ -165,17 +167,10 @@ QHash<int, int> requestDeltaBases(const Trace &trace, int top)
     }
     std::sort(calls.begin(), calls.end()); // ids are the order the calls were made
     QHash<int, int> bases;
-    // A call's base is the call before it in its own turn: the root tells turns apart.
-    const auto rootOf = [&trace](int id) {
-        while (trace.node(id).parent >= 0)
-            id = trace.node(id).parent;
-        return id;
-    };
     for (size_t i = 1; i < calls.size(); ++i) {
         const RecordedRequest &before = trace.node(calls[i - 1]).data<ModelCallData>().request;
         const RecordedRequest &now = trace.node(calls[i]).data<ModelCallData>().request;
-        if (before.messageCount() == 0 || before.messageCount() > now.messageCount()
-            || rootOf(calls[i - 1]) != rootOf(calls[i]))
+        if (before.messageCount() == 0 || before.messageCount() > now.messageCount())
             continue;
         // The agent recorded it as a delta of that call already; else compare them whole.
         if (now.isDeltaOf(before)) {

@@ -383,7 +383,7 @@ QList<int> buildToolLoop(Trace &trace)
     QList<Message> longer = trace.node(calls.constLast()).data<ModelCallData>().request.whole().messages;
     longer.append(Message::assistant(u"Sonnig."_s));
     calls.append(trace.begin(last, TraceKind::ModelCall, u"chat"_s, T0 + 9, callWith(longer, {})));
-    // The next turn starts from the same history, but never refers to another turn.
+    // The next turn starts from the same history and asks one more question.
     const int next = trace.begin(-1, TraceKind::Turn, u"turn 2"_s, T0 + 20, TurnData{});
     longer.append(Message::user(u"Und morgen?"_s));
     calls.append(trace.begin(next, TraceKind::ModelCall, u"chat"_s, T0 + 21, callWith(longer)));
@@ -480,7 +480,7 @@ private slots:
     void jsonWithoutIdsIsNumberedInPreorder();
     void exportedSubtreeLoadsNumberedFromZero();
     void nodeToJsonOfAnUnknownIdIsEmpty();
-    void requestsAreWrittenAsDeltasOfTheCallBeforeInTheirTurn();
+    void requestsAreWrittenAsDeltasOfTheCallBeforeEvenInTheTurnBefore();
     void anExportedSubtreeWritesRequestsItCannotReferWhole();
     void requestsRecordedAsDeltasRebuildWholeAndSaveAndLoadAsDeltas();
     void malformedRequestDeltasAreRejected_data();
@@ -740,7 +740,7 @@ void TestTrace::nodeToJsonOfAnUnknownIdIsEmpty()
     QCOMPARE(trace.nodeToJson(-1), QJsonObject());
 }
 
-void TestTrace::requestsAreWrittenAsDeltasOfTheCallBeforeInTheirTurn()
+void TestTrace::requestsAreWrittenAsDeltasOfTheCallBeforeEvenInTheTurnBefore()
 {
     Trace original;
     const QList<int> calls = buildToolLoop(original);
@@ -766,8 +766,24 @@ void TestTrace::requestsAreWrittenAsDeltasOfTheCallBeforeInTheirTurn()
     QCOMPARE(fourth.value(u"base"_s).toInt(), calls.at(2));
     QCOMPARE(fourth.value(u"keep"_s).toInt(), 4);
     QCOMPARE(fourth.value(u"tools"_s).toArray(), QJsonArray());
-    // Another turn never refers across.
-    QVERIFY(data.value(calls.at(4)).contains(u"request"_s));
+    // The next turn's first call refers to the turn before: the history it carries is written once,
+    // so a session file grows with the conversation, not with its square.
+    QVERIFY(!data.value(calls.at(4)).contains(u"request"_s));
+    const QJsonObject nextTurn = data.value(calls.at(4)).value(u"requestDelta"_s).toObject();
+    QCOMPARE(nextTurn.value(u"base"_s).toInt(), calls.at(3));
+    QCOMPARE(nextTurn.value(u"keep"_s).toInt(),
+             original.node(calls.at(3)).data<ModelCallData>().request.messageCount());
+    QCOMPARE(nextTurn.value(u"messages"_s).toArray().size(), 1);
+    QVERIFY(nextTurn.contains(u"tools"_s)); // the turn before ended without them
+    // Its turn written alone cannot refer outside: whole there.
+    const QJsonObject alone = original.nodeToJson(original.roots().at(1));
+    QVERIFY(alone.value(u"children"_s)
+                .toArray()
+                .at(0)
+                .toObject()
+                .value(u"data"_s)
+                .toObject()
+                .contains(u"request"_s));
 
     Trace loaded;
     QString error;
