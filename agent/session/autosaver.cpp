@@ -121,7 +121,11 @@ Autosaver::WriteResult Autosaver::write(const Snapshot &snapshot)
     if (!TranscriptFile::save(snapshot.transcript, snapshot.path, &error)) {
         result.error = tr("Could not autosave the session to \"%1\": %2")
                            .arg(QDir::toNativeSeparators(snapshot.path), error);
+        return result;
     }
+    const QFileInfo written(snapshot.path);
+    result.entry = SessionLibrary::entryOf(written, snapshot.transcript);
+    result.modified = written.lastModified().toUTC();
     return result;
 }
 
@@ -143,9 +147,10 @@ void Autosaver::onWritten()
         else
             onFailedCurrent(result.error);
     }
-    if (result.error.isEmpty())
+    if (result.error.isEmpty()) {
+        emit wrote(result.entry, result.modified);
         emit saved(result.path);
-    else
+    } else
         emit failed(result.error);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/session/sessionlibrary.h"
 #include "agent/transcript/transcript.h"
 
 #include <QFutureWatcher>
@@ -63,6 +64,9 @@ public:
 
 signals:
     void saved(const QString &path);
+    // The same, with what a library lists for the file and the file's modification time, read on
+    // the writing thread: SessionLibrary::noteWritten() takes it instead of reading the file back.
+    void wrote(const Loopscope::SessionLibraryEntry &entry, const QDateTime &modified);
     void failed(const QString &error);
     // error() changed: a write failed (again, maybe for another reason), or one succeeded after
     // failures, or the conversation was replaced (its failure is no one's any more).
@@ -79,6 +83,8 @@ private:
         QString path;
         QString error; // empty on success
         int turns = 0;
+        SessionLibraryEntry entry; // what was written, on success
+        QDateTime modified;
     };
 
     static WriteResult write(const Snapshot &snapshot);

@@ -142,19 +142,14 @@ void SessionLibrary::scan(QPromise<ScanResult> &promise, const QString &folder,
             result.cache.insert(path, *known);
             continue;
         }
-        Entry entry;
-        entry.path = path;
-        entry.sizeBytes = file.size();
-        entry.updated = modified;
         const TranscriptLoadResult loaded = TranscriptFile::load(path);
+        Entry entry;
         if (loaded.transcript) {
-            const Transcript &transcript = *loaded.transcript;
-            entry.title = transcript.title;
-            if (transcript.updated.isValid())
-                entry.updated = transcript.updated.toUTC();
-            entry.model = transcript.config.model.model;
-            entry.turnCount = transcript.turnCount();
+            entry = entryOf(file, *loaded.transcript);
         } else {
+            entry.path = path;
+            entry.sizeBytes = file.size();
+            entry.updated = modified;
             entry.error = loaded.error.isEmpty() ? tr("The file could not be read.") : loaded.error;
         }
         result.entries.append(entry);
@@ -164,6 +159,28 @@ void SessionLibrary::scan(QPromise<ScanResult> &promise, const QString &folder,
         return newestFirst(a.updated, a.path, b.updated, b.path);
     });
     promise.addResult(std::move(result));
+}
+
+SessionLibrary::Entry SessionLibrary::entryOf(const QFileInfo &file, const Transcript &transcript)
+{
+    Entry entry;
+    entry.path = file.absoluteFilePath();
+    entry.sizeBytes = file.size();
+    entry.updated = transcript.updated.isValid() ? transcript.updated.toUTC() : file.lastModified().toUTC();
+    entry.title = transcript.title;
+    entry.model = transcript.config.model.model;
+    entry.turnCount = transcript.turnCount();
+    return entry;
+}
+
+void SessionLibrary::noteWritten(const Entry &written, const QDateTime &modified)
+{
+    if (!isLibraryFile(m_folder, written.path) || !written.isReadable())
+        return;
+    const Cached cached{modified.toUTC(), written.sizeBytes, written};
+    m_cache.insert(written.path, cached);
+    if (m_refreshing.isRunning())
+        m_written.insert(written.path, cached);
 }
 
 void SessionLibrary::onScanned()
@@ -177,6 +194,13 @@ void SessionLibrary::onScanned()
     ScanResult result = m_refreshing.future().takeResult();
     m_entries = std::move(result.entries);
     m_cache = std::move(result.cache);
+    // The scan started from the cache as it was; what was written meanwhile is newer.
+    for (auto it = m_written.cbegin(); it != m_written.cend(); ++it) {
+        const auto scanned = m_cache.constFind(it.key());
+        if (scanned == m_cache.cend() || scanned->modified <= it->modified)
+            m_cache.insert(it.key(), it.value());
+    }
+    m_written.clear();
     emit entriesChanged();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHash>
 #include <QList>
@@ -15,6 +16,8 @@ class QTimer;
 QT_END_NAMESPACE
 
 namespace Loopscope {
+
+struct Transcript;
 
 /*! One saved session as the library lists it. An unreadable file is listed too, with why. */
 struct SessionLibraryEntry
@@ -78,6 +81,13 @@ public:
     void search(const QString &text);
     bool isSearching() const { return m_searching.isRunning(); }
 
+    // What the library lists for \a transcript read from (or just written to) \a file.
+    static Entry entryOf(const QFileInfo &file, const Transcript &transcript);
+    // A session file the app has just written (the autosave), listed as \a written with the file's
+    // modification time \a modified: the next scans take it from here instead of reading the file
+    // back, which would cost the whole file after every turn. A file changed since is read again.
+    void noteWritten(const Loopscope::SessionLibraryEntry &written, const QDateTime &modified);
+
     // Deletes a session file of this library; false and *error otherwise.
     bool remove(const QString &path, QString *error = nullptr);
 
@@ -122,7 +132,8 @@ private:
 
     QString m_folder;
     QList<Entry> m_entries;
-    QHash<QString, Cached> m_cache; // what the last scan read, reused for unchanged files
+    QHash<QString, Cached> m_cache;   // what the last scan read, reused for unchanged files
+    QHash<QString, Cached> m_written; // noted while a scan ran, which read the cache before
     bool m_refreshAgain = false;
     QThreadPool m_pool;
     QFutureWatcher<ScanResult> m_refreshing;

@@ -129,6 +129,27 @@ private slots:
         QCOMPARE(failed.size(), 0);
     }
 
+    void whatWasWrittenIsWhatTheLibraryWouldListForTheFile()
+    {
+        Autosaver autosaver(m_session.get(), m_folder);
+        QSignalSpy wrote(&autosaver, &Autosaver::wrote);
+        turn(u"first"_s);
+        turn(u"second"_s);
+        QTRY_COMPARE(wrote.size(), 2);
+        const auto written = wrote.last().at(0).value<SessionLibraryEntry>();
+        const QFileInfo file(autosaver.currentPath());
+        QCOMPARE(wrote.last().at(1).toDateTime(), file.lastModified().toUTC());
+
+        SessionLibrary library(m_folder);
+        QSignalSpy changed(&library, &SessionLibrary::entriesChanged);
+        library.refresh();
+        QVERIFY(changed.wait(10000));
+        QCOMPARE(library.entries(), QList<SessionLibraryEntry>{written});
+        QCOMPARE(written.turnCount, 2);
+        QCOMPARE(written.title, u"first"_s);
+        QCOMPARE(written.sizeBytes, file.size());
+    }
+
     void aTurnThatFailedIsSavedToo()
     {
         m_server->setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {

@@ -194,6 +194,30 @@ private slots:
         QCOMPARE(entries.first().turnCount, 2);
     }
 
+    void aFileTheAppWroteIsListedAsWrittenUntilSomeoneChangesIt()
+    {
+        save(u"mine.loopscope.json"_s, transcript(u"On disk"_s, 1, u"m"_s, conversation({u"q"_s, u"a"_s})));
+        const QFileInfo file(m_dir->filePath(u"mine.loopscope.json"_s));
+        SessionLibrary library(m_dir->path());
+        QCOMPARE(titlesOf(refreshed(library)), QStringList{u"On disk"_s});
+
+        // What the app wrote is what it lists; the file is not read back after every turn.
+        SessionLibraryEntry written
+            = SessionLibrary::entryOf(file, transcript(u"As written"_s, 2, u"m"_s, {}));
+        library.noteWritten(written, file.lastModified());
+        QCOMPARE(titlesOf(refreshed(library)), QStringList{u"As written"_s});
+
+        // Written again by anyone else (another size, another time): read again.
+        save(u"mine.loopscope.json"_s,
+             transcript(u"Changed elsewhere"_s, 3, u"m"_s, conversation({u"q"_s, u"a"_s, u"q2"_s})));
+        QCOMPARE(titlesOf(refreshed(library)), QStringList{u"Changed elsewhere"_s});
+
+        // A file outside the library, or an unreadable one, is never noted.
+        written.path = QDir::temp().filePath(u"elsewhere.loopscope.json"_s);
+        library.noteWritten(written, file.lastModified());
+        QCOMPARE(titlesOf(refreshed(library)), QStringList{u"Changed elsewhere"_s});
+    }
+
     void filesWrittenIntoTheFolderShowUpWithoutAsking()
     {
         SessionLibrary library(m_dir->path());
