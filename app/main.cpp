@@ -8,6 +8,7 @@
 #include "agent/providers/ollamaprobe.h"
 #include "agent/session/autosaver.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/processheap.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
 #include "agent/tools/processgroups.h"
@@ -216,6 +217,8 @@ int runWindow(QApplication &app)
     Loopscope::SessionLibrary library(Loopscope::SessionLibrary::defaultFolder());
     Loopscope::Autosaver autosaver(&session, library.folder());
     document.setAutosaver(&autosaver);
+    QObject::connect(&autosaver, &Loopscope::Autosaver::wrote, &library,
+                     &Loopscope::SessionLibrary::noteWritten);
     library.refresh();
 
     // The window's network helpers, on the app's one QNetworkAccessManager.
@@ -255,6 +258,8 @@ int main(int argc, char *argv[])
     // could read through /proc/<this pid>/environ (KeyEnvironment).
     // What a command or an MCP server leaves orphaned is reparented to this process, not to init.
     Loopscope::ProcessGroups::becomeSubreaper();
+    // A long session's threads would otherwise each keep their high-water mark of freed memory.
+    Loopscope::ProcessHeap::keepOneArena();
     Loopscope::KeyEnvironment::takeAll(Loopscope::KeyEnvironment::wellKnownNames()
                                        + keyVariablesOnCommandLine(argc, argv));
 #ifdef Q_OS_WIN

@@ -28,6 +28,7 @@
 #include "agent/providers/ollamaprobe.h"
 #include "agent/session/autosaver.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/processheap.h"
 #include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
 #include "agent/trace/trace.h"
@@ -44,8 +45,10 @@
 #include <QTemporaryDir>
 #include <QTextStream>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 
 #if defined(__GLIBC__)
@@ -102,6 +105,11 @@ double heapInUseMb()
 
 int main(int argc, char *argv[])
 {
+    // As the app does (app/main.cpp); --arena-per-thread measures malloc's default for comparison.
+    const bool arenaPerThread = std::any_of(
+        argv + 1, argv + argc, [](const char *arg) { return std::strcmp(arg, "--arena-per-thread") == 0; });
+    if (!arenaPerThread)
+        ProcessHeap::keepOneArena();
     Bench::useOffscreenPlatform();
     QApplication app(argc, argv);
     QCommandLineParser parser;
@@ -119,6 +127,8 @@ int main(int argc, char *argv[])
     parser.addOption(turnsOption);
     parser.addOption(warmupOption);
     parser.addOption(exitOption);
+    parser.addOption(QCommandLineOption(
+        u"arena-per-thread"_s, u"Leave malloc an arena per thread (its default; the app keeps one)."_s));
     parser.process(app);
     const int turns = parser.value(turnsOption).toInt();
     const int warmup = parser.value(warmupOption).toInt();
@@ -150,6 +160,7 @@ int main(int argc, char *argv[])
     // As the app does: every finished turn is written into the library.
     Autosaver autosaver(&session, library.folder());
     document.setAutosaver(&autosaver);
+    QObject::connect(&autosaver, &Autosaver::wrote, &library, &SessionLibrary::noteWritten);
     library.refresh();
     OllamaProbe ollamaProbe(&network);
     ConnectionTester connectionTester(&network);
@@ -227,6 +238,7 @@ int main(int argc, char *argv[])
 
     const QJsonObject result{
         {u"turns"_s, turns},
+        {u"arenas"_s, arenaPerThread ? u"per thread"_s : u"one"_s},
         {u"warmup"_s, warmup},
         {u"messages"_s, session.agent()->history().size()},
         {u"messages_after_warmup"_s, historyAtWarmup},
