@@ -166,8 +166,8 @@ void MainWindow::createActions()
     connect(m_mcpResourcesAction, &QAction::triggered, this, &MainWindow::openMcpResources);
     auto *mcpButton = new QToolButton;
     mcpButton->setDefaultAction(m_mcpResourcesAction);
+    // A raised button: flat, the word beside the composer read as a label.
     mcpButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    mcpButton->setAutoRaise(true);
     mcpButton->setObjectName(u"mcpResourcesButton"_s);
     m_composer->addAccessory(mcpButton);
 

@@ -1656,6 +1656,18 @@ private slots:
         dialog->close();
     }
 
+    void theMcpButtonLooksLikeAButtonAsWideAsSend()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto *button = window.findChild<QToolButton *>(u"mcpResourcesButton"_s);
+        QVERIFY(button);
+        QVERIFY(button->isVisible());
+        QVERIFY2(!button->autoRaise(), "a flat button reads as a label beside the composer");
+        QTRY_COMPARE(button->width(), window.composer()->sendButton()->width());
+    }
+
 private:
     // GET …/models answers with \a models; everything else goes to the demo conversation.
     void answerModelList(const QStringList &models)

@@ -147,6 +147,8 @@ void ChatComposer::insertText(const QString &text)
 void ChatComposer::addAccessory(QWidget *widget)
 {
     widget->setParent(this);
+    // As wide as Send: a column of buttons, not a word floating above one.
+    widget->setSizePolicy(QSizePolicy::Preferred, widget->sizePolicy().verticalPolicy());
     m_buttons->insertWidget(1, widget); // after the stretch, above Send
 }
 

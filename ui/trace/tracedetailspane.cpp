@@ -262,6 +262,9 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     layout->addWidget(m_facts);
     layout->addWidget(m_attempts);
     layout->addWidget(m_tabs, 1);
+    // Takes the room only while the tabs are hidden (no step): the title and what to do stay
+    // together at the top instead of being spread over the pane.
+    layout->addStretch(0);
     auto *rawLayout = new QVBoxLayout(rawPage);
     rawLayout->setContentsMargins(0, 0, 0, 0);
     rawLayout->addLayout(searchRow);

@@ -80,6 +80,33 @@ private slots:
         QTRY_VERIFY(!tabs->isVisible());
     }
 
+    void inATallPaneTheTitleAndWhatToDoStayTogetherAtTheTop()
+    {
+        Trace trace;
+        TraceModel model(&trace);
+        Ui::TraceDetailsPane pane(&model);
+        pane.resize(500, 700);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        const QList<QLabel *> labels = pane.findChildren<QLabel *>();
+        const auto visibleLabel = [&labels](const QString &start) -> QLabel * {
+            const auto found = std::find_if(labels.cbegin(), labels.cend(), [&start](const QLabel *label) {
+                return label->isVisible() && label->text().startsWith(start);
+            });
+            return found == labels.cend() ? nullptr : *found;
+        };
+        QLabel *title = visibleLabel(u"No step selected"_s);
+        QLabel *hint = visibleLabel(u"Select a step in the trace"_s);
+        QVERIFY(title);
+        QVERIFY(hint);
+        // Both in the pane's first lines, not one in the middle and the other at the bottom.
+        const int lines = 6 * pane.fontMetrics().lineSpacing();
+        QTRY_VERIFY2(
+            hint->geometry().bottom() < lines,
+            qPrintable(u"the hint ends at %1 px of %2"_s.arg(hint->geometry().bottom()).arg(pane.height())));
+        QVERIFY(title->geometry().top() < hint->geometry().top());
+    }
+
     void aModelCallIsShownAsJsonWithItsKeyRedacted_data()
     {
         QTest::addColumn<QString>("recordedAuthorization");
