@@ -217,8 +217,7 @@ int runWindow(QApplication &app)
     Loopscope::SessionLibrary library(Loopscope::SessionLibrary::defaultFolder());
     Loopscope::Autosaver autosaver(&session, library.folder());
     document.setAutosaver(&autosaver);
-    QObject::connect(&autosaver, &Loopscope::Autosaver::wrote, &library,
-                     &Loopscope::SessionLibrary::noteWritten);
+    autosaver.setLibrary(&library);
     library.refresh();
 
     // The window's network helpers, on the app's one QNetworkAccessManager.

@@ -97,9 +97,44 @@ QString Autosaver::newPath() const
     }
 }
 
+void Autosaver::setLibrary(SessionLibrary *library)
+{
+    connect(this, &Autosaver::wrote, library, &SessionLibrary::noteWritten);
+    connect(library, &SessionLibrary::fileRemoved, this, &Autosaver::discard);
+}
+
+void Autosaver::discard(const QString &path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    if (m_waiting && m_waiting->path == absolute)
+        m_waiting.reset();
+    if (m_busy && m_writingPath == absolute && !m_discarded.contains(absolute))
+        m_discarded.append(absolute);
+    if (m_path == absolute)
+        forgetConversation();
+}
+
+void Autosaver::startWaitingWrite()
+{
+    if (!m_waiting)
+        return;
+    Snapshot next = std::move(*m_waiting);
+    m_waiting.reset();
+    startWrite(std::move(next));
+}
+
+bool Autosaver::isDiscarded(const WriteResult &result)
+{
+    if (!m_discarded.removeOne(result.path))
+        return false;
+    QFile::remove(result.path);
+    return true;
+}
+
 void Autosaver::startWrite(Snapshot snapshot)
 {
     m_busy = true;
+    m_writingPath = snapshot.path;
     m_writing.setFuture(QtConcurrent::run(&Autosaver::write, std::move(snapshot)));
 }
 
@@ -133,13 +168,14 @@ void Autosaver::onWritten()
 {
     const WriteResult result = m_writing.result();
     m_busy = false;
+    // Deleted while it was written: the file goes again, and nobody hears of the write.
+    if (isDiscarded(result)) {
+        startWaitingWrite();
+        return;
+    }
     // The next write starts before anyone hears of this one, so a slot that
     // saves again queues behind it instead of racing it.
-    if (m_waiting) {
-        Snapshot next = std::move(*m_waiting);
-        m_waiting.reset();
-        startWrite(std::move(next));
-    }
+    startWaitingWrite();
     // A write of a conversation since replaced says nothing about this one.
     if (!result.path.isEmpty() && result.path == m_path) {
         if (result.error.isEmpty())

@@ -6,6 +6,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
+#include <QStringList>
 #include <QTimer>
 
 #include <optional>
@@ -61,6 +62,12 @@ public:
     // a file of this library goes on being saved to; any other file stays as it
     // is and the conversation gets a library file of its own at its next save.
     void adoptOpenedFile(const QString &path);
+    // Keeps \a library's list in step with what is written (SessionLibrary::noteWritten()), and
+    // never brings back a file the library deletes (discard()).
+    void setLibrary(SessionLibrary *library);
+    // The file at \a path was deleted: a write to it that is under way is deleted again when it
+    // lands, one waiting is dropped, and the conversation gets a new file at its next save.
+    void discard(const QString &path);
 
 signals:
     void saved(const QString &path);
@@ -90,6 +97,8 @@ private:
     static WriteResult write(const Snapshot &snapshot);
     QString newPath() const;
     void startWrite(Snapshot snapshot);
+    void startWaitingWrite();
+    bool isDiscarded(const WriteResult &result);
     void onWritten();
     void onSavedCurrent(int turns);
     void onFailedCurrent(const QString &error);
@@ -101,6 +110,8 @@ private:
     QString m_path;
     bool m_busy = false; // a write runs and its result has not been handled yet
     std::optional<Snapshot> m_waiting;
+    QString m_writingPath;   // where the write under way goes
+    QStringList m_discarded; // deleted while a write to them was under way
     QFutureWatcher<WriteResult> m_writing;
     QString m_error;
     int m_savedTurns = 0;

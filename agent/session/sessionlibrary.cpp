@@ -278,6 +278,7 @@ bool SessionLibrary::remove(const QString &path, QString *error)
     m_cache.remove(absolute);
     const auto removed = m_entries.removeIf(
         [&](const Entry &entry) { return entry.path == absolute || entry.path == path; });
+    emit fileRemoved(absolute);
     if (removed > 0)
         emit entriesChanged();
     return true;

@@ -99,6 +99,8 @@ public:
 
 signals:
     void entriesChanged();
+    // remove() deleted the session file at \a path (absolute).
+    void fileRemoved(const QString &path);
     // \a error is empty when the title was written.
     void renameFinished(const QString &path, const QString &title, const QString &error);
     void searchFinished(const QString &text, const QList<Loopscope::SessionSearchHit> &hits);

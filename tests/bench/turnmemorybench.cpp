@@ -160,7 +160,7 @@ int main(int argc, char *argv[])
     // As the app does: every finished turn is written into the library.
     Autosaver autosaver(&session, library.folder());
     document.setAutosaver(&autosaver);
-    QObject::connect(&autosaver, &Autosaver::wrote, &library, &SessionLibrary::noteWritten);
+    autosaver.setLibrary(&library);
     library.refresh();
     OllamaProbe ollamaProbe(&network);
     ConnectionTester connectionTester(&network);

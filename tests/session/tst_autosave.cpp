@@ -14,9 +14,11 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 
 #include <cerrno>
 #include <csignal>
@@ -148,6 +150,40 @@ private slots:
         QCOMPARE(written.turnCount, 2);
         QCOMPARE(written.title, u"first"_s);
         QCOMPARE(written.sizeBytes, file.size());
+    }
+
+    void aSessionDeletedWhileItsAutosaveIsWrittenStaysDeleted()
+    {
+        SessionLibrary library(m_folder);
+        Autosaver autosaver(m_session.get(), m_folder);
+        autosaver.setLibrary(&library);
+        QSignalSpy saved(&autosaver, &Autosaver::saved);
+        turn(u"first"_s);
+        QTRY_COMPARE(saved.size(), 1);
+        const QString path = autosaver.currentPath();
+
+        // The next write waits in the pool until the file has been deleted.
+        QThreadPool *pool = QThreadPool::globalInstance();
+        const int threads = pool->maxThreadCount();
+        pool->setMaxThreadCount(1);
+        const auto restore = qScopeGuard([pool, threads] { pool->setMaxThreadCount(threads); });
+        QSemaphore release;
+        pool->start([&release] { release.acquire(); });
+        turn(u"second"_s);
+        QVERIFY(autosaver.isSaving());
+        QString error;
+        QVERIFY2(library.remove(path, &error), qPrintable(error));
+        release.release();
+        QTRY_VERIFY(!autosaver.isSaving());
+
+        QVERIFY2(!QFile::exists(path), "the deleted session came back with its autosave");
+        QCOMPARE(saved.size(), 1);
+        QCOMPARE(autosaver.currentPath(), QString());
+        // The conversation goes on in a file of its own.
+        turn(u"third"_s);
+        QTRY_COMPARE(saved.size(), 2);
+        QVERIFY(autosaver.currentPath() != path);
+        QVERIFY(!QFile::exists(path));
     }
 
     void aTurnThatFailedIsSavedToo()

@@ -118,6 +118,7 @@ struct Fixture
     {
         autosaver = std::make_unique<Autosaver>(&session, library.folder());
         document.setAutosaver(autosaver.get());
+        autosaver->setLibrary(&library);
     }
 
     QSettings settings;
