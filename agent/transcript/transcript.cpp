@@ -289,6 +289,32 @@ qsizetype findByteOrderMark(QByteArrayView text, qsizetype from)
     return -1;
 }
 
+// Qt indents by four spaces a level; a trace nests deep (turn, iteration, model call, its
+// response's events), so that was most of a session's bytes: 9.8 KB per iteration of a long tool
+// loop where two spaces, as jq writes, make it 6.4 KB. The lines stay the same, for diffs.
+QByteArray withTwoSpaceIndent(QByteArray json)
+{
+    qsizetype write = 0;
+    qsizetype read = 0;
+    const qsizetype size = json.size();
+    char *data = json.data();
+    while (read < size) {
+        qsizetype spaces = 0;
+        while (read + spaces < size && data[read + spaces] == ' ')
+            ++spaces;
+        read += spaces;
+        for (qsizetype i = 0; i < spaces / 2; ++i)
+            data[write++] = ' ';
+        // The rest of the line as it is (string values hold no raw line break: JSON escapes it).
+        while (read < size && data[read] != '\n')
+            data[write++] = data[read++];
+        if (read < size)
+            data[write++] = data[read++];
+    }
+    json.truncate(write);
+    return json;
+}
+
 QByteArray escapeByteOrderMarks(QByteArrayView text, std::vector<qsizetype> *positions = nullptr)
 {
     qsizetype found = findByteOrderMark(text, 0);
@@ -339,7 +365,7 @@ QByteArray TranscriptFile::serialize(const Transcript &transcript)
                            {u"agent"_s, agent},
                            {u"messages"_s, messages},
                            {u"trace"_s, transcript.trace}};
-    QByteArray json = QJsonDocument(root).toJson(QJsonDocument::Indented);
+    QByteArray json = withTwoSpaceIndent(QJsonDocument(root).toJson(QJsonDocument::Indented));
     if (QByteArray escaped = escapeByteOrderMarks(json); !escaped.isEmpty())
         return escaped;
     return json;

@@ -355,8 +355,10 @@ void TestTranscript::savedFileHasTheDocumentedShape()
         0.35);
     QCOMPARE(json.value(u"messages"_s).toArray().at(3).toObject().value(u"toolCallId"_s).toString(),
              u"call_1"_s);
-    // Indented UTF-8, not escapes, ending in a line break.
-    QVERIFY(bytes.contains("\n    \"agent\": {\n"));
+    // Indented by two spaces a level (four made most of a long session's bytes whitespace), UTF-8,
+    // not escapes, ending in a line break.
+    QVERIFY(bytes.contains("\n  \"agent\": {\n    \"config\": {\n"));
+    QVERIFY(!bytes.contains("\n   \"")); // no key indented by an odd number of spaces
     QVERIFY(bytes.contains("Zürich"));
     QVERIFY(bytes.endsWith("}\n"));
 }
