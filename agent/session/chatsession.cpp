@@ -10,6 +10,7 @@
 #include "agent/session/providerbinding.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/tools/builtin/workspace.h"
+#include "agent/tools/functiontool.h"
 #include "agent/trace/trace.h"
 
 #include <QDateTime>
@@ -101,6 +102,8 @@ void ChatSession::apply(const SessionSetup &setup)
     const bool serversChanged = setup.mcpServers != m_setup.mcpServers
                                 || setup.limits.maxResponseBytes != m_setup.limits.maxResponseBytes;
     m_setup.loop = setup.loop;
+    m_setup.agents = setup.agents;
+    m_setup.agent = setup.agent;
     m_setup.tools = setup.tools;
     m_setup.mcpServers = setup.mcpServers;
     m_setup.approvals = setup.approvals;
@@ -151,7 +154,9 @@ void ChatSession::rebuildWorkbenchBetweenIterations()
 
 void ChatSession::applyLoop()
 {
-    const AgentConfig config = m_binding->configFor(m_setup.loop);
+    AgentConfig config = m_binding->configFor(m_setup.loop);
+    if (const AgentPreset *agent = m_setup.activeAgent())
+        config = agent->configOver(config);
     m_agent->setConfig(config);
     m_agent->setPriceLookup(m_binding->priceLookup());
     m_mcp->hub()->setToolTimeoutMs(config.toolTimeoutMs);
@@ -249,7 +254,10 @@ QSet<QString> ChatSession::createBuiltinTools()
                                      m_setup.tools.fetchPrivate, m_binding->commandSecrets()};
     const QStringList known = builtinToolNames();
     QSet<QString> taken;
-    for (const QString &name : std::as_const(m_setup.tools.names)) {
+    // An agent that names its tools runs with those instead of the session's.
+    const AgentPreset *agent = m_setup.activeAgent();
+    const QStringList names = agent && agent->tools ? *agent->tools : m_setup.tools.names;
+    for (const QString &name : names) {
         if (known.contains(name) && !taken.contains(name)) {
             m_builtinTools.append(createBuiltinTool(name, context));
             taken.insert(name);
@@ -265,10 +273,16 @@ void ChatSession::rebuildWorkbench()
     for (const auto &tool : std::as_const(m_builtinTools))
         m_workbench->add(tool);
     // Tools still running keep their McpTool alive: the workbench shares them.
+    const AgentPreset *agent = m_setup.activeAgent();
     const QList<std::shared_ptr<const Tool>> mcpTools = m_mcp->hub()->tools();
     for (const auto &tool : mcpTools) {
-        if (!m_workbench->find(tool->name()))
+        const bool offered = !agent || !agent->tools || agent->tools->contains(tool->name());
+        if (offered && !m_workbench->find(tool->name()))
             m_workbench->add(tool);
+    }
+    if (agent) {
+        for (const QString &target : agent->handoffs)
+            m_workbench->add(std::make_shared<HandoffTool>(target));
     }
     m_mcp->mergeApprovalRules();
 }

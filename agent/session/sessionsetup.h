@@ -5,6 +5,7 @@
 #include "agent/debug/approvalscope.h"
 #include "agent/debug/toolapprovalpolicy.h"
 #include "agent/loop/agentconfig.h"
+#include "agent/loop/agentpreset.h"
 #include "agent/mcp/mcpserverconfig.h"
 #include "agent/model/responselimits.h"
 
@@ -72,6 +73,10 @@ public:
 
     std::optional<Provider> provider; // nullopt: no provider configured yet
     AgentConfig loop;                 // the model and its options come from the provider
+    // The agents a conversation may run as (an agents file), and the one its turns start with: its
+    // instructions, model, tools and options laid over the rest. Empty: no agent, today's loop.
+    AgentRoster agents;
+    QString agent;
     Tools tools;
     QList<McpServerConfig> mcpServers;
     Approvals approvals;
@@ -80,6 +85,9 @@ public:
     ResponseLimits limits;
 
     bool operator==(const SessionSetup &) const = default;
+
+    // The agent the turns start with, or nullptr when the session runs without one.
+    const AgentPreset *activeAgent() const { return agent.isEmpty() ? nullptr : agents.find(agent); }
 
     // This setup on \a profile with \a apiKey.
     SessionSetup withProvider(const ProviderProfile &profile, const QString &apiKey) const;

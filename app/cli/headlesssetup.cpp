@@ -10,6 +10,8 @@ SessionSetup HeadlessSetup::sessionSetup() const
     SessionSetup setup;
     setup.provider = SessionSetup::Provider{profile, apiKey, {}, 600'000};
     setup.loop = config;
+    setup.agents = agents;
+    setup.agent = agent;
     setup.tools = {tools, workspace, fetchPrivate};
     setup.mcpServers = mcpServers;
     setup.limits = limits;

@@ -2,6 +2,7 @@
 
 #include "agent/config/providerprofile.h"
 #include "agent/loop/agentconfig.h"
+#include "agent/loop/agentpreset.h"
 #include "agent/mcp/mcpserverconfig.h"
 #include "agent/session/sessionsetup.h"
 
@@ -33,6 +34,8 @@ public:
     ProviderProfile profile;
     QString apiKey;
     AgentConfig config;
+    AgentRoster agents; // --agents: the file's agents
+    QString agent;      // the one the turn runs as (--agent, else the file's first)
     QStringList tools;
     QString workspace;
     bool approveAll = true;

@@ -66,6 +66,42 @@ QString exitCodeHelp()
                           "  130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly\n");
 }
 
+// --agents and --agent into \a setup: false with *error when the file is bad, names no such agent, or
+// names a tool this run cannot have (not built in, and no MCP server to offer it).
+bool readAgents(const QCommandLineParser &parser, const QCommandLineOption &agentsFile,
+                const QCommandLineOption &agentName, const QCommandLineOption &system, HeadlessSetup &setup,
+                QString *error)
+{
+    if (!parser.isSet(agentsFile)) {
+        if (parser.isSet(agentName))
+            *error = RunCommand::tr("--agent needs --agents, the file that describes it");
+        return !parser.isSet(agentName);
+    }
+    if (parser.isSet(system)) {
+        *error = RunCommand::tr("give either --system or --agents (the agent's instructions), not both");
+        return false;
+    }
+    std::optional<AgentRoster> roster = AgentRoster::load(parser.value(agentsFile), error);
+    if (!roster)
+        return false;
+    const std::optional<AgentPreset> agent = roster->pick(parser.value(agentName), error);
+    if (!agent)
+        return false;
+    for (const AgentPreset &preset : std::as_const(roster->agents)) {
+        for (const QString &tool : preset.tools.value_or(QStringList())) {
+            if (!builtinToolNames().contains(tool) && setup.mcpServers.isEmpty()) {
+                *error = RunCommand::tr("agent \"%1\" has the tool \"%2\", which is not built in (%3) and "
+                                        "no MCP server was given to offer it")
+                             .arg(preset.name, tool, builtinToolNames().join(u", "_s));
+                return false;
+            }
+        }
+    }
+    setup.agents = *std::move(roster);
+    setup.agent = agent->name;
+    return true;
+}
+
 // Returns the options, or an exit code when the program should stop now.
 std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
 {
@@ -77,6 +113,14 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     CommandLineSyntax syntax(parser, u"run"_s);
     const Launch::ProviderOptions providerOptions;
     const QCommandLineOption system(u"system"_s, RunCommand::tr("A system instruction."), u"text"_s);
+    const QCommandLineOption agentsFile(
+        u"agents"_s,
+        RunCommand::tr("An agents file (JSON, see the README): the turn runs as one of its agents, with its "
+                       "instructions, model, tools and options. A bad file is bad usage."),
+        u"file"_s);
+    const QCommandLineOption agentName(
+        u"agent"_s, RunCommand::tr("The agent of --agents to run as (default: the file's first)."),
+        u"name"_s);
     const QCommandLineOption maxIterations(
         u"max-iterations"_s, RunCommand::tr("The most model calls in the tool loop (default 10)."), u"n"_s,
         u"10"_s);
@@ -129,8 +173,8 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     mcpOptions.addTo(parser);
     const LimitOptions limitOptions(true);
     limitOptions.addTo(parser);
-    parser.addOptions({system, maxIterations, postLoop, noStream, tools, workspace, approve, approveTools,
-                       fetchPrivate, events, traceOut, session});
+    parser.addOptions({system, agentsFile, agentName, maxIterations, postLoop, noStream, tools, workspace,
+                       approve, approveTools, fetchPrivate, events, traceOut, session});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
     QTextStream out(stdout);
@@ -241,6 +285,10 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         return BadUsage;
     }
     options.setup.mcpServers = *servers;
+    if (!readAgents(parser, agentsFile, agentName, system, options.setup, &error)) {
+        printError(error);
+        return BadUsage;
+    }
     return options;
 }
 

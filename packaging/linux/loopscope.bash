@@ -42,13 +42,13 @@ _loopscope()
         --junit)
             _filedir xml
             return ;;
-        --events|--trace-out|--session|-o|--output|--mcp-config)
+        --events|--trace-out|--session|-o|--output|--mcp-config|--agents)
             _filedir
             return ;;
         --api-key-env)
             COMPREPLY=($(compgen -v -- "$cur"))
             return ;;
-        --base-url|--model|--system|--max-iterations|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout|\
+        --base-url|--model|--system|--agent|--max-iterations|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout|\
         --max-response-mb|--request-timeout-s|--max-tool-calls)
             return ;;
     esac
@@ -56,7 +56,7 @@ _loopscope()
     case $command in
         run)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "$provider_options --system --max-iterations --post-loop
+                COMPREPLY=($(compgen -W "$provider_options --system --agents --agent --max-iterations --post-loop
                     --no-stream --tools --workspace --approve --approve-tools --fetch-private --events
                     --trace-out --session --mcp-config --mcp-url --mcp-server --no-mcp --max-response-mb
                     --request-timeout-s --max-tool-calls -h --help" -- "$cur"))

@@ -949,6 +949,131 @@ private slots:
         QCOMPARE(m_server.requests().size(), requestsBefore);
     }
 
+    // Writes an agents file into the test's folder and returns its path.
+    QString writeAgentsFile(const QString &name, const QByteArray &bytes) const
+    {
+        const QString path = m_dir.filePath(name);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+            return {};
+        return path;
+    }
+
+    static QByteArray triageAndBilling()
+    {
+        return R"({"agents": [
+            {"name": "triage", "instructions": "Route the question.", "model": "triage-model",
+             "tools": ["calculator"], "handoffs": ["billing"], "temperature": 0.5},
+            {"name": "billing", "instructions": "Answer invoices.", "tools": []}
+        ]})"_ba;
+    }
+
+    static QStringList toolNames(const QJsonObject &request)
+    {
+        QStringList names;
+        for (const QJsonValue &tool : request.value(u"tools"_s).toArray())
+            names.append(tool[u"function"_s][u"name"_s].toString());
+        return names;
+    }
+
+    void theTurnRunsAsTheAgentsFilesAgent_data()
+    {
+        QTest::addColumn<QStringList>("agentArguments");
+        QTest::addColumn<QString>("instructions");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QStringList>("tools");
+        QTest::addColumn<double>("temperature");
+
+        QTest::newRow("without --agent: the file's first")
+            << QStringList() << u"Route the question."_s << u"triage-model"_s
+            << QStringList{u"calculator"_s, u"transfer_to_billing"_s} << 0.5;
+        QTest::newRow("--agent billing") << QStringList{u"--agent"_s, u"billing"_s} << u"Answer invoices."_s
+                                         << u"m"_s << QStringList() << -1.0;
+    }
+
+    void theTurnRunsAsTheAgentsFilesAgent()
+    {
+        QFETCH(QStringList, agentArguments);
+        QFETCH(QString, instructions);
+        QFETCH(QString, model);
+        QFETCH(QStringList, tools);
+        QFETCH(double, temperature);
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"Agent answer"_s));
+        });
+        const QString path = writeAgentsFile(u"agents.json"_s, triageAndBilling());
+        QVERIFY(!path.isEmpty());
+
+        // --tools is the session's; an agent that names its tools runs with those instead.
+        const Run result = run(baseArguments() << u"--tools"_s << u"current_time"_s << u"--agents"_s << path
+                                               << agentArguments << u"What do I owe?"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.out, "Agent answer\n"_ba);
+        const QJsonObject sent = m_server.requests().constLast().json();
+        const QJsonArray messages = sent.value(u"messages"_s).toArray();
+        QCOMPARE(messages.first()[u"role"_s].toString(), u"system"_s);
+        QCOMPARE(messages.first()[u"content"_s].toString(), instructions);
+        QCOMPARE(messages.last()[u"content"_s].toString(), u"What do I owe?"_s);
+        QCOMPARE(sent.value(u"model"_s).toString(), model);
+        QCOMPARE(toolNames(sent), tools);
+        QCOMPARE(sent.value(u"temperature"_s).toDouble(-1), temperature);
+    }
+
+    void aBadAgentsFileExitsTwoNamingTheProblemBeforeAnyRequest_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QStringList>("extraArguments");
+        QTest::addColumn<QString>("stderrPart");
+
+        const QByteArray good = triageAndBilling();
+        QTest::newRow("a handoff to an unknown agent")
+            << R"({"agents": [{"name": "triage", "instructions": "i", "handoffs": ["billing"]}]})"_ba
+            << QStringList() << u"agent \"triage\" hands off to \"billing\", which is not an agent"_s;
+        QTest::newRow("an unknown sub-agent")
+            << R"({"agents": [{"name": "triage", "instructions": "i", "subagents": ["research"]}]})"_ba
+            << QStringList() << u"the sub-agent \"research\""_s;
+        QTest::newRow("duplicate names")
+            << R"({"agents": [{"name": "a", "instructions": "i"}, {"name": "a", "instructions": "j"}]})"_ba
+            << QStringList() << u"two agents are named \"a\""_s;
+        QTest::newRow("a sub-agent cycle")
+            << R"({"agents": [{"name": "a", "instructions": "i", "subagents": ["b"]},
+                              {"name": "b", "instructions": "j", "subagents": ["a"]}]})"_ba
+            << QStringList() << u"cycle: a → b → a"_s;
+        QTest::newRow("not JSON") << "{\"agents\""_ba << QStringList() << u"not JSON"_s;
+        QTest::newRow("an agent the file does not have")
+            << good << QStringList{u"--agent"_s, u"sales"_s} << u"there is no agent \"sales\""_s;
+        QTest::newRow("a tool that is not built in")
+            << R"({"agents": [{"name": "a", "instructions": "i", "tools": ["rm"]}]})"_ba << QStringList()
+            << u"agent \"a\" has the tool \"rm\""_s;
+        QTest::newRow("--system beside --agents")
+            << good << QStringList{u"--system"_s, u"Be brief."_s} << u"either --system or --agents"_s;
+    }
+
+    void aBadAgentsFileExitsTwoNamingTheProblemBeforeAnyRequest()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QStringList, extraArguments);
+        QFETCH(QString, stderrPart);
+        const QString path = writeAgentsFile(u"bad-agents.json"_s, bytes);
+        QVERIFY(!path.isEmpty());
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result = run(baseArguments() << u"--agents"_s << path << extraArguments << u"Hello"_s);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(result.err).contains(stderrPart), result.err.constData());
+        QCOMPARE(m_server.requests().size(), requestsBefore);
+    }
+
+    void anAgentWithoutAnAgentsFileIsBadUsage()
+    {
+        const Run result = run(baseArguments() << u"--agent"_s << u"billing"_s << u"Hello"_s);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("--agent needs --agents"), result.err.constData());
+    }
+
     void exportWritesEachFormat_data()
     {
         QTest::addColumn<QString>("format");
@@ -1008,8 +1133,8 @@ private slots:
         for (const QString &option :
              {u"--provider"_s, u"--base-url"_s, u"--model"_s, u"--api-key-env"_s, u"--max-iterations"_s,
               u"--post-loop"_s, u"--no-stream"_s, u"--tools"_s, u"--workspace"_s, u"--approve"_s,
-              u"--approve-tools"_s, u"--fetch-private"_s, u"--events"_s, u"--trace-out"_s, u"130"_s,
-              u"Exit codes"_s})
+              u"--approve-tools"_s, u"--fetch-private"_s, u"--events"_s, u"--trace-out"_s, u"--agents"_s,
+              u"--agent"_s, u"130"_s, u"Exit codes"_s})
             QVERIFY2(help.contains(option), qPrintable(option));
     }
 };

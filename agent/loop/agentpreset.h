@@ -1,0 +1,83 @@
+#pragma once
+
+#include "agent/loop/agentconfig.h"
+
+#include <QCoreApplication>
+#include <QJsonObject>
+#include <QList>
+#include <QStringList>
+
+#include <optional>
+
+namespace Loopscope {
+
+/*!
+    One agent as a user describes it: its name and instructions, and only what
+    it changes from the session it runs in (the model, the tools, loop options
+    and sampling parameters); the agents it may hand the turn to and those it
+    may ask as tools. A preset is what an agents file holds and what a session
+    runs with when it runs as that agent: configOver() lays it over the
+    session's own loop options.
+*/
+struct AgentPreset
+{
+    QString name;
+    QString instructions;
+    std::optional<QString> model;     // nullopt: the session's model
+    std::optional<QStringList> tools; // nullopt: the session's tools; [] none
+    QStringList handoffs;             // agents it may hand the turn to: transfer_to_<name>
+    QStringList subagents;            // agents it may ask as a tool: ask_<name>
+    std::optional<int> maxIterations;
+    std::optional<int> wrapUpIterations;
+    std::optional<bool> toolLessFinalIteration;
+    std::optional<int> maxParallelTools;
+    std::optional<int> maxToolCallsPerResponse;
+    std::optional<int> toolTimeoutSeconds;
+    std::optional<qint64> tokenBudget;
+    std::optional<PostLoopMode> postLoop;
+    std::optional<double> temperature;
+    std::optional<int> maxOutputTokens;
+
+    // \a base (the session's loop options, model and sampling) as this agent runs it.
+    AgentConfig configOver(AgentConfig base) const;
+
+    bool operator==(const AgentPreset &) const = default;
+    QJsonObject toJson() const;
+};
+
+/*!
+    The agents of an agents file, checked whole: every name is unique and a
+    handoff or sub-agent names an agent of the file, and no agent reaches
+    itself through sub-agents (a call that would never end). The problem is a
+    sentence naming the agent and the field, so `loopscope run` can say it
+    before any request and the window before it imports.
+*/
+struct AgentRoster
+{
+    Q_DECLARE_TR_FUNCTIONS(AgentRoster)
+
+public:
+    QList<AgentPreset> agents;
+
+    // The agent named \a name, or nullptr.
+    const AgentPreset *find(const QString &name) const;
+    // \a name, or the first agent when it is empty; nullopt with *error when there is none by that name.
+    std::optional<AgentPreset> pick(const QString &name, QString *error) const;
+
+    bool operator==(const AgentRoster &) const = default;
+    // {"agents": [...]}, read back by fromJson().
+    QJsonObject toJson() const;
+    // nullopt with *error naming the first problem.
+    static std::optional<AgentRoster> fromJson(const QByteArray &bytes, QString *error);
+    static std::optional<AgentRoster> load(const QString &path, QString *error);
+
+    // The fields an agent may have, in the order the README lists them.
+    static QStringList fieldNames();
+
+private:
+    // Empty when the names, handoffs and sub-agents hold together; else the first problem.
+    QString checkReferences() const;
+    QString findSubagentCycle() const;
+};
+
+} // namespace Loopscope

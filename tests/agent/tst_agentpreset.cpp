@@ -1,0 +1,196 @@
+#include "agent/loop/agentpreset.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Loopscope;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QByteArray agentsFile(const QJsonArray &agents)
+{
+    return QJsonDocument(QJsonObject{{u"agents"_s, agents}}).toJson(QJsonDocument::Compact);
+}
+
+QJsonObject agent(const QString &name, const QJsonObject &extra = {})
+{
+    QJsonObject object{{u"name"_s, name}, {u"instructions"_s, u"You are %1."_s.arg(name)}};
+    for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
+        object.insert(it.key(), it.value());
+    return object;
+}
+
+} // namespace
+
+class AgentPresetTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyFieldSurvivesARoundTrip()
+    {
+        AgentPreset triage;
+        triage.name = u"triage"_s;
+        triage.instructions = u"Route the question."_s;
+        triage.model = u"small-model"_s;
+        triage.tools = QStringList{u"calculator"_s};
+        triage.handoffs = {u"billing"_s};
+        triage.subagents = {u"researcher"_s};
+        triage.maxIterations = 4;
+        triage.wrapUpIterations = 1;
+        triage.toolLessFinalIteration = false;
+        triage.maxParallelTools = 2;
+        triage.maxToolCallsPerResponse = 20;
+        triage.toolTimeoutSeconds = 30;
+        triage.tokenBudget = 5000;
+        triage.postLoop = PostLoopMode::Summary;
+        triage.temperature = 0.25;
+        triage.maxOutputTokens = 512;
+        AgentPreset billing;
+        billing.name = u"billing"_s;
+        billing.instructions = u"Answer invoices."_s;
+        billing.tools = QStringList();
+        AgentPreset researcher;
+        researcher.name = u"researcher"_s;
+        researcher.instructions = u"Look things up."_s;
+        AgentRoster roster;
+        roster.agents = {triage, billing, researcher};
+
+        QString error;
+        const std::optional<AgentRoster> read
+            = AgentRoster::fromJson(QJsonDocument(roster.toJson()).toJson(), &error);
+
+        QVERIFY2(read, qPrintable(error));
+        QCOMPARE(*read, roster);
+        // "tools": [] (no tools) is not the same as no "tools" (the session's).
+        QVERIFY(read->find(u"billing"_s)->tools.has_value());
+        QVERIFY(!read->find(u"researcher"_s)->tools.has_value());
+    }
+
+    void theAgentIsLaidOverTheSessionsOptions()
+    {
+        AgentConfig session;
+        session.systemPrompt = u"the session's prompt"_s;
+        session.model.model = u"session-model"_s;
+        session.model.temperature = 0.9;
+        session.maxIterations = 10;
+        session.tokenBudget = 100;
+        AgentPreset preset;
+        preset.name = u"billing"_s;
+        preset.instructions = u"Answer invoices."_s;
+        preset.model = u"agent-model"_s;
+        preset.maxIterations = 3;
+        preset.toolTimeoutSeconds = 5;
+
+        const AgentConfig config = preset.configOver(session);
+
+        QCOMPARE(config.name, u"billing"_s);
+        QCOMPARE(config.systemPrompt, u"Answer invoices."_s);
+        QCOMPARE(config.model.model, u"agent-model"_s);
+        QCOMPARE(config.maxIterations, 3);
+        QCOMPARE(config.toolTimeoutMs, 5000);
+        // What the agent does not say stays the session's.
+        QCOMPARE(config.model.temperature, std::optional<double>(0.9));
+        QCOMPARE(config.tokenBudget, 100);
+    }
+
+    void anEmptyNamePicksTheFirstAgentAndAnUnknownOneIsNamed()
+    {
+        QString error;
+        const auto roster
+            = AgentRoster::fromJson(agentsFile({agent(u"first"_s), agent(u"second"_s)}), &error);
+        QVERIFY2(roster, qPrintable(error));
+
+        QCOMPARE(roster->pick({}, &error)->name, u"first"_s);
+        QCOMPARE(roster->pick(u"second"_s, &error)->name, u"second"_s);
+        QVERIFY(!roster->pick(u"third"_s, &error));
+        QCOMPARE(error, u"there is no agent \"third\" (the agents are first, second)"_s);
+    }
+
+    void aBadFileIsRefusedNamingTheProblem_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("error");
+
+        QTest::newRow("not JSON") << "{\"agents\": ["_ba << u"not JSON"_s;
+        QTest::newRow("no agents array") << "{}"_ba << u"agents"_s;
+        QTest::newRow("an empty agents array") << agentsFile({}) << u"agents is empty"_s;
+        QTest::newRow("an unknown top-level field")
+            << "{\"agents\": [{\"name\": \"a\", \"instructions\": \"i\"}], \"agent\": 1}"_ba
+            << u"unknown field \"agent\""_s;
+        QTest::newRow("an unknown agent field") << agentsFile({agent(u"a"_s, {{u"handoff"_s, u"b"_s}})})
+                                                << u"agents[0] has an unknown field \"handoff\""_s;
+        QTest::newRow("a missing instruction")
+            << agentsFile({QJsonObject{{u"name"_s, u"a"_s}}}) << u"agents[0].instructions"_s;
+        QTest::newRow("a name that cannot be part of a tool name")
+            << agentsFile({agent(u"billing desk"_s)}) << u"agents[0].name must be 1 to 48 letters"_s;
+        QTest::newRow("tools that are not strings")
+            << agentsFile({agent(u"a"_s, {{u"tools"_s, QJsonArray{1}}})}) << u"agents[0].tools"_s;
+        QTest::newRow("an iteration limit of zero")
+            << agentsFile({agent(u"a"_s, {{u"max_iterations"_s, 0}})}) << u"agents[0].max_iterations"_s;
+        QTest::newRow("a temperature above 2")
+            << agentsFile({agent(u"a"_s, {{u"temperature"_s, 3}})}) << u"agents[0].temperature"_s;
+        QTest::newRow("an unknown post-loop mode")
+            << agentsFile({agent(u"a"_s, {{u"post_loop"_s, u"think"_s}})}) << u"agents[0].post_loop"_s;
+        QTest::newRow("duplicate names") << agentsFile({agent(u"a"_s), agent(u"b"_s), agent(u"a"_s)})
+                                         << u"two agents are named \"a\": names must be unique"_s;
+        QTest::newRow("a handoff to an unknown agent")
+            << agentsFile({agent(u"triage"_s, {{u"handoffs"_s, QJsonArray{u"billing"_s}}})})
+            << u"agent \"triage\" hands off to \"billing\", which is not an agent of the file"_s;
+        QTest::newRow("a handoff to itself")
+            << agentsFile({agent(u"triage"_s, {{u"handoffs"_s, QJsonArray{u"triage"_s}}})})
+            << u"agent \"triage\" hands off to itself"_s;
+        QTest::newRow("an unknown sub-agent")
+            << agentsFile({agent(u"triage"_s, {{u"subagents"_s, QJsonArray{u"researcher"_s}}})})
+            << u"agent \"triage\" has the sub-agent \"researcher\", which is not an agent of the file"_s;
+        QTest::newRow("an agent that is its own sub-agent")
+            << agentsFile({agent(u"a"_s, {{u"subagents"_s, QJsonArray{u"a"_s}}})})
+            << u"the sub-agents form a cycle: a → a"_s;
+        QTest::newRow("a cycle through three agents")
+            << agentsFile({agent(u"top"_s, {{u"subagents"_s, QJsonArray{u"a"_s}}}),
+                           agent(u"a"_s, {{u"subagents"_s, QJsonArray{u"b"_s}}}),
+                           agent(u"b"_s, {{u"subagents"_s, QJsonArray{u"c"_s}}}),
+                           agent(u"c"_s, {{u"subagents"_s, QJsonArray{u"a"_s}}})})
+            << u"the sub-agents form a cycle: a → b → c → a"_s;
+    }
+
+    void aBadFileIsRefusedNamingTheProblem()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, error);
+
+        QString problem;
+        QVERIFY(!AgentRoster::fromJson(bytes, &problem));
+        QVERIFY2(problem.contains(error), qPrintable(problem));
+    }
+
+    void handoffsBothWaysAndSharedSubagentsAreNoCycle()
+    {
+        // Handing back and forth is a conversation, not a recursion; two agents may share a helper.
+        const QByteArray bytes
+            = agentsFile({agent(u"triage"_s, {{u"handoffs"_s, QJsonArray{u"billing"_s}},
+                                              {u"subagents"_s, QJsonArray{u"researcher"_s}}}),
+                          agent(u"billing"_s, {{u"handoffs"_s, QJsonArray{u"triage"_s}},
+                                               {u"subagents"_s, QJsonArray{u"researcher"_s}}}),
+                          agent(u"researcher"_s)});
+
+        QString error;
+        QVERIFY2(AgentRoster::fromJson(bytes, &error), qPrintable(error));
+    }
+
+    void aFileThatCannotBeReadIsNamed()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"missing.json"_s);
+
+        QString error;
+        QVERIFY(!AgentRoster::load(path, &error));
+        QVERIFY2(error.contains(path), qPrintable(error));
+    }
+};
+
+QTEST_GUILESS_MAIN(AgentPresetTest)
+#include "tst_agentpreset.moc"
