@@ -4,6 +4,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -35,8 +36,9 @@ KnowledgeIndex::KnowledgeIndex(QString path, QString connectionName)
 
 KnowledgeIndex::~KnowledgeIndex()
 {
-    m_database.close();
-    m_database = QSqlDatabase();
+    if (m_database)
+        m_database->close();
+    m_database.reset();
     QSqlDatabase::removeDatabase(m_connectionName);
 }
 
@@ -48,11 +50,12 @@ std::unique_ptr<KnowledgeIndex> KnowledgeIndex::open(const QString &path, QStrin
                     "libqt6sql6-sqlite.");
         return nullptr;
     }
-    index->m_database = QSqlDatabase::addDatabase(u"QSQLITE"_s, index->m_connectionName);
-    index->m_database.setDatabaseName(path);
-    index->m_database.setConnectOptions(u"QSQLITE_BUSY_TIMEOUT=10000"_s);
-    if (!index->m_database.open()) {
-        *error = tr("Cannot open the index '%1': %2").arg(path, index->m_database.lastError().text());
+    index->m_database
+        = std::make_unique<QSqlDatabase>(QSqlDatabase::addDatabase(u"QSQLITE"_s, index->m_connectionName));
+    index->m_database->setDatabaseName(path);
+    index->m_database->setConnectOptions(u"QSQLITE_BUSY_TIMEOUT=10000"_s);
+    if (!index->m_database->open()) {
+        *error = tr("Cannot open the index '%1': %2").arg(path, index->m_database->lastError().text());
         return nullptr;
     }
     if (!index->prepareSchema()) {
@@ -73,7 +76,7 @@ QString KnowledgeIndex::removeFiles(const QString &path)
 
 bool KnowledgeIndex::exec(const QString &statement)
 {
-    QSqlQuery query(m_database);
+    QSqlQuery query(*m_database);
     if (query.exec(statement))
         return true;
     return fail(statement, query.lastError().text());
@@ -102,7 +105,7 @@ static int storedVersion(QSqlDatabase &database)
 
 bool KnowledgeIndex::prepareSchema()
 {
-    const int version = storedVersion(m_database);
+    const int version = storedVersion(*m_database);
     if (version == SchemaVersion)
         return exec(u"PRAGMA synchronous=NORMAL"_s) && exec(u"PRAGMA foreign_keys=ON"_s);
     if (version != 0) {
@@ -115,12 +118,12 @@ bool KnowledgeIndex::prepareSchema()
                                            .arg(m_path)
                                            .arg(version)
                                            .arg(SchemaVersion));
-        m_database.close();
+        m_database->close();
         if (const QString error = removeFiles(m_path); !error.isEmpty())
             return fail(tr("rebuilding"), error);
-        if (!m_database.open())
-            return fail(tr("rebuilding"), m_database.lastError().text());
-        if (storedVersion(m_database) != 0)
+        if (!m_database->open())
+            return fail(tr("rebuilding"), m_database->lastError().text());
+        if (storedVersion(*m_database) != 0)
             return fail(tr("rebuilding"), tr("the new file is not empty"));
     }
     return createSchema() && exec(u"PRAGMA synchronous=NORMAL"_s) && exec(u"PRAGMA foreign_keys=ON"_s);
@@ -145,15 +148,15 @@ bool KnowledgeIndex::createSchema()
         u"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"_s,
         u"PRAGMA user_version=%1"_s.arg(SchemaVersion),
     };
-    if (!m_database.transaction())
-        return fail(tr("creating"), m_database.lastError().text());
+    if (!m_database->transaction())
+        return fail(tr("creating"), m_database->lastError().text());
     for (const QString &statement : statements) {
         if (!exec(statement)) {
-            m_database.rollback();
+            m_database->rollback();
             return false;
         }
     }
-    return m_database.commit() || fail(tr("creating"), m_database.lastError().text());
+    return m_database->commit() || fail(tr("creating"), m_database->lastError().text());
 }
 
 QList<KnowledgeHit> KnowledgeIndex::search(const QString &question, int topK)
@@ -161,7 +164,7 @@ QList<KnowledgeHit> KnowledgeIndex::search(const QString &question, int topK)
     const QString match = KnowledgeQuery::matchExpression(question);
     if (match.isEmpty() || topK <= 0)
         return {};
-    QSqlQuery query(m_database);
+    QSqlQuery query(*m_database);
     query.setForwardOnly(true);
     query.prepare(u"SELECT f.path, c.start_line, c.end_line, bm25(chunk_text), c.text "
                   "FROM chunk_text JOIN chunks c ON c.id = chunk_text.rowid JOIN files f ON f.id = c.file_id "
@@ -183,7 +186,7 @@ QList<KnowledgeHit> KnowledgeIndex::search(const QString &question, int topK)
 KnowledgeIndexStatus KnowledgeIndex::status()
 {
     KnowledgeIndexStatus status;
-    QSqlQuery query(m_database);
+    QSqlQuery query(*m_database);
     if (query.exec(u"SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM chunks)"_s) && query.next()) {
         status.files = query.value(0).toInt();
         status.chunks = query.value(1).toInt();
@@ -201,7 +204,7 @@ KnowledgeIndexStatus KnowledgeIndex::status()
 QHash<QString, KnowledgeFileRecord> KnowledgeIndex::files()
 {
     QHash<QString, KnowledgeFileRecord> files;
-    QSqlQuery query(m_database);
+    QSqlQuery query(*m_database);
     query.setForwardOnly(true);
     if (!query.exec(u"SELECT path, size, modified, hash FROM files"_s)) {
         fail(tr("reading"), query.lastError().text());
@@ -217,14 +220,14 @@ QHash<QString, KnowledgeFileRecord> KnowledgeIndex::files()
 bool KnowledgeIndex::replaceFile(const QString &path, const KnowledgeFileRecord &record,
                                  const QList<KnowledgeChunk> &chunks)
 {
-    if (!m_database.transaction())
-        return fail(tr("writing"), m_database.lastError().text());
+    if (!m_database->transaction())
+        return fail(tr("writing"), m_database->lastError().text());
     auto rollback = [this](const QSqlQuery &query) {
         fail(tr("writing"), query.lastError().text());
-        m_database.rollback();
+        m_database->rollback();
         return false;
     };
-    QSqlQuery query(m_database);
+    QSqlQuery query(*m_database);
     query.prepare(u"DELETE FROM chunks WHERE file_id = (SELECT id FROM files WHERE path = ?)"_s);
     query.addBindValue(path);
     if (!query.exec())
@@ -240,7 +243,7 @@ bool KnowledgeIndex::replaceFile(const QString &path, const KnowledgeFileRecord 
         return rollback(query);
     const qint64 fileId = query.value(0).toLongLong();
     query.finish();
-    QSqlQuery insert(m_database);
+    QSqlQuery insert(*m_database);
     insert.prepare(u"INSERT INTO chunks(file_id, start_line, end_line, text) VALUES (?, ?, ?, ?)"_s);
     for (const KnowledgeChunk &chunk : chunks) {
         insert.bindValue(0, fileId);
@@ -250,12 +253,12 @@ bool KnowledgeIndex::replaceFile(const QString &path, const KnowledgeFileRecord 
         if (!insert.exec())
             return rollback(insert);
     }
-    return m_database.commit() || fail(tr("writing"), m_database.lastError().text());
+    return m_database->commit() || fail(tr("writing"), m_database->lastError().text());
 }
 
 bool KnowledgeIndex::touchFile(const QString &path, const KnowledgeFileRecord &record)
 {
-    QSqlQuery query(m_database);
+    QSqlQuery query(*m_database);
     query.prepare(u"UPDATE files SET size = ?, modified = ? WHERE path = ?"_s);
     query.addBindValue(record.size);
     query.addBindValue(record.modified);
@@ -265,9 +268,9 @@ bool KnowledgeIndex::touchFile(const QString &path, const KnowledgeFileRecord &r
 
 bool KnowledgeIndex::removeFile(const QString &path)
 {
-    if (!m_database.transaction())
-        return fail(tr("writing"), m_database.lastError().text());
-    QSqlQuery query(m_database);
+    if (!m_database->transaction())
+        return fail(tr("writing"), m_database->lastError().text());
+    QSqlQuery query(*m_database);
     query.prepare(u"DELETE FROM chunks WHERE file_id = (SELECT id FROM files WHERE path = ?)"_s);
     query.addBindValue(path);
     bool ok = query.exec();
@@ -278,17 +281,17 @@ bool KnowledgeIndex::removeFile(const QString &path)
     }
     if (!ok) {
         fail(tr("writing"), query.lastError().text());
-        m_database.rollback();
+        m_database->rollback();
         return false;
     }
-    return m_database.commit() || fail(tr("writing"), m_database.lastError().text());
+    return m_database->commit() || fail(tr("writing"), m_database->lastError().text());
 }
 
 bool KnowledgeIndex::finishRun(const QList<KnowledgeSkippedFile> &skipped, const QDateTime &when)
 {
-    if (!m_database.transaction())
-        return fail(tr("writing"), m_database.lastError().text());
-    QSqlQuery query(m_database);
+    if (!m_database->transaction())
+        return fail(tr("writing"), m_database->lastError().text());
+    QSqlQuery query(*m_database);
     bool ok = query.exec(u"DELETE FROM skipped"_s);
     query.prepare(u"INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)"_s);
     for (qsizetype i = 0; ok && i < skipped.size(); ++i) {
@@ -303,10 +306,10 @@ bool KnowledgeIndex::finishRun(const QList<KnowledgeSkippedFile> &skipped, const
     }
     if (!ok) {
         fail(tr("writing"), query.lastError().text());
-        m_database.rollback();
+        m_database->rollback();
         return false;
     }
-    return m_database.commit() || fail(tr("writing"), m_database.lastError().text());
+    return m_database->commit() || fail(tr("writing"), m_database->lastError().text());
 }
 
 } // namespace Loopscope

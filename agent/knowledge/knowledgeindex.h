@@ -8,11 +8,14 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
-#include <QSqlDatabase>
 #include <QString>
 #include <QStringList>
 
 #include <memory>
+
+QT_BEGIN_NAMESPACE
+class QSqlDatabase;
+QT_END_NAMESPACE
 
 namespace Loopscope {
 
@@ -107,7 +110,8 @@ private:
 
     QString m_path;
     QString m_connectionName;
-    QSqlDatabase m_database;
+    // Qt SQL stays out of this header: its users need no Qt SQL of their own.
+    std::unique_ptr<QSqlDatabase> m_database;
     QStringList m_notices;
     QString m_lastError;
 };
