@@ -15,6 +15,7 @@
 #include "app/cli/diffcommand.h"
 #include "app/cli/evalcommand.h"
 #include "app/cli/exportcommand.h"
+#include "app/cli/knowledgecommand.h"
 #include "app/cli/mcpcommand.h"
 #include "app/cli/replaycommand.h"
 #include "app/cli/runcommand.h"
@@ -108,6 +109,7 @@ constexpr HeadlessCommand HeadlessCommands[] = {
     {"export", "export", &execCommand<Loopscope::Cli::ExportCommand>},
     {"mcp", "mcp list|call", &execCommand<Loopscope::Cli::McpCommand>},
     {"eval", "eval", &execCommand<Loopscope::Cli::EvalCommand>},
+    {"knowledge", "knowledge add|index|list|remove|search", &execCommand<Loopscope::Cli::KnowledgeCommand>},
 };
 
 const HeadlessCommand *headlessCommand(int argc, char *argv[])

@@ -12,9 +12,10 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${LOOPSCOPE_HOMEPAGE}")
 # Library dependencies come from dpkg-shlibdeps. Qt loads its platform plugins
 # (xcb) at run time, which no linker records: without them the window cannot
-# open, so they are named by hand.
+# open, so they are named by hand. So is Qt SQL's SQLite driver, a plugin the
+# knowledge bases' index loads at run time.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libqt6sql6-sqlite")
 # Wayland sessions run natively with Qt's Wayland plugin (XWayland otherwise);
 # API keys need a Secret Service provider (GNOME Keyring, KWallet...).
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland")
@@ -31,6 +32,8 @@ set(CPACK_RPM_PACKAGE_GROUP "Development/Tools")
 set(CPACK_RPM_PACKAGE_URL "${LOOPSCOPE_HOMEPAGE}")
 # rpmbuild finds the shared libraries the executable needs (libQt6*.so.6 ...).
 set(CPACK_RPM_PACKAGE_AUTOREQ ON)
+# The SQLite driver plugin (no linker records it): Fedora ships it in qt6-qtbase.
+set(CPACK_RPM_PACKAGE_REQUIRES "qt6-qtbase")
 set(CPACK_RPM_PACKAGE_AUTOPROV OFF)
 # Directories that belong to the file system or to other packages: the RPM
 # must not claim them.

@@ -1,5 +1,5 @@
 # bash completion for loopscope(1): the window's options, the sub-commands
-# run, replay, diff, export, mcp and eval, their options and their values.
+# run, replay, diff, export, mcp, eval and knowledge, their options and their values.
 
 _loopscope()
 {
@@ -10,7 +10,7 @@ _loopscope()
     local command=""
     if [[ $cword -gt 1 ]]; then
         case ${words[1]} in
-            run|replay|diff|export|mcp|eval) command=${words[1]} ;;
+            run|replay|diff|export|mcp|eval|knowledge) command=${words[1]} ;;
         esac
     fi
 
@@ -49,7 +49,7 @@ _loopscope()
             COMPREPLY=($(compgen -v -- "$cur"))
             return ;;
         --base-url|--model|--system|--agent|--max-iterations|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout|\
-        --max-response-mb|--request-timeout-s|--max-tool-calls)
+        --max-response-mb|--request-timeout-s|--max-tool-calls|--top-k)
             return ;;
     esac
 
@@ -66,6 +66,14 @@ _loopscope()
                 COMPREPLY=($(compgen -W "--mcp-config --mcp-url --mcp-server --approve -h --help" -- "$cur"))
             elif [[ $cword -eq 2 ]]; then
                 COMPREPLY=($(compgen -W "list call" -- "$cur"))
+            fi ;;
+        knowledge)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--top-k --json -h --help" -- "$cur"))
+            elif [[ $cword -eq 2 ]]; then
+                COMPREPLY=($(compgen -W "add index list remove search" -- "$cur"))
+            elif [[ ${words[2]} == add && $cword -gt 3 ]]; then
+                _filedir
             fi ;;
         replay)
             if [[ $cur == -* ]]; then
@@ -96,7 +104,7 @@ _loopscope()
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$provider_options -h --help --help-all -v --version" -- "$cur"))
             elif [[ $cword -eq 1 ]]; then
-                COMPREPLY=($(compgen -W "run replay diff export mcp eval" -- "$cur"))
+                COMPREPLY=($(compgen -W "run replay diff export mcp eval knowledge" -- "$cur"))
                 _filedir 'loopscope.json'
             else
                 _filedir 'loopscope.json'
