@@ -244,7 +244,7 @@ void HttpTransport::failTooLarge(QNetworkReply *reply)
         m_listening = false;
     emit logLine(u"[HTTP] "_s + tooLargeText());
     if (exchange->requestId && !exchange->answered && !m_shutDown)
-        emit requestFailed(*exchange->requestId, 0, tooLargeText(), false);
+        emit requestFailed(*exchange->requestId, 0, tooLargeText(), false, {});
 }
 
 void HttpTransport::onFinished(QNetworkReply *reply)
@@ -279,17 +279,18 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         return;
 
     QString detail;
+    QJsonObject bodyError;
     if (status == 0)
         detail = reply->errorString();
     else if (status >= 200 && status < 300)
         detail = tr("the response ended without an answer to the request");
     else {
         detail = tr("HTTP %1").arg(status);
-        const QString rpcError = jsonRpcErrorText(rest);
-        if (!rpcError.isEmpty())
-            detail += u": "_s + rpcError;
+        bodyError = QJsonDocument::fromJson(rest).object().value(u"error"_s).toObject();
+        if (!bodyError.isEmpty())
+            detail += u": "_s + jsonRpcErrorText(bodyError);
     }
-    emit requestFailed(*exchange.requestId, status, detail, status == 404 && exchange.usedSession);
+    emit requestFailed(*exchange.requestId, status, detail, status == 404 && exchange.usedSession, bodyError);
 }
 
 void HttpTransport::deliverPayload(Exchange &exchange, const QByteArray &json)
@@ -318,11 +319,8 @@ void HttpTransport::deliver(Exchange &exchange, const QJsonObject &message)
     emit messageReceived(message);
 }
 
-QString HttpTransport::jsonRpcErrorText(const QByteArray &body)
+QString HttpTransport::jsonRpcErrorText(const QJsonObject &error)
 {
-    const QJsonObject error = QJsonDocument::fromJson(body).object().value(u"error"_s).toObject();
-    if (error.isEmpty())
-        return {};
     return u"%1 (%2)"_s.arg(error.value(u"message"_s).toString()).arg(error.value(u"code"_s).toInt());
 }
 

@@ -72,7 +72,7 @@ private:
     void deliver(Exchange &exchange, const QJsonObject &message);
     void sendDelete();
     void listen();
-    static QString jsonRpcErrorText(const QByteArray &body);
+    static QString jsonRpcErrorText(const QJsonObject &error);
 
     static constexpr qsizetype MaxErrorBodyBytes = 64 * 1024;
 

@@ -79,6 +79,8 @@ void McpClient::Private::teardown(const QString &reason)
     }
     for (const auto &waiter : waiters)
         waiter(reason);
+    // Answers that waited for a tool list go on with what they got.
+    releaseHeldCallReplies();
     if (oldTransport) {
         if (destroying) {
             delete oldTransport; // a stdio transport ends its process, bounded, in its destructor

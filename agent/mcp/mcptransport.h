@@ -39,8 +39,10 @@ public:
 
 signals:
     void messageReceived(const QJsonObject &message);
-    // A request got no JSON-RPC answer from the transport (HTTP only): its status and why.
-    void requestFailed(qint64 requestId, int httpStatus, const QString &detail, bool sessionExpired);
+    // A request got no JSON-RPC answer from the transport (HTTP only): its status and why, and the
+    // JSON-RPC error object an HTTP error body carried (2026-07-28 answers a refusal with 400 and one).
+    void requestFailed(qint64 requestId, int httpStatus, const QString &detail, bool sessionExpired,
+                       const QJsonObject &bodyError);
     // The connection is gone: for stdio the process exited (exitCode) or could not start (startError).
     void closed(int exitCode, const QString &startError);
     // A line for the server's log: stderr, or stdout that was not JSON-RPC.
