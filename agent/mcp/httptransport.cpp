@@ -76,16 +76,41 @@ void HttpTransport::send(const QJsonObject &message)
 
     QNetworkReply *reply = m_network->post(request, QJsonDocument(message).toJson(QJsonDocument::Compact));
     reply->setReadBufferSize(1024 * 1024); // flow control: unread bytes wait in the socket, not in memory
+    if (!isRequest) {
+        // A notification or a response: its answer says nothing, but it must leave, also when the
+        // transport shuts down right after (a cancellation on Ctrl+C). It cleans up after itself.
+        ++m_notificationsInFlight;
+        connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
+        connect(reply, &QNetworkReply::finished, this, &HttpTransport::onNotificationSent);
+        if (method == u"notifications/initialized"_s)
+            listen();
+        return;
+    }
     auto exchange = std::make_shared<Exchange>();
     exchange->reply = reply;
     exchange->usedSession = !m_sessionId.isEmpty();
-    if (isRequest)
-        exchange->requestId = message.value(u"id"_s).toInteger();
+    exchange->requestId = message.value(u"id"_s).toInteger();
     m_exchanges.insert(reply, exchange);
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
-    if (method == u"notifications/initialized"_s)
-        listen();
+}
+
+void HttpTransport::onNotificationSent()
+{
+    if (--m_notificationsInFlight > 0)
+        return;
+    m_notificationsInFlight = 0;
+    const auto waiters = std::exchange(m_sentWaiters, {});
+    for (const auto &waiter : waiters)
+        waiter();
+}
+
+void HttpTransport::whenSent(std::function<void()> done)
+{
+    if (m_notificationsInFlight == 0)
+        done();
+    else
+        m_sentWaiters.append(std::move(done));
 }
 
 void HttpTransport::listen()

@@ -181,6 +181,14 @@ void McpClient::stop()
     d->teardown(tr("The MCP server “%1” was stopped during the call.").arg(d->name()));
 }
 
+void McpClient::whenSent(std::function<void()> done)
+{
+    if (d->transport)
+        d->transport->whenSent(std::move(done));
+    else
+        done();
+}
+
 void McpClient::restart()
 {
     stop();

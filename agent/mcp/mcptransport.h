@@ -6,6 +6,8 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
 namespace Loopscope {
 
 /*!
@@ -33,6 +35,9 @@ public:
     virtual void setProtocolVersion(const QString &version) { Q_UNUSED(version) }
     // Forgets a protocol session (HTTP), so the next message starts a new one.
     virtual void resetSession() {}
+    // Runs \a done once the notifications already handed to send() have left (HTTP: their POSTs
+    // are answered or failed); at once when none is on its way.
+    virtual void whenSent(std::function<void()> done) { done(); }
     // The most one answer may hold; a request whose answer is larger fails at once.
     void setMaxResponseBytes(qint64 bytes) { m_maxResponseBytes = bytes; }
     qint64 maxResponseBytes() const { return m_maxResponseBytes; }
