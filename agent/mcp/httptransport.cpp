@@ -76,16 +76,41 @@ void HttpTransport::send(const QJsonObject &message)
 
     QNetworkReply *reply = m_network->post(request, QJsonDocument(message).toJson(QJsonDocument::Compact));
     reply->setReadBufferSize(1024 * 1024); // flow control: unread bytes wait in the socket, not in memory
+    if (!isRequest) {
+        // A notification or a response: its answer says nothing, but it must leave, also when the
+        // transport shuts down right after (a cancellation on Ctrl+C). It cleans up after itself.
+        ++m_notificationsInFlight;
+        connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
+        connect(reply, &QNetworkReply::finished, this, &HttpTransport::onNotificationSent);
+        if (method == u"notifications/initialized"_s)
+            listen();
+        return;
+    }
     auto exchange = std::make_shared<Exchange>();
     exchange->reply = reply;
     exchange->usedSession = !m_sessionId.isEmpty();
-    if (isRequest)
-        exchange->requestId = message.value(u"id"_s).toInteger();
+    exchange->requestId = message.value(u"id"_s).toInteger();
     m_exchanges.insert(reply, exchange);
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
-    if (method == u"notifications/initialized"_s)
-        listen();
+}
+
+void HttpTransport::onNotificationSent()
+{
+    if (--m_notificationsInFlight > 0)
+        return;
+    m_notificationsInFlight = 0;
+    const auto waiters = std::exchange(m_sentWaiters, {});
+    for (const auto &waiter : waiters)
+        waiter();
+}
+
+void HttpTransport::whenSent(std::function<void()> done)
+{
+    if (m_notificationsInFlight == 0)
+        done();
+    else
+        m_sentWaiters.append(std::move(done));
 }
 
 void HttpTransport::listen()
@@ -244,7 +269,7 @@ void HttpTransport::failTooLarge(QNetworkReply *reply)
         m_listening = false;
     emit logLine(u"[HTTP] "_s + tooLargeText());
     if (exchange->requestId && !exchange->answered && !m_shutDown)
-        emit requestFailed(*exchange->requestId, 0, tooLargeText(), false);
+        emit requestFailed(*exchange->requestId, 0, tooLargeText(), false, {});
 }
 
 void HttpTransport::onFinished(QNetworkReply *reply)
@@ -279,17 +304,18 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         return;
 
     QString detail;
+    QJsonObject bodyError;
     if (status == 0)
         detail = reply->errorString();
     else if (status >= 200 && status < 300)
         detail = tr("the response ended without an answer to the request");
     else {
         detail = tr("HTTP %1").arg(status);
-        const QString rpcError = jsonRpcErrorText(rest);
-        if (!rpcError.isEmpty())
-            detail += u": "_s + rpcError;
+        bodyError = QJsonDocument::fromJson(rest).object().value(u"error"_s).toObject();
+        if (!bodyError.isEmpty())
+            detail += u": "_s + jsonRpcErrorText(bodyError);
     }
-    emit requestFailed(*exchange.requestId, status, detail, status == 404 && exchange.usedSession);
+    emit requestFailed(*exchange.requestId, status, detail, status == 404 && exchange.usedSession, bodyError);
 }
 
 void HttpTransport::deliverPayload(Exchange &exchange, const QByteArray &json)
@@ -318,11 +344,8 @@ void HttpTransport::deliver(Exchange &exchange, const QJsonObject &message)
     emit messageReceived(message);
 }
 
-QString HttpTransport::jsonRpcErrorText(const QByteArray &body)
+QString HttpTransport::jsonRpcErrorText(const QJsonObject &error)
 {
-    const QJsonObject error = QJsonDocument::fromJson(body).object().value(u"error"_s).toObject();
-    if (error.isEmpty())
-        return {};
     return u"%1 (%2)"_s.arg(error.value(u"message"_s).toString()).arg(error.value(u"code"_s).toInt());
 }
 

@@ -4,10 +4,12 @@
 #include "agent/wire/sseparser.h"
 
 #include <QHash>
+#include <QList>
 #include <QMap>
 #include <QPointer>
 #include <QUrl>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -45,6 +47,7 @@ public:
     void shutdown() override;
     void setProtocolVersion(const QString &version) override { m_protocolVersion = version; }
     void resetSession() override;
+    void whenSent(std::function<void()> done) override;
 
     QString sessionId() const { return m_sessionId; }
 
@@ -65,6 +68,7 @@ private:
 
     void onReadyRead(QNetworkReply *reply);
     void onFinished(QNetworkReply *reply);
+    void onNotificationSent();
     bool keep(Exchange &exchange, const QByteArray &bytes, int status);
     void failTooLarge(QNetworkReply *reply);
     void readHeaders(Exchange &exchange);
@@ -72,7 +76,7 @@ private:
     void deliver(Exchange &exchange, const QJsonObject &message);
     void sendDelete();
     void listen();
-    static QString jsonRpcErrorText(const QByteArray &body);
+    static QString jsonRpcErrorText(const QJsonObject &error);
 
     static constexpr qsizetype MaxErrorBodyBytes = 64 * 1024;
 
@@ -84,6 +88,9 @@ private:
     QHash<QNetworkReply *, std::shared_ptr<Exchange>> m_exchanges;
     bool m_shutDown = false;
     bool m_listening = false;
+    // POSTs of notifications and responses still on their way, and who waits for them.
+    int m_notificationsInFlight = 0;
+    QList<std::function<void()>> m_sentWaiters;
 };
 
 } // namespace Loopscope

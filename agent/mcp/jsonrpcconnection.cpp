@@ -122,7 +122,8 @@ void JsonRpcConnection::onMessage(const QJsonObject &message)
     finish(id, reply);
 }
 
-void JsonRpcConnection::onRequestFailed(qint64 id, int httpStatus, const QString &detail, bool sessionExpired)
+void JsonRpcConnection::onRequestFailed(qint64 id, int httpStatus, const QString &detail, bool sessionExpired,
+                                        const QJsonObject &bodyError)
 {
     if (!m_pending.contains(id))
         return;
@@ -130,6 +131,7 @@ void JsonRpcConnection::onRequestFailed(qint64 id, int httpStatus, const QString
     reply.httpStatus = httpStatus;
     reply.transportError = detail;
     reply.sessionExpired = sessionExpired;
+    reply.bodyError = bodyError;
     finish(id, reply);
 }
 

@@ -25,6 +25,7 @@ struct JsonRpcReply
     int httpStatus = 0;
     bool sessionExpired = false;   // HTTP 404 on a request that carried a session id
     bool connectionClosed = false; // failAll(): transportError is the sentence to show
+    QJsonObject bodyError;         // the JSON-RPC error an HTTP error body carried, if any
 
     bool hasResponse() const { return !response.isEmpty(); }
     bool isError() const { return response.contains(QLatin1String("error")); }
@@ -78,7 +79,8 @@ private:
 
     void sendMessage(const QJsonObject &message);
     void onMessage(const QJsonObject &message);
-    void onRequestFailed(qint64 id, int httpStatus, const QString &detail, bool sessionExpired);
+    void onRequestFailed(qint64 id, int httpStatus, const QString &detail, bool sessionExpired,
+                         const QJsonObject &bodyError);
     void finish(qint64 id, const JsonRpcReply &reply);
 
     QPointer<McpTransport> m_transport;

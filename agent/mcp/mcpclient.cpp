@@ -79,6 +79,8 @@ void McpClient::Private::teardown(const QString &reason)
     }
     for (const auto &waiter : waiters)
         waiter(reason);
+    // Answers that waited for a tool list go on with what they got.
+    releaseHeldCallReplies();
     if (oldTransport) {
         if (destroying) {
             delete oldTransport; // a stdio transport ends its process, bounded, in its destructor
@@ -177,6 +179,14 @@ void McpClient::stop()
     d->failureReason.clear();
     d->setState(State::Stopped);
     d->teardown(tr("The MCP server “%1” was stopped during the call.").arg(d->name()));
+}
+
+void McpClient::whenSent(std::function<void()> done)
+{
+    if (d->transport)
+        d->transport->whenSent(std::move(done));
+    else
+        done();
 }
 
 void McpClient::restart()

@@ -152,6 +152,8 @@ public:
     void start();   // no-op unless Stopped or Failed; ends in Ready or Failed (stateChanged)
     void stop();    // graceful; pending calls end with a failure; state Stopped at once
     void restart(); // stop(), then start()
+    // Runs \a done once the notifications sent so far (a cancellation, say) have left.
+    void whenSent(std::function<void()> done);
 
     State state() const;
     QString failureReason() const; // for Failed: a sentence for the user, naming the server

@@ -280,7 +280,9 @@ void McpClient::Private::onServerNotification(const QString &method, const QJson
     else if (method == u"notifications/resources/list_changed"_s)
         changed = ListKind::Resources;
     if (changed) {
-        if (state == State::Ready)
+        if (state == State::Ready && *changed == ListKind::Tools)
+            refreshToolsForServer();
+        else if (state == State::Ready)
             refreshList(*changed, [](const QString &) {});
         else if (state == State::Starting)
             relistAfterStartup[int(*changed)] = true;
@@ -317,11 +319,36 @@ void McpClient::Private::appendLog(const QString &line)
         emit q->stderrLine(line);
 }
 
+void McpClient::Private::refreshToolsForServer()
+{
+    ++toolRefreshesInFlight;
+    const int generation = this->generation;
+    refreshList(ListKind::Tools, [this, generation](const QString &) {
+        if (generation != this->generation)
+            return; // teardown released what waited
+        if (--toolRefreshesInFlight == 0)
+            releaseHeldCallReplies();
+    });
+}
+
+void McpClient::Private::releaseHeldCallReplies()
+{
+    toolRefreshesInFlight = 0;
+    const auto held = std::exchange(heldCallReplies, {});
+    for (const auto &release : held)
+        release();
+}
+
 void McpClient::Private::onCallReply(qint64 callId, const JsonRpcReply &reply)
 {
     const auto it = calls.find(callId);
     if (it == calls.end())
         return; // cancelled meanwhile
+    if (toolRefreshesInFlight > 0) {
+        // The server changed its tools during the call: the answer goes on once the new list is in.
+        heldCallReplies.append([this, callId, reply] { onCallReply(callId, reply); });
+        return;
+    }
     Call call = std::move(*it);
     calls.erase(it);
     McpCallOutcome &outcome = call.outcome;

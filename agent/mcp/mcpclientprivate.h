@@ -64,6 +64,7 @@ public:
     // Start-up
     void openTransport();
     void probe();
+    bool onModernRefusal(const QJsonObject &error);
     void sendInitialize();
     void onInitialized(const JsonRpcReply &reply);
     void listForStartup();
@@ -95,6 +96,8 @@ public:
     void answerElicitation(const QJsonValue &id, const QJsonObject &params);
     void appendLog(const QString &line);
     void onCallReply(qint64 callId, const JsonRpcReply &reply);
+    void refreshToolsForServer();
+    void releaseHeldCallReplies();
 
     McpClient *q;
     McpServerConfig config;
@@ -124,6 +127,10 @@ public:
     bool destroying = false;
     int listGenerations[3] = {0, 0, 0};
     bool relistAfterStartup[3] = {false, false, false};
+    // Tool lists the server announced (list_changed) and that are still being fetched: a call's
+    // answer waits for them, so the turn's next model request already offers the new tools.
+    int toolRefreshesInFlight = 0;
+    QList<std::function<void()>> heldCallReplies;
 
     QHash<qint64, Call> calls;
     qint64 nextCallId = 1;

@@ -19,6 +19,10 @@ const QString ModernVersion = u"2026-07-28"_s;
 const QString PreferredLegacyVersion = u"2025-11-25"_s;
 const QStringList LegacyVersions = {u"2025-11-25"_s, u"2025-06-18"_s, u"2025-03-26"_s, u"2024-11-05"_s};
 constexpr int ProbeTimeoutMs = 3000;
+// The errors of 2026-07-28 that a probe must not answer with the handshake.
+constexpr int HeaderMismatchCode = -32020;
+constexpr int MissingCapabilityCode = -32021;
+constexpr int UnsupportedVersionCode = -32022;
 
 } // namespace
 
@@ -59,6 +63,9 @@ void McpClient::Private::probe()
 {
     phase = Phase::Probe;
     const int generation = this->generation;
+    // 2026-07-28 wants the header on every POST, the probe included; a server of that revision
+    // refuses a probe without it.
+    transport->setProtocolVersion(ModernVersion);
     request(u"server/discover"_s, {}, qMin(ProbeTimeoutMs, startupTimeoutMs),
             [this, generation](const JsonRpcReply &reply) {
                 if (!isStarting(generation) || phase != Phase::Probe)
@@ -88,9 +95,54 @@ void McpClient::Private::probe()
                         return;
                     }
                 }
-                // Any error, a timeout or a server that only speaks older revisions: the handshake.
+                // A modern refusal says what is wrong; falling back would only be refused as well.
+                if (onModernRefusal(reply.isError() ? reply.error() : reply.bodyError))
+                    return;
+                // Any other error, a timeout or a server that only speaks older revisions: the
+                // handshake, which negotiates its own version.
+                transport->setProtocolVersion({});
                 sendInitialize();
             });
+}
+
+bool McpClient::Private::onModernRefusal(const QJsonObject &error)
+{
+    const int code = error.value(u"code"_s).toInt();
+    if (code == HeaderMismatchCode) {
+        fail(McpClient::tr("The MCP server “%1” refused the request's protocol headers: %2")
+                 .arg(name(), errorText(error)));
+        return true;
+    }
+    if (code == MissingCapabilityCode) {
+        fail(McpClient::tr("The MCP server “%1” needs a client capability Loopscope does not offer: %2")
+                 .arg(name(), errorText(error)));
+        return true;
+    }
+    if (code != UnsupportedVersionCode)
+        return false;
+    QStringList supported;
+    for (const QJsonValue &version : error.value(u"data"_s).toObject().value(u"supported"_s).toArray())
+        supported.append(version.toString());
+    for (const QString &version : LegacyVersions) {
+        if (supported.contains(version)) {
+            // The server named a revision of the handshake it speaks.
+            transport->setProtocolVersion({});
+            sendInitialize();
+            return true;
+        }
+    }
+    const QString loopscopeVersions = (QStringList{ModernVersion} + LegacyVersions).join(u", "_s);
+    if (supported.isEmpty()) {
+        fail(
+            McpClient::tr("The MCP server “%1” does not support MCP version %2 and names no other (Loopscope "
+                          "supports %3).")
+                .arg(name(), ModernVersion, loopscopeVersions));
+    } else {
+        fail(McpClient::tr("The MCP server “%1” supports MCP versions %2, none of which Loopscope supports "
+                           "(it supports %3).")
+                 .arg(name(), supported.join(u", "_s), loopscopeVersions));
+    }
+    return true;
 }
 
 QJsonObject McpClient::Private::clientCapabilities() const

@@ -6,6 +6,7 @@
 #include <QDeadlineTimer>
 #include <QPointer>
 #include <QThread>
+#include <QTimer>
 
 #include <map>
 
@@ -305,6 +306,38 @@ void McpHub::shutdown()
         d->entryByName.clear();
         emit toolsChanged();
     }
+}
+
+void McpHub::whenSent(QObject *context, std::function<void()> done, int timeoutMs)
+{
+    struct Waiter
+    {
+        QPointer<QObject> context;
+        std::function<void()> done;
+        int remaining = 1; // released once every client and this call itself have counted down
+        void countDown()
+        {
+            if (--remaining != 0 || !done)
+                return;
+            const auto call = std::exchange(done, {});
+            if (context)
+                call();
+        }
+    };
+    auto waiter = std::make_shared<Waiter>();
+    waiter->context = context;
+    waiter->done = std::move(done);
+    for (const Private::Server &server : std::as_const(d->servers)) {
+        if (!server.client)
+            continue;
+        ++waiter->remaining;
+        server.client->whenSent([waiter] { waiter->countDown(); });
+    }
+    QTimer::singleShot(timeoutMs, context, [waiter] {
+        waiter->remaining = 1;
+        waiter->countDown();
+    });
+    waiter->countDown();
 }
 
 QList<std::shared_ptr<const Tool>> McpHub::tools() const

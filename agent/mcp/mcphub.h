@@ -64,6 +64,10 @@ public:
     void restart(const QString &serverName);
     // Stops every server and waits (bounded) until their processes have ended.
     void shutdown();
+    // Calls \a done (on \a context's thread, unless it is gone) once every server's notifications
+    // sent so far have left, or after \a timeoutMs: run it before shutdown() when a server must
+    // still hear of a cancellation.
+    void whenSent(QObject *context, std::function<void()> done, int timeoutMs = 2000);
 
     // The tools of the servers that are ready (or failed during this turn), enabled ones only.
     QList<std::shared_ptr<const Tool>> tools() const;

@@ -6,6 +6,8 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
 namespace Loopscope {
 
 /*!
@@ -33,14 +35,19 @@ public:
     virtual void setProtocolVersion(const QString &version) { Q_UNUSED(version) }
     // Forgets a protocol session (HTTP), so the next message starts a new one.
     virtual void resetSession() {}
+    // Runs \a done once the notifications already handed to send() have left (HTTP: their POSTs
+    // are answered or failed); at once when none is on its way.
+    virtual void whenSent(std::function<void()> done) { done(); }
     // The most one answer may hold; a request whose answer is larger fails at once.
     void setMaxResponseBytes(qint64 bytes) { m_maxResponseBytes = bytes; }
     qint64 maxResponseBytes() const { return m_maxResponseBytes; }
 
 signals:
     void messageReceived(const QJsonObject &message);
-    // A request got no JSON-RPC answer from the transport (HTTP only): its status and why.
-    void requestFailed(qint64 requestId, int httpStatus, const QString &detail, bool sessionExpired);
+    // A request got no JSON-RPC answer from the transport (HTTP only): its status and why, and the
+    // JSON-RPC error object an HTTP error body carried (2026-07-28 answers a refusal with 400 and one).
+    void requestFailed(qint64 requestId, int httpStatus, const QString &detail, bool sessionExpired,
+                       const QJsonObject &bodyError);
     // The connection is gone: for stdio the process exited (exitCode) or could not start (startError).
     void closed(int exitCode, const QString &startError);
     // A line for the server's log: stderr, or stdout that was not JSON-RPC.

@@ -215,7 +215,7 @@ void StdioTransport::dropLongLine()
         failed = m_waiting.values();
     for (qint64 id : std::as_const(failed)) {
         m_waiting.remove(id);
-        emit requestFailed(id, 0, tooLargeText(), false);
+        emit requestFailed(id, 0, tooLargeText(), false, {});
     }
 }
 

@@ -414,7 +414,9 @@ int RunCommand::exec(const QStringList &arguments)
     });
     QObject::connect(agent, &Agent::turnFinished, &session,
                      [&session, &options, &eventLog](const TurnResult &result) {
-                         QCoreApplication::exit(finishTurn(result, session, options, eventLog));
+                         const int exitCode = finishTurn(result, session, options, eventLog);
+                         // A cancelled MCP call's notification leaves before the servers are ended.
+                         session.mcp()->whenSent(&session, [exitCode] { QCoreApplication::exit(exitCode); });
                      });
 
     QObject::connect(&session, &ChatSession::notice, &session, [](const QString &text) { printError(text); });

@@ -16,8 +16,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <optional>
 #include <sys/types.h>
 
 using namespace Loopscope;
@@ -117,6 +119,30 @@ private:
     }
 
     Run run(const QStringList &arguments) const { return loopscope().run(arguments); }
+
+    static void addSignalRows()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("Ctrl+C") << int(SIGINT);
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+    }
+
+    // The model calls \a tool once, then answers.
+    void scriptOneToolCall(const QString &tool, const QJsonObject &arguments)
+    {
+        m_server.setHandler([tool, arguments](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (lastMessage(request).value(u"role"_s).toString() == u"user")
+                exchange.respondJson(200, toolCallCompletion(tool, arguments));
+            else
+                exchange.respondJson(200, openAiCompletion(u"too late"_s, u"m"_s));
+        });
+    }
+
+    static bool reportedProgress(const QString &eventsPath)
+    {
+        QFile events(eventsPath);
+        return events.open(QIODevice::ReadOnly) && events.readAll().contains("\"tool_progress\"");
+    }
 
     static qint64 readPid(const QString &pidFile)
     {
@@ -237,6 +263,128 @@ private slots:
 
         QCOMPARE(result.exitCode, 130);
         QTRY_VERIFY_WITH_TIMEOUT(processEnded(pid), 5000);
+    }
+
+    void aSignalMidCallTellsTheServerTheCallIsCancelled_data() { addSignalRows(); }
+
+    void aSignalMidCallTellsTheServerTheCallIsCancelled()
+    {
+        QFETCH(int, signal);
+        scriptOneToolCall(u"trigger-long-running-operation"_s, {{u"duration"_s, 60}, {u"steps"_s, 60}});
+        // tee keeps every line Loopscope writes to the server.
+        const QString name = u"cancel-%1"_s.arg(signal);
+        const QString sentPath = m_dir.filePath(name + u".sent"_s);
+        const QString script = u"tee '%1' | '%2' '%3'"_s.arg(sentPath, McpTestServers::nodeProgram(),
+                                                             McpTestServers::everythingScript());
+        const QString config = m_dir.filePath(name + u".json"_s);
+        {
+            QFile file(config);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            const QJsonObject server{{u"command"_s, u"sh"_s}, {u"args"_s, QJsonArray{u"-c"_s, script}}};
+            file.write(QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{{u"everything"_s, server}}}})
+                           .toJson());
+        }
+        const QString eventsPath = m_dir.filePath(name + u".jsonl"_s);
+        HeadlessProcess process = loopscope();
+        process.start(runArguments() << u"--mcp-config"_s << config << u"--approve"_s << u"all"_s
+                                     << u"--events"_s << eventsPath << u"Take your time"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(reportedProgress(eventsPath), 30'000);
+
+        process.sendSignal(signal);
+        const Run result = process.finish();
+        QCOMPARE(result.exitCode, 130);
+
+        QFile sentFile(sentPath);
+        QVERIFY(sentFile.open(QIODevice::ReadOnly));
+        std::optional<qint64> callId;
+        bool cancelled = false;
+        for (const QByteArray &line : sentFile.readAll().split('\n')) {
+            const QJsonObject message = QJsonDocument::fromJson(line).object();
+            const QString method = message.value(u"method"_s).toString();
+            if (method == u"tools/call"_s)
+                callId = message.value(u"id"_s).toInteger();
+            else if (method == u"notifications/cancelled"_s && callId)
+                cancelled
+                    = message.value(u"params"_s).toObject().value(u"requestId"_s).toInteger() == *callId;
+        }
+        QVERIFY(callId.has_value());
+        QVERIFY2(cancelled, "the server was not told that its call was cancelled");
+    }
+
+    void aSignalMidCallOverHttpTellsTheServerBeforeItEnds_data() { addSignalRows(); }
+
+    void aSignalMidCallOverHttpTellsTheServerBeforeItEnds()
+    {
+        QFETCH(int, signal);
+        scriptOneToolCall(u"slow"_s, {});
+        // A Streamable HTTP server of 2025-11-25 whose one tool reports progress and never ends.
+        FakeHttpServer mcp;
+        QVERIFY(mcp.listen());
+        std::optional<qint64> callId;
+        QList<QJsonObject> notifications;
+        mcp.setHandler([&](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonObject body = request.json();
+            const QString method = body.value(u"method"_s).toString();
+            const QJsonValue id = body.value(u"id"_s);
+            const auto answer = [&](const QJsonObject &result) {
+                exchange.respondJson(200, {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"result"_s, result}},
+                                     {{"Mcp-Session-Id", "s1"}});
+            };
+            if (request.method != "POST") {
+                exchange.respond(405);
+            } else if (!body.contains(u"id"_s)) {
+                notifications.append(body);
+                exchange.respond(202);
+            } else if (method == u"initialize"_s) {
+                answer({{u"protocolVersion"_s, u"2025-11-25"_s},
+                        {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}}},
+                        {u"serverInfo"_s, QJsonObject{{u"name"_s, u"slow"_s}}}});
+            } else if (method == u"tools/list"_s) {
+                answer({{u"tools"_s, QJsonArray{QJsonObject{
+                                         {u"name"_s, u"slow"_s},
+                                         {u"inputSchema"_s, QJsonObject{{u"type"_s, u"object"_s}}}}}}});
+            } else if (method == u"tools/call"_s) {
+                callId = id.toInteger();
+                const QJsonValue token = body.value(u"params"_s)
+                                             .toObject()
+                                             .value(u"_meta"_s)
+                                             .toObject()
+                                             .value(u"progressToken"_s);
+                const QJsonObject progress{
+                    {u"jsonrpc"_s, u"2.0"_s},
+                    {u"method"_s, u"notifications/progress"_s},
+                    {u"params"_s,
+                     QJsonObject{{u"progressToken"_s, token}, {u"progress"_s, 1}, {u"total"_s, 10}}}};
+                exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+                exchange.send(
+                    FakeHttpServer::sseEvent(QJsonDocument(progress).toJson(QJsonDocument::Compact)));
+                exchange.stall();
+            } else {
+                exchange.respondJson(
+                    400, {{u"jsonrpc"_s, u"2.0"_s},
+                          {u"id"_s, id},
+                          {u"error"_s, QJsonObject{{u"code"_s, -32601}, {u"message"_s, u"Unknown"_s}}}});
+            }
+        });
+        const QString eventsPath = m_dir.filePath(u"http-cancel-%1.jsonl"_s.arg(signal));
+        HeadlessProcess process = loopscope();
+        process.start(runArguments() << u"--mcp-url"_s << mcp.baseUrl().toString() + u"/mcp"_s
+                                     << u"--approve"_s << u"all"_s << u"--events"_s << eventsPath
+                                     << u"Take your time"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(reportedProgress(eventsPath), 30'000);
+
+        process.sendSignal(signal);
+        const Run result = process.finish();
+        QCOMPARE(result.exitCode, 130);
+        QVERIFY(callId.has_value());
+        const auto told = [&] {
+            return std::any_of(notifications.cbegin(), notifications.cend(), [&](const QJsonObject &n) {
+                return n.value(u"method"_s).toString() == u"notifications/cancelled"_s
+                       && n.value(u"params"_s).toObject().value(u"requestId"_s).toInteger() == *callId;
+            });
+        };
+        // What reached this server before the run ended is served here, a little later at most.
+        QTRY_VERIFY2_WITH_TIMEOUT(told(), "the server was not told that its call was cancelled", 2000);
     }
 
     void approveAllDeclinesAFormWhoseRequiredFieldsHaveNoDefault()

@@ -15,6 +15,7 @@
 #include <QTest>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <memory>
@@ -96,6 +97,10 @@ private slots:
     void httpUnauthorisedFailsWithAnAuthorisationSentence();
     void httpExpiredSessionIsInitialisedAgainAndTheCallRetried();
     void httpModernServerGetsMethodHeaders();
+    void theDiscoveryProbeCarriesTheProtocolVersionHeader();
+    void aModernRefusalOfTheProbeIsHandledAsSuch_data();
+    void aModernRefusalOfTheProbeIsHandledAsSuch();
+    void aCallsAnswerWaitsForTheToolListTheServerChangedDuringIt();
     void anAnswerOverTheSizeLimitFailsTheCallAtOnce_data();
     void anAnswerOverTheSizeLimitFailsTheCallAtOnce();
     void aStdioLineOverTheSizeLimitFailsTheCallAtOnce();
@@ -712,6 +717,177 @@ void TestMcpClient::httpModernServerGetsMethodHeaders()
     QCOMPARE(outcome.text, u"sunny"_s);
     QCOMPARE(progress.size(), 1);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
+}
+
+void TestMcpClient::theDiscoveryProbeCarriesTheProtocolVersionHeader()
+{
+    // A server of 2026-07-28 only: it refuses every POST without the header, the handshake too.
+    FakeHttpServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+        const QJsonObject body = request.json();
+        const QString method = body.value(u"method"_s).toString();
+        const QJsonValue id = body.value(u"id"_s);
+        if (request.header("MCP-Protocol-Version") != "2026-07-28" || method == u"initialize"_s) {
+            exchange.respondJson(
+                400, {{u"jsonrpc"_s, u"2.0"_s},
+                      {u"id"_s, id},
+                      {u"error"_s, QJsonObject{{u"code"_s, -32020}, {u"message"_s, u"Header mismatch"_s}}}});
+            return;
+        }
+        QJsonObject result{{u"resultType"_s, u"complete"_s}};
+        if (method == u"server/discover"_s) {
+            result.insert(u"supportedVersions"_s, QJsonArray{u"2026-07-28"_s});
+            result.insert(u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}});
+            result.insert(u"serverInfo"_s, QJsonObject{{u"name"_s, u"strict"_s}});
+        } else if (method == u"tools/list"_s) {
+            result.insert(u"tools"_s, QJsonArray{QJsonObject{{u"name"_s, u"weather"_s}}});
+        }
+        exchange.respondJson(200, {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"result"_s, result}});
+    });
+    auto client = startedClient(McpTestServers::httpServer(server.port(), u"strict"_s), 5000);
+    WAIT_READY(client);
+    QVERIFY(client->startupInfo()->discovered);
+    QCOMPARE(client->tools().size(), 1);
+    QCOMPARE(server.requests().first().json().value(u"method"_s).toString(), u"server/discover"_s);
+    QCOMPARE(server.requests().first().header("MCP-Protocol-Version"), QByteArray("2026-07-28"));
+}
+
+void TestMcpClient::aModernRefusalOfTheProbeIsHandledAsSuch_data()
+{
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QJsonObject>("data");
+    QTest::addColumn<bool>("handshake");
+    QTest::addColumn<QString>("sentence");
+    QTest::newRow("a header mismatch fails without the handshake")
+        << -32020 << QJsonObject{} << false << u"refused the request's protocol headers"_s;
+    QTest::newRow("a missing capability fails without the handshake")
+        << -32021 << QJsonObject{} << false << u"needs a client capability"_s;
+    QTest::newRow("an unsupported version naming no handshake revision fails and names them")
+        << -32022 << QJsonObject{{u"supported"_s, QJsonArray{u"2027-03-01"_s}}} << false
+        << u"supports MCP versions 2027-03-01"_s;
+    QTest::newRow("an unsupported version naming a handshake revision goes to the handshake")
+        << -32022 << QJsonObject{{u"supported"_s, QJsonArray{u"2025-06-18"_s}}} << true << QString();
+    QTest::newRow("an older server's 400 goes to the handshake")
+        << -32000 << QJsonObject{} << true << QString();
+}
+
+void TestMcpClient::aModernRefusalOfTheProbeIsHandledAsSuch()
+{
+    QFETCH(int, code);
+    QFETCH(QJsonObject, data);
+    QFETCH(bool, handshake);
+    QFETCH(QString, sentence);
+    FakeHttpServer server;
+    QVERIFY(server.listen());
+    server.setHandler([&](const HttpRequestRecord &request, HttpExchange &exchange) {
+        const QJsonObject body = request.json();
+        const QString method = body.value(u"method"_s).toString();
+        const QJsonValue id = body.value(u"id"_s);
+        auto answer = [&](const QJsonObject &result) {
+            exchange.respondJson(200, {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"result"_s, result}});
+        };
+        if (method == u"server/discover"_s) {
+            QJsonObject error{{u"code"_s, code}, {u"message"_s, u"Refused"_s}};
+            if (!data.isEmpty())
+                error.insert(u"data"_s, data);
+            exchange.respondJson(400, {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"error"_s, error}});
+        } else if (method == u"initialize"_s) {
+            answer({{u"protocolVersion"_s, u"2025-06-18"_s},
+                    {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}}},
+                    {u"serverInfo"_s, QJsonObject{{u"name"_s, u"refusing"_s}}}});
+        } else if (!body.contains(u"id"_s) || request.method != "POST") {
+            exchange.respond(202);
+        } else if (method == u"tools/list"_s) {
+            answer({{u"tools"_s, QJsonArray{}}});
+        } else {
+            exchange.respond(404);
+        }
+    });
+    auto client = startedClient(McpTestServers::httpServer(server.port(), u"refusing"_s), 5000);
+    const auto sentInitialize = [&server] {
+        const QList<HttpRequestRecord> requests = server.requests();
+        return std::any_of(requests.cbegin(), requests.cend(), [](const HttpRequestRecord &request) {
+            return request.json().value(u"method"_s).toString() == u"initialize"_s;
+        });
+    };
+    if (handshake) {
+        WAIT_READY(client);
+        QVERIFY(sentInitialize());
+        // The handshake negotiates its own version: the probe's header does not go with it.
+        const QList<HttpRequestRecord> requests = server.requests();
+        for (const HttpRequestRecord &request : requests) {
+            if (request.json().value(u"method"_s).toString() == u"initialize"_s)
+                QVERIFY(!request.hasHeader("MCP-Protocol-Version"));
+        }
+        return;
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(client->state(), McpClient::State::Failed, 10'000);
+    QVERIFY2(client->failureReason().contains(sentence), qPrintable(client->failureReason()));
+    QVERIFY(!sentInitialize());
+}
+
+void TestMcpClient::aCallsAnswerWaitsForTheToolListTheServerChangedDuringIt()
+{
+    FakeHttpServer server;
+    QVERIFY(server.listen());
+    bool changed = false;
+    server.setHandler([&](const HttpRequestRecord &request, HttpExchange &exchange) {
+        const QJsonObject body = request.json();
+        const QString method = body.value(u"method"_s).toString();
+        const QJsonValue id = body.value(u"id"_s);
+        auto message = [&](const QJsonObject &result) {
+            return FakeHttpServer::sseEvent(
+                QJsonDocument(QJsonObject{{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"result"_s, result}})
+                    .toJson(QJsonDocument::Compact));
+        };
+        if (method == u"server/discover"_s) {
+            exchange.respondJson(
+                400, {{u"jsonrpc"_s, u"2.0"_s},
+                      {u"id"_s, id},
+                      {u"error"_s, QJsonObject{{u"code"_s, -32601}, {u"message"_s, u"Unknown"_s}}}});
+            return;
+        }
+        if (!body.contains(u"id"_s) || request.method != "POST") {
+            exchange.respond(202);
+            return;
+        }
+        exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+        if (method == u"initialize"_s) {
+            exchange.send(message(
+                {{u"protocolVersion"_s, u"2025-11-25"_s},
+                 {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{{u"listChanged"_s, true}}}}},
+                 {u"serverInfo"_s, QJsonObject{{u"name"_s, u"changing"_s}}}}));
+        } else if (method == u"tools/list"_s) {
+            QJsonArray tools{QJsonObject{{u"name"_s, u"unlock"_s}}};
+            if (changed)
+                tools.append(QJsonObject{{u"name"_s, u"unlocked"_s}});
+            // The new list takes a while: longer than the call's own answer.
+            exchange.send(message({{u"tools"_s, tools}}), changed ? 300 : 0);
+        } else if (method == u"tools/call"_s) {
+            changed = true;
+            const QJsonObject notification{{u"jsonrpc"_s, u"2.0"_s},
+                                           {u"method"_s, u"notifications/tools/list_changed"_s}};
+            exchange.send(
+                FakeHttpServer::sseEvent(QJsonDocument(notification).toJson(QJsonDocument::Compact)));
+            exchange.send(message(
+                {{u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"done"_s}}}}}));
+        }
+        exchange.end();
+    });
+    auto client = startedClient(McpTestServers::httpServer(server.port(), u"changing"_s), 5000);
+    WAIT_READY(client);
+    QCOMPARE(client->tools().size(), 1);
+    QSignalSpy toolsChanged(client.get(), &McpClient::toolsChanged);
+    std::optional<qsizetype> toolsWhenAnswered;
+    client->callTool(u"unlock"_s, {}, 5000, {}, [&](const McpCallOutcome &outcome) {
+        QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+        toolsWhenAnswered = client->tools().size();
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(toolsWhenAnswered.has_value(), 5000);
+    // The answer came after the new list: the next model request can offer the new tool.
+    QCOMPARE(*toolsWhenAnswered, qsizetype(2));
+    QCOMPARE(toolsChanged.size(), 1);
 }
 
 void TestMcpClient::anAnswerOverTheSizeLimitFailsTheCallAtOnce_data()
