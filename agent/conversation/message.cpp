@@ -48,11 +48,12 @@ Message Message::system(const QString &text)
     return m;
 }
 
-Message Message::user(const QString &text)
+Message Message::user(const QString &text, const QList<Attachment> &attachments)
 {
     Message m;
     m.role = Role::User;
     m.text = text;
+    m.attachments = attachments;
     return m;
 }
 
@@ -102,6 +103,13 @@ QJsonObject Message::toJson() const
             calls.append(call.toJson());
         json.insert(u"toolCalls"_s, calls);
     }
+    // Written only when there are some, so messages without files keep their shape.
+    if (!attachments.isEmpty()) {
+        QJsonArray files;
+        for (const Attachment &attachment : attachments)
+            files.append(attachment.toJson());
+        json.insert(u"attachments"_s, files);
+    }
     if (role == Role::Tool) {
         json.insert(u"toolCallId"_s, toolCallId);
         json.insert(u"toolName"_s, toolName);
@@ -121,6 +129,9 @@ Message Message::fromJson(const QJsonObject &json)
     m.toolCallId = json.value(u"toolCallId"_s).toString();
     m.toolName = json.value(u"toolName"_s).toString();
     m.isError = json.value(u"isError"_s).toBool();
+    const QJsonArray files = json.value(u"attachments"_s).toArray();
+    for (const QJsonValue &file : files)
+        m.attachments.append(Attachment::fromJson(file.toObject()));
     return m;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/conversation/attachment.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -64,13 +66,14 @@ struct Message
 
     Role role = Role::User;
     QString text;
-    QList<ToolCall> toolCalls; // Assistant only
-    QString toolCallId;        // Tool only: the call this result answers
-    QString toolName;          // Tool only: some protocols pair results by name
-    bool isError = false;      // Tool only
+    QList<ToolCall> toolCalls;     // Assistant only
+    QString toolCallId;            // Tool only: the call this result answers
+    QString toolName;              // Tool only: some protocols pair results by name
+    bool isError = false;          // Tool only
+    QList<Attachment> attachments; // User only: files sent with the text
 
     static Message system(const QString &text);
-    static Message user(const QString &text);
+    static Message user(const QString &text, const QList<Attachment> &attachments = {});
     static Message assistant(const QString &text, const QList<ToolCall> &calls = {});
     static Message toolResult(const ToolCall &call, const QString &content, bool isError);
 

@@ -15,7 +15,7 @@ inline bool isSameMessage(const Message &a, const Message &b)
     };
     if (a.role == b.role && a.isError == b.isError && shared(a.text, b.text)
         && shared(a.toolCalls, b.toolCalls) && shared(a.toolCallId, b.toolCallId)
-        && shared(a.toolName, b.toolName))
+        && shared(a.toolName, b.toolName) && shared(a.attachments, b.attachments))
         return true;
     return a == b;
 }

@@ -121,7 +121,8 @@ depends=$(dpkg-deb --field "$deb" Depends)
 grep -q 'libqt6widgets6' <<<"$depends" || fail "Depends lacks libqt6widgets6 (dpkg-shlibdeps)"
 grep -q 'qt6-qpa-plugins' <<<"$depends" || fail "Depends lacks qt6-qpa-plugins"
 grep -q 'libqt6sql6-sqlite' <<<"$depends" || fail "Depends lacks libqt6sql6-sqlite"
-ok "Depends has the Qt libraries (dpkg-shlibdeps), the platform plugins and the SQLite driver"
+grep -q 'libpoppler-qt6-3' <<<"$depends" || fail "Depends lacks libpoppler-qt6-3 (attached PDFs)"
+ok "Depends has the Qt libraries (dpkg-shlibdeps), the platform plugins, the SQLite driver and Poppler"
 dpkg-deb --contents "$deb" | awk '{print $NF}' | sed 's|^\./|/|' | grep -v '/$' | sort >"$work/deb-files"
 for path in /usr/bin/loopscope "/usr/share/applications/$app_id.desktop" \
     "/usr/share/metainfo/$app_id.metainfo.xml" "/usr/share/mime/packages/$app_id.xml" \

@@ -15,7 +15,9 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${LOOPSCOPE_HOMEPAGE}")
 # open, so they are named by hand. So is Qt SQL's SQLite driver, a plugin the
 # knowledge bases' index loads at run time.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libqt6sql6-sqlite")
+# libpoppler-qt6-3 (an attached PDF's text; built with libpoppler-qt6-dev) is named too, so the
+# dependency does not rest on shlibdeps alone; the RPM's autoreq finds libpoppler-qt6.so.3.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libqt6sql6-sqlite, libpoppler-qt6-3")
 # Wayland sessions run natively with Qt's Wayland plugin (XWayland otherwise);
 # API keys need a Secret Service provider (GNOME Keyring, KWallet...).
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland")
