@@ -1,12 +1,15 @@
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/openaiprotocol.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/floodserver.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
+#include <QTimer>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -182,6 +185,46 @@ private slots:
         QVERIFY(fixture.error().message.contains(u"response size limit"_s));
         // A 500 is retried as a rule; a body cut by a limit is not.
         QCOMPARE(fixture.server.requests().size(), 1);
+    }
+
+    void aServerFasterThanTheClientWaitsInsteadOfFillingTheClientsMemory_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QByteArray>("piece");
+        QTest::newRow("an endless stream") << 200 << textChunk(QString(4000, u'a')).repeated(16);
+        QTest::newRow("an endless error body") << 500 << QByteArray(64 * 1024, 'e');
+    }
+
+    void aServerFasterThanTheClientWaitsInsteadOfFillingTheClientsMemory()
+    {
+        QFETCH(int, status);
+        QFETCH(QByteArray, piece);
+        // Far more than the client may take in: unbounded read-ahead reaches it in a moment.
+        constexpr qint64 CapBytes = 128 * 1024 * 1024;
+        FloodServer server(status, piece, CapBytes);
+        const quint16 port = server.port();
+        QVERIFY(port != 0);
+        QNetworkAccessManager network;
+        ProviderEndpoint endpoint;
+        endpoint.baseUrl = QUrl(u"http://127.0.0.1:%1/v1"_s.arg(port));
+        endpoint.apiKey = apiKey;
+        endpoint.limits = smallLimits();
+        HttpModelClient client(&network, std::make_unique<OpenAiProtocol>(), endpoint);
+        client.retryPolicy() = RetryPolicy(0);
+        QSignalSpy failed(&client, &ModelClient::failed);
+
+        client.send(sampleRequest());
+        // The client's thread is busy for a while (a long layout, say) once the request is under way;
+        // what the server gets out meanwhile is what the HTTP thread read ahead of the client.
+        QTimer::singleShot(0, &client, [] { QThread::msleep(1500); });
+
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 30000);
+        QVERIFY(failed.constFirst().first().value<ModelError>().message.contains(u"response size limit"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(server.isDone(), 10000);
+        // The limit, the read-ahead and what TCP buffers between the two ends; not the whole flood.
+        const qint64 accepted = server.accepted();
+        qInfo("the server got %lld bytes out", accepted);
+        QVERIFY2(accepted < 32 * 1024 * 1024, qPrintable(u"%1 bytes"_s.arg(accepted)));
     }
 
     void aLongErrorBodyIsKeptAsABoundedPrefix()
