@@ -15,7 +15,8 @@ namespace Loopscope {
     Qt 6.4: QNetworkReplyHttpImpl starts such a request one event later (a queued
     _q_startOperation), and only then creates the HTTP thread's delegate and connects the signal
     that carries the size to it, so a size set right after post() reaches nothing and the HTTP
-    thread reads without bound. This sets it at once and again after that start.
+    thread reads without bound. This sets it at once, again after that start, and again after each redirect
+   (which starts the request anew the same way).
 */
 void limitReadAhead(QNetworkReply *reply, qint64 bytes);
 
