@@ -1,5 +1,7 @@
 #include "agent/mcp/httptransport.h"
 
+#include "agent/providers/readahead.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -11,6 +13,9 @@ using namespace Qt::StringLiterals;
 namespace Loopscope {
 
 namespace {
+
+// How much of an answer Qt's HTTP thread may read ahead of the transport.
+constexpr qint64 ReadAheadBytes = 1024 * 1024;
 
 bool isAsciiHeaderValue(const QString &value)
 {
@@ -75,7 +80,7 @@ void HttpTransport::send(const QJsonObject &message)
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
 
     QNetworkReply *reply = m_network->post(request, QJsonDocument(message).toJson(QJsonDocument::Compact));
-    reply->setReadBufferSize(1024 * 1024); // flow control: unread bytes wait in the socket, not in memory
+    limitReadAhead(reply, ReadAheadBytes); // flow control: unread bytes wait in the socket, not in memory
     if (!isRequest) {
         // A notification or a response: its answer says nothing, but it must leave, also when the
         // transport shuts down right after (a cancellation on Ctrl+C). It cleans up after itself.
@@ -128,7 +133,7 @@ void HttpTransport::listen()
     // No transfer timeout: the stream stays open for as long as the session.
     request.setTransferTimeout(0);
     QNetworkReply *reply = m_network->get(request);
-    reply->setReadBufferSize(1024 * 1024);
+    limitReadAhead(reply, ReadAheadBytes);
     auto exchange = std::make_shared<Exchange>();
     exchange->reply = reply;
     exchange->usedSession = true;

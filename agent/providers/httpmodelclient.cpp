@@ -1,5 +1,6 @@
 #include "agent/providers/httpmodelclient.h"
 
+#include "agent/providers/readahead.h"
 #include "agent/providers/recordedbody.h"
 
 #include <QJsonArray>
@@ -93,7 +94,7 @@ void HttpModelClient::startAttempt()
     m_reply = m_network->post(request, m_body);
     // Flow control: the network thread stops reading once this much waits unread, so a server that
     // sends faster than the answer is handled cannot grow the process behind the size limit's back.
-    m_reply->setReadBufferSize(ReadAheadBytes);
+    limitReadAhead(m_reply, ReadAheadBytes);
     connect(m_reply, &QNetworkReply::readyRead, this, &HttpModelClient::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &HttpModelClient::onFinished);
     // The connect timer runs until the request is on the wire; from then on

@@ -1,7 +1,9 @@
+#include "agent/mcp/httptransport.h"
 #include "agent/mcp/mcpclient.h"
 #include "agent/mcp/mcptool.h"
 #include "tests/mcp/mcptestservers.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/floodserver.h"
 #include "tests/support/processtable.h"
 
 #include <QElapsedTimer>
@@ -13,6 +15,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -103,6 +107,7 @@ private slots:
     void aCallsAnswerWaitsForTheToolListTheServerChangedDuringIt();
     void anAnswerOverTheSizeLimitFailsTheCallAtOnce_data();
     void anAnswerOverTheSizeLimitFailsTheCallAtOnce();
+    void aServerFasterThanTheHttpTransportWaitsInsteadOfFillingItsMemory();
     void aStdioLineOverTheSizeLimitFailsTheCallAtOnce();
     void destroyingTheClientLeavesNoProcess();
     void aServerStartedThroughAWrapperLeavesNoProcessOfItsGroup_data();
@@ -937,6 +942,34 @@ void TestMcpClient::anAnswerOverTheSizeLimitFailsTheCallAtOnce()
     QVERIFY2(outcome.failure.contains(u"larger than the response size limit of 1 MB (--max-response-mb)"_s),
              qPrintable(outcome.failure));
     QVERIFY2(timer.elapsed() < 10'000, "the call waited out its time limit");
+}
+
+void TestMcpClient::aServerFasterThanTheHttpTransportWaitsInsteadOfFillingItsMemory()
+{
+    // One SSE event without end, sent as fast as the transport's socket takes it, up to far more
+    // than the transport may take in: unbounded read-ahead reaches that in a moment.
+    FloodServer server(200, "data: " + QByteArray(64 * 1024, 'x'), 128 * 1024 * 1024);
+    const quint16 port = server.port();
+    QVERIFY(port != 0);
+    QNetworkAccessManager network;
+    HttpTransport transport(&network, QUrl(u"http://127.0.0.1:%1/mcp"_s.arg(port)), {});
+    transport.setMaxResponseBytes(1024 * 1024);
+    QSignalSpy failed(&transport, &McpTransport::requestFailed);
+    transport.open();
+    transport.send({{u"jsonrpc"_s, u"2.0"_s},
+                    {u"id"_s, 1},
+                    {u"method"_s, u"tools/call"_s},
+                    {u"params"_s, QJsonObject{{u"name"_s, u"flood"_s}}}});
+    // The client's thread is busy for a while once the request is under way; what the server gets
+    // out meanwhile is what the HTTP thread read ahead of the transport.
+    QTimer::singleShot(0, &transport, [] { QThread::msleep(3000); });
+
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 30'000);
+    QTRY_VERIFY_WITH_TIMEOUT(server.isDone(), 10'000);
+    // The limit, the read-ahead and what TCP buffers between the two ends; not the whole flood.
+    const qint64 accepted = server.accepted();
+    qInfo("the server got %lld bytes out", accepted);
+    QVERIFY2(accepted < 32 * 1024 * 1024, qPrintable(u"%1 bytes"_s.arg(accepted)));
 }
 
 void TestMcpClient::aStdioLineOverTheSizeLimitFailsTheCallAtOnce()

@@ -1,12 +1,15 @@
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/openaiprotocol.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/floodserver.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
+#include <QTimer>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -182,6 +185,63 @@ private slots:
         QVERIFY(fixture.error().message.contains(u"response size limit"_s));
         // A 500 is retried as a rule; a body cut by a limit is not.
         QCOMPARE(fixture.server.requests().size(), 1);
+    }
+
+    void aServerFasterThanTheClientWaitsInsteadOfFillingTheClientsMemory_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QByteArray>("piece");
+        QTest::addColumn<bool>("redirected");
+        const QByteArray text = textChunk(QString(4000, u'a')).repeated(16);
+        QTest::newRow("an endless error body") << 500 << QByteArray(64 * 1024, 'e') << false;
+        QTest::newRow("an endless stream") << 200 << text << false;
+        QTest::newRow("an endless stream after a redirect") << 200 << text << true;
+    }
+
+    void aServerFasterThanTheClientWaitsInsteadOfFillingTheClientsMemory()
+    {
+        QFETCH(int, status);
+        QFETCH(QByteArray, piece);
+        QFETCH(bool, redirected);
+        // Far more than the client may take in: unbounded read-ahead reaches it in a moment.
+        constexpr qint64 CapBytes = 128 * 1024 * 1024;
+        FloodServer server(status, piece, CapBytes);
+        const quint16 port = server.port();
+        QVERIFY(port != 0);
+        const QUrl floodUrl(u"http://127.0.0.1:%1/v1"_s.arg(port));
+        FakeHttpServer redirector;
+        QVERIFY(redirector.listen());
+        redirector.setHandler([floodUrl](const HttpRequestRecord &, HttpExchange &exchange) {
+            exchange.respond(307, {{"Location", floodUrl.toEncoded() + "/chat/completions"}});
+        });
+        QNetworkAccessManager network;
+        ProviderEndpoint endpoint;
+        endpoint.baseUrl = redirected ? QUrl(redirector.baseUrl().toString() + u"/v1"_s) : floodUrl;
+        endpoint.apiKey = apiKey;
+        endpoint.limits = smallLimits();
+        HttpModelClient client(&network, std::make_unique<OpenAiProtocol>(), endpoint);
+        client.retryPolicy() = RetryPolicy(0);
+        QSignalSpy failed(&client, &ModelClient::failed);
+
+        client.send(sampleRequest());
+        // The client's thread is busy for a while (a long layout, say) once the body is under way (an
+        // error body shows nothing: from the start); what the server gets out meanwhile is what the
+        // HTTP thread read ahead of the client.
+        const auto beBusy = [] {
+            QThread::msleep(1500);
+        };
+        if (status == 200)
+            connect(&client, &ModelClient::textDelta, &client, beBusy, Qt::SingleShotConnection);
+        else
+            QTimer::singleShot(0, &client, beBusy);
+
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 30000);
+        QVERIFY(failed.constFirst().first().value<ModelError>().message.contains(u"response size limit"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(server.isDone(), 10000);
+        // The limit, the read-ahead and what TCP buffers between the two ends; not the whole flood.
+        const qint64 accepted = server.accepted();
+        qInfo("the server got %lld bytes out", accepted);
+        QVERIFY2(accepted < 32 * 1024 * 1024, qPrintable(u"%1 bytes"_s.arg(accepted)));
     }
 
     void aLongErrorBodyIsKeptAsABoundedPrefix()
