@@ -69,6 +69,65 @@
     </message>
 </context>
 <context>
+    <name>AgentRoster</name>
+    <message>
+        <source>%1 must be 1 to 48 letters, digits, _ or - (it becomes part of tool names); it is %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no agent &quot;%1&quot; (the agents are %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not JSON: %1 at offset %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the file must hold an object with an &quot;agents&quot; array</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown field &quot;%1&quot; (the file holds only &quot;agents&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agents is empty: name at least one agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has an unknown field &quot;%2&quot; (known: %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read the agents file &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the agents file &quot;%1&quot;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>two agents are named &quot;%1&quot;: names must be unique</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent &quot;%1&quot; hands off to &quot;%2&quot;, which is not an agent of the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent &quot;%1&quot; hands off to itself</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent &quot;%1&quot; has the sub-agent &quot;%2&quot;, which is not an agent of the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sub-agents form a cycle: %1 (an agent must not reach itself through sub-agents)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AnthropicProtocol</name>
     <message>
         <source>not a JSON object</source>
@@ -737,6 +796,98 @@ Exit codes:
     </message>
 </context>
 <context>
+    <name>KnowledgeCommand</name>
+    <message>
+        <source>add NAME PATH...: define a knowledge base over folders and files, and index it.
+index NAME: bring its index up to date (unchanged files are skipped; progress on stderr).
+list: the bases with their files, passages, size and last indexing.
+remove NAME: forget a base and delete its index (the documents stay).
+search NAME QUESTION: the passages sharing the most of the question&apos;s words, by BM25.
+
+Exit codes:
+  0    done
+  1    indexing reported errors (a missing folder, a failed write), or the index failed
+  2    bad usage: unknown option or command, an unknown or invalid base name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>search: how many passages to print (default 5).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>search: print a JSON array of hits, best first, each with path, startLine, endLine, score and text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What to do.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The base&apos;s name, then its paths or the question.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--top-k takes a whole number of at least 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no knowledge base named &apos;%1&apos; (see loopscope knowledge list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Removed the knowledge base &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the commands are add, index, list, remove and search (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong arguments for %1 (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>indexing: %1 of %2 files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>note: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 file(s) indexed (%3 passages), %4 unchanged, %5 removed, %6 skipped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No knowledge base yet (add one with loopscope knowledge add NAME PATH...).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 file(s), %3 passages, %4, last indexed %5%6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, %1 skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No passage shares a word with the question.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>score %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>LimitOptions</name>
     <message>
         <source>The most one answer from the provider or an MCP server may hold, in MB; a larger one fails the call (default %1).</source>
@@ -874,6 +1025,53 @@ Exit codes:
     </message>
 </context>
 <context>
+    <name>Loopscope::AttachmentLoader</name>
+    <message>
+        <source>Cannot attach &apos;%1&apos;: the file does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach &apos;%1&apos;: it is not a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach &apos;%1&apos;: it is %2 bytes, over the limit of %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach &apos;%1&apos;: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach &apos;%1&apos;: it is over the limit of %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach &apos;%1&apos;: the %2 image is corrupt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach &apos;%1&apos;: the %2 image is corrupt (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach &apos;%1&apos;: the PDF is corrupt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach &apos;%1&apos;: the PDF is password-protected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach &apos;%1&apos;: the PDF has no text layer (a scan?). Loopscope sends a PDF&apos;s text, and this one has none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach &apos;%1&apos;: it is %2 (%3), not an image (PNG, JPEG, WebP, GIF), a text file or a PDF.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::Autosaver</name>
     <message>
         <source>Could not create the session folder &quot;%1&quot;.</source>
@@ -924,6 +1122,10 @@ Exit codes:
     </message>
     <message>
         <source>There is no turn to replay yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not make the workspace folder &quot;%1&quot;%2. The file tools cannot work until it exists or another folder is chosen in Settings → Tools.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1641,6 +1843,115 @@ Status: %2 %3
     </message>
 </context>
 <context>
+    <name>Loopscope::KnowledgeIndex</name>
+    <message>
+        <source>Qt&apos;s SQLite driver (QSQLITE) is not installed; on Debian it is the package libqt6sql6-sqlite.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the index &apos;%1&apos;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot remove &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The index &apos;%1&apos; failed (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The index &apos;%1&apos; was damaged; it has been rebuilt empty and is filled again by the next indexing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The index &apos;%1&apos; has schema version %2, this Loopscope uses %3; it has been rebuilt empty and is filled again by the next indexing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rebuilding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the new file is not empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>creating</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>searching</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reading</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>writing</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::KnowledgeIndexer</name>
+    <message>
+        <source>The knowledge base &apos;%1&apos; is being indexed by another process.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; does not exist (any more); what was indexed from it is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PDF files are not indexed yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>larger than %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>binary (it contains NUL bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::KnowledgeLibrary</name>
+    <message>
+        <source>&apos;%1&apos; is not a valid knowledge base name: use letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A knowledge base needs at least one folder or file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There already is a knowledge base named &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create the folder &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write &apos;%1&apos;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no knowledge base named &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot remove &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::LineDiff</name>
     <message numerus="yes">
         <source>… %n more line(s) of the diff not shown</source>
@@ -1754,6 +2065,22 @@ Status: %2 %3
     </message>
     <message>
         <source>The MCP server “%1” exited (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” refused the request&apos;s protocol headers: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” needs a client capability Loopscope does not offer: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” does not support MCP version %2 and names no other (Loopscope supports %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” supports MCP versions %2, none of which Loopscope supports (it supports %3).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -6038,10 +6365,6 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The file tools read and write only inside this folder; run_command starts in it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>fetch_url may reach this computer and the &amp;local network</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6075,6 +6398,10 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
     </message>
     <message>
         <source>Choose the Workspace Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file tools read and write only inside this folder; run_command starts in it. The default, %1, is a folder of their own, made when a turn first offers them.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -7195,6 +7522,26 @@ Exit codes:
     </message>
     <message>
         <source>cannot write the events to &quot;%1&quot;: %2; the rest of the stream is lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--agent needs --agents, the file that describes it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give either --system or --agents (the agent&apos;s instructions), not both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent &quot;%1&quot; has the tool &quot;%2&quot;, which is not built in (%3) and no MCP server was given to offer it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An agents file (JSON, see the README): the turn runs as one of its agents, with its instructions, model, tools and options. A bad file is bad usage.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent of --agents to run as (default: the file&apos;s first).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
