@@ -859,15 +859,7 @@ Exit codes:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: %2 file(s) indexed (%3 passages), %4 unchanged, %5 removed, %6 skipped.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No knowledge base yet (add one with loopscope knowledge add NAME PATH...).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2 file(s), %3 passages, %4, last indexed %5%6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -884,6 +876,14 @@ Exit codes:
     </message>
     <message>
         <source>score %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: files indexed %2 (passages %3), unchanged %4, removed %5, skipped %6.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: files %2, passages %3, %4, last indexed %5%6</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

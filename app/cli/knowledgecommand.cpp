@@ -127,7 +127,7 @@ int KnowledgeCommand::index(const QString &name)
         printError(tr("note: %1").arg(notice));
     for (const KnowledgeSkippedFile &file : report.skipped)
         *m_out << tr("skipped %1: %2").arg(visibleControls(file.path), file.reason) << Qt::endl;
-    *m_out << tr("%1: %2 file(s) indexed (%3 passages), %4 unchanged, %5 removed, %6 skipped.")
+    *m_out << tr("%1: files indexed %2 (passages %3), unchanged %4, removed %5, skipped %6.")
                   .arg(name)
                   .arg(report.filesIndexed)
                   .arg(report.chunksWritten)
@@ -160,7 +160,7 @@ int KnowledgeCommand::list()
             continue;
         }
         const KnowledgeIndexStatus status = index->status();
-        *m_out << tr("%1: %2 file(s), %3 passages, %4, last indexed %5%6")
+        *m_out << tr("%1: files %2, passages %3, %4, last indexed %5%6")
                       .arg(base.name)
                       .arg(status.files)
                       .arg(status.chunks)

@@ -62,7 +62,7 @@ private slots:
     {
         const Output added = knowledge({u"add"_s, u"docs"_s, m_docs.path()});
         QCOMPARE(added.code, int(KnowledgeCommand::Success));
-        QVERIFY2(added.out.contains(u"docs: 2 file(s) indexed"_s), qPrintable(added.out));
+        QVERIFY2(added.out.contains(u"docs: files indexed 2"_s), qPrintable(added.out));
         QVERIFY2(added.out.contains(u"skipped "_s + m_docs.filePath(u"logo.png"_s)), qPrintable(added.out));
         QVERIFY2(added.err.contains(u"indexing: 3 of 3 files"_s), qPrintable(added.err));
     }
@@ -71,14 +71,14 @@ private slots:
     {
         const Output again = knowledge({u"index"_s, u"docs"_s});
         QCOMPARE(again.code, int(KnowledgeCommand::Success));
-        QVERIFY2(again.out.contains(u"0 file(s) indexed (0 passages), 2 unchanged"_s), qPrintable(again.out));
+        QVERIFY2(again.out.contains(u"files indexed 0 (passages 0), unchanged 2"_s), qPrintable(again.out));
     }
 
     void listShowsTheBaseWithItsCounts()
     {
         const Output listed = knowledge({u"list"_s});
         QCOMPARE(listed.code, int(KnowledgeCommand::Success));
-        QVERIFY2(listed.out.startsWith(u"docs: 2 file(s), 3 passages"_s), qPrintable(listed.out));
+        QVERIFY2(listed.out.startsWith(u"docs: files 2, passages 3"_s), qPrintable(listed.out));
         QVERIFY(listed.out.contains(u"1 skipped"_s));
         QVERIFY(listed.out.contains(QDir::toNativeSeparators(m_docs.path())));
     }
