@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPointer>
+#include <QResizeEvent>
 #include <QTimer>
 
 namespace Loopscope::Ui {
@@ -13,6 +14,9 @@ ChatItem::ChatItem(Kind kind, QWidget *parent)
     , m_kind(kind)
 {
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    // A streaming answer grows at the bottom many times a second: only what is
+    // new needs painting (see resizeEvent()), not the whole visible message.
+    setAttribute(Qt::WA_StaticContents);
     watch(this);
 }
 
@@ -52,6 +56,20 @@ void ChatItem::setSurface(ChatSurface surface)
 {
     m_surface = surface;
     update();
+}
+
+// Static contents repaint only the area a resize uncovers, but the surface's
+// rounded bottom edge moves with the height, and a new width moves the right edge.
+void ChatItem::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    const QSize old = event->oldSize();
+    if (old.width() != width() || old.height() > height()) {
+        update();
+        return;
+    }
+    const int edge = fontMetrics().height() + 4;
+    update(0, std::max(0, old.height() - edge), width(), edge);
 }
 
 void ChatItem::paintEvent(QPaintEvent *event)

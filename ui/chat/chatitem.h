@@ -53,6 +53,7 @@ protected:
     ChatSurface surface() const { return m_surface; }
 
     void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:

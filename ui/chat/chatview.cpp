@@ -71,6 +71,7 @@ ChatView::ChatView(QWidget *parent)
     , m_activityLabel(new QLabel(m_activity))
     , m_emptyHint(new QLabel(m_content))
     , m_flushTimer(new QTimer(this))
+    , m_followTimer(new QTimer(this))
 {
     setAccessibleName(tr("Conversation"));
     setFocusPolicy(Qt::StrongFocus);
@@ -115,11 +116,15 @@ ChatView::ChatView(QWidget *parent)
     m_layout->addWidget(m_emptyHint, 1);
     m_layout->addStretch(0);
     setWidget(m_content);
+    m_content->setAttribute(Qt::WA_StaticContents);
     // On a wide window the lines stay readable: the conversation keeps a
     // column of about 110 characters in the middle.
     m_content->setMaximumWidth(fontMetrics().averageCharWidth() * 110 + 2 * margin);
     setAlignment(Qt::AlignHCenter | Qt::AlignTop);
 
+    m_followTimer->setSingleShot(true);
+    m_followTimer->setInterval(0);
+    connect(m_followTimer, &QTimer::timeout, this, &ChatView::followToTheEnd);
     m_flushTimer->setSingleShot(true);
     m_flushTimer->setInterval(StreamBatchMs);
     connect(m_flushTimer, &QTimer::timeout, this, &ChatView::flushStream);
@@ -789,8 +794,25 @@ void ChatView::updateEmptyHint()
 void ChatView::onScrollRangeChanged(int minimum, int maximum)
 {
     Q_UNUSED(minimum);
+    Q_UNUSED(maximum);
+    // Following the end waits until the grown content has been painted where it
+    // is (its new lines below the visible part cost nothing to paint): then the
+    // scroll finds nothing unpainted and moves the picture up by copying it, and
+    // only the uncovered lines at the bottom are painted. Scrolled at once, Qt
+    // repaints everything in view, about 60 times a second while an answer streams.
+    if (!m_followBottom || m_followTimer->isActive())
+        return;
+    // The bar's new range and new value are painted once, together.
+    verticalScrollBar()->setUpdatesEnabled(false);
+    m_followTimer->start();
+}
+
+void ChatView::followToTheEnd()
+{
+    QScrollBar *bar = verticalScrollBar();
     if (m_followBottom)
-        verticalScrollBar()->setValue(maximum);
+        bar->setValue(bar->maximum());
+    bar->setUpdatesEnabled(true);
 }
 
 void ChatView::onScrollValueChanged(int value)

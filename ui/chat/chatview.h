@@ -163,6 +163,7 @@ private:
     bool isBusy() const;
 
     void onScrollRangeChanged(int minimum, int maximum);
+    void followToTheEnd();
     void onScrollValueChanged(int value);
     void scrollToBottom();
 
@@ -180,6 +181,7 @@ private:
     QLabel *m_activityLabel;
     QLabel *m_emptyHint;
     QTimer *m_flushTimer;
+    QTimer *m_followTimer; // scrolls to the end once the grown content is painted
 
     // One per row, in the rows' order.
     QList<ChatItem *> m_items;

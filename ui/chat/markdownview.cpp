@@ -19,7 +19,13 @@ MarkdownView::MarkdownView(Format format, QWidget *parent)
     , m_layout(new QVBoxLayout(this))
 {
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    // It paints nothing itself; as a stream makes it taller, only its new area needs painting.
+    setAttribute(Qt::WA_StaticContents);
     m_layout->setContentsMargins(0, 0, 0, 0);
+    // A streaming block grows first and this view after it: laid out in its old
+    // height, the blocks above it would be squeezed up and moved back on every
+    // batch, each move a repaint. Growing to fit at once keeps them where they are.
+    m_layout->setSizeConstraint(QLayout::SetMinimumSize);
     m_layout->setSpacing(chatSpacing(this, 0.5));
 }
 

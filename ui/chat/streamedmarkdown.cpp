@@ -23,6 +23,11 @@ void StreamedMarkdown::setMarkdown(const QString &markdown)
         const qsizetype lineEnd = m_markdown.indexOf(u'\n', kept);
         kept = lineEnd < 0 ? m_markdown.size() : lineEnd + 1;
     }
+    // One edit: the document is laid out once, when the new text is in. Laid
+    // out after the removal too, its view would shrink by the open block and
+    // grow again, and everything around it would move twice per batch.
+    QTextCursor edit(m_document);
+    edit.beginEditBlock();
     if (!m_started || !markdown.startsWith(QStringView(m_markdown).left(kept))) {
         m_started = true;
         m_document->clear();
@@ -43,6 +48,7 @@ void StreamedMarkdown::setMarkdown(const QString &markdown)
     m_openBlockSource = openBlock;
     m_openBlockPosition = m_document->characterCount() - 1;
     append(QStringView(markdown).mid(openBlock));
+    edit.endEditBlock();
 }
 
 // Renders on a scratch document and copies the result to the end, in

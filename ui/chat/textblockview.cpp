@@ -3,6 +3,9 @@
 #include <QAbstractTextDocumentLayout>
 #include <QDesktopServices>
 #include <QScrollBar>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QWheelEvent>
 
 #include <cmath>
@@ -28,10 +31,30 @@ TextBlockView::TextBlockView(QWidget *parent)
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     // The item behind it paints the surface; the text sits on it.
     viewport()->setAutoFillBackground(false);
+    // Text is laid out from the top left: a block that grows (a streaming answer)
+    // repaints its new lines and what the document says changed, not all of itself.
+    setAttribute(Qt::WA_StaticContents);
+    viewport()->setAttribute(Qt::WA_StaticContents);
     document()->setDocumentMargin(0);
     connect(document()->documentLayout(), &QAbstractTextDocumentLayout::documentSizeChanged, this,
             &TextBlockView::fitHeight);
+    connect(document(), &QTextDocument::contentsChange, this, &TextBlockView::keepShapedGlyphs);
     fitHeight();
+}
+
+// Qt shapes a block's text (HarfBuzz) when it lays the block out and drops the
+// glyphs again after the layout and after each paint, to save memory. A chat
+// repaints the text around a streaming answer up to 60 times a second, and
+// shaping it anew each time was most of the window's cost per token. The
+// glyphs of a block cost a few bytes per character; keep them.
+void TextBlockView::keepShapedGlyphs(int position, int removed, int added)
+{
+    Q_UNUSED(removed)
+    const QTextDocument *text = document();
+    for (QTextBlock block = text->findBlock(position);
+         block.isValid() && block.position() <= position + added; block = block.next()) {
+        block.layout()->setCacheEnabled(true);
+    }
 }
 
 void TextBlockView::setWrapped(bool wrapped)

@@ -32,6 +32,7 @@ protected:
 
 private:
     void fitHeight();
+    void keepShapedGlyphs(int position, int removed, int added);
 
     int m_maximumLines = 0;
 };

@@ -36,6 +36,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSemaphore>
 #include <QSet>
@@ -272,6 +273,89 @@ private slots:
         streamLines(10);
         QTRY_VERIFY(bar->maximum() > before);
         QTRY_COMPARE(bar->value(), bar->maximum());
+    }
+
+    // The chat paints only what a batch changed and scrolls by copying what is
+    // already painted; the picture on screen must still be the whole truth,
+    // also around a card that grows and shrinks.
+    void whatTheWindowShowsIsWhatTheChatWouldPaintAfresh_data()
+    {
+        QTest::addColumn<bool>("withToolCard");
+        QTest::newRow("a streamed answer") << false;
+        QTest::newRow("a tool card that opens and closes, then a streamed answer") << true;
+    }
+    void whatTheWindowShowsIsWhatTheChatWouldPaintAfresh()
+    {
+        QFETCH(bool, withToolCard);
+        Fixture f;
+        f.view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        if (withToolCard) {
+            f.client.enqueue({ScriptedModelClient::calls(
+                                  {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":2,\"b\":3}"_s)}),
+                              ScriptedModelClient::hang()});
+        } else {
+            f.client.enqueue(ScriptedModelClient::hang());
+        }
+        f.agent.send(u"Explain"_s);
+        QTRY_COMPARE(f.client.requests().size(), withToolCard ? 2 : 1);
+        if (withToolCard) {
+            ToolCallCard *card = f.view.toolCallCard(u"c1"_s);
+            QVERIFY(card);
+            QTest::mouseClick(card->toggleButton(), Qt::LeftButton);
+            QTest::qWait(30);
+            QTest::mouseClick(card->toggleButton(), Qt::LeftButton);
+            QTest::qWait(30);
+            QTest::mouseClick(card->toggleButton(), Qt::LeftButton);
+            QVERIFY(card->isExpanded());
+        }
+
+        QString answer;
+        for (int section = 1; section <= 4; ++section) {
+            answer += u"## Part %1\n\nThe loop calls a tool and reads its result, then asks again. "_s.arg(
+                section);
+            answer += u"It stops when the model answers in text.\n\n- one\n- two\n\n"_s;
+            answer += u"```cpp\nint part = %1;\n```\n\n"_s.arg(section);
+        }
+        QString streamed;
+        for (qsizetype at = 0; at < answer.size(); at += 9) {
+            const QString chunk = answer.mid(at, 9);
+            streamed += chunk;
+            emit f.client.textDelta(chunk);
+            if ((at / 9) % 3 == 0)
+                QTest::qWait(20); // a batch is rendered and painted
+        }
+        QTRY_COMPARE(f.view.itemText(f.view.itemCount() - 1), streamed);
+        QScrollBar *bar = f.view.verticalScrollBar();
+        QTRY_VERIFY(bar->maximum() > 0 && bar->value() == bar->maximum());
+        QTest::qWait(50); // the last paint
+
+        const QImage onScreen = f.view.screen()->grabWindow(f.view.winId()).toImage();
+        const QImage afresh = f.view.grab().toImage().convertToFormat(onScreen.format());
+        QCOMPARE(onScreen.size(), afresh.size());
+        QVERIFY2(onScreen == afresh, "the window shows something other than the chat paints");
+    }
+
+    // A card paints only the area it grows into, and its old bottom edge.
+    void aCardThatGrowsAndShrinksLeavesNoTraceOfItsOldEdge()
+    {
+        QWidget window;
+        auto *layout = new QVBoxLayout(&window);
+        auto *card = new ToolCallCard(ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s));
+        layout->addWidget(card);
+        layout->addStretch();
+        window.resize(420, 500);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        for (int click = 0; click < 3; ++click) {
+            const int before = card->height();
+            QTest::mouseClick(card->toggleButton(), Qt::LeftButton);
+            QTRY_VERIFY(card->height() != before);
+            QTest::qWait(30);
+            const QImage onScreen = window.screen()->grabWindow(window.winId()).toImage();
+            const QImage afresh = window.grab().toImage().convertToFormat(onScreen.format());
+            QVERIFY2(onScreen == afresh, qPrintable(u"after click %1"_s.arg(click + 1)));
+        }
     }
 
     void whileWaitingForTheModelTheViewSaysSo()

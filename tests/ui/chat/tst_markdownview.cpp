@@ -5,10 +5,14 @@
 #include "ui/chat/streamedmarkdown.h"
 #include "ui/chat/textblockview.h"
 
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextDocument>
+#include <QTextLayout>
+#include <QVBoxLayout>
 
 using namespace Loopscope::Ui;
 using namespace Qt::StringLiterals;
@@ -26,6 +30,33 @@ char *toString(const MarkdownSegment &segment)
     return qstrdup(text.toUtf8().constData());
 }
 } // namespace QTest
+
+namespace {
+
+// How often a widget moved or was resized (and shrank) while it was watched.
+class GeometryLog final : public QObject
+{
+public:
+    explicit GeometryLog(QWidget *widget) { widget->installEventFilter(this); }
+    int moves = 0;
+    int resizes = 0;
+    int shrinks = 0;
+
+protected:
+    bool eventFilter(QObject *, QEvent *event) override
+    {
+        if (event->type() == QEvent::Move)
+            ++moves;
+        if (event->type() == QEvent::Resize) {
+            const auto *resize = static_cast<QResizeEvent *>(event);
+            ++resizes;
+            shrinks += resize->size().height() < resize->oldSize().height() ? 1 : 0;
+        }
+        return false;
+    }
+};
+
+} // namespace
 
 class MarkdownViewTest : public QObject
 {
@@ -255,6 +286,67 @@ private slots:
             QCOMPARE(streamed.text(), markdown);
             QCOMPARE(html(streamed), html(whole));
         }
+    }
+
+    // Each move or shrink repaints a block; a streaming answer renders many times a second.
+    void whileAnAnswerStreamsTheBlocksAboveItStayPutAndItsLastBlockOnlyGrows()
+    {
+        QWidget window;
+        auto *layout = new QVBoxLayout(&window);
+        auto *view = new MarkdownView;
+        layout->addWidget(view);
+        layout->addStretch();
+        window.resize(360, 2000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // The answer so far: a paragraph, code, and the first word of the block that streams.
+        QString text = u"Intro paragraph.\n\n```py\nx = 1\ny = 2\n```\n\nFirst "_s;
+        view->setText(text);
+        QTest::qWait(0);
+        QCoreApplication::processEvents();
+        QCOMPARE(view->codeBlocks().size(), 1);
+        CodeBlockView *code = view->codeBlocks().at(0);
+        TextBlockView *intro = view->proseBlocks().at(0);
+
+        GeometryLog introLog(intro);
+        GeometryLog codeLog(code);
+        const QPoint codeAt = code->pos();
+        for (int word = 0; word < 120; ++word) {
+            text += u"word "_s;
+            if (word % 25 == 24)
+                text += u"\n\n"_s;
+            view->setText(text);
+            QCoreApplication::processEvents();
+        }
+        QCOMPARE(view->proseBlocks().size(), 2);
+        TextBlockView *last = view->proseBlocks().at(1);
+        QVERIFY(last->height() > 4 * last->fontMetrics().lineSpacing());
+        QCOMPARE(code->pos(), codeAt);
+        QCOMPARE(introLog.moves + codeLog.moves, 0);
+        QCOMPARE(introLog.resizes + codeLog.resizes, 0);
+
+        // The streaming block: shrinking and growing again would repaint it twice per batch.
+        GeometryLog lastLog(last);
+        for (int word = 0; word < 60; ++word) {
+            text += u"more "_s;
+            view->setText(text);
+            QCoreApplication::processEvents();
+        }
+        QVERIFY(lastLog.resizes > 0);
+        QCOMPARE(lastLog.shrinks, 0);
+    }
+
+    // Qt shapes text again for every paint unless a block keeps its glyphs.
+    void proseKeepsItsShapedTextForTheNextPaint()
+    {
+        MarkdownView view;
+        view.setText(u"# Title\n\nA paragraph.\n\n- an item\n"_s);
+        view.setText(view.text() + u"\nMore, streamed."_s);
+        const QTextDocument *document = view.proseBlocks().at(0)->document();
+        int blocks = 0;
+        for (QTextBlock block = document->begin(); block.isValid(); block = block.next(), ++blocks)
+            QVERIFY2(block.layout()->cacheEnabled(), qPrintable(block.text()));
+        QVERIFY(blocks >= 4);
     }
 
     void aTextBlockIsAsTallAsItsText()
