@@ -33,6 +33,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
+#include <QPaintEvent>
 #include <QSplitter>
 #include <QTextStream>
 #include <QTimer>
@@ -171,6 +173,60 @@ private:
     qint64 m_lastByteNs = 0;
 };
 
+// Which widgets repaint, move or resize while the answer streams, and how many
+// pixels they paint: the window's cost per token is mostly painting and
+// layout, so this says where it goes (a block that moves is repainted whole).
+class PaintCensus final : public QObject
+{
+public:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        const QEvent::Type type = event->type();
+        if (!m_counting || !watched->isWidgetType()
+            || (type != QEvent::Paint && type != QEvent::Move && type != QEvent::Resize)) {
+            return false;
+        }
+        QString name = QString::fromLatin1(watched->metaObject()->className());
+        if (watched->parent())
+            name += u" in "_s + QString::fromLatin1(watched->parent()->metaObject()->className());
+        Tally &tally = m_tallies[name];
+        if (type == QEvent::Move) {
+            ++tally.moves;
+        } else if (type == QEvent::Resize) {
+            ++tally.resizes;
+        } else {
+            ++tally.paints;
+            for (const QRect &area : static_cast<QPaintEvent *>(event)->region())
+                tally.pixels += qint64(area.width()) * area.height();
+        }
+        return false;
+    }
+    void setCounting(bool counting) { m_counting = counting; }
+    // {"class in parent class": {"paints", "megapixels", "moves", "resizes"}}
+    QJsonObject result() const
+    {
+        QJsonObject result;
+        for (auto it = m_tallies.cbegin(); it != m_tallies.cend(); ++it) {
+            result.insert(it.key(), QJsonObject{{u"paints"_s, it->paints},
+                                                {u"megapixels"_s, Bench::round(double(it->pixels) / 1e6)},
+                                                {u"moves"_s, it->moves},
+                                                {u"resizes"_s, it->resizes}});
+        }
+        return result;
+    }
+
+private:
+    struct Tally
+    {
+        int paints = 0;
+        qint64 pixels = 0;
+        int moves = 0;
+        int resizes = 0;
+    };
+    bool m_counting = false;
+    QMap<QString, Tally> m_tallies;
+};
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -184,7 +240,13 @@ int main(int argc, char *argv[])
     const QCommandLineOption rateOption(u"rate"_s, u"Tokens per second."_s, u"n"_s, u"1000"_s);
     const QCommandLineOption codeOption(
         u"code-every"_s, u"A code block and a table every n sections (0: prose only)."_s, u"n"_s, u"4"_s);
-    parser.addOptions({tokensOption, rateOption, codeOption});
+    const QCommandLineOption paintsOption(
+        u"paints"_s,
+        u"Also count what each kind of widget paints (events, megapixels), and its moves and resizes."_s);
+    const QCommandLineOption heartbeatOption(
+        u"heartbeat-ms"_s, u"How often the stall detector beats (its own wake-ups cost CPU too)."_s, u"ms"_s,
+        QString::number(Bench::Heartbeat::IntervalMs));
+    parser.addOptions({tokensOption, rateOption, codeOption, paintsOption, heartbeatOption});
     parser.process(app);
     const int tokenCount = std::max(1, parser.value(tokensOption).toInt());
     const int rate = std::max(1, parser.value(rateOption).toInt());
@@ -215,7 +277,7 @@ int main(int argc, char *argv[])
     Bench::settle(200);
     const double idleRss = Bench::rssMb();
 
-    Bench::Heartbeat heartbeat;
+    Bench::Heartbeat heartbeat(std::max(1, parser.value(heartbeatOption).toInt()));
     qint64 finishedNs = 0;
     qint64 respondingNs = 0;
     QObject::connect(&agent, &Agent::turnFinished, &app, [&] {
@@ -226,11 +288,16 @@ int main(int argc, char *argv[])
             app.quit();
         });
     });
+    PaintCensus census;
+    if (parser.isSet(paintsOption))
+        app.installEventFilter(&census);
+    census.setCounting(true);
     const Bench::Cpu before = Bench::cpu();
     heartbeat.start();
     agent.send(u"Write a long answer."_s);
     app.exec();
     const Bench::Cpu after = Bench::cpu();
+    census.setCounting(false);
     const Bench::Heartbeat::Stalls stalls
         = heartbeat.stalls(client.firstByteNs(), client.lastByteNs(), 20'000'000);
     heartbeat.stop();
@@ -256,7 +323,7 @@ int main(int argc, char *argv[])
     const double deselectedRss = Bench::rssMb();
 
     const double cpuMs = after.totalMs() - before.totalMs();
-    const QJsonObject result{
+    QJsonObject result{
         {u"tokens"_s, tokenCount},
         {u"rate"_s, rate},
         {u"code_every"_s, codeEvery},
@@ -280,6 +347,8 @@ int main(int argc, char *argv[])
         {u"rss_deselected_mb"_s, Bench::round(deselectedRss)},
         {u"peak_rss_mb"_s, Bench::round(Bench::peakRssMb())},
     };
+    if (parser.isSet(paintsOption))
+        result.insert(u"paints"_s, census.result());
     QTextStream(stdout) << QJsonDocument(result).toJson(QJsonDocument::Compact) << Qt::endl;
     // A benchmark of a view that shows the wrong text proves nothing.
     return view.itemText(1) == answer ? 0 : 1;

@@ -218,8 +218,10 @@ private:
     {
         if (content.isDouble())
             return content.toInteger();
+        // Loopscope's calculator answers "200+21 = 221": the number is after the last '='.
+        const QString text = content.toString();
         bool ok = false;
-        const qint64 number = content.toString().trimmed().toLongLong(&ok);
+        const qint64 number = QStringView(text).mid(text.lastIndexOf(u'=') + 1).trimmed().toLongLong(&ok);
         return ok ? std::optional<qint64>(number) : std::nullopt;
     }
 
