@@ -24,7 +24,7 @@ Autosaver::Autosaver(ChatSession *session, const QString &folder, QObject *paren
     Q_ASSERT(session);
     connect(&m_writing, &QFutureWatcher<WriteResult>::finished, this, &Autosaver::onWritten);
     // Every outcome changed the history: a failed or cancelled turn is kept too.
-    connect(session->agent(), &Agent::turnFinished, this, &Autosaver::saveNow);
+    connect(session->agent(), &Agent::turnFinished, this, &Autosaver::onTurnFinished);
     // Another conversation: a new file at its next save (adoptOpenedFile() may name one).
     connect(session, &ChatSession::cleared, this, &Autosaver::forgetConversation);
     connect(session, &ChatSession::restored, this, &Autosaver::forgetConversation);
@@ -39,10 +39,18 @@ void Autosaver::setRetryDelays(int firstMs, int maxMs)
     m_nextRetryMs = m_firstRetryMs;
 }
 
+void Autosaver::onTurnFinished()
+{
+    ++m_finishedTurns;
+    saveNow();
+}
+
 void Autosaver::forgetConversation()
 {
     m_path.clear();
     m_savedTurns = 0;
+    m_finishedTurns = 0;
+    m_writtenTurns = 0;
     m_retry.stop();
     m_nextRetryMs = m_firstRetryMs;
     setError({});
@@ -71,7 +79,7 @@ void Autosaver::saveNow()
         return;
     if (m_path.isEmpty())
         m_path = newPath();
-    Snapshot snapshot{m_session->toTranscript(), m_path};
+    Snapshot snapshot{m_session->toTranscript(), m_path, m_finishedTurns};
     if (m_busy) {
         m_waiting = std::move(snapshot);
         return;
@@ -140,7 +148,7 @@ void Autosaver::startWrite(Snapshot snapshot)
 
 Autosaver::WriteResult Autosaver::write(const Snapshot &snapshot)
 {
-    WriteResult result{snapshot.path, {}, snapshot.transcript.turnCount()};
+    WriteResult result{snapshot.path, {}, snapshot.transcript.turnCount(), snapshot.finishedTurns};
     const QString folder = QFileInfo(snapshot.path).absolutePath();
     errno = 0;
     if (!QDir().mkpath(folder)) {
@@ -179,7 +187,7 @@ void Autosaver::onWritten()
     // A write of a conversation since replaced says nothing about this one.
     if (!result.path.isEmpty() && result.path == m_path) {
         if (result.error.isEmpty())
-            onSavedCurrent(result.turns);
+            onSavedCurrent(result);
         else
             onFailedCurrent(result.error);
     }
@@ -190,9 +198,10 @@ void Autosaver::onWritten()
         emit failed(result.error);
 }
 
-void Autosaver::onSavedCurrent(int turns)
+void Autosaver::onSavedCurrent(const WriteResult &result)
 {
-    m_savedTurns = turns;
+    m_savedTurns = result.turns;
+    m_writtenTurns = std::max(m_writtenTurns, result.finishedTurns);
     m_retry.stop();
     m_nextRetryMs = m_firstRetryMs;
     setError({});

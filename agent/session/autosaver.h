@@ -49,6 +49,10 @@ public:
     QString error() const { return m_error; }
     // How many turns the library's file of this conversation holds, after its last good write.
     int savedTurns() const { return m_savedTurns; }
+    // Turns that finished in this conversation and that no good write holds yet. Counted by
+    // finished turn, not by length: an edited or regenerated turn replaces one and is unsaved
+    // until written, though the conversation is no longer than the file's.
+    int unwrittenTurns() const { return m_finishedTurns - m_writtenTurns; }
 
     static constexpr int DefaultFirstRetryMs = 5'000;
     static constexpr int DefaultMaxRetryMs = 300'000;
@@ -84,12 +88,14 @@ private:
     {
         Transcript transcript;
         QString path;
+        int finishedTurns = 0; // how many turns had finished when it was taken
     };
     struct WriteResult
     {
         QString path;
         QString error; // empty on success
         int turns = 0;
+        int finishedTurns = 0;
         SessionLibraryEntry entry; // what was written, on success
         QDateTime modified;
     };
@@ -100,7 +106,8 @@ private:
     void startWaitingWrite();
     bool isDiscarded(const WriteResult &result);
     void onWritten();
-    void onSavedCurrent(int turns);
+    void onSavedCurrent(const WriteResult &result);
+    void onTurnFinished();
     void onFailedCurrent(const QString &error);
     void forgetConversation();
     void setError(const QString &error);
@@ -115,6 +122,8 @@ private:
     QFutureWatcher<WriteResult> m_writing;
     QString m_error;
     int m_savedTurns = 0;
+    int m_finishedTurns = 0; // in this conversation, since it was opened or begun
+    int m_writtenTurns = 0;  // of those, how many the last good write holds
     QTimer m_retry;
     int m_firstRetryMs = DefaultFirstRetryMs;
     int m_maxRetryMs = DefaultMaxRetryMs;

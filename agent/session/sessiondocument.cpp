@@ -19,7 +19,10 @@ SessionDocument::SessionDocument(ChatSession *session, QObject *parent)
 {
     connect(&m_loading, &QFutureWatcher<TranscriptLoadResult>::finished, this, &SessionDocument::onLoaded);
     // Every finished turn changes the conversation; so does renaming it.
-    connect(session->agent(), &Agent::turnFinished, this, [this] { setModified(true); });
+    connect(session->agent(), &Agent::turnFinished, this, [this] {
+        ++m_turnsSinceKept;
+        setModified(true);
+    });
     connect(session, &ChatSession::titleChanged, this, [this] {
         if (!m_session->agent()->history().isEmpty())
             setModified(true);
@@ -50,16 +53,10 @@ QString SessionDocument::autosaveError() const
     return m_autosaver ? m_autosaver->error() : QString();
 }
 
-int SessionDocument::turnCount() const
-{
-    const QList<Message> &history = m_session->agent()->history();
-    return int(std::count_if(history.cbegin(), history.cend(),
-                             [](const Message &m) { return m.role == Message::Role::User; }));
-}
-
 int SessionDocument::unsavedTurns() const
 {
-    return std::max(0, turnCount() - m_keptTurns);
+    // The file holds what came before; the library, what it has written since.
+    return m_autosaver ? std::min(m_turnsSinceKept, m_autosaver->unwrittenTurns()) : m_turnsSinceKept;
 }
 
 void SessionDocument::onAutosaved(const QString &path)
@@ -67,7 +64,6 @@ void SessionDocument::onAutosaved(const QString &path)
     // A write of a conversation that has since been replaced says nothing about this one.
     if (!m_autosaver || path != m_autosaver->currentPath())
         return;
-    m_keptTurns = std::max(m_keptTurns, m_autosaver->savedTurns());
     // A file from elsewhere keeps its changes until it is saved; the library
     // holds every turn of anything else (a new session, an example, a library file).
     const bool fromElsewhere = !m_path.isEmpty() && !m_path.startsWith(u':') && !isLibraryFile(m_path);
@@ -160,7 +156,7 @@ bool SessionDocument::newSession()
     if (!m_session->clear())
         return false;
     setPath({});
-    m_keptTurns = 0;
+    m_turnsSinceKept = 0;
     setModified(false);
     return true;
 }

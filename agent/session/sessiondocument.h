@@ -74,9 +74,8 @@ signals:
 private:
     void setModified(bool modified);
     void setPath(const QString &path);
-    int turnCount() const;
     // The conversation as it is now is in a file of its own (opened or saved).
-    void keepAllTurns() { m_keptTurns = turnCount(); }
+    void keepAllTurns() { m_turnsSinceKept = 0; }
     void onLoaded();
     void onAutosaved(const QString &path);
     // Whether the autosaver keeps \a path itself up to date (a library file).
@@ -85,7 +84,7 @@ private:
     ChatSession *m_session;
     QString m_path;
     bool m_modified = false;
-    int m_keptTurns = 0; // turns the file or the library holds
+    int m_turnsSinceKept = 0; // turns finished since the file was opened or written
     QString m_loadingPath;
     QFutureWatcher<TranscriptLoadResult> m_loading;
     QPointer<Autosaver> m_autosaver;

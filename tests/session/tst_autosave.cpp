@@ -4,6 +4,7 @@
 
 #include "agent/session/autosaver.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/sessiondocument.h"
 #include "agent/session/sessionlibrary.h"
 #include "tests/support/fakehttpserver.h"
 
@@ -59,6 +60,34 @@ QString childAnswer(int turn)
 {
     return u"Answer %1: the saved turn, whole."_s.arg(turn);
 }
+
+// While it lives, no file of this process may grow past 512 bytes (ulimit -f), as on
+// a full disk; after it, what runs next writes freely, also when a check returned early.
+class FullDisk final
+{
+public:
+    FullDisk()
+    {
+        m_ok = ::getrlimit(RLIMIT_FSIZE, &m_before) == 0;
+        m_oldHandler = ::signal(SIGXFSZ, SIG_IGN);
+        rlimit tight = m_before;
+        tight.rlim_cur = 512;
+        m_ok = m_ok && ::setrlimit(RLIMIT_FSIZE, &tight) == 0;
+    }
+    ~FullDisk()
+    {
+        ::setrlimit(RLIMIT_FSIZE, &m_before);
+        ::signal(SIGXFSZ, m_oldHandler);
+    }
+    FullDisk(const FullDisk &) = delete;
+    FullDisk &operator=(const FullDisk &) = delete;
+    bool isFull() const { return m_ok; }
+
+private:
+    rlimit m_before{};
+    sighandler_t m_oldHandler = SIG_DFL;
+    bool m_ok = false;
+};
 
 } // namespace
 
@@ -360,28 +389,48 @@ private slots:
         turn(u"question"_s);
         QTRY_COMPARE(autosaver.savedTurns(), 1);
 
-        // No file of this process may grow past 512 bytes now (ulimit -f), as on a full disk.
-        rlimit before{};
-        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &before), 0);
-        const auto oldHandler = ::signal(SIGXFSZ, SIG_IGN);
-        const auto restoreLimits = [before, oldHandler] {
-            ::setrlimit(RLIMIT_FSIZE, &before);
-            ::signal(SIGXFSZ, oldHandler);
-        };
-        // Also when a check fails and returns early: what runs next must write freely.
-        auto guard = qScopeGuard(restoreLimits);
-        rlimit tight = before;
-        tight.rlim_cur = 512;
-        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &tight), 0);
-        turn(u"another question"_s);
-        QTRY_COMPARE(failed.size(), 1);
-        guard.dismiss();
-        restoreLimits();
+        {
+            const FullDisk full;
+            QVERIFY(full.isFull());
+            turn(u"another question"_s);
+            QTRY_COMPARE(failed.size(), 1);
+        }
         const QString error = autosaver.error();
         QVERIFY2(error.contains(QString::fromLocal8Bit(std::strerror(EFBIG))), qPrintable(error));
         QVERIFY2(!error.contains(u"Unknown error"_s), qPrintable(error));
         QCOMPARE(autosaver.savedTurns(), 1);
         QCOMPARE(load(autosaver.currentPath()).turnCount(), 1); // the file before the failure, whole
+    }
+
+    // The conversation is as long as the library's file, but its last turn is not the file's.
+    void aReplacedTurnTheLibraryCouldNotWriteCountsAsUnsaved_data()
+    {
+        QTest::addColumn<bool>("edit");
+        QTest::newRow("regenerated") << false;
+        QTest::newRow("edited and sent again") << true;
+    }
+    void aReplacedTurnTheLibraryCouldNotWriteCountsAsUnsaved()
+    {
+        QFETCH(bool, edit);
+        Autosaver autosaver(m_session.get(), m_folder);
+        SessionDocument document(m_session.get());
+        document.setAutosaver(&autosaver);
+        QSignalSpy failed(&autosaver, &Autosaver::failed);
+        turn(u"question"_s);
+        QTRY_COMPARE(autosaver.savedTurns(), 1);
+        QCOMPARE(document.unsavedTurns(), 0);
+
+        {
+            const FullDisk full;
+            QVERIFY(full.isFull());
+            QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+            QVERIFY(edit ? m_session->editLastAndResend(u"another question"_s) : m_session->regenerate());
+            QTRY_COMPARE(finished.size(), 1);
+            QTRY_COMPARE(failed.size(), 1);
+        }
+        QCOMPARE(autosaver.savedTurns(), 1);
+        QCOMPARE(autosaver.unwrittenTurns(), 1);
+        QCOMPARE(document.unsavedTurns(), 1);
     }
 
     void aKilledSessionKeepsEveryCompletedTurn_data()
