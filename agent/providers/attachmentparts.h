@@ -4,7 +4,9 @@
 
 #include <QByteArray>
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QList>
 #include <QSize>
 #include <QString>
@@ -38,6 +40,7 @@ struct PreparedImage
 {
     QString mimeType;
     QByteArray base64; // the bytes sent
+    QByteArray sha256; // hex digest of the bytes sent
     QSize pixelSize;
     qint64 byteCount = 0;
     bool scaled = false; // scaled or converted; false: the original byte for byte
@@ -66,6 +69,14 @@ public:
     static bool isPrepared(const Attachment &attachment, const ImageLimits &limits);
     // The text a text attachment is sent as: its name, its type, then its contents.
     static QString text(const Attachment &attachment);
+
+    // A wire body (or a recorded request) for a person to read: every image in it, as base64 or a
+    // data: URL, and every text attachment's part become what they are (name, type, size, sha256,
+    // scaled or not) instead of their bytes. \a callRequest, the call's recorded request, names the
+    // attachments; \a scaledImages, an attempt's record of them, says which were scaled. What was
+    // sent is the Raw view's and the curl command's; this is only what the Request view shows.
+    static QJsonValue described(const QJsonValue &body, const QJsonObject &callRequest,
+                                const QJsonArray &scaledImages);
 };
 
 } // namespace Loopscope
