@@ -171,13 +171,13 @@ AttachmentLoad AttachmentLoader::fromBytes(const QString &name, const QByteArray
                        "PDF's text, and this one has none.")
                         .arg(name)};
         }
-        attachment.text = text;
+        attachment.text = capped(text);
         return {attachment, {}};
     }
 
     if (std::optional<QString> text = decodedText(bytes)) {
         attachment.mimeType = textMimeType(name);
-        attachment.text = *text;
+        attachment.text = capped(*text);
         return {attachment, {}};
     }
 
@@ -185,6 +185,16 @@ AttachmentLoad AttachmentLoader::fromBytes(const QString &name, const QByteArray
     return {std::nullopt, tr("Cannot attach '%1': it is %2 (%3), not an image (PNG, JPEG, WebP, "
                              "GIF), a text file or a PDF.")
                               .arg(name, type.comment(), type.name())};
+}
+
+QString AttachmentLoader::capped(const QString &text)
+{
+    if (text.size() <= MaxTextCharacters)
+        return text;
+    const QLocale locale;
+    return text.first(MaxTextCharacters)
+           + tr("\n\n[Truncated by Loopscope: only the first %1 of its %2 characters are attached.]")
+                 .arg(locale.toString(MaxTextCharacters), locale.toString(text.size()));
 }
 
 QFuture<AttachmentLoad> AttachmentLoader::loadLater(const QString &path)

@@ -34,6 +34,8 @@ class AttachmentLoader final
 
 public:
     static constexpr qint64 MaxFileSize = 20 * 1024 * 1024;
+    // A text (or a PDF's text) longer than this is cut here, with a note saying so at its end.
+    static constexpr qsizetype MaxTextCharacters = 256 * 1024;
 
     static AttachmentLoad load(const QString &path);
     // Bytes that were never a file (a pasted image): \a name is what the model and the chat see.
@@ -42,6 +44,9 @@ public:
 
     // The image type of \a bytes from their magic numbers ("image/png" ...); empty for none.
     static QString imageMimeType(const QByteArray &bytes);
+
+private:
+    static QString capped(const QString &text);
 };
 
 } // namespace Loopscope

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/conversation/attachment.h"
 #include "agent/replay/recordedturn.h"
 
 #include <QJsonObject>
@@ -74,7 +75,8 @@ struct EvalCase
     EvalProvider provider;
     QStringList tools; // built-in tools by name
     std::optional<int> maxIterations;
-    bool approveAll = true; // nobody is there to ask: built-in tools run unless "approve": "none"
+    bool approveAll = true;        // nobody is there to ask: built-in tools run unless "approve": "none"
+    QList<Attachment> attachments; // sent with the prompt, read when the suite is
 
     // A replay case: the session file and the turn read from it.
     QString sessionPath;

@@ -39,10 +39,11 @@ void EvalCaseRun::start()
     QMetaObject::invokeMethod(
         this,
         [this] {
-            if (!m_session->send(m_case.prompt)) {
+            if (!m_session->send(m_case.prompt, m_case.attachments)) {
                 EvalCaseResult result;
                 result.status = EvalCaseResult::Status::Error;
-                result.messages = {tr("the turn could not start")};
+                const QString refusal = m_session->imageRefusal(m_case.attachments);
+                result.messages = {refusal.isEmpty() ? tr("the turn could not start") : refusal};
                 finish(result);
             }
         },

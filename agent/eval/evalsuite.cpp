@@ -1,5 +1,6 @@
 #include "agent/eval/evalsuite.h"
 
+#include "agent/conversation/attachmentloader.h"
 #include "agent/loop/turnresult.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/transcript/transcript.h"
@@ -16,17 +17,18 @@ namespace Loopscope {
 
 namespace {
 
-const QStringList caseFields = {u"name"_s,     u"prompt"_s,     u"system"_s,         u"provider"_s,
-                                u"base_url"_s, u"model"_s,      u"api_key_env"_s,    u"session"_s,
-                                u"turn"_s,     u"live_tools"_s, u"tools"_s,          u"workspace"_s,
-                                u"approve"_s,  u"expect"_s,     u"max_iterations"_s, u"timeout_seconds"_s};
+const QStringList caseFields = {u"name"_s,       u"prompt"_s,     u"system"_s,         u"provider"_s,
+                                u"base_url"_s,   u"model"_s,      u"api_key_env"_s,    u"session"_s,
+                                u"turn"_s,       u"live_tools"_s, u"tools"_s,          u"workspace"_s,
+                                u"approve"_s,    u"expect"_s,     u"max_iterations"_s, u"timeout_seconds"_s,
+                                u"attachments"_s};
 const QStringList expectFields = {u"answer_contains"_s, u"answer_matches"_s, u"tool_called"_s,
                                   u"tool_not_called"_s, u"max_iterations"_s, u"no_error_results"_s,
                                   u"max_cost_usd"_s,    u"outcome"_s,        u"reproduced"_s};
 // What a replay takes from its recording, so a case may not set it.
 const QStringList liveOnlyFields
-    = {u"prompt"_s,      u"system"_s, u"provider"_s, u"base_url"_s,      u"model"_s,
-       u"api_key_env"_s, u"tools"_s,  u"approve"_s,  u"max_iterations"_s};
+    = {u"prompt"_s,      u"system"_s, u"provider"_s, u"base_url"_s,       u"model"_s,
+       u"api_key_env"_s, u"tools"_s,  u"approve"_s,  u"max_iterations"_s, u"attachments"_s};
 
 QStringList outcomeNames()
 {
@@ -316,6 +318,17 @@ std::optional<EvalCase> readCase(const QJsonObject &object, const QDir &folder, 
             }
         }
         evalCase.maxIterations = fields.integer(u"max_iterations"_s, 1, 1000);
+        // Read now, so that a file that cannot be sent fails the suite before any case runs.
+        for (const QString &path : fields.strings(u"attachments"_s)) {
+            if (fields.failed())
+                break;
+            const AttachmentLoad load
+                = AttachmentLoader::load(QDir::cleanPath(folder.absoluteFilePath(path)));
+            if (load.ok())
+                evalCase.attachments.append(*load.attachment);
+            else
+                fields.fail(load.error);
+        }
         if (const auto approve = fields.string(u"approve"_s)) {
             if (*approve != u"all" && *approve != u"none")
                 fields.fail(EvalSuite::tr("\"approve\" takes \"all\" or \"none\""));

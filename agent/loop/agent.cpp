@@ -142,7 +142,7 @@ bool Agent::setHistory(const QList<Message> &history)
 // ---------------------------------------------------------------------------
 // Turn and iteration
 
-bool Agent::send(const QString &userText)
+bool Agent::send(const QString &userText, const QList<Attachment> &attachments)
 {
     if (isRunning())
         return false;
@@ -168,7 +168,7 @@ bool Agent::send(const QString &userText)
         finishTurn(TurnOutcome::Blocked, {}, tr("The message was blocked: %1").arg(reason));
         return true;
     }
-    appendMessage(Message::user(userText));
+    appendMessage(Message::user(userText, attachments));
     startIteration();
     return true;
 }

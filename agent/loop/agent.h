@@ -67,8 +67,9 @@ public:
     State state() const { return m_state; }
     bool isRunning() const { return m_state != State::Idle; }
 
-    // Starts a turn. Returns false (and does nothing) while another turn runs.
-    bool send(const QString &userText);
+    // Starts a turn; \a attachments go with the question. Returns false (and does nothing) while
+    // another turn runs.
+    bool send(const QString &userText, const QList<Attachment> &attachments = {});
     // Ends the running turn as cancelled; the history stays valid for the next one.
     void cancel();
     // While a person answers a running tool's question, its time limit stands still.

@@ -294,6 +294,20 @@ bool isValidToolUseId(const QString &id)
     });
 }
 
+// An image as an image block with a base64 source, any other attachment as a text block naming it.
+QJsonObject attachmentBlock(const Attachment &attachment)
+{
+    if (!attachment.isImage())
+        return textBlock(AttachmentParts::text(attachment));
+    const auto image = AttachmentParts::image(attachment, AnthropicProtocol::images());
+    if (!image->ok()) // only a rebuilt body meets this: HttpModelClient sends no such request
+        return textBlock(image->error);
+    return {{u"type"_s, u"image"_s},
+            {u"source"_s, QJsonObject{{u"type"_s, u"base64"_s},
+                                      {u"media_type"_s, image->mimeType},
+                                      {u"data"_s, QString::fromLatin1(image->base64)}}}};
+}
+
 // Arguments that are not a JSON object would make the whole request invalid; {} keeps it sendable.
 QJsonObject toolInput(const QString &arguments)
 {
@@ -322,6 +336,12 @@ QString AnthropicProtocol::systemPrompt(const QList<Message> &messages)
     return parts.join(u"\n\n"_s);
 }
 
+ImageLimits AnthropicProtocol::images()
+{
+    return {
+        5 * 1024 * 1024 / 4 * 3, 8000, {u"image/png"_s, u"image/jpeg"_s, u"image/gif"_s, u"image/webp"_s}};
+}
+
 QJsonArray AnthropicProtocol::encodeMessages(const QList<Message> &messages)
 {
     QList<WireMessage> wire;
@@ -341,10 +361,20 @@ QJsonArray AnthropicProtocol::encodeMessages(const QList<Message> &messages)
     for (const Message &message : messages) {
         switch (message.role) {
         case Message::Role::System: break; // sent as the top-level "system" field
-        case Message::Role::User:
+        case Message::Role::User: {
+            // Attachments first, then the question: what the documentation recommends for images.
+            QJsonArray blocks;
+            for (const Attachment &attachment : message.attachments)
+                blocks.append(attachmentBlock(attachment));
             if (hasText(message.text))
-                turn(u"user"_s).blocks.append(textBlock(message.text));
+                blocks.append(textBlock(message.text));
+            if (!blocks.isEmpty()) {
+                QJsonArray &target = turn(u"user"_s).blocks;
+                for (const QJsonValue &block : std::as_const(blocks))
+                    target.append(block);
+            }
             break;
+        }
         case Message::Role::Assistant: {
             QJsonArray blocks;
             if (hasText(message.text))

@@ -26,6 +26,7 @@ public:
     QString name() const override { return QStringLiteral("anthropic"); }
     HttpCall encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const override;
     std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const override;
+    ImageLimits imageLimits() const override { return images(); }
     HttpCall encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const override;
     std::variant<ModelListPage, QString> decodeModelList(const QJsonObject &body) const override;
     // Anthropic words errors as {"type":"error","error":{"type","message"}}: "type: message".
@@ -36,6 +37,8 @@ public:
     // User and assistant turns in strict alternation, tool results first in their user turn.
     static QJsonArray encodeMessages(const QList<Message> &messages);
     static QJsonArray encodeTools(const QList<ToolSchema> &tools);
+    // Messages takes PNG, JPEG, GIF and WebP, at most 5 MB as base64 and 8000 px a side.
+    static ImageLimits images();
 };
 
 } // namespace Loopscope

@@ -79,6 +79,18 @@ QJsonObject functionResponsePart(const Message &result, const ToolCall *call)
     return {{u"functionResponse"_s, functionResponse}};
 }
 
+// An image as an inlineData part, any other attachment as a text part naming it.
+QJsonObject attachmentPart(const Attachment &attachment)
+{
+    if (!attachment.isImage())
+        return {{u"text"_s, AttachmentParts::text(attachment)}};
+    const auto image = AttachmentParts::image(attachment, GeminiProtocol::images());
+    if (!image->ok()) // only a rebuilt body meets this: HttpModelClient sends no such request
+        return {{u"text"_s, image->error}};
+    return {{u"inlineData"_s,
+             QJsonObject{{u"mimeType"_s, image->mimeType}, {u"data"_s, QString::fromLatin1(image->base64)}}}};
+}
+
 // Builds `contents`, merging consecutive parts of the same role into one turn: Gemini expects
 // user and model turns to alternate, and tool results travel as user parts.
 class ContentsBuilder final
@@ -355,6 +367,11 @@ protected:
 
 } // namespace
 
+ImageLimits GeminiProtocol::images()
+{
+    return {7'000'000, 0, {u"image/png"_s, u"image/jpeg"_s, u"image/webp"_s}};
+}
+
 QJsonArray GeminiProtocol::encodeContents(const QList<Message> &messages)
 {
     ContentsBuilder contents;
@@ -364,6 +381,9 @@ QJsonArray GeminiProtocol::encodeContents(const QList<Message> &messages)
         switch (message.role) {
         case Message::Role::System: break; // goes to systemInstruction
         case Message::Role::User:
+            // Attachments first, then the question.
+            for (const Attachment &attachment : message.attachments)
+                contents.add(u"user"_s, attachmentPart(attachment));
             // Gemini rejects empty text parts.
             if (!message.text.isEmpty())
                 contents.add(u"user"_s, {{u"text"_s, message.text}});

@@ -28,12 +28,15 @@ public:
     QString name() const override { return QStringLiteral("gemini"); }
     HttpCall encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const override;
     std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const override;
+    ImageLimits imageLimits() const override { return images(); }
     HttpCall encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const override;
     std::variant<ModelListPage, QString> decodeModelList(const QJsonObject &body) const override;
     QString errorMessage(const QByteArray &body) const override;
 
     static QJsonArray encodeContents(const QList<Message> &messages);
     static QJsonArray encodeTools(const QList<ToolSchema> &tools);
+    // inlineData takes PNG, JPEG and WebP (no GIF), at most 7 MB a file inline.
+    static ImageLimits images();
 };
 
 } // namespace Loopscope

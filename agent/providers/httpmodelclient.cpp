@@ -7,6 +7,8 @@
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QSet>
+#include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
 
@@ -31,6 +33,10 @@ HttpModelClient::HttpModelClient(QNetworkAccessManager *network, std::unique_ptr
     connect(&m_totalTimer, &QTimer::timeout, this, [this] { onTimeout(Timeout::Total); });
     connect(&m_rateTimer, &QTimer::timeout, this, &HttpModelClient::checkRate);
     connect(&m_retryTimer, &QTimer::timeout, this, &HttpModelClient::startAttempt);
+    connect(&m_preparation, &QFutureWatcher<void>::finished, this, [this] {
+        if (m_busy && m_waitingRequest)
+            encodeAndStart(*std::exchange(m_waitingRequest, std::nullopt));
+    });
 }
 
 HttpModelClient::~HttpModelClient()
@@ -52,13 +58,63 @@ void HttpModelClient::setClock(std::shared_ptr<const Clock> clock)
 void HttpModelClient::send(const ModelRequest &request)
 {
     Q_ASSERT_X(!m_busy, "HttpModelClient::send", "one request at a time");
+    m_busy = true;
+    // Images not yet prepared for this protocol (decoded, maybe scaled, base64) are prepared on the
+    // thread pool first: a large one takes longer than the GUI thread may stall.
+    const ImageLimits limits = m_protocol->imageLimits();
+    QList<Attachment> unprepared;
+    for (const Message &message : request.messages) {
+        for (const Attachment &attachment : message.attachments) {
+            if (attachment.isImage() && !AttachmentParts::isPrepared(attachment, limits))
+                unprepared.append(attachment);
+        }
+    }
+    if (unprepared.isEmpty()) {
+        encodeAndStart(request);
+        return;
+    }
+    m_waitingRequest = request;
+    m_preparation.setFuture(QtConcurrent::run([unprepared, limits] {
+        for (const Attachment &attachment : unprepared)
+            AttachmentParts::image(attachment, limits);
+    }));
+}
+
+void HttpModelClient::encodeAndStart(const ModelRequest &request)
+{
+    // An image no scaling brings within the provider's limits fails the request before anything is
+    // sent; the ones that were scaled are named in every attempt's record, from what to what.
+    const ImageLimits limits = m_protocol->imageLimits();
+    m_scaledImages = {};
+    QSet<QByteArray> named;
+    for (const Message &message : request.messages) {
+        for (const Attachment &attachment : message.attachments) {
+            if (!attachment.isImage())
+                continue;
+            const auto image = AttachmentParts::image(attachment, limits);
+            if (!image->ok()) {
+                // Queued: the caller of send() hears of the failure after send() returned, as of any other.
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, error = image->error] {
+                        if (m_busy)
+                            fail({ModelError::Kind::Protocol, 0, error});
+                    },
+                    Qt::QueuedConnection);
+                return;
+            }
+            if (image->scaled && !named.contains(attachment.sha256)) {
+                named.insert(attachment.sha256);
+                m_scaledImages.append(image->scaledRecord(attachment));
+            }
+        }
+    }
     m_streaming = request.options.stream;
     m_body.clear(); // the protocol builds the new body in the old one's buffer, unless this still shares it
     m_call = m_protocol->encodeForSending(request, m_endpoint, m_encoded, &m_body);
     // Recorded with the other headers, so the trace shows what was sent.
     m_call.headers.prepend({"Content-Type"_ba, "application/json"_ba});
     m_retriesDone = 0;
-    m_busy = true;
     startAttempt();
 }
 
@@ -68,6 +124,7 @@ void HttpModelClient::cancel()
         return;
     m_busy = false;
     m_retryTimer.stop();
+    m_waitingRequest.reset();
     releaseReply();
 }
 
@@ -310,6 +367,8 @@ void HttpModelClient::finishAttempt(const QString &error, qint64 retryInMs, cons
                        {u"url"_s, m_redactor.url(m_call.url).toString()},
                        {u"headers"_s, headers},
                        {RecordedBody::key.toString(), RecordedBody::fromRequest.toString()}};
+    if (!m_scaledImages.isEmpty())
+        attempt.request.insert(u"scaledImages"_s, m_scaledImages);
     // Providers echo keys in error bodies and stream events: scrub whatever is recorded.
     attempt.response = m_redactor.json(response);
     emit attemptFinished(attempt);

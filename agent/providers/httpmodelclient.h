@@ -6,7 +6,9 @@
 #include "agent/trace/clock.h"
 #include "agent/wire/secretredactor.h"
 
+#include <QFutureWatcher>
 #include <QHash>
+#include <QJsonArray>
 #include <QPointer>
 #include <QTimer>
 
@@ -57,6 +59,7 @@ public:
 private:
     enum class Timeout { None, Connect, Read, Total, TooSlow, TooLarge };
 
+    void encodeAndStart(const ModelRequest &request);
     void startAttempt();
     void onReadyRead();
     void onFinished();
@@ -107,6 +110,11 @@ private:
     EncodedMessages m_encoded;
     QByteArray m_body;
     QPointer<QNetworkReply> m_reply;
+    // A request whose images are being scaled and encoded on the thread pool (the first request that
+    // carries them; later ones find them ready), and what the trace says of the scaled ones.
+    std::optional<ModelRequest> m_waitingRequest;
+    QFutureWatcher<void> m_preparation;
+    QJsonArray m_scaledImages;
     std::unique_ptr<ResponseDecoder> m_decoder;
     QByteArray m_errorBody;
     int m_httpStatus = 0;

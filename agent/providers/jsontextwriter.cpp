@@ -60,6 +60,20 @@ JsonTextWriter &JsonTextWriter::null(QStringView key)
     return *this;
 }
 
+JsonTextWriter &JsonTextWriter::asciiString(QStringView key, std::initializer_list<QByteArrayView> pieces)
+{
+    separate(key);
+    qsizetype size = 2;
+    for (const QByteArrayView piece : pieces)
+        size += piece.size();
+    m_text.reserve(m_text.size() + size);
+    m_text += '"';
+    for (const QByteArrayView piece : pieces)
+        m_text += piece;
+    m_text += '"';
+    return *this;
+}
+
 // RFC 8259: the quote, the backslash and control characters are escaped; the rest is UTF-8.
 void JsonTextWriter::writeString(QStringView text)
 {

@@ -4,6 +4,8 @@
 #include <QList>
 #include <QStringView>
 
+#include <initializer_list>
+
 namespace Loopscope {
 
 /*!
@@ -21,6 +23,9 @@ public:
     JsonTextWriter &endArray();
     JsonTextWriter &string(QStringView key, QStringView value);
     JsonTextWriter &null(QStringView key);
+    // A string of \a pieces written as they are: for ASCII that needs no escaping (base64, a data
+    // URL), which is then copied once rather than checked byte by byte.
+    JsonTextWriter &asciiString(QStringView key, std::initializer_list<QByteArrayView> pieces);
 
     QByteArray take() { return std::move(m_text); }
 

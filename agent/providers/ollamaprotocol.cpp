@@ -223,14 +223,50 @@ protected:
 
 } // namespace
 
+ImageLimits OllamaProtocol::images()
+{
+    return {0, 0, {u"image/png"_s, u"image/jpeg"_s}};
+}
+
+namespace {
+
+// /api/chat has no content parts: text attachments go before the question in "content", named, and
+// images as base64 in the message's "images".
+void addAttachments(QJsonObject &json, const Message &message)
+{
+    QStringList texts;
+    QJsonArray images;
+    for (const Attachment &attachment : message.attachments) {
+        if (!attachment.isImage()) {
+            texts.append(AttachmentParts::text(attachment));
+            continue;
+        }
+        const auto image = AttachmentParts::image(attachment, OllamaProtocol::images());
+        if (image->ok())
+            images.append(QString::fromLatin1(image->base64));
+        else // only a rebuilt body meets this: HttpModelClient sends no such request
+            texts.append(image->error);
+    }
+    if (!message.text.isEmpty())
+        texts.append(message.text);
+    json.insert(u"content"_s, texts.join(u"\n\n"_s));
+    if (!images.isEmpty())
+        json.insert(u"images"_s, images);
+}
+
+} // namespace
+
 QJsonArray OllamaProtocol::encodeMessages(const QList<Message> &messages)
 {
     QJsonArray result;
     for (const Message &message : messages) {
         QJsonObject json{{u"role"_s, roleName(message.role)}, {u"content"_s, message.text}};
         switch (message.role) {
-        case Message::Role::System:
-        case Message::Role::User: break;
+        case Message::Role::System: break;
+        case Message::Role::User:
+            if (!message.attachments.isEmpty())
+                addAttachments(json, message);
+            break;
         case Message::Role::Assistant:
             if (!message.toolCalls.isEmpty()) {
                 QJsonArray calls;

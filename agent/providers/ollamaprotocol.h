@@ -25,12 +25,15 @@ public:
     QString name() const override { return QStringLiteral("ollama"); }
     HttpCall encode(const ModelRequest &request, const ProviderEndpoint &endpoint) const override;
     std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const override;
+    ImageLimits imageLimits() const override { return images(); }
     HttpCall encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const override;
     std::variant<ModelListPage, QString> decodeModelList(const QJsonObject &body) const override;
     QString errorMessage(const QByteArray &body) const override;
 
     static QJsonArray encodeMessages(const QList<Message> &messages);
     static QJsonArray encodeTools(const QList<ToolSchema> &tools);
+    // Ollama documents no limit; PNG and JPEG are the formats its vision models are known to read.
+    static ImageLimits images();
 };
 
 } // namespace Loopscope

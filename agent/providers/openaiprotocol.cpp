@@ -187,13 +187,52 @@ protected:
 
 } // namespace
 
+ImageLimits OpenAiProtocol::images()
+{
+    return {20'000'000, 0, {u"image/png"_s, u"image/jpeg"_s, u"image/webp"_s, u"image/gif"_s}};
+}
+
+namespace {
+
+// A user message with attachments: a list of content parts, the attachments first, each a text part
+// naming the file or an image_url part with a data: URL, then the message's text.
+void writeUserContentParts(JsonTextWriter &json, const Message &message)
+{
+    json.beginArray(u"content");
+    for (const Attachment &attachment : message.attachments) {
+        if (!attachment.isImage()) {
+            json.beginObject().string(u"type", u"text").string(u"text", AttachmentParts::text(attachment));
+            json.endObject();
+            continue;
+        }
+        const auto image = AttachmentParts::image(attachment, OpenAiProtocol::images());
+        if (!image->ok()) { // only a rebuilt body meets this: HttpModelClient sends no such request
+            json.beginObject().string(u"type", u"text").string(u"text", image->error).endObject();
+            continue;
+        }
+        json.beginObject().string(u"type", u"image_url").beginObject(u"image_url");
+        json.asciiString(u"url", {"data:", image->mimeType.toLatin1(), ";base64,", image->base64});
+        json.endObject().endObject();
+    }
+    if (!message.text.isEmpty())
+        json.beginObject().string(u"type", u"text").string(u"text", message.text).endObject();
+    json.endArray();
+}
+
+} // namespace
+
 QByteArray OpenAiProtocol::encodeMessageText(const Message &message)
 {
     JsonTextWriter json;
     json.beginObject().string(u"role", roleName(message.role));
     switch (message.role) {
-    case Message::Role::System:
-    case Message::Role::User: json.string(u"content", message.text); break;
+    case Message::Role::System: json.string(u"content", message.text); break;
+    case Message::Role::User:
+        if (message.attachments.isEmpty())
+            json.string(u"content", message.text);
+        else
+            writeUserContentParts(json, message);
+        break;
     case Message::Role::Assistant:
         // Some gateways reject "" beside tool calls; null is always accepted.
         if (message.text.isEmpty() && !message.toolCalls.isEmpty())

@@ -18,6 +18,7 @@ public:
     HttpCall encodeForSending(const ModelRequest &request, const ProviderEndpoint &endpoint,
                               EncodedMessages &cache, QByteArray *body) const override;
     std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const override;
+    ImageLimits imageLimits() const override { return images(); }
     HttpCall encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const override;
     std::variant<ModelListPage, QString> decodeModelList(const QJsonObject &body) const override;
 
@@ -26,6 +27,8 @@ public:
     // The same as compact JSON text, written directly: what a request sends.
     static QByteArray encodeMessageText(const Message &message);
     static QJsonArray encodeTools(const QList<ToolSchema> &tools);
+    // Chat Completions takes PNG, JPEG, WebP and GIF up to 20 MB; larger sides it scales itself.
+    static ImageLimits images();
 };
 
 } // namespace Loopscope

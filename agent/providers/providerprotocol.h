@@ -2,6 +2,7 @@
 
 #include "agent/model/modelrequest.h"
 #include "agent/model/responselimits.h"
+#include "agent/providers/attachmentparts.h"
 #include "agent/wire/httpheaders.h"
 
 #include <QByteArray>
@@ -167,6 +168,8 @@ public:
     virtual HttpCall encodeForSending(const ModelRequest &request, const ProviderEndpoint &endpoint,
                                       EncodedMessages &cache, QByteArray *body) const;
     virtual std::unique_ptr<ResponseDecoder> createDecoder(bool streaming) const = 0;
+    // What the provider takes of an image as it is; AttachmentParts scales or converts the rest.
+    virtual ImageLimits imageLimits() const = 0;
     // The GET request for the provider's model list: the first page, or the one after \a pageToken.
     // It costs nothing, which is why the settings' connection test uses it.
     virtual HttpCall encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const = 0;

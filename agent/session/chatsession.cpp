@@ -3,6 +3,7 @@
 #include "agent/config/apikeyresolver.h"
 #include "agent/config/profilepricing.h"
 #include "agent/loop/turnnotices.h"
+#include "agent/model/modelimages.h"
 #include "agent/providers/providerkind.h"
 #include "agent/replay/transcriptfork.h"
 #include "agent/session/contextgauge.h"
@@ -310,10 +311,32 @@ void ChatSession::addNotice(const QString &text)
     emit notice(text);
 }
 
-bool ChatSession::send(const QString &text)
+QString ChatSession::imageRefusal(const QList<Attachment> &attachments) const
+{
+    const bool anyImage = std::any_of(attachments.cbegin(), attachments.cend(),
+                                      [](const Attachment &attachment) { return attachment.isImage(); });
+    if (!anyImage || !m_setup.provider)
+        return {};
+    const QString provider = providerKindName(m_setup.provider->profile.kind);
+    const QString model = m_agent->config().model.model;
+    if (!ModelImages::knownTextOnly(provider, model))
+        return {};
+    return tr("The model %1 is known to read text only, and the message has an image: choose a model "
+              "that reads images, leave the image out, or send it anyway (loopscope run "
+              "--send-images-anyway).")
+        .arg(model);
+}
+
+bool ChatSession::send(const QString &text, const QList<Attachment> &attachments, ImageCheck check)
 {
     if (text.trimmed().isEmpty() || isBusy())
         return false;
+    if (check == ImageCheck::RefuseForTextOnlyModels) {
+        if (const QString refusal = imageRefusal(attachments); !refusal.isEmpty()) {
+            emit notice(refusal);
+            return false;
+        }
+    }
     if (!m_created.isValid())
         m_created = QDateTime::currentDateTimeUtc();
     // A new conversation is named after its first question.
@@ -323,16 +346,18 @@ bool ChatSession::send(const QString &text)
     // The chosen profile's key is still being read: the turn is for that profile, so it waits.
     if (m_profileAwaitingKey) {
         m_queuedText = text;
+        m_queuedAttachments = attachments;
         emit busyChanged(true);
         return true;
     }
     // Servers that are down start again; the turn waits for the ones starting so the model sees their tools.
     if (m_mcp->prepareTurn()) {
         m_queuedText = text;
+        m_queuedAttachments = attachments;
         emit busyChanged(true);
         return true;
     }
-    return startTurn(text);
+    return startTurn(text, attachments);
 }
 
 void ChatSession::startQueuedTurn()
@@ -344,18 +369,18 @@ void ChatSession::startQueuedTurn()
     m_queuedStartPosted = true;
     QTimer::singleShot(0, this, [this] {
         if (m_queuedText)
-            startTurn(*m_queuedText);
+            startTurn(*m_queuedText, std::exchange(m_queuedAttachments, {}));
     });
 }
 
-bool ChatSession::startTurn(const QString &text)
+bool ChatSession::startTurn(const QString &text, const QList<Attachment> &attachments)
 {
     m_queuedText.reset();
     m_queuedStartPosted = false;
     makeWorkspaceOnFirstUse();
     rebuildWorkbench();
     const QString contextWarning = ContextGauge::warning(m_usage->nextRequestEstimate(text), contextWindow());
-    if (!m_agent->send(text)) {
+    if (!m_agent->send(text, attachments)) {
         emit busyChanged(isBusy());
         return false;
     }
@@ -393,6 +418,7 @@ void ChatSession::stop()
         // The turn had not begun (it waited for MCP servers or a key): it begins and ends as
         // cancelled, so everyone who waits for its end hears of it as of any other.
         const QString text = *m_queuedText;
+        const QList<Attachment> attachments = std::exchange(m_queuedAttachments, {});
         m_queuedText.reset();
         m_queuedStartPosted = false;
         rebuildWorkbench();
@@ -401,7 +427,7 @@ void ChatSession::stop()
                                                       tr("Stopped before the key was read."));
             m_agent->setModelClient(standIn.get());
         }
-        if (m_agent->send(text))
+        if (m_agent->send(text, attachments))
             m_savedRun.reset();
     }
     m_agent->cancel();

@@ -95,7 +95,16 @@ public:
 
     // Also while a turn waits for MCP servers that are still starting.
     bool isBusy() const { return m_agent->isRunning() || m_queuedText.has_value(); }
-    bool send(const QString &text);
+    // Whether a model known to take no images gets the images of a message all the same.
+    enum class ImageCheck { RefuseForTextOnlyModels, SendAnyway };
+    // Starts a turn with \a text and \a attachments. Refused (false, with a notice()) while busy, or
+    // when an attachment is an image and the model is known to take none, unless \a check says to
+    // send anyway.
+    bool send(const QString &text, const QList<Attachment> &attachments = {},
+              ImageCheck check = ImageCheck::RefuseForTextOnlyModels);
+    // Why \a attachments cannot go to the current model (it is known to read text only); empty when
+    // they can.
+    QString imageRefusal(const QList<Attachment> &attachments) const;
     void stop();
     // Drops the last turn (its question and everything after) and asks again.
     bool regenerate();
@@ -164,7 +173,7 @@ private:
     void applyApprovals();
     void onEvent(const AgentEvent &event);
     void onTurnFinished(const TurnResult &result);
-    bool startTurn(const QString &text);
+    bool startTurn(const QString &text, const QList<Attachment> &attachments);
     void startQueuedTurn();
     // A turn sent while the chosen profile's key was read, once it is known.
     void startTurnThatWaitedForTheKey();
@@ -203,7 +212,8 @@ private:
     SessionSetup m_setup;
     QList<std::shared_ptr<const Tool>> m_builtinTools;
     bool m_workbenchStale = false;
-    std::optional<QString> m_queuedText; // a turn waiting for MCP servers to start or for a key
+    std::optional<QString> m_queuedText;   // a turn waiting for MCP servers to start or for a key
+    QList<Attachment> m_queuedAttachments; // and its attachments
     std::optional<ProviderProfile> m_profileAwaitingKey; // chosen, its key still being read
     int m_profileGeneration = 0;
     bool m_queuedStartPosted = false;

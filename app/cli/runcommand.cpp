@@ -5,6 +5,7 @@
 
 #include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
+#include "agent/conversation/attachmentloader.h"
 #include "agent/session/chatsession.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/trace/trace.h"
@@ -40,6 +41,8 @@ struct RunOptions
     QString traceOutPath;
     QString sessionPath;
     QString prompt;
+    QList<Attachment> attachments;
+    ChatSession::ImageCheck imageCheck = ChatSession::ImageCheck::RefuseForTextOnlyModels;
 };
 
 void printError(const QString &message)
@@ -59,7 +62,8 @@ QString exitCodeHelp()
                           "       iteration limit forced the last answer without tools (outcome\n"
                           "       forced_final in the finished event; a note on stderr says so)\n"
                           "  1    the provider could not be reached or answered with an error\n"
-                          "  2    bad usage: unknown option or value, missing API key, unwritable file\n"
+                          "  2    bad usage: unknown option or value, missing API key, unwritable file,\n"
+                          "       a file --attach cannot send, an image for a model known to read text only\n"
                           "  3    limit reached: no answer within the iteration limit, too many tool\n"
                           "       errors in a row, or the token budget was used up\n"
                           "  4    a safety shield blocked the input or the answer\n"
@@ -168,13 +172,24 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         RunCommand::tr("Continue the saved session in this file (*.loopscope.json), "
                        "creating it if missing, and save it back after the turn."),
         u"file"_s);
+    const QCommandLineOption attach(
+        u"attach"_s,
+        RunCommand::tr("Send a file with the prompt (repeatable): an image (PNG, JPEG, WebP, GIF) as an "
+                       "image, a text, Markdown, code, JSON or CSV file or a PDF's text as text. A file "
+                       "that cannot be sent is bad usage."),
+        u"file"_s);
+    const QCommandLineOption sendImagesAnyway(
+        u"send-images-anyway"_s,
+        RunCommand::tr("Send attached images even to a model known to read text only (refused by "
+                       "default, before any request)."));
     providerOptions.addTo(parser);
     const McpServerOptions mcpOptions(true);
     mcpOptions.addTo(parser);
     const LimitOptions limitOptions(true);
     limitOptions.addTo(parser);
     parser.addOptions({system, agentsFile, agentName, maxIterations, postLoop, noStream, tools, workspace,
-                       approve, approveTools, fetchPrivate, events, traceOut, session});
+                       approve, approveTools, fetchPrivate, events, traceOut, session, attach,
+                       sendImagesAnyway});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
     QTextStream out(stdout);
@@ -275,6 +290,17 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         return BadUsage;
     }
     options.prompt = positional.constFirst();
+    // Read before anything starts: a file that cannot be sent stops the run before any request.
+    for (const QString &path : parser.values(attach)) {
+        const AttachmentLoad load = AttachmentLoader::load(path);
+        if (!load.ok()) {
+            printError(load.error);
+            return BadUsage;
+        }
+        options.attachments.append(*load.attachment);
+    }
+    if (parser.isSet(sendImagesAnyway))
+        options.imageCheck = ChatSession::ImageCheck::SendAnyway;
 
     QStringList notes;
     const std::optional<QList<McpServerConfig>> servers = mcpOptions.servers(parser, &notes, &error);
@@ -437,8 +463,14 @@ int RunCommand::exec(const QStringList &arguments)
     QObject::connect(&interrupts, &InterruptWatcher::interrupted, &session, [&session] { session.stop(); });
 
     // Queued: a turn can end at once (a blocked input), and exit() before exec() is lost.
+    // A refused send (an image for a model known to read text only) has said why in a notice.
     QMetaObject::invokeMethod(
-        &session, [&session, &options] { session.send(options.prompt); }, Qt::QueuedConnection);
+        &session,
+        [&session, &options] {
+            if (!session.send(options.prompt, options.attachments, options.imageCheck))
+                QCoreApplication::exit(BadUsage);
+        },
+        Qt::QueuedConnection);
     const int exitCode = QCoreApplication::exec();
     // Every MCP server process has ended when this returns (the session would do it too, later).
     session.mcp()->shutdown();

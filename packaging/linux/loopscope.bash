@@ -42,7 +42,7 @@ _loopscope()
         --junit)
             _filedir xml
             return ;;
-        --events|--trace-out|--session|-o|--output|--mcp-config|--agents)
+        --events|--trace-out|--session|-o|--output|--mcp-config|--agents|--attach)
             _filedir
             return ;;
         --api-key-env)
@@ -59,7 +59,7 @@ _loopscope()
                 COMPREPLY=($(compgen -W "$provider_options --system --agents --agent --max-iterations --post-loop
                     --no-stream --tools --workspace --approve --approve-tools --fetch-private --events
                     --trace-out --session --mcp-config --mcp-url --mcp-server --no-mcp --max-response-mb
-                    --request-timeout-s --max-tool-calls -h --help" -- "$cur"))
+                    --request-timeout-s --max-tool-calls --attach --send-images-anyway -h --help" -- "$cur"))
             fi ;;
         mcp)
             if [[ $cur == -* ]]; then

@@ -265,6 +265,51 @@ private slots:
         QCOMPARE(result.err, QString());
     }
 
+    void aLiveCaseSendsItsAttachmentsReadBesideTheSuite()
+    {
+        QVERIFY(QDir(m_dir.path()).mkpath(u"inputs"_s));
+        QFile note(m_dir.filePath(u"inputs/orders.csv"_s));
+        QVERIFY(note.open(QIODevice::WriteOnly));
+        note.write("order,total\n1001,42.50\n");
+        note.close();
+        // Eval streams: one chunk with the answer, then the end.
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            const QJsonObject chunk{
+                {u"model"_s, u"gpt-4o-mini"_s},
+                {u"choices"_s,
+                 QJsonArray{QJsonObject{{u"index"_s, 0},
+                                        {u"delta"_s, QJsonObject{{u"content"_s, u"The total is 42.50."_s}}},
+                                        {u"finish_reason"_s, u"stop"_s}}}}};
+            exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+            exchange.send(FakeHttpServer::sseEvent(QJsonDocument(chunk).toJson(QJsonDocument::Compact))
+                          + "data: [DONE]\n\n");
+            exchange.end();
+        });
+        const QString suite = writeSuite(
+            u"attached.jsonl"_s, caseLine({{u"name"_s, u"reads the csv"_s},
+                                           {u"prompt"_s, u"What is the total?"_s},
+                                           {u"attachments"_s, QJsonArray{u"inputs/orders.csv"_s}},
+                                           {u"expect"_s, QJsonObject{{u"answer_contains"_s, u"42.50"_s}}}}));
+
+        const Run result = run(providerArguments() << suite);
+
+        QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
+        const QJsonArray parts = m_server.requests()
+                                     .constLast()
+                                     .json()
+                                     .value(u"messages"_s)
+                                     .toArray()
+                                     .last()
+                                     .toObject()
+                                     .value(u"content"_s)
+                                     .toArray();
+        QCOMPARE(parts.size(), 2);
+        const QString attached = parts.at(0).toObject().value(u"text"_s).toString();
+        QVERIFY2(attached.contains(u"orders.csv"_s) && attached.contains(u"1001,42.50"_s),
+                 qPrintable(attached));
+        QCOMPARE(parts.at(1).toObject().value(u"text"_s).toString(), u"What is the total?"_s);
+    }
+
     void aMalformedLineIsNamedAndNothingRuns_data()
     {
         QTest::addColumn<QByteArray>("badLine");

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QScopeGuard>
@@ -1064,6 +1065,111 @@ private slots:
         QCOMPARE(result.exitCode, 2);
         QVERIFY2(QString::fromUtf8(result.err).contains(stderrPart), result.err.constData());
         QCOMPARE(m_server.requests().size(), requestsBefore);
+    }
+
+    void attachedFilesGoWithThePromptImagesByteForByte()
+    {
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"A cyan square and a note"_s));
+        });
+        QImage image(32, 24, QImage::Format_RGB32);
+        image.fill(Qt::cyan);
+        const QString imagePath = m_dir.filePath(u"square.png"_s);
+        QVERIFY(image.save(imagePath, "png"));
+        QFile imageFile(imagePath);
+        QVERIFY(imageFile.open(QIODevice::ReadOnly));
+        const QByteArray png = imageFile.readAll();
+        const QString notePath = m_dir.filePath(u"note.md"_s);
+        QFile note(notePath);
+        QVERIFY(note.open(QIODevice::WriteOnly));
+        note.write("# Note\nThe square is cyan.\n");
+        note.close();
+
+        const Run result = run(baseArguments() << u"--attach"_s << imagePath << u"--attach"_s << notePath
+                                               << u"What is attached?"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        const QJsonArray parts = m_server.requests()
+                                     .constLast()
+                                     .json()
+                                     .value(u"messages"_s)
+                                     .toArray()
+                                     .last()
+                                     .toObject()
+                                     .value(u"content"_s)
+                                     .toArray();
+        QCOMPARE(parts.size(), 3);
+        const QString url
+            = parts.at(0).toObject().value(u"image_url"_s).toObject().value(u"url"_s).toString();
+        QVERIFY(url.startsWith(u"data:image/png;base64,"_s));
+        QCOMPARE(QByteArray::fromBase64(url.mid(url.indexOf(u',') + 1).toLatin1()), png);
+        const QString noteText = parts.at(1).toObject().value(u"text"_s).toString();
+        QVERIFY2(noteText.contains(u"note.md"_s) && noteText.contains(u"The square is cyan."_s),
+                 qPrintable(noteText));
+        QCOMPARE(parts.at(2).toObject().value(u"text"_s).toString(), u"What is attached?"_s);
+    }
+
+    void aFileThatCannotBeAttachedExitsTwoWithTheLoadersMessageBeforeAnyRequest_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("stderrPart");
+        QTest::newRow("a missing file") << u"missing.png"_s << QByteArray() << u"the file does not exist"_s;
+        QTest::newRow("a corrupt image")
+            << u"broken.png"_s << QByteArray("\x89PNG\r\n\x1a\nnot really", 18) << u"corrupt"_s;
+        QTest::newRow("a binary file") << u"program.bin"_s
+                                       << QByteArray("\x7f"
+                                                     "ELF\x02\x01\x01\0\0\0",
+                                                     10)
+                                       << u"not an image"_s;
+    }
+
+    void aFileThatCannotBeAttachedExitsTwoWithTheLoadersMessageBeforeAnyRequest()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, stderrPart);
+        const QString path = m_dir.filePath(name);
+        if (!bytes.isEmpty()) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(bytes);
+        }
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result = run(baseArguments() << u"--attach"_s << path << u"Look"_s);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(result.err).contains(stderrPart), result.err.constData());
+        QVERIFY2(QString::fromUtf8(result.err).contains(name), result.err.constData());
+        QCOMPARE(m_server.requests().size(), requestsBefore);
+    }
+
+    void anImageForATextOnlyModelExitsTwoUnlessSentAnyway()
+    {
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"I cannot see it"_s));
+        });
+        QImage image(8, 8, QImage::Format_RGB32);
+        image.fill(Qt::red);
+        const QString imagePath = m_dir.filePath(u"red.png"_s);
+        QVERIFY(image.save(imagePath, "png"));
+        QStringList arguments = baseArguments();
+        arguments[arguments.indexOf(u"m"_s)] = u"gpt-3.5-turbo"_s;
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run refused = run(QStringList(arguments) << u"--attach"_s << imagePath << u"Look"_s);
+
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("gpt-3.5-turbo") && refused.err.contains("--send-images-anyway"),
+                 refused.err.constData());
+        QCOMPARE(m_server.requests().size(), requestsBefore);
+
+        const Run sent = run(QStringList(arguments)
+                             << u"--attach"_s << imagePath << u"--send-images-anyway"_s << u"Look"_s);
+        QCOMPARE(sent.exitCode, 0);
+        QCOMPARE(m_server.requests().size(), requestsBefore + 1);
+        QVERIFY(m_server.requests().constLast().body.contains("image_url"));
     }
 
     void anAgentWithoutAnAgentsFileIsBadUsage()

@@ -12,6 +12,7 @@
 #include <QImageWriter>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QLocale>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -171,6 +172,23 @@ private slots:
         QCOMPARE(load.attachment->text, text);
         QVERIFY(load.attachment->bytes.isEmpty());
         QCOMPARE(load.attachment->fileSize, bytes.size());
+    }
+
+    void aLongTextIsCutAtTheCapWithANoteSayingSo()
+    {
+        const QByteArray line = "0123456789abcdef\n";
+        const QByteArray bytes = line.repeated(AttachmentLoader::MaxTextCharacters / line.size() + 100);
+        const AttachmentLoad load = AttachmentLoader::fromBytes(u"long.log"_s, bytes);
+        QVERIFY2(load.ok(), qPrintable(load.error));
+        const QString text = load.attachment->text;
+        QVERIFY(text.startsWith(QString::fromLatin1(bytes.first(AttachmentLoader::MaxTextCharacters))));
+        QVERIFY(text.size() < bytes.size());
+        QVERIFY2(text.contains(u"Truncated"_s) && text.contains(QLocale().toString(bytes.size())),
+                 qPrintable(text.right(200)));
+        QCOMPARE(load.attachment->fileSize, bytes.size()); // the file's own size stays what it was
+
+        const AttachmentLoad small = AttachmentLoader::fromBytes(u"short.log"_s, line);
+        QCOMPARE(small.attachment->text, QString::fromLatin1(line));
     }
 
     void aPdfIsReadAsTextPageByPageWithPageMarkers()

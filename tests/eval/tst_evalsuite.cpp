@@ -28,6 +28,9 @@ private slots:
         QVERIFY(QFile::copy(QStringLiteral(LOOPSCOPE_EXAMPLE_SESSION),
                             m_dir.filePath(u"recorded.loopscope.json"_s)));
         QVERIFY(QDir(m_dir.path()).mkdir(u"notes"_s));
+        write(u"notes/program.bin"_s, QByteArray("\x7f"
+                                                 "ELF\x02\x01\x01\0\0\0",
+                                                 10));
     }
 
     void aLiveCaseIsReadWithItsExpectations()
@@ -92,6 +95,21 @@ private slots:
         QCOMPARE(cases->at(1).prompt, u"q"_s);
     }
 
+    void attachmentsAreReadFromPathsRelativeToTheSuite()
+    {
+        write(u"notes/plan.md"_s, "# Plan\nShip it.\n");
+        QString error;
+        const std::optional<QList<EvalCase>> cases = EvalSuite::parse(
+            "{\"name\": \"x\", \"prompt\": \"Summarise\", \"attachments\": [\"notes/plan.md\"]}\n"
+            "{\"name\": \"y\", \"prompt\": \"Nothing attached\"}\n",
+            QDir(m_dir.path()), &error);
+        QVERIFY2(cases, qPrintable(error));
+        QCOMPARE(cases->at(0).attachments.size(), 1);
+        QCOMPARE(cases->at(0).attachments.constFirst().name, u"plan.md"_s);
+        QCOMPARE(cases->at(0).attachments.constFirst().text, u"# Plan\nShip it.\n"_s);
+        QVERIFY(cases->at(1).attachments.isEmpty());
+    }
+
     void aReplayCaseReadsItsTurnFromTheSessionBesideTheSuite()
     {
         write(u"suite.jsonl"_s,
@@ -126,7 +144,7 @@ private slots:
             << good + "{\"name\": \"x\", \"prompt\": \"p\", \"expct\": {}}"
             << u"line 2: unknown field \"expct\" (known: name, prompt, system, provider, base_url, model, "
                "api_key_env, session, turn, live_tools, tools, workspace, approve, expect, max_iterations, "
-               "timeout_seconds)"_s;
+               "timeout_seconds, attachments)"_s;
         QTest::newRow("no name") << QByteArray("{\"prompt\": \"p\"}") << u"line 1: a case needs a \"name\""_s;
         QTest::newRow("no prompt") << QByteArray("{\"name\": \"x\"}")
                                    << u"line 1: a case needs a \"prompt\", or a \"session\" to replay"_s;
@@ -183,6 +201,17 @@ private slots:
         QTest::newRow("a turn the session does not have")
             << QByteArray("{\"name\": \"x\", \"session\": \"recorded.loopscope.json\", \"turn\": 2}")
             << u"line 1: the session \"%1/recorded.loopscope.json\" has 1 turns, not 2"_s;
+        QTest::newRow("an attachment that is missing")
+            << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"attachments\": [\"gone.png\"]}")
+            << u"line 1: Cannot attach '%1/gone.png': the file does not exist."_s;
+        QTest::newRow("an attachment that cannot be sent")
+            << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"attachments\": [\"notes/program.bin\"]}")
+            << u"line 1: Cannot attach 'program.bin': it is "_s;
+        QTest::newRow("attachments on a replay")
+            << QByteArray("{\"name\": \"x\", \"session\": \"recorded.loopscope.json\", \"attachments\": "
+                          "[\"a.txt\"]}")
+            << u"line 1: a case that replays a session takes its prompt, provider, tools and limits from the "
+               "recording: leave out \"attachments\""_s;
         QTest::newRow("no cases") << "\n\n"_ba << u"the suite has no cases: write one JSON object per line"_s;
     }
 
@@ -196,8 +225,9 @@ private slots:
         const std::optional<QList<EvalCase>> cases = EvalSuite::parse(suite, QDir(m_dir.path()), &actual);
 
         QVERIFY(!cases);
-        // The reason a file cannot be read comes from the transcript reader, worded there.
-        if (expected.endsWith(u": "_s))
+        // The reason a file cannot be read comes from the transcript reader or the attachment loader,
+        // worded there.
+        if (expected.endsWith(u": "_s) || expected.endsWith(u" is "_s))
             QVERIFY2(actual.startsWith(expected), qPrintable(actual));
         else
             QCOMPARE(actual, expected);

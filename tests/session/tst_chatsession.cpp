@@ -2,8 +2,10 @@
 // and a real keychain (run under with-keyring.sh).
 
 #include "agent/config/appsettings.h"
+#include "agent/conversation/attachmentloader.h"
 #include "agent/export/exportfile.h"
 #include "agent/mcp/mcpsettings.h"
+#include "agent/model/modelimages.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/settingsapplier.h"
 #include "tests/support/democonversation.h"
@@ -198,6 +200,65 @@ private slots:
         QCOMPARE(m_session->usage()->streamingTokenEstimate(), 0);
         QVERIFY(m_session->usage()->turnUsage().total() > 0);
         disconnect(m_session.get(), &ChatSession::usageChanged, this, nullptr);
+    }
+
+    void whichModelsAreKnownToReadTextOnly_data()
+    {
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<bool>("textOnly");
+        QTest::newRow("GPT-3.5") << u"openai"_s << u"gpt-3.5-turbo-0125"_s << true;
+        QTest::newRow("the first GPT-4") << u"openai"_s << u"gpt-4"_s << true;
+        QTest::newRow("o3-mini through a router") << u"openai"_s << u"openai/o3-mini"_s << true;
+        QTest::newRow("GPT-4o") << u"openai"_s << u"gpt-4o-mini"_s << false;
+        QTest::newRow("GPT-4 Turbo") << u"openai"_s << u"gpt-4-turbo"_s << false;
+        QTest::newRow("Claude 2") << u"anthropic"_s << u"claude-2.1"_s << true;
+        QTest::newRow("Claude Sonnet 4") << u"anthropic"_s << u"claude-sonnet-4-20250514"_s << false;
+        QTest::newRow("Gemini") << u"gemini"_s << u"gemini-2.5-flash"_s << false;
+        QTest::newRow("Ollama llama3.1") << u"ollama"_s << u"llama3.1:8b"_s << true;
+        QTest::newRow("Ollama llama3 without a tag") << u"ollama"_s << u"llama3"_s << true;
+        QTest::newRow("Ollama llama3.2-vision") << u"ollama"_s << u"llama3.2-vision"_s << false;
+        QTest::newRow("Ollama gemma3") << u"ollama"_s << u"gemma3:4b"_s << false;
+        QTest::newRow("an unknown model") << u"openai"_s << u"my-finetune"_s << false;
+    }
+
+    void whichModelsAreKnownToReadTextOnly()
+    {
+        QFETCH(QString, provider);
+        QFETCH(QString, model);
+        QFETCH(bool, textOnly);
+        QCOMPARE(ModelImages::knownTextOnly(provider, model), textOnly);
+    }
+
+    void anImageForAModelKnownToReadTextOnlyIsRefusedBeforeTheRequestUnlessSentAnyway()
+    {
+        ProviderProfile textOnly = profile();
+        textOnly.model = u"gpt-3.5-turbo"_s;
+        m_session->apply(m_session->setup().withProvider(textOnly, apiKey));
+        const QByteArray gif
+            = QByteArray::fromBase64("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==");
+        const Attachment image = *AttachmentLoader::fromBytes(u"dot.gif"_s, gif).attachment;
+        const Attachment note = *AttachmentLoader::fromBytes(u"note.txt"_s, "plain words").attachment;
+        QSignalSpy notices(m_session.get(), &ChatSession::notice);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(!m_session->send(u"What is in it?"_s, {note, image}));
+        QCOMPARE(notices.size(), 1);
+        const QString refusal = notices.first().first().toString();
+        QVERIFY2(refusal.contains(u"gpt-3.5-turbo"_s), qPrintable(refusal));
+        QVERIFY(!m_session->isBusy());
+        QVERIFY(m_session->agent()->history().isEmpty());
+        QVERIFY(m_server->requests().isEmpty());
+
+        // A text file is text to every model.
+        QVERIFY(m_session->send(u"Read it"_s, {note}));
+        QTRY_COMPARE(finished.size(), 1);
+
+        QVERIFY(m_session->send(u"What is in it?"_s, {note, image}, ChatSession::ImageCheck::SendAnyway));
+        QTRY_COMPARE(finished.size(), 2);
+        QCOMPARE(m_server->requests().size(), 2);
+        QVERIFY(m_server->requests().constLast().body.contains("image_url"));
+        QCOMPARE(m_session->agent()->history().at(2).attachments, (QList<Attachment>{note, image}));
     }
 
     void regenerateAsksTheLastQuestionAgainWithoutItsOldAnswer()

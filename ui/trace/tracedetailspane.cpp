@@ -1,5 +1,6 @@
 #include "ui/trace/tracedetailspane.h"
 
+#include "agent/providers/attachmentparts.h"
 #include "agent/providers/recordedbody.h"
 #include "agent/session/contextgauge.h"
 #include "agent/trace/tracemodel.h"
@@ -89,15 +90,19 @@ void releaseFreedMemory()
 #endif
 }
 
+// Attachments read as what they are (name, type, size, sha256, scaled or not), not as their bytes:
+// the Raw view and the curl command keep the body as it was sent.
 QJsonValue requestShown(const QJsonObject &payload)
 {
+    const QJsonObject callRequest = payload.value(u"request"_s).toObject();
     const QJsonArray attempts = payload.value(u"attempts"_s).toArray();
     for (qsizetype i = attempts.size() - 1; i >= 0; --i) {
-        const QJsonValue body = attempts.at(i).toObject().value(u"request"_s).toObject().value(u"body"_s);
+        const QJsonObject request = attempts.at(i).toObject().value(u"request"_s).toObject();
+        const QJsonValue body = request.value(u"body"_s);
         if (!body.isUndefined())
-            return body;
+            return AttachmentParts::described(body, callRequest, request.value(u"scaledImages"_s).toArray());
     }
-    return payload.value(u"request"_s);
+    return AttachmentParts::described(payload.value(u"request"_s), callRequest, {});
 }
 
 QJsonValue responseShown(const QJsonObject &payload)

@@ -1,11 +1,17 @@
+#include "agent/conversation/attachmentloader.h"
+#include "agent/providers/anthropicprotocol.h"
+#include "agent/providers/attachmentparts.h"
 #include "agent/trace/tracemodel.h"
 #include "tests/ui/trace/tracesamples.h"
 #include "ui/trace/jsontreeview.h"
 #include "ui/trace/tracedetailspane.h"
 
 #include <QAction>
+#include <QBuffer>
 #include <QClipboard>
 #include <QGuiApplication>
+#include <QImage>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -357,6 +363,85 @@ private slots:
         QVERIFY(pane.copyCurlAction()->isEnabled());
         QVERIFY2(pane.curlText().contains(u"it'\\''s due Friday"_s), qPrintable(pane.curlText()));
         QVERIFY(pane.curlText().contains(u"\"model\":\"gpt-4o-mini\""_s));
+    }
+
+    void anAttachmentShowsAsWhatItIsWhileRawAndCurlKeepTheExactRequest()
+    {
+        const auto png = [](QSize size) {
+            QImage image(size, QImage::Format_RGB32);
+            image.fill(Qt::darkGreen);
+            QByteArray bytes;
+            QBuffer buffer(&bytes);
+            buffer.open(QIODevice::WriteOnly);
+            image.save(&buffer, "png");
+            return bytes;
+        };
+        const Attachment small = *AttachmentLoader::fromBytes(u"small.png"_s, png(QSize(40, 30))).attachment;
+        const Attachment wide = *AttachmentLoader::fromBytes(u"wide.png"_s, png(QSize(8400, 420))).attachment;
+        const Attachment notes
+            = *AttachmentLoader::fromBytes(u"notes.md"_s, "# Notes\nShip on Friday.\n").attachment;
+        const auto scaled = AttachmentParts::image(wide, AnthropicProtocol::images());
+        QVERIFY(scaled->scaled);
+
+        // As HttpModelClient records a call to Anthropic: the body by reference, the scaled image named.
+        ModelCallData data = TraceSamples::modelCallData();
+        data.provider = u"anthropic"_s;
+        ModelRequest request;
+        request.messages = {Message::user(u"Compare them"_s, {small, wide, notes})};
+        request.options.model = u"claude-test"_s;
+        data.request = request;
+        for (ModelAttempt &attempt : data.attempts) {
+            attempt.request.remove(u"body"_s);
+            attempt.request.insert(u"bodyFrom"_s, u"request"_s);
+            attempt.request.insert(u"scaledImages"_s, QJsonArray{scaled->scaledRecord(wide)});
+        }
+        Trace trace;
+        TraceModel model(&trace);
+        const int call = trace.begin(-1, TraceKind::ModelCall, u"chat"_s, TraceSamples::T0, data);
+        Ui::TraceDetailsPane pane(&model);
+
+        pane.setNode(call);
+
+        const QByteArray shown
+            = QJsonDocument(pane.requestView()->json().toObject()).toJson(QJsonDocument::Compact);
+        QVERIFY2(shown.size() < 4000, shown.left(500).constData()); // no base64, no whole file
+        QVERIFY(!shown.contains(small.bytes.toBase64().left(100)));
+        QVERIFY(!shown.contains(scaled->base64.left(100)));
+        const QJsonArray blocks = pane.requestView()
+                                      ->json()
+                                      .toObject()
+                                      .value(u"messages"_s)
+                                      .toArray()
+                                      .at(0)
+                                      .toObject()
+                                      .value(u"content"_s)
+                                      .toArray();
+        QCOMPARE(blocks.size(), 4);
+        const QJsonObject first
+            = blocks.at(0).toObject().value(u"source"_s).toObject().value(u"data"_s).toObject();
+        QCOMPARE(first.value(u"attachment"_s).toString(), u"small.png"_s);
+        QCOMPARE(first.value(u"type"_s).toString(), u"image/png"_s);
+        QCOMPARE(first.value(u"pixels"_s).toString(), u"40×30"_s);
+        QCOMPARE(first.value(u"sha256"_s).toString(), QString::fromLatin1(small.sha256));
+        QCOMPARE(first.value(u"scaled"_s), QJsonValue(false));
+        const QJsonObject second
+            = blocks.at(1).toObject().value(u"source"_s).toObject().value(u"data"_s).toObject();
+        QCOMPARE(second.value(u"attachment"_s).toString(), u"wide.png"_s);
+        QCOMPARE(second.value(u"pixels"_s).toString(), u"8000×400"_s);
+        QVERIFY2(second.value(u"scaled"_s).toString().startsWith(u"from 8400×420 image/png"_s),
+                 qPrintable(second.value(u"scaled"_s).toString()));
+        const QJsonObject third = blocks.at(2).toObject().value(u"text"_s).toObject();
+        QCOMPARE(third.value(u"attachment"_s).toString(), u"notes.md"_s);
+        QCOMPARE(third.value(u"type"_s).toString(), u"text/markdown"_s);
+        QCOMPARE(third.value(u"sha256"_s).toString(), QString::fromLatin1(notes.sha256));
+        QCOMPARE(blocks.at(3).toObject().value(u"text"_s).toString(), u"Compare them"_s);
+
+        // Raw and Copy as curl still carry the request as it was sent, the bytes included.
+        pane.showAllRawText();
+        QVERIFY(pane.jsonText().contains(QString::fromLatin1(small.bytes.toBase64())));
+        QVERIFY(pane.jsonText().contains(QString::fromLatin1(scaled->base64)));
+        QVERIFY(pane.curlText().contains(QString::fromLatin1(scaled->base64)));
+        QVERIFY(pane.curlText().contains(u"Ship on Friday."_s));
     }
 
     void theDetailsFollowARunningStep()
