@@ -1,5 +1,6 @@
 #include "agent/mcp/httptransport.h"
 
+#include "agent/mcp/mcpauthorizer.h"
 #include "agent/providers/readahead.h"
 
 #include <QJsonArray>
@@ -50,11 +51,30 @@ void HttpTransport::open()
 
 void HttpTransport::send(const QJsonObject &message)
 {
+    post(message, 0);
+}
+
+void HttpTransport::addHeaders(QNetworkRequest &request) const
+{
+    for (auto it = m_headers.cbegin(); it != m_headers.cend(); ++it)
+        request.setRawHeader(it.key().toUtf8(), it.value().toUtf8());
+    // A configured Authorization header wins over a sign-in.
+    if (!hasConfiguredAuthorization() && m_authorizer && m_authorizer->isSignedIn())
+        request.setRawHeader("Authorization", "Bearer " + m_authorizer->accessToken().toUtf8());
+}
+
+bool HttpTransport::hasConfiguredAuthorization() const
+{
+    const QStringList names = m_headers.keys();
+    return names.contains(u"Authorization"_s, Qt::CaseInsensitive);
+}
+
+void HttpTransport::post(const QJsonObject &message, int authorizationAttempts)
+{
     if (m_shutDown)
         return;
     QNetworkRequest request(m_url);
-    for (auto it = m_headers.cbegin(); it != m_headers.cend(); ++it)
-        request.setRawHeader(it.key().toUtf8(), it.value().toUtf8());
+    addHeaders(request);
     request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
     request.setRawHeader("Accept", "application/json, text/event-stream");
     if (!m_sessionId.isEmpty())
@@ -95,6 +115,8 @@ void HttpTransport::send(const QJsonObject &message)
     exchange->reply = reply;
     exchange->usedSession = !m_sessionId.isEmpty();
     exchange->requestId = message.value(u"id"_s).toInteger();
+    exchange->message = message;
+    exchange->authorizationAttempts = authorizationAttempts;
     m_exchanges.insert(reply, exchange);
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
@@ -124,8 +146,7 @@ void HttpTransport::listen()
         return;
     m_listening = true;
     QNetworkRequest request(m_url);
-    for (auto it = m_headers.cbegin(); it != m_headers.cend(); ++it)
-        request.setRawHeader(it.key().toUtf8(), it.value().toUtf8());
+    addHeaders(request);
     request.setRawHeader("Accept", "text/event-stream");
     request.setRawHeader("Mcp-Session-Id", m_sessionId.toUtf8());
     if (!m_protocolVersion.isEmpty())
@@ -145,6 +166,7 @@ void HttpTransport::listen()
 
 void HttpTransport::abandon(qint64 requestId)
 {
+    m_awaitingSignIn.remove(requestId);
     for (auto it = m_exchanges.begin(); it != m_exchanges.end(); ++it) {
         if ((*it)->requestId == requestId) {
             QNetworkReply *reply = (*it)->reply;
@@ -194,8 +216,7 @@ void HttpTransport::sendDelete()
     if (m_sessionId.isEmpty())
         return;
     QNetworkRequest request(m_url);
-    for (auto it = m_headers.cbegin(); it != m_headers.cend(); ++it)
-        request.setRawHeader(it.key().toUtf8(), it.value().toUtf8());
+    addHeaders(request);
     request.setRawHeader("Mcp-Session-Id", m_sessionId.toUtf8());
     if (!m_protocolVersion.isEmpty())
         request.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toUtf8());
@@ -307,6 +328,8 @@ void HttpTransport::onFinished(QNetworkReply *reply)
     }
     if (!exchange.requestId || exchange.answered || m_shutDown)
         return;
+    if ((status == 401 || status == 403) && authorizeAndResend(exchange, status))
+        return;
 
     QString detail;
     QJsonObject bodyError;
@@ -321,6 +344,37 @@ void HttpTransport::onFinished(QNetworkReply *reply)
             detail += u": "_s + jsonRpcErrorText(bodyError);
     }
     emit requestFailed(*exchange.requestId, status, detail, status == 404 && exchange.usedSession, bodyError);
+}
+
+bool HttpTransport::authorizeAndResend(Exchange &exchange, int status)
+{
+    if (!m_authorizer || hasConfiguredAuthorization())
+        return false;
+    const QByteArray challenge = exchange.reply->rawHeader("WWW-Authenticate");
+    if (status == 403 && McpAuthChallenge::parse(challenge).error != "insufficient_scope"_L1)
+        return false;
+    if (exchange.authorizationAttempts >= MaxAuthorizationAttempts) {
+        emit logLine(u"[OAuth] "_s
+                     + tr("HTTP %1 again after %2 sign-ins: giving up on this request")
+                           .arg(status)
+                           .arg(MaxAuthorizationAttempts));
+        return false;
+    }
+    const qint64 requestId = *exchange.requestId;
+    const QJsonObject message = exchange.message;
+    const int attempts = exchange.authorizationAttempts + 1;
+    m_awaitingSignIn.insert(requestId);
+    m_authorizer->authorize(
+        status, challenge,
+        [this, guard = QPointer(this), requestId, message, attempts, status](const QString &error) {
+            if (!guard || !m_awaitingSignIn.remove(requestId) || m_shutDown)
+                return; // abandoned or shut down meanwhile
+            if (error.isEmpty())
+                post(message, attempts);
+            else
+                emit requestFailed(requestId, status, error, false, {});
+        });
+    return true;
 }
 
 void HttpTransport::deliverPayload(Exchange &exchange, const QByteArray &json)
