@@ -105,6 +105,8 @@ QJsonObject McpServerConfig::toJson() const
         json.insert("secretHeaders"_L1, QJsonArray::fromStringList(secretHeaders));
     if (!oauth.isEmpty())
         json.insert("oauth"_L1, oauth.toJson(false)); // the client secret is kept with the other secrets
+    if (!oauth.clientSecret.isEmpty() || oauthSecretStored)
+        json.insert("secretOAuth"_L1, true);
     json.insert("enabled"_L1, enabled);
     if (!disabledTools.isEmpty()) {
         QStringList tools = disabledTools.values();
@@ -176,6 +178,7 @@ std::optional<McpServerConfig> McpServerConfig::fromJson(const QJsonObject &json
     if (!oauth)
         return fail(oauthError);
     config.oauth = *oauth;
+    config.oauthSecretStored = json.value("secretOAuth"_L1).toBool();
 
     if (config.transport == Transport::Stdio && config.command.trimmed().isEmpty())
         return fail(Tr::tr("has no command to start."));
