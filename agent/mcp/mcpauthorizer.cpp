@@ -1,10 +1,12 @@
 #include "agent/mcp/mcpauthorizer.h"
 
 #include "agent/config/secretstore.h"
+#include "agent/mcp/clientassertion.h"
 #include "agent/mcp/loopbackreceiver.h"
 #include "agent/mcp/urlopener.h"
 
 #include <QCryptographicHash>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -344,6 +346,8 @@ void McpAuthorizer::chooseClient()
             finish(tr("client credentials need a client id in the server's “oauth” settings"));
             return;
         }
+        if (!m_settings.privateKeyFile.isEmpty())
+            flow.authMethod = u"private_key_jwt"_s;
         QUrlQuery form;
         form.addQueryItem(u"grant_type"_s, u"client_credentials"_s);
         if (const QString scope = scopeToRequest(); !scope.isEmpty())
@@ -493,7 +497,10 @@ void McpAuthorizer::onRedirected(const QUrlQuery &query)
 void McpAuthorizer::requestToken(QUrlQuery form, bool refreshing)
 {
     QByteArray authorization;
-    addClientAuthentication(form, &authorization);
+    if (const QString error = addClientAuthentication(form, &authorization); !error.isEmpty()) {
+        finish(error);
+        return;
+    }
     const QByteArray body = formEncoded(form);
     post(m_flow->tokenEndpoint, body, FormType.toByteArray(), authorization,
          [this, refreshing](int status, const QJsonObject &answer) { onToken(status, answer, refreshing); });
@@ -552,7 +559,7 @@ void McpAuthorizer::storeToken()
                    });
 }
 
-void McpAuthorizer::addClientAuthentication(QUrlQuery &form, QByteArray *authorization) const
+QString McpAuthorizer::addClientAuthentication(QUrlQuery &form, QByteArray *authorization) const
 {
     const Flow &flow = *m_flow;
     QString method = flow.authMethod;
@@ -568,11 +575,27 @@ void McpAuthorizer::addClientAuthentication(QUrlQuery &form, QByteArray *authori
         const QByteArray credentials
             = QUrl::toPercentEncoding(flow.clientId) + ':' + QUrl::toPercentEncoding(flow.clientSecret);
         *authorization = "Basic " + credentials.toBase64();
-        return;
+        return {};
+    }
+    if (method == "private_key_jwt"_L1) {
+        QFile file(m_settings.privateKeyFile);
+        if (!file.open(QIODevice::ReadOnly))
+            return tr("the private key file %1 cannot be read: %2").arg(file.fileName(), file.errorString());
+        QString error;
+        const std::optional<QByteArray> assertion
+            = ClientAssertion::sign(file.read(64 * 1024), m_settings.algorithm,
+                                    ClientAssertion::claims(flow.clientId, flow.issuer), &error);
+        if (!assertion)
+            return tr("the private key file %1: %2").arg(file.fileName(), error);
+        form.addQueryItem(u"client_assertion_type"_s,
+                          u"urn:ietf:params:oauth:client-assertion-type:jwt-bearer"_s);
+        form.addQueryItem(u"client_assertion"_s, QString::fromLatin1(*assertion));
+        return {};
     }
     form.addQueryItem(u"client_id"_s, flow.clientId);
     if (method == "client_secret_post"_L1 && !flow.clientSecret.isEmpty())
         form.addQueryItem(u"client_secret"_s, flow.clientSecret);
+    return {};
 }
 
 QString McpAuthorizer::scopeToRequest() const

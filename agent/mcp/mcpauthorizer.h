@@ -117,7 +117,8 @@ private:
     void get(const QUrl &url, JsonCallback done);
     void post(const QUrl &url, const QByteArray &body, const QByteArray &contentType,
               const QByteArray &authorization, JsonCallback done);
-    void addClientAuthentication(QUrlQuery &form, QByteArray *authorization) const;
+    // Empty, or why the client cannot authenticate (an unreadable key, say).
+    QString addClientAuthentication(QUrlQuery &form, QByteArray *authorization) const;
     QString scopeToRequest() const;
     QString resourceIndicator() const;
     void log(const QString &line) { emit logLine(QStringLiteral("[OAuth] ") + line); }

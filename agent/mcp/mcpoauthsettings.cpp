@@ -24,6 +24,10 @@ QJsonObject McpOAuthSettings::toJson(bool withSecret) const
         json.insert("clientMetadataUrl"_L1, clientMetadataUrl.toString());
     if (!scope.isEmpty())
         json.insert("scope"_L1, scope);
+    if (!privateKeyFile.isEmpty())
+        json.insert("privateKeyFile"_L1, privateKeyFile);
+    if (algorithm != "ES256"_L1)
+        json.insert("algorithm"_L1, algorithm);
     if (grant == Grant::ClientCredentials)
         json.insert("grant"_L1, u"client_credentials"_s);
     return json;
@@ -39,8 +43,8 @@ std::optional<McpOAuthSettings> McpOAuthSettings::fromJson(const QJsonValue &jso
         return std::nullopt;
     }
     const QJsonObject object = json.toObject();
-    for (const auto &key :
-         {"clientId"_L1, "clientSecret"_L1, "clientMetadataUrl"_L1, "scope"_L1, "grant"_L1}) {
+    for (const auto &key : {"clientId"_L1, "clientSecret"_L1, "clientMetadataUrl"_L1, "scope"_L1, "grant"_L1,
+                            "privateKeyFile"_L1, "algorithm"_L1}) {
         if (object.contains(key) && !object.value(key).isString()) {
             *error = Tr::tr("has an “oauth” entry whose “%1” is not a string.").arg(key);
             return std::nullopt;
@@ -49,6 +53,13 @@ std::optional<McpOAuthSettings> McpOAuthSettings::fromJson(const QJsonValue &jso
     settings.clientId = object.value("clientId"_L1).toString();
     settings.clientSecret = object.value("clientSecret"_L1).toString();
     settings.scope = object.value("scope"_L1).toString().simplified();
+    settings.privateKeyFile = object.value("privateKeyFile"_L1).toString();
+    settings.algorithm = object.value("algorithm"_L1).toString(u"ES256"_s);
+    if (settings.algorithm != "ES256"_L1 && settings.algorithm != "RS256"_L1) {
+        *error = Tr::tr("has an OAuth signing algorithm “%1” that is not supported (ES256 or RS256).")
+                     .arg(settings.algorithm);
+        return std::nullopt;
+    }
     const QString metadata = object.value("clientMetadataUrl"_L1).toString();
     if (!metadata.isEmpty()) {
         settings.clientMetadataUrl = QUrl(metadata, QUrl::StrictMode);

@@ -14,7 +14,8 @@ namespace Loopscope {
     JSON in Settings, --mcp-config files and the conformance adapter. Without
     a client id Loopscope uses a Client ID Metadata Document (when the server
     advertises them and one is named here) or registers itself dynamically.
-    "grant": "client_credentials" is for servers used headless, with no person
+    A private key file makes the client sign a JWT (RFC 7523) instead of
+    sending a secret. "grant": "client_credentials" is for servers used headless, with no person
     to sign in.
 */
 struct McpOAuthSettings
@@ -25,6 +26,8 @@ struct McpOAuthSettings
     QString clientSecret;   // empty: a public client
     QUrl clientMetadataUrl; // a Client ID Metadata Document, used as the client id where supported
     QString scope;          // space-separated; empty: what the server asks for or offers
+    QString privateKeyFile; // a PEM key: the client authenticates with a signed JWT (private_key_jwt)
+    QString algorithm = QStringLiteral("ES256"); // of that JWT: ES256 or RS256
     Grant grant = Grant::AuthorizationCode;
 
     bool isEmpty() const { return *this == McpOAuthSettings{}; }

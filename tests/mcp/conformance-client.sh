@@ -27,16 +27,23 @@ elicitation-sep1034-client-defaults)
     ;;
 auth/*)
     config=$(mktemp)
-    trap 'rm -f "$config"' EXIT
+    trap 'rm -f "$config" "$config.pem"' EXIT
     # The "oauth" entry from the scenario's context: pre-registered credentials, client credentials,
-    # or the Client ID Metadata Document URL the basic-cimd scenario expects.
-    MCP_URL=$url node -e '
+    # a private key (written to a file beside the config), or the Client ID Metadata Document URL the
+    # basic-cimd scenario expects.
+    MCP_URL=$url MCP_KEY_FILE=$config.pem node -e '
+        const fs = require("fs");
         const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}");
         const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
         const oauth = {};
         if (context.client_id) oauth.clientId = context.client_id;
         if (context.client_secret) oauth.clientSecret = context.client_secret;
         if (scenario.startsWith("auth/client-credentials")) oauth.grant = "client_credentials";
+        if (context.private_key_pem) {
+            fs.writeFileSync(process.env.MCP_KEY_FILE, context.private_key_pem, { mode: 0o600 });
+            oauth.privateKeyFile = process.env.MCP_KEY_FILE;
+            oauth.algorithm = context.signing_algorithm || "ES256";
+        }
         if (scenario === "auth/basic-cimd")
             oauth.clientMetadataUrl = "https://conformance-test.local/client-metadata.json";
         const server = { url: process.env.MCP_URL, oauth };

@@ -1,4 +1,5 @@
 #include "agent/config/secretstore.h"
+#include "agent/mcp/clientassertion.h"
 #include "agent/mcp/mcpauthorizer.h"
 #include "agent/mcp/mcpclient.h"
 #include "agent/mcp/mcpconfigimport.h"
@@ -17,6 +18,9 @@
 #include <QTimer>
 
 #include <memory>
+
+#include <openssl/evp.h>
+#include <openssl/pem.h>
 
 using namespace Qt::StringLiterals;
 using namespace Loopscope;
@@ -81,6 +85,21 @@ public:
     QHash<QString, QString> secrets;
 };
 
+// A fresh private key as PEM: "EC" (P-256) or "RSA".
+QByteArray generatedKey(const char *type)
+{
+    EVP_PKEY *key = qstrcmp(type, "EC") == 0 ? EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256")
+                                             : EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", size_t(2048));
+    BIO *bio = BIO_new(BIO_s_mem());
+    PEM_write_bio_PrivateKey(bio, key, nullptr, nullptr, 0, nullptr, nullptr);
+    char *data = nullptr;
+    const long size = BIO_get_mem_data(bio, &data);
+    const QByteArray pem(data, size);
+    BIO_free(bio);
+    EVP_PKEY_free(key);
+    return pem;
+}
+
 } // namespace
 
 class TestMcpAuthorization final : public QObject
@@ -96,6 +115,9 @@ private slots:
     void theBrowserCommandTakesTheUrlInPlaceOfPercentSOrAtTheEnd_data();
     void theBrowserCommandTakesTheUrlInPlaceOfPercentSOrAtTheEnd();
     void theOauthEntryIsReadFromAnMcpConfigFile();
+    void aClientAssertionIsAJwtSignedWithTheClientsKey_data();
+    void aClientAssertionIsAJwtSignedWithTheClientsKey();
+    void aKeyThatDoesNotFitTheAlgorithmSignsNothing();
 
     void aServerThatAsksForOAuthIsSignedInToThroughTheBrowser();
     void noTokenReachesTheLogTheMessagesOrACallOutcome();
@@ -222,6 +244,48 @@ void TestMcpAuthorization::theOauthEntryIsReadFromAnMcpConfigFile()
     // Settings keep the secret in the keychain, not in the settings JSON.
     QVERIFY(!imported.servers.constFirst().toJson().value("oauth"_L1).toObject().contains("clientSecret"_L1));
     QVERIFY(imported.servers.constFirst().toJson().value("oauth"_L1).toObject().contains("clientId"_L1));
+}
+
+void TestMcpAuthorization::aClientAssertionIsAJwtSignedWithTheClientsKey_data()
+{
+    QTest::addColumn<QByteArray>("keyType");
+    QTest::addColumn<QString>("algorithm");
+    QTest::addColumn<int>("signatureBytes");
+    QTest::newRow("ES256: R and S, 32 bytes each") << QByteArray("EC") << u"ES256"_s << 64;
+    QTest::newRow("RS256: one 2048-bit block") << QByteArray("RSA") << u"RS256"_s << 256;
+}
+
+void TestMcpAuthorization::aClientAssertionIsAJwtSignedWithTheClientsKey()
+{
+    QFETCH(QByteArray, keyType);
+    QFETCH(QString, algorithm);
+    QFETCH(int, signatureBytes);
+    QString error;
+    const std::optional<QByteArray> jwt
+        = ClientAssertion::sign(generatedKey(keyType.constData()), algorithm,
+                                ClientAssertion::claims(u"loopscope"_s, u"https://as.example.com"_s), &error);
+    QVERIFY2(jwt, qPrintable(error));
+    const QList<QByteArray> parts = jwt->split('.');
+    QCOMPARE(parts.size(), 3);
+    const auto decoded = [](const QByteArray &part) {
+        return QJsonDocument::fromJson(QByteArray::fromBase64(part, QByteArray::Base64UrlEncoding)).object();
+    };
+    QCOMPARE(decoded(parts[0]).value("alg"_L1).toString(), algorithm);
+    const QJsonObject claims = decoded(parts[1]);
+    QCOMPARE(claims.value("iss"_L1).toString(), u"loopscope"_s);
+    QCOMPARE(claims.value("sub"_L1).toString(), u"loopscope"_s);
+    QCOMPARE(claims.value("aud"_L1).toString(), u"https://as.example.com"_s);
+    QVERIFY(claims.value("exp"_L1).toInteger() > claims.value("iat"_L1).toInteger());
+    QCOMPARE(QByteArray::fromBase64(parts[2], QByteArray::Base64UrlEncoding).size(), signatureBytes);
+}
+
+void TestMcpAuthorization::aKeyThatDoesNotFitTheAlgorithmSignsNothing()
+{
+    QString error;
+    QVERIFY(!ClientAssertion::sign(generatedKey("RSA"), u"ES256"_s, {}, &error));
+    QVERIFY2(error.contains(u"does not fit"_s), qPrintable(error));
+    QVERIFY(!ClientAssertion::sign("not a key", u"ES256"_s, {}, &error));
+    QVERIFY2(error.contains(u"not a PEM private key"_s), qPrintable(error));
 }
 
 void TestMcpAuthorization::aServerThatAsksForOAuthIsSignedInToThroughTheBrowser()
