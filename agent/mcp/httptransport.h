@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/mcp/mcpauthorizer.h"
 #include "agent/mcp/mcptransport.h"
 #include "agent/wire/sseparser.h"
 
@@ -22,7 +23,6 @@ QT_END_NAMESPACE
 
 namespace Loopscope {
 
-class McpAuthorizer;
 
 /*!
     An MCP server behind a Streamable HTTP endpoint: every message is a POST
@@ -32,11 +32,11 @@ class McpAuthorizer;
     sends outside any POST (an elicitation from a tool, say); a server without
     one answers 405 and nothing changes. It keeps the session id
     and protocol version headers, mirrors the method and name into headers
-    as 2026-07-28 asks, and turns HTTP failures into a per-request report so
-    the client can tell an expired session (404) from a refusal (401/403).
-    Header values never appear in anything it reports. With an authorizer, a
-    401 (or a 403 for insufficient scope) starts a sign-in and the request is
-    sent again with the token, at most MaxAuthorizationAttempts times.
+    as 2026-07-28 asks, resumes a response stream that ends before its answer
+    (a GET with Last-Event-ID after the server's retry: time), and turns HTTP failures into a per-request
+   report so the client can tell an expired session (404) from a refusal (401/403). Header values never appear
+   in anything it reports. With an authorizer, a 401 (or a 403 for insufficient scope) starts a sign-in and
+   the request is sent again with the token, at most MaxAuthorizationAttempts times.
 */
 class HttpTransport final : public McpTransport
 {
@@ -60,6 +60,10 @@ public:
     void setAuthorizer(McpAuthorizer *authorizer) { m_authorizer = authorizer; }
 
     static constexpr int MaxAuthorizationAttempts = 3;
+    // How often a stream that ended before its answer is resumed (GET with Last-Event-ID), and how
+    // long to wait when the server named no retry: time.
+    static constexpr int MaxResumptions = 3;
+    static constexpr int DefaultRetryMs = 1000;
 
 private:
     struct Exchange
@@ -76,12 +80,15 @@ private:
         qint64 received = 0; // of this answer; of the listening stream, since its last message
         QJsonObject message; // the request, to send again after a sign-in
         int authorizationAttempts = 0;
+        QString lastEventId; // of this stream, for resuming it
+        int resumptions = 0;
     };
 
     void post(const QJsonObject &message, int authorizationAttempts);
     void addHeaders(QNetworkRequest &request) const;
     bool hasConfiguredAuthorization() const;
     bool authorizeAndResend(Exchange &exchange, int status);
+    void resume(const Exchange &ended);
 
     void onReadyRead(QNetworkReply *reply);
     void onFinished(QNetworkReply *reply);
@@ -104,7 +111,7 @@ private:
     QString m_sessionId;
     QString m_protocolVersion;
     QHash<QNetworkReply *, std::shared_ptr<Exchange>> m_exchanges;
-    QSet<qint64> m_awaitingSignIn; // requests that wait for a sign-in to be sent again
+    QSet<qint64> m_waitingToResend; // requests waiting for a sign-in or a retry: time
     bool m_shutDown = false;
     bool m_listening = false;
     // POSTs of notifications and responses still on their way, and who waits for them.

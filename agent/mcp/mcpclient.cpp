@@ -28,7 +28,8 @@ QString McpClient::Private::authSentence(const JsonRpcReply &reply) const
     // With OAuth the transport signed in (or tried to): its words say what went wrong.
     if (authorizer && !config.headers.contains(u"Authorization"_s))
         return McpClient::tr("The MCP server “%1” wants authorisation (HTTP %2), and signing in did not "
-                             "succeed: %3.")
+                             "succeed: %3. If it takes a token instead, add an Authorization header in its "
+                             "settings.")
             .arg(name())
             .arg(status)
             .arg(reply.transportError);

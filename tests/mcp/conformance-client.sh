@@ -25,6 +25,10 @@ tools_call)
 elicitation-sep1034-client-defaults)
     exec "$loopscope" mcp call --mcp-url "$url" --approve all test_client_elicitation_defaults '{}'
     ;;
+sse-retry)
+    # The tool's answer comes only after the client resumed the closed stream with Last-Event-ID.
+    exec "$loopscope" mcp call --mcp-url "$url" test_reconnection '{}'
+    ;;
 auth/*)
     config=$(mktemp)
     trap 'rm -f "$config" "$config.pem"' EXIT
