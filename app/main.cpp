@@ -3,6 +3,8 @@
 #include "agent/config/keyenvironment.h"
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
+#include "agent/mcp/mcphub.h"
+#include "agent/mcp/urlopener.h"
 #include "agent/playground/playgroundrun.h"
 #include "agent/providers/connectiontester.h"
 #include "agent/providers/ollamaprobe.h"
@@ -26,6 +28,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDesktopServices>
 #include <QFileOpenEvent>
 #include <QIcon>
 #include <QNetworkAccessManager>
@@ -214,6 +217,10 @@ int runWindow(QApplication &app)
     secrets.setKeyFile(&keyFile);
     QNetworkAccessManager network;
     Loopscope::ChatSession session(&network);
+    // An MCP server that asks for OAuth: the sign-in opens in the system browser ($BROWSER first), and
+    // its tokens are kept in the keychain.
+    const Loopscope::UrlOpener browser([](const QUrl &url) { return QDesktopServices::openUrl(url); });
+    session.mcp()->setAuthorizationServices(&browser, &secrets);
     Loopscope::SessionDocument document(&session);
     // Every finished turn lands in the library, whatever happens to the process later.
     Loopscope::SessionLibrary library(Loopscope::SessionLibrary::defaultFolder());

@@ -1,5 +1,6 @@
 #include "agent/mcp/httptransport.h"
 
+#include "agent/mcp/mcpauthorizer.h"
 #include "agent/providers/readahead.h"
 
 #include <QJsonArray>
@@ -7,6 +8,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -50,11 +52,30 @@ void HttpTransport::open()
 
 void HttpTransport::send(const QJsonObject &message)
 {
+    post(message, 0);
+}
+
+void HttpTransport::addHeaders(QNetworkRequest &request) const
+{
+    for (auto it = m_headers.cbegin(); it != m_headers.cend(); ++it)
+        request.setRawHeader(it.key().toUtf8(), it.value().toUtf8());
+    // A configured Authorization header wins over a sign-in.
+    if (!hasConfiguredAuthorization() && m_authorizer && m_authorizer->isSignedIn())
+        request.setRawHeader("Authorization", "Bearer " + m_authorizer->accessToken().toUtf8());
+}
+
+bool HttpTransport::hasConfiguredAuthorization() const
+{
+    const QStringList names = m_headers.keys();
+    return names.contains(u"Authorization"_s, Qt::CaseInsensitive);
+}
+
+void HttpTransport::post(const QJsonObject &message, int authorizationAttempts)
+{
     if (m_shutDown)
         return;
     QNetworkRequest request(m_url);
-    for (auto it = m_headers.cbegin(); it != m_headers.cend(); ++it)
-        request.setRawHeader(it.key().toUtf8(), it.value().toUtf8());
+    addHeaders(request);
     request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
     request.setRawHeader("Accept", "application/json, text/event-stream");
     if (!m_sessionId.isEmpty())
@@ -95,6 +116,8 @@ void HttpTransport::send(const QJsonObject &message)
     exchange->reply = reply;
     exchange->usedSession = !m_sessionId.isEmpty();
     exchange->requestId = message.value(u"id"_s).toInteger();
+    exchange->message = message;
+    exchange->authorizationAttempts = authorizationAttempts;
     m_exchanges.insert(reply, exchange);
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
@@ -124,8 +147,7 @@ void HttpTransport::listen()
         return;
     m_listening = true;
     QNetworkRequest request(m_url);
-    for (auto it = m_headers.cbegin(); it != m_headers.cend(); ++it)
-        request.setRawHeader(it.key().toUtf8(), it.value().toUtf8());
+    addHeaders(request);
     request.setRawHeader("Accept", "text/event-stream");
     request.setRawHeader("Mcp-Session-Id", m_sessionId.toUtf8());
     if (!m_protocolVersion.isEmpty())
@@ -145,6 +167,7 @@ void HttpTransport::listen()
 
 void HttpTransport::abandon(qint64 requestId)
 {
+    m_waitingToResend.remove(requestId);
     for (auto it = m_exchanges.begin(); it != m_exchanges.end(); ++it) {
         if ((*it)->requestId == requestId) {
             QNetworkReply *reply = (*it)->reply;
@@ -194,8 +217,7 @@ void HttpTransport::sendDelete()
     if (m_sessionId.isEmpty())
         return;
     QNetworkRequest request(m_url);
-    for (auto it = m_headers.cbegin(); it != m_headers.cend(); ++it)
-        request.setRawHeader(it.key().toUtf8(), it.value().toUtf8());
+    addHeaders(request);
     request.setRawHeader("Mcp-Session-Id", m_sessionId.toUtf8());
     if (!m_protocolVersion.isEmpty())
         request.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toUtf8());
@@ -236,6 +258,8 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
     exchange->parser->feed(bytes);
     const QList<SseEvent> events = exchange->parser->takeEvents();
     for (const SseEvent &event : events) {
+        if (!event.id.isEmpty())
+            exchange->lastEventId = event.id; // where a resumed stream picks up
         if (event.type != u"message"_s || event.data.isEmpty())
             continue;
         if (exchange->listening)
@@ -244,6 +268,14 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
         // A delivered message may have led to abandon() or shutdown().
         if (!m_exchanges.contains(reply))
             return;
+        if (exchange->answered && exchange->resumptions > 0) {
+            // A resumed stream is the request's: once answered, nothing more is waited for on it.
+            m_exchanges.remove(reply);
+            reply->disconnect(this);
+            reply->abort();
+            reply->deleteLater();
+            return;
+        }
     }
 }
 
@@ -298,6 +330,8 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         if (exchange.isStream) {
             exchange.parser->finish();
             for (const SseEvent &event : exchange.parser->takeEvents()) {
+                if (!event.id.isEmpty())
+                    exchange.lastEventId = event.id;
                 if (event.type == u"message"_s && !event.data.isEmpty())
                     deliverPayload(exchange, event.data.toUtf8());
             }
@@ -307,6 +341,13 @@ void HttpTransport::onFinished(QNetworkReply *reply)
     }
     if (!exchange.requestId || exchange.answered || m_shutDown)
         return;
+    if ((status == 401 || status == 403) && authorizeAndResend(exchange, status))
+        return;
+    if (status >= 200 && status < 300 && exchange.isStream && !exchange.lastEventId.isEmpty()
+        && exchange.resumptions < MaxResumptions) {
+        resume(exchange);
+        return;
+    }
 
     QString detail;
     QJsonObject bodyError;
@@ -321,6 +362,73 @@ void HttpTransport::onFinished(QNetworkReply *reply)
             detail += u": "_s + jsonRpcErrorText(bodyError);
     }
     emit requestFailed(*exchange.requestId, status, detail, status == 404 && exchange.usedSession, bodyError);
+}
+
+void HttpTransport::resume(const Exchange &ended)
+{
+    // The stream ended before the answer (SEP-1699): after the server's retry: time, a GET with
+    // Last-Event-ID picks it up where it stopped.
+    const qint64 requestId = *ended.requestId;
+    m_waitingToResend.insert(requestId);
+    const int delay = ended.parser && ended.parser->retryMs() ? *ended.parser->retryMs() : DefaultRetryMs;
+    QTimer::singleShot(
+        delay, this,
+        [this, requestId, lastEventId = ended.lastEventId, resumptions = ended.resumptions + 1,
+         message = ended.message] {
+            if (!m_waitingToResend.remove(requestId) || m_shutDown)
+                return;
+            QNetworkRequest request(m_url);
+            addHeaders(request);
+            request.setRawHeader("Accept", "text/event-stream");
+            request.setRawHeader("Last-Event-ID", lastEventId.toUtf8());
+            if (!m_sessionId.isEmpty())
+                request.setRawHeader("Mcp-Session-Id", m_sessionId.toUtf8());
+            if (!m_protocolVersion.isEmpty())
+                request.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toUtf8());
+            QNetworkReply *reply = m_network->get(request);
+            limitReadAhead(reply, ReadAheadBytes);
+            auto exchange = std::make_shared<Exchange>();
+            exchange->reply = reply;
+            exchange->usedSession = !m_sessionId.isEmpty();
+            exchange->requestId = requestId;
+            exchange->message = message;
+            exchange->resumptions = resumptions;
+            exchange->lastEventId = lastEventId;
+            m_exchanges.insert(reply, exchange);
+            connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
+            connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
+        });
+}
+
+bool HttpTransport::authorizeAndResend(Exchange &exchange, int status)
+{
+    if (!m_authorizer || hasConfiguredAuthorization())
+        return false;
+    const QByteArray challenge = exchange.reply->rawHeader("WWW-Authenticate");
+    if (status == 403 && McpAuthChallenge::parse(challenge).error != "insufficient_scope"_L1)
+        return false;
+    if (exchange.authorizationAttempts >= MaxAuthorizationAttempts) {
+        emit logLine(u"[OAuth] "_s
+                     + tr("HTTP %1 again after %2 sign-ins: giving up on this request")
+                           .arg(status)
+                           .arg(MaxAuthorizationAttempts));
+        return false;
+    }
+    const qint64 requestId = *exchange.requestId;
+    const QJsonObject message = exchange.message;
+    const int attempts = exchange.authorizationAttempts + 1;
+    m_waitingToResend.insert(requestId);
+    m_authorizer->authorize(
+        status, challenge,
+        [this, guard = QPointer(this), requestId, message, attempts, status](const QString &error) {
+            if (!guard || !m_waitingToResend.remove(requestId) || m_shutDown)
+                return; // abandoned or shut down meanwhile
+            if (error.isEmpty())
+                post(message, attempts);
+            else
+                emit requestFailed(requestId, status, error, false, {});
+        });
+    return true;
 }
 
 void HttpTransport::deliverPayload(Exchange &exchange, const QByteArray &json)

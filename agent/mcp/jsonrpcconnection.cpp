@@ -42,13 +42,28 @@ qint64 JsonRpcConnection::request(const QString &method, const QJsonObject &para
                 m_transport->abandon(id);
             finish(id, reply);
         });
-        pending.timer->start(timeoutMs);
+        pending.timer->setInterval(timeoutMs);
+        if (!m_holdingTimeouts)
+            pending.timer->start();
     }
     m_pending.insert(id, std::move(pending));
     if (sent)
         *sent = message;
     sendMessage(message);
     return id;
+}
+
+void JsonRpcConnection::holdTimeouts(bool hold)
+{
+    m_holdingTimeouts = hold;
+    for (const Pending &pending : std::as_const(m_pending)) {
+        if (!pending.timer)
+            continue;
+        if (hold)
+            pending.timer->stop();
+        else
+            pending.timer->start();
+    }
 }
 
 void JsonRpcConnection::notify(const QString &method, const QJsonObject &params)

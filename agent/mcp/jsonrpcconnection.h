@@ -64,6 +64,8 @@ public:
     // Ends every pending request with this reason.
     void failAll(const QString &reason);
     bool isPending(qint64 id) const { return m_pending.contains(id); }
+    // While held, no request times out (a person is signing in); released, each waits its full time again.
+    void holdTimeouts(bool hold);
 
 signals:
     void notificationReceived(const QString &method, const QJsonObject &params);
@@ -86,6 +88,7 @@ private:
     QPointer<McpTransport> m_transport;
     qint64 m_nextId = 1;
     QHash<qint64, Pending> m_pending;
+    bool m_holdingTimeouts = false;
 };
 
 } // namespace Loopscope

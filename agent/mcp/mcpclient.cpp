@@ -22,8 +22,17 @@ QString McpClient::Private::lastOutput() const
     return u" "_s + McpClient::tr("Last output: %1").arg(tail.join(u" | "_s));
 }
 
-QString McpClient::Private::authSentence(int status) const
+QString McpClient::Private::authSentence(const JsonRpcReply &reply) const
 {
+    const int status = reply.httpStatus;
+    // With OAuth the transport signed in (or tried to): its words say what went wrong.
+    if (authorizer && !config.headers.contains(u"Authorization"_s))
+        return McpClient::tr("The MCP server “%1” wants authorisation (HTTP %2), and signing in did not "
+                             "succeed: %3. If it takes a token instead, add an Authorization header in its "
+                             "settings.")
+            .arg(name())
+            .arg(status)
+            .arg(reply.transportError);
     return McpClient::tr("The MCP server “%1” wants authorisation (HTTP %2): add an Authorization header in "
                          "its settings.")
         .arg(name())
@@ -35,7 +44,7 @@ QString McpClient::Private::replyFailure(const JsonRpcReply &reply, const QStrin
     if (reply.connectionClosed)
         return reply.transportError;
     if (reply.httpStatus == 401 || reply.httpStatus == 403)
-        return authSentence(reply.httpStatus);
+        return authSentence(reply);
     if (reply.timedOut)
         return McpClient::tr("The MCP server “%1” did not answer %2 in time (%3).")
             .arg(name(), what, reply.transportError);
@@ -126,6 +135,12 @@ McpClient::~McpClient()
 const McpServerConfig &McpClient::config() const
 {
     return d->config;
+}
+
+void McpClient::setAuthorizationServices(const UrlOpener *opener, SecretStore *tokenStore)
+{
+    d->urlOpener = opener;
+    d->tokenStore = tokenStore;
 }
 
 void McpClient::setRootFolder(const QString &folder)

@@ -18,6 +18,9 @@ QT_END_NAMESPACE
 
 namespace Loopscope {
 
+class SecretStore;
+class UrlOpener;
+
 struct McpToolInfo
 {
     QString name; // as the server names it
@@ -146,6 +149,9 @@ public:
     void setRootFolder(const QString &folder);
     // No handler: every elicitation is declined.
     void setElicitationHandler(ElicitationHandler handler);
+    // Where an OAuth sign-in opens its URL (not owned; null: $BROWSER only) and keeps its tokens
+    // (not owned; null: in memory for this run). Set before start().
+    void setAuthorizationServices(const UrlOpener *opener, SecretStore *tokenStore);
     // How long start-up may take before the server is given up on (default 30 s).
     void setStartupTimeoutMs(int milliseconds);
 

@@ -13,7 +13,10 @@
 
 namespace Loopscope {
 
+class McpAuthorizer;
 class McpTransport;
+class SecretStore;
+class UrlOpener;
 
 namespace McpClientDetail {
 
@@ -54,7 +57,7 @@ public:
     // Sentences
     QString name() const { return config.name; }
     QString lastOutput() const;
-    QString authSentence(int status) const;
+    QString authSentence(const JsonRpcReply &reply) const;
 
     // State
     void setState(State newState);
@@ -105,6 +108,9 @@ public:
     QString rootFolder;
     ElicitationHandler elicitationHandler;
     int startupTimeoutMs = 30'000;
+    const UrlOpener *urlOpener = nullptr;
+    SecretStore *tokenStore = nullptr;
+    McpAuthorizer *authorizer = nullptr; // HTTP only; outlives transports, so a sign-in survives a restart
 
     State state = State::Stopped;
     QString failureReason;

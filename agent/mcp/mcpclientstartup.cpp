@@ -1,6 +1,7 @@
 #include "agent/mcp/mcpclientprivate.h"
 
 #include "agent/mcp/httptransport.h"
+#include "agent/mcp/mcpauthorizer.h"
 #include "agent/mcp/stdiotransport.h"
 
 #include <QCoreApplication>
@@ -35,7 +36,27 @@ void McpClient::Private::openTransport()
             = new StdioTransport(config.command, config.arguments, config.environment,
                                  config.workingDirectory.isEmpty() ? rootFolder : config.workingDirectory, q);
     } else {
-        transport = new HttpTransport(network, config.url, config.headers, q);
+        auto *http = new HttpTransport(network, config.url, config.headers, q);
+        if (!authorizer) {
+            authorizer = new McpAuthorizer(network, config.name, config.url, config.oauth, q);
+            QObject::connect(authorizer, &McpAuthorizer::logLine, q,
+                             [this](const QString &line) { appendLog(line); });
+            QObject::connect(authorizer, &McpAuthorizer::waitingForUser, q, [this](bool waiting) {
+                // A person signing in is not a server that hangs: start-up and requests wait for them.
+                if (connection)
+                    connection->holdTimeouts(waiting);
+                if (waiting) {
+                    startupTimer.stop();
+                } else if (state == State::Starting) {
+                    startupClock.start(); // after the sign-in, start-up has its full time again
+                    startupTimer.start(startupTimeoutMs);
+                }
+            });
+        }
+        authorizer->setUrlOpener(urlOpener);
+        authorizer->setTokenStore(tokenStore);
+        http->setAuthorizer(authorizer);
+        transport = http;
     }
     transport->setMaxResponseBytes(config.maxResponseBytes);
     connection = new JsonRpcConnection(transport, q);
@@ -71,7 +92,7 @@ void McpClient::Private::probe()
                 if (!isStarting(generation) || phase != Phase::Probe)
                     return;
                 if (reply.httpStatus == 401 || reply.httpStatus == 403) {
-                    fail(authSentence(reply.httpStatus));
+                    fail(authSentence(reply));
                     return;
                 }
                 const QJsonObject result = reply.result();

@@ -139,6 +139,11 @@ std::optional<McpServerConfig> importEntry(const QString &name, const QJsonValue
         if (!headers)
             return skip(Tr::tr("its headers are not an object of strings."));
         config.headers = *headers;
+        QString oauthError;
+        const auto oauth = McpOAuthSettings::fromJson(entry.value("oauth"_L1), &oauthError);
+        if (!oauth)
+            return skip(Tr::tr("it %1").arg(oauthError));
+        config.oauth = *oauth;
         if (type.isEmpty() && config.url.path().endsWith("/sse"_L1))
             notes->append(Tr::tr("“%1” has a URL ending in /sse, which usually means the old HTTP+SSE "
                                  "transport Loopscope does not support; it was imported as Streamable HTTP.")

@@ -22,7 +22,8 @@ bool sameConnection(const McpServerConfig &a, const McpServerConfig &b)
     return a.name == b.name && a.transport == b.transport && a.command == b.command
            && a.arguments == b.arguments && a.environment == b.environment
            && a.workingDirectory == b.workingDirectory && a.url == b.url && a.headers == b.headers
-           && a.requestTimeoutMs == b.requestTimeoutMs && a.maxResponseBytes == b.maxResponseBytes;
+           && a.oauth == b.oauth && a.requestTimeoutMs == b.requestTimeoutMs
+           && a.maxResponseBytes == b.maxResponseBytes;
 }
 
 QString normalisedRule(const QString &rule)
@@ -56,6 +57,8 @@ public:
     QNetworkAccessManager *network;
     QList<Server> servers; // in configuration order
     QString rootFolder;
+    const UrlOpener *urlOpener = nullptr;
+    SecretStore *tokenStore = nullptr;
     McpClient::ElicitationHandler elicitationHandler;
     std::shared_ptr<std::atomic_int> toolTimeoutMs = std::make_shared<std::atomic_int>(0);
     QList<Entry> entries;
@@ -76,6 +79,7 @@ public:
         server.client = client;
         server.lastState = McpClient::State::Stopped;
         client->setRootFolder(rootFolder);
+        client->setAuthorizationServices(urlOpener, tokenStore);
         if (elicitationHandler)
             client->setElicitationHandler(elicitationHandler);
         const QString name = server.config.name;
@@ -233,6 +237,16 @@ McpClient *McpHub::client(const QString &serverName) const
 {
     const Private::Server *server = d->find(serverName);
     return server ? server->client : nullptr;
+}
+
+void McpHub::setAuthorizationServices(const UrlOpener *opener, SecretStore *tokenStore)
+{
+    d->urlOpener = opener;
+    d->tokenStore = tokenStore;
+    for (Private::Server &server : d->servers) {
+        if (server.client)
+            server.client->setAuthorizationServices(opener, tokenStore);
+    }
 }
 
 void McpHub::setRootFolder(const QString &folder)

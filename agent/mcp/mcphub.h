@@ -50,6 +50,9 @@ public:
     McpClient *client(const QString &serverName) const;
 
     void setRootFolder(const QString &folder);
+    // For servers that ask for OAuth: where the sign-in opens (null: $BROWSER only) and where tokens
+    // are kept (null: in memory for this run). Neither is owned.
+    void setAuthorizationServices(const UrlOpener *opener, SecretStore *tokenStore);
     void setElicitationHandler(McpClient::ElicitationHandler handler);
     // The loop's tool timeout, used for tools/call (0: none beyond the request timeout).
     void setToolTimeoutMs(int milliseconds);

@@ -103,6 +103,10 @@ QJsonObject McpServerConfig::toJson() const
         json.insert("headers"_L1, mapToJson(headers, secretHeaders));
     if (!secretHeaders.isEmpty())
         json.insert("secretHeaders"_L1, QJsonArray::fromStringList(secretHeaders));
+    if (!oauth.isEmpty())
+        json.insert("oauth"_L1, oauth.toJson(false)); // the client secret is kept with the other secrets
+    if (!oauth.clientSecret.isEmpty() || oauthSecretStored)
+        json.insert("secretOAuth"_L1, true);
     json.insert("enabled"_L1, enabled);
     if (!disabledTools.isEmpty()) {
         QStringList tools = disabledTools.values();
@@ -169,6 +173,12 @@ std::optional<McpServerConfig> McpServerConfig::fromJson(const QJsonObject &json
         return fail(Tr::tr("has secret header names that are not a list of strings."));
     for (const QString &header : *secretHeaders)
         config.headers.insert(header, QString()); // the value comes from the keychain
+    QString oauthError;
+    const auto oauth = McpOAuthSettings::fromJson(json.value("oauth"_L1), &oauthError);
+    if (!oauth)
+        return fail(oauthError);
+    config.oauth = *oauth;
+    config.oauthSecretStored = json.value("secretOAuth"_L1).toBool();
 
     if (config.transport == Transport::Stdio && config.command.trimmed().isEmpty())
         return fail(Tr::tr("has no command to start."));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/mcp/mcpoauthsettings.h"
 #include "agent/model/responselimits.h"
 
 #include <QHash>
@@ -41,6 +42,8 @@ struct McpServerConfig
     // Streamable HTTP
     QUrl url;
     QMap<QString, QString> headers;
+    McpOAuthSettings oauth;         // how to sign in when the server asks for OAuth
+    bool oauthSecretStored = false; // the OAuth client secret is kept with the other secrets (settings)
 
     bool enabled = true;
     QSet<QString> disabledTools; // MCP tool names (as the server names them) hidden from the model

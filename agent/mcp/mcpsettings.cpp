@@ -26,18 +26,24 @@ struct Tr
 // One secret of one server: a header or an environment variable.
 struct SecretSlot
 {
-    bool isHeader = true;
+    enum class Kind { Header, Environment, OAuthClientSecret };
+    Kind kind = Kind::Header;
     QString name;
     QString account;
+    bool isHeader() const { return kind == Kind::Header; }
 };
 
 QList<SecretSlot> secretSlots(const McpServerConfig &server)
 {
     QList<SecretSlot> found;
     for (const QString &header : server.secretHeaderNames())
-        found.append({true, header, McpServerConfig::secretAccount(server.name, header)});
+        found.append({SecretSlot::Kind::Header, header, McpServerConfig::secretAccount(server.name, header)});
     for (const QString &variable : server.secretEnvironmentNames())
-        found.append({false, variable, McpServerConfig::secretEnvironmentAccount(server.name, variable)});
+        found.append({SecretSlot::Kind::Environment, variable,
+                      McpServerConfig::secretEnvironmentAccount(server.name, variable)});
+    if (!server.oauth.clientSecret.isEmpty() || server.oauthSecretStored)
+        found.append({SecretSlot::Kind::OAuthClientSecret, u"clientSecret"_s,
+                      McpServerConfig::secretAccount(server.name, u"oauth:clientSecret"_s)});
     return found;
 }
 
@@ -55,8 +61,12 @@ SecretStore *storeOf(const McpServerConfig &server, SecretStore *keychain)
 
 QString describe(const SecretSlot &slot)
 {
-    return slot.isHeader ? Tr::tr("the header %1").arg(slot.name)
-                         : Tr::tr("the environment variable %1").arg(slot.name);
+    switch (slot.kind) {
+    case SecretSlot::Kind::Header: return Tr::tr("the header %1").arg(slot.name);
+    case SecretSlot::Kind::Environment: return Tr::tr("the environment variable %1").arg(slot.name);
+    case SecretSlot::Kind::OAuthClientSecret: break;
+    }
+    return Tr::tr("the OAuth client secret");
 }
 
 QString unreadable(const QString &server, const SecretSlot &slot, bool keyFile, const QString &why)
@@ -72,7 +82,7 @@ QString notSaved(const QString &server, const SecretSlot &slot, bool keyFile,
 {
     if (error.problem == SecretStore::Problem::NoKeychain) {
         const QString fix
-            = slot.isHeader
+            = slot.kind != SecretSlot::Kind::Environment
                   ? Tr::tr("Keep this server’s secrets in a file only you can read (Settings → MCP Servers).")
                   : Tr::tr("Keep this server’s secrets in a file only you can read (Settings → MCP Servers), "
                            "or leave %1 out here and set it in the environment Loopscope starts in.")
@@ -176,10 +186,12 @@ void McpSettings::loadSecrets(const QList<McpServerConfig> &servers, SecretStore
                           name = server.name](const SecretStore::Result &result) {
                              McpServerConfig &target = state->servers[index];
                              if (result.secret) {
-                                 if (slot.isHeader)
+                                 if (slot.kind == SecretSlot::Kind::Header)
                                      target.headers.insert(slot.name, *result.secret);
-                                 else
+                                 else if (slot.kind == SecretSlot::Kind::Environment)
                                      target.environment.insert(slot.name, *result.secret);
+                                 else
+                                     target.oauth.clientSecret = *result.secret;
                              } else if (result.error.isEmpty()) {
                                  state->errors.append(
                                      keyFile ? Tr::tr("The MCP server “%1”: %2 has no value in the key file.")
@@ -274,8 +286,10 @@ void McpSettings::saveSecrets(const QList<McpServerConfig> &servers, const QList
             SecretStore *leaving = former && former != target ? former : nullptr;
             if (leaving)
                 state->moves.append({server.name, leaving, slot.account});
-            const QString value
-                = slot.isHeader ? server.headers.value(slot.name) : server.environment.value(slot.name);
+            const QString value = slot.kind == SecretSlot::Kind::Header ? server.headers.value(slot.name)
+                                  : slot.kind == SecretSlot::Kind::Environment
+                                      ? server.environment.value(slot.name)
+                                      : server.oauth.clientSecret;
             const auto written = [state, finishOne, failedToMove, slot, keyFile, moving = leaving != nullptr,
                                   name = server.name](const SecretStore::WriteError &error) {
                 if (!error.isEmpty()) {

@@ -2,6 +2,7 @@
 
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcptool.h"
+#include "agent/mcp/urlopener.h"
 #include "app/cli/commandlinesyntax.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/limitoptions.h"
@@ -302,6 +303,10 @@ int McpCommand::exec(const QStringList &arguments)
         server.maxResponseBytes = limits->maxResponseBytes;
     QNetworkAccessManager network;
     McpHub hub(&network);
+    // A server that asks for OAuth: the sign-in opens with $BROWSER (or the URL is printed), and its
+    // tokens live for this run only.
+    const UrlOpener browser;
+    hub.setAuthorizationServices(&browser, nullptr);
     const bool approveAll = approval == u"all";
     hub.setElicitationHandler([approveAll](const McpElicitation &request, McpClient::ElicitationReply reply) {
         const McpElicitationAnswer answer = McpServerOptions::answerWithoutUser(request, approveAll);

@@ -122,6 +122,7 @@ grep -q 'libqt6widgets6' <<<"$depends" || fail "Depends lacks libqt6widgets6 (dp
 grep -q 'qt6-qpa-plugins' <<<"$depends" || fail "Depends lacks qt6-qpa-plugins"
 grep -q 'libqt6sql6-sqlite' <<<"$depends" || fail "Depends lacks libqt6sql6-sqlite"
 grep -q 'libpoppler-qt6-3' <<<"$depends" || fail "Depends lacks libpoppler-qt6-3 (attached PDFs)"
+grep -q 'libssl3' <<<"$depends" || fail "Depends lacks libssl3 (OAuth client assertions)"
 ok "Depends has the Qt libraries (dpkg-shlibdeps), the platform plugins, the SQLite driver and Poppler"
 dpkg-deb --contents "$deb" | awk '{print $NF}' | sed 's|^\./|/|' | grep -v '/$' | sort >"$work/deb-files"
 for path in /usr/bin/loopscope "/usr/share/applications/$app_id.desktop" \

@@ -16,8 +16,9 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${LOOPSCOPE_HOMEPAGE}")
 # knowledge bases' index loads at run time.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # libpoppler-qt6-3 (an attached PDF's text; built with libpoppler-qt6-dev) is named too, so the
-# dependency does not rest on shlibdeps alone; the RPM's autoreq finds libpoppler-qt6.so.3.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libqt6sql6-sqlite, libpoppler-qt6-3")
+# dependency does not rest on shlibdeps alone; the RPM's autoreq finds libpoppler-qt6.so.3. So is
+# libssl3 (libcrypto signs OAuth client assertions for MCP servers; built with libssl-dev).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libqt6sql6-sqlite, libpoppler-qt6-3, libssl3")
 # Wayland sessions run natively with Qt's Wayland plugin (XWayland otherwise);
 # API keys need a Secret Service provider (GNOME Keyring, KWallet...).
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland")

@@ -396,6 +396,36 @@ private slots:
             << Storage::File << Storage::Keychain << false << false << Storage::File;
     }
 
+    void theOAuthClientSecretIsKeptInTheKeychainNotInTheSettings()
+    {
+        MemorySecretStore keychain;
+        QObject context;
+        McpServerConfig server = httpServer();
+        server.oauth.clientId = u"loopscope"_s;
+        server.oauth.clientSecret = u"oauth-secret-value"_s;
+        const QJsonObject json = server.toJson();
+        QVERIFY(!QJsonDocument(json).toJson().contains("oauth-secret-value"));
+        QCOMPARE(json.value("oauth"_L1).toObject().value("clientId"_L1).toString(), u"loopscope"_s);
+
+        std::optional<QStringList> saveErrors;
+        McpSettings::saveSecrets(
+            {server}, {}, &keychain, &context,
+            [&](const QStringList &errors, const QStringList &) { saveErrors = errors; });
+        QTRY_VERIFY(saveErrors.has_value());
+        QCOMPARE(*saveErrors, QStringList());
+
+        const std::optional<McpServerConfig> stored = McpServerConfig::fromJson(json);
+        QVERIFY(stored);
+        QCOMPARE(stored->oauth.clientSecret, QString());
+        std::optional<QList<McpServerConfig>> loaded;
+        McpSettings::loadSecrets(
+            {*stored}, &keychain, &context,
+            [&](const QList<McpServerConfig> &servers, const QStringList &) { loaded = servers; });
+        QTRY_VERIFY(loaded.has_value());
+        QCOMPARE(loaded->value(0).oauth.clientSecret, u"oauth-secret-value"_s);
+        QCOMPARE(loaded->value(0).oauth.clientId, u"loopscope"_s);
+    }
+
     void secretsFollowTheServersChoiceOfKeychainOrKeyFile()
     {
         using Storage = McpServerConfig::SecretStorage;

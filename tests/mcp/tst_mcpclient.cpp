@@ -99,6 +99,7 @@ private slots:
     void serverExitingOnTheProbeIsStartedAgain();
     void missingCommandFailsWithAClearSentence();
     void httpUnauthorisedFailsWithAnAuthorisationSentence();
+    void aConfiguredAuthorizationHeaderIsNotReplacedByASignIn();
     void httpExpiredSessionIsInitialisedAgainAndTheCallRetried();
     void httpModernServerGetsMethodHeaders();
     void theDiscoveryProbeCarriesTheProtocolVersionHeader();
@@ -596,10 +597,34 @@ void TestMcpClient::httpUnauthorisedFailsWithAnAuthorisationSentence()
     config.headers.insert(u"X-Api-Key"_s, u"secret-value-123"_s);
     auto client = startedClient(config, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(client->state(), McpClient::State::Failed, 10'000);
-    QCOMPARE(client->failureReason(), u"The MCP server “locked” wants authorisation (HTTP 401): add an "
-                                      "Authorization header in its settings."_s);
+    // No metadata anywhere: the 2025-03-26 fallback endpoints are tried, and refused too.
+    QCOMPARE(
+        client->failureReason(),
+        u"The MCP server “locked” wants authorisation (HTTP 401), and signing in did not succeed: the "
+        "authorization server refused to register Loopscope (HTTP 401). If it takes a token instead, add an "
+        "Authorization header in its settings."_s);
     QVERIFY(!client->failureReason().contains(u"secret-value-123"_s));
     QCOMPARE(server.requests().first().header("X-Api-Key"), QByteArray("secret-value-123"));
+}
+
+void TestMcpClient::aConfiguredAuthorizationHeaderIsNotReplacedByASignIn()
+{
+    FakeHttpServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+        exchange.respond(401, {{"WWW-Authenticate", "Bearer"}});
+    });
+    McpServerConfig config = McpTestServers::httpServer(server.port(), u"locked"_s);
+    config.headers.insert(u"Authorization"_s, u"Bearer typed-by-the-user"_s);
+    auto client = startedClient(config, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(client->state(), McpClient::State::Failed, 10'000);
+    QCOMPARE(client->failureReason(), u"The MCP server “locked” wants authorisation (HTTP 401): add an "
+                                      "Authorization header in its settings."_s);
+    for (const HttpRequestRecord &request : server.requests())
+        QCOMPARE(request.header("Authorization"), QByteArray("Bearer typed-by-the-user"));
+    QVERIFY(!server.requests().isEmpty());
+    QVERIFY(std::none_of(server.requests().cbegin(), server.requests().cend(),
+                         [](const HttpRequestRecord &r) { return r.path.contains("well-known"); }));
 }
 
 void TestMcpClient::httpExpiredSessionIsInitialisedAgainAndTheCallRetried()
