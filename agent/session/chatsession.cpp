@@ -2,6 +2,7 @@
 
 #include "agent/config/apikeyresolver.h"
 #include "agent/config/profilepricing.h"
+#include "agent/knowledge/knowledgesearchtool.h"
 #include "agent/loop/turnnotices.h"
 #include "agent/model/modelimages.h"
 #include "agent/providers/providerkind.h"
@@ -107,6 +108,7 @@ void ChatSession::apply(const SessionSetup &setup)
     m_setup.agent = setup.agent;
     m_setup.tools = setup.tools;
     m_setup.mcpServers = setup.mcpServers;
+    m_setup.knowledge = setup.knowledge;
     m_setup.approvals = setup.approvals;
     m_setup.limits = setup.limits;
     m_binding->setLimits(m_setup.limits);
@@ -263,6 +265,10 @@ QSet<QString> ChatSession::createBuiltinTools()
             m_builtinTools.append(createBuiltinTool(name, context));
             taken.insert(name);
         }
+    }
+    if (!m_setup.knowledge.isEmpty()) {
+        m_builtinTools.append(std::make_shared<KnowledgeSearchTool>(m_setup.knowledge));
+        taken.insert(QString(KnowledgeSearchTool::Name));
     }
     return taken;
 }

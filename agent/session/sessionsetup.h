@@ -4,6 +4,7 @@
 #include "agent/config/providerprofile.h"
 #include "agent/debug/approvalscope.h"
 #include "agent/debug/toolapprovalpolicy.h"
+#include "agent/knowledge/knowledgesearchtool.h"
 #include "agent/loop/agentconfig.h"
 #include "agent/loop/agentpreset.h"
 #include "agent/mcp/mcpserverconfig.h"
@@ -79,6 +80,9 @@ public:
     QString agent;
     Tools tools;
     QList<McpServerConfig> mcpServers;
+    // The knowledge bases the model may search (knowledge_search, read-only: it needs no tools entry
+    // and runs without asking): --knowledge on the command line.
+    QList<AttachedKnowledgeBase> knowledge;
     Approvals approvals;
     // What one answer from the provider or an MCP server may cost (size, time of an attempt, rate):
     // Settings → Loop, or --max-response-mb and --request-timeout-s.

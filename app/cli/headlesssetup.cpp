@@ -14,6 +14,7 @@ SessionSetup HeadlessSetup::sessionSetup() const
     setup.agent = agent;
     setup.tools = {tools, workspace, fetchPrivate};
     setup.mcpServers = mcpServers;
+    setup.knowledge = knowledge;
     setup.limits = limits;
     // Every built-in tool gets an explicit rule: nobody is there to ask.
     using Rule = ToolApprovalPolicy::Rule;
@@ -22,6 +23,8 @@ SessionSetup HeadlessSetup::sessionSetup() const
         approvals.defaultRule = Rule::Never;
         for (const QString &name : builtinToolNames())
             approvals.rules.insert(name, approvedTools->contains(name) ? Rule::Always : Rule::Never);
+        // Attaching a base with --knowledge is what approves searching it: it only reads.
+        approvals.rules.insert(QString(KnowledgeSearchTool::Name), Rule::Always);
         approvals.neverReason
             = tr("this tool is not approved in this run (only %1 are, by --approve-tools)")
                   .arg(approvedTools->isEmpty() ? tr("no tools") : approvedTools->join(u", "));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/config/providerprofile.h"
+#include "agent/knowledge/knowledgesearchtool.h"
 #include "agent/loop/agentconfig.h"
 #include "agent/loop/agentpreset.h"
 #include "agent/mcp/mcpserverconfig.h"
@@ -47,7 +48,8 @@ public:
     std::optional<QStringList> approvedTools;
     bool fetchPrivate = false; // fetch_url may reach loopback and private addresses
     QList<McpServerConfig> mcpServers;
-    ResponseLimits limits; // --max-response-mb, --request-timeout-s
+    QList<AttachedKnowledgeBase> knowledge; // --knowledge: searched by knowledge_search, which always runs
+    ResponseLimits limits;                  // --max-response-mb, --request-timeout-s
 
     // The session's setup for this run: every built-in tool with an explicit rule, MCP tools with
     // --approve all's.

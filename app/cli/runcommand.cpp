@@ -6,6 +6,7 @@
 #include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
 #include "agent/conversation/attachmentloader.h"
+#include "agent/knowledge/knowledgelibrary.h"
 #include "agent/session/chatsession.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/trace/trace.h"
@@ -26,6 +27,7 @@
 #include <QNetworkAccessManager>
 #include <QTextStream>
 
+#include <algorithm>
 #include <cstdio>
 
 using namespace Qt::StringLiterals;
@@ -159,6 +161,12 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     const QCommandLineOption fetchPrivate(
         u"fetch-private"_s,
         RunCommand::tr("Let fetch_url reach loopback and private network addresses (refused by default)."));
+    const QCommandLineOption knowledge(
+        u"knowledge"_s,
+        RunCommand::tr(
+            "A knowledge base (see loopscope knowledge) the model may search with knowledge_search, "
+            "which only reads and always runs. Repeatable. An unknown base is bad usage."),
+        u"name"_s);
     const QCommandLineOption events(
         u"events"_s,
         RunCommand::tr("Write the live event stream as JSON Lines to a file, or to "
@@ -188,7 +196,7 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     const LimitOptions limitOptions(true);
     limitOptions.addTo(parser);
     parser.addOptions({system, agentsFile, agentName, maxIterations, postLoop, noStream, tools, workspace,
-                       approve, approveTools, fetchPrivate, events, traceOut, session, attach,
+                       approve, approveTools, fetchPrivate, knowledge, events, traceOut, session, attach,
                        sendImagesAnyway});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
@@ -280,6 +288,20 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         options.setup.approveAll = false;
     }
     options.setup.fetchPrivate = parser.isSet(fetchPrivate);
+    const KnowledgeLibrary library;
+    for (const QString &name : parser.values(knowledge)) {
+        if (!library.base(name)) {
+            printError(
+                RunCommand::tr("there is no knowledge base named \"%1\" (see loopscope knowledge list)")
+                    .arg(name));
+            return BadUsage;
+        }
+        const bool attached
+            = std::any_of(options.setup.knowledge.cbegin(), options.setup.knowledge.cend(),
+                          [&name](const AttachedKnowledgeBase &base) { return base.name == name; });
+        if (!attached)
+            options.setup.knowledge.append({name, library.databasePath(name)});
+    }
     options.eventsPath = parser.value(events);
     options.traceOutPath = parser.value(traceOut);
     options.sessionPath = parser.value(session);

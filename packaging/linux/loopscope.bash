@@ -33,6 +33,12 @@ _loopscope()
             COMPREPLY=($(compgen -P "$done_part" -W "$tools" -- "${cur##*,}"))
             compopt -o nospace
             return ;;
+        --knowledge)
+            # The bases' definitions in the data folder (loopscope knowledge list).
+            local data=${XDG_DATA_HOME:-$HOME/.local/share}/Loopscope/Loopscope/knowledge
+            local bases=$(cd "$data" 2>/dev/null && ls -- *.json 2>/dev/null | sed 's/\.json$//')
+            COMPREPLY=($(compgen -W "$bases" -- "$cur"))
+            return ;;
         --format)
             COMPREPLY=($(compgen -W "md html otlp" -- "$cur"))
             return ;;
@@ -57,7 +63,7 @@ _loopscope()
         run)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$provider_options --system --agents --agent --max-iterations --post-loop
-                    --no-stream --tools --workspace --approve --approve-tools --fetch-private --events
+                    --no-stream --tools --workspace --approve --approve-tools --fetch-private --knowledge --events
                     --trace-out --session --mcp-config --mcp-url --mcp-server --no-mcp --max-response-mb
                     --request-timeout-s --max-tool-calls --attach --send-images-anyway -h --help" -- "$cur"))
             fi ;;

@@ -34,6 +34,7 @@ private slots:
         options.fetchPrivate = true;
         options.limits.maxResponseBytes = 3 * ResponseLimits::MegaByte;
         options.limits.requestTimeoutMs = 42'000;
+        options.knowledge = {{u"notes"_s, workspace.filePath(u"notes.sqlite"_s)}};
 
         const SessionSetup setup = options.sessionSetup();
         QCOMPARE(setup.limits, options.limits);
@@ -47,7 +48,9 @@ private slots:
         QCOMPARE(session.agent()->config().maxIterations, 3);
         QCOMPARE(session.agent()->config().systemPrompt, u"Be brief."_s);
         QCOMPARE(session.agent()->config().model.model, u"claude-run"_s);
-        QCOMPARE(session.workbench()->names(), QStringList({u"calculator"_s, u"write_file"_s}));
+        // An attached base offers its search without being named among the tools.
+        QCOMPARE(session.workbench()->names(),
+                 QStringList({u"calculator"_s, u"write_file"_s, u"knowledge_search"_s}));
         QCOMPARE(session.toTranscript().providerKind, u"anthropic"_s);
     }
 
@@ -59,16 +62,19 @@ private slots:
         QTest::addColumn<Rule>("calculator");
         QTest::addColumn<Rule>("writeFile");
         QTest::addColumn<Rule>("mcpTools");
+        QTest::addColumn<Rule>("knowledgeSearch");
 
         QTest::newRow("the default runs tools without effects only")
-            << true << false << std::optional<QStringList>() << Rule::Always << Rule::Never << Rule::Never;
+            << true << false << std::optional<QStringList>() << Rule::Always << Rule::Never << Rule::Never
+            << Rule::Always;
         QTest::newRow("--approve all runs every tool, MCP ones too")
-            << true << true << std::optional<QStringList>() << Rule::Always << Rule::Always << Rule::Always;
-        QTest::newRow("--approve none runs none")
-            << false << false << std::optional<QStringList>() << Rule::Never << Rule::Never << Rule::Never;
-        QTest::newRow("--approve-tools runs the named ones")
+            << true << true << std::optional<QStringList>() << Rule::Always << Rule::Always << Rule::Always
+            << Rule::Always;
+        QTest::newRow("--approve none runs none") << false << false << std::optional<QStringList>()
+                                                  << Rule::Never << Rule::Never << Rule::Never << Rule::Never;
+        QTest::newRow("--approve-tools runs the named ones and the search of attached bases")
             << false << false << std::optional<QStringList>(QStringList{u"write_file"_s}) << Rule::Never
-            << Rule::Always << Rule::Never;
+            << Rule::Always << Rule::Never << Rule::Always;
     }
 
     void approvalsFollowTheApproveOptions()
@@ -79,6 +85,7 @@ private slots:
         QFETCH(Rule, calculator);
         QFETCH(Rule, writeFile);
         QFETCH(Rule, mcpTools);
+        QFETCH(Rule, knowledgeSearch);
 
         Cli::HeadlessSetup options;
         options.profile.model = u"gpt-run"_s;
@@ -87,6 +94,7 @@ private slots:
         options.approveAll = approveAll;
         options.approveMcp = approveMcp;
         options.approvedTools = approvedTools;
+        options.knowledge = {{u"notes"_s, u"/nonexistent/notes.sqlite"_s}};
         QNetworkAccessManager network;
         ChatSession session(&network);
         options.applyTo(session);
@@ -94,6 +102,7 @@ private slots:
         QCOMPARE(session.approvals()->rule(u"calculator"_s), calculator);
         QCOMPARE(session.approvals()->rule(u"write_file"_s), writeFile);
         QCOMPARE(session.setup().approvals.mcpOverride, std::optional<Rule>(mcpTools));
+        QCOMPARE(session.approvals()->rule(u"knowledge_search"_s), knowledgeSearch);
         // Nobody is there to ask: a tool without its own rule is never asked about.
         QVERIFY(session.approvals()->defaultRule() != Rule::Ask);
     }

@@ -131,6 +131,14 @@ private:
 
     static Run run(const QStringList &arguments) { return loopscope().run(arguments, TimeoutMs); }
 
+    // A process whose data folder (where the knowledge bases are) is \a dataHome.
+    static HeadlessProcess loopscopeWithData(const QString &dataHome)
+    {
+        HeadlessProcess process = loopscope();
+        process.setEnvironmentVariable(u"XDG_DATA_HOME"_s, dataHome);
+        return process;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -1170,6 +1178,67 @@ private slots:
         QCOMPARE(sent.exitCode, 0);
         QCOMPARE(m_server.requests().size(), requestsBefore + 1);
         QVERIFY(m_server.requests().constLast().body.contains("image_url"));
+    }
+
+    void theModelSearchesAnAttachedKnowledgeBaseAndReadsTheHitsInTheNextRequest()
+    {
+        const QString dataHome = m_dir.filePath(u"knowledge-data"_s);
+        const QString docs = m_dir.filePath(u"knowledge-docs"_s);
+        QVERIFY(QDir().mkpath(docs));
+        QFile handbook(docs + u"/handbook.md"_s);
+        QVERIFY(handbook.open(QIODevice::WriteOnly));
+        handbook.write("# Refunds\n\nRefunds above 500 euros\nare approved by the finance lead.\n");
+        handbook.close();
+        QFile canteen(docs + u"/canteen.md"_s);
+        QVERIFY(canteen.open(QIODevice::WriteOnly));
+        canteen.write("# Canteen\n\nLunch is served at noon.\n");
+        canteen.close();
+        const Run added
+            = loopscopeWithData(dataHome).run({u"knowledge"_s, u"add"_s, u"docs"_s, docs}, TimeoutMs);
+        QCOMPARE(added.exitCode, 0);
+
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            if (messages.last().toObject().value(u"role"_s).toString() == u"user")
+                stream(exchange,
+                       toolCallStream(u"knowledge_search"_s, u"{\"query\":\"who approves refunds?\"}"_s));
+            else
+                stream(exchange, textStream(u"The finance lead."_s));
+        });
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        // No --tools, and no --approve: the search only reads.
+        const Run result = loopscopeWithData(dataHome).run(
+            baseArguments() << u"--knowledge"_s << u"docs"_s << u"Who approves refunds?"_s, TimeoutMs);
+
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.out, "The finance lead.\n"_ba);
+        QCOMPARE(m_server.requests().size(), requestsBefore + 2);
+        const QJsonArray offered = m_server.requests().at(requestsBefore).json().value(u"tools"_s).toArray();
+        QCOMPARE(offered.size(), 1);
+        QCOMPARE(offered.first().toObject().value(u"function"_s).toObject().value(u"name"_s).toString(),
+                 u"knowledge_search"_s);
+        const QJsonArray messages = m_server.requests().constLast().json().value(u"messages"_s).toArray();
+        const QJsonObject toolMessage = messages.last().toObject();
+        QCOMPARE(toolMessage.value(u"role"_s).toString(), u"tool"_s);
+        const QString seen = toolMessage.value(u"content"_s).toString();
+        QVERIFY2(seen.contains(QFileInfo(handbook).absoluteFilePath()), qPrintable(seen));
+        QVERIFY2(seen.contains(u"approved by the finance lead"_s), qPrintable(seen));
+        QVERIFY2(seen.contains(u"lines 1-4"_s), qPrintable(seen));
+        QVERIFY2(!seen.contains(u"Lunch"_s), qPrintable(seen));
+    }
+
+    void anUnknownKnowledgeBaseExitsTwoBeforeAnyRequest()
+    {
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result
+            = loopscopeWithData(m_dir.filePath(u"no-knowledge"_s))
+                  .run(baseArguments() << u"--knowledge"_s << u"nowhere"_s << u"Hello"_s, TimeoutMs);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("no knowledge base named \"nowhere\""), result.err.constData());
+        QCOMPARE(m_server.requests().size(), requestsBefore);
     }
 
     void anAgentWithoutAnAgentsFileIsBadUsage()

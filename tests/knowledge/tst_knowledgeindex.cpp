@@ -2,6 +2,8 @@
 #include "agent/knowledge/knowledgeindexer.h"
 #include "agent/knowledge/knowledgelibrary.h"
 
+#include "tests/support/testfiles.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
@@ -18,16 +20,9 @@
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
+using Loopscope::Testing::writeFile;
 
 namespace {
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
-        return false;
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
-}
 
 // Moves a file's modification time, as an editor saving it a little later would.
 bool setModified(const QString &path, const QDateTime &when)

@@ -1,0 +1,154 @@
+#include "agent/knowledge/knowledgesearchtool.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QStringList>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope {
+
+QJsonObject RetrievedPassage::toJson() const
+{
+    QJsonObject object = hit.toJson();
+    object.insert(u"base"_s, base);
+    return object;
+}
+
+QJsonObject KnowledgeSearchRecord::toJson() const
+{
+    QJsonArray baseNames;
+    for (const AttachedKnowledgeBase &base : bases)
+        baseNames.append(base.name);
+    QJsonArray passages;
+    for (const RetrievedPassage &passage : hits)
+        passages.append(passage.toJson());
+    QJsonObject object{{u"query"_s, query},
+                       {u"bases"_s, baseNames},
+                       {u"topK"_s, topK},
+                       {u"hits"_s, passages},
+                       {u"searchUs"_s, searchUs}};
+    if (!error.isEmpty())
+        object.insert(u"error"_s, error);
+    return object;
+}
+
+KnowledgeSearchTool::KnowledgeSearchTool(QList<AttachedKnowledgeBase> bases)
+    : m_bases(std::move(bases))
+{}
+
+ToolSchema KnowledgeSearchTool::schema() const
+{
+    QStringList names;
+    for (const AttachedKnowledgeBase &base : m_bases)
+        names.append(base.name);
+    const QJsonObject query{
+        {u"type"_s, u"string"_s},
+        {u"description"_s,
+         u"What to look for, in plain words, e.g. \"how are refunds approved\". Passages sharing the most "
+         "of its words rank first; no operators are needed."_s},
+    };
+    const QJsonObject topK{
+        {u"type"_s, u"integer"_s},
+        {u"minimum"_s, 1},
+        {u"maximum"_s, MaxTopK},
+        {u"description"_s, u"How many passages to return (default %1)."_s.arg(DefaultTopK)},
+    };
+    return {Name,
+            u"Searches the user's documents (the knowledge bases %1) and returns the best passages, each "
+            "with its file and line range, best first. Use it for questions about those documents and cite "
+            "the files you draw on."_s.arg(names.join(u", "_s)),
+            QJsonObject{
+                {u"type"_s, u"object"_s},
+                {u"properties"_s, QJsonObject{{u"query"_s, query}, {u"top_k"_s, topK}}},
+                {u"required"_s, QJsonArray{u"query"_s}},
+                {u"additionalProperties"_s, false},
+            }};
+}
+
+ToolBehaviour KnowledgeSearchTool::behaviour() const
+{
+    ToolBehaviour behaviour;
+    // An index changes while the app runs (re-indexing): the same query may find other passages.
+    behaviour.resultVaries = true;
+    return behaviour;
+}
+
+QFuture<ToolResult> KnowledgeSearchTool::start(const QJsonObject &arguments,
+                                               std::shared_ptr<ToolContext> context) const
+{
+    Q_UNUSED(context); // a search is short: an answer after a cancel is ignored by the loop
+    const QString query = arguments.value(u"query"_s).toString();
+    const int topK = std::clamp(arguments.value(u"top_k"_s).toInt(DefaultTopK), 1, MaxTopK);
+    return QtConcurrent::run(
+        [bases = m_bases, query, topK] { return resultFor(search(bases, query, topK)); });
+}
+
+KnowledgeSearchRecord KnowledgeSearchTool::search(const QList<AttachedKnowledgeBase> &bases,
+                                                  const QString &query, int topK)
+{
+    KnowledgeSearchRecord record{query, bases, topK, {}, 0, {}};
+    QElapsedTimer timer;
+    timer.start();
+    QStringList errors;
+    for (const AttachedKnowledgeBase &base : bases) {
+        QString error;
+        const auto index = KnowledgeIndex::open(base.databasePath, &error);
+        if (!index) {
+            errors.append(tr("the knowledge base \"%1\" cannot be read: %2").arg(base.name, error));
+            continue;
+        }
+        const QList<KnowledgeHit> hits = index->search(query, topK);
+        if (!index->lastError().isEmpty())
+            errors.append(
+                tr("the knowledge base \"%1\" cannot be searched: %2").arg(base.name, index->lastError()));
+        for (const KnowledgeHit &hit : hits)
+            record.hits.append({base.name, hit});
+    }
+    // BM25 of different bases are on the same scale only roughly; best first all the same.
+    std::stable_sort(
+        record.hits.begin(), record.hits.end(),
+        [](const RetrievedPassage &a, const RetrievedPassage &b) { return a.hit.bm25 > b.hit.bm25; });
+    if (record.hits.size() > topK)
+        record.hits.resize(topK);
+    record.searchUs = timer.nsecsElapsed() / 1000;
+    record.error = errors.join(u"; "_s);
+    return record;
+}
+
+ToolResult KnowledgeSearchTool::resultFor(const KnowledgeSearchRecord &record)
+{
+    ToolResult result;
+    result.details = QJsonObject{{u"retrieval"_s, record.toJson()}};
+    if (record.query.trimmed().isEmpty()) {
+        result.isError = true;
+        result.content = tr("The query is empty: say in a few words what to look for.");
+        return result;
+    }
+    QStringList parts;
+    if (!record.error.isEmpty())
+        parts.append(tr("Note: %1.").arg(record.error));
+    if (record.hits.isEmpty()) {
+        parts.append(tr("No passage shares a word with \"%1\". Try other words.").arg(record.query));
+        result.isError = !record.error.isEmpty();
+    }
+    for (qsizetype i = 0; i < record.hits.size(); ++i) {
+        const RetrievedPassage &passage = record.hits.at(i);
+        const KnowledgeHit &hit = passage.hit;
+        parts.append(tr("[%1] %2 (lines %3-%4, knowledge base %5, score %6)\n%7")
+                         .arg(i + 1)
+                         .arg(hit.path)
+                         .arg(hit.startLine)
+                         .arg(hit.endLine)
+                         .arg(passage.base)
+                         .arg(hit.bm25, 0, 'g', 4)
+                         .arg(hit.text));
+    }
+    result.content = parts.join(u"\n\n"_s);
+    return result;
+}
+
+} // namespace Loopscope
