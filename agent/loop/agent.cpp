@@ -40,6 +40,16 @@ struct Agent::Turn
     QString lastSystem;
     bool lastEdited = false;
     TurnResult result;
+    // After a handoff: the session's agent, put back when the turn ends.
+    std::optional<AgentTeam::Member> sessionAgent;
+    int handoffs = 0;
+    qsizetype partStart = 0; // where the running agent's part of the history begins
+    // The parts of the history whose tool calls the agents after them do not see (HandoffHistory::Text).
+    QList<std::pair<qsizetype, qsizetype>> textOnlyParts;
+    // messagesWithSystem is the requests' own view of the history (without hidden tool calls), and
+    // whether it begins with the system message.
+    bool ownView = false;
+    bool systemInView = false;
 };
 
 Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *parent)
@@ -53,7 +63,7 @@ Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *p
 {
     Q_ASSERT(client && workbench && trace);
     m_tools->setClock(m_clock);
-    connect(m_tools.get(), &ToolPhase::event, this, &Agent::event);
+    connect(m_tools.get(), &ToolPhase::event, this, &Agent::forwardEvent);
     connect(m_tools.get(), &ToolPhase::waitingForDecision, this,
             [this](bool waiting) { setState(waiting ? State::AwaitingDecision : State::RunningTools); });
     connect(m_tools.get(), &ToolPhase::finished, this, &Agent::onToolPhaseFinished);
@@ -91,7 +101,10 @@ Agent::~Agent()
 
 void Agent::setConfig(const AgentConfig &config)
 {
-    m_config = config;
+    if (m_turn && m_turn->sessionAgent)
+        m_turn->sessionAgent->config = config;
+    else
+        m_config = config;
 }
 
 void Agent::setClock(std::shared_ptr<const Clock> clock)
@@ -158,6 +171,7 @@ bool Agent::send(const QString &userText, const QList<Attachment> &attachments)
     TurnData data;
     data.agentName = m_config.name;
     data.input = userText;
+    m_turn->partStart = m_history.size();
     m_turn->traceNode = m_trace->begin(-1, TraceKind::Turn, userText.simplified().left(80), now(), data);
     m_turn->result.traceNode = m_turn->traceNode;
     setState(State::WaitingForModel);
@@ -232,17 +246,23 @@ ModelRequest Agent::buildRequest(bool reflection)
             addNote(m_config.wrapUpNote.arg(remaining));
     }
     // Shared, not copied: nothing else holds these lists when the history grows, so that stays cheap too.
-    if (system.isEmpty()) {
+    Turn &turn = *m_turn;
+    if (system.isEmpty() && !turn.ownView) {
         request.messages = m_history;
     } else {
-        QList<Message> &messages = m_turn->messagesWithSystem;
-        if (messages.isEmpty()) {
+        QList<Message> &messages = turn.messagesWithSystem;
+        if (!turn.ownView && messages.isEmpty()) {
             messages.reserve(m_history.size() + 1);
-            messages.append(Message::system(system));
             messages += m_history;
-        } else if (messages.constFirst().text != system) {
-            messages.first() = Message::system(system);
         }
+        // An agent's instructions are the system message of its own requests only.
+        if (system.isEmpty() && turn.systemInView)
+            messages.removeFirst();
+        else if (!system.isEmpty() && !turn.systemInView)
+            messages.prepend(Message::system(system));
+        else if (!system.isEmpty() && messages.constFirst().text != system)
+            messages.first() = Message::system(system);
+        turn.systemInView = !system.isEmpty();
         request.messages = messages;
     }
 
@@ -617,10 +637,78 @@ void Agent::onHandoff(const ModelResponse &response)
                                     now(), handoff);
     m_trace->finish(node, TraceStatus::Ok, now());
     emitEvent(AgentEvent::Kind::Handoff, node, reason, winning, false, HandoffInfo{target});
+
+    if (m_config.handoff == HandoffMode::Continue && m_team) {
+        if (turn.handoffs < m_config.maxHandoffs) {
+            if (const std::optional<AgentTeam::Member> member = m_team->member(target)) {
+                continueAs(target, *member);
+                return;
+            }
+        } else {
+            recordError(turn.iterationNode, u"handoff_limit"_s,
+                        tr("The turn ends here: it reached its limit of %n handoff(s).", nullptr,
+                           m_config.maxHandoffs));
+        }
+    }
     turn.result.handoff = Handoff{target, reason};
     const QString text = reason.isEmpty() ? tr("Handed off to %1.").arg(target)
                                           : tr("Handed off to %1: %2").arg(target, reason);
     finishTurn(TurnOutcome::HandedOff, text);
+}
+
+// The same turn goes on as \a name from its next request: its instructions, tools and options.
+void Agent::continueAs(const QString &name, const AgentTeam::Member &member)
+{
+    Q_ASSERT(member.workbench);
+    Turn &turn = *m_turn;
+    ++turn.handoffs;
+    if (!turn.sessionAgent)
+        turn.sessionAgent = AgentTeam::Member{m_config, m_workbench};
+    if (m_config.handoffHistory == HandoffHistory::Text) {
+        turn.textOnlyParts.append({turn.partStart, m_history.size()});
+        showHandedOffHistory();
+    }
+    turn.partStart = m_history.size();
+    m_config = member.config;
+    m_config.name = name;
+    m_workbench = member.workbench;
+    m_tools->setWorkbench(m_workbench);
+    m_trace->finish(turn.iterationNode, TraceStatus::Ok, now());
+    startIteration();
+}
+
+// The requests' view of the history without the tool calls, and their results, of the parts
+// handed off with HandoffHistory::Text; the text that came with those calls stays.
+void Agent::showHandedOffHistory()
+{
+    Turn &turn = *m_turn;
+    const auto hidden = [&turn](qsizetype index) {
+        return std::any_of(turn.textOnlyParts.cbegin(), turn.textOnlyParts.cend(),
+                           [index](const auto &part) { return index >= part.first && index < part.second; });
+    };
+    QList<Message> view;
+    view.reserve(m_history.size() + 1);
+    for (qsizetype i = 0; i < m_history.size(); ++i) {
+        const Message &message = m_history.at(i);
+        const bool toolTraffic = message.role == Message::Role::Tool || !message.toolCalls.isEmpty();
+        if (!toolTraffic || !hidden(i))
+            view.append(message);
+        else if (message.role == Message::Role::Assistant && !message.text.trimmed().isEmpty())
+            view.append(Message::assistant(message.text));
+    }
+    turn.messagesWithSystem = std::move(view);
+    turn.ownView = true;
+    turn.systemInView = false;
+}
+
+// The next turn starts as the session's agent again.
+void Agent::restoreSessionAgent()
+{
+    if (!m_turn || !m_turn->sessionAgent)
+        return;
+    m_config = m_turn->sessionAgent->config;
+    m_workbench = m_turn->sessionAgent->workbench;
+    m_tools->setWorkbench(m_workbench);
 }
 
 void Agent::onToolCalls(const ModelResponse &response)
@@ -763,11 +851,19 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
     m_trace->finish(turn.traceNode, status, end);
 
     const int traceNode = turn.traceNode;
+    result.agent = m_config.name;
+    restoreSessionAgent();
     m_turn.reset();
     m_gate->close();
     setState(State::Idle);
-    emitEvent(AgentEvent::Kind::TurnFinished, traceNode, text.isEmpty() ? error : text, {}, !error.isEmpty(),
-              TurnFinishedInfo{outcome, result.iterations, result.usage});
+    AgentEvent finished{.kind = AgentEvent::Kind::TurnFinished,
+                        .timeUs = now(),
+                        .traceNode = traceNode,
+                        .text = text.isEmpty() ? error : text,
+                        .isError = !error.isEmpty(),
+                        .payload = TurnFinishedInfo{outcome, result.iterations, result.usage},
+                        .agent = result.agent};
+    emit event(finished);
     emit turnFinished(result);
 }
 
@@ -840,7 +936,7 @@ void Agent::recordError(int parent, const QString &code, const QString &message)
 void Agent::appendMessage(const Message &message)
 {
     m_history.append(message);
-    if (m_turn && !m_turn->messagesWithSystem.isEmpty())
+    if (m_turn && (m_turn->ownView || !m_turn->messagesWithSystem.isEmpty()))
         m_turn->messagesWithSystem.append(message);
     emit messageAppended(message);
 }
@@ -855,7 +951,15 @@ void Agent::emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text,
                 .text = text,
                 .toolCall = call,
                 .isError = isError,
-                .payload = std::move(payload)});
+                .payload = std::move(payload),
+                .agent = m_config.name});
+}
+
+// The tool phase's events, said by the agent that runs it.
+void Agent::forwardEvent(AgentEvent event)
+{
+    event.agent = m_config.name;
+    emit this->event(event);
 }
 
 void Agent::setState(State state)

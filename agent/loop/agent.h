@@ -2,6 +2,7 @@
 
 #include "agent/loop/agentconfig.h"
 #include "agent/loop/agentevent.h"
+#include "agent/loop/agentteam.h"
 #include "agent/loop/interceptor.h"
 #include "agent/loop/toolphase.h"
 #include "agent/loop/turngate.h"
@@ -47,8 +48,13 @@ public:
     bool setModelClient(ModelClient *client);
     ModelClient *modelClient() const { return m_client; }
 
+    // The session's agent: what every turn starts as. Set during a turn that was handed off, it is
+    // what the next turn starts as.
     void setConfig(const AgentConfig &config);
+    // The running agent's options: during a turn that was handed off, those of the agent handed to.
     const AgentConfig &config() const { return m_config; }
+    // The agents a handoff may continue the turn as (not owned). Without one, a handoff ends the turn.
+    void setTeam(AgentTeam *team) { m_team = team; }
 
     void setClock(std::shared_ptr<const Clock> clock);
     // Prices each model call when it finishes; the cost goes into its trace node. Without one
@@ -112,6 +118,9 @@ private:
     void onEmptyResponse();
     void onToolsRefused(const ModelResponse &response);
     void onHandoff(const ModelResponse &response);
+    void continueAs(const QString &name, const AgentTeam::Member &member);
+    void showHandedOffHistory();
+    void restoreSessionAgent();
     void onToolCalls(const ModelResponse &response);
     void onToolPhaseFinished();
 
@@ -123,6 +132,7 @@ private:
                        QString *reason);
 
     void appendMessage(const Message &message);
+    void forwardEvent(AgentEvent event);
     void emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text = {}, const ToolCall &call = {},
                    bool isError = false, AgentEventPayload payload = {});
     void setState(State state);
@@ -133,6 +143,7 @@ private:
     ModelClient *m_client;
     PriceLookup m_priceLookup;
     Workbench *m_workbench;
+    AgentTeam *m_team = nullptr;
     Trace *m_trace;
     AgentConfig m_config;
     std::shared_ptr<const Clock> m_clock;

@@ -21,6 +21,36 @@ std::optional<PostLoopMode> postLoopModeFromName(const QString &name)
     return valueNamed(PostLoopModeNames, name);
 }
 
+constexpr EnumName<HandoffMode> HandoffModeNames[] = {
+    {HandoffMode::Continue, u"continue"},
+    {HandoffMode::End, u"end"},
+};
+
+QString handoffModeName(HandoffMode mode)
+{
+    return nameOf(HandoffModeNames, mode);
+}
+
+std::optional<HandoffMode> handoffModeFromName(const QString &name)
+{
+    return valueNamed(HandoffModeNames, name);
+}
+
+constexpr EnumName<HandoffHistory> HandoffHistoryNames[] = {
+    {HandoffHistory::All, u"all"},
+    {HandoffHistory::Text, u"text"},
+};
+
+QString handoffHistoryName(HandoffHistory history)
+{
+    return nameOf(HandoffHistoryNames, history);
+}
+
+std::optional<HandoffHistory> handoffHistoryFromName(const QString &name)
+{
+    return valueNamed(HandoffHistoryNames, name);
+}
+
 QJsonObject AgentConfig::toJson() const
 {
     return {{u"name"_s, name},
@@ -37,6 +67,9 @@ QJsonObject AgentConfig::toJson() const
             {u"tokenBudget"_s, tokenBudget},
             {u"postLoop"_s, postLoopModeName(postLoop)},
             {u"summaryFormat"_s, summaryFormat},
+            {u"handoff"_s, handoffModeName(handoff)},
+            {u"handoffHistory"_s, handoffHistoryName(handoffHistory)},
+            {u"maxHandoffs"_s, maxHandoffs},
             {u"wrapUpNote"_s, wrapUpNote},
             {u"finalIterationNote"_s, finalIterationNote},
             {u"fallbackMessage"_s, fallbackMessage}};
@@ -72,6 +105,10 @@ AgentConfig AgentConfig::fromJson(const QJsonObject &json)
     integer(u"tokenBudget", c.tokenBudget);
     c.postLoop = postLoopModeFromName(json.value(u"postLoop"_s).toString()).value_or(c.postLoop);
     str(u"summaryFormat", c.summaryFormat);
+    c.handoff = handoffModeFromName(json.value(u"handoff"_s).toString()).value_or(c.handoff);
+    c.handoffHistory
+        = handoffHistoryFromName(json.value(u"handoffHistory"_s).toString()).value_or(c.handoffHistory);
+    integer(u"maxHandoffs", c.maxHandoffs);
     str(u"wrapUpNote", c.wrapUpNote);
     str(u"finalIterationNote", c.finalIterationNote);
     str(u"fallbackMessage", c.fallbackMessage);

@@ -16,6 +16,22 @@ enum class PostLoopMode {
 QString postLoopModeName(PostLoopMode mode);
 std::optional<PostLoopMode> postLoopModeFromName(const QString &name);
 
+/*! What calling transfer_to_<agent> does to the turn. */
+enum class HandoffMode {
+    Continue, // the same turn goes on as that agent, from its next request
+    End,      // the turn ends, handed off (AutoGen's behaviour)
+};
+QString handoffModeName(HandoffMode mode);
+std::optional<HandoffMode> handoffModeFromName(const QString &name);
+
+/*! What the agent handed to sees of the agent that handed off. */
+enum class HandoffHistory {
+    All,  // the whole conversation, the tool calls and their results included
+    Text, // the messages without the handing agent's tool calls and their results
+};
+QString handoffHistoryName(HandoffHistory history);
+std::optional<HandoffHistory> handoffHistoryFromName(const QString &name);
+
 /*! Everything that shapes one agent's loop. The defaults are what a new user gets. */
 struct AgentConfig
 {
@@ -39,6 +55,11 @@ struct AgentConfig
     qint64 tokenBudget = 0;       // per turn; 0 means no limit
     PostLoopMode postLoop = PostLoopMode::Reflect;
     QString summaryFormat = QStringLiteral("{tool_name}({arguments}) -> {result}");
+    // Read from the agent that hands off: whether the turn goes on, and what the next agent sees.
+    HandoffMode handoff = HandoffMode::Continue;
+    HandoffHistory handoffHistory = HandoffHistory::All;
+    // The handoffs one turn may make; the one after them ends the turn as HandoffMode::End does.
+    int maxHandoffs = 5;
 
     // %1: iterations remaining including this one.
     QString wrapUpNote = QStringLiteral(

@@ -105,6 +105,8 @@ QJsonObject AgentEvent::toJson() const
         json.insert(u"toolCall"_s, toolCall.toJson());
     if (isError)
         json.insert(u"isError"_s, true);
+    if (!agent.isEmpty())
+        json.insert(u"agent"_s, agent);
     std::visit([&json](const auto &info) { insertPayload(json, info); }, payload);
     return json;
 }

@@ -116,6 +116,7 @@ struct AgentEvent
     ToolCall toolCall; // ToolCall, ToolProgress, ToolResult, Handoff
     bool isError = false;
     AgentEventPayload payload; // kind-specific extras
+    QString agent;             // the agent whose part of the turn it happened in
 
     // The payload if it is a T, else null.
     template<typename T>

@@ -61,6 +61,14 @@ AgentPreset readPreset(JsonFields &fields)
         preset.postLoop = postLoopModeFromName(
             fields.name(u"post_loop", Need::Required, {u"reflect"_s, u"summary"_s, u"none"_s}));
     }
+    if (fields.has(u"on_handoff"))
+        preset.onHandoff
+            = handoffModeFromName(fields.name(u"on_handoff", Need::Required, {u"continue"_s, u"end"_s}));
+    if (fields.has(u"handoff_history"))
+        preset.handoffHistory
+            = handoffHistoryFromName(fields.name(u"handoff_history", Need::Required, {u"all"_s, u"text"_s}));
+    if (const auto n = integer(u"max_handoffs", 0, 100))
+        preset.maxHandoffs = int(*n);
     if (fields.has(u"temperature"))
         preset.temperature = fields.number(u"temperature", 0, 2);
     if (const auto n = integer(u"max_tokens", 1, 10'000'000))
@@ -89,6 +97,9 @@ AgentConfig AgentPreset::configOver(AgentConfig base) const
         base.toolTimeoutMs = *toolTimeoutSeconds * 1000;
     base.tokenBudget = tokenBudget.value_or(base.tokenBudget);
     base.postLoop = postLoop.value_or(base.postLoop);
+    base.handoff = onHandoff.value_or(base.handoff);
+    base.handoffHistory = handoffHistory.value_or(base.handoffHistory);
+    base.maxHandoffs = maxHandoffs.value_or(base.maxHandoffs);
     return base;
 }
 
@@ -116,6 +127,11 @@ QJsonObject AgentPreset::toJson() const
     put(u"token_budget"_s, tokenBudget);
     if (postLoop)
         json.insert(u"post_loop"_s, postLoopModeName(*postLoop));
+    if (onHandoff)
+        json.insert(u"on_handoff"_s, handoffModeName(*onHandoff));
+    if (handoffHistory)
+        json.insert(u"handoff_history"_s, handoffHistoryName(*handoffHistory));
+    put(u"max_handoffs"_s, maxHandoffs);
     put(u"temperature"_s, temperature);
     put(u"max_tokens"_s, maxOutputTokens);
     return json;
@@ -123,11 +139,24 @@ QJsonObject AgentPreset::toJson() const
 
 QStringList AgentRoster::fieldNames()
 {
-    return {u"name"_s,           u"instructions"_s,       u"model"_s,
-            u"tools"_s,          u"handoffs"_s,           u"subagents"_s,
-            u"max_iterations"_s, u"wrap_up_iterations"_s, u"final_iteration_without_tools"_s,
-            u"parallel_tools"_s, u"max_tool_calls"_s,     u"tool_timeout_seconds"_s,
-            u"token_budget"_s,   u"post_loop"_s,          u"temperature"_s,
+    return {u"name"_s,
+            u"instructions"_s,
+            u"model"_s,
+            u"tools"_s,
+            u"handoffs"_s,
+            u"subagents"_s,
+            u"max_iterations"_s,
+            u"wrap_up_iterations"_s,
+            u"final_iteration_without_tools"_s,
+            u"parallel_tools"_s,
+            u"max_tool_calls"_s,
+            u"tool_timeout_seconds"_s,
+            u"token_budget"_s,
+            u"post_loop"_s,
+            u"on_handoff"_s,
+            u"handoff_history"_s,
+            u"max_handoffs"_s,
+            u"temperature"_s,
             u"max_tokens"_s};
 }
 

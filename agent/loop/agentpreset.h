@@ -35,6 +35,9 @@ struct AgentPreset
     std::optional<int> toolTimeoutSeconds;
     std::optional<qint64> tokenBudget;
     std::optional<PostLoopMode> postLoop;
+    std::optional<HandoffMode> onHandoff;
+    std::optional<HandoffHistory> handoffHistory;
+    std::optional<int> maxHandoffs;
     std::optional<double> temperature;
     std::optional<int> maxOutputTokens;
 

@@ -131,6 +131,12 @@ void ToolPhase::setClock(std::shared_ptr<const Clock> clock)
         m_clock = std::move(clock);
 }
 
+void ToolPhase::setWorkbench(Workbench *workbench)
+{
+    Q_ASSERT(workbench && !isActive());
+    m_workbench = workbench;
+}
+
 void ToolPhase::beginTurn()
 {
     m_lastResponseCalls.clear();

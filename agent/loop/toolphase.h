@@ -66,6 +66,8 @@ public:
     ~ToolPhase() override;
 
     void setClock(std::shared_ptr<const Clock> clock);
+    // The tools of the agent that runs the next phase (a turn handed off); not while one runs.
+    void setWorkbench(Workbench *workbench);
     // None (the default, or a null one) skips the check and the arguments' serialisation for it.
     void setShieldCheck(ShieldCheck check) { m_shieldCheck = std::move(check); }
 

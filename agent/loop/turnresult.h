@@ -42,6 +42,7 @@ struct TurnResult
     bool finalIterationWithoutTools = false;
     bool limitReached = false;
     std::optional<Handoff> handoff;
+    QString agent; // the agent that ended the turn: after handoffs that continued, the last one
     TokenUsage usage;
     int traceNode = -1;
 

@@ -10,6 +10,7 @@
 #include "agent/session/contextgauge.h"
 #include "agent/session/mcpbridge.h"
 #include "agent/session/providerbinding.h"
+#include "agent/session/sessionteam.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/tools/builtin/workspace.h"
 #include "agent/tools/functiontool.h"
@@ -43,6 +44,14 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
     , m_mcp(new McpBridge(network, m_agent.get(), m_trace.get(), m_approvals, this))
     , m_usage(new SessionUsage(m_trace.get(), this))
 {
+    m_team = std::make_unique<SessionTeam>(
+        &m_setup.agents,
+        [this](const AgentPreset &agent) { return agent.configOver(m_binding->configFor(m_setup.loop)); },
+        [this](Workbench &workbench, const AgentPreset &agent) {
+            equipWorkbench(workbench, &agent,
+                           builtinTools(agent.tools.value_or(m_setup.tools.names), nullptr));
+        });
+    m_agent->setTeam(m_team.get());
     m_rows->setTrace(m_trace.get());
     m_rows->follow(m_agent.get());
     // The debugger first: what it edits is what the user is then asked to approve.
@@ -155,6 +164,12 @@ void ChatSession::rebuildWorkbenchBetweenIterations()
         rebuildWorkbench();
 }
 
+AgentConfig ChatSession::agentConfig() const
+{
+    const AgentPreset *agent = m_setup.activeAgent();
+    return agent ? agent->configOver(m_setup.loop) : m_setup.loop;
+}
+
 void ChatSession::applyLoop()
 {
     AgentConfig config = m_binding->configFor(m_setup.loop);
@@ -252,46 +267,61 @@ std::optional<qint64> ChatSession::contextWindow() const
 
 QSet<QString> ChatSession::createBuiltinTools()
 {
-    m_builtinTools.clear();
+    // An agent that names its tools runs with those instead of the session's.
+    const AgentPreset *agent = m_setup.activeAgent();
+    QSet<QString> taken;
+    m_builtinTools = builtinTools(agent && agent->tools ? *agent->tools : m_setup.tools.names, &taken);
+    return taken;
+}
+
+QList<std::shared_ptr<const Tool>> ChatSession::builtinTools(const QStringList &names,
+                                                             QSet<QString> *taken) const
+{
     const BuiltinToolContext context{Workspace(m_setup.tools.workspace), m_network,
                                      m_setup.tools.fetchPrivate, m_binding->commandSecrets()};
     const QStringList known = builtinToolNames();
-    QSet<QString> taken;
-    // An agent that names its tools runs with those instead of the session's.
-    const AgentPreset *agent = m_setup.activeAgent();
-    const QStringList names = agent && agent->tools ? *agent->tools : m_setup.tools.names;
+    QSet<QString> made;
+    QList<std::shared_ptr<const Tool>> tools;
     for (const QString &name : names) {
-        if (known.contains(name) && !taken.contains(name)) {
-            m_builtinTools.append(createBuiltinTool(name, context));
-            taken.insert(name);
+        if (known.contains(name) && !made.contains(name)) {
+            tools.append(createBuiltinTool(name, context));
+            made.insert(name);
         }
     }
+    // The session's knowledge bases are searched by whichever agent runs.
     if (!m_setup.knowledge.isEmpty()) {
-        m_builtinTools.append(std::make_shared<KnowledgeSearchTool>(m_setup.knowledge));
-        taken.insert(QString(KnowledgeSearchTool::Name));
+        tools.append(std::make_shared<KnowledgeSearchTool>(m_setup.knowledge));
+        made.insert(QString(KnowledgeSearchTool::Name));
     }
-    return taken;
+    if (taken)
+        *taken = made;
+    return tools;
 }
 
 void ChatSession::rebuildWorkbench()
 {
     m_workbenchStale = false;
     m_workbench->clear();
-    for (const auto &tool : std::as_const(m_builtinTools))
-        m_workbench->add(tool);
+    equipWorkbench(*m_workbench, m_setup.activeAgent(), m_builtinTools);
+    m_mcp->mergeApprovalRules();
+}
+
+void ChatSession::equipWorkbench(Workbench &workbench, const AgentPreset *agent,
+                                 const QList<std::shared_ptr<const Tool>> &builtins) const
+{
+    for (const auto &tool : builtins)
+        workbench.add(tool);
     // Tools still running keep their McpTool alive: the workbench shares them.
-    const AgentPreset *agent = m_setup.activeAgent();
     const QList<std::shared_ptr<const Tool>> mcpTools = m_mcp->hub()->tools();
     for (const auto &tool : mcpTools) {
         const bool offered = !agent || !agent->tools || agent->tools->contains(tool->name());
-        if (offered && !m_workbench->find(tool->name()))
-            m_workbench->add(tool);
+        if (offered && !workbench.find(tool->name()))
+            workbench.add(tool);
     }
     if (agent) {
         for (const QString &target : agent->handoffs)
-            m_workbench->add(std::make_shared<HandoffTool>(target));
+            workbench.add(std::make_shared<HandoffTool>(target));
     }
-    m_mcp->mergeApprovalRules();
 }
 
 void ChatSession::makeWorkspaceOnFirstUse()
@@ -647,12 +677,13 @@ void ChatSession::onEvent(const AgentEvent &event)
     // Between iterations: no call runs, and this iteration's request is not built yet.
     if (event.kind == AgentEvent::Kind::IterationStarted && m_workbenchStale)
         rebuildWorkbench();
-    m_usage->observe(event, m_setup.loop.maxIterations);
+    m_usage->observe(event, m_agent->config().maxIterations);
 }
 
 void ChatSession::onTurnFinished(const TurnResult &result)
 {
     m_lastResult = result;
+    m_team->release();
     m_usage->finishTurn();
     m_mcp->turnFinished();
     if (m_workbenchStale)

@@ -33,6 +33,7 @@ namespace Loopscope {
 
 class McpBridge;
 class ProviderBinding;
+class SessionTeam;
 
 /*!
     One conversation as the desktop app runs it: the agent with its trace and
@@ -91,7 +92,8 @@ public:
     // A second client for the current provider, e.g. for a replay that goes
     // live; nullptr without a provider. The caller owns it.
     std::unique_ptr<ModelClient> createModelClient() const;
-    AgentConfig agentConfig() const { return m_setup.loop; }
+    // The loop options turns start with: the session's, with its agent's (if it runs as one) over them.
+    AgentConfig agentConfig() const;
 
     // Also while a turn waits for MCP servers that are still starting.
     bool isBusy() const { return m_agent->isRunning() || m_queuedText.has_value(); }
@@ -183,6 +185,11 @@ private:
     void makeWorkspaceOnFirstUse();
     // The tools the setup names, made anew (with the current key's secrets); their names.
     QSet<QString> createBuiltinTools();
+    // The built-in tools of \a names, made anew; their names into *taken.
+    QList<std::shared_ptr<const Tool>> builtinTools(const QStringList &names, QSet<QString> *taken) const;
+    // \a builtins, the MCP tools \a agent is offered (all without one) and its handoffs.
+    void equipWorkbench(Workbench &workbench, const AgentPreset *agent,
+                        const QList<std::shared_ptr<const Tool>> &builtins) const;
     // The iteration traceNode is, or is a step of; nullptr outside one.
     const IterationData *enclosingIteration(int traceNode) const;
     // The history before the last user message; nullopt without one.
@@ -203,6 +210,7 @@ private:
     std::unique_ptr<Trace> m_trace;
     std::unique_ptr<Workbench> m_workbench;
     ProviderBinding *m_binding;
+    std::unique_ptr<SessionTeam> m_team; // the agents a turn is handed to; outlives the agent
     std::unique_ptr<Agent> m_agent;
     StepDebugger *m_debugger;
     ToolApprovalPolicy *m_approvals;

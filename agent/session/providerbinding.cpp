@@ -155,10 +155,15 @@ AgentConfig ProviderBinding::configFor(const AgentConfig &loop) const
 {
     AgentConfig config = loop;
     if (m_provider) {
-        const bool stream = config.model.stream;
+        // The profile's sampling parameters are defaults: the loop's own win.
+        const ModelOptions own = config.model;
         config.model = m_provider->profile.defaults;
         config.model.model = m_provider->profile.model;
-        config.model.stream = stream;
+        config.model.stream = own.stream;
+        if (own.temperature)
+            config.model.temperature = own.temperature;
+        if (own.maxOutputTokens)
+            config.model.maxOutputTokens = own.maxOutputTokens;
     }
     return config;
 }

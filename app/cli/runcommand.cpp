@@ -135,6 +135,21 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
                                                      "model call without tools) or summary (a line per tool "
                                                      "call, no model call). Default: reflect."),
                                       u"mode"_s, u"reflect"_s);
+    const QCommandLineOption onHandoff(
+        u"on-handoff"_s,
+        RunCommand::tr("What an agent's transfer_to_NAME does: continue (the same turn goes on as that "
+                       "agent) or end (the turn ends, handed off). Default: continue; an agent's "
+                       "on_handoff wins."),
+        u"mode"_s, u"continue"_s);
+    const QCommandLineOption handoffHistory(
+        u"handoff-history"_s,
+        RunCommand::tr("What the agent handed to sees: all (the whole conversation) or text (without "
+                       "the tool calls of the agent that handed off). Default: all."),
+        u"what"_s, u"all"_s);
+    const QCommandLineOption maxHandoffs(
+        u"max-handoffs"_s,
+        RunCommand::tr("The most handoffs that continue one turn; the next one ends it (default 5)."), u"n"_s,
+        u"5"_s);
     const QCommandLineOption noStream(u"no-stream"_s,
                                       RunCommand::tr("Ask for whole responses, not streams."));
     const QCommandLineOption tools(
@@ -195,9 +210,9 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     mcpOptions.addTo(parser);
     const LimitOptions limitOptions(true);
     limitOptions.addTo(parser);
-    parser.addOptions({system, agentsFile, agentName, maxIterations, postLoop, noStream, tools, workspace,
-                       approve, approveTools, fetchPrivate, knowledge, events, traceOut, session, attach,
-                       sendImagesAnyway});
+    parser.addOptions({system, agentsFile, agentName, onHandoff, handoffHistory, maxHandoffs, maxIterations,
+                       postLoop, noStream, tools, workspace, approve, approveTools, fetchPrivate, knowledge, events,
+                       traceOut, session, attach, sendImagesAnyway});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
     QTextStream out(stdout);
@@ -241,6 +256,23 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         return BadUsage;
     }
     options.setup.config.postLoop = *mode;
+    const auto handoff = handoffModeFromName(parser.value(onHandoff));
+    if (!handoff) {
+        printError(RunCommand::tr("--on-handoff takes continue or end"));
+        return BadUsage;
+    }
+    options.setup.config.handoff = *handoff;
+    const auto seen = handoffHistoryFromName(parser.value(handoffHistory));
+    if (!seen) {
+        printError(RunCommand::tr("--handoff-history takes all or text"));
+        return BadUsage;
+    }
+    options.setup.config.handoffHistory = *seen;
+    options.setup.config.maxHandoffs = parser.value(maxHandoffs).toInt(&ok);
+    if (!ok || options.setup.config.maxHandoffs < 0 || options.setup.config.maxHandoffs > 100) {
+        printError(RunCommand::tr("--max-handoffs takes a number from 0 to 100"));
+        return BadUsage;
+    }
     options.setup.config.systemPrompt = parser.value(system);
     // The model and its parameters come from the profile.
     options.setup.config.model.stream = !parser.isSet(noStream);

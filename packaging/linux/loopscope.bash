@@ -21,6 +21,12 @@ _loopscope()
         --post-loop)
             COMPREPLY=($(compgen -W "reflect summary" -- "$cur"))
             return ;;
+        --on-handoff)
+            COMPREPLY=($(compgen -W "continue end" -- "$cur"))
+            return ;;
+        --handoff-history)
+            COMPREPLY=($(compgen -W "all text" -- "$cur"))
+            return ;;
         --approve)
             COMPREPLY=($(compgen -W "all none" -- "$cur"))
             return ;;
@@ -54,7 +60,7 @@ _loopscope()
         --api-key-env)
             COMPREPLY=($(compgen -v -- "$cur"))
             return ;;
-        --base-url|--model|--system|--agent|--max-iterations|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout|\
+        --base-url|--model|--system|--agent|--max-iterations|--max-handoffs|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout|\
         --max-response-mb|--request-timeout-s|--max-tool-calls|--top-k)
             return ;;
     esac
@@ -62,7 +68,8 @@ _loopscope()
     case $command in
         run)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "$provider_options --system --agents --agent --max-iterations --post-loop
+                COMPREPLY=($(compgen -W "$provider_options --system --agents --agent --on-handoff --handoff-history
+                    --max-handoffs --max-iterations --post-loop
                     --no-stream --tools --workspace --approve --approve-tools --fetch-private --knowledge --events
                     --trace-out --session --mcp-config --mcp-url --mcp-server --no-mcp --max-response-mb
                     --request-timeout-s --max-tool-calls --attach --send-images-anyway -h --help" -- "$cur"))

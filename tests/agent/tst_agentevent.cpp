@@ -129,7 +129,8 @@ private slots:
         QCOMPARE(jsonLine(event), line);
     }
 
-    // What the loop itself puts in each event, as `loopscope run --events` writes it.
+    // What the loop itself puts in each event, as `loopscope run --events` writes it: every event
+    // names the agent.
     void aToolTurnWritesTheSameJsonLinesAsBefore()
     {
         ScriptedModelClient client;
@@ -159,19 +160,19 @@ private slots:
         QTRY_COMPARE(finished.size(), 1);
 
         const QByteArrayList expected{
-            R"({"event":"turn_started","iteration":0,"text":"1+1?","timeUs":1000,"traceNode":0})",
-            R"({"event":"iteration_started","iteration":1,"maxIterations":10,"timeUs":1000,"toolsOffered":true,"traceNode":1,"wrapUpNote":false})",
-            R"({"edited":false,"event":"model_request","iteration":1,"messages":1,"timeUs":1000,"toolChoice":"auto","tools":1,"traceNode":2})",
-            R"({"attempt":1,"event":"retry","httpStatus":529,"isError":true,"iteration":1,"retryInMs":0,"text":"busy","timeUs":1000,"traceNode":3})",
-            R"({"event":"model_response","finishReason":"tool_calls","inputTokens":10,"iteration":1,"outputTokens":5,"timeUs":1000,"toolCalls":1,"traceNode":2})",
-            R"({"event":"tool_call","iteration":1,"timeUs":1000,"toolCall":{"arguments":"{}","id":"c1","name":"add"},"traceNode":4})",
-            R"({"event":"tool_progress","iteration":1,"text":"half way","timeUs":1000,"toolCall":{"arguments":"{}","id":"c1","name":"add"},"traceNode":4})",
-            R"({"event":"tool_result","iteration":1,"status":"ok","text":"2","timeUs":1000,"toolCall":{"arguments":"{}","id":"c1","name":"add"},"traceNode":4})",
-            R"({"event":"iteration_started","iteration":2,"maxIterations":10,"timeUs":1000,"toolsOffered":true,"traceNode":5,"wrapUpNote":false})",
-            R"({"edited":false,"event":"model_request","iteration":2,"messages":3,"timeUs":1000,"toolChoice":"auto","tools":1,"traceNode":6})",
-            R"({"event":"text_delta","iteration":2,"text":"Two.","timeUs":1000,"traceNode":6})",
-            R"({"event":"model_response","finishReason":"stop","inputTokens":10,"iteration":2,"outputTokens":5,"text":"Two.","timeUs":1000,"toolCalls":0,"traceNode":6})",
-            R"({"event":"finished","inputTokens":20,"iteration":0,"iterations":2,"outcome":"answered","outputTokens":10,"text":"Two.","timeUs":1000,"traceNode":0})"};
+            R"({"agent":"assistant","event":"turn_started","iteration":0,"text":"1+1?","timeUs":1000,"traceNode":0})",
+            R"({"agent":"assistant","event":"iteration_started","iteration":1,"maxIterations":10,"timeUs":1000,"toolsOffered":true,"traceNode":1,"wrapUpNote":false})",
+            R"({"agent":"assistant","edited":false,"event":"model_request","iteration":1,"messages":1,"timeUs":1000,"toolChoice":"auto","tools":1,"traceNode":2})",
+            R"({"agent":"assistant","attempt":1,"event":"retry","httpStatus":529,"isError":true,"iteration":1,"retryInMs":0,"text":"busy","timeUs":1000,"traceNode":3})",
+            R"({"agent":"assistant","event":"model_response","finishReason":"tool_calls","inputTokens":10,"iteration":1,"outputTokens":5,"timeUs":1000,"toolCalls":1,"traceNode":2})",
+            R"({"agent":"assistant","event":"tool_call","iteration":1,"timeUs":1000,"toolCall":{"arguments":"{}","id":"c1","name":"add"},"traceNode":4})",
+            R"({"agent":"assistant","event":"tool_progress","iteration":1,"text":"half way","timeUs":1000,"toolCall":{"arguments":"{}","id":"c1","name":"add"},"traceNode":4})",
+            R"({"agent":"assistant","event":"tool_result","iteration":1,"status":"ok","text":"2","timeUs":1000,"toolCall":{"arguments":"{}","id":"c1","name":"add"},"traceNode":4})",
+            R"({"agent":"assistant","event":"iteration_started","iteration":2,"maxIterations":10,"timeUs":1000,"toolsOffered":true,"traceNode":5,"wrapUpNote":false})",
+            R"({"agent":"assistant","edited":false,"event":"model_request","iteration":2,"messages":3,"timeUs":1000,"toolChoice":"auto","tools":1,"traceNode":6})",
+            R"({"agent":"assistant","event":"text_delta","iteration":2,"text":"Two.","timeUs":1000,"traceNode":6})",
+            R"({"agent":"assistant","event":"model_response","finishReason":"stop","inputTokens":10,"iteration":2,"outputTokens":5,"text":"Two.","timeUs":1000,"toolCalls":0,"traceNode":6})",
+            R"({"agent":"assistant","event":"finished","inputTokens":20,"iteration":0,"iterations":2,"outcome":"answered","outputTokens":10,"text":"Two.","timeUs":1000,"traceNode":0})"};
         QCOMPARE(lines, expected);
     }
 };

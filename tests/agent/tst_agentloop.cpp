@@ -16,6 +16,7 @@
 #include <QWaitCondition>
 
 #include <atomic>
+#include <map>
 #include <stdexcept>
 
 using namespace Loopscope;
@@ -78,6 +79,37 @@ struct Invocations
         return int(arguments.size());
     }
 };
+
+// The agents a turn may be handed to, each with its own workbench.
+class Team final : public AgentTeam
+{
+public:
+    Workbench &add(const QString &name, const QString &instructions, const QString &model = {})
+    {
+        AgentConfig config;
+        config.name = name;
+        config.systemPrompt = instructions;
+        config.model.model = model;
+        configs.insert(name, config);
+        return *workbenches.emplace(name, std::make_unique<Workbench>()).first->second;
+    }
+    std::optional<Member> member(const QString &name) override
+    {
+        if (!configs.contains(name))
+            return std::nullopt;
+        return Member{configs.value(name), workbenches.at(name).get()};
+    }
+    QHash<QString, AgentConfig> configs;
+    std::map<QString, std::unique_ptr<Workbench>> workbenches;
+};
+
+static QStringList toolNames(const ModelRequest &request)
+{
+    QStringList names;
+    for (const ToolSchema &tool : request.tools)
+        names.append(tool.name);
+    return names;
+}
 
 // The tree as a compact string: "turn(iteration(model_call,tool_call))".
 QString shape(const Trace &trace, int id)
@@ -223,6 +255,20 @@ private:
                     QString::number(args.value(u"a"_s).toInteger() + args.value(u"b"_s).toInteger()));
             },
             behaviour);
+    }
+
+    // The triage agent of the fixture, which may hand the turn to billing.
+    static void makeTriage(Fixture &f, Team &team)
+    {
+        AgentConfig triage;
+        triage.name = u"triage"_s;
+        triage.systemPrompt = u"You route questions."_s;
+        f.agent.setConfig(triage);
+        addAdder(f.workbench);
+        f.workbench.add(std::make_shared<HandoffTool>(u"billing"_s));
+        Workbench &billing = team.add(u"billing"_s, u"You answer invoice questions."_s, u"billing-model"_s);
+        addInventoryTools(billing);
+        f.agent.setTeam(&team);
     }
 
 private slots:
@@ -872,6 +918,157 @@ private slots:
         QCOMPARE(handoffs.size(), 1);
         QCOMPARE(f.trace.node(handoffs.constFirst()).data<HandoffData>(),
                  (HandoffData{u"billing"_s, u"invoice question"_s, u"h1"_s}));
+    }
+
+    void aHandoffContinuesTheTurnAsTheAgentHandedTo()
+    {
+        Fixture f;
+        Team team;
+        makeTriage(f, team);
+        f.client.enqueue(ScriptedModelClient::calls(
+            {call(u"h1"_s, u"transfer_to_billing"_s, uR"({"reason":"invoice question"})"_s)}));
+        f.client.enqueue(ScriptedModelClient::text(u"Your invoice is paid."_s));
+
+        const TurnResult result = f.run(u"I was charged twice"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::Answered);
+        QCOMPARE(result.text, u"Your invoice is paid."_s);
+        QCOMPARE(result.agent, u"billing"_s);
+        QVERIFY(!result.handoff.has_value());
+        QCOMPARE(f.client.requests().size(), 2);
+        const ModelRequest &first = f.client.requests().at(0);
+        const ModelRequest &next = f.client.requests().at(1);
+        QCOMPARE(first.messages.constFirst(), Message::system(u"You route questions."_s));
+        QCOMPARE(toolNames(first), (QStringList{u"add"_s, u"transfer_to_billing"_s}));
+        // Billing's instructions, tools and model; the conversation so far, the handoff included.
+        QCOMPARE(next.messages.constFirst(), Message::system(u"You answer invoice questions."_s));
+        QCOMPARE(next.options.model, u"billing-model"_s);
+        QCOMPARE(toolNames(next), (QStringList{u"get_price"_s, u"get_inventory"_s}));
+        const QList<Message> conversation = next.messages.mid(1);
+        QCOMPARE(conversation, f.agent.history().mid(0, 3));
+        QCOMPARE(conversation.at(0), Message::user(u"I was charged twice"_s));
+        QCOMPARE(conversation.at(1).toolCalls.constFirst().name, u"transfer_to_billing"_s);
+        for (const Message &message : conversation)
+            QVERIFY(!message.text.contains(u"You route questions."_s));
+        QVERIFY(historyIsWellFormed(f.agent.history()));
+        QCOMPARE(nodesOfKind(f.trace, TraceKind::Handoff).size(), 1);
+        QCOMPARE(f.trace.node(f.firstTurn()).status, TraceStatus::Ok);
+
+        // The next turn starts as the session's agent again.
+        QCOMPARE(f.agent.config().name, u"triage"_s);
+        f.client.enqueue(ScriptedModelClient::text(u"Hello again."_s));
+        QCOMPARE(f.run(u"hi"_s).agent, u"triage"_s);
+        QCOMPARE(f.client.requests().constLast().messages.constFirst(),
+                 Message::system(u"You route questions."_s));
+    }
+
+    void everyEventNamesTheAgentWhosePartItHappenedIn()
+    {
+        Fixture f;
+        Team team;
+        makeTriage(f, team);
+        f.client.enqueue(ScriptedModelClient::calls({call(u"a1"_s, u"add"_s, uR"({"a":1,"b":2})"_s)}));
+        f.client.enqueue(ScriptedModelClient::calls({call(u"h1"_s, u"transfer_to_billing"_s)}));
+        f.client.enqueue(
+            ScriptedModelClient::calls({call(u"p1"_s, u"get_price"_s, uR"({"item":"widget"})"_s)}));
+        f.client.enqueue(ScriptedModelClient::text(u"4.20 EUR"_s));
+
+        QCOMPARE(f.run(u"price?"_s).outcome, TurnOutcome::Answered);
+
+        QString agent = u"triage"_s;
+        QStringList seen;
+        for (const QList<QVariant> &args : std::as_const(f.events)) {
+            const auto event = args.first().value<AgentEvent>();
+            QVERIFY2(event.agent == agent, qPrintable(agentEventKindName(event.kind) + u' ' + event.agent));
+            QCOMPARE(event.toJson().value(u"agent"_s).toString(), event.agent);
+            if (event.kind == AgentEvent::Kind::Handoff)
+                agent = u"billing"_s; // the handoff is triage's last word
+            seen.append(agentEventKindName(event.kind));
+        }
+        QVERIFY(seen.contains(u"tool_result"_s));
+        const auto finished = f.events.constLast().first().value<AgentEvent>();
+        QCOMPARE(finished.kind, AgentEvent::Kind::TurnFinished);
+        QCOMPARE(finished.agent, u"billing"_s);
+    }
+
+    void handoffHistoryTextHidesTheToolCallsOfTheAgentThatHandedOff()
+    {
+        Fixture f;
+        Team team;
+        makeTriage(f, team);
+        AgentConfig triage = f.agent.config();
+        triage.handoffHistory = HandoffHistory::Text;
+        f.agent.setConfig(triage);
+        f.client.enqueue(ScriptedModelClient::calls({call(u"a1"_s, u"add"_s, uR"({"a":1,"b":2})"_s)}));
+        f.client.enqueue(
+            ScriptedModelClient::calls({call(u"h1"_s, u"transfer_to_billing"_s)}, u"Passing you on."_s));
+        f.client.enqueue(
+            ScriptedModelClient::calls({call(u"p1"_s, u"get_price"_s, uR"({"item":"widget"})"_s)}));
+        f.client.enqueue(ScriptedModelClient::text(u"4.20 EUR"_s));
+
+        QCOMPARE(f.run(u"price?"_s).outcome, TurnOutcome::Answered);
+
+        QCOMPARE(f.client.requests().size(), 4);
+        const ModelRequest &billingFirst = f.client.requests().at(2);
+        QCOMPARE(billingFirst.messages,
+                 (QList<Message>{Message::system(u"You answer invoice questions."_s),
+                                 Message::user(u"price?"_s), Message::assistant(u"Passing you on."_s)}));
+        // Billing's own tool calls it sees; the whole history stays in the session.
+        const ModelRequest &billingNext = f.client.requests().at(3);
+        QCOMPARE(billingNext.messages.size(), 5);
+        QCOMPARE(billingNext.messages.at(3).toolCalls.constFirst().name, u"get_price"_s);
+        QCOMPARE(billingNext.messages.at(4).text, u"4.20 EUR"_s);
+        QCOMPARE(f.agent.history().size(), 8);
+        QVERIFY(historyIsWellFormed(f.agent.history()));
+    }
+
+    void theHandoffAfterTheLimitEndsTheTurn()
+    {
+        Fixture f;
+        Team team;
+        makeTriage(f, team);
+        AgentConfig triage = f.agent.config();
+        triage.maxHandoffs = 1;
+        f.agent.setConfig(triage);
+        team.configs[u"billing"_s].maxHandoffs = 1;
+        team.workbenches.at(u"billing"_s)->add(std::make_shared<HandoffTool>(u"triage"_s));
+        Workbench &back = team.add(u"triage"_s, u"You route questions."_s);
+        back.add(std::make_shared<HandoffTool>(u"billing"_s));
+        f.client.enqueue(ScriptedModelClient::calls({call(u"h1"_s, u"transfer_to_billing"_s)}));
+        f.client.enqueue(ScriptedModelClient::calls({call(u"h2"_s, u"transfer_to_triage"_s)}));
+        f.client.enqueue(ScriptedModelClient::text(u"never asked"_s));
+
+        const TurnResult result = f.run(u"ping pong"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::HandedOff);
+        QCOMPARE(result.handoff->target, u"triage"_s);
+        QCOMPARE(result.agent, u"billing"_s);
+        QCOMPARE(f.client.requests().size(), 2);
+        const QList<int> errors = nodesOfKind(f.trace, TraceKind::Error);
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(f.trace.node(errors.constFirst()).data<ErrorData>().code, u"handoff_limit"_s);
+        QCOMPARE(nodesOfKind(f.trace, TraceKind::Handoff).size(), 2);
+        QVERIFY(historyIsWellFormed(f.agent.history()));
+    }
+
+    void handoffModeEndEndsTheTurnAsBefore()
+    {
+        Fixture f;
+        Team team;
+        makeTriage(f, team);
+        AgentConfig triage = f.agent.config();
+        triage.handoff = HandoffMode::End;
+        f.agent.setConfig(triage);
+        f.client.enqueue(ScriptedModelClient::calls(
+            {call(u"h1"_s, u"transfer_to_billing"_s, uR"({"reason":"invoice"})"_s)}));
+        f.client.enqueue(ScriptedModelClient::text(u"never asked"_s));
+
+        const TurnResult result = f.run(u"I was charged twice"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::HandedOff);
+        QCOMPARE(result.handoff, (Handoff{u"billing"_s, u"invoice"_s}));
+        QCOMPARE(result.agent, u"triage"_s);
+        QCOMPARE(f.client.requests().size(), 1);
     }
 
     void shieldsBlockInputToolCallsAndOutput_data()

@@ -47,6 +47,9 @@ private slots:
         triage.toolTimeoutSeconds = 30;
         triage.tokenBudget = 5000;
         triage.postLoop = PostLoopMode::Summary;
+        triage.onHandoff = HandoffMode::End;
+        triage.handoffHistory = HandoffHistory::Text;
+        triage.maxHandoffs = 2;
         triage.temperature = 0.25;
         triage.maxOutputTokens = 512;
         AgentPreset billing;
@@ -84,6 +87,8 @@ private slots:
         preset.model = u"agent-model"_s;
         preset.maxIterations = 3;
         preset.toolTimeoutSeconds = 5;
+        preset.handoffHistory = HandoffHistory::Text;
+        preset.maxHandoffs = 1;
 
         const AgentConfig config = preset.configOver(session);
 
@@ -92,7 +97,10 @@ private slots:
         QCOMPARE(config.model.model, u"agent-model"_s);
         QCOMPARE(config.maxIterations, 3);
         QCOMPARE(config.toolTimeoutMs, 5000);
+        QCOMPARE(config.handoffHistory, HandoffHistory::Text);
+        QCOMPARE(config.maxHandoffs, 1);
         // What the agent does not say stays the session's.
+        QCOMPARE(config.handoff, HandoffMode::Continue);
         QCOMPARE(config.model.temperature, std::optional<double>(0.9));
         QCOMPARE(config.tokenBudget, 100);
     }
@@ -135,6 +143,13 @@ private slots:
             << agentsFile({agent(u"a"_s, {{u"temperature"_s, 3}})}) << u"agents[0].temperature"_s;
         QTest::newRow("an unknown post-loop mode")
             << agentsFile({agent(u"a"_s, {{u"post_loop"_s, u"think"_s}})}) << u"agents[0].post_loop"_s;
+        QTest::newRow("an unknown on_handoff")
+            << agentsFile({agent(u"a"_s, {{u"on_handoff"_s, u"stop"_s}})}) << u"agents[0].on_handoff"_s;
+        QTest::newRow("an unknown handoff_history")
+            << agentsFile({agent(u"a"_s, {{u"handoff_history"_s, u"some"_s}})})
+            << u"agents[0].handoff_history"_s;
+        QTest::newRow("a negative max_handoffs")
+            << agentsFile({agent(u"a"_s, {{u"max_handoffs"_s, -1}})}) << u"agents[0].max_handoffs"_s;
         QTest::newRow("duplicate names") << agentsFile({agent(u"a"_s), agent(u"b"_s), agent(u"a"_s)})
                                          << u"two agents are named \"a\": names must be unique"_s;
         QTest::newRow("a handoff to an unknown agent")

@@ -1029,6 +1029,81 @@ private slots:
         QCOMPARE(sent.value(u"temperature"_s).toDouble(-1), temperature);
     }
 
+    void aHandoffContinuesOrEndsTheTurnAsTheOptionSays_data()
+    {
+        QTest::addColumn<QStringList>("handoffArguments");
+        QTest::addColumn<int>("requests");
+        QTest::addColumn<QString>("answeredBy");
+        QTest::addColumn<QString>("outcome");
+
+        QTest::newRow("by default the turn continues as billing")
+            << QStringList() << 2 << u"billing"_s << u"answered"_s;
+        QTest::newRow("--on-handoff end ends it handed off")
+            << QStringList{u"--on-handoff"_s, u"end"_s} << 1 << u"triage"_s << u"handed_off"_s;
+        QTest::newRow("--max-handoffs 0 ends it at the first handoff")
+            << QStringList{u"--max-handoffs"_s, u"0"_s} << 1 << u"triage"_s << u"handed_off"_s;
+    }
+
+    void aHandoffContinuesOrEndsTheTurnAsTheOptionSays()
+    {
+        QFETCH(QStringList, handoffArguments);
+        QFETCH(int, requests);
+        QFETCH(QString, answeredBy);
+        QFETCH(QString, outcome);
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QString system = request.json().value(u"messages"_s)[0][u"content"_s].toString();
+            if (system == u"Route the question.")
+                stream(exchange, toolCallStream(u"transfer_to_billing"_s, u"{\"reason\":\"an invoice\"}"_s));
+            else
+                stream(exchange, textStream(u"Billing answer"_s));
+        });
+        const QString path = writeAgentsFile(u"agents.json"_s, triageAndBilling());
+        const QString eventsPath = m_dir.filePath(u"handoff-events.jsonl"_s);
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result = run(baseArguments() << u"--agents"_s << path << u"--events"_s << eventsPath
+                                               << handoffArguments << u"What do I owe?"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(m_server.requests().size() - requestsBefore, requests);
+        QFile eventsFile(eventsPath);
+        QVERIFY(eventsFile.open(QIODevice::ReadOnly));
+        const QList<QJsonObject> events = readJsonLines(eventsFile.readAll());
+        for (const QJsonObject &event : events)
+            QVERIFY2(!event.value(u"agent"_s).toString().isEmpty(),
+                     qPrintable(event.value(u"event"_s).toString()));
+        QCOMPARE(events.constFirst().value(u"agent"_s).toString(), u"triage"_s);
+        QCOMPARE(events.constLast().value(u"event"_s).toString(), u"finished"_s);
+        QCOMPARE(events.constLast().value(u"agent"_s).toString(), answeredBy);
+        QCOMPARE(events.constLast().value(u"outcome"_s).toString(), outcome);
+        if (requests == 2) {
+            QCOMPARE(result.out, "Billing answer\n"_ba);
+            const QJsonObject next = m_server.requests().constLast().json();
+            QCOMPARE(next.value(u"messages"_s)[0][u"content"_s].toString(), u"Answer invoices."_s);
+            QCOMPARE(toolNames(next), QStringList());
+        }
+    }
+
+    void aBadHandoffOptionExitsTwo_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QByteArray>("stderrPart");
+        QTest::newRow("--on-handoff stop") << QStringList{u"--on-handoff"_s, u"stop"_s} << "--on-handoff"_ba;
+        QTest::newRow("--handoff-history some")
+            << QStringList{u"--handoff-history"_s, u"some"_s} << "--handoff-history"_ba;
+        QTest::newRow("--max-handoffs -1")
+            << QStringList{u"--max-handoffs"_s, u"-1"_s} << "--max-handoffs"_ba;
+    }
+
+    void aBadHandoffOptionExitsTwo()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QByteArray, stderrPart);
+        const Run result = run(baseArguments() << arguments << u"hi"_s);
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(stderrPart), result.err.constData());
+    }
+
     void aBadAgentsFileExitsTwoNamingTheProblemBeforeAnyRequest_data()
     {
         QTest::addColumn<QByteArray>("bytes");

@@ -189,6 +189,92 @@ private slots:
         QCOMPARE(m_server->requests().constLast().json().value(u"model"_s).toString(), u"test-model"_s);
     }
 
+    void theProfilesSamplingParametersAreDefaultsTheLoopsOwnWin()
+    {
+        ProviderProfile withDefaults = profile();
+        withDefaults.defaults.temperature = 0.9;
+        withDefaults.defaults.maxOutputTokens = 100;
+        SessionSetup setup = m_session->setup().withProvider(withDefaults, apiKey);
+        setup.loop.model.temperature = 0.1;
+        m_session->apply(setup);
+
+        QCOMPARE(m_session->agent()->config().model.temperature, std::optional<double>(0.1));
+        QCOMPARE(m_session->agent()->config().model.maxOutputTokens, std::optional<int>(100));
+        QCOMPARE(m_session->agent()->config().model.model, u"test-model"_s);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"hi"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(m_server->requests().constLast().json().value(u"temperature"_s).toDouble(), 0.1);
+    }
+
+    void theSessionsLoopOptionsIncludeItsAgents()
+    {
+        SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
+        setup.agents = handoffRoster();
+        setup.agent = u"triage"_s;
+        m_session->apply(setup);
+
+        QCOMPARE(m_session->agentConfig().name, u"triage"_s);
+        QCOMPARE(m_session->agentConfig().maxIterations, 3);
+        QCOMPARE(m_session->agentConfig().systemPrompt, u"You route questions."_s);
+        QCOMPARE(m_session->agent()->config().maxIterations, 3);
+    }
+
+    void aHandoffContinuesOverHttpWithTheNextAgentsInstructionsToolsAndModel()
+    {
+        SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
+        setup.tools.names = {u"calculator"_s, u"current_time"_s};
+        setup.agents = handoffRoster();
+        setup.agent = u"triage"_s;
+        m_session->apply(setup);
+        m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            if (messages.first()[u"content"_s].toString() == u"You route questions.") {
+                const QJsonObject call{
+                    {u"id"_s, u"h1"_s},
+                    {u"type"_s, u"function"_s},
+                    {u"function"_s, QJsonObject{{u"name"_s, u"transfer_to_billing"_s},
+                                                {u"arguments"_s, uR"({"reason":"an invoice"})"_s}}}};
+                QJsonObject completion = openAiCompletion({}, u"test-model"_s);
+                QJsonArray choices = completion.value(u"choices"_s).toArray();
+                QJsonObject choice = choices.at(0).toObject();
+                QJsonObject message = choice.value(u"message"_s).toObject();
+                message.insert(u"tool_calls"_s, QJsonArray{call});
+                choice.insert(u"message"_s, message);
+                choice.insert(u"finish_reason"_s, u"tool_calls"_s);
+                choices[0] = choice;
+                completion.insert(u"choices"_s, choices);
+                exchange.respondJson(200, completion);
+            } else {
+                exchange.respondJson(200, openAiCompletion(u"Your invoice is paid."_s, u"billing-model"_s));
+            }
+        });
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(m_session->send(u"I was charged twice"_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        const auto result = finished.first().first().value<TurnResult>();
+        QVERIFY2(result.outcome == TurnOutcome::Answered, qPrintable(result.error));
+        QCOMPARE(result.agent, u"billing"_s);
+        QCOMPARE(m_server->requests().size(), 2);
+        const QJsonObject next = m_server->requests().at(1).json();
+        QCOMPARE(next.value(u"model"_s).toString(), u"billing-model"_s);
+        const QJsonArray messages = next.value(u"messages"_s).toArray();
+        QCOMPARE(messages.at(0)[u"content"_s].toString(), u"You answer invoices."_s);
+        QCOMPARE(messages.at(1)[u"content"_s].toString(), u"I was charged twice"_s);
+        QCOMPARE(messages.at(2)[u"tool_calls"_s][0][u"function"_s][u"name"_s].toString(),
+                 u"transfer_to_billing"_s);
+        QCOMPARE(messages.at(3)[u"role"_s].toString(), u"tool"_s);
+        QStringList tools;
+        for (const QJsonValue &tool : next.value(u"tools"_s).toArray())
+            tools.append(tool[u"function"_s][u"name"_s].toString());
+        QCOMPARE(tools, (QStringList{u"current_time"_s, u"transfer_to_triage"_s}));
+        // The next turn starts as the session's agent again, with its own tools.
+        QCOMPARE(m_session->agent()->config().name, u"triage"_s);
+        QCOMPARE(m_session->workbench()->names(), (QStringList{u"calculator"_s, u"transfer_to_billing"_s}));
+    }
+
     void whileAnAnswerStreamsItsTokensAreEstimatedUntilTheRealCountArrives()
     {
         QList<qint64> estimates;
@@ -992,6 +1078,26 @@ private:
                 return node;
         }
         return -1;
+    }
+
+    // triage may hand the turn to billing, and billing back.
+    static AgentRoster handoffRoster()
+    {
+        AgentPreset triage;
+        triage.name = u"triage"_s;
+        triage.instructions = u"You route questions."_s;
+        triage.tools = QStringList{u"calculator"_s};
+        triage.handoffs = {u"billing"_s};
+        triage.maxIterations = 3;
+        AgentPreset billing;
+        billing.name = u"billing"_s;
+        billing.instructions = u"You answer invoices."_s;
+        billing.model = u"billing-model"_s;
+        billing.tools = QStringList{u"current_time"_s};
+        billing.handoffs = {u"triage"_s};
+        AgentRoster roster;
+        roster.agents = {triage, billing};
+        return roster;
     }
 
     ProviderProfile profile() const

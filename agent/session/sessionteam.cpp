@@ -1,0 +1,34 @@
+#include "agent/session/sessionteam.h"
+
+#include "agent/tools/workbench.h"
+
+namespace Loopscope {
+
+SessionTeam::SessionTeam(const AgentRoster *roster, Configure configure, Equip equip)
+    : m_roster(roster)
+    , m_configure(std::move(configure))
+    , m_equip(std::move(equip))
+{
+    Q_ASSERT(roster && m_configure && m_equip);
+}
+
+SessionTeam::~SessionTeam() = default;
+
+std::optional<AgentTeam::Member> SessionTeam::member(const QString &name)
+{
+    const AgentPreset *preset = m_roster->find(name);
+    if (!preset)
+        return std::nullopt;
+    auto workbench = std::make_unique<Workbench>();
+    m_equip(*workbench, *preset);
+    Member member{m_configure(*preset), workbench.get()};
+    m_workbenches.push_back(std::move(workbench));
+    return member;
+}
+
+void SessionTeam::release()
+{
+    m_workbenches.clear();
+}
+
+} // namespace Loopscope

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "agent/loop/agentpreset.h"
+#include "agent/loop/agentteam.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace Loopscope {
+
+class Workbench;
+
+/*!
+    The agents of a session's agents file as a turn may be handed to them: each
+    made when the turn reaches it, with its options laid over the session's and
+    its own tools (and handoffs). The session says how both are made; the team
+    keeps the workbenches it hands out until release(), once the turn has ended.
+*/
+class SessionTeam final : public AgentTeam
+{
+public:
+    using Configure = std::function<AgentConfig(const AgentPreset &)>;
+    using Equip = std::function<void(Workbench &, const AgentPreset &)>;
+
+    // \a roster must outlive the team.
+    SessionTeam(const AgentRoster *roster, Configure configure, Equip equip);
+    ~SessionTeam() override;
+
+    std::optional<Member> member(const QString &name) override;
+    // Lets go of the workbenches handed out; only while no turn runs.
+    void release();
+
+private:
+    const AgentRoster *m_roster;
+    Configure m_configure;
+    Equip m_equip;
+    std::vector<std::unique_ptr<Workbench>> m_workbenches;
+};
+
+} // namespace Loopscope
