@@ -1016,6 +1016,13 @@ Exit codes:
         <source>%1 check: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>The turn ends here: it reached its limit of %n handoff(s).</source>
+        <translation>
+            <numerusform>The turn ends here: it reached its limit of %n handoff.</numerusform>
+            <numerusform>The turn ends here: it reached its limit of %n handoffs.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::AsyncTool</name>
@@ -1068,6 +1075,31 @@ Exit codes:
     </message>
     <message>
         <source>Cannot attach &apos;%1&apos;: it is %2 (%3), not an image (PNG, JPEG, WebP, GIF), a text file or a PDF.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+
+[Truncated by Loopscope: only the first %1 of its %2 characters are attached.]</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::AttachmentParts</name>
+    <message>
+        <source>The image &apos;%1&apos; (%2, %3) is over what the provider takes, and Loopscope cannot scale it here: %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The image &apos;%1&apos; (%2, %3) is over what the provider takes, and scaling it down did not bring it within %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>from %1×%2 %3, %4 (sha256 %5)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1126,6 +1158,29 @@ Exit codes:
     </message>
     <message>
         <source>Could not make the workspace folder &quot;%1&quot;%2. The file tools cannot work until it exists or another folder is chosen in Settings → Tools.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model %1 is known to read text only, and the message has an image: choose a model that reads images, leave the image out, or send it anyway (loopscope run --send-images-anyway).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::ClientAssertion</name>
+    <message>
+        <source>the signing algorithm “%1” is not supported (ES256 or RS256)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the private key is not a PEM private key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the private key does not fit the algorithm %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the assertion could not be signed</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1752,6 +1807,10 @@ Status: %2 %3
         <source>HTTP %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>HTTP %1 again after %2 sign-ins: giving up on this request</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::JsonBodyDecoder</name>
@@ -1952,6 +2011,34 @@ Status: %2 %3
     </message>
 </context>
 <context>
+    <name>Loopscope::KnowledgeSearchTool</name>
+    <message>
+        <source>the knowledge base &quot;%1&quot; cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the knowledge base &quot;%1&quot; cannot be searched: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The query is empty: say in a few words what to look for.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No passage shares a word with &quot;%1&quot;. Try other words.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[%1] %2 (lines %3-%4, knowledge base %5, score %6)
+%7</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::LineDiff</name>
     <message numerus="yes">
         <source>… %n more line(s) of the diff not shown</source>
@@ -1962,6 +2049,123 @@ Status: %2 %3
     </message>
     <message>
         <source>Too much changed to match the lines up: the old text is shown removed and the new one added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::LoopbackReceiver</name>
+    <message>
+        <source>Loopscope received the answer of the sign-in. You can close this page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::McpAuthorizer</name>
+    <message>
+        <source>sign-in failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server&apos;s protected resource metadata names another resource (%1), not %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the protected resource metadata names no usable authorization server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization server %1 publishes no metadata</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>using the sign-in kept for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>client credentials need a client id in the server&apos;s “oauth” settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization server publishes no metadata</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization server %1 does not offer PKCE with S256, which MCP requires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no port on 127.0.0.1 could receive the sign-in: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refreshing the access token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization server %1 offers no dynamic client registration; set a client id in the server&apos;s “oauth” settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization server refused to register Loopscope (HTTP %1%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>opening the browser to sign in at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>nobody signed in within %n minute(s)</source>
+        <translation>
+            <numerusform>nobody signed in within %n minute</numerusform>
+            <numerusform>nobody signed in within %n minutes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the sign-in came back with a state that does not match the request (refused)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization server refused the sign-in: %1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sign-in came back without an authorization code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the browser came back from the sign-in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization server refused the token request (HTTP %1%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the authorization server issued a token of type “%1”, not a bearer token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>signed in at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>signed in at %1 with scope “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sign-in is kept in memory for this run only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sign-in is kept in memory for this run only: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the private key file %1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the private key file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2083,6 +2287,10 @@ Status: %2 %3
         <source>The MCP server “%1” supports MCP versions %2, none of which Loopscope supports (it supports %3).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The MCP server “%1” wants authorisation (HTTP %2), and signing in did not succeed: %3. If it takes a token instead, add an Authorization header in its settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::McpConfigImport</name>
@@ -2178,6 +2386,10 @@ Status: %2 %3
         <source>Cannot read %1: %2.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>it %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::McpHub</name>
@@ -2187,6 +2399,29 @@ Status: %2 %3
     </message>
     <message>
         <source>The MCP server “%1” could not start: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::McpOAuthSettings</name>
+    <message>
+        <source>has an “oauth” entry that is not an object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an “oauth” entry whose “%1” is not a string.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an OAuth signing algorithm “%1” that is not supported (ES256 or RS256).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has a client metadata URL that is not an https:// address with a path: “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an unknown OAuth grant “%1” (authorization_code or client_credentials).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2313,6 +2548,10 @@ Status: %2 %3
     </message>
     <message>
         <source>A removed MCP secret (%1) stayed where it was kept: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the OAuth client secret</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -6875,6 +7114,17 @@ started at +%4 %5</source>
     </message>
 </context>
 <context>
+    <name>Loopscope::UrlOpener</name>
+    <message>
+        <source>the browser command “%1” from $BROWSER could not be started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no browser could be opened; set $BROWSER or open this address yourself: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::WriteFileTool</name>
     <message>
         <source>The content is %1 bytes, more than the %2 bytes write_file accepts.</source>
@@ -7501,26 +7751,6 @@ The API key is read from an environment variable, never from the command line.
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>MCP servers: their tools join the built-in ones. They run only with an explicit
---approve all, which also accepts their forms (elicitations) with the fields&apos;
-default values, or declines a form whose required fields have none; otherwise
-their calls are denied (the model is told) and every form is declined. The
-servers end with the run.
-
-Exit codes:
-  0    the agent answered (or handed off to another agent), also when the
-       iteration limit forced the last answer without tools (outcome
-       forced_final in the finished event; a note on stderr says so)
-  1    the provider could not be reached or answered with an error
-  2    bad usage: unknown option or value, missing API key, unwritable file
-  3    limit reached: no answer within the iteration limit, too many tool
-       errors in a row, or the token budget was used up
-  4    a safety shield blocked the input or the answer
-  130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly
-</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>cannot write the events to &quot;%1&quot;: %2; the rest of the stream is lost</source>
         <translation type="unfinished"></translation>
     </message>
@@ -7542,6 +7772,67 @@ Exit codes:
     </message>
     <message>
         <source>The agent of --agents to run as (default: the file&apos;s first).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP servers: their tools join the built-in ones. They run only with an explicit
+--approve all, which also accepts their forms (elicitations) with the fields&apos;
+default values, or declines a form whose required fields have none; otherwise
+their calls are denied (the model is told) and every form is declined. The
+servers end with the run.
+
+Exit codes:
+  0    the agent answered (or handed off to another agent), also when the
+       iteration limit forced the last answer without tools (outcome
+       forced_final in the finished event; a note on stderr says so)
+  1    the provider could not be reached or answered with an error
+  2    bad usage: unknown option or value, missing API key, unwritable file,
+       a file --attach cannot send, an image for a model known to read text only
+  3    limit reached: no answer within the iteration limit, too many tool
+       errors in a row, or the token budget was used up
+  4    a safety shield blocked the input or the answer
+  130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What an agent&apos;s transfer_to_NAME does: continue (the same turn goes on as that agent) or end (the turn ends, handed off). Default: continue; an agent&apos;s on_handoff wins.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the agent handed to sees: all (the whole conversation) or text (without the tool calls of the agent that handed off). Default: all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The most handoffs that continue one turn; the next one ends it (default 5).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A knowledge base (see loopscope knowledge) the model may search with knowledge_search, which only reads and always runs. Repeatable. An unknown base is bad usage.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send a file with the prompt (repeatable): an image (PNG, JPEG, WebP, GIF) as an image, a text, Markdown, code, JSON or CSV file or a PDF&apos;s text as text. A file that cannot be sent is bad usage.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send attached images even to a model known to read text only (refused by default, before any request).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--on-handoff takes continue or end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--handoff-history takes all or text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--max-handoffs takes a number from 0 to 100</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no knowledge base named &quot;%1&quot; (see loopscope knowledge list)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
