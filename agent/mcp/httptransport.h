@@ -23,7 +23,6 @@ QT_END_NAMESPACE
 
 namespace Loopscope {
 
-
 /*!
     An MCP server behind a Streamable HTTP endpoint: every message is a POST
     whose answer is JSON or an SSE stream that may carry the server's own

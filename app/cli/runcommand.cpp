@@ -210,9 +210,10 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     mcpOptions.addTo(parser);
     const LimitOptions limitOptions(true);
     limitOptions.addTo(parser);
-    parser.addOptions({system, agentsFile, agentName, onHandoff, handoffHistory, maxHandoffs, maxIterations,
-                       postLoop, noStream, tools, workspace, approve, approveTools, fetchPrivate, knowledge, events,
-                       traceOut, session, attach, sendImagesAnyway});
+    parser.addOptions({system,      agentsFile,    agentName,    onHandoff,    handoffHistory,
+                       maxHandoffs, maxIterations, postLoop,     noStream,     tools,
+                       workspace,   approve,       approveTools, fetchPrivate, knowledge,
+                       events,      traceOut,      session,      attach,       sendImagesAnyway});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
     QTextStream out(stdout);
