@@ -138,14 +138,11 @@ ToolResult KnowledgeSearchTool::resultFor(const KnowledgeSearchRecord &record)
     for (qsizetype i = 0; i < record.hits.size(); ++i) {
         const RetrievedPassage &passage = record.hits.at(i);
         const KnowledgeHit &hit = passage.hit;
+        // One pass: a path or passage holding "%5" stays as it is.
         parts.append(tr("[%1] %2 (lines %3-%4, knowledge base %5, score %6)\n%7")
-                         .arg(i + 1)
-                         .arg(hit.path)
-                         .arg(hit.startLine)
-                         .arg(hit.endLine)
-                         .arg(passage.base)
-                         .arg(hit.bm25, 0, 'g', 4)
-                         .arg(hit.text));
+                         .arg(QString::number(i + 1), hit.path, QString::number(hit.startLine),
+                              QString::number(hit.endLine), passage.base, QString::number(hit.bm25, 'g', 4),
+                              hit.text));
     }
     result.content = parts.join(u"\n\n"_s);
     return result;

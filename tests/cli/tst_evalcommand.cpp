@@ -294,15 +294,7 @@ private slots:
         const Run result = run(providerArguments() << suite);
 
         QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
-        const QJsonArray parts = m_server.requests()
-                                     .constLast()
-                                     .json()
-                                     .value(u"messages"_s)
-                                     .toArray()
-                                     .last()
-                                     .toObject()
-                                     .value(u"content"_s)
-                                     .toArray();
+        const QJsonArray parts = m_server.requests().constLast().lastMessageParts();
         QCOMPARE(parts.size(), 2);
         const QString attached = parts.at(0).toObject().value(u"text"_s).toString();
         QVERIFY2(attached.contains(u"orders.csv"_s) && attached.contains(u"1001,42.50"_s),

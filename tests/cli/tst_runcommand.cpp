@@ -1172,15 +1172,7 @@ private slots:
                                                << u"What is attached?"_s);
 
         QCOMPARE(result.exitCode, 0);
-        const QJsonArray parts = m_server.requests()
-                                     .constLast()
-                                     .json()
-                                     .value(u"messages"_s)
-                                     .toArray()
-                                     .last()
-                                     .toObject()
-                                     .value(u"content"_s)
-                                     .toArray();
+        const QJsonArray parts = m_server.requests().constLast().lastMessageParts();
         QCOMPARE(parts.size(), 3);
         const QString url
             = parts.at(0).toObject().value(u"image_url"_s).toObject().value(u"url"_s).toString();

@@ -338,6 +338,11 @@ QJsonObject HttpRequestRecord::json() const
     return QJsonDocument::fromJson(body).object();
 }
 
+QJsonArray HttpRequestRecord::lastMessageParts() const
+{
+    return json().value(u"messages"_s).toArray().last().toObject().value(u"content"_s).toArray();
+}
+
 namespace Internal {
 
 /*

@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
@@ -44,6 +45,8 @@ struct HttpRequestRecord
     bool hasHeader(QByteArrayView name) const;
     // The body parsed as a JSON object; empty when it is not one.
     QJsonObject json() const;
+    // The content parts of the last message of an OpenAI chat request (an array); empty otherwise.
+    QJsonArray lastMessageParts() const;
 
     bool operator==(const HttpRequestRecord &other) const = default;
 };
