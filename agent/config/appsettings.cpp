@@ -22,6 +22,8 @@ const QString MaxParallelToolsKey = u"loop/maxParallelTools"_s;
 const QString MaxToolCallsKey = u"loop/maxToolCallsPerResponse"_s;
 const QString PostLoopKey = u"loop/postLoop"_s;
 const QString ToolTimeoutKey = u"loop/toolTimeoutMs"_s;
+const QString CompactionKey = u"loop/compaction"_s;
+const QString CompactAtPercentKey = u"loop/compactAtPercent"_s;
 const QString SystemPromptKey = u"loop/systemPrompt"_s;
 const QString ReadTimeoutKey = u"loop/providerReadTimeoutMs"_s;
 const QString MaxResponseMbKey = u"loop/maxResponseMb"_s;
@@ -72,6 +74,10 @@ AgentConfig AppSettings::agentConfig() const
     config.postLoop
         = postLoopModeFromName(m_settings->value(PostLoopKey).toString()).value_or(defaults.postLoop);
     config.systemPrompt = m_settings->value(SystemPromptKey, defaults.systemPrompt).toString();
+    config.compaction = compactionStrategyFromName(m_settings->value(CompactionKey).toString())
+                            .value_or(defaults.compaction);
+    config.compactAtPercent
+        = std::min(positiveInt(*m_settings, CompactAtPercentKey, defaults.compactAtPercent), 100);
     return config;
 }
 
@@ -86,6 +92,9 @@ void AppSettings::setAgentConfig(const AgentConfig &config)
     setOrRemove(*m_settings, PostLoopKey, postLoopModeName(config.postLoop),
                 postLoopModeName(defaults.postLoop));
     setOrRemove(*m_settings, SystemPromptKey, config.systemPrompt, defaults.systemPrompt);
+    setOrRemove(*m_settings, CompactionKey, compactionStrategyName(config.compaction),
+                compactionStrategyName(defaults.compaction));
+    setOrRemove(*m_settings, CompactAtPercentKey, config.compactAtPercent, defaults.compactAtPercent);
 }
 
 int AppSettings::providerReadTimeoutMs() const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/conversation/attachment.h"
+#include "agent/loop/agentconfig.h"
 #include "agent/replay/recordedturn.h"
 
 #include <QJsonObject>
@@ -75,6 +76,8 @@ struct EvalCase
     EvalProvider provider;
     QStringList tools; // built-in tools by name
     std::optional<int> maxIterations;
+    std::optional<qint64> contextWindow;          // as --context-window
+    std::optional<CompactionStrategy> compaction; // as --compact
     bool approveAll = true;        // nobody is there to ask: built-in tools run unless "approve": "none"
     QList<Attachment> attachments; // sent with the prompt, read when the suite is
 

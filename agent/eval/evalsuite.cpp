@@ -17,18 +17,19 @@ namespace Loopscope {
 
 namespace {
 
-const QStringList caseFields = {u"name"_s,       u"prompt"_s,     u"system"_s,         u"provider"_s,
-                                u"base_url"_s,   u"model"_s,      u"api_key_env"_s,    u"session"_s,
-                                u"turn"_s,       u"live_tools"_s, u"tools"_s,          u"workspace"_s,
-                                u"approve"_s,    u"expect"_s,     u"max_iterations"_s, u"timeout_seconds"_s,
-                                u"attachments"_s};
+const QStringList caseFields
+    = {u"name"_s,        u"prompt"_s,         u"system"_s,         u"provider"_s,
+       u"base_url"_s,    u"model"_s,          u"api_key_env"_s,    u"session"_s,
+       u"turn"_s,        u"live_tools"_s,     u"tools"_s,          u"workspace"_s,
+       u"approve"_s,     u"expect"_s,         u"max_iterations"_s, u"timeout_seconds"_s,
+       u"attachments"_s, u"context_window"_s, u"compact"_s};
 const QStringList expectFields = {u"answer_contains"_s, u"answer_matches"_s, u"tool_called"_s,
                                   u"tool_not_called"_s, u"max_iterations"_s, u"no_error_results"_s,
                                   u"max_cost_usd"_s,    u"outcome"_s,        u"reproduced"_s};
 // What a replay takes from its recording, so a case may not set it.
-const QStringList liveOnlyFields
-    = {u"prompt"_s,      u"system"_s, u"provider"_s, u"base_url"_s,       u"model"_s,
-       u"api_key_env"_s, u"tools"_s,  u"approve"_s,  u"max_iterations"_s, u"attachments"_s};
+const QStringList liveOnlyFields = {u"prompt"_s,         u"system"_s,      u"provider"_s,       u"base_url"_s,
+                                    u"model"_s,          u"api_key_env"_s, u"tools"_s,          u"approve"_s,
+                                    u"max_iterations"_s, u"attachments"_s, u"context_window"_s, u"compact"_s};
 
 QStringList outcomeNames()
 {
@@ -318,6 +319,14 @@ std::optional<EvalCase> readCase(const QJsonObject &object, const QDir &folder, 
             }
         }
         evalCase.maxIterations = fields.integer(u"max_iterations"_s, 1, 1000);
+        evalCase.contextWindow = fields.integer(u"context_window"_s, 1, 100'000'000);
+        if (const auto compact = fields.string(u"compact"_s)) {
+            evalCase.compaction = compactionStrategyFromName(*compact);
+            if (!evalCase.compaction)
+                fields.fail(
+                    EvalSuite::tr("\"compact\" takes \"auto\", \"trim-tool-results\", \"drop-oldest\" or "
+                                  "\"off\""));
+        }
         // Read now, so that a file that cannot be sent fails the suite before any case runs.
         for (const QString &path : fields.strings(u"attachments"_s)) {
             if (fields.failed())

@@ -159,6 +159,7 @@ QString noticeLabel(TurnNotice::Kind kind)
     case TurnNotice::Kind::Recovered: return ExportText::tr("Recovered by retrying");
     case TurnNotice::Kind::RetriesFailed: return ExportText::tr("Retrying did not help");
     case TurnNotice::Kind::ContextFull: return ExportText::tr("Context nearly full");
+    case TurnNotice::Kind::Compacted: return ExportText::tr("Compacted");
     }
     return {};
 }

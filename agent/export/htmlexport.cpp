@@ -628,7 +628,8 @@ QString noticeClass(TurnNotice::Kind kind)
     case TurnNotice::Kind::Info:
     case TurnNotice::Kind::Retry:
     case TurnNotice::Kind::Recovered:
-    case TurnNotice::Kind::ContextFull: break;
+    case TurnNotice::Kind::ContextFull:
+    case TurnNotice::Kind::Compacted: break;
     }
     return u"notice"_s;
 }

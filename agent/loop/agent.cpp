@@ -4,8 +4,10 @@
 #include "agent/safety/shield.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/turnnodefinder.h"
 
 #include <QJsonDocument>
+#include <QLocale>
 #include <QPointer>
 #include <QSet>
 
@@ -50,6 +52,11 @@ struct Agent::Turn
     // whether it begins with the system message.
     bool ownView = false;
     bool systemInView = false;
+    // A compaction changed what the next request carries: it cannot be recorded as an extension.
+    bool compactedSinceRecorded = false;
+    // The characters of the last request sent, when its window is known: the provider's count of
+    // its tokens calibrates the estimates.
+    qint64 sentCharacters = 0;
 };
 
 Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *parent)
@@ -149,6 +156,7 @@ bool Agent::setHistory(const QList<Message> &history)
     if (isRunning())
         return false;
     m_history = history;
+    m_compaction = {};
     return true;
 }
 
@@ -171,6 +179,7 @@ bool Agent::send(const QString &userText, const QList<Attachment> &attachments)
     TurnData data;
     data.agentName = m_config.name;
     data.input = userText;
+    data.messagesBefore = TurnNodeFinder::messagesBefore(m_history, m_history.size());
     m_turn->partStart = m_history.size();
     m_turn->traceNode = m_trace->begin(-1, TraceKind::Turn, userText.simplified().left(80), now(), data);
     m_turn->result.traceNode = m_turn->traceNode;
@@ -224,7 +233,9 @@ void Agent::startIteration()
     emitEvent(AgentEvent::Kind::IterationStarted, turn.iterationNode, {}, {}, false,
               IterationStartedInfo{m_config.maxIterations, wrapUp, turn.toolsOffered});
 
-    consultModelInterceptors(0, buildRequest(false), false, false);
+    ModelRequest request = buildRequest(false);
+    if (fitContext(request, turn.iterationNode))
+        consultModelInterceptors(0, std::move(request), false, false);
 }
 
 ModelRequest Agent::buildRequest(bool reflection)
@@ -272,6 +283,32 @@ ModelRequest Agent::buildRequest(bool reflection)
     request.toolChoice = (reflection || !m_turn->toolsOffered) && !request.tools.isEmpty() ? ToolChoice::None
                                                                                            : ToolChoice::Auto;
     return request;
+}
+
+bool Agent::fitContext(ModelRequest &request, int parent)
+{
+    Turn &turn = *m_turn;
+    const ContextFitter::Result fitted = ContextFitter(m_estimator, m_config).fit(request, m_compaction);
+    if (fitted.compacted) {
+        CompactionData data{fitted.strategy, fitted.window, fitted.tokensBefore, fitted.tokensAfter,
+                            QJsonObject{{u"replaced"_s, fitted.replacedJson()}}};
+        const QLocale locale;
+        //: A trace node: the request's estimated tokens before and after a compaction
+        const QString label
+            = tr("Compaction: %1 → %2 tokens")
+                  .arg(locale.toString(fitted.tokensBefore), locale.toString(fitted.tokensAfter));
+        const int node = m_trace->begin(parent, TraceKind::Compaction, label, now(), std::move(data));
+        m_trace->finish(node, TraceStatus::Ok, now());
+        turn.compactedSinceRecorded = true;
+        emitEvent(AgentEvent::Kind::Compaction, node, {}, {}, false,
+                  CompactionInfo{fitted.strategy, fitted.window, fitted.tokensBefore, fitted.tokensAfter});
+    }
+    if (fitted.fits)
+        return true;
+    const QString reason = ContextFitter::refusal(fitted, m_config.compaction);
+    recordError(parent, u"context_window"_s, reason);
+    finishTurn(TurnOutcome::Failed, {}, reason);
+    return false;
 }
 
 // ---------------------------------------------------------------------------
@@ -340,6 +377,7 @@ void Agent::dispatchModelCall(ModelRequest request, bool edited, bool reflection
     data.provider = m_client->providerName();
     data.model = request.options.model;
     data.request = recordRequest(request, edited);
+    turn.sentCharacters = request.options.contextWindow ? TokenEstimator::characters(request) : 0;
     if (edited && turn.requestBeforeInterceptors != request)
         data.originalRequest = turn.requestBeforeInterceptors;
     data.editedByInterceptor = edited;
@@ -364,7 +402,7 @@ RecordedRequest Agent::recordRequest(const ModelRequest &request, bool edited)
     RecordedRequest recorded;
     if (turn.lastRecorded.messageCount() == 0)
         recorded = RecordedRequest(request);
-    else if (!edited && !turn.lastEdited && system == turn.lastSystem)
+    else if (!edited && !turn.lastEdited && system == turn.lastSystem && !turn.compactedSinceRecorded)
         // During a turn the history only grows: a call as built resends the last one and adds to it.
         recorded = RecordedRequest::extending(turn.lastRecorded, request);
     else
@@ -372,6 +410,7 @@ RecordedRequest Agent::recordRequest(const ModelRequest &request, bool edited)
     turn.lastRecorded = recorded;
     turn.lastSystem = system;
     turn.lastEdited = edited;
+    turn.compactedSinceRecorded = false;
     return recorded;
 }
 
@@ -469,6 +508,7 @@ void Agent::onModelResponse(const ModelResponse &received)
     });
     m_trace->finish(callNode, TraceStatus::Ok, now());
     turn.result.usage += response.usage;
+    m_estimator.calibrate(std::exchange(turn.sentCharacters, 0), response.usage.inputTokens);
     emitEvent(AgentEvent::Kind::ModelResponse, callNode, response.text, {}, false,
               ModelResponseInfo{response.finishReason, int(response.toolCalls.size()), response.usage});
 
@@ -775,7 +815,8 @@ void Agent::runPostLoop()
         turn.reflecting = true;
         turn.reflectionNode
             = m_trace->begin(turn.traceNode, TraceKind::Reflection, tr("Reflection"), now(), TextData{});
-        consultModelInterceptors(0, buildRequest(true), false, true);
+        if (ModelRequest request = buildRequest(true); fitContext(request, turn.reflectionNode))
+            consultModelInterceptors(0, std::move(request), false, true);
         return;
     case PostLoopMode::Summary: {
         QStringList lines;

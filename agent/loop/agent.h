@@ -3,6 +3,7 @@
 #include "agent/loop/agentconfig.h"
 #include "agent/loop/agentevent.h"
 #include "agent/loop/agentteam.h"
+#include "agent/loop/contextbudget.h"
 #include "agent/loop/interceptor.h"
 #include "agent/loop/toolphase.h"
 #include "agent/loop/turngate.h"
@@ -95,6 +96,9 @@ private:
     void connectClient();
     void startIteration();
     ModelRequest buildRequest(bool reflection);
+    // Makes \a request fit the context window (a Compaction node under \a parent when it left
+    // something out); false when it cannot, and the turn has ended with the reason.
+    bool fitContext(ModelRequest &request, int parent);
     RecordedRequest recordRequest(const ModelRequest &request, bool edited);
     void consultModelInterceptors(int interceptorIndex, ModelRequest request, bool edited, bool reflection);
     void dispatchModelCall(ModelRequest request, bool edited, bool reflection);
@@ -150,6 +154,9 @@ private:
     QList<std::shared_ptr<const Shield>> m_shields;
     QList<Interceptor *> m_interceptors;
     QList<Message> m_history;
+    // What the requests leave out of m_history to fit the window, for the rest of the conversation.
+    Compaction m_compaction;
+    TokenEstimator m_estimator;
     std::unique_ptr<Turn> m_turn;
     quint64 m_turnSerial = 0;
     State m_state = State::Idle;

@@ -51,6 +51,23 @@ std::optional<HandoffHistory> handoffHistoryFromName(const QString &name)
     return valueNamed(HandoffHistoryNames, name);
 }
 
+constexpr EnumName<CompactionStrategy> CompactionStrategyNames[] = {
+    {CompactionStrategy::Auto, u"auto"},
+    {CompactionStrategy::TrimToolResults, u"trim-tool-results"},
+    {CompactionStrategy::DropOldest, u"drop-oldest"},
+    {CompactionStrategy::Off, u"off"},
+};
+
+QString compactionStrategyName(CompactionStrategy strategy)
+{
+    return nameOf(CompactionStrategyNames, strategy);
+}
+
+std::optional<CompactionStrategy> compactionStrategyFromName(const QString &name)
+{
+    return valueNamed(CompactionStrategyNames, name);
+}
+
 QJsonObject AgentConfig::toJson() const
 {
     return {{u"name"_s, name},
@@ -70,6 +87,8 @@ QJsonObject AgentConfig::toJson() const
             {u"handoff"_s, handoffModeName(handoff)},
             {u"handoffHistory"_s, handoffHistoryName(handoffHistory)},
             {u"maxHandoffs"_s, maxHandoffs},
+            {u"compactAtPercent"_s, compactAtPercent},
+            {u"compaction"_s, compactionStrategyName(compaction)},
             {u"wrapUpNote"_s, wrapUpNote},
             {u"finalIterationNote"_s, finalIterationNote},
             {u"fallbackMessage"_s, fallbackMessage}};
@@ -109,6 +128,8 @@ AgentConfig AgentConfig::fromJson(const QJsonObject &json)
     c.handoffHistory
         = handoffHistoryFromName(json.value(u"handoffHistory"_s).toString()).value_or(c.handoffHistory);
     integer(u"maxHandoffs", c.maxHandoffs);
+    integer(u"compactAtPercent", c.compactAtPercent);
+    c.compaction = compactionStrategyFromName(json.value(u"compaction"_s).toString()).value_or(c.compaction);
     str(u"wrapUpNote", c.wrapUpNote);
     str(u"finalIterationNote", c.finalIterationNote);
     str(u"fallbackMessage", c.fallbackMessage);

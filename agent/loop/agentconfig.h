@@ -32,6 +32,16 @@ enum class HandoffHistory {
 QString handoffHistoryName(HandoffHistory history);
 std::optional<HandoffHistory> handoffHistoryFromName(const QString &name);
 
+/*! What the loop does when a request would fill too much of the model's context window. */
+enum class CompactionStrategy {
+    Auto,            // trim old tool results, then drop the oldest turns if that is not enough
+    TrimToolResults, // old tool results become a stub naming the call and the tokens saved
+    DropOldest,      // the oldest turns are left out of the request
+    Off,             // nothing is left out; a request over the window is still refused before it goes
+};
+QString compactionStrategyName(CompactionStrategy strategy);
+std::optional<CompactionStrategy> compactionStrategyFromName(const QString &name);
+
 /*! Everything that shapes one agent's loop. The defaults are what a new user gets. */
 struct AgentConfig
 {
@@ -60,6 +70,10 @@ struct AgentConfig
     HandoffHistory handoffHistory = HandoffHistory::All;
     // The handoffs one turn may make; the one after them ends the turn as HandoffMode::End does.
     int maxHandoffs = 5;
+    // Before each request its size is estimated against the model's context window
+    // (model.contextWindow; no check without one): over this share a compaction runs.
+    int compactAtPercent = 80;
+    CompactionStrategy compaction = CompactionStrategy::Auto;
 
     // %1: iterations remaining including this one.
     QString wrapUpNote = QStringLiteral(

@@ -10,9 +10,9 @@ namespace {
 
 // In the order of AgentEvent::Kind; the names are the `event` field of the JSON Lines format.
 constexpr std::array kindNames{
-    u"turn_started",   u"iteration_started", u"model_request", u"text_delta", u"model_response",
-    u"tool_call",      u"tool_progress",     u"tool_result",   u"retry",      u"error",
-    u"shield_blocked", u"reflection",        u"summary",       u"handoff",    u"finished",
+    u"turn_started",  u"iteration_started", u"model_request", u"text_delta", u"model_response", u"tool_call",
+    u"tool_progress", u"tool_result",       u"retry",         u"error",      u"shield_blocked", u"reflection",
+    u"summary",       u"handoff",           u"compaction",    u"finished",
 };
 static_assert(kindNames.size() == std::size_t(AgentEvent::Kind::TurnFinished) + 1,
               "every AgentEvent::Kind needs a name");
@@ -76,6 +76,14 @@ void insertPayload(QJsonObject &json, const ErrorInfo &info)
 void insertPayload(QJsonObject &json, const HandoffInfo &info)
 {
     json.insert(u"target"_s, info.target);
+}
+
+void insertPayload(QJsonObject &json, const CompactionInfo &info)
+{
+    json.insert(u"strategy"_s, info.strategy);
+    json.insert(u"contextWindow"_s, info.window);
+    json.insert(u"tokensBefore"_s, info.tokensBefore);
+    json.insert(u"tokensAfter"_s, info.tokensAfter);
 }
 
 void insertPayload(QJsonObject &json, const TurnFinishedInfo &info)

@@ -71,6 +71,15 @@ struct HandoffInfo
     bool operator==(const HandoffInfo &) const = default;
 };
 
+struct CompactionInfo
+{
+    QString strategy;
+    qint64 window = 0;
+    qint64 tokensBefore = 0;
+    qint64 tokensAfter = 0;
+    bool operator==(const CompactionInfo &) const = default;
+};
+
 struct TurnFinishedInfo
 {
     TurnOutcome outcome = TurnOutcome::Answered;
@@ -82,7 +91,7 @@ struct TurnFinishedInfo
 // What an event carries beyond the common fields; std::monostate for the kinds that carry nothing more.
 using AgentEventPayload
     = std::variant<std::monostate, IterationStartedInfo, ModelRequestInfo, ModelResponseInfo, RetryInfo,
-                   ShieldInfo, ToolResultInfo, ErrorInfo, HandoffInfo, TurnFinishedInfo>;
+                   ShieldInfo, ToolResultInfo, ErrorInfo, HandoffInfo, CompactionInfo, TurnFinishedInfo>;
 
 /*!
     One thing that happened in the loop, as a value: what the UI animates, what
@@ -105,6 +114,7 @@ struct AgentEvent
         Reflection,
         Summary,
         Handoff,
+        Compaction, // a request left part of the history out to fit the context window
         TurnFinished,
     };
 

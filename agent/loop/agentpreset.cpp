@@ -73,6 +73,11 @@ AgentPreset readPreset(JsonFields &fields)
         preset.temperature = fields.number(u"temperature", 0, 2);
     if (const auto n = integer(u"max_tokens", 1, 10'000'000))
         preset.maxOutputTokens = int(*n);
+    if (fields.has(u"compact"))
+        preset.compaction = compactionStrategyFromName(fields.name(
+            u"compact", Need::Required, {u"auto"_s, u"trim-tool-results"_s, u"drop-oldest"_s, u"off"_s}));
+    if (const auto n = integer(u"compact_at", 1, 100))
+        preset.compactAtPercent = int(*n);
     return preset;
 }
 
@@ -100,6 +105,8 @@ AgentConfig AgentPreset::configOver(AgentConfig base) const
     base.handoff = onHandoff.value_or(base.handoff);
     base.handoffHistory = handoffHistory.value_or(base.handoffHistory);
     base.maxHandoffs = maxHandoffs.value_or(base.maxHandoffs);
+    base.compaction = compaction.value_or(base.compaction);
+    base.compactAtPercent = compactAtPercent.value_or(base.compactAtPercent);
     return base;
 }
 
@@ -134,6 +141,9 @@ QJsonObject AgentPreset::toJson() const
     put(u"max_handoffs"_s, maxHandoffs);
     put(u"temperature"_s, temperature);
     put(u"max_tokens"_s, maxOutputTokens);
+    if (compaction)
+        json.insert(u"compact"_s, compactionStrategyName(*compaction));
+    put(u"compact_at"_s, compactAtPercent);
     return json;
 }
 
@@ -157,7 +167,9 @@ QStringList AgentRoster::fieldNames()
             u"handoff_history"_s,
             u"max_handoffs"_s,
             u"temperature"_s,
-            u"max_tokens"_s};
+            u"max_tokens"_s,
+            u"compact"_s,
+            u"compact_at"_s};
 }
 
 const AgentPreset *AgentRoster::find(const QString &name) const

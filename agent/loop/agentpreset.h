@@ -40,6 +40,9 @@ struct AgentPreset
     std::optional<int> maxHandoffs;
     std::optional<double> temperature;
     std::optional<int> maxOutputTokens;
+    // How its requests keep within the context window (compact, compact_at).
+    std::optional<CompactionStrategy> compaction;
+    std::optional<int> compactAtPercent;
 
     // \a base (the session's loop options, model and sampling) as this agent runs it.
     AgentConfig configOver(AgentConfig base) const;

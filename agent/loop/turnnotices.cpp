@@ -2,6 +2,8 @@
 
 #include "agent/trace/trace.h"
 
+#include <QJsonArray>
+#include <QLocale>
 #include <QStringList>
 
 using namespace Qt::StringLiterals;
@@ -67,6 +69,31 @@ TurnNotice TurnNotices::contextFull(const QString &warning, int traceNode)
     return notice(Kind::ContextFull, warning, traceNode, false);
 }
 
+TurnNotice TurnNotices::compaction(const CompactionData &data, int traceNode)
+{
+    int trimmed = 0;
+    int dropped = 0;
+    for (const QJsonValue &replaced : data.details.value(u"replaced"_s).toArray()) {
+        if (replaced.toObject().value(u"dropped"_s).toBool())
+            ++dropped;
+        else
+            ++trimmed;
+    }
+    QStringList what;
+    if (trimmed > 0)
+        what.append(tr("%n old tool result(s) trimmed", nullptr, trimmed));
+    if (dropped > 0)
+        what.append(tr("%n oldest message(s) left out", nullptr, dropped));
+    const QLocale locale;
+    //: A divider in the chat. %1, %2: estimated tokens before and after; %3: what was left out
+    return notice(
+        Kind::Compacted,
+        tr("Earlier messages compacted to fit the context window — %1 → %2 tokens (%3). The "
+           "session keeps them all; the trace shows what was replaced.")
+            .arg(locale.toString(data.tokensBefore), locale.toString(data.tokensAfter), what.join(u", "_s)),
+        traceNode, false);
+}
+
 std::optional<TurnNotice> TurnNotices::end(const End &end)
 {
     const int errorNode = orTurn(end.errorNode, end);
@@ -114,6 +141,7 @@ QList<TurnNotice> TurnNotices::ofTurn(const Trace &trace, int turnNode)
     // Nodes are numbered as they begin: the highest of a kind is the latest.
     QList<int> pending{turnNode};
     QList<int> retries;
+    QList<int> compactions;
     while (!pending.isEmpty()) {
         const int id = pending.takeFirst();
         const TraceNode &node = trace.node(id);
@@ -122,6 +150,8 @@ QList<TurnNotice> TurnNotices::ofTurn(const Trace &trace, int turnNode)
             end.iterations = std::max(end.iterations, iteration->number);
         } else if (std::holds_alternative<RetryData>(node.payload)) {
             retries.append(id);
+        } else if (std::holds_alternative<CompactionData>(node.payload)) {
+            compactions.append(id);
         } else if (const auto *error = std::get_if<ErrorData>(&node.payload); error && id > end.errorNode) {
             end.errorNode = id;
             errorMessage = error->message;
@@ -136,6 +166,13 @@ QList<TurnNotice> TurnNotices::ofTurn(const Trace &trace, int turnNode)
     }
     if (!turn->contextWarning.isEmpty())
         notices.append(contextFull(turn->contextWarning, turnNode));
+    // A compaction's divider and a retried call's notice stand where they happened, in that order.
+    QList<TurnNotice> placed;
+    for (int id : std::as_const(compactions)) {
+        TurnNotice divider = compaction(trace.node(id).data<CompactionData>(), id);
+        divider.modelCall = id;
+        placed.append(divider);
+    }
     // One notice per retried model call, in the order the calls began.
     std::sort(retries.begin(), retries.end());
     QList<int> calls;
@@ -159,8 +196,11 @@ QList<TurnNotice> TurnNotices::ofTurn(const Trace &trace, int turnNode)
             settled = RetriesEnd::Recovered;
         else if (trace.isValid(call) && trace.node(call).status == TraceStatus::Error)
             settled = RetriesEnd::Failed;
-        notices.append(TurnNotices::retries(failed, settled, first, call));
+        placed.append(TurnNotices::retries(failed, settled, first, call));
     }
+    std::stable_sort(placed.begin(), placed.end(),
+                     [](const TurnNotice &a, const TurnNotice &b) { return a.modelCall < b.modelCall; });
+    notices += placed;
 
     const std::optional<TurnOutcome> outcome = turnOutcomeFromName(turn->outcome);
     if (!outcome)

@@ -18,13 +18,26 @@ struct TurnNotice
 {
     // Retry: a model call failed and is being tried again; it becomes Recovered when an attempt
     // answers, RetriesFailed when none did. ContextFull: the turn's request nearly fills the window.
-    enum class Kind { Error, Limit, Cancelled, Blocked, Info, Retry, Recovered, RetriesFailed, ContextFull };
+    // Compacted: a request left earlier messages out to fit the window (a divider in the chat).
+    enum class Kind {
+        Error,
+        Limit,
+        Cancelled,
+        Blocked,
+        Info,
+        Retry,
+        Recovered,
+        RetriesFailed,
+        ContextFull,
+        Compacted
+    };
 
     Kind kind = Kind::Error;
     QString text;
     int traceNode = -1;
     bool retryable = false; // asking again may come out differently
-    // The model call a retry notice belongs to: the notice precedes what that call answered. -1 otherwise.
+    // The model call a retry notice belongs to (a compaction's own node for its divider): the notice
+    // precedes what that call answered. -1 otherwise.
     int modelCall = -1;
     bool operator==(const TurnNotice &) const = default;
 
@@ -33,7 +46,7 @@ struct TurnNotice
     bool precedesAnswer() const
     {
         return kind == Kind::ContextFull || kind == Kind::Retry || kind == Kind::Recovered
-               || kind == Kind::RetriesFailed;
+               || kind == Kind::RetriesFailed || kind == Kind::Compacted;
     }
 };
 
@@ -72,11 +85,13 @@ public:
                               int modelCall = -1);
     // The warning that the turn's request nearly fills the model's context window.
     static TurnNotice contextFull(const QString &warning, int traceNode);
+    // What a compaction left out, in a line: "Earlier messages compacted — 41,000 → 6,000 tokens …".
+    static TurnNotice compaction(const CompactionData &data, int traceNode);
     // The notice a turn ends with; nullopt for a plain answer.
     static std::optional<TurnNotice> end(const End &end);
-    // The notices of a recorded turn from its trace: its context warning, each retried model call's
-    // notice in order (settled by whether the call's node ended Ok or in an error), then how it ended
-    // (nothing for a turn still running).
+    // The notices of a recorded turn from its trace: its context warning, its compactions, each
+    // retried model call's notice in order (settled by whether the call's node ended Ok or in an error), then
+    // how it ended (nothing for a turn still running).
     static QList<TurnNotice> ofTurn(const Trace &trace, int turnNode);
 };
 

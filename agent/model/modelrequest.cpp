@@ -42,6 +42,8 @@ QJsonObject ModelOptions::toJson() const
         json.insert(u"temperature"_s, *temperature);
     if (maxOutputTokens)
         json.insert(u"maxOutputTokens"_s, *maxOutputTokens);
+    if (contextWindow)
+        json.insert(u"contextWindow"_s, *contextWindow);
     return json;
 }
 
@@ -54,6 +56,8 @@ ModelOptions ModelOptions::fromJson(const QJsonObject &json)
         options.temperature = json.value(u"temperature"_s).toDouble();
     if (json.contains(u"maxOutputTokens"_s))
         options.maxOutputTokens = json.value(u"maxOutputTokens"_s).toInt();
+    if (json.contains(u"contextWindow"_s))
+        options.contextWindow = json.value(u"contextWindow"_s).toInteger();
     return options;
 }
 

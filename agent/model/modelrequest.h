@@ -32,6 +32,9 @@ struct ModelOptions
     QString model;
     std::optional<double> temperature;
     std::optional<int> maxOutputTokens;
+    // The model's context window in tokens, when known: what the loop fits each request into, and
+    // what Ollama is told to hold (options.num_ctx) instead of silently keeping its default.
+    std::optional<qint64> contextWindow;
     bool stream = true;
 
     bool operator==(const ModelOptions &) const = default;

@@ -339,6 +339,10 @@ HttpCall OllamaProtocol::encode(const ModelRequest &request, const ProviderEndpo
         options.insert(u"temperature"_s, *request.options.temperature);
     if (request.options.maxOutputTokens)
         options.insert(u"num_predict"_s, *request.options.maxOutputTokens);
+    // Without num_ctx Ollama keeps its default window (2,048 or 4,096 tokens) and drops the start of
+    // a longer request without a word: the instructions first.
+    if (request.options.contextWindow)
+        options.insert(u"num_ctx"_s, *request.options.contextWindow);
     if (!options.isEmpty())
         body.insert(u"options"_s, options);
     call.body = body;

@@ -415,28 +415,13 @@ bool ChatSession::startTurn(const QString &text, const QList<Attachment> &attach
     m_queuedStartPosted = false;
     makeWorkspaceOnFirstUse();
     rebuildWorkbench();
-    const QString contextWarning = ContextGauge::warning(m_usage->nextRequestEstimate(text), contextWindow());
-    if (!m_agent->send(text, attachments)) {
+    // Said when the turn starts (noteContextWarning()), before anything the turn does.
+    m_pendingContextWarning = ContextGauge::warning(m_usage->nextRequestEstimate(text), contextWindow());
+    const bool started = m_agent->send(text, attachments);
+    m_pendingContextWarning.clear();
+    if (!started) {
         emit busyChanged(isBusy());
         return false;
-    }
-    // After the user's row, so the notice reads as about this question; the request still goes. The
-    // turn's node keeps it, so the reopened session says it again (TurnNotices::ofTurn()).
-    if (!contextWarning.isEmpty()) {
-        // The turn just begun is the latest turn among the trace's roots (an MCP server's is not one).
-        const QList<int> &roots = m_trace->roots();
-        const auto turnRoot = std::find_if(roots.crbegin(), roots.crend(), [this](int root) {
-            return m_trace->node(root).kind == TraceKind::Turn;
-        });
-        const int turnNode = turnRoot == roots.crend() ? -1 : *turnRoot;
-        if (turnNode >= 0) {
-            m_trace->update(turnNode, [&contextWarning](TraceNode &node) {
-                node.data<TurnData>().contextWarning = contextWarning;
-            });
-        }
-        const TurnNotice warning = TurnNotices::contextFull(contextWarning, turnNode);
-        m_rows->addNotice(warning.kind, warning.text, warning.traceNode);
-        emit notice(contextWarning);
     }
     // From now on the session holds a run with the current settings.
     m_savedRun.reset();
@@ -672,12 +657,30 @@ bool ChatSession::clear()
 
 void ChatSession::onEvent(const AgentEvent &event)
 {
-    if (event.kind == AgentEvent::Kind::TurnStarted)
+    if (event.kind == AgentEvent::Kind::TurnStarted) {
         m_mcp->turnStarted(event.traceNode);
+        noteContextWarning(event.traceNode);
+    }
     // Between iterations: no call runs, and this iteration's request is not built yet.
     if (event.kind == AgentEvent::Kind::IterationStarted && m_workbenchStale)
         rebuildWorkbench();
     m_usage->observe(event, m_agent->config().maxIterations);
+}
+
+// Right after the user's row, so the notice reads as about this question, and before whatever the
+// turn does next (the loop may refuse a request that cannot fit at once). The turn's node keeps it,
+// so the reopened session says it again (TurnNotices::ofTurn()).
+void ChatSession::noteContextWarning(int turnNode)
+{
+    const QString contextWarning = std::exchange(m_pendingContextWarning, {});
+    if (contextWarning.isEmpty())
+        return;
+    m_trace->update(turnNode, [&contextWarning](TraceNode &node) {
+        node.data<TurnData>().contextWarning = contextWarning;
+    });
+    const TurnNotice warning = TurnNotices::contextFull(contextWarning, turnNode);
+    m_rows->addNotice(warning.kind, warning.text, warning.traceNode);
+    emit notice(contextWarning);
 }
 
 void ChatSession::onTurnFinished(const TurnResult &result)

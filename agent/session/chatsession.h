@@ -174,6 +174,7 @@ private:
     void applyLoop();
     void applyApprovals();
     void onEvent(const AgentEvent &event);
+    void noteContextWarning(int turnNode);
     void onTurnFinished(const TurnResult &result);
     bool startTurn(const QString &text, const QList<Attachment> &attachments);
     void startQueuedTurn();
@@ -229,6 +230,7 @@ private:
     QString m_title;
     QDateTime m_created;
     std::optional<SavedRun> m_savedRun;
+    QString m_pendingContextWarning; // the next turn's, said as it starts
 };
 
 } // namespace Loopscope

@@ -142,6 +142,7 @@ void ConversationRows::onAgentEvent(const AgentEvent &event)
         m_live->lastAnswerRow = append(Row::message(Row::Kind::Assistant, event.text, event.traceNode));
         break;
     case Kind::Handoff: m_live->handoffNode = event.traceNode; break;
+    case Kind::Compaction: addCompaction(event); break;
     case Kind::TurnStarted:
     case Kind::ModelRequest:
     case Kind::IterationStarted:
@@ -231,6 +232,14 @@ void ConversationRows::addRetry(const AgentEvent &event)
         change(m_live->retryRow, row);
     }
     emit attemptFailed(retry->attempt, event.text);
+}
+
+// The divider stands where the compaction happened, before what the next request answers.
+void ConversationRows::addCompaction(const AgentEvent &event)
+{
+    if (m_trace && m_trace->isValid(event.traceNode))
+        if (const auto *data = std::get_if<CompactionData>(&m_trace->node(event.traceNode).payload))
+            append(Row::fromNotice(TurnNotices::compaction(*data, event.traceNode)));
 }
 
 void ConversationRows::settleRetry(bool recovered)

@@ -140,6 +140,7 @@ private:
     int endStreaming();
     void finishAnswer(const AgentEvent &event);
     void addRetry(const AgentEvent &event);
+    void addCompaction(const AgentEvent &event);
     // The retried call ended: the notice says whether the retries helped.
     void settleRetry(bool recovered);
     void applyToolCall(const AgentEvent &event);

@@ -165,6 +165,8 @@ AgentConfig ProviderBinding::configFor(const AgentConfig &loop) const
         if (own.maxOutputTokens)
             config.model.maxOutputTokens = own.maxOutputTokens;
     }
+    // A window the loop was given (--context-window) wins over the profile's and the table's.
+    config.model.contextWindow = loop.model.contextWindow ? loop.model.contextWindow : m_contextWindow;
     return config;
 }
 

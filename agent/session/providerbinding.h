@@ -53,7 +53,8 @@ public:
     // modelsListed() or modelsListFailed() follows; nothing without a provider.
     void listModels();
 
-    // The loop's options with the profile's model, and its sampling parameters where the loop sets none.
+    // The loop's options with the profile's model, and its sampling parameters and context window
+    // where the loop sets none.
     AgentConfig configFor(const AgentConfig &loop) const;
     PriceLookup priceLookup() const;
     // The model's context window (the profile's override, else the price table's).

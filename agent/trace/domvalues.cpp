@@ -59,6 +59,8 @@ ModelOptions modelOptionsFrom(simdjson::dom::object json, bool &surprised)
         options.temperature = fields.number(u"temperature");
     if (fields.has(u"maxOutputTokens"))
         options.maxOutputTokens = int(fields.integer(u"maxOutputTokens", Need::Required, 0, IntMin, IntMax));
+    if (fields.has(u"contextWindow"))
+        options.contextWindow = fields.integer(u"contextWindow", Need::Required, 0, 1, Int64Max);
     return options;
 }
 

@@ -21,6 +21,7 @@ constexpr EnumName<TraceKind> TraceKindNames[] = {
     {TraceKind::Error, u"error"},
     {TraceKind::McpServer, u"mcp_server"},
     {TraceKind::Wait, u"wait"},
+    {TraceKind::Compaction, u"compaction"},
 };
 
 constexpr EnumName<TraceStatus> TraceStatusNames[] = {

@@ -25,11 +25,12 @@ enum class TraceKind {
     Summary,
     Handoff,
     Error,
-    McpServer, // an MCP server's start-up (or its failure) during a turn
-    Wait,      // a tool call held for someone's decision: the user's approval, a breakpoint
+    McpServer,  // an MCP server's start-up (or its failure) during a turn
+    Wait,       // a tool call held for someone's decision: the user's approval, a breakpoint
+    Compaction, // what a request left out of the history to fit the model's context window
 };
 // The last kind, for loops over every kind: new kinds are appended, so saved traces keep their meaning.
-constexpr TraceKind LastTraceKind = TraceKind::Wait;
+constexpr TraceKind LastTraceKind = TraceKind::Compaction;
 
 enum class TraceStatus {
     Running,
@@ -60,6 +61,10 @@ struct TurnData
     bool limitReached = false;
     // The warning that the turn's request nearly filled the context window, as the chat said it.
     QString contextWarning;
+    // How many messages of the history (less the system messages it starts with) came before the
+    // question: which saved question is this turn's. Unset in traces recorded before it was kept,
+    // whose turns are found by their first request, which held the whole history until compaction.
+    std::optional<qint64> messagesBefore;
     bool operator==(const TurnData &) const = default;
 };
 
@@ -201,9 +206,23 @@ struct WaitData
     bool operator==(const WaitData &) const = default;
 };
 
-using TracePayload
-    = std::variant<std::monostate, TurnData, IterationData, ModelCallData, RetryData, ToolCallData,
-                   ShieldCheckData, TextData, HandoffData, ErrorData, McpServerData, WaitData>;
+// A request made to fit the context window: its estimated size before and after, and which
+// messages it carries as a stub or left out (the history itself keeps them all).
+struct CompactionData
+{
+    QString strategy; // "trim-tool-results", "drop-oldest" or both joined by "+"
+    qint64 window = 0;
+    qint64 tokensBefore = 0;
+    qint64 tokensAfter = 0;
+    // "replaced": one object per message (messageIndex, role, tokens, toolCallId and toolName for a
+    // tool result, its "replacement" stub, or "dropped" and the start of its "text")
+    QJsonObject details;
+    bool operator==(const CompactionData &) const = default;
+};
+
+using TracePayload = std::variant<std::monostate, TurnData, IterationData, ModelCallData, RetryData,
+                                  ToolCallData, ShieldCheckData, TextData, HandoffData, ErrorData,
+                                  McpServerData, WaitData, CompactionData>;
 
 /*!
     One node of the trace tree as a plain value. Timestamps are microseconds

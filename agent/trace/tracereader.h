@@ -53,6 +53,7 @@ inline constexpr EnumName<size_t> PayloadTypeNames[] = {
     {payloadIndex<ErrorData>(), u"error"},
     {payloadIndex<McpServerData>(), u"mcp_server"},
     {payloadIndex<WaitData>(), u"wait"},
+    {payloadIndex<CompactionData>(), u"compaction"},
 };
 
 inline size_t payloadIndexForKind(TraceKind kind)
@@ -70,6 +71,7 @@ inline size_t payloadIndexForKind(TraceKind kind)
     case TraceKind::Error: return payloadIndex<ErrorData>();
     case TraceKind::McpServer: return payloadIndex<McpServerData>();
     case TraceKind::Wait: return payloadIndex<WaitData>();
+    case TraceKind::Compaction: return payloadIndex<CompactionData>();
     }
     return 0;
 }
@@ -103,6 +105,7 @@ constexpr auto payloadFieldsOf<TurnData>()
                       field(u"error", &TurnData::error),
                       field(u"limitReached", &TurnData::limitReached),
                       field(u"contextWarning", &TurnData::contextWarning),
+                      field(u"messagesBefore", &TurnData::messagesBefore),
                       field(u"usage", &TurnData::usage)};
 }
 
@@ -191,6 +194,15 @@ constexpr auto payloadFieldsOf<WaitData>()
     return std::tuple{field(u"waitingFor", &WaitData::waitingFor), field(u"decision", &WaitData::decision),
                       field(u"scope", &WaitData::scope), field(u"preview", &WaitData::preview),
                       field(u"argumentsEdited", &WaitData::argumentsEdited)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<CompactionData>()
+{
+    return std::tuple{
+        field(u"strategy", &CompactionData::strategy), field(u"window", &CompactionData::window),
+        field(u"tokensBefore", &CompactionData::tokensBefore),
+        field(u"tokensAfter", &CompactionData::tokensAfter), field(u"details", &CompactionData::details)};
 }
 
 // Reads a payload's fields through the readField() overloads for \a Fields (JsonFields in

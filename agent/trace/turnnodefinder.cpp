@@ -30,10 +30,12 @@ void visitSubtree(const Trace &trace, int root, Visitor &&visit)
         visitSubtree(trace, child, visit);
 }
 
-// The loop sends the whole history with the question last: what preceded the
-// question is in the turn's first request.
+// The turn says where its question stood; in older traces, its first request does: the loop sent
+// the whole history with the question last.
 int messagesBeforeQuestion(const Trace &trace, int turnNode)
 {
+    if (const auto *turn = std::get_if<TurnData>(&trace.node(turnNode).payload); turn && turn->messagesBefore)
+        return int(*turn->messagesBefore);
     const int call = findInSubtree(trace, turnNode,
                                    [](const TraceNode &node) { return node.kind == TraceKind::ModelCall; });
     if (call < 0)

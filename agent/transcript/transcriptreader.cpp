@@ -98,11 +98,18 @@ AgentConfig readConfig(const QJsonObject &json, const QString &where, JsonProble
     config.name(u"postLoop", Need::Optional,
                 {postLoopModeName(PostLoopMode::Reflect), postLoopModeName(PostLoopMode::Summary),
                  postLoopModeName(PostLoopMode::None)});
+    config.integer(u"compactAtPercent", Need::Optional, 0, 1, 100);
+    config.name(u"compaction", Need::Optional,
+                {compactionStrategyName(CompactionStrategy::Auto),
+                 compactionStrategyName(CompactionStrategy::TrimToolResults),
+                 compactionStrategyName(CompactionStrategy::DropOldest),
+                 compactionStrategyName(CompactionStrategy::Off)});
     JsonFields model(config.object(u"model", Need::Optional), config.path(u"model"), problem);
     model.string(u"model", Need::Optional);
     model.boolean(u"stream", Need::Optional);
     model.number(u"temperature", 0.0, 2.0);
     model.integer(u"maxOutputTokens", Need::Optional, 0, 1, IntMax);
+    model.integer(u"contextWindow", Need::Optional, 0, 1, std::numeric_limits<qint64>::max());
     return problem.ok() ? AgentConfig::fromJson(json) : AgentConfig();
 }
 

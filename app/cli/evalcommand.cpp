@@ -100,6 +100,10 @@ setupsFor(const EvalSuite &suite, const Launch::ProviderOptions::Choice &command
         setup.config.systemPrompt = evalCase.system;
         if (evalCase.maxIterations)
             setup.config.maxIterations = *evalCase.maxIterations;
+        if (evalCase.contextWindow)
+            setup.config.model.contextWindow = *evalCase.contextWindow;
+        if (evalCase.compaction)
+            setup.config.compaction = *evalCase.compaction;
         setup.tools = evalCase.tools;
         setup.workspace = evalCase.workspace;
         setup.approveAll = evalCase.approveAll;

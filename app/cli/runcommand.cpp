@@ -12,6 +12,7 @@
 #include "agent/trace/trace.h"
 #include "agent/transcript/atomicfile.h"
 #include "agent/transcript/transcript.h"
+#include "app/cli/contextoptions.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/jsonlineswriter.h"
 #include "app/cli/limitoptions.h"
@@ -210,6 +211,8 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     mcpOptions.addTo(parser);
     const LimitOptions limitOptions(true);
     limitOptions.addTo(parser);
+    const ContextOptions contextOptions;
+    contextOptions.addTo(parser);
     parser.addOptions({system,      agentsFile,    agentName,    onHandoff,    handoffHistory,
                        maxHandoffs, maxIterations, postLoop,     noStream,     tools,
                        workspace,   approve,       approveTools, fetchPrivate, knowledge,
@@ -244,6 +247,10 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         return BadUsage;
     }
     options.setup.config.maxToolCallsPerResponse = *maxToolCalls;
+    if (!contextOptions.applyTo(parser, options.setup.config, &error)) {
+        printError(error);
+        return BadUsage;
+    }
 
     bool ok = false;
     options.setup.config.maxIterations = parser.value(maxIterations).toInt(&ok);

@@ -114,6 +114,11 @@ private slots:
                                  << QByteArray(R"({"event":"handoff","iteration":2,"target":"billing_agent",)"
                                                R"("text":"billing","timeUs":1000,"toolCall":{"arguments":)"
                                                R"("[1]","id":"c1","name":"add"},"traceNode":7})");
+        QTest::newRow("compaction")
+            << sampleEvent(Kind::Compaction, {}, CompactionInfo{u"trim-tool-results"_s, 8000, 7000, 4000})
+            << QByteArray(R"({"contextWindow":8000,"event":"compaction","iteration":2,)"
+                          R"("strategy":"trim-tool-results","timeUs":1000,"tokensAfter":4000,)"
+                          R"("tokensBefore":7000,"traceNode":7})");
         QTest::newRow("turn finished")
             << sampleEvent(Kind::TurnFinished, u"Hello"_s,
                            TurnFinishedInfo{TurnOutcome::Answered, 2, {20, 10}})

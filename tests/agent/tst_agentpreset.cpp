@@ -52,6 +52,8 @@ private slots:
         triage.maxHandoffs = 2;
         triage.temperature = 0.25;
         triage.maxOutputTokens = 512;
+        triage.compaction = CompactionStrategy::TrimToolResults;
+        triage.compactAtPercent = 60;
         AgentPreset billing;
         billing.name = u"billing"_s;
         billing.instructions = u"Answer invoices."_s;
@@ -89,6 +91,7 @@ private slots:
         preset.toolTimeoutSeconds = 5;
         preset.handoffHistory = HandoffHistory::Text;
         preset.maxHandoffs = 1;
+        preset.compaction = CompactionStrategy::Off;
 
         const AgentConfig config = preset.configOver(session);
 
@@ -99,6 +102,7 @@ private slots:
         QCOMPARE(config.toolTimeoutMs, 5000);
         QCOMPARE(config.handoffHistory, HandoffHistory::Text);
         QCOMPARE(config.maxHandoffs, 1);
+        QCOMPARE(config.compaction, CompactionStrategy::Off);
         // What the agent does not say stays the session's.
         QCOMPARE(config.handoff, HandoffMode::Continue);
         QCOMPARE(config.model.temperature, std::optional<double>(0.9));
@@ -148,6 +152,8 @@ private slots:
         QTest::newRow("an unknown handoff_history")
             << agentsFile({agent(u"a"_s, {{u"handoff_history"_s, u"some"_s}})})
             << u"agents[0].handoff_history"_s;
+        QTest::newRow("an unknown compaction strategy")
+            << agentsFile({agent(u"a"_s, {{u"compact"_s, u"summarize"_s}})}) << u"agents[0].compact"_s;
         QTest::newRow("a negative max_handoffs")
             << agentsFile({agent(u"a"_s, {{u"max_handoffs"_s, -1}})}) << u"agents[0].max_handoffs"_s;
         QTest::newRow("duplicate names") << agentsFile({agent(u"a"_s), agent(u"b"_s), agent(u"a"_s)})

@@ -825,6 +825,38 @@ private slots:
         QTest::newRow("--max-response-mb 0") << QStringList{u"--max-response-mb"_s, u"0"_s};
         QTest::newRow("--max-response-mb lots") << QStringList{u"--max-response-mb"_s, u"lots"_s};
         QTest::newRow("--request-timeout-s -5") << QStringList{u"--request-timeout-s"_s, u"-5"_s};
+        QTest::newRow("--context-window 0") << QStringList{u"--context-window"_s, u"0"_s};
+        QTest::newRow("--compact shrink") << QStringList{u"--compact"_s, u"shrink"_s};
+        QTest::newRow("--compact-at 101") << QStringList{u"--compact-at"_s, u"101"_s};
+    }
+
+    // The question alone is larger than the window: it is refused before it is sent, saying so.
+    void aPromptLargerThanTheContextWindowIsRefusedBeforeAnyRequest()
+    {
+        const qsizetype before = m_server.requests().size();
+        const Run result = run(baseArguments() << u"--context-window"_s << u"100"_s << QString(2000, u'x'));
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("context window holds 100"), result.err.constData());
+        QVERIFY2(result.err.contains("--context-window"), result.err.constData());
+        QCOMPARE(m_server.requests().size(), before);
+    }
+
+    // Ollama keeps its default 2,048 or 4,096 tokens unless told: the window goes as num_ctx.
+    void ollamaIsSentTheContextWindowAsNumCtx()
+    {
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            exchange.respondJson(200, QJsonObject{{u"model"_s, u"m"_s},
+                                                  {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s},
+                                                                             {u"content"_s, u"Hi"_s}}},
+                                                  {u"done"_s, true},
+                                                  {u"done_reason"_s, u"stop"_s}});
+        });
+        const Run result
+            = run({u"run"_s, u"--provider"_s, u"ollama"_s, u"--base-url"_s, m_server.baseUrl().toString(),
+                   u"--model"_s, u"m"_s, u"--no-stream"_s, u"--context-window"_s, u"8192"_s, u"Hello"_s});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        const QJsonObject body = m_server.requests().constLast().json();
+        QCOMPARE(body.value(u"options"_s).toObject().value(u"num_ctx"_s).toInteger(), 8192);
     }
 
     void limitOptionsRefuseWhatIsNotAPositiveNumber()

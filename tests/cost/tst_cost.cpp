@@ -466,16 +466,19 @@ private slots:
     {
         QTest::addColumn<int>("characters");
         QTest::addColumn<QString>("warning"); // a part of the notice; empty: none
+        // Whether the request went: one that cannot fit is refused before it is sent, and says so.
+        QTest::addColumn<bool>("sent");
         // A window of 120 tokens; a question of N characters is ≈N/4 tokens.
-        QTest::newRow("fits") << 200 << QString();
-        QTest::newRow("near the window") << 440 << u"92% of the model's context window"_s;
-        QTest::newRow("over the window") << 600 << u"more than the model's context window"_s;
+        QTest::newRow("fits") << 200 << QString() << true;
+        QTest::newRow("near the window") << 440 << u"92% of the model's context window"_s << true;
+        QTest::newRow("over the window") << 600 << u"more than the model's context window"_s << false;
     }
 
     void aSessionWarnsBeforeARequestThatMayNotFit()
     {
         QFETCH(int, characters);
         QFETCH(QString, warning);
+        QFETCH(bool, sent);
         FakeHttpServer server;
         QVERIFY(server.listen());
         server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
@@ -513,14 +516,20 @@ private slots:
             if (row.kind == ConversationRow::Kind::Notice)
                 rowNotices.append(row.notice);
         }
-        QCOMPARE(rowNotices, warning.isEmpty()
-                                 ? QList<ConversationRow::Notice>()
-                                 : QList<ConversationRow::Notice>{ConversationRow::Notice::ContextFull});
+        QList<ConversationRow::Notice> expected;
+        if (!warning.isEmpty())
+            expected.append(ConversationRow::Notice::ContextFull);
+        if (!sent)
+            expected.append(ConversationRow::Notice::Error);
+        QCOMPARE(rowNotices, expected);
+        QCOMPARE(server.requests().size(), sent ? 1 : 0);
 
-        // The provider counted 12 + 3 tokens; at the profile's prices: 12 × $2/M + 3 × $10/M.
-        QCOMPARE(session.usage()->contextTokens(), qint64(15));
-        QVERIFY(qAbs(session.usage()->sessionCost().usd - 0.000054) < 1e-12);
-        QCOMPARE(session.usage()->turnCost().pricedCalls, 1);
+        if (sent) {
+            // The provider counted 12 + 3 tokens; at the profile's prices: 12 × $2/M + 3 × $10/M.
+            QCOMPARE(session.usage()->contextTokens(), qint64(15));
+            QVERIFY(qAbs(session.usage()->sessionCost().usd - 0.000054) < 1e-12);
+            QCOMPARE(session.usage()->turnCost().pricedCalls, 1);
+        }
 
         // Saved and reopened, the chat says it again, in the same place.
         const QList<ConversationRow> live = session.rows()->rows();

@@ -39,7 +39,7 @@ private slots:
             = "{\"name\": \"share\", \"prompt\": \"What is 17% of 2340?\", \"system\": \"Be brief\", "
               "\"model\": \"gpt-4o-mini\", "
               "\"api_key_env\": \"MY_KEY\", \"tools\": [\"calculator\"], \"workspace\": \"notes\", "
-              "\"max_iterations\": 4, "
+              "\"max_iterations\": 4, \"context_window\": 8192, \"compact\": \"drop-oldest\", "
               "\"approve\": \"none\", \"timeout_seconds\": 30, \"expect\": {\"answer_contains\": "
               "[\"397.8\"], "
               "\"answer_matches\": \"[0-9]\", \"tool_called\": [\"calculator\", {\"name\": \"calculator\", "
@@ -65,6 +65,8 @@ private slots:
         QCOMPARE(evalCase.tools, QStringList{u"calculator"_s});
         QCOMPARE(evalCase.workspace, m_dir.filePath(u"notes"_s));
         QCOMPARE(evalCase.maxIterations, std::optional<int>(4));
+        QCOMPARE(evalCase.contextWindow, std::optional<qint64>(8192));
+        QCOMPARE(evalCase.compaction, std::optional<CompactionStrategy>(CompactionStrategy::DropOldest));
         QVERIFY(!evalCase.approveAll);
         QCOMPARE(evalCase.timeoutSeconds, std::optional<int>(30));
         EvalExpectations expect;
@@ -144,7 +146,7 @@ private slots:
             << good + "{\"name\": \"x\", \"prompt\": \"p\", \"expct\": {}}"
             << u"line 2: unknown field \"expct\" (known: name, prompt, system, provider, base_url, model, "
                "api_key_env, session, turn, live_tools, tools, workspace, approve, expect, max_iterations, "
-               "timeout_seconds, attachments)"_s;
+               "timeout_seconds, attachments, context_window, compact)"_s;
         QTest::newRow("no name") << QByteArray("{\"prompt\": \"p\"}") << u"line 1: a case needs a \"name\""_s;
         QTest::newRow("no prompt") << QByteArray("{\"name\": \"x\"}")
                                    << u"line 1: a case needs a \"prompt\", or a \"session\" to replay"_s;
@@ -153,6 +155,12 @@ private slots:
         QTest::newRow("a wrong type")
             << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"max_iterations\": \"3\"}")
             << u"line 1: \"max_iterations\" must be a whole number from 1 to 1000"_s;
+        QTest::newRow("an unknown compaction strategy")
+            << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"compact\": \"summarize\"}")
+            << u"line 1: \"compact\" takes \"auto\", \"trim-tool-results\", \"drop-oldest\" or \"off\""_s;
+        QTest::newRow("a context window of nothing")
+            << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"context_window\": 0}")
+            << u"line 1: \"context_window\" must be a whole number from 1 to 100000000"_s;
         QTest::newRow("unknown tool")
             << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"tools\": [\"calculator\", \"weather\"]}")
             << u"line 1: unknown tool \"weather\": the built-in tools are calculator, current_time, "

@@ -448,6 +448,17 @@ void OllamaAdapterTest::requestIsSentInOllamasNativeShape_data()
                            {u"options"_s, QJsonObject{{u"num_predict"_s, 64}}}};
     }
     {
+        // Without num_ctx the server keeps its default window and drops the start of a longer request.
+        ModelRequest request = userRequest(u"Hi"_s);
+        request.options.contextWindow = 32768;
+        QTest::newRow("the model's context window is sent as num_ctx")
+            << request << QString() << QString()
+            << QJsonObject{{u"model"_s, Model},
+                           {u"messages"_s, userOnlyJson(u"Hi"_s)},
+                           {u"stream"_s, true},
+                           {u"options"_s, QJsonObject{{u"num_ctx"_s, 32768}}}};
+    }
+    {
         const ToolCall array{u"call_a"_s, u"get_weather"_s, u"[1,2]"_s, {}};
         const ToolCall garbage{u"call_b"_s, u"get_weather"_s, u"{\"city\": \"Par"_s, {}};
         const ToolCall empty{QString(), u"get_weather"_s, QString(), {}};

@@ -78,6 +78,22 @@ QJsonArray everyKindTrace()
                       TurnData{u"Researcher 🔬"_s, u"Wetter?"_s, u"Sonnig."_s, u"answered"_s, {1300, 120}});
     const int iteration = trace.begin(turn, TraceKind::Iteration, u"Iteration 1"_s, T0 + 10,
                                       IterationData{1, 8, false, true});
+    const int compaction = trace.begin(
+        iteration, TraceKind::Compaction, u"Compaction: 9,000 → 5,000 tokens"_s, T0 + 15,
+        CompactionData{u"trim-tool-results+drop-oldest"_s, 10'000, 9000, 5000,
+                       QJsonObject{{u"replaced"_s,
+                                    QJsonArray{QJsonObject{{u"messageIndex"_s, 2},
+                                                           {u"role"_s, u"tool"_s},
+                                                           {u"toolCallId"_s, u"call_0"_s},
+                                                           {u"toolName"_s, u"weather"_s},
+                                                           {u"tokens"_s, 3900},
+                                                           {u"replacement"_s, u"[This result … removed]"_s}},
+                                               QJsonObject{{u"messageIndex"_s, 0},
+                                                           {u"role"_s, u"user"_s},
+                                                           {u"tokens"_s, 100},
+                                                           {u"dropped"_s, true},
+                                                           {u"text"_s, u"Früher: \"quoted\""_s}}}}}});
+    trace.finish(compaction, TraceStatus::Ok, T0 + 16);
     const int modelCall
         = trace.begin(iteration, TraceKind::ModelCall, u"gpt-4o-mini"_s, T0 + 20, sampleModelCall());
     const int retry = trace.begin(modelCall, TraceKind::Retry, u"HTTP 429"_s, T0 + 400'000,
@@ -150,6 +166,9 @@ Transcript sampleTranscript()
     t.config.model.model = u"gpt-4o-mini"_s;
     t.config.model.temperature = 0.35;
     t.config.model.maxOutputTokens = 2048;
+    t.config.model.contextWindow = 128000;
+    t.config.compaction = CompactionStrategy::DropOldest;
+    t.config.compactAtPercent = 70;
     t.config.model.stream = false;
     t.config.maxIterations = 6;
     t.config.wrapUpIterations = 1;

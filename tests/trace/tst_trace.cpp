@@ -67,6 +67,7 @@ ModelRequest sampleRequest()
     request.options.model = u"gpt-4o-mini"_s;
     request.options.temperature = 0.2;
     request.options.maxOutputTokens = 1024;
+    request.options.contextWindow = 200000;
     return request;
 }
 
@@ -239,6 +240,15 @@ Forest buildEveryKindForest(Trace &trace)
         f.turn, TraceKind::Wait, u"Waiting for your approval"_s, T0 + 3'780'000,
         WaitData{u"approval"_s, u"allowed"_s, u"folder /w/src"_s, u"@@ -0,0 +1 @@\n+x\n"_s, true});
     trace.finish(allowed, TraceStatus::Ok, T0 + 3'790'000);
+    const int compaction = trace.begin(
+        f.turn, TraceKind::Compaction, u"Compaction: 9,000 → 5,000 tokens"_s, T0 + 3'795'000,
+        CompactionData{u"trim-tool-results"_s, 10'000, 9000, 5000,
+                       QJsonObject{{u"replaced"_s, QJsonArray{QJsonObject{{u"messageIndex"_s, 3},
+                                                                          {u"role"_s, u"tool"_s},
+                                                                          {u"toolCallId"_s, u"call_1"_s},
+                                                                          {u"tokens"_s, 4000},
+                                                                          {u"replacement"_s, u"[…]"_s}}}}}});
+    trace.finish(compaction, TraceStatus::Ok, T0 + 3'795'001);
     const int summary = trace.begin(f.turn, TraceKind::Summary, u"Summary"_s, T0 + 3'800'000, TextData{});
     trace.finish(summary, TraceStatus::Skipped, T0 + 3'800'001);
     trace.finish(f.turn, TraceStatus::Ok, T0 + 4'000'000);

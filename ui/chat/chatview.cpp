@@ -54,6 +54,7 @@ NoticeCard::Severity noticeSeverity(ConversationRow::Notice notice)
     case Notice::Recovered: return NoticeCard::Severity::Recovered;
     case Notice::RetriesFailed: return NoticeCard::Severity::RetriesFailed;
     case Notice::ContextFull: return NoticeCard::Severity::ContextFull;
+    case Notice::Compacted: return NoticeCard::Severity::Compacted;
     }
     return NoticeCard::Severity::Error;
 }

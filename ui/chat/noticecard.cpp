@@ -21,6 +21,7 @@ QStyle::StandardPixmap iconFor(NoticeCard::Severity severity)
     case NoticeCard::Severity::Retrying:
     case NoticeCard::Severity::ContextFull: return QStyle::SP_MessageBoxWarning;
     case NoticeCard::Severity::Cancelled:
+    case NoticeCard::Severity::Compacted:
     case NoticeCard::Severity::Info:
     case NoticeCard::Severity::Recovered: return QStyle::SP_MessageBoxInformation;
     }
@@ -108,6 +109,7 @@ QString NoticeCard::titleFor(Severity severity)
     case Severity::Recovered: return tr("Recovered by retrying");
     case Severity::RetriesFailed: return tr("Retrying did not help");
     case Severity::ContextFull: return tr("Context nearly full");
+    case Severity::Compacted: return tr("Earlier messages compacted");
     }
     return {};
 }

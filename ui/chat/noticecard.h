@@ -30,7 +30,8 @@ public:
         Retrying,
         Recovered,
         RetriesFailed,
-        ContextFull
+        ContextFull,
+        Compacted
     };
     Q_ENUM(Severity)
 

@@ -24,6 +24,9 @@ LoopPage::LoopPage(QWidget *parent)
     , m_maxResponse(named(new QSpinBox(this), u"maxResponseSpin"_s, tr("Response size limit in megabytes")))
     , m_requestTimeout(
           named(new QSpinBox(this), u"requestTimeoutSpin"_s, tr("Request time limit in seconds")))
+    , m_compaction(named(new QComboBox(this), u"compactionCombo"_s,
+                         tr("When a request would fill the context window")))
+    , m_compactAt(named(new QSpinBox(this), u"compactAtSpin"_s, tr("Compact at this share of the window")))
     , m_systemPrompt(named(new QPlainTextEdit(this), u"systemPromptEdit"_s, tr("System prompt")))
 {
     m_maxIterations->setRange(1, 1000);
@@ -41,6 +44,19 @@ LoopPage::LoopPage(QWidget *parent)
                         postLoopModeName(PostLoopMode::Reflect));
     m_postLoop->addItem(tr("Summary: list what the tools returned"), postLoopModeName(PostLoopMode::Summary));
     m_postLoop->addItem(tr("Nothing: say that the loop stopped"), postLoopModeName(PostLoopMode::None));
+
+    m_compaction->addItem(tr("Trim old tool results, then leave out the oldest turns"),
+                          compactionStrategyName(CompactionStrategy::Auto));
+    m_compaction->addItem(tr("Trim old tool results only"),
+                          compactionStrategyName(CompactionStrategy::TrimToolResults));
+    m_compaction->addItem(tr("Leave out the oldest turns only"),
+                          compactionStrategyName(CompactionStrategy::DropOldest));
+    m_compaction->addItem(tr("Nothing: refuse a request that does not fit"),
+                          compactionStrategyName(CompactionStrategy::Off));
+    m_compaction->setToolTip(tr("The conversation keeps every message; only what the requests carry changes, "
+                                "and the trace shows each compaction."));
+    m_compactAt->setRange(1, 100);
+    m_compactAt->setSuffix(tr(" % of the context window"));
 
     m_toolTimeout->setRange(1, 86'400);
     m_toolTimeout->setSuffix(tr(" s"));
@@ -69,6 +85,8 @@ LoopPage::LoopPage(QWidget *parent)
     form->addRow(tr("&Parallel tool calls:"), m_parallelTools);
     form->addRow(tr("Tool ca&lls per response:"), m_maxToolCalls);
     form->addRow(tr("When the loop &ends:"), m_postLoop);
+    form->addRow(tr("When the conte&xt fills:"), m_compaction);
+    form->addRow(tr("Compact &at:"), m_compactAt);
     form->addRow(tr("Tool &timeout:"), m_toolTimeout);
     form->addRow(tr("Provider &read timeout:"), m_readTimeout);
     form->addRow(tr("Response si&ze limit:"), m_maxResponse);
@@ -83,6 +101,8 @@ void LoopPage::load(const AppSettings &settings)
     m_parallelTools->setValue(config.maxParallelTools);
     m_maxToolCalls->setValue(config.maxToolCallsPerResponse);
     m_postLoop->setCurrentIndex(qMax(0, m_postLoop->findData(postLoopModeName(config.postLoop))));
+    m_compaction->setCurrentIndex(qMax(0, m_compaction->findData(compactionStrategyName(config.compaction))));
+    m_compactAt->setValue(config.compactAtPercent);
     m_loadedToolTimeoutS = qMax(1, (config.toolTimeoutMs + 500) / 1000);
     m_toolTimeout->setValue(m_loadedToolTimeoutS);
     m_loadedReadTimeoutS = qMax(1, (settings.providerReadTimeoutMs() + 500) / 1000);
@@ -101,6 +121,9 @@ void LoopPage::save(AppSettings &settings)
     config.maxParallelTools = m_parallelTools->value();
     config.maxToolCallsPerResponse = m_maxToolCalls->value();
     config.postLoop = postLoopModeFromName(m_postLoop->currentData().toString()).value_or(config.postLoop);
+    config.compaction
+        = compactionStrategyFromName(m_compaction->currentData().toString()).value_or(config.compaction);
+    config.compactAtPercent = m_compactAt->value();
     if (m_toolTimeout->value() != m_loadedToolTimeoutS)
         config.toolTimeoutMs = m_toolTimeout->value() * 1000;
     config.systemPrompt = m_systemPrompt->toPlainText();

@@ -40,6 +40,8 @@ private:
     QSpinBox *m_readTimeout;
     QSpinBox *m_maxResponse;
     QSpinBox *m_requestTimeout;
+    QComboBox *m_compaction;
+    QSpinBox *m_compactAt;
     QPlainTextEdit *m_systemPrompt;
     // The values shown when loaded, so an untouched field never rounds a stored one.
     int m_loadedToolTimeoutS = 0;

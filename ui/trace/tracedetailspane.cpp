@@ -506,6 +506,14 @@ void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &p
         facts.prepend(tr("Tool %1").arg(toolName));
     if (kind == TraceKind::Wait)
         facts.append(decisionFact(payload));
+    if (kind == TraceKind::Compaction) {
+        const QLocale locale;
+        //: The details pane: a compaction's estimated request size before and after, and the window
+        facts.append(tr("about %1 → %2 tokens of a %3-token window")
+                         .arg(locale.toString(payload.value(u"tokensBefore"_s).toInteger()),
+                              locale.toString(payload.value(u"tokensAfter"_s).toInteger()),
+                              locale.toString(payload.value(u"window"_s).toInteger())));
+    }
     m_facts->setText(facts.join(u" · "_s));
 }
 

@@ -170,6 +170,11 @@ private:
             painter->drawPolygon(QPolygonF({QPointF(3, 1.5), QPointF(13, 1.5), QPointF(8, 8),
                                             QPointF(13, 14.5), QPointF(3, 14.5), QPointF(8, 8)}));
             return;
+        case TraceKind::Compaction: // two arrows pressing a bar together
+            painter->drawRect(QRectF(2, 6.5, 12, 3));
+            painter->drawPolygon(QPolygonF({QPointF(5, 1), QPointF(11, 1), QPointF(8, 5)}));
+            painter->drawPolygon(QPolygonF({QPointF(5, 15), QPointF(11, 15), QPointF(8, 11)}));
+            return;
         }
     }
 
@@ -198,6 +203,7 @@ QColor TraceIcons::kindColor(TraceKind kind)
     case TraceKind::Error: return QColor(0xd9, 0x3f, 0x3f);
     case TraceKind::McpServer: return QColor(0x3f, 0x8f, 0x5f);
     case TraceKind::Wait: return QColor(0x9a, 0xa3, 0xb0);
+    case TraceKind::Compaction: return QColor(0x6f, 0x7f, 0xc7);
     }
     return {};
 }

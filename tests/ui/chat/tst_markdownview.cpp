@@ -308,9 +308,17 @@ private slots:
         CodeBlockView *code = view->codeBlocks().at(0);
         TextBlockView *intro = view->proseBlocks().at(0);
 
+        // The first layout settles over a few posted events, more of them on a busy machine: the
+        // blocks are measured once it has.
+        QPoint codeAt;
+        QTRY_VERIFY([&] {
+            const QPoint before = code->pos();
+            QTest::qWait(50);
+            codeAt = code->pos();
+            return codeAt == before;
+        }());
         GeometryLog introLog(intro);
         GeometryLog codeLog(code);
-        const QPoint codeAt = code->pos();
         for (int word = 0; word < 120; ++word) {
             text += u"word "_s;
             if (word % 25 == 24)

@@ -364,6 +364,11 @@ private slots:
         child<QSpinBox>(dialog.get(), u"maxToolCallsSpin"_s)->setValue(250);
         auto *postLoop = child<QComboBox>(dialog.get(), u"postLoopCombo"_s);
         postLoop->setCurrentIndex(postLoop->findData(u"summary"_s));
+        auto *compaction = child<QComboBox>(dialog.get(), u"compactionCombo"_s);
+        QCOMPARE(compaction->currentData().toString(), u"auto"_s);
+        compaction->setCurrentIndex(compaction->findData(u"drop-oldest"_s));
+        QCOMPARE(child<QSpinBox>(dialog.get(), u"compactAtSpin"_s)->value(), 80);
+        child<QSpinBox>(dialog.get(), u"compactAtSpin"_s)->setValue(65);
         child<QSpinBox>(dialog.get(), u"toolTimeoutSpin"_s)->setValue(90);
         child<QSpinBox>(dialog.get(), u"readTimeoutSpin"_s)->setValue(120);
         QCOMPARE(child<QSpinBox>(dialog.get(), u"maxResponseSpin"_s)->value(), 64);
@@ -406,6 +411,8 @@ private slots:
         expected.maxParallelTools = 1;
         expected.maxToolCallsPerResponse = 250;
         expected.postLoop = PostLoopMode::Summary;
+        expected.compaction = CompactionStrategy::DropOldest;
+        expected.compactAtPercent = 65;
         expected.toolTimeoutMs = 90'000;
         expected.systemPrompt = u"Be terse."_s;
         QCOMPARE(app.agentConfig(), expected);

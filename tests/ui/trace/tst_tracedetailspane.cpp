@@ -209,6 +209,38 @@ private slots:
         QVERIFY2(!facts().contains(u"working"_s), qPrintable(facts()));
     }
 
+    void aCompactionSaysWhatItSavedAndShowsWhatItReplaced()
+    {
+        using TraceSamples::T0;
+        Trace trace;
+        TraceModel model(&trace);
+        const int turn = trace.begin(-1, TraceKind::Turn, u"t"_s, T0, TurnData{});
+        const QJsonObject stub{{u"role"_s, u"tool"_s},
+                               {u"toolCallId"_s, u"call_7"_s},
+                               {u"tokens"_s, 4100},
+                               {u"replacement"_s, u"[This result of read_file (call call_7) was removed]"_s}};
+        const int compaction
+            = trace.begin(turn, TraceKind::Compaction, u"Compaction: 41,000 → 6,000 tokens"_s, T0,
+                          CompactionData{u"trim-tool-results"_s, 50'000, 41'000, 6'000,
+                                         QJsonObject{{u"replaced"_s, QJsonArray{stub}}}});
+        trace.finish(compaction, TraceStatus::Ok, T0 + 10);
+        Ui::TraceDetailsPane pane(&model);
+        pane.setNode(compaction);
+
+        const QLocale locale;
+        QString facts;
+        for (QLabel *l : pane.findChildren<QLabel *>()) {
+            if (l->accessibleName() == u"Timing and tokens"_s)
+                facts = l->text();
+        }
+        QVERIFY2(facts.contains(u"%1 → %2 tokens of a %3-token window"_s.arg(
+                     locale.toString(41'000), locale.toString(6'000), locale.toString(50'000))),
+                 qPrintable(facts));
+        // What was replaced, and by what, is in the step's own tab, never hidden.
+        QVERIFY2(pane.jsonText().contains(u"call_7"_s) && pane.jsonText().contains(u"was removed"_s),
+                 qPrintable(pane.jsonText()));
+    }
+
     void theHeaderShowsTheCostAndTheContextWindowFilled()
     {
         Trace trace;
