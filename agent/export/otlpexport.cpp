@@ -140,7 +140,8 @@ bool isSpanKind(TraceKind kind)
     case TraceKind::Handoff:
     case TraceKind::Error:
     case TraceKind::McpServer:
-    case TraceKind::Wait: return false;
+    case TraceKind::Wait:
+    case TraceKind::Retrieval: return false;
     }
     return false;
 }

@@ -53,6 +53,7 @@ inline constexpr EnumName<size_t> PayloadTypeNames[] = {
     {payloadIndex<ErrorData>(), u"error"},
     {payloadIndex<McpServerData>(), u"mcp_server"},
     {payloadIndex<WaitData>(), u"wait"},
+    {payloadIndex<RetrievalData>(), u"retrieval"},
 };
 
 inline size_t payloadIndexForKind(TraceKind kind)
@@ -70,6 +71,7 @@ inline size_t payloadIndexForKind(TraceKind kind)
     case TraceKind::Error: return payloadIndex<ErrorData>();
     case TraceKind::McpServer: return payloadIndex<McpServerData>();
     case TraceKind::Wait: return payloadIndex<WaitData>();
+    case TraceKind::Retrieval: return payloadIndex<RetrievalData>();
     }
     return 0;
 }
@@ -191,6 +193,19 @@ constexpr auto payloadFieldsOf<WaitData>()
     return std::tuple{field(u"waitingFor", &WaitData::waitingFor), field(u"decision", &WaitData::decision),
                       field(u"scope", &WaitData::scope), field(u"preview", &WaitData::preview),
                       field(u"argumentsEdited", &WaitData::argumentsEdited)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<RetrievalData>()
+{
+    return std::tuple{field(u"query", &RetrievalData::query),
+                      field(u"bases", &RetrievalData::bases),
+                      field(u"embeddingModel", &RetrievalData::embeddingModel),
+                      field(u"topK", &RetrievalData::topK),
+                      field(u"hits", &RetrievalData::hits),
+                      field(u"embeddingUs", &RetrievalData::embeddingUs),
+                      field(u"searchUs", &RetrievalData::searchUs),
+                      field(u"error", &RetrievalData::error)};
 }
 
 // Reads a payload's fields through the readField() overloads for \a Fields (JsonFields in

@@ -170,6 +170,14 @@ private:
             painter->drawPolygon(QPolygonF({QPointF(3, 1.5), QPointF(13, 1.5), QPointF(8, 8),
                                             QPointF(13, 14.5), QPointF(3, 14.5), QPointF(8, 8)}));
             return;
+        case TraceKind::Retrieval: { // a magnifying glass
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(QPen(outline, 2.2));
+            painter->drawEllipse(QRectF(2, 2, 8.5, 8.5));
+            painter->setPen(QPen(outline, 2.8, Qt::SolidLine, Qt::RoundCap));
+            painter->drawLine(QPointF(9.5, 9.5), QPointF(14, 14));
+            return;
+        }
         }
     }
 
@@ -198,6 +206,7 @@ QColor TraceIcons::kindColor(TraceKind kind)
     case TraceKind::Error: return QColor(0xd9, 0x3f, 0x3f);
     case TraceKind::McpServer: return QColor(0x3f, 0x8f, 0x5f);
     case TraceKind::Wait: return QColor(0x9a, 0xa3, 0xb0);
+    case TraceKind::Retrieval: return QColor(0xb5, 0x8a, 0x2e);
     }
     return {};
 }
