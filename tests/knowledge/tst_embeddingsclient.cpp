@@ -11,6 +11,8 @@
 #include <QTest>
 #include <QTimer>
 
+#include <algorithm>
+
 using namespace Loopscope;
 using namespace Loopscope::Testing;
 using namespace Qt::StringLiterals;

@@ -2,6 +2,8 @@
 
 #include <QTest>
 
+#include <cmath>
+
 using namespace Loopscope;
 using namespace Loopscope::VectorSearch;
 using namespace Qt::StringLiterals;
