@@ -142,6 +142,7 @@ bool isSpanKind(TraceKind kind)
     case TraceKind::McpServer:
     case TraceKind::Wait:
     case TraceKind::Compaction: return false;
+    case TraceKind::Retrieval: return false;
     }
     return false;
 }

@@ -11,29 +11,23 @@ using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
-QJsonObject RetrievedPassage::toJson() const
+RetrievalHit RetrievedPassage::toRetrievalHit() const
 {
-    QJsonObject object = hit.toJson();
-    object.insert(u"base"_s, base);
-    return object;
+    return {base, hit.path, hit.startLine, hit.endLine, hit.bm25, {}, {}, hit.text};
 }
 
-QJsonObject KnowledgeSearchRecord::toJson() const
+RetrievalData KnowledgeSearchRecord::toRetrieval() const
 {
-    QJsonArray baseNames;
+    RetrievalData data;
+    data.query = query;
     for (const AttachedKnowledgeBase &base : bases)
-        baseNames.append(base.name);
-    QJsonArray passages;
+        data.bases.append(base.name);
+    data.topK = topK;
     for (const RetrievedPassage &passage : hits)
-        passages.append(passage.toJson());
-    QJsonObject object{{u"query"_s, query},
-                       {u"bases"_s, baseNames},
-                       {u"topK"_s, topK},
-                       {u"hits"_s, passages},
-                       {u"searchUs"_s, searchUs}};
-    if (!error.isEmpty())
-        object.insert(u"error"_s, error);
-    return object;
+        data.hits.append(passage.toRetrievalHit());
+    data.searchUs = searchUs;
+    data.error = error;
+    return data;
 }
 
 KnowledgeSearchTool::KnowledgeSearchTool(QList<AttachedKnowledgeBase> bases)
@@ -122,7 +116,7 @@ KnowledgeSearchRecord KnowledgeSearchTool::search(const QList<AttachedKnowledgeB
 ToolResult KnowledgeSearchTool::resultFor(const KnowledgeSearchRecord &record)
 {
     ToolResult result;
-    result.details = QJsonObject{{u"retrieval"_s, record.toJson()}};
+    result.details = QJsonObject{{QString(RetrievalDetailsKey), record.toJson()}};
     if (record.query.trimmed().isEmpty()) {
         result.isError = true;
         result.content = tr("The query is empty: say in a few words what to look for.");

@@ -2,6 +2,7 @@
 
 #include "agent/knowledge/knowledgeindex.h"
 #include "agent/tools/tool.h"
+#include "agent/trace/tracenode.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>
@@ -24,7 +25,7 @@ struct RetrievedPassage
     QString base;
     KnowledgeHit hit;
 
-    QJsonObject toJson() const;
+    RetrievalHit toRetrievalHit() const;
     bool operator==(const RetrievedPassage &) const = default;
 };
 
@@ -39,7 +40,9 @@ struct KnowledgeSearchRecord
     qint64 searchUs = 0;          // opening the indexes and searching them
     QString error;                // why a base could not be searched; the others' hits are kept
 
-    QJsonObject toJson() const;
+    // As the trace keeps it (a Retrieval node), and as the tool result's details carry it.
+    RetrievalData toRetrieval() const;
+    QJsonObject toJson() const { return toRetrieval().toJson(); }
     bool operator==(const KnowledgeSearchRecord &) const = default;
 };
 

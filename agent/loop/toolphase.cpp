@@ -557,11 +557,15 @@ void ToolPhase::complete(PendingCall &pending, const ToolResult &result, TraceSt
         pending.context->disconnectProgress();
     endWait(pending, u"cancelled"_s, TraceStatus::Cancelled); // ended while someone was still asked
 
+    // A search of the user's documents is a Retrieval step of its own under the call; the call keeps
+    // the rest of its details.
+    QJsonObject details = result.details;
+    const QJsonValue retrieval = details.take(RetrievalDetailsKey);
     m_trace->update(pending.traceNode, [&](TraceNode &node) {
         ToolCallData &data = node.data<ToolCallData>();
         data.result = result.content;
         data.isError = result.isError;
-        data.details = result.details;
+        data.details = details;
         if (data.decision.isEmpty())
             data.decision = u"auto"_s;
         // The worker's own timestamps: they show what really overlapped. A call that never ran
@@ -571,9 +575,26 @@ void ToolPhase::complete(PendingCall &pending, const ToolResult &result, TraceSt
         else if (pending.decidedUs > 0)
             node.startedUs = pending.decidedUs;
     });
-    m_trace->finish(pending.traceNode, status, endedUs > 0 ? endedUs : now());
+    const qint64 callEndedUs = endedUs > 0 ? endedUs : now();
+    if (retrieval.isObject())
+        addRetrieval(pending.traceNode, RetrievalData::fromJson(retrieval.toObject()), callEndedUs);
+    m_trace->finish(pending.traceNode, status, callEndedUs);
     emitEvent(AgentEvent::Kind::ToolResult, pending.traceNode, result.content, pending.call, result.isError,
               ToolResultInfo{status});
+}
+
+// The search ended when the tool answered; it took what it measured, within the call's time.
+void ToolPhase::addRetrieval(int callNode, RetrievalData retrieval, qint64 endedUs)
+{
+    const qint64 startedUs
+        = std::max(m_trace->node(callNode).startedUs, endedUs - retrieval.embeddingUs - retrieval.searchUs);
+    const TraceStatus status
+        = retrieval.hits.isEmpty() && !retrieval.error.isEmpty() ? TraceStatus::Error : TraceStatus::Ok;
+    const int hits = int(retrieval.hits.size());
+    //: A retrieval's name in the trace: the query, and how many passages it found
+    const QString label = tr("\"%1\": %n passage(s)", nullptr, hits).arg(retrieval.query);
+    const int node = m_trace->begin(callNode, TraceKind::Retrieval, label, startedUs, std::move(retrieval));
+    m_trace->finish(node, status, endedUs);
 }
 
 void ToolPhase::finishIfDone()

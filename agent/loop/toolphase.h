@@ -6,6 +6,7 @@
 #include "agent/loop/interceptor.h"
 #include "agent/loop/turngate.h"
 #include "agent/trace/clock.h"
+#include "agent/trace/tracenode.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -113,6 +114,7 @@ private:
     void onTimeout(int callIndex, int timeoutMs);
     void complete(PendingCall &pending, const ToolResult &result, TraceStatus status, qint64 startedUs = 0,
                   qint64 endedUs = 0);
+    void addRetrieval(int callNode, RetrievalData retrieval, qint64 endedUs);
     void finishIfDone();
     void emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text, const ToolCall &call,
                    bool isError = false, AgentEventPayload payload = {});

@@ -31,7 +31,7 @@ void appendModelCall(RecordedTurn &turn, const TraceNode &node, int iteration)
     turn.modelCalls.append(call);
 }
 
-void appendToolCall(RecordedTurn &turn, const TraceNode &node, int iteration)
+void appendToolCall(RecordedTurn &turn, const Trace &trace, const TraceNode &node, int iteration)
 {
     const auto *data = std::get_if<ToolCallData>(&node.payload);
     if (!data)
@@ -40,7 +40,12 @@ void appendToolCall(RecordedTurn &turn, const TraceNode &node, int iteration)
     call.iteration = iteration;
     call.call = data->call;
     call.originalArguments = data->originalArguments;
-    call.result = {data->result, data->isError};
+    call.result = {data->result, data->isError, data->details};
+    // The search the call made, as the tool reported it: a replay shows the recorded passages again.
+    for (int child : node.children) {
+        if (const auto *retrieval = std::get_if<RetrievalData>(&trace.node(child).payload))
+            call.result.details.insert(RetrievalDetailsKey, retrieval->toJson());
+    }
     call.decision = data->decision;
     turn.toolCalls.append(call);
 }
@@ -149,7 +154,7 @@ RecordedTurn RecordedTurn::fromTrace(const Trace &trace, int turnNode, const Age
                 if (trace.node(step).kind == TraceKind::ModelCall)
                     appendModelCall(turn, trace.node(step), number);
                 else if (trace.node(step).kind == TraceKind::ToolCall)
-                    appendToolCall(turn, trace.node(step), number);
+                    appendToolCall(turn, trace, trace.node(step), number);
             }
         } else if (node.kind == TraceKind::Reflection) {
             reflected = true;

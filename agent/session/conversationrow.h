@@ -34,6 +34,8 @@ struct ConversationRow
     bool replaced = false;
     int traceNode = -1;
     int turn = -1;
+    // Of an answer: the passages of the user's documents it drew on (TurnNodeFinder::sourcesOf).
+    QList<RetrievalHit> sources;
 
     static ConversationRow message(Kind kind, const QString &text, int traceNode);
     static ConversationRow call(const ToolCall &call, int traceNode);

@@ -46,6 +46,7 @@ QVariant ConversationRows::data(const QModelIndex &index, int role) const
     case TraceNodeRole: return row.traceNode;
     case TurnRole: return row.turn;
     case ReplacedRole: return row.replaced;
+    case SourcesRole: return QVariant::fromValue(row.sources);
     case RowRole: return QVariant::fromValue(row);
     default: return {};
     }
@@ -60,6 +61,7 @@ QHash<int, QByteArray> ConversationRows::roleNames() const
                   {TraceNodeRole, "traceNode"},
                   {TurnRole, "turn"},
                   {ReplacedRole, "replaced"},
+                  {SourcesRole, "sources"},
                   {RowRole, "row"}});
     return names;
 }
@@ -389,9 +391,16 @@ void ConversationRows::addNotice(ConversationRow::Notice kind, const QString &te
     append(row);
 }
 
+void ConversationRows::findSources(ConversationRow &row) const
+{
+    if (row.kind == Row::Kind::Assistant && m_trace)
+        row.sources = TurnNodeFinder::sourcesOf(*m_trace, row.traceNode);
+}
+
 int ConversationRows::append(ConversationRow row)
 {
     row.turn = m_live ? m_live->turn : lastTurn();
+    findSources(row);
     const int index = size();
     beginInsertRows({}, index, index);
     m_rows.append(std::move(row));
@@ -401,8 +410,9 @@ int ConversationRows::append(ConversationRow row)
 }
 
 // One dataChanged naming the roles that changed; RowRole always does.
-void ConversationRows::change(int index, const ConversationRow &row)
+void ConversationRows::change(int index, ConversationRow row)
 {
+    findSources(row);
     const Row &before = m_rows.at(index);
     if (before == row)
         return;
@@ -421,6 +431,8 @@ void ConversationRows::change(int index, const ConversationRow &row)
         roles.append(TurnRole);
     if (before.replaced != row.replaced)
         roles.append(ReplacedRole);
+    if (before.sources != row.sources)
+        roles.append(SourcesRole);
     roles.append(RowRole);
     m_rows[index] = row;
     indexToolCall(index);
@@ -434,6 +446,8 @@ void ConversationRows::resetRows(QList<ConversationRow> rows, QList<TurnSpan> tu
     beginResetModel();
     m_live.reset();
     m_rows = std::move(rows);
+    for (Row &row : m_rows)
+        findSources(row);
     m_toolCallRows.clear();
     for (int i = 0; i < size(); ++i)
         indexToolCall(i);

@@ -48,6 +48,7 @@ public:
         TraceNodeRole,               // int, -1 without one
         TurnRole,                    // int
         ReplacedRole,                // bool: ConversationRow::replaced
+        SourcesRole,                 // QList<RetrievalHit>: ConversationRow::sources
         RowRole,                     // the whole ConversationRow, as a QVariant of it
     };
     Q_ENUM(Role)
@@ -149,8 +150,10 @@ private:
     void addTurnEndNotice(const TurnResult &result);
     void endRunningToolCalls();
 
+    // An answer's sources, from the trace.
+    void findSources(ConversationRow &row) const;
     int append(ConversationRow row);
-    void change(int index, const ConversationRow &row);
+    void change(int index, ConversationRow row);
     // Replaces every row and turn, as one reset.
     void resetRows(QList<ConversationRow> rows, QList<TurnSpan> turns, QList<Message> earlierHistory);
     void markReplacedTurns(int historySize);

@@ -123,6 +123,14 @@ void writeField(QJsonObject &json, QStringView key, const QList<ModelAttempt> &a
     json.insert(key, array);
 }
 
+void writeField(QJsonObject &json, QStringView key, const QList<RetrievalHit> &hits)
+{
+    QJsonArray array;
+    for (const RetrievalHit &hit : hits)
+        array.append(hit.toJson());
+    json.insert(key, array);
+}
+
 // Written only when there are some, so traces without re-runs stay as they were.
 void writeField(QJsonObject &json, QStringView key, const QList<ModelCallVariant> &variants)
 {
@@ -288,6 +296,13 @@ void readField(JsonFields &fields, QStringView key, QList<ModelCallVariant> &var
     const QList<QJsonObject> objects = fields.objects(key, Need::Optional);
     for (const QJsonObject &variant : objects)
         variants.append(ModelCallVariant::fromJson(variant));
+}
+
+void readField(JsonFields &fields, QStringView key, QList<RetrievalHit> &hits)
+{
+    const QList<QJsonObject> objects = fields.objects(key, Need::Optional);
+    for (const QJsonObject &hit : objects)
+        hits.append(RetrievalHit::fromJson(hit));
 }
 
 RecordedRequest expandRequestDelta(const RecordedRequest &base, RequestDelta delta)

@@ -58,6 +58,7 @@ QString TraceModel::kindDisplayName(TraceKind kind)
     case TraceKind::McpServer: return tr("MCP server");
     case TraceKind::Wait: return tr("Wait");
     case TraceKind::Compaction: return tr("Compaction");
+    case TraceKind::Retrieval: return tr("Retrieval");
     }
     return {};
 }

@@ -2,6 +2,7 @@
 
 #include "agent/conversation/enumnames.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 using namespace Qt::StringLiterals;
 
@@ -22,6 +23,7 @@ constexpr EnumName<TraceKind> TraceKindNames[] = {
     {TraceKind::McpServer, u"mcp_server"},
     {TraceKind::Wait, u"wait"},
     {TraceKind::Compaction, u"compaction"},
+    {TraceKind::Retrieval, u"retrieval"},
 };
 
 constexpr EnumName<TraceStatus> TraceStatusNames[] = {
@@ -59,6 +61,70 @@ ModelCallVariant ModelCallVariant::fromJson(const QJsonObject &json)
     variant.startedUs = json.value(u"startedUs"_s).toInteger();
     variant.endedUs = json.value(u"endedUs"_s).toInteger();
     return variant;
+}
+
+QJsonObject RetrievalHit::toJson() const
+{
+    QJsonObject json{{u"path"_s, path},     {u"startLine"_s, startLine}, {u"endLine"_s, endLine},
+                     {u"score"_s, score()}, {u"bm25"_s, bm25},           {u"text"_s, text}};
+    if (cosine)
+        json.insert(u"cosine"_s, *cosine);
+    if (fused)
+        json.insert(u"fused"_s, *fused);
+    if (!base.isEmpty())
+        json.insert(u"base"_s, base);
+    return json;
+}
+
+RetrievalHit RetrievalHit::fromJson(const QJsonObject &json)
+{
+    RetrievalHit hit;
+    hit.base = json.value(u"base"_s).toString();
+    hit.path = json.value(u"path"_s).toString();
+    hit.startLine = json.value(u"startLine"_s).toInt();
+    hit.endLine = json.value(u"endLine"_s).toInt();
+    hit.bm25 = json.value(u"bm25"_s).toDouble();
+    if (const QJsonValue cosine = json.value(u"cosine"_s); cosine.isDouble())
+        hit.cosine = cosine.toDouble();
+    if (const QJsonValue fused = json.value(u"fused"_s); fused.isDouble())
+        hit.fused = fused.toDouble();
+    hit.text = json.value(u"text"_s).toString();
+    return hit;
+}
+
+QJsonObject RetrievalData::toJson() const
+{
+    QJsonArray passages;
+    for (const RetrievalHit &hit : hits)
+        passages.append(hit.toJson());
+    QJsonObject json{{u"query"_s, query},
+                     {u"bases"_s, QJsonArray::fromStringList(bases)},
+                     {u"topK"_s, topK},
+                     {u"hits"_s, passages},
+                     {u"searchUs"_s, searchUs}};
+    if (!embeddingModel.isEmpty())
+        json.insert(u"embeddingModel"_s, embeddingModel);
+    if (embeddingUs > 0)
+        json.insert(u"embeddingUs"_s, embeddingUs);
+    if (!error.isEmpty())
+        json.insert(u"error"_s, error);
+    return json;
+}
+
+RetrievalData RetrievalData::fromJson(const QJsonObject &json)
+{
+    RetrievalData data;
+    data.query = json.value(u"query"_s).toString();
+    for (const QJsonValue &base : json.value(u"bases"_s).toArray())
+        data.bases.append(base.toString());
+    data.embeddingModel = json.value(u"embeddingModel"_s).toString();
+    data.topK = json.value(u"topK"_s).toInt();
+    for (const QJsonValue &hit : json.value(u"hits"_s).toArray())
+        data.hits.append(RetrievalHit::fromJson(hit.toObject()));
+    data.embeddingUs = json.value(u"embeddingUs"_s).toInteger();
+    data.searchUs = json.value(u"searchUs"_s).toInteger();
+    data.error = json.value(u"error"_s).toString();
+    return data;
 }
 
 QString traceKindName(TraceKind kind)

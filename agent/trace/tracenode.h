@@ -28,9 +28,10 @@ enum class TraceKind {
     McpServer,  // an MCP server's start-up (or its failure) during a turn
     Wait,       // a tool call held for someone's decision: the user's approval, a breakpoint
     Compaction, // what a request left out of the history to fit the model's context window
+    Retrieval,  // a search of the user's documents (knowledge bases) and the passages it found
 };
 // The last kind, for loops over every kind: new kinds are appended, so saved traces keep their meaning.
-constexpr TraceKind LastTraceKind = TraceKind::Compaction;
+constexpr TraceKind LastTraceKind = TraceKind::Retrieval;
 
 enum class TraceStatus {
     Running,
@@ -220,9 +221,57 @@ struct CompactionData
     bool operator==(const CompactionData &) const = default;
 };
 
+/*!
+    One passage a retrieval found: where it is (the file's absolute path and
+    its lines), the base it came from, its text, and why it ranked — the BM25
+    score of the lexical search and, for a base with embeddings, the cosine
+    similarity and the fused rank score. Kept whole in the trace, so a replay
+    and a reopened session show the same passages without the index.
+*/
+struct RetrievalHit
+{
+    QString base;
+    QString path;
+    int startLine = 0;
+    int endLine = 0;
+    double bm25 = 0; // higher is better
+    std::optional<double> cosine;
+    std::optional<double> fused;
+    QString text;
+
+    // The score the hits are ranked by: the fused one when there is one, else BM25.
+    double score() const { return fused.value_or(bm25); }
+    // path, startLine, endLine, score, bm25, cosine?, fused?, text, base
+    QJsonObject toJson() const;
+    static RetrievalHit fromJson(const QJsonObject &json);
+    bool operator==(const RetrievalHit &) const = default;
+};
+
+// A search of the user's documents: what was asked of which bases, what came back best first, and
+// the time spent (embedding the query, when the bases have embeddings, and searching).
+struct RetrievalData
+{
+    QString query;
+    QStringList bases;
+    QString embeddingModel; // empty for a lexical search
+    int topK = 0;
+    QList<RetrievalHit> hits;
+    qint64 embeddingUs = 0;
+    qint64 searchUs = 0;
+    QString error; // why a base could not be searched; the others' hits are kept
+
+    QJsonObject toJson() const;
+    static RetrievalData fromJson(const QJsonObject &json);
+    bool operator==(const RetrievalData &) const = default;
+};
+
+// Where a tool's result details carry the RetrievalData of a search it made: the loop makes it the
+// call's Retrieval node.
+inline constexpr QLatin1StringView RetrievalDetailsKey{"retrieval"};
+
 using TracePayload = std::variant<std::monostate, TurnData, IterationData, ModelCallData, RetryData,
                                   ToolCallData, ShieldCheckData, TextData, HandoffData, ErrorData,
-                                  McpServerData, WaitData, CompactionData>;
+                                  McpServerData, WaitData, CompactionData, RetrievalData>;
 
 /*!
     One node of the trace tree as a plain value. Timestamps are microseconds

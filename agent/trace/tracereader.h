@@ -54,6 +54,7 @@ inline constexpr EnumName<size_t> PayloadTypeNames[] = {
     {payloadIndex<McpServerData>(), u"mcp_server"},
     {payloadIndex<WaitData>(), u"wait"},
     {payloadIndex<CompactionData>(), u"compaction"},
+    {payloadIndex<RetrievalData>(), u"retrieval"},
 };
 
 inline size_t payloadIndexForKind(TraceKind kind)
@@ -72,6 +73,7 @@ inline size_t payloadIndexForKind(TraceKind kind)
     case TraceKind::McpServer: return payloadIndex<McpServerData>();
     case TraceKind::Wait: return payloadIndex<WaitData>();
     case TraceKind::Compaction: return payloadIndex<CompactionData>();
+    case TraceKind::Retrieval: return payloadIndex<RetrievalData>();
     }
     return 0;
 }
@@ -203,6 +205,19 @@ constexpr auto payloadFieldsOf<CompactionData>()
         field(u"strategy", &CompactionData::strategy), field(u"window", &CompactionData::window),
         field(u"tokensBefore", &CompactionData::tokensBefore),
         field(u"tokensAfter", &CompactionData::tokensAfter), field(u"details", &CompactionData::details)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<RetrievalData>()
+{
+    return std::tuple{field(u"query", &RetrievalData::query),
+                      field(u"bases", &RetrievalData::bases),
+                      field(u"embeddingModel", &RetrievalData::embeddingModel),
+                      field(u"topK", &RetrievalData::topK),
+                      field(u"hits", &RetrievalData::hits),
+                      field(u"embeddingUs", &RetrievalData::embeddingUs),
+                      field(u"searchUs", &RetrievalData::searchUs),
+                      field(u"error", &RetrievalData::error)};
 }
 
 // Reads a payload's fields through the readField() overloads for \a Fields (JsonFields in

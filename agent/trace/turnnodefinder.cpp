@@ -2,6 +2,8 @@
 
 #include "agent/trace/trace.h"
 
+#include <algorithm>
+
 namespace Loopscope {
 
 namespace {
@@ -129,6 +131,37 @@ QHash<QString, int> TurnNodeFinder::toolCallNodes(const Trace &trace, int turnNo
             nodes.insert(data->call.id, node.id);
     });
     return nodes;
+}
+
+QList<RetrievalHit> TurnNodeFinder::sourcesOf(const Trace &trace, int answerNode)
+{
+    QList<RetrievalHit> sources;
+    if (!trace.isValid(answerNode))
+        return sources;
+    int turn = answerNode;
+    while (trace.node(turn).parent != -1)
+        turn = trace.node(turn).parent;
+    // Ids are the order steps began: the retrievals between the answer before and this one.
+    int previous = -1;
+    for (int answer : answerNodes(trace, turn)) {
+        if (answer < answerNode)
+            previous = answer;
+    }
+    visitSubtree(trace, turn, [&](const TraceNode &node) {
+        const auto *retrieval = std::get_if<RetrievalData>(&node.payload);
+        if (!retrieval || node.id <= previous || node.id >= answerNode)
+            return;
+        for (const RetrievalHit &hit : retrieval->hits) {
+            const bool known
+                = std::any_of(sources.cbegin(), sources.cend(), [&hit](const RetrievalHit &source) {
+                      return source.path == hit.path && source.startLine == hit.startLine
+                             && source.endLine == hit.endLine;
+                  });
+            if (!known)
+                sources.append(hit);
+        }
+    });
+    return sources;
 }
 
 } // namespace Loopscope

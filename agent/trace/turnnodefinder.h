@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/conversation/message.h"
+#include "agent/trace/tracenode.h"
 
 #include <QHash>
 #include <QList>
@@ -41,6 +42,9 @@ public:
     // Every tool call node of a turn by its call's id (the first of an id, as toolCallNode finds
     // it): one walk for a turn's calls, however many there are.
     static QHash<QString, int> toolCallNodes(const Trace &trace, int turnNode);
+    // The passages an answer drew on: what the turn's retrievals found after the answer before it
+    // and before it, best first per retrieval, each passage once.
+    static QList<RetrievalHit> sourcesOf(const Trace &trace, int answerNode);
 
 private:
     const Trace &m_trace;

@@ -124,6 +124,20 @@ QJsonArray everyKindTrace()
                                  WaitData{u"approval"_s, u"denied"_s});
     trace.finish(wait, TraceStatus::Denied, T0 + 2'000'400);
     trace.finish(toolB, TraceStatus::Denied, T0 + 2'000'500);
+    const int retrieval = trace.begin(
+        toolA, TraceKind::Retrieval, u"\"Wetter Zürich\": 2 passages"_s, T0 + 2'000'550,
+        RetrievalData{
+            u"Wetter Zürich"_s,
+            {u"notes"_s, u"Ärger"_s},
+            u"nomic-embed-text"_s,
+            5,
+            {RetrievalHit{u"notes"_s, u"/home/ü/notes/wetter.md"_s, 3, 9, 4.25, 0.8125, 0.0328,
+                          u"# Wetter\n\n\tSonnig, \"21 °C\" 東京"_s},
+             RetrievalHit{u"Ärger"_s, u"/home/ü/a.txt"_s, 1, 1, 0.5, std::nullopt, std::nullopt, {}}},
+            41'000,
+            1'250,
+            u"the knowledge base \"old\" cannot be read"_s});
+    trace.finish(retrieval, TraceStatus::Ok, T0 + 2'000'590);
     trace.finish(toolA, TraceStatus::Ok, T0 + 2'000'600); // after toolB's child: ids are not pre-order
     trace.finish(iteration, TraceStatus::Ok, T0 + 2'000'700);
     const int reflection = trace.begin(turn, TraceKind::Reflection, u"Reflection"_s, T0 + 3'000'000,

@@ -211,6 +211,19 @@ Forest buildEveryKindForest(Trace &trace)
     const int shieldA = trace.begin(f.toolA, TraceKind::ShieldCheck, u"rules"_s, T0 + 2'000'400,
                                     ShieldCheckData{u"rules"_s, u"tool_call"_s, u"read_file"_s, true, {}});
     trace.finish(shieldA, TraceStatus::Ok, T0 + 2'000'401);
+    const int retrieval = trace.begin(
+        f.toolA, TraceKind::Retrieval, u"\"Ärger notes\": 2 passages"_s, T0 + 2'000'402,
+        RetrievalData{u"Ärger \"notes\" NEAR(*)"_s,
+                      {u"notes"_s, u"manual 📘"_s},
+                      u"nomic-embed-text"_s,
+                      5,
+                      {RetrievalHit{u"notes"_s, u"/home/ü/notes/Ärger.md"_s, 3, 9, 4.25, 0.8125, 0.0328,
+                                    u"# Ärger\n\n\t\"quoted\", back\\slash 東京"_s},
+                       RetrievalHit{u"manual 📘"_s, u"/m.txt"_s, 1, 1, 0.5, std::nullopt, std::nullopt, {}}},
+                      41'000,
+                      1'250,
+                      u"the knowledge base \"old\" cannot be read"_s});
+    trace.finish(retrieval, TraceStatus::Ok, T0 + 2'000'403);
     trace.finish(f.toolB, TraceStatus::Denied, T0 + 2'000'500);
     trace.finish(f.toolA, TraceStatus::Ok, T0 + 2'000'600);
     trace.finish(f.firstIteration, TraceStatus::Ok, T0 + 2'000'700);
@@ -543,6 +556,9 @@ void TestTrace::kindsAndStatusesHaveStableNames_data()
     QTest::newRow("summary") << u"summary"_s << int(TraceKind::Summary) << -1;
     QTest::newRow("handoff") << u"handoff"_s << int(TraceKind::Handoff) << -1;
     QTest::newRow("error kind") << u"error"_s << int(TraceKind::Error) << -1;
+    QTest::newRow("mcp server") << u"mcp_server"_s << int(TraceKind::McpServer) << -1;
+    QTest::newRow("wait") << u"wait"_s << int(TraceKind::Wait) << -1;
+    QTest::newRow("retrieval") << u"retrieval"_s << int(TraceKind::Retrieval) << -1;
     QTest::newRow("running") << u"running"_s << -1 << int(TraceStatus::Running);
     QTest::newRow("ok") << u"ok"_s << -1 << int(TraceStatus::Ok);
     QTest::newRow("error status") << u"error"_s << -1 << int(TraceStatus::Error);
@@ -1303,6 +1319,25 @@ void TestTrace::rolesDescribeTheNode_data()
                                 {u"reason"_s, u"matched keyword \"rm -rf\""_s}});
     QTest::newRow("no payload is an empty object")
         << u"iteration"_s << 0 << int(TraceModel::PayloadJsonRole) << QVariant(QJsonObject());
+    QTest::newRow("a retrieval's kind in words") << u"search"_s << 1 << display << QVariant(u"Retrieval"_s);
+    QTest::newRow("a retrieval is no error")
+        << u"search"_s << 0 << int(TraceModel::IsErrorRole) << QVariant(false);
+    QTest::newRow("a retrieval's query, bases, hits and times as JSON")
+        << u"search"_s << 0 << int(TraceModel::PayloadJsonRole)
+        << QVariant(QJsonObject{{u"query"_s, u"refunds"_s},
+                                {u"bases"_s, QJsonArray{u"policies"_s}},
+                                {u"embeddingModel"_s, QString()},
+                                {u"topK"_s, 5},
+                                {u"hits"_s, QJsonArray{QJsonObject{{u"base"_s, u"policies"_s},
+                                                                   {u"path"_s, u"/p/refunds.md"_s},
+                                                                   {u"startLine"_s, 3},
+                                                                   {u"endLine"_s, 4},
+                                                                   {u"score"_s, 2.5},
+                                                                   {u"bm25"_s, 2.5},
+                                                                   {u"text"_s, u"Refunds are approved."_s}}}},
+                                {u"embeddingUs"_s, 0},
+                                {u"searchUs"_s, 900},
+                                {u"error"_s, QString()}});
     QTest::newRow("an unknown role") << u"model"_s << 0 << int(Qt::UserRole + 500) << QVariant();
 }
 
@@ -1333,6 +1368,18 @@ void TestTrace::rolesDescribeTheNode()
     const int quiet
         = trace.begin(iteration, TraceKind::ModelCall, u"quiet model"_s, 1'400'000, ModelCallData{});
     trace.finish(quiet, TraceStatus::Skipped, 1'400'001);
+    const int search = trace.begin(
+        iteration, TraceKind::Retrieval, u"search"_s, 1'500'000,
+        RetrievalData{
+            u"refunds"_s,
+            {u"policies"_s},
+            {},
+            5,
+            {RetrievalHit{u"policies"_s, u"/p/refunds.md"_s, 3, 4, 2.5, {}, {}, u"Refunds are approved."_s}},
+            0,
+            900,
+            {}});
+    trace.finish(search, TraceStatus::Ok, 1'500'900);
     trace.finish(turn, TraceStatus::Ok, 3'500'000);
     QCOMPARE(shell, 3); // the "node id" rows rely on it
 

@@ -410,6 +410,7 @@ void ChatView::render(ChatItem *item, const ConversationRow &row)
         auto *message = static_cast<MessageWidget *>(item);
         if (message->text() != row.text)
             message->setText(row.text);
+        message->setSources(row.sources);
         break;
     }
     case ConversationRow::Kind::ToolCall: {

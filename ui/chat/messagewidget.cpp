@@ -1,6 +1,7 @@
 #include "ui/chat/messagewidget.h"
 
 #include "ui/chat/markdownview.h"
+#include "ui/chat/sourcesline.h"
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -35,6 +36,7 @@ MessageWidget::MessageWidget(Role role, QWidget *parent)
     , m_author(new QLabel(role == Role::User ? tr("You") : tr("Assistant"), this))
     , m_markdown(new MarkdownView(
           role == Role::User ? MarkdownView::Format::PlainText : MarkdownView::Format::Markdown, this))
+    , m_sources(new SourcesLine(this))
     , m_copy(actionButton(tr("Copy"), u"edit-copy"_s, tr("Copy the message"), this))
     , m_lastAction(role == Role::User
                        ? actionButton(tr("Edit"), u"document-edit"_s, tr("Edit and resend the message"), this)
@@ -72,6 +74,12 @@ MessageWidget::MessageWidget(Role role, QWidget *parent)
     layout->setSpacing(chatSpacing(this, 0.2));
     layout->addLayout(header);
     layout->addWidget(m_markdown);
+    layout->addWidget(m_sources);
+}
+
+void MessageWidget::setSources(const QList<RetrievalHit> &sources)
+{
+    m_sources->setSources(sources);
 }
 
 void MessageWidget::setText(const QString &text)

@@ -2,6 +2,8 @@
 
 #include "ui/chat/chatitem.h"
 
+#include "agent/trace/tracenode.h"
+
 QT_BEGIN_NAMESPACE
 class QLabel;
 class QToolButton;
@@ -10,10 +12,12 @@ QT_END_NAMESPACE
 namespace Loopscope::Ui {
 
 class MarkdownView;
+class SourcesLine;
 
 /*!
     A message of the user (plain text on a tinted surface) or of the assistant
-    (Markdown), with Copy and, on the last ones, Edit or Regenerate.
+    (Markdown) with the sources it drew on under it, with Copy and, on the
+    last ones, Edit or Regenerate.
 */
 class MessageWidget final : public ChatItem
 {
@@ -28,12 +32,15 @@ public:
     void setText(const QString &text);
     QString text() const;
     QString plainText() const override { return text(); }
+    // An answer's sources, in a line under it; none hides the line.
+    void setSources(const QList<RetrievalHit> &sources);
 
     // Edit is offered on the user's last message, Regenerate on the last answer.
     void setLastActionAvailable(bool available);
     bool isLastActionAvailable() const { return m_lastActionAvailable; }
 
     MarkdownView *markdownView() const { return m_markdown; }
+    SourcesLine *sourcesLine() const { return m_sources; }
     QToolButton *copyButton() const { return m_copy; }
     QToolButton *lastActionButton() const { return m_lastAction; }
 
@@ -47,6 +54,7 @@ private:
     Role m_role;
     QLabel *m_author;
     MarkdownView *m_markdown;
+    SourcesLine *m_sources;
     QToolButton *m_copy;
     QToolButton *m_lastAction;
     bool m_lastActionAvailable = false;

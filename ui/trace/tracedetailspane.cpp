@@ -7,6 +7,7 @@
 #include "ui/trace/curlcommand.h"
 #include "ui/trace/jsonhighlighter.h"
 #include "ui/trace/jsontreeview.h"
+#include "ui/trace/retrievalview.h"
 #include "ui/trace/traceicons.h"
 
 #include <QAction>
@@ -131,6 +132,7 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     , m_responseView(new JsonTreeView(m_tabs))
     , m_stepView(new JsonTreeView(m_tabs))
     , m_shownView(new QPlainTextEdit(m_tabs))
+    , m_passagesView(new RetrievalView(m_tabs))
     , m_text(new QPlainTextEdit(this))
     , m_showAll(new QPushButton(this))
     , m_highlighter(new JsonHighlighter(m_text->document()))
@@ -237,6 +239,9 @@ TraceDetailsPane::TraceDetailsPane(TraceModel *model, QWidget *parent)
     m_tabs->insertTab(ShownTab, m_shownView, tr("Shown"));
     m_tabs->setTabToolTip(ShownTab, tr("What the approval showed when you decided: the diff, the command, "
                                        "the address"));
+    m_tabs->insertTab(PassagesTab, m_passagesView, tr("Passages"));
+    m_tabs->setTabToolTip(PassagesTab,
+                          tr("The passages the search found, best first: click a file to open it"));
     connect(m_tabs, &QTabWidget::tabBarClicked, this, [this](int tab) { m_rawChosen = tab == RawTab; });
 
     m_showAll->setAccessibleName(tr("Show all of the JSON"));
@@ -514,6 +519,8 @@ void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &p
                               locale.toString(payload.value(u"tokensAfter"_s).toInteger()),
                               locale.toString(payload.value(u"window"_s).toInteger())));
     }
+    if (kind == TraceKind::Retrieval)
+        facts.append(retrievalFact(payload));
     m_facts->setText(facts.join(u" · "_s));
 }
 
@@ -550,6 +557,23 @@ QString TraceDetailsPane::decisionFact(const QJsonObject &payload)
     return fact;
 }
 
+// What a retrieval searched and how long each part took: "knowledge bases notes, manual · searching
+// 3.2 ms · embedding with nomic-embed-text 41.0 ms".
+QString TraceDetailsPane::retrievalFact(const QJsonObject &payload)
+{
+    const RetrievalData retrieval = RetrievalData::fromJson(payload);
+    QStringList facts;
+    //: A retrieval in the details pane: the knowledge bases it searched
+    facts.append(tr("knowledge bases %1").arg(retrieval.bases.join(u", "_s)));
+    //: A retrieval in the details pane: the time spent searching the indexes
+    facts.append(tr("searching %1").arg(TraceModel::formatDuration(retrieval.searchUs)));
+    if (!retrieval.embeddingModel.isEmpty())
+        //: A retrieval in the details pane: the embedding model and the time spent embedding the query
+        facts.append(tr("embedding with %1 %2")
+                         .arg(retrieval.embeddingModel, TraceModel::formatDuration(retrieval.embeddingUs)));
+    return facts.join(u" · "_s);
+}
+
 void TraceDetailsPane::showTabs(TraceKind kind, const QJsonObject &step, const QJsonObject &payload)
 {
     const bool modelCall = kind == TraceKind::ModelCall;
@@ -558,6 +582,10 @@ void TraceDetailsPane::showTabs(TraceKind kind, const QJsonObject &step, const Q
     m_tabs->setTabVisible(ResponseTab, modelCall);
     m_tabs->setTabVisible(StepTab, !modelCall);
     m_tabs->setTabVisible(ShownTab, !shown.isEmpty());
+    const bool retrieval = kind == TraceKind::Retrieval;
+    m_tabs->setTabVisible(PassagesTab, retrieval);
+    if (retrieval)
+        m_passagesView->setRetrieval(RetrievalData::fromJson(payload));
     if (m_shownView->toPlainText() != shown)
         m_shownView->setPlainText(shown);
     if (modelCall) {
@@ -574,6 +602,7 @@ void TraceDetailsPane::showTabs(TraceKind kind, const QJsonObject &step, const Q
     if (m_tabsNode != m_node || !m_tabs->isTabVisible(m_tabs->currentIndex()))
         m_tabs->setCurrentIndex(m_rawChosen        ? RawTab
                                 : modelCall        ? RequestTab
+                                : retrieval        ? PassagesTab
                                 : !shown.isEmpty() ? ShownTab
                                                    : StepTab);
     m_tabsNode = m_node;

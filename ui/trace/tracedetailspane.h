@@ -24,25 +24,27 @@ namespace Loopscope::Ui {
 
 class JsonHighlighter;
 class JsonTreeView;
+class RetrievalView;
 
 /*!
     Everything recorded about one trace step: a header with its status,
     timing, tokens, time to first token and retry attempts, then tabs. A model
     call opens on Request and Response, each a foldable JSON tree (the request
-    as it went over the wire, keys in the order sent); other steps on a tree of
-    the step. Trees fold rather than scroll because a long history is one
-    level down, and show recorded times as clock times. Raw is the whole step
-    as coloured, pretty-printed JSON with a search that highlights every match.
-    Secrets are masked in what it shows and in what it copies: the JSON, and
-    for a model call a curl command replaying the last attempt. It follows the
-    model, so a running step's details fill in as it finishes.
+    as it went over the wire, keys in the order sent); a retrieval on its
+    passages (RetrievalView); other steps on a tree of the step. Trees fold
+    rather than scroll because a long history is one level down, and show
+    recorded times as clock times. Raw is the whole step as coloured,
+    pretty-printed JSON with a search that highlights every match. Secrets are
+    masked in what it shows and in what it copies: the JSON, and for a model
+    call a curl command replaying the last attempt. It follows the model, so a
+    running step's details fill in as it finishes.
 */
 class TraceDetailsPane final : public QWidget
 {
     Q_OBJECT
 
 public:
-    enum Tab { RequestTab, ResponseTab, StepTab, RawTab, ShownTab };
+    enum Tab { RequestTab, ResponseTab, StepTab, RawTab, ShownTab, PassagesTab };
 
     explicit TraceDetailsPane(TraceModel *model, QWidget *parent = nullptr);
 
@@ -69,6 +71,7 @@ public:
     JsonTreeView *responseView() const { return m_responseView; }
     JsonTreeView *stepView() const { return m_stepView; }
     QPlainTextEdit *shownView() const { return m_shownView; }
+    RetrievalView *passagesView() const { return m_passagesView; }
     QPlainTextEdit *textView() const { return m_text; }
     QLineEdit *searchField() const { return m_search; }
     QTreeWidget *attemptsView() const { return m_attempts; }
@@ -87,6 +90,7 @@ private:
     void showHeader(const QModelIndex &index, const QJsonObject &payload);
     void showAttempts(const QJsonObject &payload);
     static QString decisionFact(const QJsonObject &payload);
+    static QString retrievalFact(const QJsonObject &payload);
     void showTabs(TraceKind kind, const QJsonObject &step, const QJsonObject &payload);
     void updateMatches(); // the search text changed: back to the first match
     void findMatches();   // the text changed: keep the current match
@@ -124,6 +128,7 @@ private:
     JsonTreeView *m_responseView;
     JsonTreeView *m_stepView;
     QPlainTextEdit *m_shownView; // what an approval showed the user: a diff, a command, a URL
+    RetrievalView *m_passagesView;
     QPlainTextEdit *m_text;
     QPushButton *m_showAll;
     JsonHighlighter *m_highlighter;

@@ -175,6 +175,14 @@ private:
             painter->drawPolygon(QPolygonF({QPointF(5, 1), QPointF(11, 1), QPointF(8, 5)}));
             painter->drawPolygon(QPolygonF({QPointF(5, 15), QPointF(11, 15), QPointF(8, 11)}));
             return;
+        case TraceKind::Retrieval: { // a magnifying glass
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(QPen(outline, 2.2));
+            painter->drawEllipse(QRectF(2, 2, 8.5, 8.5));
+            painter->setPen(QPen(outline, 2.8, Qt::SolidLine, Qt::RoundCap));
+            painter->drawLine(QPointF(9.5, 9.5), QPointF(14, 14));
+            return;
+        }
         }
     }
 
@@ -204,6 +212,7 @@ QColor TraceIcons::kindColor(TraceKind kind)
     case TraceKind::McpServer: return QColor(0x3f, 0x8f, 0x5f);
     case TraceKind::Wait: return QColor(0x9a, 0xa3, 0xb0);
     case TraceKind::Compaction: return QColor(0x6f, 0x7f, 0xc7);
+    case TraceKind::Retrieval: return QColor(0xb5, 0x8a, 0x2e);
     }
     return {};
 }

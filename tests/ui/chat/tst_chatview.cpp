@@ -5,6 +5,7 @@
 #include "ui/chat/markdownview.h"
 #include "ui/chat/messagewidget.h"
 #include "ui/chat/noticecard.h"
+#include "ui/chat/sourcesline.h"
 #include "ui/chat/textblockview.h"
 #include "ui/chat/toolcallcard.h"
 #include "ui/trace/traceicons.h"
@@ -43,6 +44,9 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QTextTable>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -165,6 +169,29 @@ const QLabel *visibleLabel(const QWidget &card, const QString &text)
             return label;
     }
     return nullptr;
+}
+
+// Where a rich-text label shows \a text: laid out as the label lays it out (no document margin,
+// wrapped at its contents' width).
+QPoint linkPosition(const QLabel &label, const QString &text)
+{
+    QTextDocument document;
+    document.setDefaultFont(label.font());
+    document.setDocumentMargin(0);
+    document.setHtml(label.text());
+    document.setTextWidth(label.contentsRect().width());
+    document.size(); // lays the text out
+    const QTextCursor found = document.find(text);
+    if (found.isNull())
+        return {};
+    const int position = (found.selectionStart() + found.selectionEnd()) / 2;
+    const QTextBlock block = document.findBlock(position);
+    const QTextLine line = block.layout()->lineForTextPosition(position - block.position());
+    if (!line.isValid())
+        return {};
+    const QPointF at = block.layout()->position()
+                       + QPointF(line.cursorToX(position - block.position()), line.y() + line.height() / 2);
+    return label.contentsRect().topLeft() + at.toPoint();
 }
 
 } // namespace
@@ -1138,6 +1165,61 @@ private slots:
         auto *answer = static_cast<MessageWidget *>(view.item(1));
         QTest::mouseClick(answer->copyButton(), Qt::LeftButton);
         QCOMPARE(QGuiApplication::clipboard()->text(), text);
+    }
+
+    void anAnswerShowsTheSourcesItDrewOnAndAClickOpensOne()
+    {
+        Fixture f;
+        // A search tool as knowledge_search reports one: its hits in the result's details.
+        const RetrievalData retrieval{
+            u"refunds"_s,
+            {u"policies"_s},
+            {},
+            5,
+            {RetrievalHit{
+                 u"policies"_s, u"/docs/refunds.md"_s, 3, 9, 2.5, {}, {}, u"Refunds are approved."_s},
+             RetrievalHit{u"policies"_s, u"/docs/<travel>.md"_s, 12, 12, 1.5, {}, {}, u"Trains."_s}},
+            0,
+            900,
+            {}};
+        f.workbench.add(std::make_shared<FunctionTool>(
+            ToolSchema{u"search"_s, u"Searches"_s, QJsonObject{{u"type"_s, u"object"_s}}},
+            [retrieval](const QJsonObject &, ToolContext &) {
+                ToolResult result = ToolResult::success(u"[1] refunds.md"_s);
+                result.details.insert(RetrievalDetailsKey, retrieval.toJson());
+                return result;
+            }));
+        f.view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        f.client.enqueue(
+            {ScriptedModelClient::calls({ScriptedModelClient::call(u"s1"_s, u"search"_s, u"{}"_s)}),
+             ScriptedModelClient::text(u"The finance lead approves them."_s)});
+        QVERIFY(f.agent.send(u"Who approves refunds?"_s));
+        QTRY_COMPARE(f.finished.size(), 1);
+
+        auto *answer = static_cast<MessageWidget *>(
+            f.view.item(indexOfKind(f.view, ChatItem::Kind::AssistantMessage)));
+        SourcesLine *sources = answer->sourcesLine();
+        QTRY_VERIFY(sources->isVisible());
+        QCOMPARE(sources->sources(), retrieval.hits);
+        QVERIFY2(sources->text().contains(u"refunds.md, lines 3–9"_s), qPrintable(sources->text()));
+        QVERIFY2(sources->text().contains(u"&lt;travel&gt;.md, line 12"_s), qPrintable(sources->text()));
+        QCOMPARE(sources->toolTip(), u"/docs/refunds.md\n/docs/<travel>.md"_s);
+
+        // A click on a link opens its file at its line.
+        QList<std::pair<QString, int>> opened;
+        sources->setOpener([&opened](const QString &path, int line) { opened.append({path, line}); });
+        QTest::mouseClick(sources, Qt::LeftButton, {}, linkPosition(*sources, u"<travel>.md, line 12"_s));
+        QCOMPARE(opened, (QList<std::pair<QString, int>>{{u"/docs/<travel>.md"_s, 12}}));
+
+        // The question and an answer without a search show none.
+        f.client.enqueue(ScriptedModelClient::text(u"You are welcome."_s));
+        QVERIFY(f.agent.send(u"Thanks"_s));
+        QTRY_COMPARE(f.finished.size(), 2);
+        auto *later = static_cast<MessageWidget *>(f.view.item(f.view.itemCount() - 1));
+        QCOMPARE(later->text(), u"You are welcome."_s);
+        QVERIFY(!later->sourcesLine()->isVisible());
+        QVERIFY(!static_cast<MessageWidget *>(f.view.item(0))->sourcesLine()->isVisible());
     }
 
     // -----------------------------------------------------------------------

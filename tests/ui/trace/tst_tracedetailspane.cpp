@@ -4,6 +4,7 @@
 #include "agent/trace/tracemodel.h"
 #include "tests/ui/trace/tracesamples.h"
 #include "ui/trace/jsontreeview.h"
+#include "ui/trace/retrievalview.h"
 #include "ui/trace/tracedetailspane.h"
 
 #include <QAction>
@@ -20,6 +21,8 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
 #include <QTreeWidget>
 
 Q_DECLARE_METATYPE(Loopscope::WaitData)
@@ -545,6 +548,68 @@ private slots:
             QCOMPARE(pane.tabs()->currentIndex(), int(Ui::TraceDetailsPane::ShownTab));
             QCOMPARE(pane.shownView()->toPlainText(), wait.preview);
         }
+    }
+
+    void aRetrievalOpensOnItsPassagesAndAClickOnAFileOpensItAtItsLine()
+    {
+        Trace trace;
+        TraceModel model(&trace);
+        const int turn = trace.begin(-1, TraceKind::Turn, u"t"_s, TraceSamples::T0, TurnData{});
+        const int call = trace.begin(turn, TraceKind::ToolCall, u"knowledge_search"_s, TraceSamples::T0,
+                                     TraceSamples::toolCallData(u"knowledge_search"_s, u"{}"_s));
+        const RetrievalData retrieval{
+            u"who approves refunds"_s,
+            {u"policies"_s, u"manual"_s},
+            {},
+            5,
+            {RetrievalHit{u"policies"_s,
+                          u"/docs/policies/refunds.md"_s,
+                          3,
+                          9,
+                          2.5,
+                          {},
+                          {},
+                          u"Refunds above 500 euros are approved by the finance lead."_s},
+             RetrievalHit{u"manual"_s, u"/docs/manual/<faq>.md"_s, 12, 12, 1.25, 0.75, 0.03125,
+                          u"Ask <b>the office</b>."_s}},
+            0,
+            900,
+            {}};
+        const int search = trace.begin(call, TraceKind::Retrieval, u"search"_s, TraceSamples::T0, retrieval);
+        trace.finish(search, TraceStatus::Ok, TraceSamples::T0 + 900);
+        Ui::TraceDetailsPane pane(&model);
+        QList<std::pair<QString, int>> opened;
+        pane.passagesView()->setOpener([&opened](const QString &path, int line) {
+            opened.append({path, line});
+        });
+        pane.resize(700, 600);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+
+        pane.setNode(search);
+        QCOMPARE(pane.tabs()->currentIndex(), int(Ui::TraceDetailsPane::PassagesTab));
+        QVERIFY(pane.tabs()->isTabVisible(Ui::TraceDetailsPane::RawTab));
+        const auto labels = pane.findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.cbegin(), labels.cend(), [](const QLabel *label) {
+            return label->text().endsWith(u"knowledge bases policies, manual · searching 0.9 ms"_s);
+        }));
+        // Best first, each with its place, base, scores and text, markup shown as it is written.
+        const QString text = pane.passagesView()->toPlainText();
+        QVERIFY2(text.contains(u"1. refunds.md, lines 3–9\nknowledge base policies · BM25 2.5\n"
+                               "Refunds above 500 euros are approved by the finance lead."_s),
+                 qPrintable(text));
+        QVERIFY2(text.contains(u"2. <faq>.md, line 12\nknowledge base manual · BM25 1.25 · cosine 0.75 · "
+                               "fused 0.0313\nAsk <b>the office</b>."_s),
+                 qPrintable(text));
+
+        // A click on the second passage's file opens it at its line.
+        const QTextCursor link = pane.passagesView()->document()->find(u"<faq>.md, line 12"_s);
+        QVERIFY(!link.isNull());
+        QTextCursor middle(pane.passagesView()->document());
+        middle.setPosition((link.selectionStart() + link.selectionEnd()) / 2);
+        const QPoint at = pane.passagesView()->cursorRect(middle).center();
+        QTest::mouseClick(pane.passagesView()->viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(opened, (QList<std::pair<QString, int>>{{u"/docs/manual/<faq>.md"_s, 12}}));
     }
 
     void aSearchSurvivesTheStepChanging()
