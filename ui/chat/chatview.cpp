@@ -409,6 +409,8 @@ void ChatView::render(ChatItem *item, const ConversationRow &row)
         auto *message = static_cast<MessageWidget *>(item);
         if (message->text() != row.text)
             message->setText(row.text);
+        if (message->attachments() != row.attachments)
+            message->setAttachments(row.attachments);
         break;
     }
     case ConversationRow::Kind::ToolCall: {

@@ -1,5 +1,6 @@
 #include "ui/chat/messagewidget.h"
 
+#include "ui/chat/attachmentchip.h"
 #include "ui/chat/markdownview.h"
 
 #include <QClipboard>
@@ -35,6 +36,8 @@ MessageWidget::MessageWidget(Role role, QWidget *parent)
     , m_author(new QLabel(role == Role::User ? tr("You") : tr("Assistant"), this))
     , m_markdown(new MarkdownView(
           role == Role::User ? MarkdownView::Format::PlainText : MarkdownView::Format::Markdown, this))
+    , m_chipRow(new QWidget(this))
+    , m_chipLayout(new QHBoxLayout(m_chipRow))
     , m_copy(actionButton(tr("Copy"), u"edit-copy"_s, tr("Copy the message"), this))
     , m_lastAction(role == Role::User
                        ? actionButton(tr("Edit"), u"document-edit"_s, tr("Edit and resend the message"), this)
@@ -72,6 +75,24 @@ MessageWidget::MessageWidget(Role role, QWidget *parent)
     layout->setSpacing(chatSpacing(this, 0.2));
     layout->addLayout(header);
     layout->addWidget(m_markdown);
+    layout->addWidget(m_chipRow);
+
+    m_chipLayout->setContentsMargins(0, 0, 0, 0);
+    m_chipLayout->setSpacing(chatSpacing(this, 0.25));
+    m_chipLayout->addStretch(1);
+    m_chipRow->hide();
+}
+
+void MessageWidget::setAttachments(const QList<Attachment> &attachments)
+{
+    qDeleteAll(std::exchange(m_chips, {}));
+    m_attachments = attachments;
+    for (const Attachment &attachment : attachments) {
+        auto *chip = new AttachmentChip(attachment, QString(), false, m_chipRow);
+        m_chipLayout->insertWidget(m_chipLayout->count() - 1, chip); // before the stretch
+        m_chips.append(chip);
+    }
+    m_chipRow->setVisible(!attachments.isEmpty());
 }
 
 void MessageWidget::setText(const QString &text)

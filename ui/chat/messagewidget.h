@@ -1,19 +1,25 @@
 #pragma once
 
+#include "agent/conversation/attachment.h"
 #include "ui/chat/chatitem.h"
 
+#include <QList>
+
 QT_BEGIN_NAMESPACE
+class QHBoxLayout;
 class QLabel;
 class QToolButton;
 QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
 
+class AttachmentChip;
 class MarkdownView;
 
 /*!
     A message of the user (plain text on a tinted surface) or of the assistant
-    (Markdown), with Copy and, on the last ones, Edit or Regenerate.
+    (Markdown), with Copy and, on the last ones, Edit or Regenerate. The files
+    sent with a question show under it as chips that open them.
 */
 class MessageWidget final : public ChatItem
 {
@@ -27,6 +33,9 @@ public:
     Role role() const { return m_role; }
     void setText(const QString &text);
     QString text() const;
+    void setAttachments(const QList<Attachment> &attachments);
+    QList<Attachment> attachments() const { return m_attachments; }
+    QList<AttachmentChip *> attachmentChips() const { return m_chips; }
     QString plainText() const override { return text(); }
 
     // Edit is offered on the user's last message, Regenerate on the last answer.
@@ -47,6 +56,10 @@ private:
     Role m_role;
     QLabel *m_author;
     MarkdownView *m_markdown;
+    QWidget *m_chipRow;
+    QHBoxLayout *m_chipLayout;
+    QList<Attachment> m_attachments;
+    QList<AttachmentChip *> m_chips;
     QToolButton *m_copy;
     QToolButton *m_lastAction;
     bool m_lastActionAvailable = false;
