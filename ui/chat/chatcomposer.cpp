@@ -117,6 +117,9 @@ ChatComposer::ChatComposer(QWidget *parent)
     layout->addWidget(m_attachments);
     layout->addLayout(row);
 
+    // Tab goes from the message to Send, as before Attach was there; Attach comes after them.
+    setTabOrder(m_send, m_attach);
+
     updatePlaceholder();
     updateSendEnabled();
     fitEditor();

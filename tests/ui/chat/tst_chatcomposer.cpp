@@ -1,5 +1,6 @@
 #include "agent/conversation/attachmentloader.h"
 #include "tests/support/testfiles.h"
+#include "tests/support/urlrecorder.h"
 #include "ui/chat/attachmentchip.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/composerattachments.h"
@@ -59,18 +60,6 @@ QMimeData *filesData(const QStringList &paths)
     data->setUrls(urls);
     return data;
 }
-
-// Stands in for the desktop: what QDesktopServices::openUrl() was asked to open.
-class UrlRecorder final : public QObject
-{
-    Q_OBJECT
-
-public:
-    QList<QUrl> opened;
-
-public slots:
-    void open(const QUrl &url) { opened.append(url); }
-};
 
 } // namespace
 
@@ -421,7 +410,7 @@ private slots:
         QVERIFY2(chip->description().startsWith(description), qPrintable(chip->description()));
         QVERIFY(!chip->thumbnail()->pixmap().isNull());
 
-        UrlRecorder desktop;
+        Testing::UrlRecorder desktop;
         QDesktopServices::setUrlHandler(u"file"_s, &desktop, "open");
         QTest::mouseClick(chip, Qt::LeftButton);
         QDesktopServices::unsetUrlHandler(u"file"_s);

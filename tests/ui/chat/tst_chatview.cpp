@@ -21,6 +21,7 @@
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
 #include "tests/support/scriptedmodelclient.h"
+#include "tests/support/urlrecorder.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -61,18 +62,6 @@ using namespace Qt::StringLiterals;
 using Step = ScriptedModelClient::Step;
 
 namespace {
-
-// Stands in for the desktop: what QDesktopServices::openUrl() was asked to open.
-class UrlRecorder final : public QObject
-{
-    Q_OBJECT
-
-public:
-    QList<QUrl> opened;
-
-public slots:
-    void open(const QUrl &url) { opened.append(url); }
-};
 
 QList<Attachment> imageAndNotes()
 {
@@ -1183,7 +1172,7 @@ private slots:
         QCOMPARE(question->attachments(), attachments);
         QCOMPARE(static_cast<MessageWidget *>(f.view.item(1))->attachmentChips().size(), 0);
 
-        UrlRecorder desktop;
+        Testing::UrlRecorder desktop;
         QDesktopServices::setUrlHandler(u"file"_s, &desktop, "open");
         const auto unset = qScopeGuard([] { QDesktopServices::unsetUrlHandler(u"file"_s); });
         for (AttachmentChip *chip : question->attachmentChips())
