@@ -16,6 +16,7 @@
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/testfiles.h"
+#include "tests/support/testimages.h"
 #include "ui/chat/attachmentchip.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/chatitem.h"
@@ -1691,7 +1692,7 @@ private slots:
     void attachmentsFromTheComposerGoWithTheQuestionAndShowInTheChat()
     {
         QFETCH(QString, how);
-        const QByteArray png = imageBytes(QSize(64, 48));
+        const QByteArray png = Testing::pngBytes(QSize(64, 48));
         const QString chart = m_dir.filePath(u"chart.png"_s);
         const QString extra = m_dir.filePath(u"extra.txt"_s);
         QVERIFY(Testing::writeFile(chart, png));
@@ -1752,7 +1753,7 @@ private slots:
     void anImageForATextOnlyModelStaysInTheComposerSayingWhy()
     {
         const QString chart = m_dir.filePath(u"chart.png"_s);
-        QVERIFY(Testing::writeFile(chart, imageBytes(QSize(32, 32))));
+        QVERIFY(Testing::writeFile(chart, Testing::pngBytes(QSize(32, 32))));
         Ui::MainWindow window(m_fixture->context());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -1804,17 +1805,6 @@ private:
         QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
         QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
-    }
-
-    static QByteArray imageBytes(QSize size)
-    {
-        QImage image(size, QImage::Format_RGB32);
-        image.fill(Qt::darkMagenta);
-        QByteArray bytes;
-        QBuffer buffer(&bytes);
-        buffer.open(QIODevice::WriteOnly);
-        image.save(&buffer, "PNG");
-        return bytes;
     }
 
     static Ui::MessageWidget *lastUserMessage(const Ui::ChatView *chat)

@@ -1,5 +1,6 @@
 #include "agent/conversation/attachmentloader.h"
 #include "tests/support/testfiles.h"
+#include "tests/support/testimages.h"
 #include "tests/support/urlrecorder.h"
 #include "ui/chat/attachmentchip.h"
 #include "ui/chat/chatcomposer.h"
@@ -29,15 +30,9 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QByteArray pngBytes(QSize size = {40, 30})
+QByteArray pngBytes()
 {
-    QImage image(size, QImage::Format_RGB32);
-    image.fill(Qt::darkCyan);
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
-    return bytes;
+    return Testing::pngBytes(QSize(40, 30));
 }
 
 // Drops \a data on \a target as a window system would: enter, then drop.
