@@ -78,6 +78,7 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     chatLayout->setSpacing(0);
     chatLayout->addWidget(m_chatView, 1);
     chatLayout->addWidget(m_composer);
+    m_composer->takeDropsOn(m_chatView); // a file dropped on the chat goes with the next question
     m_chatStack->addWidget(chat);
     m_chatStack->addWidget(m_firstRun);
     m_chatStack->setAccessibleName(tr("Conversation"));
@@ -459,7 +460,17 @@ void MainWindow::sendFromComposer(const QString &text)
         showMessage(tr("Add a provider in Settings to ask the agent; the question is still there."));
         return;
     }
-    m_context.session->send(text);
+    // The attachments go as `loopscope run --attach` sends them; a refused message stays in the composer.
+    const QList<Attachment> attachments = m_composer->attachments();
+    if (const QString refusal = m_context.session->imageRefusal(attachments); !refusal.isEmpty()) {
+        m_composer->setText(text);
+        m_composer->showAttachmentProblem(refusal);
+        return;
+    }
+    if (m_context.session->send(text, attachments))
+        m_composer->clearAttachments();
+    else
+        m_composer->setText(text);
 }
 
 void MainWindow::resendEditedQuestion(const QString &text)

@@ -186,6 +186,7 @@ RecordedTurn RecordedTurn::fromTrace(const Trace &trace, int turnNode, const Age
         turn.notReplayable = tr("The first recorded request does not end with the turn's question.");
         return turn;
     }
+    turn.attachments = history.constLast().attachments;
     history.removeLast();
     turn.history = history;
     recoverConfig(turn, built, iterations, reflected, summarised);

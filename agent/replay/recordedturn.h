@@ -65,7 +65,8 @@ struct RecordedTurn
 public:
     int turnIndex = -1; // among the trace's turns, from 0
     QString userText;
-    QList<Message> history; // the conversation before the question
+    QList<Attachment> attachments; // the files that went with the question
+    QList<Message> history;        // the conversation before the question
     AgentConfig config;
     QList<RecordedModelCall> modelCalls;
     QList<RecordedToolCall> toolCalls; // in the order they were made

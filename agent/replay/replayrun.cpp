@@ -71,7 +71,7 @@ bool ReplayRun::start()
     // Whatever the caller added since construction comes before the recorded results.
     m_agent->removeInterceptor(m_results.get());
     m_agent->addInterceptor(m_results.get());
-    return m_agent->send(m_turn.userText);
+    return m_agent->send(m_turn.userText, m_turn.attachments);
 }
 
 bool ReplayRun::isRunning() const

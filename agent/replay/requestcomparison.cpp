@@ -65,6 +65,16 @@ std::optional<QString> toolCallDifference(int number, const ToolCall &recorded, 
     return std::nullopt;
 }
 
+// "photo.png (sha256 1f2e…)", one per attachment: what tells two attachments apart.
+QString attachmentNames(const Message &message)
+{
+    QStringList names;
+    for (const Attachment &attachment : message.attachments)
+        names.append(
+            u"%1 (sha256 %2…)"_s.arg(attachment.name, QString::fromLatin1(attachment.sha256.left(12))));
+    return names.isEmpty() ? RequestComparison::tr("none") : names.join(u", "_s);
+}
+
 std::optional<QString> messageDifference(const Message &recorded, const Message &now)
 {
     using RC = RequestComparison;
@@ -87,6 +97,9 @@ std::optional<QString> messageDifference(const Message &recorded, const Message 
         return RC::tr("recorded %1 tool calls, now %2")
             .arg(recorded.toolCalls.size())
             .arg(now.toolCalls.size());
+    if (recorded.attachments != now.attachments)
+        return RC::tr("the attachments: %1")
+            .arg(RC::recordedNow(attachmentNames(recorded), attachmentNames(now)));
     return std::nullopt;
 }
 

@@ -149,7 +149,12 @@ void ConversationRows::appendHistoryRows(const QList<Message> &history, qsizetyp
             return int(rows.size()) - 1;
         };
         switch (message.role) {
-        case Message::Role::User: add(Row::message(Row::Kind::User, message.text, -1)); break;
+        case Message::Role::User: {
+            Row question = Row::message(Row::Kind::User, message.text, -1);
+            question.attachments = message.attachments;
+            add(std::move(question));
+            break;
+        }
         case Message::Role::Assistant:
             if (!message.text.isEmpty())
                 add(Row::message(Row::Kind::Assistant, message.text, -1));

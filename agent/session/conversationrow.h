@@ -23,7 +23,8 @@ struct ConversationRow
     using Notice = TurnNotice::Kind;
 
     Kind kind = Kind::User;
-    QString text; // the message, the tool's result or the notice
+    QString text;                  // the message, the tool's result or the notice
+    QList<Attachment> attachments; // User only: the files that went with the question
     ToolCall toolCall;
     ToolState toolState = ToolState::Running;
     QStringList progress;

@@ -328,7 +328,21 @@ void ConversationRows::onMessageAppended(const Message &message)
         change(index, row);
         break;
     }
-    case Message::Role::User:
+    case Message::Role::User: {
+        // The question's row came with the turn's start; its files come with the message.
+        if (message.attachments.isEmpty())
+            break;
+        for (qsizetype index = m_rows.size() - 1; index >= 0; --index) {
+            const Row &row = m_rows.at(index);
+            if (row.kind == Row::Kind::User && row.traceNode == m_live->traceNode) {
+                Row question = row;
+                question.attachments = message.attachments;
+                change(int(index), question);
+                break;
+            }
+        }
+        break;
+    }
     case Message::Role::System: break;
     }
 }

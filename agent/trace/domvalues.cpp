@@ -102,6 +102,9 @@ Message messageFrom(simdjson::dom::object json, bool &surprised)
     message.toolCallId = fields.string(u"toolCallId", Need::Optional);
     message.toolName = fields.string(u"toolName", Need::Optional);
     message.isError = fields.boolean(u"isError", Need::Optional);
+    // Attachments are read the checked way (Message::fromJson), not here.
+    if (fields.has(u"attachments"))
+        fields.fail();
     return message;
 }
 

@@ -10,6 +10,7 @@
 #include "agent/transcript/transcript.h"
 
 #include "agent/transcript/atomicfile.h"
+#include "agent/transcript/attachmentdata.h"
 #include "agent/transcript/transcriptreaders.h"
 
 #include <QDir>
@@ -351,6 +352,13 @@ QByteArray TranscriptFile::serialize(const Transcript &transcript)
     QJsonArray messages;
     for (const Message &message : transcript.messages)
         messages.append(message.toJson());
+    // Each image once, in "attachmentData"; the history and the recorded requests name it.
+    QJsonObject attachmentData;
+    QJsonArray trace = transcript.trace;
+    if (std::optional<QJsonValue> taken = Internal::AttachmentData::take(messages, attachmentData))
+        messages = taken->toArray();
+    if (std::optional<QJsonValue> taken = Internal::AttachmentData::take(trace, attachmentData))
+        trace = taken->toArray();
     const QJsonObject provider{
         {u"kind"_s, transcript.providerKind},
         {u"baseUrl"_s, withoutSecrets(transcript.baseUrl).toString(QUrl::FullyEncoded)}};
@@ -358,13 +366,15 @@ QByteArray TranscriptFile::serialize(const Transcript &transcript)
                             {u"config"_s, transcript.config.toJson()},
                             {u"tools"_s, QJsonArray::fromStringList(transcript.tools)}};
     // QJsonObject keeps its keys sorted: the output is the same for equal transcripts.
-    const QJsonObject root{{u"formatVersion"_s, Transcript::formatVersion},
-                           {u"title"_s, transcript.title},
-                           {u"created"_s, timestampText(transcript.created)},
-                           {u"updated"_s, timestampText(transcript.updated)},
-                           {u"agent"_s, agent},
-                           {u"messages"_s, messages},
-                           {u"trace"_s, transcript.trace}};
+    QJsonObject root{{u"formatVersion"_s, Transcript::formatVersion},
+                     {u"title"_s, transcript.title},
+                     {u"created"_s, timestampText(transcript.created)},
+                     {u"updated"_s, timestampText(transcript.updated)},
+                     {u"agent"_s, agent},
+                     {u"messages"_s, messages},
+                     {u"trace"_s, trace}};
+    if (!attachmentData.isEmpty())
+        root.insert(u"attachmentData"_s, attachmentData);
     QByteArray json = withTwoSpaceIndent(QJsonDocument(root).toJson(QJsonDocument::Indented));
     if (QByteArray escaped = escapeByteOrderMarks(json); !escaped.isEmpty())
         return escaped;

@@ -24,7 +24,7 @@ namespace Loopscope {
 */
 struct Transcript
 {
-    static constexpr int formatVersion = 3;
+    static constexpr int formatVersion = 4;
 
     QString title;
     QDateTime created; // UTC

@@ -161,6 +161,9 @@ std::optional<TranscriptLoadResult> Internal::readFast(QByteArray bytes)
     // Format 1 ("version") takes the checked path; so does a newer format, to be named.
     const qint64 version = fields.integer(u"formatVersion", Need::Required, 0, 2, Transcript::formatVersion);
     const auto messages = fields.array(u"messages", Need::Required);
+    // Images (each once, in "attachmentData", or inline before format 4) take the checked path.
+    if (fields.has(u"attachmentData"))
+        return std::nullopt;
     const auto trace = fields.array(u"trace", Need::Required);
     if (surprised)
         return std::nullopt;

@@ -4,6 +4,7 @@
 #include "agent/transcript/transcriptreaders.h"
 
 #include "agent/trace/trace.h"
+#include "agent/transcript/attachmentdata.h"
 #include "agent/wire/secretredactor.h"
 
 #include <QJsonArray>
@@ -269,6 +270,27 @@ TranscriptLoadResult readDocument(QJsonDocument document)
                            .arg(version)
                            .arg(Transcript::formatVersion);
         return result;
+    }
+
+    // Format 4 keeps each image once, in "attachmentData": back into every attachment that names it.
+    if (const QJsonValue table = root.value(u"attachmentData"_s); !table.isUndefined()) {
+        if (!table.isObject()) {
+            result.error = TranscriptFile::tr("The field \"attachmentData\" must be an object.");
+            return result;
+        }
+        QString missing;
+        for (const QString &key : {u"messages"_s, u"trace"_s}) {
+            if (std::optional<QJsonValue> restored
+                = AttachmentData::restore(root.value(key), table.toObject(), missing))
+                root.insert(key, *restored);
+        }
+        if (!missing.isEmpty()) {
+            result.error = TranscriptFile::tr("An image attachment names the data %1, which the file's "
+                                              "\"attachmentData\" does not hold.")
+                               .arg(missing);
+            return result;
+        }
+        root.remove(u"attachmentData"_s);
     }
 
     JsonProblem problem;

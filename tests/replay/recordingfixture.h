@@ -132,11 +132,12 @@ struct Recording
             agent.cancel();
     }
 
-    TurnResult run(const QString &input, const QList<Step> &steps)
+    TurnResult run(const QString &input, const QList<Step> &steps, const QList<Attachment> &attachments = {})
     {
         client.enqueue(steps);
         const auto before = finished.size();
-        if (!agent.send(input) || !QTest::qWaitFor([&] { return finished.size() > before; }, 20000))
+        if (!agent.send(input, attachments)
+            || !QTest::qWaitFor([&] { return finished.size() > before; }, 20000))
             return {};
         return finished.constLast().first().value<TurnResult>();
     }

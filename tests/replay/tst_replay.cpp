@@ -8,6 +8,11 @@
 #include "agent/safety/ruleshield.h"
 #include "tests/replay/recordingfixture.h"
 
+#include <QCryptographicHash>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+
 using namespace Loopscope;
 using namespace Loopscope::Testing;
 using namespace Qt::StringLiterals;
@@ -252,6 +257,75 @@ private slots:
         QCOMPARE(replay.providers(), QStringList(replay.providers().size(), u"replay"_s));
         QCOMPARE(replay.run->agent()->history(),
                  recording.agent.history()); // the conversation ends where the recorded one did
+    }
+
+    // A 5 MB image in the first message of a 20-iteration turn: the session file holds it once, not
+    // once in the history and again in the recorded requests; it reopens (both ways of reading) and
+    // replays offline with the image in every request.
+    void anImageIsStoredOnceAndTheSessionReopensAndReplays()
+    {
+        QByteArray bytes(5 * 1024 * 1024, Qt::Uninitialized);
+        QRandomGenerator(25).fillRange(reinterpret_cast<quint32 *>(bytes.data()), bytes.size() / 4);
+        Attachment image;
+        image.kind = Attachment::Kind::Image;
+        image.name = u"photo.png"_s;
+        image.mimeType = u"image/png"_s;
+        image.bytes = bytes;
+        image.fileSize = bytes.size();
+        image.pixelSize = QSize(1600, 1200);
+        image.sha256 = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+
+        AgentConfig config = recordingConfig();
+        config.maxIterations = 25;
+        Recording recording(config);
+        QList<Step> steps;
+        for (int i = 0; i < 19; ++i)
+            steps.append(ScriptedModelClient::calls({add(u"c%1"_s.arg(i), i, 1)}));
+        steps.append(ScriptedModelClient::text(u"A photo."_s));
+        QCOMPARE(recording.run(u"What is in the photo?"_s, steps, {image}).outcome, TurnOutcome::Answered);
+        const QList<ModelRequest> recordedRequests = recording.client.requests();
+        QCOMPARE(recordedRequests.size(), 20);
+        QCOMPARE(recordedRequests.constLast().messages.at(1).attachments, QList<Attachment>{image});
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"photo.loopscope.json"_s);
+        const Transcript transcript = recording.transcript();
+        QVERIFY(TranscriptFile::save(transcript, path));
+        const QByteArray base64 = bytes.toBase64();
+        const QByteArray saved = [&path] {
+            QFile file(path);
+            return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        }();
+        QCOMPARE(saved.count(base64.first(64)), 1);
+        // The image once, and the rest of the session (its 20 requests and answers) well under a megabyte.
+        QVERIFY2(saved.size() < base64.size() + 1024 * 1024,
+                 qPrintable(u"%1 bytes for %2 of base64"_s.arg(saved.size()).arg(base64.size())));
+
+        const TranscriptLoadResult checked = TranscriptFile::load(path);
+        QVERIFY2(checked.transcript, qPrintable(checked.error));
+        QCOMPARE(checked.upgradedFrom, 0);
+        QCOMPARE(*checked.transcript, transcript);
+        const TranscriptLoadResult opened = TranscriptFile::load(path, TranscriptFile::TraceForm::ForestOnly);
+        QVERIFY2(opened.transcript, qPrintable(opened.error));
+        QCOMPARE(opened.transcript->messages, transcript.messages);
+        QVERIFY(opened.trace && checked.trace);
+        QVERIFY(opened.trace->nodes == checked.trace->nodes);
+
+        const std::optional<QList<RecordedTurn>> turns = RecordedTurn::fromTranscript(*checked.transcript);
+        QVERIFY(turns && turns->size() == 1);
+        Replay replay(turns->first());
+        QVERIFY(replay.run->start());
+        QVERIFY(replay.waitForEnd());
+        QVERIFY2(replay.reproduced(), qPrintable(replay.run->report()->summary()));
+        QCOMPARE(replay.run->modelClient()->requests(), recordedRequests);
+
+        // A fork at the question keeps the image, and its file holds it once too.
+        const std::optional<Transcript> forked = TranscriptFork::fork(*checked.transcript, 1);
+        QVERIFY(forked);
+        QCOMPARE(forked->messages.constFirst().attachments, QList<Attachment>{image});
+        const QByteArray forkedFile = TranscriptFile::serialize(*forked);
+        QCOMPARE(forkedFile.count(base64.first(64)), 1);
+        QCOMPARE(TranscriptFile::parse(forkedFile).transcript->messages, forked->messages);
     }
 
     void aForcedFinalRecordedUnderItsOlderNameStillReproduces_data()

@@ -376,7 +376,7 @@ void TestTranscript::savedFileHasTheDocumentedShape()
     const QJsonObject json = QJsonDocument::fromJson(bytes).object();
     QCOMPARE(json.keys(), (QStringList{u"agent"_s, u"created"_s, u"formatVersion"_s, u"messages"_s,
                                        u"title"_s, u"trace"_s, u"updated"_s}));
-    QCOMPARE(json.value(u"formatVersion"_s).toInt(), 3);
+    QCOMPARE(json.value(u"formatVersion"_s).toInt(), 4);
     QCOMPARE(json.value(u"created"_s).toString(), u"2024-05-01T09:30:07.123Z"_s);
     QCOMPARE(json.value(u"updated"_s).toString(), u"2024-05-02T17:05:07.000Z"_s);
     const QJsonObject agent = json.value(u"agent"_s).toObject();
@@ -562,11 +562,11 @@ void TestTranscript::formatTwoLoadsAndIsSavedWithRequestDeltas()
 void TestTranscript::newerFormatsAreRefusedWithAClearMessage()
 {
     // A newer file may look entirely different: only its version is read.
-    const TranscriptLoadResult loaded = TranscriptFile::parse(R"({"formatVersion": 4, "chats": []})"_ba);
+    const TranscriptLoadResult loaded = TranscriptFile::parse(R"({"formatVersion": 5, "chats": []})"_ba);
     QVERIFY(!loaded.transcript);
     QCOMPARE(loaded.error,
-             u"This session was saved by a newer Loopscope (format 4); this version reads up to "
-             "format 3."_s);
+             u"This session was saved by a newer Loopscope (format 5); this version reads up to "
+             "format 4."_s);
 }
 
 void TestTranscript::openingForTheWindowReadsWhatTheCheckedReaderReads_data()

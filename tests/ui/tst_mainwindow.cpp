@@ -15,11 +15,16 @@
 #include "agent/session/sessionlibrary.h"
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/testfiles.h"
+#include "tests/support/testimages.h"
+#include "ui/chat/attachmentchip.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/chatitem.h"
 #include "ui/chat/chatview.h"
+#include "ui/chat/composerattachments.h"
 #include "ui/chat/elicitationcard.h"
 #include "ui/chat/mcpresourcesdialog.h"
+#include "ui/chat/messagewidget.h"
 #include "ui/compare/comparedialog.h"
 #include "ui/compare/comparisonview.h"
 #include "ui/debug/debugpanel.h"
@@ -37,13 +42,18 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QBuffer>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QDropEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QImage>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
@@ -51,6 +61,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -1669,6 +1680,105 @@ private slots:
         QTRY_COMPARE(button->width(), window.composer()->sendButton()->width());
     }
 
+    // What the window's composer takes (a drop on the chat, a paste, a drop on the editor) is what the
+    // next request carries, in the order attached, before the question; a removed chip goes nowhere.
+    void attachmentsFromTheComposerGoWithTheQuestionAndShowInTheChat_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("dropped on the chat") << u"drop on chat"_s;
+        QTest::newRow("dropped on the editor") << u"drop on editor"_s;
+        QTest::newRow("pasted from the clipboard") << u"paste"_s;
+    }
+    void attachmentsFromTheComposerGoWithTheQuestionAndShowInTheChat()
+    {
+        QFETCH(QString, how);
+        const QByteArray png = Testing::pngBytes(QSize(64, 48));
+        const QString chart = m_dir.filePath(u"chart.png"_s);
+        const QString extra = m_dir.filePath(u"extra.txt"_s);
+        QVERIFY(Testing::writeFile(chart, png));
+        QVERIFY(Testing::writeFile(extra, "not wanted"));
+
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QTRY_COMPARE(m_server->requests().size(), 1); // the model picker's listing
+
+        Ui::ChatComposer *composer = window.composer();
+        auto *data = new QMimeData;
+        data->setUrls({QUrl::fromLocalFile(chart), QUrl::fromLocalFile(extra)});
+        if (how == u"paste"_s) {
+            QGuiApplication::clipboard()->setMimeData(data);
+            composer->editor()->paste();
+        } else {
+            QWidget *target = how == u"drop on chat"_s ? static_cast<QWidget *>(window.chatView())
+                                                       : composer->editor()->viewport();
+            const QPoint centre = target->rect().center();
+            QDragEnterEvent enter(centre, Qt::CopyAction, data, Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(target, &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent dropped(centre, Qt::CopyAction, data, Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(target, &dropped);
+            delete data;
+        }
+        QTRY_COMPARE(composer->attachmentList()->count(), 2);
+        QVERIFY(composer->attachmentList()->isVisible());
+        composer->attachmentList()->chips().at(1)->removeButton()->click();
+        QTRY_COMPARE(composer->attachmentList()->count(), 1);
+
+        composer->setText(u"What does the chart show?"_s);
+        composer->sendButton()->click();
+        QTRY_COMPARE(m_server->requests().size(), 2);
+
+        const QJsonArray parts = m_server->requests().at(1).lastMessageParts();
+        QCOMPARE(parts.size(), 2);
+        const QString url = parts.at(0)[u"image_url"_s][u"url"_s].toString();
+        QVERIFY2(url.startsWith(u"data:image/png;base64,"_s), qPrintable(url.left(40)));
+        QCOMPARE(QByteArray::fromBase64(url.mid(url.indexOf(u',') + 1).toLatin1()), png);
+        QCOMPARE(parts.at(1)[u"text"_s].toString(), u"What does the chart show?"_s);
+        QVERIFY(!QJsonDocument(m_server->requests().at(1).json()).toJson().contains("not wanted"));
+
+        // Sent: the composer is empty again, and the question in the chat shows its image.
+        QVERIFY(composer->attachments().isEmpty());
+        QTRY_VERIFY(!composer->attachmentList()->isVisible());
+        Ui::MessageWidget *question = nullptr;
+        QTRY_VERIFY((question = lastUserMessage(window.chatView())) != nullptr);
+        QTRY_COMPARE(question->attachmentChips().size(), 1);
+        QCOMPARE(question->attachmentChips().constFirst()->attachment().name, u"chart.png"_s);
+        QVERIFY(question->attachmentChips().constFirst()->isVisible());
+        QVERIFY(question->attachmentChips().constFirst()->removeButton() == nullptr);
+    }
+
+    void anImageForATextOnlyModelStaysInTheComposerSayingWhy()
+    {
+        const QString chart = m_dir.filePath(u"chart.png"_s);
+        QVERIFY(Testing::writeFile(chart, Testing::pngBytes(QSize(32, 32))));
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ProviderProfile profile = demoProfile();
+        profile.model = u"gpt-3.5-turbo"_s;
+        window.start(profile);
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QTRY_COMPARE(m_server->requests().size(), 1);
+
+        Ui::ChatComposer *composer = window.composer();
+        composer->attachmentList()->addFiles({chart});
+        QTRY_COMPARE(composer->attachmentList()->count(), 1);
+        composer->setText(u"What does the chart show?"_s);
+        composer->send();
+
+        QCOMPARE(composer->text(), u"What does the chart show?"_s);
+        QCOMPARE(composer->attachmentList()->count(), 1);
+        QVERIFY2(composer->attachmentList()->problem().contains(u"read text only"_s),
+                 qPrintable(composer->attachmentList()->problem()));
+        QVERIFY(composer->attachmentList()->problemLabel()->isVisible());
+        QTest::qWait(50);
+        QCOMPARE(m_server->requests().size(), 1);
+        QVERIFY(!m_fixture->session.isBusy());
+    }
+
 private:
     // GET …/models answers with \a models; everything else goes to the demo conversation.
     void answerModelList(const QStringList &models)
@@ -1695,6 +1805,15 @@ private:
         QSignalSpy finished(m_fixture->session.agent(), &Agent::turnFinished);
         QVERIFY(m_fixture->session.send(QString::fromUtf8(DemoConversation::question)));
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 15000);
+    }
+
+    static Ui::MessageWidget *lastUserMessage(const Ui::ChatView *chat)
+    {
+        for (int i = chat->itemCount() - 1; i >= 0; --i) {
+            if (chat->item(i)->kind() == Ui::ChatItem::Kind::UserMessage)
+                return static_cast<Ui::MessageWidget *>(chat->item(i));
+        }
+        return nullptr;
     }
 
     ProviderProfile demoProfile() const

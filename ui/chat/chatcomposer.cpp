@@ -1,11 +1,16 @@
 #include "ui/chat/chatcomposer.h"
 
 #include "ui/chat/chatsurface.h"
+#include "ui/chat/composerattachments.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -19,11 +24,37 @@ namespace {
 constexpr int MinimumLines = 2;
 constexpr int MaximumLines = 10;
 
+// The editor: files and images pasted or dropped into it become attachments, text stays text.
+class ComposerEditor final : public QPlainTextEdit
+{
+public:
+    ComposerEditor(ComposerAttachments *attachments, QWidget *parent)
+        : QPlainTextEdit(parent)
+        , m_attachments(attachments)
+    {}
+
+protected:
+    bool canInsertFromMimeData(const QMimeData *source) const override
+    {
+        return ComposerAttachments::canTake(source) || QPlainTextEdit::canInsertFromMimeData(source);
+    }
+    void insertFromMimeData(const QMimeData *source) override
+    {
+        if (!m_attachments->take(source))
+            QPlainTextEdit::insertFromMimeData(source);
+    }
+
+private:
+    ComposerAttachments *m_attachments;
+};
+
 } // namespace
 
 ChatComposer::ChatComposer(QWidget *parent)
     : QWidget(parent)
-    , m_editor(new QPlainTextEdit(this))
+    , m_attachments(new ComposerAttachments(this))
+    , m_editor(new ComposerEditor(m_attachments, this))
+    , m_attach(new QPushButton(tr("Attach…"), this))
     , m_send(new QPushButton(tr("Send"), this))
     , m_stop(new QPushButton(tr("Stop"), this))
     , m_editBanner(new QWidget(this))
@@ -48,9 +79,15 @@ ChatComposer::ChatComposer(QWidget *parent)
     m_stop->hide();
     connect(m_stop, &QPushButton::clicked, this, &ChatComposer::cancelRequested);
 
+    m_attach->setIcon(QIcon::fromTheme(u"mail-attachment"_s));
+    m_attach->setAccessibleName(tr("Attach files to the message"));
+    m_attach->setToolTip(tr("Attach images or documents (or drop or paste them here)"));
+    connect(m_attach, &QPushButton::clicked, this, &ChatComposer::chooseFiles);
+
     m_buttons = new QVBoxLayout;
     m_buttons->setContentsMargins(0, 0, 0, 0);
     m_buttons->addStretch(1);
+    m_buttons->addWidget(m_attach);
     m_buttons->addWidget(m_send);
     m_buttons->addWidget(m_stop);
 
@@ -77,7 +114,11 @@ ChatComposer::ChatComposer(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(chatSpacing(this, 0.25));
     layout->addWidget(m_editBanner);
+    layout->addWidget(m_attachments);
     layout->addLayout(row);
+
+    // Tab goes from the message to Send, as before Attach was there; Attach comes after them.
+    setTabOrder(m_send, m_attach);
 
     updatePlaceholder();
     updateSendEnabled();
@@ -149,7 +190,7 @@ void ChatComposer::addAccessory(QWidget *widget)
     widget->setParent(this);
     // As wide as Send: a column of buttons, not a word floating above one.
     widget->setSizePolicy(QSizePolicy::Preferred, widget->sizePolicy().verticalPolicy());
-    m_buttons->insertWidget(1, widget); // after the stretch, above Send
+    m_buttons->insertWidget(1, widget); // after the stretch, above Attach and Send
 }
 
 void ChatComposer::setBusy(bool busy)
@@ -173,10 +214,49 @@ void ChatComposer::setSendOnEnter(bool sendOnEnter)
     updatePlaceholder();
 }
 
+QList<Attachment> ChatComposer::attachments() const
+{
+    return m_attachments->attachments();
+}
+
+void ChatComposer::clearAttachments()
+{
+    m_attachments->clear();
+}
+
+void ChatComposer::showAttachmentProblem(const QString &text)
+{
+    m_attachments->showProblem(text);
+}
+
+void ChatComposer::takeDropsOn(QWidget *widget)
+{
+    widget->setAcceptDrops(true);
+    widget->installEventFilter(this);
+    m_dropTargets.append(widget);
+}
+
+void ChatComposer::chooseFiles()
+{
+    if (!m_fileDialog) {
+        m_fileDialog = new QFileDialog(this, tr("Attach Files"));
+        m_fileDialog->setFileMode(QFileDialog::ExistingFiles);
+        m_fileDialog->setNameFilters({tr("Images and documents (*.png *.jpg *.jpeg *.webp *.gif *.pdf *.txt "
+                                         "*.md *.json *.csv *.xml *.yaml *.yml *.html *.log *.py *.cpp *.h "
+                                         "*.js *.ts *.rs *.go *.java *.sh)"),
+                                      tr("All files (*)")});
+        connect(m_fileDialog, &QFileDialog::filesSelected, m_attachments, &ComposerAttachments::addFiles);
+    }
+    m_fileDialog->open();
+}
+
 void ChatComposer::send()
 {
     const QString message = text().trimmed();
     if (m_busy || message.isEmpty())
+        return;
+    // Nothing half-sent: a file still being read or gone since it was chosen keeps the whole message here.
+    if (!m_attachments->check().isEmpty())
         return;
     const bool edited = m_editing;
     setEditing(false);
@@ -189,6 +269,30 @@ void ChatComposer::send()
 
 bool ChatComposer::eventFilter(QObject *watched, QEvent *event)
 {
+    const bool dropTarget
+        = std::any_of(m_dropTargets.cbegin(), m_dropTargets.cend(),
+                      [watched](const QPointer<QWidget> &target) { return target.data() == watched; });
+    if (dropTarget) {
+        switch (event->type()) {
+        case QEvent::DragEnter:
+        case QEvent::DragMove: {
+            auto *drag = static_cast<QDragMoveEvent *>(event);
+            if (!ComposerAttachments::canTake(drag->mimeData()))
+                break;
+            drag->acceptProposedAction();
+            return true;
+        }
+        case QEvent::Drop: {
+            auto *drop = static_cast<QDropEvent *>(event);
+            if (!m_attachments->take(drop->mimeData()))
+                break;
+            drop->acceptProposedAction();
+            return true;
+        }
+        default: break;
+        }
+        return QWidget::eventFilter(watched, event);
+    }
     if (watched != m_editor || event->type() != QEvent::KeyPress)
         return QWidget::eventFilter(watched, event);
 

@@ -1,8 +1,13 @@
 #pragma once
 
+#include "agent/conversation/attachment.h"
+
+#include <QList>
+#include <QPointer>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QFileDialog;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -10,6 +15,8 @@ class QVBoxLayout;
 QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
+
+class ComposerAttachments;
 
 /*!
     Where the user writes: a multi-line editor that grows with its text, Send
@@ -20,6 +27,12 @@ namespace Loopscope::Ui {
     the editor with Cancel: Send then asks for a resend in the question's
     place (editResendRequested), and Cancel, Esc or emptying the editor leave
     it, so a question written afterwards is sent as a new one.
+
+    Files go with the question as attachments (ComposerAttachments, shown as
+    chips over the editor): from Attach (a file dialog), dropped on the editor
+    or on a widget given to takeDropsOn() (the chat), or pasted. Send waits
+    while one is being read and refuses, saying why and keeping the text, when
+    a chosen file has gone from disk since.
 */
 class ChatComposer final : public QWidget
 {
@@ -55,10 +68,24 @@ public:
 
     QPlainTextEdit *editor() const { return m_editor; }
     QPushButton *sendButton() const { return m_send; }
+    QPushButton *attachButton() const { return m_attach; }
+    ComposerAttachments *attachmentList() const { return m_attachments; }
+    // What goes with the question sent next.
+    QList<Attachment> attachments() const;
+    // Once they went with a question.
+    void clearAttachments();
+    // Says, under the chips, why the message was not sent (e.g. the model reads no images).
+    void showAttachmentProblem(const QString &text);
+    // Files dropped on \a widget (e.g. the chat) are attached as if dropped on the editor.
+    void takeDropsOn(QWidget *widget);
+    // Opens the file dialog (not modal to the event loop: the files arrive from its signal).
+    void chooseFiles();
+    QFileDialog *fileDialog() const { return m_fileDialog; }
     QPushButton *stopButton() const { return m_stop; }
 
     // Emits sendRequested() (editResendRequested() in edit mode, which it leaves) with the text and
-    // empties the editor; nothing while busy or with nothing but blanks written.
+    // empties the editor; nothing while busy or with nothing but blanks written, nor while an
+    // attachment is being read or has gone from disk (the reason shows, the text stays).
     void send();
 
 signals:
@@ -77,7 +104,11 @@ private:
     void updateSendEnabled();
     void fitEditor();
 
+    ComposerAttachments *m_attachments;
     QPlainTextEdit *m_editor;
+    QPushButton *m_attach;
+    QFileDialog *m_fileDialog = nullptr; // made on first use, a child
+    QList<QPointer<QWidget>> m_dropTargets;
     QPushButton *m_send;
     QPushButton *m_stop;
     QVBoxLayout *m_buttons;

@@ -411,6 +411,8 @@ void ChatView::render(ChatItem *item, const ConversationRow &row)
         if (message->text() != row.text)
             message->setText(row.text);
         message->setSources(row.sources);
+        if (message->attachments() != row.attachments)
+            message->setAttachments(row.attachments);
         break;
     }
     case ConversationRow::Kind::ToolCall: {

@@ -1,5 +1,6 @@
 #include "ui/chat/messagewidget.h"
 
+#include "ui/chat/attachmentchip.h"
 #include "ui/chat/markdownview.h"
 #include "ui/chat/sourcesline.h"
 
@@ -37,6 +38,8 @@ MessageWidget::MessageWidget(Role role, QWidget *parent)
     , m_markdown(new MarkdownView(
           role == Role::User ? MarkdownView::Format::PlainText : MarkdownView::Format::Markdown, this))
     , m_sources(new SourcesLine(this))
+    , m_chipRow(new QWidget(this))
+    , m_chipLayout(new QHBoxLayout(m_chipRow))
     , m_copy(actionButton(tr("Copy"), u"edit-copy"_s, tr("Copy the message"), this))
     , m_lastAction(role == Role::User
                        ? actionButton(tr("Edit"), u"document-edit"_s, tr("Edit and resend the message"), this)
@@ -75,11 +78,29 @@ MessageWidget::MessageWidget(Role role, QWidget *parent)
     layout->addLayout(header);
     layout->addWidget(m_markdown);
     layout->addWidget(m_sources);
+    layout->addWidget(m_chipRow);
+
+    m_chipLayout->setContentsMargins(0, 0, 0, 0);
+    m_chipLayout->setSpacing(chatSpacing(this, 0.25));
+    m_chipLayout->addStretch(1);
+    m_chipRow->hide();
 }
 
 void MessageWidget::setSources(const QList<RetrievalHit> &sources)
 {
     m_sources->setSources(sources);
+}
+
+void MessageWidget::setAttachments(const QList<Attachment> &attachments)
+{
+    qDeleteAll(std::exchange(m_chips, {}));
+    m_attachments = attachments;
+    for (const Attachment &attachment : attachments) {
+        auto *chip = new AttachmentChip(attachment, QString(), false, m_chipRow);
+        m_chipLayout->insertWidget(m_chipLayout->count() - 1, chip); // before the stretch
+        m_chips.append(chip);
+    }
+    m_chipRow->setVisible(!attachments.isEmpty());
 }
 
 void MessageWidget::setText(const QString &text)

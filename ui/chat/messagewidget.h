@@ -1,23 +1,28 @@
 #pragma once
 
+#include "agent/conversation/attachment.h"
+#include "agent/trace/tracenode.h"
 #include "ui/chat/chatitem.h"
 
-#include "agent/trace/tracenode.h"
+#include <QList>
 
 QT_BEGIN_NAMESPACE
+class QHBoxLayout;
 class QLabel;
 class QToolButton;
 QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
 
+class AttachmentChip;
 class MarkdownView;
 class SourcesLine;
 
 /*!
     A message of the user (plain text on a tinted surface) or of the assistant
     (Markdown) with the sources it drew on under it, with Copy and, on the
-    last ones, Edit or Regenerate.
+    last ones, Edit or Regenerate. The files sent with a question show under
+    it as chips that open them.
 */
 class MessageWidget final : public ChatItem
 {
@@ -31,6 +36,9 @@ public:
     Role role() const { return m_role; }
     void setText(const QString &text);
     QString text() const;
+    void setAttachments(const QList<Attachment> &attachments);
+    QList<Attachment> attachments() const { return m_attachments; }
+    QList<AttachmentChip *> attachmentChips() const { return m_chips; }
     QString plainText() const override { return text(); }
     // An answer's sources, in a line under it; none hides the line.
     void setSources(const QList<RetrievalHit> &sources);
@@ -55,6 +63,10 @@ private:
     QLabel *m_author;
     MarkdownView *m_markdown;
     SourcesLine *m_sources;
+    QWidget *m_chipRow;
+    QHBoxLayout *m_chipLayout;
+    QList<Attachment> m_attachments;
+    QList<AttachmentChip *> m_chips;
     QToolButton *m_copy;
     QToolButton *m_lastAction;
     bool m_lastActionAvailable = false;

@@ -1,12 +1,62 @@
+#include "agent/conversation/attachmentloader.h"
+#include "tests/support/testfiles.h"
+#include "tests/support/testimages.h"
+#include "tests/support/urlrecorder.h"
+#include "ui/chat/attachmentchip.h"
 #include "ui/chat/chatcomposer.h"
+#include "ui/chat/composerattachments.h"
 
+#include <QBuffer>
+#include <QClipboard>
+#include <QDesktopServices>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QGuiApplication>
+#include <QImage>
+#include <QLabel>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
+#include <QUrl>
 
+using namespace Loopscope;
 using namespace Loopscope::Ui;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+QByteArray pngBytes()
+{
+    return Testing::pngBytes(QSize(40, 30));
+}
+
+// Drops \a data on \a target as a window system would: enter, then drop.
+bool drop(QWidget *target, QMimeData *data)
+{
+    const QPointF centre = QRectF(target->rect()).center();
+    QDragEnterEvent enter(centre.toPoint(), Qt::CopyAction, data, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(target, &enter);
+    QDropEvent dropped(centre, Qt::CopyAction, data, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(target, &dropped);
+    return enter.isAccepted() && dropped.isAccepted();
+}
+
+QMimeData *filesData(const QStringList &paths)
+{
+    auto *data = new QMimeData;
+    QList<QUrl> urls;
+    for (const QString &path : paths)
+        urls.append(QUrl::fromLocalFile(path));
+    data->setUrls(urls);
+    return data;
+}
+
+} // namespace
 
 class ChatComposerTest : public QObject
 {
@@ -226,6 +276,178 @@ private slots:
         composer.setText(QStringList(80, u"line"_s).join(u'\n'));
         QTest::qWait(20);
         QCOMPARE(composer.editor()->height(), many);
+    }
+
+    void filesThatCannotBeSentAreRefusedSayingWhyAndTheTextStays_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("reason");
+
+        QByteArray corrupt = pngBytes();
+        corrupt.truncate(60);
+        QTest::newRow("a missing file") << u"gone.png"_s << QByteArray() << u"does not exist"_s;
+        QTest::newRow("a file over the cap")
+            << u"huge.txt"_s << QByteArray(AttachmentLoader::MaxFileSize + 1, 'a') << u"over the limit"_s;
+        QTest::newRow("a corrupt image") << u"broken.png"_s << corrupt << u"image is corrupt"_s;
+        QTest::newRow("a binary type no model reads")
+            << u"archive.zip"_s << QByteArray("PK\x03\x04\x14\x00\x00\x00\x08\x00\x00\x00\xff\xfe", 14)
+            << u"not an image"_s;
+    }
+    void filesThatCannotBeSentAreRefusedSayingWhyAndTheTextStays()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(name);
+        if (!content.isEmpty())
+            QVERIFY(Testing::writeFile(path, content));
+
+        ChatComposer composer;
+        QSignalSpy sent(&composer, &ChatComposer::sendRequested);
+        composer.setText(u"What is in it?"_s);
+        composer.attachmentList()->addFiles({path});
+        QTRY_VERIFY(!composer.attachmentList()->isLoading());
+
+        QCOMPARE(composer.attachmentList()->count(), 0);
+        const QString problem = composer.attachmentList()->problem();
+        QVERIFY2(problem.contains(name) && problem.contains(reason), qPrintable(problem));
+        QVERIFY(!composer.attachmentList()->problemLabel()->isHidden());
+        QCOMPARE(composer.text(), u"What is in it?"_s);
+        QVERIFY(composer.attachments().isEmpty());
+    }
+
+    void aFileRemovedFromDiskAfterChoosingStopsTheSendAndKeepsTheMessage()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"notes.md"_s);
+        QVERIFY(Testing::writeFile(path, "# Notes\n"));
+        ChatComposer composer;
+        QSignalSpy sent(&composer, &ChatComposer::sendRequested);
+        composer.attachmentList()->addFiles({path});
+        QTRY_COMPARE(composer.attachmentList()->count(), 1);
+        QVERIFY(QFile::remove(path));
+
+        composer.setText(u"Summarise these notes"_s);
+        composer.send();
+        QCOMPARE(sent.size(), 0);
+        QCOMPARE(composer.text(), u"Summarise these notes"_s);
+        QCOMPARE(composer.attachmentList()->count(), 1);
+        QVERIFY2(composer.attachmentList()->problem().contains(u"no longer on disk"_s),
+                 qPrintable(composer.attachmentList()->problem()));
+
+        // Removed from the message, the question goes without it.
+        composer.attachmentList()->chips().constFirst()->removeButton()->click();
+        QTRY_COMPARE(composer.attachmentList()->count(), 0);
+        QVERIFY(composer.attachmentList()->problem().isEmpty());
+        composer.send();
+        QCOMPARE(sent.size(), 1);
+    }
+
+    void droppedOrPastedFilesBecomeChipsThatOpenAndRemove_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("description");
+
+        QTest::newRow("a file dropped on the editor")
+            << u"drop on editor"_s << u"chart.png"_s << u"PNG image"_s;
+        QTest::newRow("a file dropped on the chat") << u"drop on chat"_s << u"chart.png"_s << u"PNG image"_s;
+        QTest::newRow("a copied file pasted") << u"paste file"_s << u"chart.png"_s << u"PNG image"_s;
+        QTest::newRow("an image pasted") << u"paste image"_s << u"pasted-image.png"_s << u"PNG image"_s;
+        QTest::newRow("a text file dropped") << u"drop text file"_s << u"notes.md"_s << u"text/markdown"_s;
+    }
+    void droppedOrPastedFilesBecomeChipsThatOpenAndRemove()
+    {
+        QFETCH(QString, how);
+        QFETCH(QString, name);
+        QFETCH(QString, description);
+        QTemporaryDir dir;
+        const QByteArray png = pngBytes();
+        const QString chart = dir.filePath(u"chart.png"_s);
+        const QString notes = dir.filePath(u"notes.md"_s);
+        QVERIFY(Testing::writeFile(chart, png));
+        QVERIFY(Testing::writeFile(notes, "# Notes\n\n- one\n"));
+
+        QWidget chat;
+        ChatComposer composer;
+        composer.takeDropsOn(&chat);
+        composer.setText(u"Look"_s);
+        if (how == u"drop on editor"_s) {
+            std::unique_ptr<QMimeData> data(filesData({chart}));
+            QVERIFY(drop(composer.editor()->viewport(), data.get()));
+        } else if (how == u"drop on chat"_s) {
+            std::unique_ptr<QMimeData> data(filesData({chart}));
+            QVERIFY(drop(&chat, data.get()));
+        } else if (how == u"drop text file"_s) {
+            std::unique_ptr<QMimeData> data(filesData({notes}));
+            QVERIFY(drop(composer.editor()->viewport(), data.get()));
+        } else if (how == u"paste file"_s) {
+            QGuiApplication::clipboard()->setMimeData(filesData({chart}));
+            composer.editor()->paste();
+        } else {
+            auto *data = new QMimeData;
+            data->setImageData(QImage::fromData(png));
+            QGuiApplication::clipboard()->setMimeData(data);
+            composer.editor()->paste();
+        }
+        QTRY_COMPARE(composer.attachmentList()->count(), 1);
+        // The file went into the message, not its path into the text.
+        QCOMPARE(composer.text(), u"Look"_s);
+        const QList<Attachment> attachments = composer.attachments();
+        QCOMPARE(attachments.constFirst().name, name);
+        if (attachments.constFirst().isImage())
+            QCOMPARE(QImage::fromData(attachments.constFirst().bytes).size(), QSize(40, 30));
+        if (how != u"paste image"_s && attachments.constFirst().isImage())
+            QCOMPARE(attachments.constFirst().bytes, png);
+        AttachmentChip *chip = composer.attachmentList()->chips().constFirst();
+        QVERIFY2(chip->description().startsWith(description), qPrintable(chip->description()));
+        QVERIFY(!chip->thumbnail()->pixmap().isNull());
+
+        Testing::UrlRecorder desktop;
+        QDesktopServices::setUrlHandler(u"file"_s, &desktop, "open");
+        QTest::mouseClick(chip, Qt::LeftButton);
+        QDesktopServices::unsetUrlHandler(u"file"_s);
+        QCOMPARE(desktop.opened.size(), 1);
+        QFile opened(desktop.opened.constFirst().toLocalFile());
+        QVERIFY(opened.open(QIODevice::ReadOnly));
+        // The file itself, or for a pasted image a copy of the bytes that are sent.
+        QCOMPARE(opened.readAll(), attachments.constFirst().isImage() ? attachments.constFirst().bytes
+                                                                      : QByteArray("# Notes\n\n- one\n"));
+
+        chip->removeButton()->click();
+        QTRY_VERIFY(composer.attachments().isEmpty());
+        QVERIFY(composer.attachmentList()->chips().isEmpty());
+    }
+
+    void plainTextPastedStaysText()
+    {
+        ChatComposer composer;
+        auto *data = new QMimeData;
+        data->setText(u"just words"_s);
+        QGuiApplication::clipboard()->setMimeData(data);
+        composer.editor()->paste();
+        QCOMPARE(composer.text(), u"just words"_s);
+        QTest::qWait(20);
+        QCOMPARE(composer.attachmentList()->count(), 0);
+        QVERIFY(composer.attachmentList()->isHidden());
+    }
+
+    void attachOpensAFileDialogWhoseFilesAreAttached()
+    {
+        QTemporaryDir dir;
+        const QString chart = dir.filePath(u"chart.png"_s);
+        QVERIFY(Testing::writeFile(chart, pngBytes()));
+        ChatComposer composer;
+        composer.attachButton()->click();
+        QFileDialog *dialog = composer.fileDialog();
+        QVERIFY(dialog && dialog->isVisible());
+        QCOMPARE(dialog->fileMode(), QFileDialog::ExistingFiles);
+        emit dialog->filesSelected({chart});
+        dialog->close();
+        QTRY_COMPARE(composer.attachmentList()->count(), 1);
+        QCOMPARE(composer.attachments().constFirst().name, u"chart.png"_s);
     }
 };
 

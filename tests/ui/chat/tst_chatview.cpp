@@ -1,4 +1,5 @@
 #include "ui/chat/approvalcard.h"
+#include "ui/chat/attachmentchip.h"
 #include "ui/chat/chatview.h"
 #include "ui/chat/codeblockview.h"
 #include "ui/chat/diffview.h"
@@ -10,6 +11,7 @@
 #include "ui/chat/toolcallcard.h"
 #include "ui/trace/traceicons.h"
 
+#include "agent/conversation/attachmentloader.h"
 #include "agent/debug/stepdebugger.h"
 #include "agent/debug/toolapprovalpolicy.h"
 #include "agent/loop/agent.h"
@@ -20,12 +22,17 @@
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
 #include "tests/support/scriptedmodelclient.h"
+#include "tests/support/urlrecorder.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QClipboard>
+#include <QDesktopServices>
 #include <QDir>
+#include <QFile>
 #include <QFontMetrics>
 #include <QGuiApplication>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
@@ -59,6 +66,18 @@ using namespace Qt::StringLiterals;
 using Step = ScriptedModelClient::Step;
 
 namespace {
+
+QList<Attachment> imageAndNotes()
+{
+    QImage image(24, 16, QImage::Format_RGB32);
+    image.fill(Qt::darkGreen);
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return {*AttachmentLoader::fromBytes(u"plot.png"_s, png).attachment,
+            *AttachmentLoader::fromBytes(u"notes.md"_s, "# Notes\n").attachment};
+}
 
 const QJsonObject addSchema{{u"type"_s, u"object"_s},
                             {u"properties"_s, QJsonObject{{u"a"_s, QJsonObject{{u"type"_s, u"integer"_s}}},
@@ -1153,6 +1172,46 @@ private slots:
 
         QTest::mouseClick(code.at(0)->copyButton(), Qt::LeftButton);
         QCOMPARE(QGuiApplication::clipboard()->text(), u"int main() { return 0; }"_s);
+    }
+
+    void aQuestionShowsItsAttachmentsAsChipsThatOpenThem_data()
+    {
+        QTest::addColumn<bool>("live");
+        QTest::newRow("asked now") << true;
+        QTest::newRow("reopened from a session") << false;
+    }
+    void aQuestionShowsItsAttachmentsAsChipsThatOpenThem()
+    {
+        QFETCH(bool, live);
+        const QList<Attachment> attachments = imageAndNotes();
+        Fixture f;
+        if (live) {
+            f.client.enqueue({ScriptedModelClient::text(u"A green square."_s)});
+            f.agent.send(u"What is this?"_s, attachments);
+            QTRY_COMPARE(f.finished.size(), 1);
+        } else {
+            f.rows.showHistory(
+                {Message::user(u"What is this?"_s, attachments), Message::assistant(u"A green square."_s)});
+        }
+        auto *question = static_cast<MessageWidget *>(f.view.item(0));
+        QCOMPARE(question->role(), MessageWidget::Role::User);
+        QTRY_COMPARE(question->attachmentChips().size(), 2);
+        QCOMPARE(question->attachments(), attachments);
+        QCOMPARE(static_cast<MessageWidget *>(f.view.item(1))->attachmentChips().size(), 0);
+
+        Testing::UrlRecorder desktop;
+        QDesktopServices::setUrlHandler(u"file"_s, &desktop, "open");
+        const auto unset = qScopeGuard([] { QDesktopServices::unsetUrlHandler(u"file"_s); });
+        for (AttachmentChip *chip : question->attachmentChips())
+            chip->open();
+        QCOMPARE(desktop.opened.size(), 2);
+        QFile image(desktop.opened.at(0).toLocalFile());
+        QVERIFY(image.open(QIODevice::ReadOnly));
+        QCOMPARE(image.readAll(), attachments.at(0).bytes);
+        QFile notes(desktop.opened.at(1).toLocalFile());
+        QVERIFY(notes.open(QIODevice::ReadOnly));
+        QCOMPARE(notes.readAll(), QByteArray("# Notes\n"));
+        QVERIFY(desktop.opened.at(1).toLocalFile().endsWith(u"/notes.md"_s));
     }
 
     void copyPutsTheWholeMessageOnTheClipboard()
