@@ -132,6 +132,8 @@ struct McpAuthorizer::Flow
     bool metadataFound = false;
     bool pkceS256 = false;
     bool clientIdMetadataDocuments = false;
+    bool issParameter = false; // RFC 9207: the authorization response names its issuer
+    QString metadataIssuer;    // "issuer" of the authorization server metadata
     QString clientId;
     QString clientSecret;
     QString authMethod; // what registration said; empty: chosen from authMethods
@@ -158,6 +160,35 @@ McpAuthorizer::~McpAuthorizer() = default;
 QString McpAuthorizer::tokenAccount(const QString &serverName, const QString &issuer)
 {
     return u"mcp/%1/oauth:%2"_s.arg(serverName, issuer);
+}
+
+QString McpAuthorizer::clientAccount(const QString &serverName, const QString &issuer)
+{
+    return u"mcp/%1/oauth-client:%2"_s.arg(serverName, issuer);
+}
+
+std::optional<McpSignIn> McpAuthorizer::signIn() const
+{
+    if (m_token.access.isEmpty())
+        return std::nullopt;
+    return McpSignIn{m_issuer, m_token.scope, m_token.expires};
+}
+
+void McpAuthorizer::signOut(Done done)
+{
+    const QString issuer = m_issuer;
+    const bool wasSignedIn = !m_token.access.isEmpty();
+    m_token = {};
+    if (wasSignedIn) {
+        log(tr("signed out of %1").arg(issuer));
+        emit signInChanged();
+    }
+    if (!m_store || issuer.isEmpty()) {
+        done({});
+        return;
+    }
+    m_store->remove(tokenAccount(m_serverName, issuer), this,
+                    [done](const SecretStore::WriteError &error) { done(error.text); });
 }
 
 void McpAuthorizer::authorize(int httpStatus, const QByteArray &wwwAuthenticate, Done done)
@@ -287,6 +318,8 @@ void McpAuthorizer::onAuthorizationServer(const QJsonObject &metadata)
     m_flow->authMethods = stringList(metadata.value("token_endpoint_auth_methods_supported"_L1));
     m_flow->pkceS256 = stringList(metadata.value("code_challenge_methods_supported"_L1)).contains("S256"_L1);
     m_flow->clientIdMetadataDocuments = metadata.value("client_id_metadata_document_supported"_L1).toBool();
+    m_flow->issParameter = metadata.value("authorization_response_iss_parameter_supported"_L1).toBool();
+    m_flow->metadataIssuer = metadata.value("issuer"_L1).toString();
     readStoredToken();
 }
 
@@ -294,29 +327,67 @@ void McpAuthorizer::readStoredToken()
 {
     // A token from an earlier run is tried before anyone is asked to sign in again.
     if (!m_store || !m_token.access.isEmpty() || m_flow->status != 401) {
+        readStoredClient();
+        return;
+    }
+    readStored(tokenAccount(m_serverName, m_flow->issuer), [this](const QJsonObject &stored) {
+        if (!stored.value("access"_L1).toString().isEmpty()) {
+            m_issuer = m_flow->issuer;
+            m_token.access = stored.value("access"_L1).toString();
+            m_token.refresh = stored.value("refresh"_L1).toString();
+            m_token.scope = stored.value("scope"_L1).toString();
+            m_token.expires = QDateTime::fromString(stored.value("expires"_L1).toString(), Qt::ISODate);
+            if (!m_token.expires.isValid() || m_token.expires > QDateTime::currentDateTimeUtc()) {
+                log(tr("using the sign-in kept for %1").arg(m_flow->issuer));
+                emit signInChanged();
+                finish({});
+                return;
+            }
+        }
+        readStoredClient();
+    });
+}
+
+void McpAuthorizer::readStoredClient()
+{
+    // A client registered dynamically in an earlier run is used again instead of registering anew.
+    if (!m_store || !m_settings.clientId.isEmpty()
+        || (m_registeredIssuer == m_flow->issuer && !m_registeredClientId.isEmpty())) {
         chooseClient();
         return;
     }
-    m_store->read(
-        tokenAccount(m_serverName, m_flow->issuer), this, [this](const SecretStore::Result &result) {
-            if (!m_flow)
-                return;
-            const QJsonObject stored
-                = QJsonDocument::fromJson(result.secret.value_or(QString()).toUtf8()).object();
-            if (!stored.value("access"_L1).toString().isEmpty()) {
-                m_issuer = m_flow->issuer;
-                m_token.access = stored.value("access"_L1).toString();
-                m_token.refresh = stored.value("refresh"_L1).toString();
-                m_token.scope = stored.value("scope"_L1).toString();
-                m_token.expires = QDateTime::fromString(stored.value("expires"_L1).toString(), Qt::ISODate);
-                if (!m_token.expires.isValid() || m_token.expires > QDateTime::currentDateTimeUtc()) {
-                    log(tr("using the sign-in kept for %1").arg(m_flow->issuer));
-                    finish({});
-                    return;
-                }
-            }
-            chooseClient();
-        });
+    readStored(clientAccount(m_serverName, m_flow->issuer), [this](const QJsonObject &stored) {
+        if (const QString clientId = stored.value("clientId"_L1).toString(); !clientId.isEmpty()) {
+            m_registeredIssuer = m_flow->issuer;
+            m_registeredClientId = clientId;
+            m_registeredClientSecret = stored.value("clientSecret"_L1).toString();
+            m_registeredAuthMethod = stored.value("authMethod"_L1).toString();
+            log(tr("using the client registration kept for %1").arg(m_flow->issuer));
+        }
+        chooseClient();
+    });
+}
+
+void McpAuthorizer::readStored(const QString &account, std::function<void(const QJsonObject &)> done)
+{
+    m_store->read(account, this, [this, done = std::move(done)](const SecretStore::Result &result) {
+        if (m_flow) // else the sign-in ended meanwhile
+            done(QJsonDocument::fromJson(result.secret.value_or(QString()).toUtf8()).object());
+    });
+}
+
+void McpAuthorizer::storeClient()
+{
+    if (!m_store)
+        return;
+    const QJsonObject stored{{u"clientId"_s, m_registeredClientId},
+                             {u"clientSecret"_s, m_registeredClientSecret},
+                             {u"authMethod"_s, m_registeredAuthMethod}};
+    m_store->write(clientAccount(m_serverName, m_registeredIssuer),
+                   QString::fromUtf8(QJsonDocument(stored).toJson(QJsonDocument::Compact)), this,
+                   [](const SecretStore::WriteError &) {
+                       // Without a keychain the next run registers again; storeToken() says so once.
+                   });
 }
 
 void McpAuthorizer::chooseClient()
@@ -326,7 +397,7 @@ void McpAuthorizer::chooseClient()
     if (!m_settings.clientId.isEmpty()) {
         flow.clientId = m_settings.clientId;
         flow.clientSecret = m_settings.clientSecret;
-    } else if (m_issuer == flow.issuer && !m_registeredClientId.isEmpty()) {
+    } else if (m_registeredIssuer == flow.issuer && !m_registeredClientId.isEmpty()) {
         flow.clientId = m_registeredClientId;
         flow.clientSecret = m_registeredClientSecret;
         flow.authMethod = m_registeredAuthMethod;
@@ -420,10 +491,12 @@ void McpAuthorizer::registerClient()
              m_flow->clientId = clientId;
              m_flow->clientSecret = body.value("client_secret"_L1).toString();
              m_flow->authMethod = body.value("token_endpoint_auth_method"_L1).toString();
-             m_issuer = m_flow->issuer;
+             m_registeredIssuer = m_flow->issuer;
              m_registeredClientId = m_flow->clientId;
              m_registeredClientSecret = m_flow->clientSecret;
              m_registeredAuthMethod = m_flow->authMethod;
+             log(tr("registered Loopscope at %1").arg(m_flow->issuer));
+             storeClient();
              requestAuthorization();
          });
 }
@@ -471,6 +544,20 @@ void McpAuthorizer::onRedirected(const QUrlQuery &query)
     flow.redirectTimer.stop();
     if (query.queryItemValue(u"state"_s, QUrl::FullyDecoded) != flow.state) {
         finish(tr("the sign-in came back with a state that does not match the request (refused)"));
+        return;
+    }
+    // RFC 9207: a server that promises to name itself in the response must, and the name must be its
+    // own, or the response may come from another authorization server (a mix-up attack).
+    const QString expectedIssuer = flow.metadataIssuer.isEmpty() ? flow.issuer : flow.metadataIssuer;
+    const QString iss = query.queryItemValue(u"iss"_s, QUrl::FullyDecoded);
+    if (iss.isEmpty() && flow.issParameter) {
+        finish(tr("the sign-in came back without naming its issuer, which %1 promises (refused)")
+                   .arg(expectedIssuer));
+        return;
+    }
+    if (!iss.isEmpty() && iss != expectedIssuer) {
+        finish(
+            tr("the sign-in came back from the issuer %1, not from %2 (refused)").arg(iss, expectedIssuer));
         return;
     }
     if (query.hasQueryItem(u"error"_s)) {
@@ -537,6 +624,7 @@ void McpAuthorizer::onToken(int status, const QJsonObject &body, bool refreshing
     log(m_token.scope.isEmpty() ? tr("signed in at %1").arg(m_issuer)
                                 : tr("signed in at %1 with scope “%2”").arg(m_issuer, m_token.scope));
     storeToken();
+    emit signInChanged();
     finish({});
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QDateTime>
 #include <QJsonObject>
 #include <QString>
 #include <QUrl>
@@ -36,6 +37,19 @@ struct McpOAuthSettings
     static std::optional<McpOAuthSettings> fromJson(const QJsonValue &json, QString *error);
 
     bool operator==(const McpOAuthSettings &) const = default;
+};
+
+/*!
+    Who an MCP server is signed in as, for the settings page: the issuer that
+    gave the token, its scopes and when it expires — never the token itself.
+*/
+struct McpSignIn
+{
+    QString issuer;
+    QString scope;     // space-separated; empty: the server did not say
+    QDateTime expires; // invalid: no expiry given
+
+    bool operator==(const McpSignIn &) const = default;
 };
 
 } // namespace Loopscope
