@@ -140,6 +140,7 @@ bool isSpanKind(TraceKind kind)
     case TraceKind::Handoff:
     case TraceKind::Error:
     case TraceKind::McpServer:
+    case TraceKind::McpAuth:
     case TraceKind::Wait: return false;
     }
     return false;

@@ -55,6 +55,11 @@ QString trimmedPath(const QUrl &url)
     return path;
 }
 
+qint64 nowUs()
+{
+    return QDateTime::currentMSecsSinceEpoch() * 1000;
+}
+
 QUrl withPath(const QUrl &base, const QString &path)
 {
     QUrl url = origin(base);
@@ -142,6 +147,7 @@ struct McpAuthorizer::Flow
     QUrl redirectUri;
     QPointer<LoopbackReceiver> receiver;
     QTimer redirectTimer;
+    qint64 browserStartedUs = 0; // while the browser's part runs
 };
 
 McpAuthorizer::McpAuthorizer(QNetworkAccessManager *network, QString serverName, QUrl serverUrl,
@@ -206,6 +212,8 @@ void McpAuthorizer::finish(const QString &error)
 {
     if (!m_flow)
         return;
+    if (m_flow->browserStartedUs)
+        reportBrowser(error.isEmpty() ? tr("the sign-in ended before the browser came back") : error);
     if (m_flow->receiver)
         m_flow->receiver->deleteLater();
     const bool wasWaiting = m_flow->redirectTimer.isActive() || m_flow->receiver;
@@ -246,7 +254,7 @@ void McpAuthorizer::discoverResource(QList<QUrl> candidates)
         return;
     }
     const QUrl url = candidates.takeFirst();
-    get(url, [this, candidates](int status, const QJsonObject &body) {
+    get(url, u"resource_metadata"_s, [this, candidates](int status, const QJsonObject &body) {
         if (status == 200 && !body.isEmpty())
             onResourceMetadata(body);
         else
@@ -301,7 +309,7 @@ void McpAuthorizer::discoverAuthorizationServer(QList<QUrl> candidates)
         return;
     }
     const QUrl url = candidates.takeFirst();
-    get(url, [this, candidates](int status, const QJsonObject &body) {
+    get(url, u"authorization_server_metadata"_s, [this, candidates](int status, const QJsonObject &body) {
         if (status == 200 && body.contains("token_endpoint"_L1))
             onAuthorizationServer(body);
         else
@@ -478,8 +486,8 @@ void McpAuthorizer::registerClient()
     };
     if (const QString scope = scopeToRequest(); !scope.isEmpty())
         request.insert(u"scope"_s, scope);
-    post(flow.registrationEndpoint, QJsonDocument(request).toJson(QJsonDocument::Compact), "application/json",
-         {}, [this](int status, const QJsonObject &body) {
+    post(flow.registrationEndpoint, u"registration"_s, QJsonDocument(request).toJson(QJsonDocument::Compact),
+         "application/json", {}, [this](int status, const QJsonObject &body) {
              const QString clientId = body.value("client_id"_L1).toString();
              if ((status != 200 && status != 201) || clientId.isEmpty()) {
                  finish(tr("the authorization server refused to register Loopscope (HTTP %1%2)")
@@ -533,6 +541,7 @@ void McpAuthorizer::requestAuthorization()
         finish(tr("nobody signed in within %n minute(s)", nullptr, m_redirectTimeoutMs / 60000));
     });
     flow.redirectTimer.start(m_redirectTimeoutMs);
+    flow.browserStartedUs = nowUs();
     emit waitingForUser(true);
 }
 
@@ -572,6 +581,7 @@ void McpAuthorizer::onRedirected(const QUrlQuery &query)
         return;
     }
     log(tr("the browser came back from the sign-in"));
+    reportBrowser({});
     QUrlQuery form;
     form.addQueryItem(u"grant_type"_s, u"authorization_code"_s);
     form.addQueryItem(u"code"_s, code);
@@ -589,7 +599,8 @@ void McpAuthorizer::requestToken(QUrlQuery form, bool refreshing)
         return;
     }
     const QByteArray body = formEncoded(form);
-    post(m_flow->tokenEndpoint, body, FormType.toByteArray(), authorization,
+    post(m_flow->tokenEndpoint, refreshing ? u"refresh"_s : u"token"_s, body, FormType.toByteArray(),
+         authorization,
          [this, refreshing](int status, const QJsonObject &answer) { onToken(status, answer, refreshing); });
 }
 
@@ -701,38 +712,65 @@ QString McpAuthorizer::resourceIndicator() const
     return resource.isEmpty() ? m_serverUrl.toString() : resource;
 }
 
-void McpAuthorizer::get(const QUrl &url, JsonCallback done)
+void McpAuthorizer::reportStep(const QString &step, const QString &method, const QUrl &url, int status,
+                               const QString &error, qint64 startedUs)
 {
+    // The URL without its query, user info or fragment: an authorization URL's query holds the PKCE
+    // challenge and the state, a redirect's the code.
+    const QString shown = url.toString(QUrl::RemoveQuery | QUrl::RemoveUserInfo | QUrl::RemoveFragment);
+    emit stepDone({{m_serverName, step, method, shown, status, error}, startedUs, nowUs()});
+}
+
+void McpAuthorizer::reportBrowser(const QString &error)
+{
+    const qint64 startedUs = std::exchange(m_flow->browserStartedUs, 0);
+    reportStep(u"authorization"_s, u"BROWSER"_s, m_flow->authorizationEndpoint, 0, error, startedUs);
+}
+
+void McpAuthorizer::get(const QUrl &url, const QString &step, JsonCallback done)
+{
+    const qint64 startedUs = nowUs();
     QNetworkRequest request(url);
     request.setRawHeader("Accept", "application/json");
     request.setRawHeader("MCP-Protocol-Version", "2025-11-25");
     QNetworkReply *reply = m_network->get(request);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, url, done] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, url, step, startedUs, done] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         log(u"GET %1 → %2"_s.arg(url.toString(QUrl::RemoveQuery),
                                  status ? QString::number(status) : reply->errorString()));
+        // A discovery that finds nothing is not a failure: the next candidate is tried.
+        reportStep(step, u"GET"_s, url, status, status ? QString() : reply->errorString(), startedUs);
         if (m_flow)
             done(status, QJsonDocument::fromJson(reply->readAll()).object());
     });
 }
 
-void McpAuthorizer::post(const QUrl &url, const QByteArray &body, const QByteArray &contentType,
-                         const QByteArray &authorization, JsonCallback done)
+void McpAuthorizer::post(const QUrl &url, const QString &step, const QByteArray &body,
+                         const QByteArray &contentType, const QByteArray &authorization, JsonCallback done)
 {
+    const qint64 startedUs = nowUs();
     QNetworkRequest request(url);
     request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
     request.setRawHeader("Accept", "application/json");
     if (!authorization.isEmpty())
         request.setRawHeader("Authorization", authorization);
     QNetworkReply *reply = m_network->post(request, body);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, url, done] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, url, step, startedUs, done] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         log(u"POST %1 → %2"_s.arg(url.toString(QUrl::RemoveQuery),
                                   status ? QString::number(status) : reply->errorString()));
+        const QJsonObject answer = QJsonDocument::fromJson(reply->readAll()).object();
+        QString error = status ? QString() : reply->errorString();
+        if (status >= 300) {
+            // The OAuth error code only (RFC 6749 §5.2), never the body: it may echo what was sent.
+            const QString code = answer.value("error"_L1).toString();
+            error = code.isEmpty() ? u"HTTP %1"_s.arg(status) : u"HTTP %1, %2"_s.arg(status).arg(code);
+        }
+        reportStep(step, u"POST"_s, url, status, error, startedUs);
         if (m_flow)
-            done(status, QJsonDocument::fromJson(reply->readAll()).object());
+            done(status, answer);
     });
 }
 

@@ -95,6 +95,8 @@ signals:
     void waitingForUser(bool waiting);
     // signIn() changed: signed in, refreshed, or signed out.
     void signInChanged();
+    // One step of the flow is over (a discovery, the registration, the browser, a token request).
+    void stepDone(const Loopscope::McpAuthStep &step);
 
 private:
     struct Token
@@ -128,9 +130,14 @@ private:
     void onToken(int status, const QJsonObject &body, bool refreshing);
     void storeToken();
 
-    void get(const QUrl &url, JsonCallback done);
-    void post(const QUrl &url, const QByteArray &body, const QByteArray &contentType,
+    // \a step names the request in the trace ("resource_metadata", "token", …).
+    void get(const QUrl &url, const QString &step, JsonCallback done);
+    void post(const QUrl &url, const QString &step, const QByteArray &body, const QByteArray &contentType,
               const QByteArray &authorization, JsonCallback done);
+    void reportStep(const QString &step, const QString &method, const QUrl &url, int status,
+                    const QString &error, qint64 startedUs);
+    // The browser's part is over: it came back (\a error empty) or not.
+    void reportBrowser(const QString &error);
     // Empty, or why the client cannot authenticate (an unreadable key, say).
     QString addClientAuthentication(QUrlQuery &form, QByteArray *authorization) const;
     QString scopeToRequest() const;

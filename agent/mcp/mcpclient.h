@@ -198,6 +198,8 @@ signals:
     void stderrLine(const QString &line);
     // signIn() changed.
     void signInChanged();
+    // One step of an OAuth sign-in is over (URLs and statuses, never a token).
+    void authStep(const Loopscope::McpAuthStep &step);
     // Every JSON-RPC message, as sent (outgoing = true) or received, for a log view.
     void messageLogged(bool outgoing, const QJsonObject &message);
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/trace/tracenode.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
@@ -50,6 +52,18 @@ struct McpSignIn
     QDateTime expires; // invalid: no expiry given
 
     bool operator==(const McpSignIn &) const = default;
+};
+
+/*!
+    One step of a sign-in as it happened, for the trace: the step (URL, HTTP
+    status, why it failed) and when it ran, in microseconds since the epoch.
+*/
+struct McpAuthStep
+{
+    McpAuthData data;
+    qint64 startedUs = 0;
+    qint64 endedUs = 0;
+    bool operator==(const McpAuthStep &) const = default;
 };
 
 } // namespace Loopscope

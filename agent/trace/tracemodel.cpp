@@ -57,6 +57,7 @@ QString TraceModel::kindDisplayName(TraceKind kind)
     case TraceKind::Error: return tr("Error");
     case TraceKind::McpServer: return tr("MCP server");
     case TraceKind::Wait: return tr("Wait");
+    case TraceKind::McpAuth: return tr("OAuth");
     }
     return {};
 }

@@ -21,6 +21,7 @@ constexpr EnumName<TraceKind> TraceKindNames[] = {
     {TraceKind::Error, u"error"},
     {TraceKind::McpServer, u"mcp_server"},
     {TraceKind::Wait, u"wait"},
+    {TraceKind::McpAuth, u"mcp_auth"},
 };
 
 constexpr EnumName<TraceStatus> TraceStatusNames[] = {

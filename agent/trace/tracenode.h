@@ -27,9 +27,10 @@ enum class TraceKind {
     Error,
     McpServer, // an MCP server's start-up (or its failure) during a turn
     Wait,      // a tool call held for someone's decision: the user's approval, a breakpoint
+    McpAuth,   // one step of an MCP server's OAuth sign-in: a discovery, registration, the browser, a token
 };
 // The last kind, for loops over every kind: new kinds are appended, so saved traces keep their meaning.
-constexpr TraceKind LastTraceKind = TraceKind::Wait;
+constexpr TraceKind LastTraceKind = TraceKind::McpAuth;
 
 enum class TraceStatus {
     Running,
@@ -185,6 +186,19 @@ struct McpServerData
     bool operator==(const McpServerData &) const = default;
 };
 
+// One step of an MCP server's OAuth sign-in: what was asked where, and the HTTP status. Never a token, a
+// code or a secret: the URL has no query.
+struct McpAuthData
+{
+    QString server;
+    QString step;   // "resource metadata", "authorization server metadata", "registration", "browser", …
+    QString method; // GET, POST, or BROWSER for the person's sign-in
+    QString url;
+    int status = 0; // HTTP status; 0 for the browser or without an answer
+    QString error;  // why the step failed; empty when it did not
+    bool operator==(const McpAuthData &) const = default;
+};
+
 // Time spent waiting for a person is its own span, never the tool's: the tool call's own time
 // starts when the decision came.
 struct WaitData
@@ -203,7 +217,7 @@ struct WaitData
 
 using TracePayload
     = std::variant<std::monostate, TurnData, IterationData, ModelCallData, RetryData, ToolCallData,
-                   ShieldCheckData, TextData, HandoffData, ErrorData, McpServerData, WaitData>;
+                   ShieldCheckData, TextData, HandoffData, ErrorData, McpServerData, WaitData, McpAuthData>;
 
 /*!
     One node of the trace tree as a plain value. Timestamps are microseconds

@@ -53,6 +53,7 @@ inline constexpr EnumName<size_t> PayloadTypeNames[] = {
     {payloadIndex<ErrorData>(), u"error"},
     {payloadIndex<McpServerData>(), u"mcp_server"},
     {payloadIndex<WaitData>(), u"wait"},
+    {payloadIndex<McpAuthData>(), u"mcp_auth"},
 };
 
 inline size_t payloadIndexForKind(TraceKind kind)
@@ -70,6 +71,7 @@ inline size_t payloadIndexForKind(TraceKind kind)
     case TraceKind::Error: return payloadIndex<ErrorData>();
     case TraceKind::McpServer: return payloadIndex<McpServerData>();
     case TraceKind::Wait: return payloadIndex<WaitData>();
+    case TraceKind::McpAuth: return payloadIndex<McpAuthData>();
     }
     return 0;
 }
@@ -183,6 +185,14 @@ constexpr auto payloadFieldsOf<McpServerData>()
     return std::tuple{field(u"server", &McpServerData::server), field(u"startup", &McpServerData::startup),
                       field(u"error", &McpServerData::error),
                       field(u"stderrTail", &McpServerData::stderrTail)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<McpAuthData>()
+{
+    return std::tuple{field(u"server", &McpAuthData::server), field(u"step", &McpAuthData::step),
+                      field(u"method", &McpAuthData::method), field(u"url", &McpAuthData::url),
+                      field(u"status", &McpAuthData::status), field(u"error", &McpAuthData::error)};
 }
 
 template<>

@@ -170,6 +170,12 @@ private:
             painter->drawPolygon(QPolygonF({QPointF(3, 1.5), QPointF(13, 1.5), QPointF(8, 8),
                                             QPointF(13, 14.5), QPointF(3, 14.5), QPointF(8, 8)}));
             return;
+        case TraceKind::McpAuth: { // a key: a ring and a bit
+            painter->drawEllipse(QRectF(1.5, 4.5, 7, 7));
+            painter->drawRect(QRectF(8, 7, 7, 2));
+            painter->drawRect(QRectF(12, 9, 2, 3));
+            return;
+        }
         }
     }
 
@@ -198,6 +204,7 @@ QColor TraceIcons::kindColor(TraceKind kind)
     case TraceKind::Error: return QColor(0xd9, 0x3f, 0x3f);
     case TraceKind::McpServer: return QColor(0x3f, 0x8f, 0x5f);
     case TraceKind::Wait: return QColor(0x9a, 0xa3, 0xb0);
+    case TraceKind::McpAuth: return QColor(0xb0, 0x8d, 0x2f);
     }
     return {};
 }
