@@ -143,6 +143,8 @@ bool isSpanKind(TraceKind kind)
     case TraceKind::Wait:
     case TraceKind::Compaction: return false;
     case TraceKind::Retrieval: return false;
+    case TraceKind::McpAuth:
+    case TraceKind::Wait: return false;
     }
     return false;
 }

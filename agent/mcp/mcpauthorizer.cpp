@@ -55,6 +55,11 @@ QString trimmedPath(const QUrl &url)
     return path;
 }
 
+qint64 nowUs()
+{
+    return QDateTime::currentMSecsSinceEpoch() * 1000;
+}
+
 QUrl withPath(const QUrl &base, const QString &path)
 {
     QUrl url = origin(base);
@@ -132,6 +137,8 @@ struct McpAuthorizer::Flow
     bool metadataFound = false;
     bool pkceS256 = false;
     bool clientIdMetadataDocuments = false;
+    bool issParameter = false; // RFC 9207: the authorization response names its issuer
+    QString metadataIssuer;    // "issuer" of the authorization server metadata
     QString clientId;
     QString clientSecret;
     QString authMethod; // what registration said; empty: chosen from authMethods
@@ -140,6 +147,7 @@ struct McpAuthorizer::Flow
     QUrl redirectUri;
     QPointer<LoopbackReceiver> receiver;
     QTimer redirectTimer;
+    qint64 browserStartedUs = 0; // while the browser's part runs
 };
 
 McpAuthorizer::McpAuthorizer(QNetworkAccessManager *network, QString serverName, QUrl serverUrl,
@@ -160,6 +168,35 @@ QString McpAuthorizer::tokenAccount(const QString &serverName, const QString &is
     return u"mcp/%1/oauth:%2"_s.arg(serverName, issuer);
 }
 
+QString McpAuthorizer::clientAccount(const QString &serverName, const QString &issuer)
+{
+    return u"mcp/%1/oauth-client:%2"_s.arg(serverName, issuer);
+}
+
+std::optional<McpSignIn> McpAuthorizer::signIn() const
+{
+    if (m_token.access.isEmpty())
+        return std::nullopt;
+    return McpSignIn{m_issuer, m_token.scope, m_token.expires};
+}
+
+void McpAuthorizer::signOut(Done done)
+{
+    const QString issuer = m_issuer;
+    const bool wasSignedIn = !m_token.access.isEmpty();
+    m_token = {};
+    if (wasSignedIn) {
+        log(tr("signed out of %1").arg(issuer));
+        emit signInChanged();
+    }
+    if (!m_store || issuer.isEmpty()) {
+        done({});
+        return;
+    }
+    m_store->remove(tokenAccount(m_serverName, issuer), this,
+                    [done](const SecretStore::WriteError &error) { done(error.text); });
+}
+
 void McpAuthorizer::authorize(int httpStatus, const QByteArray &wwwAuthenticate, Done done)
 {
     m_waiting.append(std::move(done));
@@ -175,6 +212,8 @@ void McpAuthorizer::finish(const QString &error)
 {
     if (!m_flow)
         return;
+    if (m_flow->browserStartedUs)
+        reportBrowser(error.isEmpty() ? tr("the sign-in ended before the browser came back") : error);
     if (m_flow->receiver)
         m_flow->receiver->deleteLater();
     const bool wasWaiting = m_flow->redirectTimer.isActive() || m_flow->receiver;
@@ -215,7 +254,7 @@ void McpAuthorizer::discoverResource(QList<QUrl> candidates)
         return;
     }
     const QUrl url = candidates.takeFirst();
-    get(url, [this, candidates](int status, const QJsonObject &body) {
+    get(url, u"resource_metadata"_s, [this, candidates](int status, const QJsonObject &body) {
         if (status == 200 && !body.isEmpty())
             onResourceMetadata(body);
         else
@@ -270,7 +309,7 @@ void McpAuthorizer::discoverAuthorizationServer(QList<QUrl> candidates)
         return;
     }
     const QUrl url = candidates.takeFirst();
-    get(url, [this, candidates](int status, const QJsonObject &body) {
+    get(url, u"authorization_server_metadata"_s, [this, candidates](int status, const QJsonObject &body) {
         if (status == 200 && body.contains("token_endpoint"_L1))
             onAuthorizationServer(body);
         else
@@ -287,6 +326,8 @@ void McpAuthorizer::onAuthorizationServer(const QJsonObject &metadata)
     m_flow->authMethods = stringList(metadata.value("token_endpoint_auth_methods_supported"_L1));
     m_flow->pkceS256 = stringList(metadata.value("code_challenge_methods_supported"_L1)).contains("S256"_L1);
     m_flow->clientIdMetadataDocuments = metadata.value("client_id_metadata_document_supported"_L1).toBool();
+    m_flow->issParameter = metadata.value("authorization_response_iss_parameter_supported"_L1).toBool();
+    m_flow->metadataIssuer = metadata.value("issuer"_L1).toString();
     readStoredToken();
 }
 
@@ -294,29 +335,67 @@ void McpAuthorizer::readStoredToken()
 {
     // A token from an earlier run is tried before anyone is asked to sign in again.
     if (!m_store || !m_token.access.isEmpty() || m_flow->status != 401) {
+        readStoredClient();
+        return;
+    }
+    readStored(tokenAccount(m_serverName, m_flow->issuer), [this](const QJsonObject &stored) {
+        if (!stored.value("access"_L1).toString().isEmpty()) {
+            m_issuer = m_flow->issuer;
+            m_token.access = stored.value("access"_L1).toString();
+            m_token.refresh = stored.value("refresh"_L1).toString();
+            m_token.scope = stored.value("scope"_L1).toString();
+            m_token.expires = QDateTime::fromString(stored.value("expires"_L1).toString(), Qt::ISODate);
+            if (!m_token.expires.isValid() || m_token.expires > QDateTime::currentDateTimeUtc()) {
+                log(tr("using the sign-in kept for %1").arg(m_flow->issuer));
+                emit signInChanged();
+                finish({});
+                return;
+            }
+        }
+        readStoredClient();
+    });
+}
+
+void McpAuthorizer::readStoredClient()
+{
+    // A client registered dynamically in an earlier run is used again instead of registering anew.
+    if (!m_store || !m_settings.clientId.isEmpty()
+        || (m_registeredIssuer == m_flow->issuer && !m_registeredClientId.isEmpty())) {
         chooseClient();
         return;
     }
-    m_store->read(
-        tokenAccount(m_serverName, m_flow->issuer), this, [this](const SecretStore::Result &result) {
-            if (!m_flow)
-                return;
-            const QJsonObject stored
-                = QJsonDocument::fromJson(result.secret.value_or(QString()).toUtf8()).object();
-            if (!stored.value("access"_L1).toString().isEmpty()) {
-                m_issuer = m_flow->issuer;
-                m_token.access = stored.value("access"_L1).toString();
-                m_token.refresh = stored.value("refresh"_L1).toString();
-                m_token.scope = stored.value("scope"_L1).toString();
-                m_token.expires = QDateTime::fromString(stored.value("expires"_L1).toString(), Qt::ISODate);
-                if (!m_token.expires.isValid() || m_token.expires > QDateTime::currentDateTimeUtc()) {
-                    log(tr("using the sign-in kept for %1").arg(m_flow->issuer));
-                    finish({});
-                    return;
-                }
-            }
-            chooseClient();
-        });
+    readStored(clientAccount(m_serverName, m_flow->issuer), [this](const QJsonObject &stored) {
+        if (const QString clientId = stored.value("clientId"_L1).toString(); !clientId.isEmpty()) {
+            m_registeredIssuer = m_flow->issuer;
+            m_registeredClientId = clientId;
+            m_registeredClientSecret = stored.value("clientSecret"_L1).toString();
+            m_registeredAuthMethod = stored.value("authMethod"_L1).toString();
+            log(tr("using the client registration kept for %1").arg(m_flow->issuer));
+        }
+        chooseClient();
+    });
+}
+
+void McpAuthorizer::readStored(const QString &account, std::function<void(const QJsonObject &)> done)
+{
+    m_store->read(account, this, [this, done = std::move(done)](const SecretStore::Result &result) {
+        if (m_flow) // else the sign-in ended meanwhile
+            done(QJsonDocument::fromJson(result.secret.value_or(QString()).toUtf8()).object());
+    });
+}
+
+void McpAuthorizer::storeClient()
+{
+    if (!m_store)
+        return;
+    const QJsonObject stored{{u"clientId"_s, m_registeredClientId},
+                             {u"clientSecret"_s, m_registeredClientSecret},
+                             {u"authMethod"_s, m_registeredAuthMethod}};
+    m_store->write(clientAccount(m_serverName, m_registeredIssuer),
+                   QString::fromUtf8(QJsonDocument(stored).toJson(QJsonDocument::Compact)), this,
+                   [](const SecretStore::WriteError &) {
+                       // Without a keychain the next run registers again; storeToken() says so once.
+                   });
 }
 
 void McpAuthorizer::chooseClient()
@@ -326,7 +405,7 @@ void McpAuthorizer::chooseClient()
     if (!m_settings.clientId.isEmpty()) {
         flow.clientId = m_settings.clientId;
         flow.clientSecret = m_settings.clientSecret;
-    } else if (m_issuer == flow.issuer && !m_registeredClientId.isEmpty()) {
+    } else if (m_registeredIssuer == flow.issuer && !m_registeredClientId.isEmpty()) {
         flow.clientId = m_registeredClientId;
         flow.clientSecret = m_registeredClientSecret;
         flow.authMethod = m_registeredAuthMethod;
@@ -407,8 +486,8 @@ void McpAuthorizer::registerClient()
     };
     if (const QString scope = scopeToRequest(); !scope.isEmpty())
         request.insert(u"scope"_s, scope);
-    post(flow.registrationEndpoint, QJsonDocument(request).toJson(QJsonDocument::Compact), "application/json",
-         {}, [this](int status, const QJsonObject &body) {
+    post(flow.registrationEndpoint, u"registration"_s, QJsonDocument(request).toJson(QJsonDocument::Compact),
+         "application/json", {}, [this](int status, const QJsonObject &body) {
              const QString clientId = body.value("client_id"_L1).toString();
              if ((status != 200 && status != 201) || clientId.isEmpty()) {
                  finish(tr("the authorization server refused to register Loopscope (HTTP %1%2)")
@@ -420,10 +499,12 @@ void McpAuthorizer::registerClient()
              m_flow->clientId = clientId;
              m_flow->clientSecret = body.value("client_secret"_L1).toString();
              m_flow->authMethod = body.value("token_endpoint_auth_method"_L1).toString();
-             m_issuer = m_flow->issuer;
+             m_registeredIssuer = m_flow->issuer;
              m_registeredClientId = m_flow->clientId;
              m_registeredClientSecret = m_flow->clientSecret;
              m_registeredAuthMethod = m_flow->authMethod;
+             log(tr("registered Loopscope at %1").arg(m_flow->issuer));
+             storeClient();
              requestAuthorization();
          });
 }
@@ -460,6 +541,7 @@ void McpAuthorizer::requestAuthorization()
         finish(tr("nobody signed in within %n minute(s)", nullptr, m_redirectTimeoutMs / 60000));
     });
     flow.redirectTimer.start(m_redirectTimeoutMs);
+    flow.browserStartedUs = nowUs();
     emit waitingForUser(true);
 }
 
@@ -471,6 +553,20 @@ void McpAuthorizer::onRedirected(const QUrlQuery &query)
     flow.redirectTimer.stop();
     if (query.queryItemValue(u"state"_s, QUrl::FullyDecoded) != flow.state) {
         finish(tr("the sign-in came back with a state that does not match the request (refused)"));
+        return;
+    }
+    // RFC 9207: a server that promises to name itself in the response must, and the name must be its
+    // own, or the response may come from another authorization server (a mix-up attack).
+    const QString expectedIssuer = flow.metadataIssuer.isEmpty() ? flow.issuer : flow.metadataIssuer;
+    const QString iss = query.queryItemValue(u"iss"_s, QUrl::FullyDecoded);
+    if (iss.isEmpty() && flow.issParameter) {
+        finish(tr("the sign-in came back without naming its issuer, which %1 promises (refused)")
+                   .arg(expectedIssuer));
+        return;
+    }
+    if (!iss.isEmpty() && iss != expectedIssuer) {
+        finish(
+            tr("the sign-in came back from the issuer %1, not from %2 (refused)").arg(iss, expectedIssuer));
         return;
     }
     if (query.hasQueryItem(u"error"_s)) {
@@ -485,6 +581,7 @@ void McpAuthorizer::onRedirected(const QUrlQuery &query)
         return;
     }
     log(tr("the browser came back from the sign-in"));
+    reportBrowser({});
     QUrlQuery form;
     form.addQueryItem(u"grant_type"_s, u"authorization_code"_s);
     form.addQueryItem(u"code"_s, code);
@@ -502,7 +599,8 @@ void McpAuthorizer::requestToken(QUrlQuery form, bool refreshing)
         return;
     }
     const QByteArray body = formEncoded(form);
-    post(m_flow->tokenEndpoint, body, FormType.toByteArray(), authorization,
+    post(m_flow->tokenEndpoint, refreshing ? u"refresh"_s : u"token"_s, body, FormType.toByteArray(),
+         authorization,
          [this, refreshing](int status, const QJsonObject &answer) { onToken(status, answer, refreshing); });
 }
 
@@ -537,6 +635,7 @@ void McpAuthorizer::onToken(int status, const QJsonObject &body, bool refreshing
     log(m_token.scope.isEmpty() ? tr("signed in at %1").arg(m_issuer)
                                 : tr("signed in at %1 with scope “%2”").arg(m_issuer, m_token.scope));
     storeToken();
+    emit signInChanged();
     finish({});
 }
 
@@ -613,38 +712,65 @@ QString McpAuthorizer::resourceIndicator() const
     return resource.isEmpty() ? m_serverUrl.toString() : resource;
 }
 
-void McpAuthorizer::get(const QUrl &url, JsonCallback done)
+void McpAuthorizer::reportStep(const QString &step, const QString &method, const QUrl &url, int status,
+                               const QString &error, qint64 startedUs)
 {
+    // The URL without its query, user info or fragment: an authorization URL's query holds the PKCE
+    // challenge and the state, a redirect's the code.
+    const QString shown = url.toString(QUrl::RemoveQuery | QUrl::RemoveUserInfo | QUrl::RemoveFragment);
+    emit stepDone({{m_serverName, step, method, shown, status, error}, startedUs, nowUs()});
+}
+
+void McpAuthorizer::reportBrowser(const QString &error)
+{
+    const qint64 startedUs = std::exchange(m_flow->browserStartedUs, 0);
+    reportStep(u"authorization"_s, u"BROWSER"_s, m_flow->authorizationEndpoint, 0, error, startedUs);
+}
+
+void McpAuthorizer::get(const QUrl &url, const QString &step, JsonCallback done)
+{
+    const qint64 startedUs = nowUs();
     QNetworkRequest request(url);
     request.setRawHeader("Accept", "application/json");
     request.setRawHeader("MCP-Protocol-Version", "2025-11-25");
     QNetworkReply *reply = m_network->get(request);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, url, done] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, url, step, startedUs, done] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         log(u"GET %1 → %2"_s.arg(url.toString(QUrl::RemoveQuery),
                                  status ? QString::number(status) : reply->errorString()));
+        // A discovery that finds nothing is not a failure: the next candidate is tried.
+        reportStep(step, u"GET"_s, url, status, status ? QString() : reply->errorString(), startedUs);
         if (m_flow)
             done(status, QJsonDocument::fromJson(reply->readAll()).object());
     });
 }
 
-void McpAuthorizer::post(const QUrl &url, const QByteArray &body, const QByteArray &contentType,
-                         const QByteArray &authorization, JsonCallback done)
+void McpAuthorizer::post(const QUrl &url, const QString &step, const QByteArray &body,
+                         const QByteArray &contentType, const QByteArray &authorization, JsonCallback done)
 {
+    const qint64 startedUs = nowUs();
     QNetworkRequest request(url);
     request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
     request.setRawHeader("Accept", "application/json");
     if (!authorization.isEmpty())
         request.setRawHeader("Authorization", authorization);
     QNetworkReply *reply = m_network->post(request, body);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, url, done] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, url, step, startedUs, done] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         log(u"POST %1 → %2"_s.arg(url.toString(QUrl::RemoveQuery),
                                   status ? QString::number(status) : reply->errorString()));
+        const QJsonObject answer = QJsonDocument::fromJson(reply->readAll()).object();
+        QString error = status ? QString() : reply->errorString();
+        if (status >= 300) {
+            // The OAuth error code only (RFC 6749 §5.2), never the body: it may echo what was sent.
+            const QString code = answer.value("error"_L1).toString();
+            error = code.isEmpty() ? u"HTTP %1"_s.arg(status) : u"HTTP %1, %2"_s.arg(status).arg(code);
+        }
+        reportStep(step, u"POST"_s, url, status, error, startedUs);
         if (m_flow)
-            done(status, QJsonDocument::fromJson(reply->readAll()).object());
+            done(status, answer);
     });
 }
 

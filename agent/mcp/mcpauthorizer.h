@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QNetworkAccessManager;
@@ -71,6 +72,11 @@ public:
     // The token to send, empty before the first sign-in.
     QString accessToken() const { return m_token.access; }
     bool isSignedIn() const { return !m_token.access.isEmpty(); }
+    // The issuer, scopes and expiry of the sign-in; nullopt when not signed in.
+    std::optional<McpSignIn> signIn() const;
+    // Forgets the tokens, in memory and in the keychain; the next request signs in again. The client
+    // registration is kept. \a done gets the keychain's error, if any.
+    void signOut(Done done);
 
     // Answers a 401 or 403 with its WWW-Authenticate header: refreshes or signs in again, then calls
     // \a done with an empty error (the request may be sent again) or why not. While one sign-in runs,
@@ -79,12 +85,18 @@ public:
 
     // The keychain account of the tokens of \a serverName at \a issuer.
     static QString tokenAccount(const QString &serverName, const QString &issuer);
+    // The keychain account of Loopscope's dynamic registration for \a serverName at \a issuer.
+    static QString clientAccount(const QString &serverName, const QString &issuer);
 
 signals:
     // One step of the flow, for the server's log: a URL and a status, never a token.
     void logLine(const QString &line);
     // True while the browser is open for a person to sign in, false once that is over.
     void waitingForUser(bool waiting);
+    // signIn() changed: signed in, refreshed, or signed out.
+    void signInChanged();
+    // One step of the flow is over (a discovery, the registration, the browser, a token request).
+    void stepDone(const Loopscope::McpAuthStep &step);
 
 private:
     struct Token
@@ -106,6 +118,10 @@ private:
     void discoverAuthorizationServer(QList<QUrl> candidates);
     void onAuthorizationServer(const QJsonObject &metadata);
     void readStoredToken();
+    void readStoredClient();
+    // Reads \a account from the store as JSON (empty when not stored) while the flow runs.
+    void readStored(const QString &account, std::function<void(const QJsonObject &)> done);
+    void storeClient();
     void chooseClient();
     void registerClient();
     void requestAuthorization();
@@ -114,9 +130,14 @@ private:
     void onToken(int status, const QJsonObject &body, bool refreshing);
     void storeToken();
 
-    void get(const QUrl &url, JsonCallback done);
-    void post(const QUrl &url, const QByteArray &body, const QByteArray &contentType,
+    // \a step names the request in the trace ("resource_metadata", "token", …).
+    void get(const QUrl &url, const QString &step, JsonCallback done);
+    void post(const QUrl &url, const QString &step, const QByteArray &body, const QByteArray &contentType,
               const QByteArray &authorization, JsonCallback done);
+    void reportStep(const QString &step, const QString &method, const QUrl &url, int status,
+                    const QString &error, qint64 startedUs);
+    // The browser's part is over: it came back (\a error empty) or not.
+    void reportBrowser(const QString &error);
     // Empty, or why the client cannot authenticate (an unreadable key, say).
     QString addClientAuthentication(QUrlQuery &form, QByteArray *authorization) const;
     QString scopeToRequest() const;
@@ -132,9 +153,10 @@ private:
     int m_redirectTimeoutMs = 5 * 60 * 1000;
 
     Token m_token;
-    QString m_issuer;                 // of the token above
-    QString m_registeredClientId;     // from dynamic registration, for the issuer above
-    QString m_registeredClientSecret; // likewise
+    QString m_issuer;           // of the token above
+    QString m_registeredIssuer; // of the dynamic registration below
+    QString m_registeredClientId;
+    QString m_registeredClientSecret;
     QString m_registeredAuthMethod;
     bool m_saidNoKeychain = false;
     std::unique_ptr<Flow> m_flow;

@@ -1,6 +1,8 @@
 #include "agent/mcp/mcpclient.h"
 
 #include "agent/mcp/mcpclientprivate.h"
+
+#include "agent/mcp/mcpauthorizer.h"
 #include "agent/mcp/mcpcontent.h"
 #include "agent/mcp/stdiotransport.h"
 
@@ -141,6 +143,20 @@ void McpClient::setAuthorizationServices(const UrlOpener *opener, SecretStore *t
 {
     d->urlOpener = opener;
     d->tokenStore = tokenStore;
+}
+
+std::optional<McpSignIn> McpClient::signIn() const
+{
+    return d->authorizer ? d->authorizer->signIn() : std::nullopt;
+}
+
+void McpClient::signOut(std::function<void(const QString &error)> done)
+{
+    if (!d->authorizer) {
+        done({});
+        return;
+    }
+    d->authorizer->signOut(std::move(done));
 }
 
 void McpClient::setRootFolder(const QString &folder)

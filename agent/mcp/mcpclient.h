@@ -152,6 +152,12 @@ public:
     // Where an OAuth sign-in opens its URL (not owned; null: $BROWSER only) and keeps its tokens
     // (not owned; null: in memory for this run). Set before start().
     void setAuthorizationServices(const UrlOpener *opener, SecretStore *tokenStore);
+    // OAuth: the issuer, scopes and expiry of the sign-in; nullopt when not signed in (or not HTTP).
+    std::optional<McpSignIn> signIn() const;
+    // Forgets the sign-in, in memory and in the keychain (\a done gets the keychain's error, if any);
+    // the server's next request signs in again.
+    void signOut(std::function<void(const QString &error)> done);
+
     // How long start-up may take before the server is given up on (default 30 s).
     void setStartupTimeoutMs(int milliseconds);
 
@@ -190,6 +196,10 @@ signals:
     void promptsChanged();
     void resourcesChanged();
     void stderrLine(const QString &line);
+    // signIn() changed.
+    void signInChanged();
+    // One step of an OAuth sign-in is over (URLs and statuses, never a token).
+    void authStep(const Loopscope::McpAuthStep &step);
     // Every JSON-RPC message, as sent (outgoing = true) or received, for a log view.
     void messageLogged(bool outgoing, const QJsonObject &message);
 

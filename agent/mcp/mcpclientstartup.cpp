@@ -41,6 +41,8 @@ void McpClient::Private::openTransport()
             authorizer = new McpAuthorizer(network, config.name, config.url, config.oauth, q);
             QObject::connect(authorizer, &McpAuthorizer::logLine, q,
                              [this](const QString &line) { appendLog(line); });
+            QObject::connect(authorizer, &McpAuthorizer::signInChanged, q, &McpClient::signInChanged);
+            QObject::connect(authorizer, &McpAuthorizer::stepDone, q, &McpClient::authStep);
             QObject::connect(authorizer, &McpAuthorizer::waitingForUser, q, [this](bool waiting) {
                 // A person signing in is not a server that hangs: start-up and requests wait for them.
                 if (connection)

@@ -85,6 +85,8 @@ public:
         const QString name = server.config.name;
         QObject::connect(client, &McpClient::stateChanged, q,
                          [this, name](McpClient::State state) { onStateChanged(name, state); });
+        QObject::connect(client, &McpClient::authStep, q,
+                         [this, name](const McpAuthStep &step) { emit q->authStep(name, step); });
         QObject::connect(client, &McpClient::toolsChanged, q, [this, name] {
             Server *server = find(name);
             if (server && server->client && server->client->state() == McpClient::State::Ready) {

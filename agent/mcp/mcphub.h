@@ -82,6 +82,8 @@ signals:
     // The tools on offer changed: a server became ready or went away, or sent list_changed.
     void toolsChanged();
     void serverStateChanged(const QString &serverName, Loopscope::McpClient::State state);
+    // One step of a server's OAuth sign-in is over.
+    void authStep(const QString &serverName, const Loopscope::McpAuthStep &step);
     // A sentence for the chat, said once per failure ("The MCP server “files” stopped: …").
     void notice(const QString &text);
 

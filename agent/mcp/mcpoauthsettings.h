@@ -1,5 +1,8 @@
 #pragma once
 
+#include "agent/trace/tracenode.h"
+
+#include <QDateTime>
 #include <QJsonObject>
 #include <QString>
 #include <QUrl>
@@ -36,6 +39,31 @@ struct McpOAuthSettings
     static std::optional<McpOAuthSettings> fromJson(const QJsonValue &json, QString *error);
 
     bool operator==(const McpOAuthSettings &) const = default;
+};
+
+/*!
+    Who an MCP server is signed in as, for the settings page: the issuer that
+    gave the token, its scopes and when it expires — never the token itself.
+*/
+struct McpSignIn
+{
+    QString issuer;
+    QString scope;     // space-separated; empty: the server did not say
+    QDateTime expires; // invalid: no expiry given
+
+    bool operator==(const McpSignIn &) const = default;
+};
+
+/*!
+    One step of a sign-in as it happened, for the trace: the step (URL, HTTP
+    status, why it failed) and when it ran, in microseconds since the epoch.
+*/
+struct McpAuthStep
+{
+    McpAuthData data;
+    qint64 startedUs = 0;
+    qint64 endedUs = 0;
+    bool operator==(const McpAuthStep &) const = default;
 };
 
 } // namespace Loopscope

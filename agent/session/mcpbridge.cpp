@@ -25,6 +25,7 @@ McpBridge::McpBridge(QNetworkAccessManager *network, Agent *agent, Trace *trace,
     connect(m_hub, &McpHub::toolsChanged, this, &McpBridge::toolsChanged);
     connect(m_hub, &McpHub::notice, this, &McpBridge::notice);
     connect(m_hub, &McpHub::serverStateChanged, this, &McpBridge::onServerStateChanged);
+    connect(m_hub, &McpHub::authStep, this, &McpBridge::onAuthStep);
     m_hub->setElicitationHandler(
         [self = QPointer<McpBridge>(this)](const McpElicitation &request, McpClient::ElicitationReply reply) {
             if (self)
@@ -153,7 +154,34 @@ void McpBridge::recordStartups()
         const int node = m_trace->begin(m_turnNode, TraceKind::McpServer, tr("MCP server %1").arg(it.key()),
                                         startup.startedUs, data);
         m_trace->finish(node, ok ? TraceStatus::Ok : TraceStatus::Error, startup.endedUs);
+        for (const McpAuthStep &step : std::as_const(startup.authSteps))
+            recordAuthStep(node, step);
+        startup.authSteps.clear();
     }
+}
+
+void McpBridge::onAuthStep(const QString &server, const McpAuthStep &step)
+{
+    if (auto it = m_startups.find(server);
+        it != m_startups.end() && it->state == McpClient::State::Starting) {
+        it->authSteps.append(step);
+        return;
+    }
+    // A sign-in again (an expired token, a step-up) while a turn runs: under the call that waits for it.
+    if (const int parent = waitingStep(server); parent >= 0)
+        recordAuthStep(parent, step);
+}
+
+void McpBridge::recordAuthStep(int parent, const McpAuthStep &step)
+{
+    const McpAuthData &data = step.data;
+    const QString outcome
+        = data.status ? QString::number(data.status) : (data.error.isEmpty() ? tr("done") : tr("failed"));
+    //: A trace step of an MCP server's OAuth sign-in: the step, the method and URL, the HTTP status
+    const QString label = tr("OAuth %1: %2 %3 → %4")
+                              .arg(QString(data.step).replace(u'_', u' '), data.method, data.url, outcome);
+    const int node = m_trace->begin(parent, TraceKind::McpAuth, label, step.startedUs, data);
+    m_trace->finish(node, data.error.isEmpty() ? TraceStatus::Ok : TraceStatus::Error, step.endedUs);
 }
 
 void McpBridge::onElicitation(const McpElicitation &request, McpClient::ElicitationReply reply)

@@ -22,7 +22,8 @@ class Trace;
     them, a trace node for each start-up under the turn that waited for it,
     the forms (elicitations) a server asks the user to fill in, with the
     tool time limits paused meanwhile and the time the user took recorded as a
-    Wait (as an approval's is), and the servers' approval rules merged
+    Wait (as an approval's is), each step of an OAuth sign-in (under the
+    start-up or the call that waited for it), and the servers' approval rules merged
     into the session's policy.
 */
 class McpBridge final : public QObject
@@ -71,11 +72,15 @@ private:
         qint64 endedUs = 0;
         McpClient::State state = McpClient::State::Starting;
         bool recorded = true;
+        QList<McpAuthStep> authSteps; // an OAuth sign-in during the start-up: children of its node
     };
 
     void onServerStateChanged(const QString &name, McpClient::State state);
     // Trace nodes for the start-ups the trace does not show yet, under the running turn.
     void recordStartups();
+    // A step of a sign-in: under the server's start-up while it starts, else under the call waiting for it.
+    void onAuthStep(const QString &server, const McpAuthStep &step);
+    void recordAuthStep(int parent, const McpAuthStep &step);
     void onElicitation(const McpElicitation &request, McpClient::ElicitationReply reply);
     // The trace node a question of \a server holds: its running tool call, else the turn; -1 outside a turn.
     int waitingStep(const QString &server) const;

@@ -59,6 +59,7 @@ QString TraceModel::kindDisplayName(TraceKind kind)
     case TraceKind::Wait: return tr("Wait");
     case TraceKind::Compaction: return tr("Compaction");
     case TraceKind::Retrieval: return tr("Retrieval");
+    case TraceKind::McpAuth: return tr("OAuth");
     }
     return {};
 }

@@ -24,6 +24,7 @@ constexpr EnumName<TraceKind> TraceKindNames[] = {
     {TraceKind::Wait, u"wait"},
     {TraceKind::Compaction, u"compaction"},
     {TraceKind::Retrieval, u"retrieval"},
+    {TraceKind::McpAuth, u"mcp_auth"},
 };
 
 constexpr EnumName<TraceStatus> TraceStatusNames[] = {

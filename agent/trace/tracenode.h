@@ -29,9 +29,10 @@ enum class TraceKind {
     Wait,       // a tool call held for someone's decision: the user's approval, a breakpoint
     Compaction, // what a request left out of the history to fit the model's context window
     Retrieval,  // a search of the user's documents (knowledge bases) and the passages it found
+    McpAuth,    // one step of an MCP server's OAuth sign-in: a discovery, registration, the browser, a token
 };
 // The last kind, for loops over every kind: new kinds are appended, so saved traces keep their meaning.
-constexpr TraceKind LastTraceKind = TraceKind::Retrieval;
+constexpr TraceKind LastTraceKind = TraceKind::McpAuth;
 
 enum class TraceStatus {
     Running,
@@ -191,6 +192,19 @@ struct McpServerData
     bool operator==(const McpServerData &) const = default;
 };
 
+// One step of an MCP server's OAuth sign-in: what was asked where, and the HTTP status. Never a token, a
+// code or a secret: the URL has no query.
+struct McpAuthData
+{
+    QString server;
+    QString step;   // "resource metadata", "authorization server metadata", "registration", "browser", …
+    QString method; // GET, POST, or BROWSER for the person's sign-in
+    QString url;
+    int status = 0; // HTTP status; 0 for the browser or without an answer
+    QString error;  // why the step failed; empty when it did not
+    bool operator==(const McpAuthData &) const = default;
+};
+
 // Time spent waiting for a person is its own span, never the tool's: the tool call's own time
 // starts when the decision came.
 struct WaitData
@@ -271,7 +285,7 @@ inline constexpr QLatin1StringView RetrievalDetailsKey{"retrieval"};
 
 using TracePayload = std::variant<std::monostate, TurnData, IterationData, ModelCallData, RetryData,
                                   ToolCallData, ShieldCheckData, TextData, HandoffData, ErrorData,
-                                  McpServerData, WaitData, CompactionData, RetrievalData>;
+                                  McpServerData, WaitData, CompactionData, RetrievalData, McpAuthData>;
 
 /*!
     One node of the trace tree as a plain value. Timestamps are microseconds

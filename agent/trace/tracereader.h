@@ -55,6 +55,7 @@ inline constexpr EnumName<size_t> PayloadTypeNames[] = {
     {payloadIndex<WaitData>(), u"wait"},
     {payloadIndex<CompactionData>(), u"compaction"},
     {payloadIndex<RetrievalData>(), u"retrieval"},
+    {payloadIndex<McpAuthData>(), u"mcp_auth"},
 };
 
 inline size_t payloadIndexForKind(TraceKind kind)
@@ -74,6 +75,7 @@ inline size_t payloadIndexForKind(TraceKind kind)
     case TraceKind::Wait: return payloadIndex<WaitData>();
     case TraceKind::Compaction: return payloadIndex<CompactionData>();
     case TraceKind::Retrieval: return payloadIndex<RetrievalData>();
+    case TraceKind::McpAuth: return payloadIndex<McpAuthData>();
     }
     return 0;
 }
@@ -188,6 +190,14 @@ constexpr auto payloadFieldsOf<McpServerData>()
     return std::tuple{field(u"server", &McpServerData::server), field(u"startup", &McpServerData::startup),
                       field(u"error", &McpServerData::error),
                       field(u"stderrTail", &McpServerData::stderrTail)};
+}
+
+template<>
+constexpr auto payloadFieldsOf<McpAuthData>()
+{
+    return std::tuple{field(u"server", &McpAuthData::server), field(u"step", &McpAuthData::step),
+                      field(u"method", &McpAuthData::method), field(u"url", &McpAuthData::url),
+                      field(u"status", &McpAuthData::status), field(u"error", &McpAuthData::error)};
 }
 
 template<>

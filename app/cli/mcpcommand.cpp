@@ -1,5 +1,6 @@
 #include "app/cli/mcpcommand.h"
 
+#include "agent/config/secretstore.h"
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcptool.h"
 #include "agent/mcp/urlopener.h"
@@ -304,9 +305,10 @@ int McpCommand::exec(const QStringList &arguments)
     QNetworkAccessManager network;
     McpHub hub(&network);
     // A server that asks for OAuth: the sign-in opens with $BROWSER (or the URL is printed), and its
-    // tokens live for this run only.
+    // tokens are kept in the keychain, as the app keeps them (without one: for this run only).
     const UrlOpener browser;
-    hub.setAuthorizationServices(&browser, nullptr);
+    KeychainSecretStore keychain;
+    hub.setAuthorizationServices(&browser, &keychain);
     const bool approveAll = approval == u"all";
     hub.setElicitationHandler([approveAll](const McpElicitation &request, McpClient::ElicitationReply reply) {
         const McpElicitationAnswer answer = McpServerOptions::answerWithoutUser(request, approveAll);

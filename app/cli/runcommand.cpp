@@ -5,8 +5,11 @@
 
 #include "agent/config/apikeyresolver.h"
 #include "agent/config/providerprofile.h"
+#include "agent/config/secretstore.h"
 #include "agent/conversation/attachmentloader.h"
 #include "agent/knowledge/knowledgelibrary.h"
+#include "agent/mcp/mcphub.h"
+#include "agent/mcp/urlopener.h"
 #include "agent/session/chatsession.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/trace/trace.h"
@@ -486,7 +489,12 @@ int RunCommand::exec(const QStringList &arguments)
     // Before the session: signals are still caught while it ends the turn's commands.
     InterruptWatcher interrupts;
     QNetworkAccessManager network;
+    // MCP servers that ask for OAuth sign in with $BROWSER (or print the URL) and keep their tokens in
+    // the keychain, as in the app (without one: for this run only).
+    const UrlOpener browser;
+    KeychainSecretStore keychain;
     ChatSession session(&network);
+    session.mcp()->setAuthorizationServices(&browser, &keychain);
     if (!prepareSession(session, options))
         return BadUsage;
 

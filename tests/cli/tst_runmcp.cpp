@@ -523,6 +523,50 @@ private slots:
         }
     }
 
+    void anOAuthSignInIsKeptInTheKeychainForTheNextRun()
+    {
+        QProcess server;
+        QString error;
+        const quint16 port = McpTestServers::startAuthServer(server, u"ok"_s, &error);
+        QVERIFY2(port != 0, qPrintable(error));
+        // A browser without a person that notes each time it is opened (the test runs under
+        // with-keyring.sh: a private session bus with an unlocked keyring).
+        const QString opened = m_dir.filePath(u"browser-opened.log"_s);
+        const QString browser = m_dir.filePath(u"browser.sh"_s);
+        QFile script(browser);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(
+            u"#!/bin/sh\necho \"$1\" >> '%1'\nexec curl --silent --location --output /dev/null \"$1\"\n"_s
+                .arg(opened)
+                .toUtf8());
+        script.close();
+        script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+        const QStringList arguments{u"mcp"_s, u"list"_s, u"--mcp-url"_s,
+                                    u"http://127.0.0.1:%1/mcp"_s.arg(port)};
+        const auto signedIn = [&] {
+            HeadlessProcess process = loopscope();
+            process.setEnvironmentVariable(u"BROWSER"_s, browser);
+            process.setEnvironmentVariable(u"DBUS_SESSION_BUS_ADDRESS"_s,
+                                           qEnvironmentVariable("DBUS_SESSION_BUS_ADDRESS"));
+            return process.run(arguments);
+        };
+        const auto browserOpenings = [&opened] {
+            QFile log(opened);
+            return log.open(QIODevice::ReadOnly) ? log.readAll().count('\n') : 0;
+        };
+
+        const Run first = signedIn();
+        QVERIFY2(first.exitCode == 0, first.err.constData());
+        QCOMPARE(browserOpenings(), 1);
+        const Run second = signedIn();
+        QVERIFY2(second.exitCode == 0, second.err.constData());
+        QCOMPARE(browserOpenings(), 1); // the keychain's token: no second sign-in
+        QVERIFY(!QByteArray(first.out + first.err + second.out + second.err).contains("SECRET-"));
+
+        server.kill();
+        server.waitForFinished(5000);
+    }
+
     void noMcpRefusesMcpOptions()
     {
         const Run result

@@ -6,6 +6,9 @@ Usage: authserver.py PORT MODE, where MODE is one of
   refuse-token  the token endpoint refuses every code (invalid_grant)
   wrong-state   the authorization endpoint redirects back with a state of its own
   expire        the first access token is refused by the MCP endpoint after one use; refreshing works
+  iss           advertises RFC 9207 and names itself (iss) in the authorization response
+  wrong-iss     advertises RFC 9207 and names another issuer in the authorization response
+  no-iss        advertises RFC 9207 and names no issuer in the authorization response
 It prints "ready" once it listens on 127.0.0.1:PORT. Tokens start with "SECRET-" so a test can
 search everything Loopscope logged for them.
 """
@@ -41,14 +44,20 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, {"resource": BASE + "/mcp", "authorization_servers": [BASE],
                                     "scopes_supported": ["files:read"]})
         if url.path == "/.well-known/oauth-authorization-server":
-            return self.reply(200, {"issuer": BASE, "authorization_endpoint": BASE + "/authorize",
-                                    "token_endpoint": BASE + "/token", "registration_endpoint": BASE + "/register",
-                                    "response_types_supported": ["code"], "code_challenge_methods_supported": ["S256"],
-                                    "token_endpoint_auth_methods_supported": ["client_secret_post"]})
+            metadata = {"issuer": BASE, "authorization_endpoint": BASE + "/authorize",
+                        "token_endpoint": BASE + "/token", "registration_endpoint": BASE + "/register",
+                        "response_types_supported": ["code"], "code_challenge_methods_supported": ["S256"],
+                        "token_endpoint_auth_methods_supported": ["client_secret_post"]}
+            if MODE in ("iss", "wrong-iss", "no-iss"):
+                metadata["authorization_response_iss_parameter_supported"] = True
+            return self.reply(200, metadata)
         if url.path == "/authorize":
             query = dict(urllib.parse.parse_qsl(url.query))
             state = "forged" if MODE == "wrong-state" else query["state"]
-            target = query["redirect_uri"] + "?" + urllib.parse.urlencode({"code": "SECRET-CODE", "state": state})
+            answer = {"code": "SECRET-CODE", "state": state}
+            if MODE in ("iss", "wrong-iss"):
+                answer["iss"] = BASE if MODE == "iss" else "https://mix-up.example"
+            target = query["redirect_uri"] + "?" + urllib.parse.urlencode(answer)
             return self.reply(302, None, {"Location": target})
         return self.reply(404, {"error": "not found"})
 

@@ -101,6 +101,25 @@ quint16 freePort()
     return server.serverPort();
 }
 
+quint16 startAuthServer(QProcess &process, const QString &mode, QString *error)
+{
+    const quint16 port = freePort();
+    process.start(pythonProgram(),
+                  {u"-u"_s, QStringLiteral(LOOPSCOPE_MCP_TEST_SOURCE_DIR) + u"/authserver.py"_s,
+                   QString::number(port), mode});
+    if (!process.waitForReadyRead(10'000)) {
+        if (error)
+            *error = u"the auth server did not start: "_s + QString::fromUtf8(process.readAllStandardError());
+        return 0;
+    }
+    return port;
+}
+
+McpServerConfig authServer(quint16 port, const QString &name)
+{
+    return httpServer(port, name);
+}
+
 quint16 startEverythingHttp(QProcess &process, QString *error, int timeoutMs)
 {
     const quint16 port = freePort();

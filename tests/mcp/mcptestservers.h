@@ -40,4 +40,10 @@ quint16 freePort();
 // until the port accepts connections. `process` must be new (not started). Returns the port, 0 on failure.
 quint16 startEverythingHttp(QProcess &process, QString *error = nullptr, int timeoutMs = 20'000);
 
+// Starts tests/mcp/authserver.py (an MCP server behind OAuth) in \a mode on a free port and waits
+// until it says it is ready. Returns the port, 0 on failure (with \a error saying why).
+quint16 startAuthServer(QProcess &process, const QString &mode, QString *error = nullptr);
+// An HTTP configuration for that server.
+McpServerConfig authServer(quint16 port, const QString &name = QStringLiteral("auth"));
+
 } // namespace Loopscope::McpTestServers

@@ -4,9 +4,12 @@
 #include "agent/mcp/mcpclient.h"
 #include "agent/mcp/mcpconfigimport.h"
 #include "agent/mcp/urlopener.h"
+#include "tests/mcp/followingopener.h"
 #include "tests/mcp/mcptestservers.h"
 #include "tests/support/nokeychainstore.h"
 
+#include <QCoreApplication>
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -28,39 +31,6 @@ using namespace Loopscope;
 Q_DECLARE_METATYPE(Loopscope::McpAuthChallenge)
 
 namespace {
-
-// A browser without a person: it follows the authorization server's redirects back to Loopscope.
-class FollowingOpener final : public UrlOpener
-{
-public:
-    explicit FollowingOpener(QNetworkAccessManager *network)
-        : m_network(network)
-    {}
-    QString open(const QUrl &url) const override
-    {
-        ++opened;
-        if (delayMs > 0) {
-            QTimer::singleShot(delayMs, m_network, [this, url] { follow(url); });
-            return {};
-        }
-        follow(url);
-        return {};
-    }
-    mutable int opened = 0;
-    int delayMs = 0; // how long the person takes to sign in
-
-private:
-    void follow(const QUrl &url) const
-    {
-        QNetworkRequest request(url);
-        request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                             QNetworkRequest::NoLessSafeRedirectPolicy);
-        QNetworkReply *reply = m_network->get(request);
-        QObject::connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
-    }
-
-    QNetworkAccessManager *m_network;
-};
 
 // A keychain in memory, answering later as a keychain does.
 class MemoryStore final : public SecretStore
@@ -127,6 +97,10 @@ private slots:
     void aRefusingAuthorizationServerFailsTheStartWithItsAnswer();
     void aSlowSignInIsWaitedForBeyondTheStartupTimeout();
     void aRedirectWithAnotherStateIsRefused();
+    void theIssuerOfTheAuthorizationResponseIsChecked_data();
+    void theIssuerOfTheAuthorizationResponseIsChecked();
+    void aDynamicallyRegisteredClientIsUsedAgainAfterSigningOut();
+    void tokensAndTheRegistrationLiveInTheKeychainUntilSignOut();
 
 private:
     std::unique_ptr<McpClient> startClient(const QString &mode, SecretStore *store = nullptr,
@@ -134,7 +108,7 @@ private:
     QString baseUrl() const { return u"http://127.0.0.1:%1"_s.arg(m_port); }
 
     QNetworkAccessManager m_network;
-    std::unique_ptr<FollowingOpener> m_opener;
+    std::unique_ptr<McpTestServers::FollowingOpener> m_opener;
     std::unique_ptr<QProcess> m_server;
     quint16 m_port = 0;
     QStringList m_log;
@@ -142,7 +116,7 @@ private:
 
 void TestMcpAuthorization::init()
 {
-    m_opener = std::make_unique<FollowingOpener>(&m_network);
+    m_opener = std::make_unique<McpTestServers::FollowingOpener>(&m_network);
     m_log.clear();
 }
 
@@ -159,19 +133,13 @@ std::unique_ptr<McpClient> TestMcpAuthorization::startClient(const QString &mode
                                                              int startupTimeoutMs)
 {
     if (!m_server) {
-        m_port = McpTestServers::freePort();
         m_server = std::make_unique<QProcess>();
-        m_server->start(McpTestServers::pythonProgram(),
-                        {u"-u"_s, QStringLiteral(LOOPSCOPE_MCP_TEST_SOURCE_DIR) + u"/authserver.py"_s,
-                         QString::number(m_port), mode});
-        if (!m_server->waitForReadyRead(10'000))
-            qFatal("the auth server did not start: %s", m_server->readAllStandardError().constData());
+        QString error;
+        m_port = McpTestServers::startAuthServer(*m_server, mode, &error);
+        if (!m_port)
+            qFatal("%s", qPrintable(error));
     }
-    McpServerConfig config;
-    config.name = u"auth"_s;
-    config.transport = McpServerConfig::Transport::Http;
-    config.url = QUrl(baseUrl() + u"/mcp"_s);
-    auto client = std::make_unique<McpClient>(config, &m_network);
+    auto client = std::make_unique<McpClient>(McpTestServers::authServer(m_port), &m_network);
     client->setAuthorizationServices(m_opener.get(), store);
     client->setStartupTimeoutMs(startupTimeoutMs);
     connect(client.get(), &McpClient::stderrLine, this, [this](const QString &line) { m_log.append(line); });
@@ -385,6 +353,105 @@ void TestMcpAuthorization::aRedirectWithAnotherStateIsRefused()
     QVERIFY2(client->failureReason().contains(u"state that does not match"_s),
              qPrintable(client->failureReason()));
     QVERIFY(!m_log.join(u'\n').contains(u"/token →"_s)); // the code was never exchanged
+}
+
+void TestMcpAuthorization::theIssuerOfTheAuthorizationResponseIsChecked_data()
+{
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<QString>("failure"); // empty: signed in
+    QTest::newRow("the promised issuer is named") << u"iss"_s << QString();
+    QTest::newRow("another issuer is named")
+        << u"wrong-iss"_s << u"came back from the issuer https://mix-up.example, not from %1 (refused)"_s;
+    QTest::newRow("the promised issuer is missing")
+        << u"no-iss"_s << u"came back without naming its issuer, which %1 promises (refused)"_s;
+}
+
+void TestMcpAuthorization::theIssuerOfTheAuthorizationResponseIsChecked()
+{
+    QFETCH(QString, mode);
+    QFETCH(QString, failure);
+    const auto client = startClient(mode);
+    QTRY_VERIFY_WITH_TIMEOUT(client->state() != McpClient::State::Starting, 15'000);
+    if (failure.isEmpty()) {
+        QCOMPARE(client->failureReason(), QString());
+        QCOMPARE(client->state(), McpClient::State::Ready);
+        return;
+    }
+    QCOMPARE(client->state(), McpClient::State::Failed);
+    QVERIFY2(client->failureReason().contains(failure.arg(baseUrl())), qPrintable(client->failureReason()));
+    QVERIFY(!m_log.join(u'\n').contains(u"/token →"_s)); // the code was never exchanged
+}
+
+void TestMcpAuthorization::aDynamicallyRegisteredClientIsUsedAgainAfterSigningOut()
+{
+    MemoryStore store;
+    const auto first = startClient(u"ok"_s, &store);
+    QTRY_COMPARE_WITH_TIMEOUT(first->state(), McpClient::State::Ready, 15'000);
+    const std::optional<McpSignIn> signIn = first->signIn();
+    QVERIFY(signIn);
+    QCOMPARE(signIn->issuer, baseUrl());
+    QCOMPARE(signIn->scope, u"files:read"_s);
+    QVERIFY(signIn->expires > QDateTime::currentDateTimeUtc().addSecs(3000));
+    const QString tokens = McpAuthorizer::tokenAccount(u"auth"_s, baseUrl());
+    const QString registration = McpAuthorizer::clientAccount(u"auth"_s, baseUrl());
+    QTRY_VERIFY(store.secrets.contains(tokens));
+    QCOMPARE(QJsonDocument::fromJson(store.secrets.value(registration).toUtf8())[u"clientId"_s].toString(),
+             u"dynamic-client"_s);
+
+    QSignalSpy changed(first.get(), &McpClient::signInChanged);
+    std::optional<QString> signOutError;
+    first->signOut([&signOutError](const QString &error) { signOutError = error; });
+    QTRY_VERIFY(signOutError.has_value());
+    QCOMPARE(*signOutError, QString());
+    QCOMPARE(changed.size(), 1);
+    QVERIFY(!first->signIn());
+    QVERIFY(!store.secrets.contains(tokens));
+    QVERIFY(store.secrets.contains(registration)); // signing out keeps the registration
+
+    const auto second = startClient(u"ok"_s, &store);
+    QTRY_COMPARE_WITH_TIMEOUT(second->state(), McpClient::State::Ready, 15'000);
+    QCOMPARE(m_opener->opened, 2); // signed in again through the browser …
+    const QString log = m_log.join(u'\n');
+    QCOMPARE(log.count(u"POST %1/register"_s.arg(baseUrl())), 1); // … as the client registered before
+    QVERIFY(log.contains(u"using the client registration kept for %1"_s.arg(baseUrl())));
+}
+
+void TestMcpAuthorization::tokensAndTheRegistrationLiveInTheKeychainUntilSignOut()
+{
+    // A real Secret Service (the test runs under with-keyring.sh), under a service of its own.
+    KeychainSecretStore keychain(u"Loopscope-test-%1"_s.arg(QCoreApplication::applicationPid()));
+    const auto read = [&keychain, this](const QString &account) {
+        std::optional<SecretStore::Result> result;
+        keychain.read(account, this, [&result](const SecretStore::Result &r) { result = r; });
+        [&] {
+            QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 10'000);
+        }();
+        return result.value_or(SecretStore::Result{});
+    };
+    {
+        const auto first = startClient(u"ok"_s, &keychain);
+        QTRY_COMPARE_WITH_TIMEOUT(first->state(), McpClient::State::Ready, 15'000);
+    }
+    const QString tokens = McpAuthorizer::tokenAccount(u"auth"_s, baseUrl());
+    QTRY_VERIFY_WITH_TIMEOUT(read(tokens).secret.has_value(), 10'000);
+    const SecretStore::Result stored = read(tokens);
+    QCOMPARE(stored.error, QString());
+    QCOMPARE(QJsonDocument::fromJson(stored.secret->toUtf8())[u"access"_s].toString(), u"SECRET-ACCESS-1"_s);
+    QVERIFY(read(McpAuthorizer::clientAccount(u"auth"_s, baseUrl())).secret.has_value());
+
+    const auto second = startClient(u"ok"_s, &keychain);
+    QTRY_COMPARE_WITH_TIMEOUT(second->state(), McpClient::State::Ready, 15'000);
+    QCOMPARE(m_opener->opened, 1); // the keychain's token, no browser
+    QVERIFY(second->signIn());
+
+    std::optional<QString> signOutError;
+    second->signOut([&signOutError](const QString &error) { signOutError = error; });
+    QTRY_VERIFY_WITH_TIMEOUT(signOutError.has_value(), 10'000);
+    QCOMPARE(*signOutError, QString());
+    const SecretStore::Result afterSignOut = read(tokens);
+    QCOMPARE(afterSignOut.error, QString());
+    QVERIFY(!afterSignOut.secret.has_value());
+    keychain.remove(McpAuthorizer::clientAccount(u"auth"_s, baseUrl()), this, [](const auto &) {});
 }
 
 QTEST_GUILESS_MAIN(TestMcpAuthorization)

@@ -3,6 +3,9 @@
 // tests/mcp and a small server whose tool list grows (listchangeserver.py).
 // The model is scripted (ScriptedModelClient).
 
+#include "agent/export/htmlexport.h"
+#include "agent/export/markdownexport.h"
+#include "agent/export/otlpexport.h"
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcptool.h"
 #include "agent/mcp/mcptoolnames.h"
@@ -11,12 +14,14 @@
 #include "agent/session/chatsession.h"
 #include "agent/trace/tracetiming.h"
 #include "agent/transcript/transcript.h"
+#include "tests/mcp/followingopener.h"
 #include "tests/mcp/mcptestservers.h"
 #include "tests/support/scriptedmodelclient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -408,14 +413,8 @@ private slots:
         skipWithoutServers();
         makeSession();
         applyMcp({listChangeServer()}, ToolApprovalPolicy::Rule::Always);
-        m_model->enqueue(
-            ScriptedModelClient::calls({ScriptedModelClient::call(u"c1"_s, u"grow"_s, u"{}"_s)}));
-        m_model->enqueue(
-            ScriptedModelClient::calls({ScriptedModelClient::call(u"c2"_s, u"extra"_s, u"{}"_s)}));
-        m_model->enqueue(ScriptedModelClient::text(u"done"_s));
-        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
-        QVERIFY(m_session->send(u"grow"_s));
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30'000);
+        const QList<QVariant> finished = runTurnCalling(u"grow"_s, u"extra"_s);
+        QVERIFY(!finished.isEmpty());
         QCOMPARE(toolNames(m_model->requests().at(0).tools), QStringList{u"grow"_s});
         QCOMPARE(toolNames(m_model->requests().at(1).tools), (QStringList{u"grow"_s, u"extra"_s}));
         QCOMPARE(toolResultIn(m_model->requests().at(2), u"c2"_s), u"extra ran"_s);
@@ -502,7 +501,96 @@ private slots:
         QCOMPARE(stepTiming(trace, trace.roots().constLast()).waitingUs, wait.durationUs());
     }
 
+    void eachStepOfAnOAuthSignInIsInTheTraceAndNoTokenInTheSessionOrItsExports()
+    {
+        QProcess authServer;
+        QString error;
+        // "expire": the first token is refused after one call, so the second call refreshes it.
+        const quint16 port = McpTestServers::startAuthServer(authServer, u"expire"_s, &error);
+        QVERIFY2(port != 0, qPrintable(error));
+        const QString base = u"http://127.0.0.1:%1"_s.arg(port);
+        makeSession();
+        McpTestServers::FollowingOpener browser(m_network.get());
+        m_session->mcp()->setAuthorizationServices(&browser, nullptr);
+        applyMcp({McpTestServers::authServer(port)}, ToolApprovalPolicy::Rule::Always);
+        const QList<QVariant> finished = runTurnCalling(u"whoami"_s, u"whoami"_s);
+        QVERIFY(!finished.isEmpty());
+        QCOMPARE(finished.first().value<TurnResult>().outcome, TurnOutcome::Answered);
+
+        // Nothing secret anywhere: the saved session, and each export of it.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"oauth.loopscope.json"_s);
+        QVERIFY2(TranscriptFile::save(m_session->toTranscript(), path, &error), qPrintable(error));
+        QFile saved(path);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        const QByteArray session = saved.readAll();
+        QVERIFY(session.contains("mcp_auth"));
+        const Transcript transcript = m_session->toTranscript();
+        const QList<QPair<QString, QByteArray>> outputs{
+            {u"session file"_s, session},
+            {u"HTML"_s, exportHtml(transcript)},
+            {u"Markdown"_s, exportMarkdown(transcript).toUtf8()},
+            {u"OTLP"_s, exportOtlpJson(transcript)},
+        };
+        // authserver.py's tokens, code and client secret all start with SECRET-; the PKCE verifier and
+        // the state never leave the authorizer but through the browser's URL, whose query is not kept.
+        for (const auto &[what, text] : outputs) {
+            QVERIFY2(!text.contains("SECRET-"), qPrintable(what));
+            QVERIFY2(!text.contains("code_challenge") && !text.contains("state="), qPrintable(what));
+        }
+        const Trace &trace = *m_session->trace();
+        const auto stepsUnder = [&trace](int parent) {
+            QStringList steps;
+            for (const int child : trace.node(parent).children) {
+                if (trace.node(child).kind == TraceKind::McpAuth) {
+                    const McpAuthData &step = trace.node(child).data<McpAuthData>();
+                    steps.append(u"%1 %2 %3 %4"_s.arg(step.step, step.method, step.url).arg(step.status));
+                }
+            }
+            return steps;
+        };
+        // The sign-in during the start-up, under the server's node.
+        const QList<int> servers = nodesOfKind(trace, TraceKind::McpServer);
+        QCOMPARE(servers.size(), 1);
+        QCOMPARE(stepsUnder(servers.first()),
+                 (QStringList{
+                     u"resource_metadata GET %1/.well-known/oauth-protected-resource/mcp 200"_s.arg(base),
+                     u"authorization_server_metadata GET %1/.well-known/oauth-authorization-server 200"_s.arg(
+                         base),
+                     u"registration POST %1/register 201"_s.arg(base),
+                     u"authorization BROWSER %1/authorize 0"_s.arg(base),
+                     u"token POST %1/token 200"_s.arg(base),
+                 }));
+        // The refresh, under the call that needed it.
+        const QList<int> calls = nodesOfKind(trace, TraceKind::ToolCall);
+        QCOMPARE(calls.size(), 2);
+        QCOMPARE(stepsUnder(calls.first()), QStringList());
+        const QStringList refresh = stepsUnder(calls.last());
+        QCOMPARE(refresh.size(), 3);
+        QCOMPARE(refresh.last(), u"refresh POST %1/token 200"_s.arg(base));
+        for (const int id : nodesOfKind(trace, TraceKind::McpAuth))
+            QCOMPARE(trace.node(id).status, TraceStatus::Ok);
+
+        m_session.reset();
+        authServer.kill();
+        authServer.waitForFinished(5000);
+    }
+
 private:
+    // A turn whose model calls \a first, then \a second, then answers; the turnFinished arguments, empty
+    // when the turn did not finish in time.
+    QList<QVariant> runTurnCalling(const QString &first, const QString &second)
+    {
+        m_model->enqueue(ScriptedModelClient::calls({ScriptedModelClient::call(u"c1"_s, first, u"{}"_s)}));
+        m_model->enqueue(ScriptedModelClient::calls({ScriptedModelClient::call(u"c2"_s, second, u"{}"_s)}));
+        m_model->enqueue(ScriptedModelClient::text(u"done"_s));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        if (!m_session->send(u"go"_s)
+            || !QTest::qWaitFor([&finished] { return !finished.isEmpty(); }, 30'000))
+            return {};
+        return finished.first();
+    }
+
     void skipWithoutServers()
     {
         const QString reason = McpTestServers::unavailableReason();

@@ -152,6 +152,10 @@ QJsonArray everyKindTrace()
         turn, TraceKind::McpServer, u"MCP server weather"_s, T0 + 3'800'000,
         McpServerData{
             u"weather"_s, QJsonObject{{u"protocolVersion"_s, u"2025-11-25"_s}, {u"toolCount"_s, 2}}, {}, {}});
+    const int oauth = trace.begin(
+        mcpServer, TraceKind::McpAuth, u"OAuth token: POST https://as.example/token → 200"_s, T0 + 3'810'000,
+        McpAuthData{u"weather"_s, u"token"_s, u"POST"_s, u"https://as.example/token"_s, 200, {}});
+    trace.finish(oauth, TraceStatus::Ok, T0 + 3'820'000);
     trace.finish(mcpServer, TraceStatus::Ok, T0 + 3'900'000);
     trace.finish(turn, TraceStatus::Ok, T0 + 4'000'000);
 

@@ -5,6 +5,7 @@
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpsettings.h"
 #include "ui/settings/mcpservereditor.h"
+#include "ui/settings/mcpsigninbar.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -119,6 +120,7 @@ McpServersPage::McpServersPage(McpSettings *settings, SecretStore *secrets, McpH
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_signInBar = new McpSignInBar(details);
     m_tools = named(new QTreeWidget(details), u"mcpToolTree"_s, tr("The server's tools"));
     m_tools->setColumnCount(2);
     m_tools->setHeaderLabels({tr("Tool"), tr("Before it runs")});
@@ -153,6 +155,7 @@ McpServersPage::McpServersPage(McpSettings *settings, SecretStore *secrets, McpH
     auto *detailsLayout = new QVBoxLayout(details);
     detailsLayout->setContentsMargins(0, 0, 0, 0);
     detailsLayout->addWidget(m_status);
+    detailsLayout->addWidget(m_signInBar);
     detailsLayout->addWidget(m_detailTabs, 1);
     m_editorStack->addWidget(empty);
     m_editorStack->addWidget(details);
@@ -180,6 +183,8 @@ McpServersPage::McpServersPage(McpSettings *settings, SecretStore *secrets, McpH
     connect(m_removeButton, &QPushButton::clicked, this, &McpServersPage::removeServer);
     connect(m_importButton, &QPushButton::clicked, this, &McpServersPage::chooseImportFile);
     connect(m_restartButton, &QPushButton::clicked, this, &McpServersPage::restartServer);
+    // Restarting signs in: the server's first request is answered 401 and the browser opens.
+    connect(m_signInBar, &McpSignInBar::signInRequested, this, &McpServersPage::restartServer);
     connect(m_editor, &McpServerEditor::edited, this, [this] {
         commitEditor();
         refreshStatuses();
@@ -405,8 +410,11 @@ void McpServersPage::refreshStatuses()
         item->setToolTip(status);
         item->setData(Qt::AccessibleTextRole, tr("%1, %2").arg(name, status));
     }
-    if (m_current >= 0 && m_current < m_drafts.size())
-        m_status->setText(statusText(m_drafts.at(m_current).config, clientOf(m_current)));
+    if (m_current >= 0 && m_current < m_drafts.size()) {
+        const McpServerConfig &server = m_drafts.at(m_current).config;
+        m_status->setText(statusText(server, clientOf(m_current)));
+        m_signInBar->setServer(server.transport == McpServerConfig::Transport::Http, clientOf(m_current));
+    }
 }
 
 McpClient *McpServersPage::clientOf(int row) const

@@ -27,15 +27,15 @@ class SecretStore;
 namespace Loopscope::Ui {
 
 class McpServerEditor;
+class McpSignInBar;
 
 /*!
     The settings dialog's MCP Servers page: the configured servers with a live
     status line each (from the session's McpHub, which it is given and never
-    creates), an editor for the selected one, its tools with an on/off switch
-    and an approval rule each, and the last lines it wrote to stderr. Servers
-    can be added, removed, restarted and imported from another app's file;
-    when Claude Desktop's file holds servers not configured here, the page
-    offers to import them. Edits stay here until the dialog saves (save()).
+    creates), an HTTP server's OAuth sign-in (McpSignInBar), an editor for the selected one, its tools with an
+   on/off switch and an approval rule each, and the last lines it wrote to stderr. Servers can be added,
+   removed, restarted and imported from another app's file; when Claude Desktop's file holds servers not
+   configured here, the page offers to import them. Edits stay here until the dialog saves (save()).
 
     Controls carry object names ("mcpServerList", "addMcpServerButton",
     "importMcpButton", "mcpStatusLabel", "mcpToolTree", …) for tests.
@@ -110,6 +110,7 @@ private:
     QStackedWidget *m_editorStack;
     McpServerEditor *m_editor;
     QLabel *m_status;
+    McpSignInBar *m_signInBar;
     QTabWidget *m_detailTabs;
     QTreeWidget *m_tools;
     QLabel *m_toolsHint;

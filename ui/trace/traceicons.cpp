@@ -181,6 +181,10 @@ private:
             painter->drawEllipse(QRectF(2, 2, 8.5, 8.5));
             painter->setPen(QPen(outline, 2.8, Qt::SolidLine, Qt::RoundCap));
             painter->drawLine(QPointF(9.5, 9.5), QPointF(14, 14));
+        case TraceKind::McpAuth: { // a key: a ring and a bit
+            painter->drawEllipse(QRectF(1.5, 4.5, 7, 7));
+            painter->drawRect(QRectF(8, 7, 7, 2));
+            painter->drawRect(QRectF(12, 9, 2, 3));
             return;
         }
         }
@@ -213,6 +217,7 @@ QColor TraceIcons::kindColor(TraceKind kind)
     case TraceKind::Wait: return QColor(0x9a, 0xa3, 0xb0);
     case TraceKind::Compaction: return QColor(0x6f, 0x7f, 0xc7);
     case TraceKind::Retrieval: return QColor(0xb5, 0x8a, 0x2e);
+    case TraceKind::McpAuth: return QColor(0xb0, 0x8d, 0x2f);
     }
     return {};
 }

@@ -41,6 +41,7 @@ bool shownOnTimeline(const TraceNode &node)
     case TraceKind::ModelCall:
     case TraceKind::ToolCall:
     case TraceKind::McpServer:
+    case TraceKind::McpAuth:
     case TraceKind::Wait:
     case TraceKind::Error: return true;
     case TraceKind::ShieldCheck: return node.status == TraceStatus::Blocked;

@@ -1,9 +1,12 @@
 #include "agent/config/appsettings.h"
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
+#include "agent/mcp/mcpauthorizer.h"
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpsettings.h"
 #include "agent/providers/connectiontester.h"
+#include "tests/mcp/followingopener.h"
+#include "tests/mcp/mcptestservers.h"
 #include "tests/support/nokeychainstore.h"
 #include "ui/settings/mcpservereditor.h"
 #include "ui/settings/mcpserverspage.h"
@@ -19,6 +22,7 @@
 #include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -408,6 +412,76 @@ private slots:
         McpServerConfig server = uiServer(u"x"_s);
         server.enabled = enabled;
         QCOMPARE(Ui::McpServersPage::statusText(server, nullptr), expected);
+    }
+
+    void signingOutOfAnHttpServerRemovesItsTokensFromTheKeychain()
+    {
+        Fixture fixture;
+        QProcess authServer;
+        QString error;
+        const quint16 port = McpTestServers::startAuthServer(authServer, u"ok"_s, &error);
+        QVERIFY2(port, qPrintable(error));
+        McpTestServers::FollowingOpener browser(&fixture.network);
+        fixture.hub.setAuthorizationServices(&browser, &fixture.keychain);
+        const McpServerConfig server = McpTestServers::authServer(port);
+        fixture.mcp.setServers({server});
+        fixture.hub.setServers({server});
+        auto dialog = fixture.open(true);
+        auto *label = child<QLabel>(dialog.get(), u"mcpSignInLabel"_s);
+        auto *signIn = child<QPushButton>(dialog.get(), u"mcpSignInButton"_s);
+        auto *signOut = child<QPushButton>(dialog.get(), u"mcpSignOutButton"_s);
+        const QString issuer = u"http://127.0.0.1:%1"_s.arg(port);
+
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            label->text().startsWith(u"Signed in at %1 · scopes files:read · expires "_s.arg(issuer)),
+            qPrintable(label->text()), 15000);
+        QVERIFY(signOut->isVisible());
+        QVERIFY(!signIn->isVisible());
+        const QString account = McpAuthorizer::tokenAccount(server.name, issuer);
+        QTRY_VERIFY_WITH_TIMEOUT(fixture.readKey(account).secret.has_value(), 10000);
+
+        signOut->click();
+        QTRY_COMPARE(label->text(), u"Not signed in"_s);
+        QVERIFY(signIn->isVisible());
+        QVERIFY(!signOut->isVisible());
+        const SecretStore::Result removed = fixture.readKey(account);
+        QCOMPARE(removed.error, QString());
+        QVERIFY(!removed.secret.has_value());
+
+        // Sign in restarts the server, which asks again: the browser opens a second time.
+        signIn->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(label->text().startsWith(u"Signed in at "_s), qPrintable(label->text()),
+                                  15000);
+        QCOMPARE(browser.opened, 2);
+        fixture.hub.shutdown();
+        authServer.kill();
+        authServer.waitForFinished(5000);
+    }
+
+    void anHttpServerShowsTheSignInAndACommandDoesNot_data()
+    {
+        QTest::addColumn<bool>("http");
+        QTest::newRow("HTTP: the sign-in line") << true;
+        QTest::newRow("a command: none") << false;
+    }
+
+    void anHttpServerShowsTheSignInAndACommandDoesNot()
+    {
+        QFETCH(bool, http);
+        Fixture fixture;
+        McpServerConfig server = uiServer(u"x"_s);
+        if (http) {
+            server = McpTestServers::authServer(McpTestServers::freePort(), u"x"_s);
+            server.enabled = false;
+        }
+        fixture.mcp.setServers({server});
+        auto dialog = fixture.open();
+        auto *label = child<QLabel>(dialog.get(), u"mcpSignInLabel"_s);
+        QTRY_COMPARE(label->isVisible(), http);
+        if (http) {
+            QCOMPARE(label->text(), u"Not signed in"_s);
+            QVERIFY(!child<QPushButton>(dialog.get(), u"mcpSignInButton"_s)->isEnabled()); // not running yet
+        }
     }
 };
 
