@@ -141,10 +141,9 @@ bool isSpanKind(TraceKind kind)
     case TraceKind::Error:
     case TraceKind::McpServer:
     case TraceKind::Wait:
-    case TraceKind::Compaction: return false;
-    case TraceKind::Retrieval: return false;
-    case TraceKind::McpAuth:
-    case TraceKind::Wait: return false;
+    case TraceKind::Compaction:
+    case TraceKind::Retrieval:
+    case TraceKind::McpAuth: return false;
     }
     return false;
 }

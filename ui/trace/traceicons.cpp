@@ -181,6 +181,8 @@ private:
             painter->drawEllipse(QRectF(2, 2, 8.5, 8.5));
             painter->setPen(QPen(outline, 2.8, Qt::SolidLine, Qt::RoundCap));
             painter->drawLine(QPointF(9.5, 9.5), QPointF(14, 14));
+            return;
+        }
         case TraceKind::McpAuth: { // a key: a ring and a bit
             painter->drawEllipse(QRectF(1.5, 4.5, 7, 7));
             painter->drawRect(QRectF(8, 7, 7, 2));
