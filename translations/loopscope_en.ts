@@ -67,6 +67,10 @@
         <source>the output token limit differs: recorded %1, now %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the attachments: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AgentRoster</name>
@@ -255,6 +259,33 @@
             <numerusform>Connected, but “%1” is not among the %n model the server lists: check the model name.</numerusform>
             <numerusform>Connected, but “%1” is not among the %n models the server lists: check the model name.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ContextOptions</name>
+    <message>
+        <source>The model&apos;s context window in tokens; wins over the provider profile&apos;s and the price table&apos;s. Ollama is sent it as num_ctx.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When a request would fill the context window: auto (trim old tool results, then drop the oldest turns), trim-tool-results, drop-oldest or off. A request that still does not fit is refused before it is sent. Default: auto.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The share of the context window, in percent, over which a request is compacted (default %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--context-window takes a number of tokens from 1 to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--compact takes %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--compact-at takes a percentage from 1 to 100</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -575,6 +606,10 @@ Exit codes:
     </message>
     <message>
         <source>the suite has no cases: write one JSON object per line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;compact&quot; takes &quot;auto&quot;, &quot;trim-tool-results&quot;, &quot;drop-oldest&quot; or &quot;off&quot;</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1023,6 +1058,11 @@ Exit codes:
             <numerusform>The turn ends here: it reached its limit of %n handoffs.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Compaction: %1 → %2 tokens</source>
+        <extracomment>A trace node: the request&apos;s estimated tokens before and after a compaction</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::AsyncTool</name>
@@ -1214,6 +1254,34 @@ Exit codes:
     </message>
 </context>
 <context>
+    <name>Loopscope::ContextFitter</name>
+    <message>
+        <source>[This result of %1 (call %2) was removed to fit the context window: about %3 tokens. Call the tool again if you need it.]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This request needs about %1 tokens, and the model&apos;s context window holds %2.</source>
+        <extracomment>%1: estimated tokens of the request, %2: the model&apos;s context window in tokens</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compaction is off, so nothing was left out: turn it on (--compact auto, or the loop settings) to trim old tool results and drop the oldest turns.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Even after compaction it does not fit: what is left is the question being answered and the results the model has not read yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start a new session or fork from an earlier message, or, if the model takes more, set its window (--context-window N, or the provider profile&apos;s Context window).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::ContextGauge</name>
     <message>
         <source>%1%2 tokens</source>
@@ -1283,6 +1351,33 @@ Exit codes:
     </message>
     <message>
         <source> and %1 more</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::EmbeddingsClient</name>
+    <message>
+        <source>Anthropic offers no embeddings: choose an OpenAI-compatible provider, Ollama or Gemini for the embedding model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No network to reach the embeddings endpoint.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The embeddings endpoint %1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The embeddings endpoint answered %1 vectors for %2 passages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The embeddings endpoint returned a vector of %1 dimensions for passage %2, not %3: the model &quot;%4&quot; does not give the vectors this index holds.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1599,6 +1694,10 @@ Exit codes:
     </message>
     <message>
         <source>Tool result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compacted</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2168,6 +2267,30 @@ Status: %2 %3
         <source>the private key file %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>signed out of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sign-in ended before the browser came back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>using the client registration kept for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>registered Loopscope at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sign-in came back without naming its issuer, which %1 promises (refused)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sign-in came back from the issuer %1, not from %2 (refused)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::McpBridge</name>
@@ -2182,6 +2305,19 @@ Status: %2 %3
     <message>
         <source>Waiting for your answer to %1</source>
         <extracomment>A trace step: an MCP server asked the user a question and waits for the answer</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OAuth %1: %2 %3 → %4</source>
+        <extracomment>A trace step of an MCP server&apos;s OAuth sign-in: the step, the method and URL, the HTTP status</extracomment>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3016,6 +3152,14 @@ host: %2%3</source>
         <source>Not executed: this response asked for %1 tool calls, more than the limit of %2 per response (Settings → Loop, --max-tool-calls). Only the first %2 were run; ask again for what you still need.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>&quot;%1&quot;: %n passage(s)</source>
+        <extracomment>A retrieval&apos;s name in the trace: the query, and how many passages it found</extracomment>
+        <translation>
+            <numerusform>&quot;%1&quot;: %n passage</numerusform>
+            <numerusform>&quot;%1&quot;: %n passages</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Trace</name>
@@ -3225,6 +3369,18 @@ host: %2%3</source>
         <source>Cost</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Compaction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retrieval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OAuth</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::TranscriptFile</name>
@@ -3336,6 +3492,14 @@ host: %2%3</source>
         <source>The trace is malformed. %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The field &quot;attachmentData&quot; must be an object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An image attachment names the data %1, which the file&apos;s &quot;attachmentData&quot; does not hold.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::TranscriptImport</name>
@@ -3423,6 +3587,25 @@ host: %2%3</source>
     </message>
     <message>
         <source>You stopped the turn before it finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n old tool result(s) trimmed</source>
+        <translation>
+            <numerusform>%n old tool result trimmed</numerusform>
+            <numerusform>%n old tool results trimmed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n oldest message(s) left out</source>
+        <translation>
+            <numerusform>%n oldest message left out</numerusform>
+            <numerusform>%n oldest messages left out</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Earlier messages compacted to fit the context window — %1 → %2 tokens (%3). The session keeps them all; the trace shows what was replaced.</source>
+        <extracomment>A divider in the chat. %1, %2: estimated tokens before and after; %3: what was left out</extracomment>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3622,6 +3805,29 @@ host: %2%3</source>
     </message>
 </context>
 <context>
+    <name>Loopscope::Ui::AttachmentChip</name>
+    <message>
+        <source>Attachment %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove %1 from the message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::Ui::AutosaveIndicator</name>
     <message>
         <source>Save As…</source>
@@ -3701,6 +3907,30 @@ The turns since are not in the session library; it is tried again on the next ch
     </message>
     <message>
         <source>Send (Ctrl+Enter)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attach…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attach files to the message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attach images or documents (or drop or paste them here)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attach Files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images and documents (*.png *.jpg *.jpeg *.webp *.gif *.pdf *.txt *.md *.json *.csv *.xml *.yaml *.yml *.html *.log *.py *.cpp *.h *.js *.ts *.rs *.go *.java *.sh)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3919,6 +4149,33 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
     </message>
     <message>
         <source>Select a model request to see what each run sent: its messages and parameters, lines only A sent in red (−), only B in green (+).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::ComposerAttachments</name>
+    <message>
+        <source>Attachments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attachment problem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The pasted image could not be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The attachments are still being read: send again in a moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is no longer on disk: remove it from the message or attach it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; can no longer be read: remove it from the message or attach it again.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4613,6 +4870,46 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
         <source>Tool ca&amp;lls per response:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>When a request would fill the context window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compact at this share of the window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trim old tool results, then leave out the oldest turns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trim old tool results only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave out the oldest turns only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing: refuse a request that does not fit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The conversation keeps every message; only what the requests carry changes, and the trace shows each compaction.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> % of the context window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the conte&amp;xt fills:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compact &amp;at:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::MainWindow</name>
@@ -5246,6 +5543,57 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
 </context>
 <context>
+    <name>Loopscope::Ui::McpSignInBar</name>
+    <message>
+        <source>Sign &amp;in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign &amp;out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OAuth sign-in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign in to the selected MCP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restarts the server; when it asks for OAuth, the browser opens to sign in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign out of the selected MCP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Removes the server&apos;s tokens from the keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not signed in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signed in at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · scopes %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · expires %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signing out did not remove the tokens from the keychain: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::Ui::MessageWidget</name>
     <message>
         <source>You</source>
@@ -5336,6 +5684,10 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
     <message>
         <source>Context nearly full</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Earlier messages compacted</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -6000,6 +6352,47 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
     </message>
 </context>
 <context>
+    <name>Loopscope::Ui::RetrievalView</name>
+    <message>
+        <source>Passages found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, line %2</source>
+        <extracomment>Where a passage is: the file&apos;s name and its line</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, lines %2–%3</source>
+        <extracomment>Where a passage is: the file&apos;s name and its first and last lines</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>BM25 %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cosine %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fused %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not searched: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No passage shares a word with &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>knowledge base %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::Ui::SessionActions</name>
     <message numerus="yes">
         <source>%n finished turn(s) of &quot;%1&quot; are not saved anywhere.</source>
@@ -6455,6 +6848,18 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
     </message>
 </context>
 <context>
+    <name>Loopscope::Ui::SourcesLine</name>
+    <message>
+        <source>Sources</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sources: %1</source>
+        <extracomment>Under an answer: the passages of the user&apos;s documents it drew on, each a link</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::Ui::ToolCallCard</name>
     <message>
         <source>Arguments</source>
@@ -6893,6 +7298,34 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
     <message>
         <source>%1 of %2</source>
         <extracomment>Search position, e.g. &quot;2 of 7&quot;</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The passages the search found, best first: click a file to open it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about %1 → %2 tokens of a %3-token window</source>
+        <extracomment>The details pane: a compaction&apos;s estimated request size before and after, and the window</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>knowledge bases %1</source>
+        <extracomment>A retrieval in the details pane: the knowledge bases it searched</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>searching %1</source>
+        <extracomment>A retrieval in the details pane: the time spent searching the indexes</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>embedding with %1 %2</source>
+        <extracomment>A retrieval in the details pane: the embedding model and the time spent embedding the query</extracomment>
         <translation type="unfinished"></translation>
     </message>
 </context>

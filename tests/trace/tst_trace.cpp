@@ -262,6 +262,10 @@ Forest buildEveryKindForest(Trace &trace)
                                                                           {u"tokens"_s, 4000},
                                                                           {u"replacement"_s, u"[…]"_s}}}}}});
     trace.finish(compaction, TraceStatus::Ok, T0 + 3'795'001);
+    const int auth = trace.begin(f.turn, TraceKind::McpAuth, u"OAuth: token"_s, T0 + 3'796'000,
+                                 McpAuthData{u"files"_s, u"token"_s, u"POST"_s,
+                                             u"https://auth.example.com/token"_s, 400, u"invalid_grant"_s});
+    trace.finish(auth, TraceStatus::Error, T0 + 3'796'001);
     const int summary = trace.begin(f.turn, TraceKind::Summary, u"Summary"_s, T0 + 3'800'000, TextData{});
     trace.finish(summary, TraceStatus::Skipped, T0 + 3'800'001);
     trace.finish(f.turn, TraceStatus::Ok, T0 + 4'000'000);
