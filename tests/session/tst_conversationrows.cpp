@@ -421,19 +421,22 @@ private slots:
         config.model.contextWindow = 400;
         config.compaction = CompactionStrategy::DropOldest;
         f.agent.setConfig(config);
-        f.client.enqueue(
-            {ScriptedModelClient::text(QString(4000, u'a')), ScriptedModelClient::text(u"3."_s)});
+        f.client.enqueue({ScriptedModelClient::text(QString(4000, u'a')),
+                          ScriptedModelClient::calls(
+                              {ScriptedModelClient::call(u"c1"_s, u"add"_s, u"{\"a\":1,\"b\":2}"_s)}),
+                          ScriptedModelClient::text(u"3."_s)});
         QVERIFY(f.ask(u"Tell me everything."_s));
         QVERIFY(f.ask(u"What is 1 + 2?"_s));
 
         const QList<Row> live = f.rows.rows();
-        QCOMPARE(live.size(), 5);
+        QCOMPARE(live.size(), 6);
         QCOMPARE(live.at(2).text, u"What is 1 + 2?"_s);
         QCOMPARE(live.at(3).kind, Row::Kind::Notice);
         QCOMPARE(live.at(3).notice, Row::Notice::Compacted);
         QCOMPARE(f.trace.node(live.at(3).traceNode).kind, TraceKind::Compaction);
         QVERIFY2(live.at(3).text.contains(u"left out"_s), qPrintable(live.at(3).text));
-        QCOMPARE(live.at(4).text, u"3."_s);
+        QCOMPARE(live.at(4).kind, Row::Kind::ToolCall);
+        QCOMPARE(live.at(5).text, u"3."_s);
         QCOMPARE(f.reopened()->rows(), live);
         const auto fromFile = f.reopenedFromFile();
         QVERIFY(fromFile);
