@@ -16,7 +16,8 @@ QByteArray toBlob(const Embedding &vector)
 
 Embedding fromBlob(QByteArrayView blob)
 {
-    if (blob.size() % qsizetype(sizeof(float)) != 0)
+    // An empty blob has no data pointer, and memcpy may not be handed a null one even for 0 bytes.
+    if (blob.isEmpty() || blob.size() % qsizetype(sizeof(float)) != 0)
         return {};
     Embedding vector(blob.size() / qsizetype(sizeof(float)));
     std::memcpy(vector.data(), blob.data(), size_t(blob.size()));
