@@ -289,7 +289,9 @@ step "the installed window starts and opens an installed example session"
 example=/usr/share/loopscope/examples/example-three-iterations.loopscope.json
 title=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["title"])' "$example")
 # Xvfb picks a display number no other X server uses and writes it to the file.
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
+# -noreset: by default the server resets when its last client leaves, and the
+# window connecting just after xdpyinfo left was refused ("could not connect").
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$work/display" >"$work/xvfb.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do [[ -s $work/display ]] && break || sleep 0.1; done
 display=:$(cat "$work/display")
