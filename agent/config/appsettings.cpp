@@ -24,6 +24,8 @@ const QString PostLoopKey = u"loop/postLoop"_s;
 const QString ToolTimeoutKey = u"loop/toolTimeoutMs"_s;
 const QString CompactionKey = u"loop/compaction"_s;
 const QString CompactAtPercentKey = u"loop/compactAtPercent"_s;
+const QString CompactionModelKey = u"loop/compactionModel"_s;
+const QString CompactionPromptKey = u"loop/compactionPrompt"_s;
 const QString SystemPromptKey = u"loop/systemPrompt"_s;
 const QString ReadTimeoutKey = u"loop/providerReadTimeoutMs"_s;
 const QString MaxResponseMbKey = u"loop/maxResponseMb"_s;
@@ -78,6 +80,10 @@ AgentConfig AppSettings::agentConfig() const
                             .value_or(defaults.compaction);
     config.compactAtPercent
         = std::min(positiveInt(*m_settings, CompactAtPercentKey, defaults.compactAtPercent), 100);
+    config.compactionModel = m_settings->value(CompactionModelKey, defaults.compactionModel).toString();
+    config.compactionPrompt = m_settings->value(CompactionPromptKey, defaults.compactionPrompt).toString();
+    if (config.compactionPrompt.trimmed().isEmpty())
+        config.compactionPrompt = defaults.compactionPrompt;
     return config;
 }
 
@@ -95,6 +101,8 @@ void AppSettings::setAgentConfig(const AgentConfig &config)
     setOrRemove(*m_settings, CompactionKey, compactionStrategyName(config.compaction),
                 compactionStrategyName(defaults.compaction));
     setOrRemove(*m_settings, CompactAtPercentKey, config.compactAtPercent, defaults.compactAtPercent);
+    setOrRemove(*m_settings, CompactionModelKey, config.compactionModel, defaults.compactionModel);
+    setOrRemove(*m_settings, CompactionPromptKey, config.compactionPrompt, defaults.compactionPrompt);
 }
 
 int AppSettings::providerReadTimeoutMs() const

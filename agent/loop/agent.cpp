@@ -57,6 +57,15 @@ struct Agent::Turn
     // The characters of the last request sent, when its window is known: the provider's count of
     // its tokens calibrates the estimates.
     qint64 sentCharacters = 0;
+    // While a summary is written to fit the context: its Compaction node, the request that waits
+    // for it, and what is summarised.
+    int compactionNode = -1;
+    bool summarising = false;
+    ModelRequest heldRequest;
+    bool heldForReflection = false;
+    std::optional<ContextFitter::SummaryPlan> summaryPlan;
+    QString summaryModel;
+    qint64 tokensBeforeSummary = 0;
 };
 
 Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *parent)
@@ -233,9 +242,7 @@ void Agent::startIteration()
     emitEvent(AgentEvent::Kind::IterationStarted, turn.iterationNode, {}, {}, false,
               IterationStartedInfo{m_config.maxIterations, wrapUp, turn.toolsOffered});
 
-    ModelRequest request = buildRequest(false);
-    if (fitContext(request, turn.iterationNode))
-        consultModelInterceptors(0, std::move(request), false, false);
+    prepareModelCall(buildRequest(false), false);
 }
 
 ModelRequest Agent::buildRequest(bool reflection)
@@ -285,30 +292,146 @@ ModelRequest Agent::buildRequest(bool reflection)
     return request;
 }
 
-bool Agent::fitContext(ModelRequest &request, int parent)
+void Agent::prepareModelCall(ModelRequest request, bool reflection)
 {
     Turn &turn = *m_turn;
+    const int parent = reflection ? turn.reflectionNode : turn.iterationNode;
+    const ModelRequest built = request;
     const ContextFitter::Result fitted = ContextFitter(m_estimator, m_config).fit(request, m_compaction);
-    if (fitted.compacted) {
-        CompactionData data{fitted.strategy, fitted.window, fitted.tokensBefore, fitted.tokensAfter,
-                            QJsonObject{{u"replaced"_s, fitted.replacedJson()}}};
-        const QLocale locale;
-        //: A trace node: the request's estimated tokens before and after a compaction
-        const QString label
-            = tr("Compaction: %1 → %2 tokens")
-                  .arg(locale.toString(fitted.tokensBefore), locale.toString(fitted.tokensAfter));
-        const int node = m_trace->begin(parent, TraceKind::Compaction, label, now(), std::move(data));
-        m_trace->finish(node, TraceStatus::Ok, now());
-        turn.compactedSinceRecorded = true;
-        emitEvent(AgentEvent::Kind::Compaction, node, {}, {}, false,
-                  CompactionInfo{fitted.strategy, fitted.window, fitted.tokensBefore, fitted.tokensAfter});
+    if (fitted.summaryPlan) {
+        turn.heldRequest = built;
+        turn.heldForReflection = reflection;
+        summariseForContext(*fitted.summaryPlan, fitted.tokensBefore);
+        return;
     }
-    if (fitted.fits)
-        return true;
-    const QString reason = ContextFitter::refusal(fitted, m_config.compaction);
-    recordError(parent, u"context_window"_s, reason);
-    finishTurn(TurnOutcome::Failed, {}, reason);
-    return false;
+    if (fitted.compacted)
+        recordCompaction(fitted, parent);
+    if (!fitted.fits) {
+        const QString reason = ContextFitter::refusal(fitted, m_config.compaction);
+        recordError(parent, u"context_window"_s, reason);
+        finishTurn(TurnOutcome::Failed, {}, reason);
+        return;
+    }
+    consultModelInterceptors(0, std::move(request), false, reflection);
+}
+
+void Agent::recordCompaction(const ContextFitter::Result &fitted, int parent, QJsonObject details,
+                             TraceStatus status)
+{
+    Turn &turn = *m_turn;
+    details.insert(u"replaced"_s, fitted.replacedJson());
+    CompactionData data{fitted.strategy, fitted.window, fitted.tokensBefore, fitted.tokensAfter, details};
+    const QLocale locale;
+    //: A trace node: the request's estimated tokens before and after a compaction
+    const QString label = tr("Compaction: %1 → %2 tokens")
+                              .arg(locale.toString(fitted.tokensBefore), locale.toString(fitted.tokensAfter));
+    int node = std::exchange(turn.compactionNode, -1);
+    if (node < 0) {
+        node = m_trace->begin(parent, TraceKind::Compaction, label, now(), std::move(data));
+    } else {
+        m_trace->update(node, [&label, &data](TraceNode &compaction) {
+            compaction.label = label;
+            compaction.payload = std::move(data);
+        });
+    }
+    m_trace->finish(node, status, now());
+    turn.compactedSinceRecorded = true;
+    emitEvent(AgentEvent::Kind::Compaction, node, {}, {}, false,
+              CompactionInfo{fitted.strategy, fitted.window, fitted.tokensBefore, fitted.tokensAfter});
+}
+
+// The summary is a model call of its own, under the Compaction node: not a step of the loop, so
+// neither its text nor its request reaches the chat.
+void Agent::summariseForContext(const ContextFitter::SummaryPlan &plan, qint64 tokensBefore)
+{
+    Turn &turn = *m_turn;
+    const ModelRequest request
+        = ContextFitter(m_estimator, m_config).summaryRequest(plan, turn.heldRequest.options);
+    turn.summaryPlan = plan;
+    turn.tokensBeforeSummary = tokensBefore;
+    turn.summaryModel = request.options.model;
+    turn.summarising = true;
+    const int parent = turn.heldForReflection ? turn.reflectionNode : turn.iterationNode;
+    //: A trace node while a compaction's summary is written; %n: the turns it summarises
+    const QString label
+        = tr("Compaction: summarising %n turn(s)", nullptr, plan.turns - m_compaction.droppedTurns);
+    CompactionData compaction{compactionStrategyName(CompactionStrategy::Summarise),
+                              turn.heldRequest.options.contextWindow.value_or(0),
+                              tokensBefore,
+                              tokensBefore,
+                              {}};
+    turn.compactionNode = m_trace->begin(parent, TraceKind::Compaction, label, now(), std::move(compaction));
+    ModelCallData data;
+    data.provider = m_client->providerName();
+    data.model = request.options.model;
+    data.request = RecordedRequest(request);
+    const QString callLabel
+        = request.options.model.isEmpty() ? tr("summary") : tr("summary %1").arg(request.options.model);
+    turn.modelCallNode = m_trace->begin(turn.compactionNode, TraceKind::ModelCall, callLabel, now(), data);
+    setState(State::WaitingForModel);
+    m_client->send(request);
+}
+
+void Agent::onSummaryResponse(const ModelResponse &response)
+{
+    Turn &turn = *m_turn;
+    finishModelCallNode(response);
+    const QString summary = response.text.trimmed();
+    if (summary.isEmpty()) {
+        onSummaryFailure(tr("The model wrote an empty summary."));
+        return;
+    }
+    turn.summarising = false;
+    m_compaction.summary = summary;
+    m_compaction.droppedTurns = turn.summaryPlan->turns;
+    m_compaction.summarisedTurns = turn.summaryPlan->turns;
+    resumeAfterSummary({});
+}
+
+void Agent::onSummaryFailure(const QString &error)
+{
+    m_turn->summarising = false;
+    resumeAfterSummary(error);
+}
+
+void Agent::resumeAfterSummary(const QString &summaryError)
+{
+    Turn &turn = *m_turn;
+    const ContextFitter::SummaryPlan plan = *std::exchange(turn.summaryPlan, std::nullopt);
+    ModelRequest request = std::move(turn.heldRequest);
+    const bool reflection = turn.heldForReflection;
+    const int parent = reflection ? turn.reflectionNode : turn.iterationNode;
+    ContextFitter::Result fitted
+        = ContextFitter(m_estimator, m_config).fit(request, m_compaction, ContextFitter::Summaries::DoNotAsk);
+    fitted.tokensBefore = turn.tokensBeforeSummary;
+    fitted.window = request.options.contextWindow.value_or(fitted.window);
+    QJsonObject details;
+    if (summaryError.isEmpty()) {
+        QStringList strategies{compactionStrategyName(CompactionStrategy::Summarise)};
+        if (!fitted.strategy.isEmpty())
+            strategies.append(fitted.strategy);
+        fitted.strategy = strategies.join(u'+');
+        fitted.replaced = plan.replaced + fitted.replaced;
+        details.insert(u"summary"_s, m_compaction.summary);
+        details.insert(u"summarisedTurns"_s, m_compaction.summarisedTurns);
+        details.insert(u"summaryModel"_s, turn.summaryModel);
+    } else {
+        details.insert(u"summaryError"_s, summaryError);
+        if (fitted.strategy.isEmpty())
+            fitted.strategy = compactionStrategyName(CompactionStrategy::Summarise);
+    }
+    // A summary that failed and left nothing else to do is the node's error, not the turn's.
+    const bool failed = !summaryError.isEmpty() && !fitted.compacted;
+    recordCompaction(fitted, parent, details, failed ? TraceStatus::Error : TraceStatus::Ok);
+    if (!fitted.fits) {
+        QString reason = ContextFitter::refusal(fitted, m_config.compaction);
+        if (!summaryError.isEmpty())
+            reason += u' ' + tr("The summary could not be written: %1").arg(summaryError);
+        recordError(parent, u"context_window"_s, reason);
+        finishTurn(TurnOutcome::Failed, {}, reason);
+        return;
+    }
+    consultModelInterceptors(0, std::move(request), false, reflection);
 }
 
 // ---------------------------------------------------------------------------
@@ -419,7 +542,8 @@ void Agent::onTextDelta(const QString &text)
     if (!m_turn || m_turn->modelCallNode < 0)
         return;
     noteFirstToken();
-    emitEvent(AgentEvent::Kind::TextDelta, m_turn->modelCallNode, text);
+    if (!m_turn->summarising)
+        emitEvent(AgentEvent::Kind::TextDelta, m_turn->modelCallNode, text);
 }
 
 void Agent::onToolCallDelta(const ToolCallDelta &delta)
@@ -482,6 +606,10 @@ void Agent::onModelFailure(const ModelError &error)
     m_trace->update(callNode,
                     [&error](TraceNode &node) { node.data<ModelCallData>().error = error.message; });
     m_trace->finish(callNode, TraceStatus::Error, now());
+    if (turn.summarising) {
+        onSummaryFailure(error.message);
+        return;
+    }
     recordError(turn.reflecting ? turn.reflectionNode : turn.iterationNode, u"provider"_s, error.message);
     finishTurn(TurnOutcome::Failed, {}, error.message);
 }
@@ -491,8 +619,30 @@ void Agent::onModelResponse(const ModelResponse &received)
     if (!m_turn || m_turn->modelCallNode < 0)
         return;
     Turn &turn = *m_turn;
+    if (turn.summarising) {
+        onSummaryResponse(received);
+        return;
+    }
     const ModelResponse response = withUniqueCallIds(received);
+    const int callNode = finishModelCallNode(response);
+    m_estimator.calibrate(std::exchange(turn.sentCharacters, 0), response.usage.inputTokens);
+    emitEvent(AgentEvent::Kind::ModelResponse, callNode, response.text, {}, false,
+              ModelResponseInfo{response.finishReason, int(response.toolCalls.size()), response.usage});
 
+    switch (classify(response)) {
+    case ResponseOutcome::Reflection: onReflection(response); return;
+    case ResponseOutcome::Answer: onAnswer(response); return;
+    case ResponseOutcome::Empty: onEmptyResponse(); return;
+    case ResponseOutcome::ToolsRefused: onToolsRefused(response); return;
+    case ResponseOutcome::Handoff: onHandoff(response); return;
+    case ResponseOutcome::ToolCalls: onToolCalls(response); return;
+    }
+}
+
+// Ends the model call's node with \a response, priced; its tokens count for the turn.
+int Agent::finishModelCallNode(const ModelResponse &response)
+{
+    Turn &turn = *m_turn;
     endRetryWait(TraceStatus::Ok, now());
     const int callNode = std::exchange(turn.modelCallNode, -1);
     // The call recovered: the retries before this answer did their job and are not failures.
@@ -508,18 +658,7 @@ void Agent::onModelResponse(const ModelResponse &received)
     });
     m_trace->finish(callNode, TraceStatus::Ok, now());
     turn.result.usage += response.usage;
-    m_estimator.calibrate(std::exchange(turn.sentCharacters, 0), response.usage.inputTokens);
-    emitEvent(AgentEvent::Kind::ModelResponse, callNode, response.text, {}, false,
-              ModelResponseInfo{response.finishReason, int(response.toolCalls.size()), response.usage});
-
-    switch (classify(response)) {
-    case ResponseOutcome::Reflection: onReflection(response); return;
-    case ResponseOutcome::Answer: onAnswer(response); return;
-    case ResponseOutcome::Empty: onEmptyResponse(); return;
-    case ResponseOutcome::ToolsRefused: onToolsRefused(response); return;
-    case ResponseOutcome::Handoff: onHandoff(response); return;
-    case ResponseOutcome::ToolCalls: onToolCalls(response); return;
-    }
+    return callNode;
 }
 
 // Strict providers need every call id unique across the conversation, and
@@ -815,8 +954,7 @@ void Agent::runPostLoop()
         turn.reflecting = true;
         turn.reflectionNode
             = m_trace->begin(turn.traceNode, TraceKind::Reflection, tr("Reflection"), now(), TextData{});
-        if (ModelRequest request = buildRequest(true); fitContext(request, turn.reflectionNode))
-            consultModelInterceptors(0, std::move(request), false, true);
+        prepareModelCall(buildRequest(true), true);
         return;
     case PostLoopMode::Summary: {
         QStringList lines;
@@ -877,7 +1015,8 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
 
     endModelCallWait(u"cancelled"_s, TraceStatus::Cancelled);
     const qint64 end = now();
-    for (int node : {turn.retryNode, turn.modelCallNode, turn.reflectionNode, turn.iterationNode}) {
+    for (int node :
+         {turn.retryNode, turn.modelCallNode, turn.compactionNode, turn.reflectionNode, turn.iterationNode}) {
         if (node >= 0 && m_trace->node(node).status == TraceStatus::Running)
             m_trace->finish(node, status, end);
     }

@@ -96,9 +96,18 @@ private:
     void connectClient();
     void startIteration();
     ModelRequest buildRequest(bool reflection);
-    // Makes \a request fit the context window (a Compaction node under \a parent when it left
-    // something out); false when it cannot, and the turn has ended with the reason.
-    bool fitContext(ModelRequest &request, int parent);
+    // Makes \a request fit the context window (a Compaction node when it left something out, with
+    // the summary's model call under it when one was written) and sends it, or ends the turn with
+    // the reason it cannot fit.
+    void prepareModelCall(ModelRequest request, bool reflection);
+    void summariseForContext(const ContextFitter::SummaryPlan &plan, qint64 tokensBefore);
+    void onSummaryResponse(const ModelResponse &response);
+    void onSummaryFailure(const QString &error);
+    // Fits the held request again, with the summary in the compaction (or without one), and sends it.
+    void resumeAfterSummary(const QString &summaryError);
+    void recordCompaction(const ContextFitter::Result &fitted, int parent, QJsonObject details = {},
+                          TraceStatus status = TraceStatus::Ok);
+    int finishModelCallNode(const ModelResponse &response);
     RecordedRequest recordRequest(const ModelRequest &request, bool edited);
     void consultModelInterceptors(int interceptorIndex, ModelRequest request, bool edited, bool reflection);
     void dispatchModelCall(ModelRequest request, bool edited, bool reflection);

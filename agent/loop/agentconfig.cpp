@@ -54,6 +54,7 @@ std::optional<HandoffHistory> handoffHistoryFromName(const QString &name)
 constexpr EnumName<CompactionStrategy> CompactionStrategyNames[] = {
     {CompactionStrategy::Auto, u"auto"},
     {CompactionStrategy::TrimToolResults, u"trim-tool-results"},
+    {CompactionStrategy::Summarise, u"summarise"},
     {CompactionStrategy::DropOldest, u"drop-oldest"},
     {CompactionStrategy::Off, u"off"},
 };
@@ -89,6 +90,9 @@ QJsonObject AgentConfig::toJson() const
             {u"maxHandoffs"_s, maxHandoffs},
             {u"compactAtPercent"_s, compactAtPercent},
             {u"compaction"_s, compactionStrategyName(compaction)},
+            {u"compactionKeepTurns"_s, compactionKeepTurns},
+            {u"compactionModel"_s, compactionModel},
+            {u"compactionPrompt"_s, compactionPrompt},
             {u"wrapUpNote"_s, wrapUpNote},
             {u"finalIterationNote"_s, finalIterationNote},
             {u"fallbackMessage"_s, fallbackMessage}};
@@ -130,6 +134,9 @@ AgentConfig AgentConfig::fromJson(const QJsonObject &json)
     integer(u"maxHandoffs", c.maxHandoffs);
     integer(u"compactAtPercent", c.compactAtPercent);
     c.compaction = compactionStrategyFromName(json.value(u"compaction"_s).toString()).value_or(c.compaction);
+    integer(u"compactionKeepTurns", c.compactionKeepTurns);
+    str(u"compactionModel", c.compactionModel);
+    str(u"compactionPrompt", c.compactionPrompt);
     str(u"wrapUpNote", c.wrapUpNote);
     str(u"finalIterationNote", c.finalIterationNote);
     str(u"fallbackMessage", c.fallbackMessage);

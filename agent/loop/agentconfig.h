@@ -34,8 +34,9 @@ std::optional<HandoffHistory> handoffHistoryFromName(const QString &name);
 
 /*! What the loop does when a request would fill too much of the model's context window. */
 enum class CompactionStrategy {
-    Auto,            // trim old tool results, then drop the oldest turns if that is not enough
+    Auto,            // trim old tool results, summarise if that is not enough, drop the oldest turns last
     TrimToolResults, // old tool results become a stub naming the call and the tokens saved
+    Summarise,       // turns older than the last few are summarised by a model call
     DropOldest,      // the oldest turns are left out of the request
     Off,             // nothing is left out; a request over the window is still refused before it goes
 };
@@ -74,6 +75,15 @@ struct AgentConfig
     // (model.contextWindow; no check without one): over this share a compaction runs.
     int compactAtPercent = 80;
     CompactionStrategy compaction = CompactionStrategy::Auto;
+    // Summarising: the last N turns (a user message and all that follows it) stay as they are; the
+    // model that writes the summary (empty: the agent's own) and what it is asked.
+    int compactionKeepTurns = 2;
+    QString compactionModel;
+    QString compactionPrompt = QStringLiteral(
+        "Summarise the conversation below for the assistant that continues it. Keep what it needs: the "
+        "user's goals and constraints, decisions made, facts learned from tools (names, numbers, paths, "
+        "errors), and open questions. Leave out greetings and repetition. Write at most 300 words, as "
+        "notes.");
 
     // %1: iterations remaining including this one.
     QString wrapUpNote = QStringLiteral(

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -20,6 +21,8 @@ constexpr qint64 MessageOverhead = 16;
 constexpr qint64 ImageCharacters = 6000;
 // Well below the threshold, so that the next requests, which add to it, do not compact again.
 constexpr int TargetShareOfThreshold = 75;
+// A summary of notes, not an essay: the prompt asks for at most 300 words.
+constexpr int SummaryOutputTokens = 1024;
 
 } // namespace
 
@@ -107,7 +110,27 @@ QList<Message> Compaction::apply(const QList<Message> &messages) const
             view.append(trimmed);
         }
     }
+    // Before the instructions and the notes the loop adds to them: the summary tells what happened
+    // first, and a replay that starts from this request finds the instructions followed by the notes.
+    if (!summary.isEmpty()) {
+        const QString note = summaryNote(summary, summarisedTurns);
+        if (!view.isEmpty() && view.constFirst().role == Message::Role::System)
+            view.first().text = note + u"\n\n"_s + view.constFirst().text;
+        else
+            view.prepend(Message::system(note));
+    }
     return view;
+}
+
+QString Compaction::summaryNote(const QString &summary, int turns)
+{
+    //: The system message's note that carries a compaction's summary. %n: the turns it covers.
+    return QCoreApplication::translate(
+               "Loopscope::ContextFitter",
+               "Earlier in this conversation (%n turn(s), summarised to fit the context "
+               "window):\n%1",
+               nullptr, turns)
+        .arg(summary);
 }
 
 // ---------------------------------------------------------------------------
@@ -126,7 +149,8 @@ QString ContextFitter::stubFor(const Message &result, qint64 tokensSaved)
              QLocale().toString(tokensSaved));
 }
 
-ContextFitter::Result ContextFitter::fit(ModelRequest &request, Compaction &compaction) const
+ContextFitter::Result ContextFitter::fit(ModelRequest &request, Compaction &compaction,
+                                         Summaries summaries) const
 {
     Result result;
     if (!request.options.contextWindow || *request.options.contextWindow <= 0)
@@ -148,6 +172,17 @@ ContextFitter::Result ContextFitter::fit(ModelRequest &request, Compaction &comp
         if ((strategy == CompactionStrategy::Auto || strategy == CompactionStrategy::TrimToolResults)
             && trimToolResults(view, target, tokens, grown, result))
             used.append(compactionStrategyName(CompactionStrategy::TrimToolResults));
+        if (tokens > target && summaries == Summaries::MayAsk
+            && (strategy == CompactionStrategy::Auto || strategy == CompactionStrategy::Summarise)) {
+            if (std::optional<SummaryPlan> plan = planSummary(grown.apply(built), grown)) {
+                // Nothing changes until the summary is written: the caller fits the request again.
+                request.messages = built;
+                result.tokensAfter = result.tokensBefore;
+                result.replaced.clear();
+                result.summaryPlan = std::move(plan);
+                return result;
+            }
+        }
         if (tokens > target
             && (strategy == CompactionStrategy::Auto || strategy == CompactionStrategy::DropOldest)
             && dropOldestTurns(grown.apply(built), target, tokens, grown, result))
@@ -193,6 +228,75 @@ bool ContextFitter::trimToolResults(const QList<Message> &messages, qint64 targe
     return trimmed;
 }
 
+// The turns before the last compactionKeepTurns, as the request carries them now.
+std::optional<ContextFitter::SummaryPlan> ContextFitter::planSummary(const QList<Message> &messages,
+                                                                     const Compaction &compaction) const
+{
+    QList<qsizetype> users;
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        if (messages.at(i).role == Message::Role::User)
+            users.append(i);
+    }
+    const qsizetype summarised = users.size() - std::max(1, m_config.compactionKeepTurns);
+    if (summarised <= 0)
+        return std::nullopt;
+    SummaryPlan plan;
+    plan.turns = compaction.droppedTurns + int(summarised);
+    plan.previousSummary = compaction.summary;
+    for (qsizetype i = users.constFirst(); i < users.at(summarised); ++i) {
+        const Message &message = messages.at(i);
+        const qint64 cost = m_estimator.tokens(message);
+        plan.tokens += cost;
+        plan.messages.append(message);
+        plan.replaced.append({int(i), roleName(message.role), message.toolName, message.toolCallId, cost,
+                              QString(), message.text.simplified().left(120), true});
+    }
+    return plan;
+}
+
+ModelRequest ContextFitter::summaryRequest(const SummaryPlan &plan, const ModelOptions &options) const
+{
+    // At most half the window for what is summarised, so the summary request fits where the
+    // conversation did not; each message at most a few thousand characters.
+    constexpr qsizetype MessageCharacters = 4000;
+    const qint64 windowTokens = options.contextWindow.value_or(0);
+    const qint64 budget = windowTokens > 0
+                              ? qint64(double(windowTokens / 2) * m_estimator.charactersPerToken())
+                              : std::numeric_limits<qint64>::max();
+    QString transcript;
+    if (!plan.previousSummary.isEmpty())
+        transcript += tr("What the conversation said before these messages, summarised:") + u'\n'
+                      + plan.previousSummary + u"\n\n"_s;
+    transcript += tr("The messages to summarise:") + u'\n';
+    for (const Message &message : plan.messages) {
+        QString entry;
+        switch (message.role) {
+        case Message::Role::User: entry = tr("User: %1").arg(message.text); break;
+        case Message::Role::Assistant: entry = tr("Assistant: %1").arg(message.text); break;
+        case Message::Role::Tool: entry = tr("Result of %1: %2").arg(message.toolName, message.text); break;
+        case Message::Role::System: continue;
+        }
+        for (const ToolCall &call : message.toolCalls)
+            entry += u'\n' + tr("Assistant called %1 with %2").arg(call.name, call.arguments);
+        for (const Attachment &attachment : message.attachments)
+            entry += u'\n' + tr("[attached: %1]").arg(attachment.name);
+        if (entry.size() > MessageCharacters)
+            entry = entry.left(MessageCharacters) + u" […]"_s;
+        if (transcript.size() + entry.size() > budget) {
+            transcript += tr("[The later messages did not fit in this request and are left out.]");
+            break;
+        }
+        transcript += entry + u"\n\n"_s;
+    }
+    ModelRequest request;
+    request.options = options;
+    if (!m_config.compactionModel.isEmpty())
+        request.options.model = m_config.compactionModel;
+    request.options.maxOutputTokens = SummaryOutputTokens;
+    request.messages = {Message::system(m_config.compactionPrompt), Message::user(transcript.trimmed())};
+    return request;
+}
+
 // Whole turns, oldest first, so that no tool result is left without its call; never the last turn.
 bool ContextFitter::dropOldestTurns(const QList<Message> &messages, qint64 target, qint64 &tokens,
                                     Compaction &compaction, Result &result) const
@@ -226,7 +330,7 @@ QString ContextFitter::refusal(const Result &result, CompactionStrategy strategy
     if (strategy == CompactionStrategy::Off)
         text += u' '
                 + tr("Compaction is off, so nothing was left out: turn it on (--compact auto, or the loop "
-                     "settings) to trim old tool results and drop the oldest turns.");
+                     "settings) to trim old tool results, summarise older turns and drop the oldest ones.");
     else
         text += u' '
                 + tr("Even after compaction it does not fit: what is left is the question being answered "
@@ -248,7 +352,10 @@ QJsonArray ContextFitter::Result::replacedJson() const
             entry.insert(u"toolCallId"_s, replacement.toolCallId);
             entry.insert(u"toolName"_s, replacement.toolName);
         }
-        if (replacement.replacement.isEmpty()) {
+        if (replacement.summarised) {
+            entry.insert(u"summarised"_s, true);
+            entry.insert(u"text"_s, replacement.preview);
+        } else if (replacement.replacement.isEmpty()) {
             entry.insert(u"dropped"_s, true);
             entry.insert(u"text"_s, replacement.preview);
         } else {

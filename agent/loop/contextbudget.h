@@ -50,18 +50,30 @@ struct Compaction
 {
     QHash<QString, QString> trimmedResults; // tool call id -> the stub its result is carried as
     int droppedTurns = 0;                   // the oldest user messages, and all that followed each, left out
+    // What a model wrote about the first summarisedTurns of them (<= droppedTurns), carried in the
+    // system message instead.
+    QString summary;
+    int summarisedTurns = 0;
 
-    bool isEmpty() const { return trimmedResults.isEmpty() && droppedTurns == 0; }
+    bool isEmpty() const { return trimmedResults.isEmpty() && droppedTurns == 0 && summary.isEmpty(); }
     bool operator==(const Compaction &) const = default;
     // \a messages as the requests carry them.
     QList<Message> apply(const QList<Message> &messages) const;
+    // How the system message carries the summary.
+    static QString summaryNote(const QString &summary, int turns);
 };
 
 /*!
     Makes a request fit its model's context window: over the threshold it
-    trims old tool results and drops the oldest turns, as the strategy allows,
-    until the request is well below it, and says what it replaced. A request
-    still over the whole window after that is refused before it is sent.
+    trims old tool results, asks for a summary of the older turns and drops the
+    oldest turns, as the strategy allows, until the request is well below it,
+    and says what it replaced. A request still over the whole window after
+    that is refused before it is sent.
+
+    A summary takes a model call, which the fitter does not make: it says
+    which turns to summarise (Result::summaryPlan) and changes nothing; the
+    caller has them summarised, records the summary in the Compaction and fits
+    the request again, not asking for another.
 */
 class ContextFitter final
 {
@@ -76,7 +88,17 @@ public:
         QString toolCallId;
         qint64 tokens = 0;   // what the message was estimated at
         QString replacement; // the stub the model reads instead; empty when the message was dropped
-        QString preview;     // the start of a dropped message's text
+        QString preview;     // the start of a dropped or summarised message's text
+        bool summarised = false;
+    };
+    // The oldest turns a model should summarise before the request can fit.
+    struct SummaryPlan
+    {
+        QList<Message> messages; // as the request carries them (stubs for trimmed results)
+        int turns = 0;           // Compaction::droppedTurns once they are summarised
+        QString previousSummary; // what an earlier summary said of the turns before them
+        QList<Replacement> replaced;
+        qint64 tokens = 0; // what the messages cost in the request now
     };
     struct Result
     {
@@ -87,14 +109,18 @@ public:
         QString strategy;       // the strategies that did, e.g. "trim-tool-results+drop-oldest"
         QList<Replacement> replaced;
         bool fits = true;
+        std::optional<SummaryPlan> summaryPlan; // set: nothing was changed, summarise these first
         QJsonArray replacedJson() const;
     };
+    enum class Summaries { MayAsk, DoNotAsk };
 
     ContextFitter(const TokenEstimator &estimator, const AgentConfig &config);
 
     // Fits \a request (built from the whole history) into the window, growing \a compaction when
     // it must; \a request then carries what is sent. Without a known window it is left alone.
-    Result fit(ModelRequest &request, Compaction &compaction) const;
+    Result fit(ModelRequest &request, Compaction &compaction, Summaries summaries = Summaries::MayAsk) const;
+    // The request that has a model summarise \a plan's messages for the conversation's \a options.
+    ModelRequest summaryRequest(const SummaryPlan &plan, const ModelOptions &options) const;
 
     // The stub a trimmed tool result is replaced by.
     static QString stubFor(const Message &result, qint64 tokensSaved);
@@ -104,6 +130,8 @@ public:
 private:
     bool trimToolResults(const QList<Message> &messages, qint64 target, qint64 &tokens,
                          Compaction &compaction, Result &result) const;
+    std::optional<SummaryPlan> planSummary(const QList<Message> &messages,
+                                           const Compaction &compaction) const;
     bool dropOldestTurns(const QList<Message> &messages, qint64 target, qint64 &tokens,
                          Compaction &compaction, Result &result) const;
 

@@ -73,25 +73,43 @@ TurnNotice TurnNotices::compaction(const CompactionData &data, int traceNode)
 {
     int trimmed = 0;
     int dropped = 0;
+    int summarised = 0;
     for (const QJsonValue &replaced : data.details.value(u"replaced"_s).toArray()) {
-        if (replaced.toObject().value(u"dropped"_s).toBool())
+        const QJsonObject entry = replaced.toObject();
+        if (entry.value(u"summarised"_s).toBool())
+            ++summarised;
+        else if (entry.value(u"dropped"_s).toBool())
             ++dropped;
         else
             ++trimmed;
     }
     QStringList what;
+    if (summarised > 0)
+        what.append(tr("%n message(s) summarised", nullptr, summarised));
     if (trimmed > 0)
         what.append(tr("%n old tool result(s) trimmed", nullptr, trimmed));
     if (dropped > 0)
         what.append(tr("%n oldest message(s) left out", nullptr, dropped));
+    const QString failure = data.details.value(u"summaryError"_s).toString();
+    if (!failure.isEmpty())
+        //: In the chat's compaction divider: the summary's model call failed; %1: why
+        what.append(tr("the summary failed: %1").arg(failure));
     const QLocale locale;
+    const QString before = locale.toString(data.tokensBefore);
+    const QString after = locale.toString(data.tokensAfter);
+    if (summarised > 0)
+        //: A divider in the chat. %1, %2: estimated tokens before and after; %3: what was replaced
+        return notice(Kind::Compacted,
+                      tr("Earlier messages summarised to fit the context window — %1 → %2 tokens (%3). The "
+                         "session keeps them all; the trace shows the summary and what it replaced.")
+                          .arg(before, after, what.join(u", "_s)),
+                      traceNode, false);
     //: A divider in the chat. %1, %2: estimated tokens before and after; %3: what was left out
-    return notice(
-        Kind::Compacted,
-        tr("Earlier messages compacted to fit the context window — %1 → %2 tokens (%3). The "
-           "session keeps them all; the trace shows what was replaced.")
-            .arg(locale.toString(data.tokensBefore), locale.toString(data.tokensAfter), what.join(u", "_s)),
-        traceNode, false);
+    return notice(Kind::Compacted,
+                  tr("Earlier messages compacted to fit the context window — %1 → %2 tokens (%3). The "
+                     "session keeps them all; the trace shows what was replaced.")
+                      .arg(before, after, what.join(u", "_s)),
+                  traceNode, false);
 }
 
 std::optional<TurnNotice> TurnNotices::end(const End &end)

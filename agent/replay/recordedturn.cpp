@@ -31,6 +31,26 @@ void appendModelCall(RecordedTurn &turn, const TraceNode &node, int iteration)
     turn.modelCalls.append(call);
 }
 
+// A compaction's summary is a model call the loop makes before the iteration's own, in that order.
+// One written before the turn's first request is already in it (the summary in the system message,
+// the turns it replaced gone), which is where a replay starts: the replay does not write it again.
+void appendSummaryCalls(RecordedTurn &turn, const Trace &trace, const TraceNode &compaction, int iteration)
+{
+    for (int child : compaction.children) {
+        const TraceNode &call = trace.node(child);
+        const auto *data = std::get_if<ModelCallData>(&call.payload);
+        if (call.kind != TraceKind::ModelCall || !data || turn.modelCalls.isEmpty())
+            continue;
+        // The replayed loop must ask for it in the same words, of the same model.
+        const ModelRequest request = data->request.whole();
+        if (!request.messages.isEmpty() && request.messages.constFirst().role == Message::Role::System)
+            turn.config.compactionPrompt = request.messages.constFirst().text;
+        const QString loopModel = turn.modelCalls.constFirst().request.options.model;
+        turn.config.compactionModel = request.options.model == loopModel ? QString() : request.options.model;
+        appendModelCall(turn, call, iteration);
+    }
+}
+
 void appendToolCall(RecordedTurn &turn, const Trace &trace, const TraceNode &node, int iteration)
 {
     const auto *data = std::get_if<ToolCallData>(&node.payload);
@@ -155,12 +175,16 @@ RecordedTurn RecordedTurn::fromTrace(const Trace &trace, int turnNode, const Age
                     appendModelCall(turn, trace.node(step), number);
                 else if (trace.node(step).kind == TraceKind::ToolCall)
                     appendToolCall(turn, trace, trace.node(step), number);
+                else if (trace.node(step).kind == TraceKind::Compaction)
+                    appendSummaryCalls(turn, trace, trace.node(step), number);
             }
         } else if (node.kind == TraceKind::Reflection) {
             reflected = true;
             for (int step : node.children) {
                 if (trace.node(step).kind == TraceKind::ModelCall)
                     appendModelCall(turn, trace.node(step), 0);
+                else if (trace.node(step).kind == TraceKind::Compaction)
+                    appendSummaryCalls(turn, trace, trace.node(step), 0);
             }
         } else if (node.kind == TraceKind::Summary) {
             summarised = true;

@@ -103,6 +103,7 @@ AgentConfig readConfig(const QJsonObject &json, const QString &where, JsonProble
     config.name(u"compaction", Need::Optional,
                 {compactionStrategyName(CompactionStrategy::Auto),
                  compactionStrategyName(CompactionStrategy::TrimToolResults),
+                 compactionStrategyName(CompactionStrategy::Summarise),
                  compactionStrategyName(CompactionStrategy::DropOldest),
                  compactionStrategyName(CompactionStrategy::Off)});
     JsonFields model(config.object(u"model", Need::Optional), config.path(u"model"), problem);

@@ -13,6 +13,7 @@ QStringList strategyNames()
 {
     return {compactionStrategyName(CompactionStrategy::Auto),
             compactionStrategyName(CompactionStrategy::TrimToolResults),
+            compactionStrategyName(CompactionStrategy::Summarise),
             compactionStrategyName(CompactionStrategy::DropOldest),
             compactionStrategyName(CompactionStrategy::Off)};
 }
@@ -24,20 +25,24 @@ ContextOptions::ContextOptions()
                          "price table's. Ollama is sent it as num_ctx."),
                       u"n"_s)
     , m_compact(u"compact"_s,
-                tr("When a request would fill the context window: auto (trim old tool results, then drop the "
-                   "oldest turns), trim-tool-results, drop-oldest or off. A request that still does not fit "
-                   "is refused before it is sent. Default: auto."),
+                tr("When a request would fill the context window: auto (trim old tool results, summarise "
+                   "older turns if that is not enough, drop the oldest turns last), trim-tool-results, "
+                   "summarise (turns before the last two, by a model call), drop-oldest or off. A request "
+                   "that still does not fit is refused before it is sent. Default: auto."),
                 u"strategy"_s)
     , m_compactAt(u"compact-at"_s,
                   tr("The share of the context window, in percent, over which a request is compacted "
                      "(default %1).")
                       .arg(AgentConfig().compactAtPercent),
                   u"percent"_s)
+    , m_compactModel(u"compact-model"_s,
+                     tr("The model that writes a compaction's summary (default: the turn's own model)."),
+                     u"model"_s)
 {}
 
 void ContextOptions::addTo(QCommandLineParser &parser) const
 {
-    parser.addOptions({m_contextWindow, m_compact, m_compactAt});
+    parser.addOptions({m_contextWindow, m_compact, m_compactAt, m_compactModel});
 }
 
 bool ContextOptions::applyTo(const QCommandLineParser &parser, AgentConfig &config, QString *error) const
@@ -68,6 +73,13 @@ bool ContextOptions::applyTo(const QCommandLineParser &parser, AgentConfig &conf
             return false;
         }
         config.compactAtPercent = percent;
+    }
+    if (parser.isSet(m_compactModel)) {
+        if (parser.value(m_compactModel).trimmed().isEmpty()) {
+            *error = tr("--compact-model takes a model name");
+            return false;
+        }
+        config.compactionModel = parser.value(m_compactModel).trimmed();
     }
     return true;
 }

@@ -31,6 +31,7 @@ private:
     QCommandLineOption m_contextWindow;
     QCommandLineOption m_compact;
     QCommandLineOption m_compactAt;
+    QCommandLineOption m_compactModel;
 };
 
 } // namespace Loopscope::Cli

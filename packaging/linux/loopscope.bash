@@ -61,7 +61,10 @@ _loopscope()
             COMPREPLY=($(compgen -v -- "$cur"))
             return ;;
         --base-url|--model|--system|--agent|--max-iterations|--max-handoffs|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout|\
-        --max-response-mb|--request-timeout-s|--max-tool-calls|--top-k)
+        --max-response-mb|--request-timeout-s|--max-tool-calls|--top-k|--context-window|--compact-at|--compact-model)
+            return ;;
+        --compact)
+            COMPREPLY=($(compgen -W "auto trim-tool-results summarise drop-oldest off" -- "$cur"))
             return ;;
     esac
 
@@ -69,7 +72,7 @@ _loopscope()
         run)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$provider_options --system --agents --agent --on-handoff --handoff-history
-                    --max-handoffs --max-iterations --post-loop
+                    --max-handoffs --max-iterations --post-loop --context-window --compact --compact-at --compact-model
                     --no-stream --tools --workspace --approve --approve-tools --fetch-private --knowledge --events
                     --trace-out --session --mcp-config --mcp-url --mcp-server --no-mcp --max-response-mb
                     --request-timeout-s --max-tool-calls --attach --send-images-anyway -h --help" -- "$cur"))

@@ -16,6 +16,7 @@ using namespace Qt::StringLiterals;
 namespace {
 
 constexpr qint64 Window = 4000;
+const QString Summary = u"Notes: the user asked numbered questions; each was answered."_s;
 
 // A provider that counts four characters to a token, as the estimator starts out assuming.
 TokenUsage honestUsage(const ModelRequest &request)
@@ -50,12 +51,22 @@ struct Fixture
             [](const QJsonObject &, ToolContext &) { return ToolResult::success(QString(2000, u'r')); }));
     }
 
-    // The model reads \a pages pages, one per response, then answers.
+    static bool isSummaryRequest(const ModelRequest &request)
+    {
+        return request.messages.size() == 2 && request.messages.constFirst().role == Message::Role::System
+               && request.messages.constFirst().text == AgentConfig().compactionPrompt;
+    }
+
+    // The model reads \a pages pages, one per response, then answers; asked for a summary, it
+    // answers with summaryStep.
     void readThenAnswer(int pages)
     {
         client.setResponder([this, pages](const ModelRequest &request) {
-            // The request being answered is already counted.
-            const int sent = int(client.requests().size());
+            if (isSummaryRequest(request)) {
+                summaryRequests.append(request);
+                return summaryStep;
+            }
+            const int sent = ++loopRequests;
             const int page = sent - 1 - firstRequestOfTurn;
             ScriptedModelClient::Step step
                 = page < pages ? ScriptedModelClient::calls({ScriptedModelClient::call(
@@ -66,13 +77,35 @@ struct Fixture
         });
     }
 
+    // The requests of the loop itself, without the summaries'.
+    QList<ModelRequest> loopRequestsSent() const
+    {
+        QList<ModelRequest> sent;
+        for (const ModelRequest &request : client.requests()) {
+            if (!isSummaryRequest(request))
+                sent.append(request);
+        }
+        return sent;
+    }
+
     TurnResult run(const QString &input)
     {
-        firstRequestOfTurn = int(client.requests().size());
+        firstRequestOfTurn = loopRequests;
         const qsizetype before = finished.size();
         if (!agent.send(input) || !QTest::qWaitFor([&] { return finished.size() > before; }, 20000))
             return {};
         return finished.constLast().first().value<TurnResult>();
+    }
+
+    // Asks "Question N: qqq…" for N from \a first to \a last; true when every one was answered.
+    bool askNumbered(int first, int last, int characters)
+    {
+        for (int turn = first; turn <= last; ++turn) {
+            if (run(u"Question %1: %2"_s.arg(turn).arg(QString(characters, u'q'))).outcome
+                != TurnOutcome::Answered)
+                return false;
+        }
+        return true;
     }
 
     QList<const TraceNode *> compactions() const
@@ -92,6 +125,9 @@ struct Fixture
     }
 
     int firstRequestOfTurn = 0;
+    int loopRequests = 0;
+    ScriptedModelClient::Step summaryStep = ScriptedModelClient::text(Summary, {900, 40});
+    QList<ModelRequest> summaryRequests;
 };
 
 } // namespace
@@ -107,7 +143,11 @@ private slots:
     void oldToolResultsBecomeStubsAndTheHistoryKeepsThem();
     void laterRequestsKeepTheStubsSoTheyCompactRarely();
     void droppingLeavesOutWholeTurnsOldestFirst();
-    void autoTrimsFirstAndDropsTurnsOnlyWhenThatIsNotEnough();
+    void autoTrimsThenSummarisesAndDropsOnlyAsTheLastResort_data();
+    void autoTrimsThenSummarisesAndDropsOnlyAsTheLastResort();
+    void summariseReplacesOlderTurnsWithWhatTheModelWrote();
+    void theSummaryUsesTheModelAndPromptTheUserSet();
+    void cancellingWhileTheSummaryIsWrittenEndsTheTurn();
     void aRequestThatCannotFitIsRefusedBeforeItIsSent_data();
     void aRequestThatCannotFitIsRefusedBeforeItIsSent();
     void offLeavesNothingOut();
@@ -230,9 +270,7 @@ void TestCompaction::droppingLeavesOutWholeTurnsOldestFirst()
 {
     Fixture f(CompactionStrategy::DropOldest);
     f.readThenAnswer(1);
-    for (int turn = 1; turn <= 8; ++turn)
-        QCOMPARE(f.run(u"Question %1: %2"_s.arg(turn).arg(QString(1200, u'q'))).outcome,
-                 TurnOutcome::Answered);
+    QVERIFY(f.askNumbered(1, 8, 1200));
 
     const ModelRequest &last = f.client.requests().constLast();
     QVERIFY(TokenEstimator().tokens(last) <= Window * 80 / 100);
@@ -254,24 +292,167 @@ void TestCompaction::droppingLeavesOutWholeTurnsOldestFirst()
     QVERIFY(dropped.value(u"text"_s).toString().startsWith(u"Question 1:"_s));
 }
 
-void TestCompaction::autoTrimsFirstAndDropsTurnsOnlyWhenThatIsNotEnough()
+void TestCompaction::autoTrimsThenSummarisesAndDropsOnlyAsTheLastResort_data()
 {
+    QTest::addColumn<bool>("summaryFails");
+    QTest::addColumn<QString>("lastResort");
+    QTest::newRow("the summary is written") << false << u"summarise"_s;
+    QTest::newRow("the summary fails") << true << u"drop-oldest"_s;
+}
+
+void TestCompaction::autoTrimsThenSummarisesAndDropsOnlyAsTheLastResort()
+{
+    QFETCH(bool, summaryFails);
+    QFETCH(QString, lastResort);
     Fixture f(CompactionStrategy::Auto);
+    if (summaryFails)
+        f.summaryStep = ScriptedModelClient::failure(u"overloaded"_s, 529);
     f.readThenAnswer(4);
     QCOMPARE(f.run(u"First question."_s).outcome, TurnOutcome::Answered);
     QCOMPARE(f.run(u"Second question."_s).outcome, TurnOutcome::Answered);
     QVERIFY(!f.compactions().isEmpty());
     QCOMPARE(f.compactions().first()->data<CompactionData>().strategy, u"trim-tool-results"_s);
-    // Once trimming leaves too little to gain, the oldest turns go too.
-    for (int turn = 3; turn <= 12; ++turn)
-        QCOMPARE(f.run(u"Question %1: %2"_s.arg(turn).arg(QString(800, u'q'))).outcome,
-                 TurnOutcome::Answered);
+    QVERIFY(f.summaryRequests.isEmpty());
+    // Once trimming leaves too little to gain, older turns are summarised (or, when the summary
+    // cannot be written, left out).
+    QVERIFY(f.askNumbered(3, 12, 800));
+    QVERIFY(!f.summaryRequests.isEmpty());
     const QList<const TraceNode *> compactions = f.compactions();
-    QVERIFY(std::any_of(compactions.cbegin(), compactions.cend(), [](const TraceNode *node) {
-        return node->data<CompactionData>().strategy.contains(u"drop-oldest"_s);
+    QVERIFY(std::any_of(compactions.cbegin(), compactions.cend(), [&lastResort](const TraceNode *node) {
+        return node->data<CompactionData>().strategy.contains(lastResort);
     }));
-    for (const ModelRequest &request : f.client.requests())
+    if (!summaryFails) {
+        QVERIFY(std::none_of(compactions.cbegin(), compactions.cend(), [](const TraceNode *node) {
+            return node->data<CompactionData>().strategy.contains(u"drop-oldest"_s);
+        }));
+    } else {
+        const auto failed = std::find_if(compactions.cbegin(), compactions.cend(), [](const TraceNode *node) {
+            return node->data<CompactionData>().details.contains(u"summaryError"_s);
+        });
+        QVERIFY(failed != compactions.cend());
+        QVERIFY((*failed)
+                    ->data<CompactionData>()
+                    .details.value(u"summaryError"_s)
+                    .toString()
+                    .contains(u"overloaded"_s));
+    }
+    for (const ModelRequest &request : f.loopRequestsSent())
         QVERIFY(TokenEstimator().tokens(request) <= Window * 80 / 100);
+}
+
+void TestCompaction::summariseReplacesOlderTurnsWithWhatTheModelWrote()
+{
+    Fixture f(CompactionStrategy::Summarise);
+    f.readThenAnswer(0);
+    QVERIFY(f.askNumbered(1, 8, 2000));
+    QVERIFY(!f.summaryRequests.isEmpty());
+
+    // The summary request holds the older turns and the editable prompt, no tools, not the last two.
+    const ModelRequest &asked = f.summaryRequests.constFirst();
+    QVERIFY(asked.tools.isEmpty());
+    const QString transcript = asked.messages.constLast().text;
+    QVERIFY2(transcript.contains(u"Question 1:"_s), qPrintable(transcript.left(200)));
+    const int summarisedAt = [&] {
+        for (int turn = 8; turn >= 1; --turn) {
+            if (transcript.contains(u"Question %1:"_s.arg(turn)))
+                return turn;
+        }
+        return 0;
+    }();
+    QVERIFY(summarisedAt >= 1);
+
+    // The next request carries the summary in the system message instead of those turns; the last
+    // two turns as they were; the conversation keeps every message.
+    const QList<ModelRequest> loop = f.loopRequestsSent();
+    const ModelRequest &last = loop.constLast();
+    QCOMPARE(last.messages.constFirst().role, Message::Role::System);
+    QVERIFY(last.messages.constFirst().text.contains(Summary));
+    QVERIFY(std::none_of(last.messages.cbegin() + 1, last.messages.cend(),
+                         [](const Message &m) { return m.text.startsWith(u"Question 1:"_s); }));
+    QVERIFY(std::any_of(last.messages.cbegin(), last.messages.cend(),
+                        [](const Message &m) { return m.text.startsWith(u"Question 8:"_s); }));
+    QVERIFY(std::any_of(last.messages.cbegin(), last.messages.cend(),
+                        [](const Message &m) { return m.text.startsWith(u"Question 7:"_s); }));
+    QVERIFY(summarisedAt < 7);
+    QString problem;
+    QVERIFY2(historyIsWellFormed(last.messages, &problem), qPrintable(problem));
+    QCOMPARE(f.agent.history().size(), 16);
+    QVERIFY(TokenEstimator().tokens(last) <= Window * 80 / 100);
+
+    // The trace: a Compaction node with the summary and what it replaced, its model call under it.
+    const QList<const TraceNode *> compactions = f.compactions();
+    const auto summarised = std::find_if(compactions.cbegin(), compactions.cend(), [](const TraceNode *node) {
+        return node->data<CompactionData>().strategy.startsWith(u"summarise"_s);
+    });
+    QVERIFY(summarised != compactions.cend());
+    const TraceNode &compaction = **summarised;
+    QCOMPARE(compaction.status, TraceStatus::Ok);
+    const CompactionData &data = compaction.data<CompactionData>();
+    QCOMPARE(data.details.value(u"summary"_s).toString(), Summary);
+    QVERIFY(data.tokensAfter < data.tokensBefore);
+    const QJsonObject first = data.details.value(u"replaced"_s).toArray().first().toObject();
+    QVERIFY(first.value(u"summarised"_s).toBool());
+    QVERIFY(first.value(u"text"_s).toString().startsWith(u"Question 1:"_s));
+    const QList<int> children = f.trace.childrenOf(compaction.id);
+    QCOMPARE(children.size(), 1);
+    const TraceNode &call = f.trace.node(children.first());
+    QCOMPARE(call.kind, TraceKind::ModelCall);
+    QCOMPARE(call.status, TraceStatus::Ok);
+    QCOMPARE(call.data<ModelCallData>().response.text, Summary);
+
+    // The summary's text is not the answer: no event streamed it to the chat.
+    for (const QList<QVariant> &args : std::as_const(f.events)) {
+        const AgentEvent event = args.first().value<AgentEvent>();
+        QVERIFY(!(event.kind == AgentEvent::Kind::TextDelta && event.text.contains(u"Notes:"_s)));
+    }
+}
+
+void TestCompaction::theSummaryUsesTheModelAndPromptTheUserSet()
+{
+    Fixture f(CompactionStrategy::Summarise);
+    AgentConfig config = f.agent.config();
+    config.model.model = u"big-model"_s;
+    config.compactionModel = u"small-model"_s;
+    config.compactionPrompt = u"Summarise in French."_s;
+    f.agent.setConfig(config);
+    f.client.setResponder([&f](const ModelRequest &request) {
+        if (request.messages.constFirst().text == u"Summarise in French."_s) {
+            f.summaryRequests.append(request);
+            return ScriptedModelClient::text(u"Résumé."_s, {900, 40});
+        }
+        ScriptedModelClient::Step step = ScriptedModelClient::text(u"Done."_s);
+        step.response.usage = honestUsage(request);
+        return step;
+    });
+    QVERIFY(f.askNumbered(1, 8, 2000));
+    QVERIFY(!f.summaryRequests.isEmpty());
+    QCOMPARE(f.summaryRequests.constFirst().options.model, u"small-model"_s);
+    QCOMPARE(f.client.requests().constLast().options.model, u"big-model"_s);
+    QVERIFY(f.client.requests().constLast().messages.constFirst().text.contains(u"Résumé."_s));
+}
+
+void TestCompaction::cancellingWhileTheSummaryIsWrittenEndsTheTurn()
+{
+    Fixture f(CompactionStrategy::Summarise);
+    f.summaryStep = ScriptedModelClient::hang();
+    f.readThenAnswer(0);
+    // Six turns fit below the threshold; the seventh needs the older ones summarised.
+    QVERIFY(f.askNumbered(1, 6, 2000));
+    QVERIFY(f.summaryRequests.isEmpty());
+    const qsizetype before = f.finished.size();
+    QVERIFY(f.agent.send(u"Question 7: "_s + QString(2000, u'q')));
+    QTRY_VERIFY(!f.summaryRequests.isEmpty());
+    QVERIFY(f.client.isBusy());
+    f.agent.cancel();
+    QCOMPARE(f.finished.size(), before + 1);
+    QCOMPARE(f.finished.constLast().first().value<TurnResult>().outcome, TurnOutcome::Cancelled);
+    QCOMPARE(f.client.cancelCount(), 1);
+    for (int id = 0; id < f.trace.size(); ++id)
+        QVERIFY(f.trace.node(id).status != TraceStatus::Running);
+    // Nothing half-done is kept: the next turn asks for the summary again.
+    f.summaryStep = ScriptedModelClient::text(Summary, {900, 40});
+    QCOMPARE(f.run(u"Question 8."_s).outcome, TurnOutcome::Answered);
+    QVERIFY(f.client.requests().constLast().messages.constFirst().text.contains(Summary));
 }
 
 void TestCompaction::aRequestThatCannotFitIsRefusedBeforeItIsSent_data()
@@ -284,6 +465,8 @@ void TestCompaction::aRequestThatCannotFitIsRefusedBeforeItIsSent_data()
     QTest::newRow("auto") << CompactionStrategy::Auto << u"Even after compaction"_s << TurnOutcome::Answered;
     QTest::newRow("trim-tool-results")
         << CompactionStrategy::TrimToolResults << u"Even after compaction"_s << TurnOutcome::Failed;
+    QTest::newRow("summarise") << CompactionStrategy::Summarise << u"Even after compaction"_s
+                               << TurnOutcome::Failed;
     QTest::newRow("drop-oldest") << CompactionStrategy::DropOldest << u"Even after compaction"_s
                                  << TurnOutcome::Answered;
     QTest::newRow("off") << CompactionStrategy::Off << u"--compact auto"_s << TurnOutcome::Failed;

@@ -223,6 +223,42 @@ private slots:
             << TurnOutcome::Failed << 1;
     }
 
+    void aTurnThatSummarisedEarlierTurnsReplaysFromWhatItSent()
+    {
+        AgentConfig config = recordingConfig();
+        config.model.contextWindow = 4000;
+        config.compaction = CompactionStrategy::Summarise;
+        config.compactionPrompt = u"Summarise tersely."_s;
+        Recording recording(config);
+        int summaries = 0;
+        recording.client.setResponder([&summaries](const ModelRequest &request) {
+            if (request.messages.constFirst().text == u"Summarise tersely."_s) {
+                ++summaries;
+                return ScriptedModelClient::text(u"Notes: long questions were asked and answered."_s);
+            }
+            return ScriptedModelClient::text(u"Answered."_s);
+        });
+        int turn = 0;
+        while (summaries == 0 && turn < 12)
+            QCOMPARE(recording.run(u"Question %1: %2"_s.arg(++turn).arg(QString(6000, u'q')), {}).outcome,
+                     TurnOutcome::Answered);
+        QCOMPARE(summaries, 1);
+        const QList<ModelRequest> sent = recording.client.requests();
+        const RecordedTurn summarised = recording.turns().constLast();
+        QVERIFY2(summarised.isReplayable(), qPrintable(summarised.notReplayable));
+        // The summary was written before the turn's first request, which already carries it.
+        QCOMPARE(summarised.modelCalls.size(), 1);
+        QVERIFY(summarised.modelCalls.constFirst().request.messages.constFirst().text.startsWith(
+            u"Earlier in this conversation"_s));
+
+        Replay replay(summarised);
+        QVERIFY(replay.run->start());
+        QVERIFY(replay.waitForEnd());
+        QVERIFY2(replay.reproduced(), qPrintable(replay.run->report()->summary()));
+        QCOMPARE(replay.run->modelClient()->requests(), QList<ModelRequest>{sent.constLast()});
+        QCOMPARE(summaries, 1);
+    }
+
     void aRecordedTurnReplaysWithoutTheModelAndReproduces()
     {
         QFETCH(AgentConfig, config);

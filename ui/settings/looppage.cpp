@@ -5,6 +5,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSpinBox>
 
@@ -27,6 +28,10 @@ LoopPage::LoopPage(QWidget *parent)
     , m_compaction(named(new QComboBox(this), u"compactionCombo"_s,
                          tr("When a request would fill the context window")))
     , m_compactAt(named(new QSpinBox(this), u"compactAtSpin"_s, tr("Compact at this share of the window")))
+    , m_compactionModel(
+          named(new QLineEdit(this), u"compactionModelEdit"_s, tr("Model that writes summaries")))
+    , m_compactionPrompt(named(new QPlainTextEdit(this), u"compactionPromptEdit"_s,
+                               tr("What the model is asked when it summarises")))
     , m_systemPrompt(named(new QPlainTextEdit(this), u"systemPromptEdit"_s, tr("System prompt")))
 {
     m_maxIterations->setRange(1, 1000);
@@ -45,10 +50,12 @@ LoopPage::LoopPage(QWidget *parent)
     m_postLoop->addItem(tr("Summary: list what the tools returned"), postLoopModeName(PostLoopMode::Summary));
     m_postLoop->addItem(tr("Nothing: say that the loop stopped"), postLoopModeName(PostLoopMode::None));
 
-    m_compaction->addItem(tr("Trim old tool results, then leave out the oldest turns"),
+    m_compaction->addItem(tr("Trim old tool results, then summarise, then leave out the oldest turns"),
                           compactionStrategyName(CompactionStrategy::Auto));
     m_compaction->addItem(tr("Trim old tool results only"),
                           compactionStrategyName(CompactionStrategy::TrimToolResults));
+    m_compaction->addItem(tr("Summarise older turns only"),
+                          compactionStrategyName(CompactionStrategy::Summarise));
     m_compaction->addItem(tr("Leave out the oldest turns only"),
                           compactionStrategyName(CompactionStrategy::DropOldest));
     m_compaction->addItem(tr("Nothing: refuse a request that does not fit"),
@@ -77,6 +84,15 @@ LoopPage::LoopPage(QWidget *parent)
     m_requestTimeout->setToolTip(
         tr("How long one provider request may take in all, however steadily it streams."));
 
+    m_compactionModel->setPlaceholderText(tr("The conversation's own model"));
+    m_compactionModel->setToolTip(
+        tr("A summary is a model call on the session's provider; a smaller, cheaper "
+           "model of the same provider can write it."));
+    m_compactionPrompt->setTabChangesFocus(true);
+    m_compactionPrompt->setMaximumHeight(m_compactionPrompt->fontMetrics().lineSpacing() * 5);
+    m_compactionPrompt->setToolTip(tr("The system instruction of the summary's model call. The turns to "
+                                      "summarise follow as one user message."));
+
     m_systemPrompt->setTabChangesFocus(true);
     m_systemPrompt->setPlaceholderText(tr("Optional instructions the model gets before every conversation."));
 
@@ -87,6 +103,8 @@ LoopPage::LoopPage(QWidget *parent)
     form->addRow(tr("When the loop &ends:"), m_postLoop);
     form->addRow(tr("When the conte&xt fills:"), m_compaction);
     form->addRow(tr("Compact &at:"), m_compactAt);
+    form->addRow(tr("Summary m&odel:"), m_compactionModel);
+    form->addRow(tr("S&ummary prompt:"), m_compactionPrompt);
     form->addRow(tr("Tool &timeout:"), m_toolTimeout);
     form->addRow(tr("Provider &read timeout:"), m_readTimeout);
     form->addRow(tr("Response si&ze limit:"), m_maxResponse);
@@ -103,6 +121,8 @@ void LoopPage::load(const AppSettings &settings)
     m_postLoop->setCurrentIndex(qMax(0, m_postLoop->findData(postLoopModeName(config.postLoop))));
     m_compaction->setCurrentIndex(qMax(0, m_compaction->findData(compactionStrategyName(config.compaction))));
     m_compactAt->setValue(config.compactAtPercent);
+    m_compactionModel->setText(config.compactionModel);
+    m_compactionPrompt->setPlainText(config.compactionPrompt);
     m_loadedToolTimeoutS = qMax(1, (config.toolTimeoutMs + 500) / 1000);
     m_toolTimeout->setValue(m_loadedToolTimeoutS);
     m_loadedReadTimeoutS = qMax(1, (settings.providerReadTimeoutMs() + 500) / 1000);
@@ -124,6 +144,11 @@ void LoopPage::save(AppSettings &settings)
     config.compaction
         = compactionStrategyFromName(m_compaction->currentData().toString()).value_or(config.compaction);
     config.compactAtPercent = m_compactAt->value();
+    config.compactionModel = m_compactionModel->text().trimmed();
+    // An emptied prompt is the default one again: a summary needs to be asked for.
+    config.compactionPrompt = m_compactionPrompt->toPlainText().trimmed().isEmpty()
+                                  ? AgentConfig().compactionPrompt
+                                  : m_compactionPrompt->toPlainText();
     if (m_toolTimeout->value() != m_loadedToolTimeoutS)
         config.toolTimeoutMs = m_toolTimeout->value() * 1000;
     config.systemPrompt = m_systemPrompt->toPlainText();

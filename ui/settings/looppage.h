@@ -4,6 +4,7 @@
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
+class QLineEdit;
 class QPlainTextEdit;
 class QSpinBox;
 QT_END_NAMESPACE
@@ -42,6 +43,8 @@ private:
     QSpinBox *m_requestTimeout;
     QComboBox *m_compaction;
     QSpinBox *m_compactAt;
+    QLineEdit *m_compactionModel;
+    QPlainTextEdit *m_compactionPrompt;
     QPlainTextEdit *m_systemPrompt;
     // The values shown when loaded, so an untouched field never rounds a stored one.
     int m_loadedToolTimeoutS = 0;

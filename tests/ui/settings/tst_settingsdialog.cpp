@@ -369,6 +369,10 @@ private slots:
         compaction->setCurrentIndex(compaction->findData(u"drop-oldest"_s));
         QCOMPARE(child<QSpinBox>(dialog.get(), u"compactAtSpin"_s)->value(), 80);
         child<QSpinBox>(dialog.get(), u"compactAtSpin"_s)->setValue(65);
+        QTest::keyClicks(child<QLineEdit>(dialog.get(), u"compactionModelEdit"_s), u"small-model"_s);
+        auto *summaryPrompt = child<QPlainTextEdit>(dialog.get(), u"compactionPromptEdit"_s);
+        QCOMPARE(summaryPrompt->toPlainText(), AgentConfig().compactionPrompt);
+        summaryPrompt->setPlainText(u"Keep only the numbers."_s);
         child<QSpinBox>(dialog.get(), u"toolTimeoutSpin"_s)->setValue(90);
         child<QSpinBox>(dialog.get(), u"readTimeoutSpin"_s)->setValue(120);
         QCOMPARE(child<QSpinBox>(dialog.get(), u"maxResponseSpin"_s)->value(), 64);
@@ -413,6 +417,8 @@ private slots:
         expected.postLoop = PostLoopMode::Summary;
         expected.compaction = CompactionStrategy::DropOldest;
         expected.compactAtPercent = 65;
+        expected.compactionModel = u"small-model"_s;
+        expected.compactionPrompt = u"Keep only the numbers."_s;
         expected.toolTimeoutMs = 90'000;
         expected.systemPrompt = u"Be terse."_s;
         QCOMPARE(app.agentConfig(), expected);
