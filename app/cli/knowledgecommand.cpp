@@ -184,9 +184,12 @@ int KnowledgeCommand::index(const QString &name)
            << Qt::endl;
     for (const QString &failure : report.errors)
         printError(failure);
-    int exitCode = report.errors.isEmpty() ? Success : Failed;
-    if (base->embedding.isSet() && !report.cancelled && exitCode == Success)
-        exitCode = embed(*base);
+    const int exitCode = report.errors.isEmpty() ? Success : Failed;
+    // What was written is embedded even after an error elsewhere (a folder gone): the two are apart.
+    if (base->embedding.isSet() && !report.cancelled) {
+        if (const int embedded = embed(*base); embedded != Success)
+            return embedded;
+    }
     return exitCode;
 }
 
