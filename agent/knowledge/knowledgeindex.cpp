@@ -24,6 +24,8 @@ QJsonObject KnowledgeHit::toJson() const
         {u"path"_s, path},     {u"startLine"_s, startLine}, {u"endLine"_s, endLine},
         {u"score"_s, score()}, {u"bm25"_s, bm25},           {u"text"_s, text},
     };
+    if (page > 0)
+        json.insert(u"page"_s, page);
     if (cosine)
         json.insert(u"cosine"_s, *cosine);
     if (fused)
@@ -121,7 +123,7 @@ bool KnowledgeIndex::prepareSchema()
         if (!upgradeFromVersion1())
             return false;
         m_notices.append(tr("The index '%1' was upgraded from schema version 1 to %2 (room for the passages' "
-                            "vectors); what it held is kept.")
+                            "vectors and PDF pages); what it held is kept.")
                              .arg(m_path)
                              .arg(SchemaVersion));
         return exec(u"PRAGMA synchronous=NORMAL"_s) && exec(u"PRAGMA foreign_keys=ON"_s);
@@ -158,7 +160,11 @@ bool KnowledgeIndex::upgradeFromVersion1()
 {
     if (!m_database->transaction())
         return fail(tr("upgrading"), m_database->lastError().text());
-    for (const QString &statement : vectorStatements + QStringList{u"PRAGMA user_version=2"_s}) {
+    const QStringList statements
+        = vectorStatements
+          + QStringList{u"ALTER TABLE chunks ADD COLUMN page INTEGER NOT NULL DEFAULT 0"_s,
+                        u"PRAGMA user_version=2"_s};
+    for (const QString &statement : statements) {
         if (!exec(statement)) {
             m_database->rollback();
             return false;
@@ -173,7 +179,8 @@ bool KnowledgeIndex::createSchema()
         u"CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, "
         "modified INTEGER NOT NULL, hash BLOB NOT NULL)"_s,
         u"CREATE TABLE chunks(id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL REFERENCES files(id), "
-        "start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, text TEXT NOT NULL)"_s,
+        "start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, text TEXT NOT NULL, "
+        "page INTEGER NOT NULL DEFAULT 0)"_s,
         u"CREATE INDEX chunks_by_file ON chunks(file_id)"_s,
         // The passages' text is kept once, in chunks; the FTS5 table indexes it (external content).
         u"CREATE VIRTUAL TABLE chunk_text USING fts5(text, content='chunks', content_rowid='id', "
@@ -219,7 +226,7 @@ QList<KnowledgeHit> KnowledgeIndex::lexicalSearch(const QString &match, int topK
 {
     QSqlQuery query(*m_database);
     query.setForwardOnly(true);
-    query.prepare(u"SELECT f.path, c.start_line, c.end_line, bm25(chunk_text), c.text "
+    query.prepare(u"SELECT f.path, c.start_line, c.end_line, bm25(chunk_text), c.text, c.page "
                   "FROM chunk_text JOIN chunks c ON c.id = chunk_text.rowid JOIN files f ON f.id = c.file_id "
                   "WHERE chunk_text MATCH ? ORDER BY bm25(chunk_text) LIMIT ?"_s);
     query.addBindValue(match);
@@ -236,6 +243,7 @@ QList<KnowledgeHit> KnowledgeIndex::lexicalSearch(const QString &match, int topK
         hit.endLine = query.value(2).toInt();
         hit.bm25 = -query.value(3).toDouble();
         hit.text = query.value(4).toString();
+        hit.page = query.value(5).toInt();
         hits.append(hit);
     }
     return hits;
@@ -296,7 +304,7 @@ QList<KnowledgeHit> KnowledgeIndex::hybridSearch(const QString &match, int topK,
     if (fused.size() > topK)
         fused.resize(topK);
     QList<KnowledgeHit> hits;
-    query.prepare(u"SELECT f.path, c.start_line, c.end_line, c.text FROM chunks c "
+    query.prepare(u"SELECT f.path, c.start_line, c.end_line, c.text, c.page FROM chunks c "
                   "JOIN files f ON f.id = c.file_id WHERE c.id = ?"_s);
     for (const VectorSearch::Scored &entry : std::as_const(fused)) {
         query.addBindValue(entry.id);
@@ -311,6 +319,7 @@ QList<KnowledgeHit> KnowledgeIndex::hybridSearch(const QString &match, int topK,
         hit.startLine = query.value(1).toInt();
         hit.endLine = query.value(2).toInt();
         hit.text = query.value(3).toString();
+        hit.page = query.value(4).toInt();
         hit.bm25 = bm25.value(entry.id);
         if (const auto found = cosine.constFind(entry.id); found != cosine.cend())
             hit.cosine = *found;
@@ -486,12 +495,13 @@ bool KnowledgeIndex::replaceFile(const QString &path, const KnowledgeFileRecord 
     const qint64 fileId = query.value(0).toLongLong();
     query.finish();
     QSqlQuery insert(*m_database);
-    insert.prepare(u"INSERT INTO chunks(file_id, start_line, end_line, text) VALUES (?, ?, ?, ?)"_s);
+    insert.prepare(u"INSERT INTO chunks(file_id, start_line, end_line, text, page) VALUES (?, ?, ?, ?, ?)"_s);
     for (const KnowledgeChunk &chunk : chunks) {
         insert.bindValue(0, fileId);
         insert.bindValue(1, chunk.startLine);
         insert.bindValue(2, chunk.endLine);
         insert.bindValue(3, chunk.text);
+        insert.bindValue(4, chunk.page);
         if (!insert.exec())
             return rollback(insert);
     }

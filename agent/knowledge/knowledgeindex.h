@@ -29,14 +29,15 @@ struct KnowledgeHit
 {
     QString path; // absolute
     int startLine = 0;
-    int endLine = 0;
+    int endLine = 0; // of the page, for a PDF
     double bm25 = 0; // FTS5's bm25(), sign turned: higher is better; 0 when it shares no word
     QString text;
     std::optional<double> cosine; // with the query's vector, when the base has embeddings
     std::optional<double> fused;  // reciprocal rank fusion of the two rankings: what a hybrid search ranks by
+    int page = 0;                 // 1-based page of a PDF; 0 for other documents
 
     double score() const { return fused.value_or(bm25); }
-    // path, startLine, endLine, score, bm25, cosine?, fused?, text
+    // path, startLine, endLine, page (PDF), score, bm25, cosine?, fused?, text
     QJsonObject toJson() const;
     bool operator==(const KnowledgeHit &) const = default;
 };
@@ -85,7 +86,7 @@ struct KnowledgePendingChunk
     place with a notice; an index of another version, or one SQLite finds
     damaged, is rebuilt empty, with a notice saying so, for the indexer to fill.
 
-    Version 2 adds the passages' vectors (normalised float32 BLOBs, one per
+    Version 2 adds a passage's PDF page and the passages' vectors (normalised float32 BLOBs, one per
     passage, dropped with it) and records in its meta the embedding model and
     the vectors' dimensions, so a search with a query vector is hybrid: BM25
     and cosine rankings fused by reciprocal rank fusion (VectorSearch).

@@ -229,9 +229,14 @@ ToolResult KnowledgeSearchTool::resultFor(const KnowledgeSearchRecord &record)
         const RetrievedPassage &passage = record.hits.at(i);
         const KnowledgeHit &hit = passage.hit;
         // One pass: a path or passage holding "%5" stays as it is.
-        parts.append(tr("[%1] %2 (lines %3-%4, knowledge base %5, score %6)\n%7")
-                         .arg(QString::number(i + 1), hit.path, QString::number(hit.startLine),
-                              QString::number(hit.endLine), passage.base,
+        const QString where
+            = hit.page > 0
+                  ? tr("page %1, lines %2-%3")
+                        .arg(QString::number(hit.page), QString::number(hit.startLine),
+                             QString::number(hit.endLine))
+                  : tr("lines %1-%2").arg(QString::number(hit.startLine), QString::number(hit.endLine));
+        parts.append(tr("[%1] %2 (%3, knowledge base %4, score %5)\n%6")
+                         .arg(QString::number(i + 1), hit.path, where, passage.base,
                               QString::number(hit.score(), 'g', 4), hit.text));
     }
     result.content = parts.join(u"\n\n"_s);

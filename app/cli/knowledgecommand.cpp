@@ -351,7 +351,10 @@ int KnowledgeCommand::search(const QString &name, const QString &question, int t
     if (hits.isEmpty())
         *m_out << tr("No passage shares a word with the question.") << Qt::endl;
     for (const KnowledgeHit &hit : hits) {
-        *m_out << visibleControls(hit.path) << u':' << hit.startLine << u'-' << hit.endLine << u"  "_s
+        *m_out << visibleControls(hit.path) << u':';
+        if (hit.page > 0)
+            *m_out << tr("page %1:").arg(hit.page);
+        *m_out << hit.startLine << u'-' << hit.endLine << u"  "_s
                << (hit.fused ? tr("score %1 (BM25 %2, cosine %3)")
                                    .arg(hit.score(), 0, 'g', 4)
                                    .arg(hit.bm25, 0, 'g', 4)
