@@ -11,6 +11,7 @@ struct KnowledgeChunk
     int startLine = 0; // 1-based, inclusive; of the converted text for HTML
     int endLine = 0;
     QString text;
+    int page = 0; // 1-based page of a PDF (the lines are the page's); 0 for a document without pages
 
     bool operator==(const KnowledgeChunk &) const = default;
 };

@@ -1,6 +1,7 @@
 #include "agent/knowledge/knowledgeindex.h"
 
 #include "agent/knowledge/knowledgequery.h"
+#include "agent/knowledge/vectorsearch.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -9,7 +10,9 @@
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <algorithm>
 #include <atomic>
+#include <cstring>
 
 using namespace Qt::StringLiterals;
 
@@ -17,10 +20,17 @@ namespace Loopscope {
 
 QJsonObject KnowledgeHit::toJson() const
 {
-    return {
-        {u"path"_s, path},  {u"startLine"_s, startLine}, {u"endLine"_s, endLine},
-        {u"score"_s, bm25}, {u"bm25"_s, bm25},           {u"text"_s, text},
+    QJsonObject json{
+        {u"path"_s, path},     {u"startLine"_s, startLine}, {u"endLine"_s, endLine},
+        {u"score"_s, score()}, {u"bm25"_s, bm25},           {u"text"_s, text},
     };
+    if (page > 0)
+        json.insert(u"page"_s, page);
+    if (cosine)
+        json.insert(u"cosine"_s, *cosine);
+    if (fused)
+        json.insert(u"fused"_s, *fused);
+    return json;
 }
 
 static QString nextConnectionName()
@@ -108,6 +118,16 @@ bool KnowledgeIndex::prepareSchema()
     const int version = storedVersion(*m_database);
     if (version == SchemaVersion)
         return exec(u"PRAGMA synchronous=NORMAL"_s) && exec(u"PRAGMA foreign_keys=ON"_s);
+    if (version == 1) {
+        // Version 1 only lacks the vectors: what it holds stays, the passages are embedded later.
+        if (!upgradeFromVersion1())
+            return false;
+        m_notices.append(tr("The index '%1' was upgraded from schema version 1 to %2 (room for the passages' "
+                            "vectors and PDF pages); what it held is kept.")
+                             .arg(m_path)
+                             .arg(SchemaVersion));
+        return exec(u"PRAGMA synchronous=NORMAL"_s) && exec(u"PRAGMA foreign_keys=ON"_s);
+    }
     if (version != 0) {
         // Damaged, or written by another version: an index is derived data, so start it again.
         m_notices.append(version < 0 ? tr("The index '%1' was damaged; it has been rebuilt empty and is "
@@ -129,13 +149,38 @@ bool KnowledgeIndex::prepareSchema()
     return createSchema() && exec(u"PRAGMA synchronous=NORMAL"_s) && exec(u"PRAGMA foreign_keys=ON"_s);
 }
 
+// The passages' vectors, dropped with their passage (a trigger: it holds whatever the connection's pragmas).
+static const QStringList vectorStatements{
+    u"CREATE TABLE vectors(chunk_id INTEGER PRIMARY KEY, dimensions INTEGER NOT NULL, vector BLOB NOT NULL)"_s,
+    u"CREATE TRIGGER chunks_deleted_vectors AFTER DELETE ON chunks BEGIN "
+    "DELETE FROM vectors WHERE chunk_id = old.id; END"_s,
+};
+
+bool KnowledgeIndex::upgradeFromVersion1()
+{
+    if (!m_database->transaction())
+        return fail(tr("upgrading"), m_database->lastError().text());
+    const QStringList statements
+        = vectorStatements
+          + QStringList{u"ALTER TABLE chunks ADD COLUMN page INTEGER NOT NULL DEFAULT 0"_s,
+                        u"PRAGMA user_version=2"_s};
+    for (const QString &statement : statements) {
+        if (!exec(statement)) {
+            m_database->rollback();
+            return false;
+        }
+    }
+    return m_database->commit() || fail(tr("upgrading"), m_database->lastError().text());
+}
+
 bool KnowledgeIndex::createSchema()
 {
-    const QStringList statements{
+    const QStringList statements = QStringList{
         u"CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, "
         "modified INTEGER NOT NULL, hash BLOB NOT NULL)"_s,
         u"CREATE TABLE chunks(id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL REFERENCES files(id), "
-        "start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, text TEXT NOT NULL)"_s,
+        "start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, text TEXT NOT NULL, "
+        "page INTEGER NOT NULL DEFAULT 0)"_s,
         u"CREATE INDEX chunks_by_file ON chunks(file_id)"_s,
         // The passages' text is kept once, in chunks; the FTS5 table indexes it (external content).
         u"CREATE VIRTUAL TABLE chunk_text USING fts5(text, content='chunks', content_rowid='id', "
@@ -146,8 +191,7 @@ bool KnowledgeIndex::createSchema()
         "INSERT INTO chunk_text(chunk_text, rowid, text) VALUES ('delete', old.id, old.text); END"_s,
         u"CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL)"_s,
         u"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"_s,
-        u"PRAGMA user_version=%1"_s.arg(SchemaVersion),
-    };
+    } + vectorStatements + QStringList{u"PRAGMA user_version=%1"_s.arg(SchemaVersion)};
     if (!m_database->transaction())
         return fail(tr("creating"), m_database->lastError().text());
     for (const QString &statement : statements) {
@@ -159,14 +203,30 @@ bool KnowledgeIndex::createSchema()
     return m_database->commit() || fail(tr("creating"), m_database->lastError().text());
 }
 
-QList<KnowledgeHit> KnowledgeIndex::search(const QString &question, int topK)
+QList<KnowledgeHit> KnowledgeIndex::search(const QString &question, int topK, const Embedding &questionVector)
 {
     const QString match = KnowledgeQuery::matchExpression(question);
-    if (match.isEmpty() || topK <= 0)
+    if (topK <= 0)
         return {};
+    if (!questionVector.isEmpty()) {
+        const int dimensions = embeddingDimensions();
+        if (dimensions > 0 && dimensions != questionVector.size()) {
+            fail(tr("searching"), tr("the question's vector has %1 dimensions, the index's vectors %2")
+                                      .arg(questionVector.size())
+                                      .arg(dimensions));
+            return {};
+        }
+        if (dimensions > 0)
+            return hybridSearch(match, topK, questionVector);
+    }
+    return match.isEmpty() ? QList<KnowledgeHit>() : lexicalSearch(match, topK);
+}
+
+QList<KnowledgeHit> KnowledgeIndex::lexicalSearch(const QString &match, int topK)
+{
     QSqlQuery query(*m_database);
     query.setForwardOnly(true);
-    query.prepare(u"SELECT f.path, c.start_line, c.end_line, bm25(chunk_text), c.text "
+    query.prepare(u"SELECT f.path, c.start_line, c.end_line, bm25(chunk_text), c.text, c.page "
                   "FROM chunk_text JOIN chunks c ON c.id = chunk_text.rowid JOIN files f ON f.id = c.file_id "
                   "WHERE chunk_text MATCH ? ORDER BY bm25(chunk_text) LIMIT ?"_s);
     query.addBindValue(match);
@@ -177,8 +237,95 @@ QList<KnowledgeHit> KnowledgeIndex::search(const QString &question, int topK)
     }
     QList<KnowledgeHit> hits;
     while (query.next()) {
-        hits.append({query.value(0).toString(), query.value(1).toInt(), query.value(2).toInt(),
-                     -query.value(3).toDouble(), query.value(4).toString()});
+        KnowledgeHit hit;
+        hit.path = query.value(0).toString();
+        hit.startLine = query.value(1).toInt();
+        hit.endLine = query.value(2).toInt();
+        hit.bm25 = -query.value(3).toDouble();
+        hit.text = query.value(4).toString();
+        hit.page = query.value(5).toInt();
+        hits.append(hit);
+    }
+    return hits;
+}
+
+QList<KnowledgeHit> KnowledgeIndex::hybridSearch(const QString &match, int topK,
+                                                 const Embedding &questionVector)
+{
+    const int candidates = std::max(topK * 4, FusionCandidates);
+    QHash<qint64, double> bm25;
+    QList<qint64> lexical;
+    QSqlQuery query(*m_database);
+    query.setForwardOnly(true);
+    if (!match.isEmpty()) {
+        query.prepare(u"SELECT rowid, bm25(chunk_text) FROM chunk_text WHERE chunk_text MATCH ? "
+                      "ORDER BY bm25(chunk_text) LIMIT ?"_s);
+        query.addBindValue(match);
+        query.addBindValue(candidates);
+        if (!query.exec()) {
+            fail(tr("searching"), query.lastError().text());
+            return {};
+        }
+        while (query.next()) {
+            lexical.append(query.value(0).toLongLong());
+            bm25.insert(lexical.last(), -query.value(1).toDouble());
+        }
+    }
+    // Brute force, one row at a time, so memory holds one vector and the scores, not every vector.
+    const Embedding unit = VectorSearch::normalized(questionVector);
+    const qsizetype bytes = unit.size() * qsizetype(sizeof(float));
+    Embedding aligned(unit.size()); // a BLOB's bytes need not be aligned for floats
+    QList<VectorSearch::Scored> scored;
+    if (!query.exec(u"SELECT chunk_id, vector FROM vectors"_s)) {
+        fail(tr("searching"), query.lastError().text());
+        return {};
+    }
+    while (query.next()) {
+        const QByteArray blob = query.value(1).toByteArray();
+        if (blob.size() != bytes)
+            continue;
+        std::memcpy(aligned.data(), blob.constData(), size_t(bytes));
+        scored.append({query.value(0).toLongLong(),
+                       VectorSearch::dot(unit.constData(), aligned.constData(), unit.size())});
+    }
+    const qsizetype keep = std::min<qsizetype>(candidates, scored.size());
+    std::partial_sort(
+        scored.begin(), scored.begin() + keep, scored.end(),
+        [](const VectorSearch::Scored &a, const VectorSearch::Scored &b) { return a.score > b.score; });
+    QHash<qint64, double> cosine;
+    for (const VectorSearch::Scored &entry : std::as_const(scored))
+        cosine.insert(entry.id, entry.score);
+    scored.resize(keep);
+    QList<qint64> nearest;
+    for (const VectorSearch::Scored &entry : std::as_const(scored))
+        nearest.append(entry.id);
+
+    QList<VectorSearch::Scored> fused = VectorSearch::fuse({lexical, nearest});
+    if (fused.size() > topK)
+        fused.resize(topK);
+    QList<KnowledgeHit> hits;
+    query.prepare(u"SELECT f.path, c.start_line, c.end_line, c.text, c.page FROM chunks c "
+                  "JOIN files f ON f.id = c.file_id WHERE c.id = ?"_s);
+    for (const VectorSearch::Scored &entry : std::as_const(fused)) {
+        query.addBindValue(entry.id);
+        if (!query.exec()) {
+            fail(tr("searching"), query.lastError().text());
+            return {};
+        }
+        if (!query.next())
+            continue;
+        KnowledgeHit hit;
+        hit.path = query.value(0).toString();
+        hit.startLine = query.value(1).toInt();
+        hit.endLine = query.value(2).toInt();
+        hit.text = query.value(3).toString();
+        hit.page = query.value(4).toInt();
+        hit.bm25 = bm25.value(entry.id);
+        if (const auto found = cosine.constFind(entry.id); found != cosine.cend())
+            hit.cosine = *found;
+        hit.fused = entry.score;
+        hits.append(hit);
+        query.finish();
     }
     return hits;
 }
@@ -197,8 +344,112 @@ KnowledgeIndexStatus KnowledgeIndex::status()
         while (query.next())
             status.skipped.append({query.value(0).toString(), query.value(1).toString()});
     }
+    if (query.exec(u"SELECT count(*) FROM vectors"_s) && query.next())
+        status.embeddedChunks = query.value(0).toInt();
+    status.embeddingModel = embeddingModel();
     status.bytes = QFileInfo(m_path).size() + QFileInfo(m_path + u"-wal"_s).size();
     return status;
+}
+
+QString KnowledgeIndex::meta(const QString &key)
+{
+    QSqlQuery query(*m_database);
+    query.prepare(u"SELECT value FROM meta WHERE key = ?"_s);
+    query.addBindValue(key);
+    return query.exec() && query.next() ? query.value(0).toString() : QString();
+}
+
+QString KnowledgeIndex::embeddingModel()
+{
+    return meta(u"embeddingModel"_s);
+}
+
+int KnowledgeIndex::embeddingDimensions()
+{
+    return meta(u"embeddingDimensions"_s).toInt();
+}
+
+bool KnowledgeIndex::useEmbeddingModel(const QString &model, bool *dropped)
+{
+    *dropped = false;
+    if (embeddingModel() == model)
+        return true;
+    bool hadVectors = false;
+    const bool ok = inTransaction([&](QSqlQuery &query) {
+        if (!query.exec(u"SELECT count(*) FROM vectors"_s) || !query.next())
+            return false;
+        hadVectors = query.value(0).toInt() > 0;
+        if (!query.exec(u"DELETE FROM vectors"_s)
+            || !query.exec(u"DELETE FROM meta WHERE key = 'embeddingDimensions'"_s))
+            return false;
+        query.prepare(u"INSERT OR REPLACE INTO meta(key, value) VALUES ('embeddingModel', ?)"_s);
+        query.addBindValue(model);
+        return query.exec();
+    });
+    *dropped = ok && hadVectors;
+    return ok;
+}
+
+QList<KnowledgePendingChunk> KnowledgeIndex::chunksWithoutVectors(int limit)
+{
+    QList<KnowledgePendingChunk> chunks;
+    QSqlQuery query(*m_database);
+    query.setForwardOnly(true);
+    query.prepare(u"SELECT c.id, c.text FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id "
+                  "WHERE v.chunk_id IS NULL ORDER BY c.id LIMIT ?"_s);
+    query.addBindValue(limit);
+    if (!query.exec()) {
+        fail(tr("reading"), query.lastError().text());
+        return chunks;
+    }
+    while (query.next())
+        chunks.append({query.value(0).toLongLong(), query.value(1).toString()});
+    return chunks;
+}
+
+int KnowledgeIndex::countChunksWithoutVectors()
+{
+    QSqlQuery query(*m_database);
+    if (!query.exec(u"SELECT count(*) FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id "
+                    "WHERE v.chunk_id IS NULL"_s)
+        || !query.next()) {
+        fail(tr("reading"), query.lastError().text());
+        return 0;
+    }
+    return query.value(0).toInt();
+}
+
+bool KnowledgeIndex::storeVectors(const QList<std::pair<qint64, Embedding>> &vectors)
+{
+    int dimensions = embeddingDimensions();
+    for (const auto &[id, vector] : vectors) {
+        if (dimensions == 0)
+            dimensions = int(vector.size());
+        if (vector.isEmpty() || vector.size() != dimensions) {
+            m_lastError = tr("A vector of %1 dimensions cannot join the index '%2', whose vectors have %3 "
+                             "dimensions: nothing of this batch was stored.")
+                              .arg(vector.size())
+                              .arg(m_path)
+                              .arg(dimensions);
+            return false;
+        }
+    }
+    return inTransaction([&](QSqlQuery &query) {
+        query.prepare(u"INSERT OR REPLACE INTO meta(key, value) VALUES ('embeddingDimensions', ?)"_s);
+        query.addBindValue(QString::number(dimensions));
+        bool ok = query.exec();
+        // A passage dropped meanwhile gets no vector.
+        query.prepare(u"INSERT OR REPLACE INTO vectors(chunk_id, dimensions, vector) "
+                      "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ?)"_s);
+        for (qsizetype i = 0; ok && i < vectors.size(); ++i) {
+            query.bindValue(0, vectors[i].first);
+            query.bindValue(1, dimensions);
+            query.bindValue(2, VectorSearch::toBlob(VectorSearch::normalized(vectors[i].second)));
+            query.bindValue(3, vectors[i].first);
+            ok = query.exec();
+        }
+        return ok;
+    });
 }
 
 QHash<QString, KnowledgeFileRecord> KnowledgeIndex::files()
@@ -244,12 +495,13 @@ bool KnowledgeIndex::replaceFile(const QString &path, const KnowledgeFileRecord 
     const qint64 fileId = query.value(0).toLongLong();
     query.finish();
     QSqlQuery insert(*m_database);
-    insert.prepare(u"INSERT INTO chunks(file_id, start_line, end_line, text) VALUES (?, ?, ?, ?)"_s);
+    insert.prepare(u"INSERT INTO chunks(file_id, start_line, end_line, text, page) VALUES (?, ?, ?, ?, ?)"_s);
     for (const KnowledgeChunk &chunk : chunks) {
         insert.bindValue(0, fileId);
         insert.bindValue(1, chunk.startLine);
         insert.bindValue(2, chunk.endLine);
         insert.bindValue(3, chunk.text);
+        insert.bindValue(4, chunk.page);
         if (!insert.exec())
             return rollback(insert);
     }
@@ -268,43 +520,41 @@ bool KnowledgeIndex::touchFile(const QString &path, const KnowledgeFileRecord &r
 
 bool KnowledgeIndex::removeFile(const QString &path)
 {
-    if (!m_database->transaction())
-        return fail(tr("writing"), m_database->lastError().text());
-    QSqlQuery query(*m_database);
-    query.prepare(u"DELETE FROM chunks WHERE file_id = (SELECT id FROM files WHERE path = ?)"_s);
-    query.addBindValue(path);
-    bool ok = query.exec();
-    if (ok) {
+    return inTransaction([&path](QSqlQuery &query) {
+        query.prepare(u"DELETE FROM chunks WHERE file_id = (SELECT id FROM files WHERE path = ?)"_s);
+        query.addBindValue(path);
+        if (!query.exec())
+            return false;
         query.prepare(u"DELETE FROM files WHERE path = ?"_s);
         query.addBindValue(path);
-        ok = query.exec();
-    }
-    if (!ok) {
-        fail(tr("writing"), query.lastError().text());
-        m_database->rollback();
-        return false;
-    }
-    return m_database->commit() || fail(tr("writing"), m_database->lastError().text());
+        return query.exec();
+    });
 }
 
 bool KnowledgeIndex::finishRun(const QList<KnowledgeSkippedFile> &skipped, const QDateTime &when)
 {
+    return inTransaction([&](QSqlQuery &query) {
+        bool ok = query.exec(u"DELETE FROM skipped"_s);
+        query.prepare(u"INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)"_s);
+        for (qsizetype i = 0; ok && i < skipped.size(); ++i) {
+            query.bindValue(0, skipped[i].path);
+            query.bindValue(1, skipped[i].reason);
+            ok = query.exec();
+        }
+        if (!ok)
+            return false;
+        query.prepare(u"INSERT OR REPLACE INTO meta(key, value) VALUES ('lastIndexed', ?)"_s);
+        query.addBindValue(when.toString(Qt::ISODateWithMs));
+        return query.exec();
+    });
+}
+
+bool KnowledgeIndex::inTransaction(const std::function<bool(QSqlQuery &)> &body)
+{
     if (!m_database->transaction())
         return fail(tr("writing"), m_database->lastError().text());
     QSqlQuery query(*m_database);
-    bool ok = query.exec(u"DELETE FROM skipped"_s);
-    query.prepare(u"INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)"_s);
-    for (qsizetype i = 0; ok && i < skipped.size(); ++i) {
-        query.bindValue(0, skipped[i].path);
-        query.bindValue(1, skipped[i].reason);
-        ok = query.exec();
-    }
-    if (ok) {
-        query.prepare(u"INSERT OR REPLACE INTO meta(key, value) VALUES ('lastIndexed', ?)"_s);
-        query.addBindValue(when.toString(Qt::ISODateWithMs));
-        ok = query.exec();
-    }
-    if (!ok) {
+    if (!body(query)) {
         fail(tr("writing"), query.lastError().text());
         m_database->rollback();
         return false;

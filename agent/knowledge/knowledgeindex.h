@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/knowledge/embeddingsclient.h"
 #include "agent/knowledge/knowledgechunker.h"
 
 #include <QByteArray>
@@ -11,10 +12,14 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
+#include <optional>
+#include <utility>
 
 QT_BEGIN_NAMESPACE
 class QSqlDatabase;
+class QSqlQuery;
 QT_END_NAMESPACE
 
 namespace Loopscope {
@@ -24,11 +29,15 @@ struct KnowledgeHit
 {
     QString path; // absolute
     int startLine = 0;
-    int endLine = 0;
-    double bm25 = 0; // FTS5's bm25(), sign turned: higher is better
+    int endLine = 0; // of the page, for a PDF
+    double bm25 = 0; // FTS5's bm25(), sign turned: higher is better; 0 when it shares no word
     QString text;
+    std::optional<double> cosine; // with the query's vector, when the base has embeddings
+    std::optional<double> fused;  // reciprocal rank fusion of the two rankings: what a hybrid search ranks by
+    int page = 0;                 // 1-based page of a PDF; 0 for other documents
 
-    // path, startLine, endLine, score, bm25, text
+    double score() const { return fused.value_or(bm25); }
+    // path, startLine, endLine, page (PDF), score, bm25, cosine?, fused?, text
     QJsonObject toJson() const;
     bool operator==(const KnowledgeHit &) const = default;
 };
@@ -55,6 +64,16 @@ struct KnowledgeIndexStatus
     qint64 bytes = 0;      // the database with its write-ahead log
     QDateTime lastIndexed; // invalid before the first complete run
     QList<KnowledgeSkippedFile> skipped;
+    QString embeddingModel; // the model of the vectors held; empty for a lexical index
+    int embeddedChunks = 0; // passages with a vector
+};
+
+// A passage waiting for its vector.
+struct KnowledgePendingChunk
+{
+    qint64 id = 0;
+    QString text;
+    bool operator==(const KnowledgePendingChunk &) const = default;
 };
 
 /*!
@@ -63,8 +82,14 @@ struct KnowledgeIndexStatus
     It runs in WAL mode, so searches read while an indexer writes, and every
     file's change is one transaction, so a process killed while indexing leaves
     the index as it was after the last whole file. The schema carries a version
-    (PRAGMA user_version); an index of another version, or one SQLite finds
+    (PRAGMA user_version): a version 1 index (before embeddings) is upgraded in
+    place with a notice; an index of another version, or one SQLite finds
     damaged, is rebuilt empty, with a notice saying so, for the indexer to fill.
+
+    Version 2 adds a passage's PDF page and the passages' vectors (normalised float32 BLOBs, one per
+    passage, dropped with it) and records in its meta the embedding model and
+    the vectors' dimensions, so a search with a query vector is hybrid: BM25
+    and cosine rankings fused by reciprocal rank fusion (VectorSearch).
 
     A connection belongs to the thread that opened it: open one per thread.
 */
@@ -73,7 +98,9 @@ class KnowledgeIndex final
     Q_DECLARE_TR_FUNCTIONS(Loopscope::KnowledgeIndex)
 
 public:
-    static constexpr int SchemaVersion = 1;
+    static constexpr int SchemaVersion = 2;
+    // How many passages each ranking of a hybrid search offers to the fusion, at least.
+    static constexpr int FusionCandidates = 50;
 
     ~KnowledgeIndex();
     KnowledgeIndex(const KnowledgeIndex &) = delete;
@@ -90,8 +117,23 @@ public:
     QString lastError() const { return m_lastError; }
 
     // The best passages for a question (KnowledgeQuery), at most topK; empty when no word matches.
-    QList<KnowledgeHit> search(const QString &question, int topK);
+    // With the question's vector (of the index's embedding model) and vectors in the index: the BM25 and
+    // cosine rankings fused, so a passage that shares no word with the question can still be found.
+    QList<KnowledgeHit> search(const QString &question, int topK, const Embedding &questionVector = {});
     KnowledgeIndexStatus status();
+
+    // Embeddings. The model the vectors come from, and their dimensions (0 before the first vector).
+    QString embeddingModel();
+    int embeddingDimensions();
+    // Makes model the one of the index; a different one drops every vector (*dropped is then true):
+    // vectors of two models cannot be compared.
+    bool useEmbeddingModel(const QString &model, bool *dropped);
+    // The first passages without a vector, at most limit, and how many there are in all.
+    QList<KnowledgePendingChunk> chunksWithoutVectors(int limit);
+    int countChunksWithoutVectors();
+    // Stores the vectors (normalised) in one transaction; all must have the index's dimensions (the first
+    // vectors set them), else nothing is stored and lastError() says why.
+    bool storeVectors(const QList<std::pair<qint64, Embedding>> &vectors);
 
     // Writing, for the indexer.
     QHash<QString, KnowledgeFileRecord> files();
@@ -105,7 +147,13 @@ private:
     KnowledgeIndex(QString path, QString connectionName);
     bool prepareSchema();
     bool createSchema();
+    bool upgradeFromVersion1();
+    QString meta(const QString &key);
+    QList<KnowledgeHit> lexicalSearch(const QString &match, int topK);
+    QList<KnowledgeHit> hybridSearch(const QString &match, int topK, const Embedding &questionVector);
     bool exec(const QString &statement);
+    // Runs body in one transaction: committed when it returns true, else rolled back, lastError() saying why.
+    bool inTransaction(const std::function<bool(QSqlQuery &)> &body);
     bool fail(const QString &what, const QString &why);
 
     QString m_path;

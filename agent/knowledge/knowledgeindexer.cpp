@@ -11,6 +11,10 @@
 #include <QLockFile>
 #include <QSet>
 
+#include <poppler-qt6.h>
+
+#include <memory>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -53,7 +57,42 @@ bool isHtml(const QString &suffix)
     return suffix == u"html"_s || suffix == u"htm"_s || suffix == u"xhtml"_s;
 }
 
+bool isPdf(const QString &suffix)
+{
+    return suffix == u"pdf"_s;
+}
+
 } // namespace
+
+std::optional<QList<KnowledgeChunk>> KnowledgeIndexer::pdfChunks(const QByteArray &data, QString *why) const
+{
+    const std::unique_ptr<Poppler::Document> document = Poppler::Document::loadFromData(data);
+    if (!document) {
+        *why = tr("not a PDF that can be read (corrupt?)");
+        return std::nullopt;
+    }
+    if (document->isLocked()) {
+        *why = tr("the PDF is password-protected");
+        return std::nullopt;
+    }
+    QList<KnowledgeChunk> chunks;
+    bool anyText = false;
+    for (int index = 0; index < document->numPages(); ++index) {
+        const std::unique_ptr<Poppler::Page> page = document->page(index);
+        const QString text = page ? page->text(QRectF()) : QString();
+        anyText = anyText || !text.trimmed().isEmpty();
+        // Each page is chunked alone, so a passage never spans two pages and its lines are the page's.
+        for (KnowledgeChunk chunk : m_chunker.chunk(text, KnowledgeChunker::Kind::PlainText)) {
+            chunk.page = index + 1;
+            chunks.append(chunk);
+        }
+    }
+    if (!anyText) {
+        *why = tr("the PDF has no text layer (a scan?)");
+        return std::nullopt;
+    }
+    return chunks;
+}
 
 KnowledgeIndexer::KnowledgeIndexer(KnowledgeChunker chunker)
     : m_chunker(std::move(chunker))
@@ -97,6 +136,8 @@ KnowledgeIndexReport KnowledgeIndexer::run(const KnowledgeBaseDefinition &base, 
         }
         const QString &path = found[i];
         const QFileInfo info(path);
+        const QString suffix = info.suffix().toLower();
+        const bool pdf = isPdf(suffix);
         const KnowledgeFileRecord stat{info.size(), info.lastModified().toMSecsSinceEpoch(), {}};
         const auto previous = known.find(path);
         const bool wasIndexed = previous != known.end();
@@ -107,17 +148,15 @@ KnowledgeIndexReport KnowledgeIndexer::run(const KnowledgeBaseDefinition &base, 
         };
         if (wasIndexed && previous->size == stat.size && previous->modified == stat.modified) {
             ++report.filesUnchanged;
-        } else if (info.suffix().compare(u"pdf"_s, Qt::CaseInsensitive) == 0) {
-            skip(tr("PDF files are not indexed yet"));
-        } else if (stat.size > MaxFileBytes) {
-            skip(tr("larger than %1").arg(locale.formattedDataSize(MaxFileBytes)));
+        } else if (const qint64 most = pdf ? MaxPdfBytes : MaxFileBytes; stat.size > most) {
+            skip(tr("larger than %1").arg(locale.formattedDataSize(most)));
         } else if (QFile file(path); !file.open(QIODevice::ReadOnly)) {
             skip(tr("cannot be read: %1").arg(file.errorString()));
         } else {
             const QByteArray data = file.readAll();
             KnowledgeFileRecord record = stat;
             record.hash = QCryptographicHash::hash(data, QCryptographicHash::Sha1);
-            if (data.left(BinaryProbeBytes).contains('\0')) {
+            if (!pdf && data.left(BinaryProbeBytes).contains('\0')) {
                 skip(tr("binary (it contains NUL bytes)"));
             } else if (wasIndexed && previous->hash == record.hash) {
                 if (index->touchFile(path, record))
@@ -125,19 +164,26 @@ KnowledgeIndexReport KnowledgeIndexer::run(const KnowledgeBaseDefinition &base, 
                 else
                     report.errors.append(index->lastError());
             } else {
-                const QString suffix = info.suffix().toLower();
-                QString text = QString::fromUtf8(data);
-                auto kind = KnowledgeChunker::Kind::PlainText;
-                if (isHtml(suffix)) {
-                    text = HtmlText::toText(text, QUrl::fromLocalFile(path));
-                    kind = KnowledgeChunker::Kind::Markdown;
-                } else if (isMarkdown(suffix)) {
-                    kind = KnowledgeChunker::Kind::Markdown;
+                std::optional<QList<KnowledgeChunk>> chunks;
+                QString why;
+                if (pdf) {
+                    chunks = pdfChunks(data, &why);
+                } else {
+                    QString text = QString::fromUtf8(data);
+                    auto kind = KnowledgeChunker::Kind::PlainText;
+                    if (isHtml(suffix)) {
+                        text = HtmlText::toText(text, QUrl::fromLocalFile(path));
+                        kind = KnowledgeChunker::Kind::Markdown;
+                    } else if (isMarkdown(suffix)) {
+                        kind = KnowledgeChunker::Kind::Markdown;
+                    }
+                    chunks = m_chunker.chunk(text, kind);
                 }
-                const QList<KnowledgeChunk> chunks = m_chunker.chunk(text, kind);
-                if (index->replaceFile(path, record, chunks)) {
+                if (!chunks) {
+                    skip(why);
+                } else if (index->replaceFile(path, record, *chunks)) {
                     ++report.filesIndexed;
-                    report.chunksWritten += int(chunks.size());
+                    report.chunksWritten += int(chunks->size());
                 } else {
                     report.errors.append(index->lastError());
                 }

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 
 namespace Loopscope {
 
@@ -32,7 +33,8 @@ struct KnowledgeIndexReport
     the thread that calls it (a worker: it reads files and writes SQLite). It
     is incremental: a file whose size and modification time are those indexed
     is skipped unread; one whose content hash is also unchanged is only
-    touched; a changed file is chunked again, a deleted one dropped. Binary,
+    touched; a changed file is chunked again, a deleted one dropped. A PDF's
+    text layer is read (Poppler) page by page, each passage keeping its page. Binary,
     oversized and unreadable files are skipped and listed; a listed folder
     that is gone keeps what was indexed from it and is reported. One writer:
     a second indexer of the same base stops with a message.
@@ -43,6 +45,7 @@ class KnowledgeIndexer final
 
 public:
     static constexpr qint64 MaxFileBytes = 8 * 1024 * 1024;
+    static constexpr qint64 MaxPdfBytes = 64 * 1024 * 1024; // a PDF's text is a small part of its bytes
     static constexpr qint64 BinaryProbeBytes = 8 * 1024;
 
     // done of total files looked at; path is the one just done.
@@ -54,6 +57,9 @@ public:
                              const Progress &progress = {}, const std::atomic<bool> *cancel = nullptr) const;
 
 private:
+    // A PDF's text layer, each page chunked alone, its passages carrying the page; nullopt with *why.
+    std::optional<QList<KnowledgeChunk>> pdfChunks(const QByteArray &data, QString *why) const;
+
     KnowledgeChunker m_chunker;
 };
 

@@ -19,7 +19,16 @@ namespace Loopscope {
 
 QJsonObject KnowledgeBaseDefinition::toJson() const
 {
-    return {{u"name"_s, name}, {u"paths"_s, QJsonArray::fromStringList(paths)}};
+    QJsonObject object{{u"name"_s, name}, {u"paths"_s, QJsonArray::fromStringList(paths)}};
+    if (embedding.isSet()) {
+        QJsonObject source{{u"provider"_s, providerKindName(embedding.kind)}, {u"model"_s, embedding.model}};
+        if (!embedding.baseUrl.isEmpty())
+            source.insert(u"baseUrl"_s, embedding.baseUrl.toString());
+        if (!embedding.apiKeyEnv.isEmpty())
+            source.insert(u"apiKeyEnv"_s, embedding.apiKeyEnv);
+        object.insert(u"embedding"_s, source);
+    }
+    return object;
 }
 
 std::optional<KnowledgeBaseDefinition> KnowledgeBaseDefinition::fromJson(const QJsonObject &object)
@@ -32,6 +41,16 @@ std::optional<KnowledgeBaseDefinition> KnowledgeBaseDefinition::fromJson(const Q
         if (!path.isString())
             return std::nullopt;
         definition.paths.append(path.toString());
+    }
+    if (const QJsonValue value = object.value(u"embedding"_s); !value.isUndefined()) {
+        const QJsonObject source = value.toObject();
+        const auto kind = providerKindFromName(source.value(u"provider"_s).toString());
+        definition.embedding.model = source.value(u"model"_s).toString();
+        if (!kind || definition.embedding.model.isEmpty())
+            return std::nullopt;
+        definition.embedding.kind = *kind;
+        definition.embedding.baseUrl = QUrl(source.value(u"baseUrl"_s).toString());
+        definition.embedding.apiKeyEnv = source.value(u"apiKeyEnv"_s).toString();
     }
     return definition;
 }
@@ -95,7 +114,7 @@ QString KnowledgeLibrary::add(const KnowledgeBaseDefinition &definition)
         return tr("A knowledge base needs at least one folder or file.");
     if (QFile::exists(definitionPath(definition.name)))
         return tr("There already is a knowledge base named '%1'.").arg(definition.name);
-    KnowledgeBaseDefinition absolute{definition.name, {}};
+    KnowledgeBaseDefinition absolute{definition.name, {}, definition.embedding};
     for (const QString &path : definition.paths) {
         const QString cleaned = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
         if (!absolute.paths.contains(cleaned))

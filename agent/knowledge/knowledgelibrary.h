@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/providers/providerkind.h"
+
 #include <QCoreApplication>
 #include <QJsonObject>
 #include <QList>
@@ -10,11 +12,25 @@
 
 namespace Loopscope {
 
-// What the user said a knowledge base is: its name and its folders and files.
+// Where a base's embeddings come from: the provider and model, never the key (only the variable holding it).
+struct KnowledgeEmbeddingSource
+{
+    ProviderKind kind = ProviderKind::OpenAi;
+    QUrl baseUrl; // empty: the provider's default
+    QString model;
+    QString apiKeyEnv; // empty: the provider runs without a key (Ollama)
+
+    bool isSet() const { return !model.isEmpty(); }
+    bool operator==(const KnowledgeEmbeddingSource &) const = default;
+};
+
+// What the user said a knowledge base is: its name, its folders and files, and where its embeddings come
+// from (none: the base is searched by its words only).
 struct KnowledgeBaseDefinition
 {
     QString name;
     QStringList paths; // absolute, cleaned
+    KnowledgeEmbeddingSource embedding;
 
     QJsonObject toJson() const;
     static std::optional<KnowledgeBaseDefinition> fromJson(const QJsonObject &object);

@@ -1,12 +1,17 @@
 #pragma once
 
+#include "agent/knowledge/embeddingsclient.h"
+
 #include <QCoreApplication>
 #include <QStringList>
 #include <QTextStream>
 
+#include <optional>
+
 namespace Loopscope {
 struct KnowledgeIndexReport;
-}
+struct KnowledgeBaseDefinition;
+} // namespace Loopscope
 
 namespace Loopscope::Cli {
 
@@ -15,7 +20,10 @@ namespace Loopscope::Cli {
     without a window. add defines a base and indexes it at once; index brings
     it up to date (incrementally, progress on stderr); search prints the best
     passages for a question, as text or (--json) as an array of hits, best
-    first, for a script to check what the agent would find.
+    first, for a script to check what the agent would find. A base added with
+    --embedding-model (and run's provider options) is embedded after its
+    passages are written, and searched hybrid; the waits on the endpoint run
+    on the application's event loop.
 */
 class KnowledgeCommand final
 {
@@ -36,8 +44,14 @@ public:
     // arguments: as for QCommandLineParser, starting with the program name and "knowledge".
     int exec(const QStringList &arguments);
 
+    // Where a base's embeddings come from, its key read from the environment variable it names;
+    // nullopt for a lexical base, or with *error when the key is missing.
+    static std::optional<EmbeddingsEndpoint> embeddingsEndpoint(const KnowledgeBaseDefinition &base,
+                                                                QString *error);
+
 private:
     int index(const QString &name);
+    int embed(const KnowledgeBaseDefinition &base);
     int list();
     int search(const QString &name, const QString &question, int topK, bool json);
     void printError(const QString &message);

@@ -18,6 +18,7 @@
 #include "app/cli/contextoptions.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/jsonlineswriter.h"
+#include "app/cli/knowledgecommand.h"
 #include "app/cli/limitoptions.h"
 #include "app/cli/mcpserveroptions.h"
 #include "app/cli/terminaltext.h"
@@ -333,7 +334,8 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     options.setup.fetchPrivate = parser.isSet(fetchPrivate);
     const KnowledgeLibrary library;
     for (const QString &name : parser.values(knowledge)) {
-        if (!library.base(name)) {
+        const auto base = library.base(name);
+        if (!base) {
             printError(
                 RunCommand::tr("there is no knowledge base named \"%1\" (see loopscope knowledge list)")
                     .arg(name));
@@ -342,8 +344,16 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         const bool attached
             = std::any_of(options.setup.knowledge.cbegin(), options.setup.knowledge.cend(),
                           [&name](const AttachedKnowledgeBase &base) { return base.name == name; });
+        QString keyError;
+        const std::optional<EmbeddingsEndpoint> embedding
+            = KnowledgeCommand::embeddingsEndpoint(*base, &keyError);
+        if (!keyError.isEmpty()) {
+            printError(keyError);
+            return BadUsage;
+        }
         if (!attached)
-            options.setup.knowledge.append({name, library.databasePath(name)});
+            options.setup.knowledge.append(
+                {name, library.databasePath(name), embedding.value_or(EmbeddingsEndpoint{})});
     }
     options.eventsPath = parser.value(events);
     options.traceOutPath = parser.value(traceOut);

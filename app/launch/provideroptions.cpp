@@ -8,7 +8,7 @@ using namespace Qt::StringLiterals;
 
 namespace Loopscope::Launch {
 
-ProviderOptions::ProviderOptions()
+ProviderOptions::ProviderOptions(bool withModel)
     : m_provider(
         u"provider"_s,
         tr("Wire protocol: openai (also Ollama /v1, llama.cpp, vLLM, LM Studio, OpenRouter), anthropic, "
@@ -25,16 +25,20 @@ ProviderOptions::ProviderOptions()
           tr("The environment variable holding the API key. Default: OPENAI_API_KEY, ANTHROPIC_API_KEY or "
              "GEMINI_API_KEY (Ollama needs none)."),
           u"var"_s)
+    , m_withModel(withModel)
 {}
 
 void ProviderOptions::addTo(QCommandLineParser &parser) const
 {
-    parser.addOptions({m_provider, m_baseUrl, m_model, m_apiKeyEnv});
+    if (m_withModel)
+        parser.addOptions({m_provider, m_baseUrl, m_model, m_apiKeyEnv});
+    else
+        parser.addOptions({m_provider, m_baseUrl, m_apiKeyEnv});
 }
 
 bool ProviderOptions::isAnySet(const QCommandLineParser &parser) const
 {
-    return parser.isSet(m_provider) || parser.isSet(m_baseUrl) || parser.isSet(m_model)
+    return parser.isSet(m_provider) || parser.isSet(m_baseUrl) || (m_withModel && parser.isSet(m_model))
            || parser.isSet(m_apiKeyEnv);
 }
 
@@ -44,7 +48,8 @@ ProviderOptions::Choice ProviderOptions::choice(const QCommandLineParser &parser
     choice.kind = parser.value(m_provider);
     if (parser.isSet(m_baseUrl))
         choice.baseUrl = parser.value(m_baseUrl);
-    choice.model = parser.value(m_model);
+    if (m_withModel)
+        choice.model = parser.value(m_model);
     if (parser.isSet(m_apiKeyEnv))
         choice.apiKeyEnv = parser.value(m_apiKeyEnv);
     return choice;

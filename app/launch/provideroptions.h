@@ -23,7 +23,9 @@ class ProviderOptions final
     Q_DECLARE_TR_FUNCTIONS(ProviderOptions)
 
 public:
-    ProviderOptions();
+    // withModel false: no --model, for a command that names its model in an option of its own
+    // (knowledge add's --embedding-model).
+    explicit ProviderOptions(bool withModel = true);
 
     void addTo(QCommandLineParser &parser) const;
     bool isAnySet(const QCommandLineParser &parser) const;
@@ -50,6 +52,7 @@ private:
     QCommandLineOption m_baseUrl;
     QCommandLineOption m_model;
     QCommandLineOption m_apiKeyEnv;
+    bool m_withModel = true;
 };
 
 } // namespace Loopscope::Launch

@@ -85,7 +85,8 @@ _loopscope()
             fi ;;
         knowledge)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--top-k --json -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--top-k --json --embedding-model --provider --base-url --api-key-env
+                    -h --help" -- "$cur"))
             elif [[ $cword -eq 2 ]]; then
                 COMPREPLY=($(compgen -W "add index list remove search" -- "$cur"))
             elif [[ ${words[2]} == add && $cword -gt 3 ]]; then

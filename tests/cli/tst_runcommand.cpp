@@ -1,8 +1,10 @@
 #include "agent/trace/trace.h"
 #include "agent/transcript/transcript.h"
+#include "tests/support/fakeembeddings.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/headlessprocess.h"
 #include "tests/support/processtable.h"
+#include "tests/support/testfiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -1325,6 +1327,55 @@ private slots:
         QVERIFY2(seen.contains(u"approved by the finance lead"_s), qPrintable(seen));
         QVERIFY2(seen.contains(u"lines 1-4"_s), qPrintable(seen));
         QVERIFY2(!seen.contains(u"Lunch"_s), qPrintable(seen));
+    }
+
+    void aBaseWithEmbeddingsFindsAPassageByMeaningAndTheTraceSaysWithWhichModel()
+    {
+        const QString dataHome = m_dir.filePath(u"embedded-data"_s);
+        const QString docs = m_dir.filePath(u"embedded-docs"_s);
+        QVERIFY(Testing::writeFile(docs + u"/garage.md"_s, "# Garage\n\nThe automobile needs new tyres.\n"));
+        QVERIFY(Testing::writeFile(docs + u"/canteen.md"_s, "# Canteen\n\nLunch is served at noon.\n"));
+        // One server for both: the chat and, under /v1/embeddings, vectors that carry meaning.
+        const FakeHttpServer::Handler embeddings
+            = Testing::embeddingsHandler(ProviderKind::OpenAi, Testing::conceptVector);
+        m_server.setHandler([&embeddings](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (request.path.endsWith("/embeddings"))
+                return embeddings(request, exchange);
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            if (messages.last().toObject().value(u"role"_s).toString() == u"user")
+                stream(exchange, toolCallStream(u"knowledge_search"_s, u"{\"query\":\"my car\"}"_s));
+            else
+                stream(exchange, textStream(u"New tyres."_s));
+        });
+        const Run added = loopscopeWithData(dataHome).run(
+            {u"knowledge"_s, u"add"_s, u"cars"_s, docs, u"--embedding-model"_s, u"concepts"_s,
+             u"--base-url"_s, m_server.baseUrl().toString() + u"/v1"_s, u"--api-key-env"_s,
+             u"LOOPSCOPE_TEST_KEY"_s},
+            TimeoutMs);
+        QVERIFY2(added.exitCode == 0, added.err.constData());
+        QVERIFY2(added.out.contains("passages embedded 2"), added.out.constData());
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const QString tracePath = m_dir.filePath(u"embedded-trace.json"_s);
+        const Run result = loopscopeWithData(dataHome).run(baseArguments() << u"--knowledge"_s << u"cars"_s
+                                                                           << u"--trace-out"_s << tracePath
+                                                                           << u"What does my car need?"_s,
+                                                           TimeoutMs);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(result.out, "New tyres.\n"_ba);
+        // A chat request, the question's embedding, the chat request with the hits.
+        QCOMPARE(m_server.requests().size(), requestsBefore + 3);
+        const QJsonArray messages = m_server.requests().constLast().json().value(u"messages"_s).toArray();
+        const QString seen = messages.last().toObject().value(u"content"_s).toString();
+        // "car" is in no document: the garage is found by meaning.
+        QVERIFY2(seen.contains(u"garage.md"_s), qPrintable(seen));
+        QFile trace(tracePath);
+        QVERIFY(trace.open(QIODevice::ReadOnly));
+        const QByteArray traceJson = trace.readAll();
+        QVERIFY(traceJson.contains("\"embeddingModel\": \"concepts\""));
+        QVERIFY(traceJson.contains("\"cosine\""));
+        QVERIFY(!traceJson.contains(apiKey.toUtf8()));
     }
 
     void anUnknownKnowledgeBaseExitsTwoBeforeAnyRequest()

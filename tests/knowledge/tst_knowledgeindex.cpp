@@ -3,6 +3,7 @@
 #include "agent/knowledge/knowledgelibrary.h"
 
 #include "tests/support/testfiles.h"
+#include "tests/support/testpdf.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -251,7 +252,7 @@ private slots:
         QCOMPARE(pathsOf(search(u"pasta"_s)), QStringList{u"pasta.txt"_s});
     }
 
-    void binaryOversizedAndPdfFilesAreSkippedAndListed()
+    void binaryOversizedAndUnreadablePdfFilesAreSkippedAndListed()
     {
         QVERIFY(writeFile(doc(u"image.png"_s), QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR proxy", 22)));
         QVERIFY(writeFile(doc(u"huge.log"_s), QByteArray(KnowledgeIndexer::MaxFileBytes + 1, 'a')));
@@ -264,6 +265,30 @@ private slots:
             QVERIFY(!file.reason.isEmpty());
         QCOMPARE(openIndex()->status().skipped, report.skipped);
         QCOMPARE(pathsOf(search(u"proxy"_s)), QStringList{u"network.md"_s});
+    }
+
+    void aPdfIsSearchedByItsTextAndEachPassageKeepsItsPage()
+    {
+        QVERIFY(writeFile(
+            doc(u"manual.pdf"_s),
+            Testing::pdfWithPages({u"Installing the widget"_s, u"Calibrating the flux capacitor"_s})));
+        QVERIFY(writeFile(doc(u"scan.pdf"_s), Testing::pdfWithPages({QString()})));
+        const KnowledgeIndexReport report = KnowledgeIndexer().run(m_base, m_database);
+        QCOMPARE(report.errors, QStringList());
+        QCOMPARE(report.filesIndexed, 4);
+        QCOMPARE(pathsOf(report.skipped), QStringList{u"scan.pdf"_s});
+        QVERIFY2(report.skipped.first().reason.contains(u"no text layer"_s),
+                 qPrintable(report.skipped.first().reason));
+
+        const QList<KnowledgeHit> hits = search(u"flux capacitor"_s);
+        QCOMPARE(pathsOf(hits), QStringList{u"manual.pdf"_s});
+        QCOMPARE(hits.first().page, 2);
+        QCOMPARE(hits.first().startLine, 1);
+        QVERIFY(hits.first().text.contains(u"Calibrating"_s));
+        QCOMPARE(hits.first().toJson().value(u"page"_s).toInt(), 2);
+        QCOMPARE(search(u"widget"_s).first().page, 1);
+        // A text file's hit has no page.
+        QVERIFY(!search(u"pasta"_s).first().toJson().contains(u"page"_s));
     }
 
     void aFileThatTurnsBinaryLeavesTheIndex()

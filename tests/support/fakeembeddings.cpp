@@ -2,10 +2,34 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
 
 namespace Loopscope::Testing {
+
+QList<float> conceptVector(const QString &text)
+{
+    static const QList<QStringList> concepts{
+        {u"car"_s, u"cars"_s, u"automobile"_s, u"vehicle"_s, u"motor"_s, u"engine"_s, u"tyres"_s,
+         u"driving"_s},
+        {u"cook"_s, u"cooking"_s, u"recipe"_s, u"pasta"_s, u"kitchen"_s, u"boil"_s, u"bake"_s, u"oven"_s},
+        {u"money"_s, u"refund"_s, u"payment"_s, u"invoice"_s, u"price"_s, u"paid"_s},
+        {u"network"_s, u"proxy"_s, u"server"_s, u"router"_s, u"internet"_s},
+        {u"weather"_s, u"rain"_s, u"sunny"_s, u"forecast"_s},
+    };
+    static const QRegularExpression word(u"\\w+"_s);
+    QList<float> vector(ConceptDimensions, 0.0f);
+    vector.last() = 0.05f;
+    for (auto it = word.globalMatch(text.toLower()); it.hasNext();) {
+        const QString found = it.next().captured();
+        for (qsizetype i = 0; i < concepts.size(); ++i) {
+            if (concepts.at(i).contains(found))
+                vector[i] += 1.0f;
+        }
+    }
+    return vector;
+}
 
 QStringList embeddingsInputs(ProviderKind kind, const QJsonObject &body)
 {

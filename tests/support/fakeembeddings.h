@@ -12,6 +12,13 @@ namespace Loopscope::Testing {
 
 using VectorOf = std::function<QList<float>(const QString &text)>;
 
+// A vector that carries meaning, as a real embedding model's does, without a model: one dimension per
+// concept (vehicles, cooking, money, networks, weather), counting the words of the text that belong to it,
+// and a last, small dimension so that no vector is zero. "car" and "automobile" share no letters but are
+// close; "car" and "pasta" are far apart. ConceptDimensions long.
+inline constexpr int ConceptDimensions = 6;
+QList<float> conceptVector(const QString &text);
+
 // The texts an embeddings request in \a kind's wire format asks for: OpenAI's and Ollama's "input",
 // Gemini's requests' parts.
 QStringList embeddingsInputs(ProviderKind kind, const QJsonObject &body);
