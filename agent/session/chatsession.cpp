@@ -404,8 +404,11 @@ void ChatSession::startQueuedTurn()
         return;
     m_queuedStartPosted = true;
     QTimer::singleShot(0, this, [this] {
-        if (m_queuedText)
-            startTurn(*m_queuedText, std::exchange(m_queuedAttachments, {}));
+        if (m_queuedText) {
+            // A copy: startTurn() forgets the queued text before the agent reads it.
+            const QString text = *m_queuedText;
+            startTurn(text, std::exchange(m_queuedAttachments, {}));
+        }
     });
 }
 
