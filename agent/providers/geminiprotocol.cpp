@@ -544,4 +544,24 @@ std::variant<ModelListPage, QString> GeminiProtocol::decodeModelList(const QJson
     return page;
 }
 
+std::optional<HttpCall> GeminiProtocol::encodeModelInfo(const ProviderEndpoint &endpoint,
+                                                        const QString &model) const
+{
+    HttpCall call;
+    call.url = QUrl(apiRoot(endpoint.baseUrl) + modelResource(model));
+    if (!endpoint.apiKey.isEmpty())
+        call.headers.append({"x-goog-api-key"_ba, endpoint.apiKey.toUtf8()});
+    return call;
+}
+
+ModelContextInfo GeminiProtocol::decodeModelInfo(const QJsonObject &body) const
+{
+    // inputTokenLimit is what a request may hold; the answer has a limit of its own.
+    ModelContextInfo info;
+    const QJsonValue limit = body.value(u"inputTokenLimit"_s);
+    if (limit.isDouble() && limit.toInteger() > 0)
+        info.contextLength = limit.toInteger();
+    return info;
+}
+
 } // namespace Loopscope

@@ -32,6 +32,9 @@ public:
     HttpCall encodeModelList(const ProviderEndpoint &endpoint, const QString &pageToken) const override;
     std::variant<ModelListPage, QString> decodeModelList(const QJsonObject &body) const override;
     QString errorMessage(const QByteArray &body) const override;
+    std::optional<HttpCall> encodeModelInfo(const ProviderEndpoint &endpoint,
+                                            const QString &model) const override;
+    ModelContextInfo decodeModelInfo(const QJsonObject &body) const override;
 
     static QJsonArray encodeContents(const QList<Message> &messages);
     static QJsonArray encodeTools(const QList<ToolSchema> &tools);

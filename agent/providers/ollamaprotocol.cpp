@@ -389,4 +389,46 @@ std::variant<ModelListPage, QString> OllamaProtocol::decodeModelList(const QJson
     return page;
 }
 
+std::optional<HttpCall> OllamaProtocol::encodeModelInfo(const ProviderEndpoint &endpoint,
+                                                        const QString &model) const
+{
+    HttpCall call;
+    const QUrl base = endpoint.baseUrl.isEmpty() ? QUrl(defaultBaseUrl.toString()) : endpoint.baseUrl;
+    call.url = QUrl(joinUrl(base, u"/api/show"_s));
+    if (!endpoint.apiKey.isEmpty())
+        call.headers.append({"Authorization"_ba, "Bearer "_ba + endpoint.apiKey.toUtf8()});
+    call.body = QJsonObject{{u"model"_s, model}};
+    return call;
+}
+
+ModelContextInfo OllamaProtocol::decodeModelInfo(const QJsonObject &body) const
+{
+    ModelContextInfo info;
+    // The GGUF metadata names the length after the architecture: "llama.context_length".
+    const QJsonObject modelInfo = body.value(u"model_info"_s).toObject();
+    const QString architecture = modelInfo.value(u"general.architecture"_s).toString();
+    QJsonValue length = modelInfo.value(architecture + u".context_length"_s);
+    if (!length.isDouble()) {
+        for (auto it = modelInfo.constBegin(); it != modelInfo.constEnd(); ++it) {
+            if (it.key().endsWith(u".context_length")) {
+                length = it.value();
+                break;
+            }
+        }
+    }
+    if (length.isDouble() && length.toInteger() > 0)
+        info.contextLength = length.toInteger();
+    // The Modelfile's parameters, one "name value" a line, padded with spaces.
+    const QStringList lines = body.value(u"parameters"_s).toString().split(u'\n');
+    for (const QString &line : lines) {
+        const QStringList parts = line.simplified().split(u' ');
+        bool ok = false;
+        const qint64 value
+            = parts.size() == 2 && parts.constFirst() == u"num_ctx" ? parts.constLast().toLongLong(&ok) : 0;
+        if (ok && value > 0)
+            info.configuredWindow = value;
+    }
+    return info;
+}
+
 } // namespace Loopscope

@@ -173,4 +173,14 @@ QString describeHttpStatus(const ProviderProtocol &protocol, int status, const Q
     return detail.isEmpty() ? summary : summary + u": "_s + detail;
 }
 
+std::optional<HttpCall> ProviderProtocol::encodeModelInfo(const ProviderEndpoint &, const QString &) const
+{
+    return std::nullopt;
+}
+
+ModelContextInfo ProviderProtocol::decodeModelInfo(const QJsonObject &) const
+{
+    return {};
+}
+
 } // namespace Loopscope

@@ -96,6 +96,19 @@ struct ModelListPage
     QString nextPageToken; // empty on the last page
 };
 
+/*!
+    What a provider says about one model's context, from its model-information endpoint:
+    the length the model was trained for and, where the server keeps one, the window it is
+    configured to run with (an Ollama Modelfile's num_ctx). Either may be missing.
+*/
+struct ModelContextInfo
+{
+    std::optional<qint64> contextLength;
+    std::optional<qint64> configuredWindow;
+
+    bool operator==(const ModelContextInfo &) const = default;
+};
+
 /*! What a decoder tells the client while a response streams in. */
 class StreamSink
 {
@@ -177,6 +190,12 @@ public:
     virtual std::variant<ModelListPage, QString> decodeModelList(const QJsonObject &body) const = 0;
     // The provider's own error text from an error body, empty if it has none.
     virtual QString errorMessage(const QByteArray &body) const;
+    // The request for what the provider says about \a model (Ollama's POST /api/show, Gemini's
+    // GET models/{model}); nullopt for a protocol without one. A call with a body is a POST.
+    virtual std::optional<HttpCall> encodeModelInfo(const ProviderEndpoint &endpoint,
+                                                    const QString &model) const;
+    // The model's context as that answer gives it; empty fields where it says nothing.
+    virtual ModelContextInfo decodeModelInfo(const QJsonObject &body) const;
 };
 
 // An HTTP error status in words for the user ("the API key was rejected (401): …"), with the

@@ -66,6 +66,13 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
 
     connect(m_binding, &ProviderBinding::modelsListed, this, &ChatSession::modelsListed);
     connect(m_binding, &ProviderBinding::modelsListFailed, this, &ChatSession::modelsListFailed);
+    connect(m_binding, &ProviderBinding::contextWindowSettled, this, [this] {
+        applyLoop();
+        emit contextWindowChanged();
+        // A turn that waited for the window goes on, unless MCP servers still start (they say when).
+        if (!m_mcp->isStarting())
+            startQueuedTurn();
+    });
     connect(m_usage, &SessionUsage::changed, this, &ChatSession::usageChanged);
     connect(m_usage, &SessionUsage::iterationChanged, this, &ChatSession::iterationChanged);
 
@@ -100,6 +107,11 @@ bool ChatSession::answerElicitation(int id, const McpElicitationAnswer &answer)
 
 void ChatSession::apply(const SessionSetup &setup)
 {
+    // Before the provider: its loop options say whether the provider is asked for the model's
+    // window (not when --context-window gives one).
+    m_setup.loop = setup.loop;
+    m_setup.agents = setup.agents;
+    m_setup.agent = setup.agent;
     if (setup.provider != m_setup.provider) {
         if (!applyProvider(setup.provider)) {
             emit providerFailed(tr("The provider cannot change while a turn runs."));
@@ -112,9 +124,6 @@ void ChatSession::apply(const SessionSetup &setup)
     }
     const bool serversChanged = setup.mcpServers != m_setup.mcpServers
                                 || setup.limits.maxResponseBytes != m_setup.limits.maxResponseBytes;
-    m_setup.loop = setup.loop;
-    m_setup.agents = setup.agents;
-    m_setup.agent = setup.agent;
     m_setup.tools = setup.tools;
     m_setup.mcpServers = setup.mcpServers;
     m_setup.knowledge = setup.knowledge;
@@ -177,6 +186,9 @@ void ChatSession::applyLoop()
         config = agent->configOver(config);
     m_agent->setConfig(config);
     m_agent->setPriceLookup(m_binding->priceLookup());
+    // A window the loop was given wins: the provider need not be asked.
+    if (!m_setup.loop.model.contextWindow)
+        m_binding->lookUpContextWindow();
     m_mcp->hub()->setToolTimeoutMs(config.toolTimeoutMs);
 }
 
@@ -263,6 +275,11 @@ std::unique_ptr<ModelClient> ChatSession::createModelClient() const
 std::optional<qint64> ChatSession::contextWindow() const
 {
     return m_binding->contextWindow();
+}
+
+void ChatSession::setContextWindowLookupTimeoutMs(int timeoutMs)
+{
+    m_binding->setContextWindowTimeoutMs(timeoutMs);
 }
 
 QSet<QString> ChatSession::createBuiltinTools()
@@ -386,8 +403,11 @@ bool ChatSession::send(const QString &text, const QList<Attachment> &attachments
         emit busyChanged(true);
         return true;
     }
-    // Servers that are down start again; the turn waits for the ones starting so the model sees their tools.
-    if (m_mcp->prepareTurn()) {
+    // Servers that are down start again; the turn waits for the ones starting so the model sees their
+    // tools. It also waits for the provider to say the model's window (bounded by the lookup's short
+    // timeout): the first request is fitted to it, and Ollama is sent it as num_ctx.
+    const bool serversStarting = m_mcp->prepareTurn();
+    if (serversStarting || m_binding->isLookingUpContextWindow()) {
         m_queuedText = text;
         m_queuedAttachments = attachments;
         emit busyChanged(true);
@@ -400,12 +420,15 @@ void ChatSession::startQueuedTurn()
 {
     // The turn that waited goes on once every server is ready or failed; queued, so the client that
     // announced its state is not in the middle of a callback when the turn begins.
-    if (!m_queuedText || m_queuedStartPosted || m_profileAwaitingKey)
+    if (!m_queuedText || m_queuedStartPosted || m_profileAwaitingKey || m_binding->isLookingUpContextWindow())
         return;
     m_queuedStartPosted = true;
     QTimer::singleShot(0, this, [this] {
-        if (m_queuedText)
-            startTurn(*m_queuedText, std::exchange(m_queuedAttachments, {}));
+        if (m_queuedText) {
+            // A copy: startTurn() forgets the queued text before the agent reads it.
+            const QString text = *m_queuedText;
+            startTurn(text, std::exchange(m_queuedAttachments, {}));
+        }
     });
 }
 

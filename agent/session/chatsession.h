@@ -142,8 +142,11 @@ public:
     // The built-in tools a replay may run live, confined to this session's workspace.
     ReplayWorkbench::ToolProvider replayTools() const;
 
-    // The current model's context window (the profile's override, else the price table's).
+    // The current model's context window: the profile's override, else what the provider said
+    // (Ollama, Gemini), else the price table's (ProviderBinding::contextWindow()).
     std::optional<qint64> contextWindow() const;
+    // For tests: how long the provider is given to say the window before the table's is used.
+    void setContextWindowLookupTimeoutMs(int timeoutMs);
     std::optional<TurnResult> lastResult() const { return m_lastResult; }
 
 signals:
@@ -153,6 +156,8 @@ signals:
     void modelsListFailed(const QString &reason);
     void busyChanged(bool busy);
     void usageChanged();
+    // The provider said how much context its model holds (or could not): contextWindow() may differ.
+    void contextWindowChanged();
     void iterationChanged(int iteration, int maxIterations);
     void cleared();
     // A saved conversation replaced the current one (history and trace).

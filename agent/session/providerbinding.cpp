@@ -2,6 +2,7 @@
 
 #include "agent/config/keyenvironment.h"
 #include "agent/config/profilepricing.h"
+#include "agent/providers/contextwindowlookup.h"
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/modellister.h"
 #include "agent/providers/providerfactory.h"
@@ -60,7 +61,13 @@ ProviderBinding::ProviderBinding(QNetworkAccessManager *network, QObject *parent
     : QObject(parent)
     , m_network(network)
     , m_client(makeClient())
-{}
+    , m_windowLookup(new ContextWindowLookup(network, this))
+{
+    connect(m_windowLookup, &ContextWindowLookup::settled, this, [this] {
+        updateContextWindow();
+        emit contextWindowSettled();
+    });
+}
 
 ProviderBinding::~ProviderBinding() = default;
 
@@ -93,11 +100,7 @@ std::unique_ptr<ModelClient> ProviderBinding::bind(const std::optional<SessionSe
         m_lister->cancel();
     m_provider = provider;
     std::unique_ptr<ModelClient> previous = std::exchange(m_client, makeClient());
-    m_contextWindow.reset();
-    if (m_provider) {
-        m_contextWindow = ProfilePricing(m_provider->profile, PriceTable::builtIn())
-                              .contextWindow(m_provider->profile.model);
-    }
+    updateContextWindow();
     return previous;
 }
 
@@ -107,7 +110,7 @@ bool ProviderBinding::setModel(const QString &model)
     if (!m_provider || name.isEmpty())
         return false;
     m_provider->profile.model = name;
-    m_contextWindow = ProfilePricing(m_provider->profile, PriceTable::builtIn()).contextWindow(name);
+    updateContextWindow();
     return true;
 }
 
@@ -168,6 +171,39 @@ AgentConfig ProviderBinding::configFor(const AgentConfig &loop) const
     // A window the loop was given (--context-window) wins over the profile's and the table's.
     config.model.contextWindow = loop.model.contextWindow ? loop.model.contextWindow : m_contextWindow;
     return config;
+}
+
+void ProviderBinding::updateContextWindow()
+{
+    m_contextWindow.reset();
+    if (!m_provider)
+        return;
+    const ProviderProfile &profile = m_provider->profile;
+    const QUrl baseUrl = profile.effectiveBaseUrl();
+    m_contextWindow = ContextWindowChoice::choose(
+        profile.kind, profile.contextWindow, m_windowLookup->answer(profile.kind, baseUrl, profile.model),
+        PriceTable::builtIn().contextWindow(providerKindName(profile.kind), profile.model, baseUrl));
+}
+
+void ProviderBinding::lookUpContextWindow()
+{
+    // Without a key Gemini would only refuse; the profile's own window needs no asking.
+    if (!m_provider || !m_provider->isUsable() || m_provider->profile.contextWindow.value_or(0) > 0)
+        return;
+    m_windowLookup->lookUp(m_provider->profile.kind, endpointOf(*m_provider, m_limits),
+                           m_provider->profile.model);
+}
+
+bool ProviderBinding::isLookingUpContextWindow() const
+{
+    return m_provider
+           && m_windowLookup->isPending(m_provider->profile.kind, m_provider->profile.effectiveBaseUrl(),
+                                        m_provider->profile.model);
+}
+
+void ProviderBinding::setContextWindowTimeoutMs(int timeoutMs)
+{
+    m_windowLookup->setTimeoutMs(timeoutMs);
 }
 
 PriceLookup ProviderBinding::priceLookup() const

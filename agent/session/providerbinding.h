@@ -18,6 +18,7 @@ QT_END_NAMESPACE
 
 namespace Loopscope {
 
+class ContextWindowLookup;
 class ModelLister;
 
 /*!
@@ -57,23 +58,34 @@ public:
     // where the loop sets none.
     AgentConfig configFor(const AgentConfig &loop) const;
     PriceLookup priceLookup() const;
-    // The model's context window (the profile's override, else the price table's).
+    // The model's context window: the profile's override, else what the provider said, else the
+    // price table's; for Ollama capped as ContextWindowChoice says.
     std::optional<qint64> contextWindow() const { return m_contextWindow; }
+    // Asks the provider for the bound model's window, once per endpoint and model, where it says
+    // (Ollama, Gemini) and the profile sets none; contextWindowSettled() follows a new lookup.
+    void lookUpContextWindow();
+    bool isLookingUpContextWindow() const;
+    // Tests bound a slow provider's lookup more tightly.
+    void setContextWindowTimeoutMs(int timeoutMs);
     // What run_command hides from its commands: the key's variables and its value.
     CommandSecrets commandSecrets() const;
 
 signals:
     void modelsListed(const QStringList &models);
     void modelsListFailed(const QString &reason);
+    // A lookup of the window ended, with or without an answer: contextWindow() may have changed.
+    void contextWindowSettled();
 
 private:
     std::unique_ptr<ModelClient> makeClient() const;
+    void updateContextWindow();
 
     QNetworkAccessManager *m_network;
     std::optional<SessionSetup::Provider> m_provider;
     ResponseLimits m_limits;
     std::unique_ptr<ModelClient> m_client;
     ModelLister *m_lister = nullptr; // created at the first listModels()
+    ContextWindowLookup *m_windowLookup;
     std::optional<qint64> m_contextWindow;
 };
 

@@ -21,8 +21,9 @@ QStringList strategyNames()
 
 ContextOptions::ContextOptions()
     : m_contextWindow(u"context-window"_s,
-                      tr("The model's context window in tokens; wins over the provider profile's and the "
-                         "price table's. Ollama is sent it as num_ctx."),
+                      tr("The model's context window in tokens; wins over the provider profile's, the "
+                         "provider's own (Ollama's /api/show, Gemini's model information) and the price "
+                         "table's. Ollama is sent it as num_ctx, uncapped."),
                       u"n"_s)
     , m_compact(u"compact"_s,
                 tr("When a request would fill the context window: auto (trim old tool results, summarise "

@@ -13,7 +13,7 @@ namespace Loopscope::Cli {
 
 /*!
     How a turn keeps within the model's context window, on the command line:
-    --context-window N (wins over the profile's and the price table's),
+    --context-window N (wins over the profile's, the provider's own and the price table's),
     --compact STRATEGY and --compact-at PERCENT. Shared by run and eval.
 */
 class ContextOptions final

@@ -3,6 +3,7 @@
 #include "tests/support/fakeembeddings.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/headlessprocess.h"
+#include "tests/support/modelinfoserver.h"
 #include "tests/support/processtable.h"
 #include "tests/support/testfiles.h"
 
@@ -859,6 +860,26 @@ private slots:
         QVERIFY2(result.exitCode == 0, result.err.constData());
         const QJsonObject body = m_server.requests().constLast().json();
         QCOMPARE(body.value(u"options"_s).toObject().value(u"num_ctx"_s).toInteger(), 8192);
+    }
+
+    // Without --context-window the run asks Ollama (/api/show) once, and sends the model's trained
+    // length capped, which is also what the request is checked against.
+    void withoutAWindowOllamaIsAskedForItAndSentItCapped()
+    {
+        ModelInfoRoutes routes;
+        routes.contextLength = 131'072;
+        routes.install(m_server);
+        const qsizetype showsBefore = requestsTo(m_server, "/api/show").size();
+        const Run result
+            = run({u"run"_s, u"--provider"_s, u"ollama"_s, u"--base-url"_s, m_server.baseUrl().toString(),
+                   u"--model"_s, u"qwen2.5:7b"_s, u"--no-stream"_s, u"Hello"_s});
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(result.out, "Hi\n"_ba);
+        const QList<HttpRequestRecord> shows = requestsTo(m_server, "/api/show");
+        QCOMPARE(shows.size(), showsBefore + 1);
+        QCOMPARE(shows.constLast().json().value(u"model"_s).toString(), u"qwen2.5:7b"_s);
+        const QJsonObject body = requestsTo(m_server, "/api/chat").constLast().json();
+        QCOMPARE(body.value(u"options"_s).toObject().value(u"num_ctx"_s).toInteger(), 32'768);
     }
 
     void limitOptionsRefuseWhatIsNotAPositiveNumber()

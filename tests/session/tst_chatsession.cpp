@@ -6,10 +6,13 @@
 #include "agent/export/exportfile.h"
 #include "agent/mcp/mcpsettings.h"
 #include "agent/model/modelimages.h"
+#include "agent/model/pricetable.h"
+#include "agent/providers/contextwindowlookup.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/settingsapplier.h"
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/modelinfoserver.h"
 #include "tests/support/openaicompletion.h"
 
 #include <QFileInfo>
@@ -26,6 +29,9 @@
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
+
+Q_DECLARE_METATYPE(std::optional<qint64>)
+Q_DECLARE_METATYPE(Loopscope::ModelInfoRoutes::Answer)
 
 namespace {
 
@@ -1047,6 +1053,163 @@ private slots:
         QVERIFY2(turn->notReplayable.isEmpty(), qPrintable(turn->notReplayable));
     }
 
+    // Ollama's num_ctx, the window the session shows and the one the loop fits each request into
+    // are one number: what /api/show says, a trained length capped, a Modelfile's num_ctx kept.
+    void ollamaIsSentTheWindowApiShowGivesAndTheLoopFitsRequestsToIt_data()
+    {
+        QTest::addColumn<std::optional<qint64>>("contextLength");
+        QTest::addColumn<std::optional<qint64>>("modelfileNumCtx");
+        QTest::addColumn<qint64>("window");
+        QTest::newRow("a trained length under the cap")
+            << std::optional<qint64>(8'192) << std::optional<qint64>() << qint64(8'192);
+        QTest::newRow("a trained length over the cap")
+            << std::optional<qint64>(131'072) << std::optional<qint64>()
+            << ContextWindowChoice::OllamaWindowCap;
+        QTest::newRow("the Modelfile's num_ctx")
+            << std::optional<qint64>(131'072) << std::optional<qint64>(65'536) << qint64(65'536);
+    }
+
+    void ollamaIsSentTheWindowApiShowGivesAndTheLoopFitsRequestsToIt()
+    {
+        QFETCH(std::optional<qint64>, contextLength);
+        QFETCH(std::optional<qint64>, modelfileNumCtx);
+        QFETCH(qint64, window);
+        ModelInfoRoutes routes;
+        routes.contextLength = contextLength;
+        routes.modelfileNumCtx = modelfileNumCtx;
+        routes.install(*m_server);
+        QSignalSpy windowChanged(m_session.get(), &ChatSession::contextWindowChanged);
+        m_session->apply(m_session->setup().withProvider(serverProfile(ProviderKind::Ollama), QString()));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(m_session->send(u"hello"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().text, u"Hi"_s);
+
+        QCOMPARE(windowChanged.size(), 1);
+        QCOMPARE(m_session->contextWindow(), std::optional<qint64>(window));
+        QCOMPARE(m_session->agent()->config().model.contextWindow, std::optional<qint64>(window));
+        const QList<HttpRequestRecord> chats = requestsTo(*m_server, "/api/chat");
+        QCOMPARE(chats.size(), 1);
+        QCOMPARE(chats.constFirst().json()[u"options"_s][u"num_ctx"_s].toInteger(), window);
+        QCOMPARE(recordedWindow(), std::optional<qint64>(window));
+        // Asked once for the session: the next turn does not ask again.
+        QVERIFY(m_session->send(u"again"_s));
+        QTRY_COMPARE(finished.size(), 2);
+        QCOMPARE(requestsTo(*m_server, "/api/show").size(), 1);
+        QCOMPARE(
+            requestsTo(*m_server, "/api/chat").constLast().json()[u"options"_s][u"num_ctx"_s].toInteger(),
+            window);
+    }
+
+    // What is checked before sending is the provider's window: a question larger than it never goes out.
+    void aQuestionLargerThanTheWindowApiShowGivesIsRefusedBeforeSending()
+    {
+        ModelInfoRoutes routes;
+        routes.contextLength = 100;
+        routes.install(*m_server);
+        m_session->apply(m_session->setup().withProvider(serverProfile(ProviderKind::Ollama), QString()));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(m_session->send(QString(2000, u'x')));
+        QTRY_COMPARE(finished.size(), 1);
+
+        const auto result = finished.first().first().value<TurnResult>();
+        QCOMPARE(result.outcome, TurnOutcome::Failed);
+        QVERIFY2(result.error.contains(u"context window holds 100"_s), qPrintable(result.error));
+        QCOMPARE(requestsTo(*m_server, "/api/chat").size(), 0);
+    }
+
+    void geminisWindowIsItsInputTokenLimit()
+    {
+        ModelInfoRoutes routes;
+        routes.contextLength = 2'000'000;
+        routes.install(*m_server);
+        m_session->apply(m_session->setup().withProvider(serverProfile(ProviderKind::Gemini), apiKey));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(m_session->send(u"hello"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().text, u"Hi"_s);
+
+        QCOMPARE(m_session->contextWindow(), std::optional<qint64>(2'000'000));
+        QCOMPARE(recordedWindow(), std::optional<qint64>(2'000'000));
+        const QList<HttpRequestRecord> requests = m_server->requests();
+        QCOMPARE(requests.size(), 2);
+        QCOMPARE(requests.constFirst().path, "/v1beta/models/gemini-2.5-flash"_ba);
+    }
+
+    // --context-window (the loop's) and the profile's own window win; the provider is not even asked.
+    void aWindowTheLoopOrTheProfileGivesWinsWithoutAskingTheProvider_data()
+    {
+        QTest::addColumn<std::optional<qint64>>("loopWindow");
+        QTest::addColumn<std::optional<qint64>>("profileWindow");
+        QTest::addColumn<qint64>("window");
+        QTest::newRow("--context-window")
+            << std::optional<qint64>(7'000) << std::optional<qint64>(6'000) << qint64(7'000);
+        QTest::newRow("the profile's window")
+            << std::optional<qint64>() << std::optional<qint64>(6'000) << qint64(6'000);
+    }
+
+    void aWindowTheLoopOrTheProfileGivesWinsWithoutAskingTheProvider()
+    {
+        QFETCH(std::optional<qint64>, loopWindow);
+        QFETCH(std::optional<qint64>, profileWindow);
+        QFETCH(qint64, window);
+        ModelInfoRoutes routes;
+        routes.contextLength = 8'192;
+        routes.install(*m_server);
+        ProviderProfile ollama = serverProfile(ProviderKind::Ollama);
+        ollama.contextWindow = profileWindow;
+        SessionSetup setup = m_session->setup().withProvider(ollama, QString());
+        setup.loop.model.contextWindow = loopWindow;
+        m_session->apply(setup);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(m_session->send(u"hello"_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        QCOMPARE(requestsTo(*m_server, "/api/show").size(), 0);
+        QCOMPARE(
+            requestsTo(*m_server, "/api/chat").constFirst().json()[u"options"_s][u"num_ctx"_s].toInteger(),
+            window);
+        QCOMPARE(recordedWindow(), std::optional<qint64>(window));
+    }
+
+    // A provider that fails or never answers holds the first turn no longer than the lookup's
+    // timeout; the window is then the price table's, and nobody is told of an error.
+    void aFailingOrSilentProviderFallsBackToTheTableWithoutHoldingTheTurn_data()
+    {
+        QTest::addColumn<ModelInfoRoutes::Answer>("answer");
+        QTest::newRow("an error") << ModelInfoRoutes::Answer::Error;
+        QTest::newRow("no answer") << ModelInfoRoutes::Answer::Stall;
+    }
+
+    void aFailingOrSilentProviderFallsBackToTheTableWithoutHoldingTheTurn()
+    {
+        QFETCH(ModelInfoRoutes::Answer, answer);
+        ModelInfoRoutes routes;
+        routes.answer = answer;
+        routes.contextLength = 2'000'000;
+        routes.install(*m_server);
+        m_session->setContextWindowLookupTimeoutMs(300);
+        QSignalSpy notices(m_session.get(), &ChatSession::notice);
+        const ProviderProfile gemini = serverProfile(ProviderKind::Gemini);
+        m_session->apply(m_session->setup().withProvider(gemini, apiKey));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(m_session->send(u"hello"_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        QCOMPARE(finished.first().first().value<TurnResult>().text, u"Hi"_s);
+        const std::optional<qint64> table
+            = PriceTable::builtIn().contextWindow(u"gemini"_s, gemini.model, gemini.effectiveBaseUrl());
+        QVERIFY(table);
+        QCOMPARE(m_session->contextWindow(), table);
+        QCOMPARE(recordedWindow(), table);
+        QCOMPARE(notices.size(), 0);
+    }
+
 signals:
     void keychainWritten();
 
@@ -1098,6 +1261,29 @@ private:
         AgentRoster roster;
         roster.agents = {triage, billing};
         return roster;
+    }
+
+    // A profile for \a kind that reaches the fake server at its root (Ollama's and Gemini's routes).
+    ProviderProfile serverProfile(ProviderKind kind) const
+    {
+        ProviderProfile profile;
+        profile.id = u"session-"_s + providerKindName(kind);
+        profile.name = providerKindName(kind);
+        profile.kind = kind;
+        profile.baseUrl = m_server->baseUrl();
+        profile.model = kind == ProviderKind::Gemini ? u"gemini-2.5-flash"_s : u"qwen2.5:7b"_s;
+        return profile;
+    }
+
+    // The window the last model call's request was fitted into, as the trace recorded it.
+    std::optional<qint64> recordedWindow() const
+    {
+        const Trace *trace = m_session->trace();
+        for (int node = trace->size() - 1; node >= 0; --node) {
+            if (const auto *call = std::get_if<ModelCallData>(&trace->node(node).payload))
+                return call->request.options().contextWindow;
+        }
+        return std::nullopt;
     }
 
     ProviderProfile profile() const

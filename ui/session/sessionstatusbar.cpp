@@ -66,6 +66,7 @@ SessionStatusBar::SessionStatusBar(ChatSession *session, QPlainTextEdit *draft, 
     });
     connect(session, &ChatSession::restored, this, &SessionStatusBar::refresh);
     connect(session, &ChatSession::usageChanged, this, &SessionStatusBar::refresh);
+    connect(session, &ChatSession::contextWindowChanged, this, &SessionStatusBar::refresh);
     connect(session, &ChatSession::iterationChanged, this, &SessionStatusBar::refresh);
     connect(session, &ChatSession::providerChanged, this, &SessionStatusBar::refresh);
     connect(session, &ChatSession::providerFailed, this, [this](const QString &reason) {
@@ -126,7 +127,7 @@ void SessionStatusBar::refresh()
     m_context->setProperty(
         "helpText",
         tr("The last request's tokens, as the provider counted them, plus its answer, against the "
-           "model's context window (from the price table or the provider profile)."));
+           "model's context window (from the provider profile, the provider itself, or the price table)."));
     QPalette contextPalette = m_context->palette();
     const ContextGauge::Level level = ContextGauge::level(contextTokens, contextWindow);
     // Near the window in the colour of a limit, over it in the colour of an error.

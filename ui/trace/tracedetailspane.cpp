@@ -452,9 +452,7 @@ void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &p
     const int iconSide = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
     m_icon->setPixmap(TraceIcons::kindIcon(kind).pixmap(QSize(iconSide, iconSide), devicePixelRatioF()));
     m_icon->setToolTip(TraceModel::kindDisplayName(kind));
-    //: The details pane's title: the kind of step, then its label
-    m_title->setText(
-        tr("%1: %2").arg(TraceModel::kindDisplayName(kind), index.data(Qt::DisplayRole).toString()));
+    m_title->setText(stepTitle(kind, index.data(Qt::DisplayRole).toString()));
 
     m_status->setText(TraceModel::statusDisplayName(status));
     QPalette statusPalette = m_status->palette();
@@ -500,12 +498,19 @@ void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &p
     if (const QString cost = index.siblingAtColumn(TraceModel::CostColumn).data().toString(); !cost.isEmpty())
         //: A step's cost in USD in the details pane, e.g. "cost $0.0123"; "—" when unknown
         facts.append(tr("cost %1").arg(cost));
-    // How much of the model's context window the request filled.
-    const QJsonValue window
-        = payload.value(u"cost"_s).toObject().value(u"basis"_s).toObject().value(u"contextWindow"_s);
+    // How much of the model's context window the request filled: the window the loop fitted it
+    // into, else (older traces) the one the price table knew.
+    QJsonValue window
+        = payload.value(u"request"_s).toObject().value(u"options"_s).toObject().value(u"contextWindow"_s);
+    if (!window.isDouble())
+        window = payload.value(u"cost"_s).toObject().value(u"basis"_s).toObject().value(u"contextWindow"_s);
     if (kind == TraceKind::ModelCall && input > 0 && window.isDouble())
         //: The request's tokens against the model's context window, e.g. "context 12.3k / 128k tokens"
         facts.append(tr("context %1").arg(ContextGauge::describe(input, window.toInteger())));
+    if (kind == TraceKind::ModelCall) {
+        if (const QString numCtx = numCtxFact(payload); !numCtx.isEmpty())
+            facts.append(numCtx);
+    }
     const QString toolName = index.data(TraceModel::ToolNameRole).toString();
     if (!toolName.isEmpty())
         facts.prepend(tr("Tool %1").arg(toolName));
@@ -522,6 +527,38 @@ void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &p
     if (kind == TraceKind::Retrieval)
         facts.append(retrievalFact(payload));
     m_facts->setText(facts.join(u" · "_s));
+}
+
+// A label that already names its kind ("Compaction: 41,000 → 6,000 tokens", "Reflection") is
+// the title as it is, not repeated after the kind.
+QString TraceDetailsPane::stepTitle(TraceKind kind, const QString &label)
+{
+    const QString kindName = TraceModel::kindDisplayName(kind);
+    if (label.isEmpty() || label == kindName)
+        return kindName;
+    if (label.startsWith(kindName + u':'))
+        return label;
+    //: The details pane's title: the kind of step, then its label
+    return tr("%1: %2").arg(kindName, label);
+}
+
+// The window Ollama was told to keep (options.num_ctx in the body as sent): without it the server
+// keeps its default and drops the start of a longer request without a word.
+QString TraceDetailsPane::numCtxFact(const QJsonObject &payload)
+{
+    const QJsonArray attempts = payload.value(u"attempts"_s).toArray();
+    for (qsizetype i = attempts.size() - 1; i >= 0; --i) {
+        const QJsonValue body = attempts.at(i).toObject().value(u"request"_s).toObject().value(u"body"_s);
+        if (!body.isObject())
+            continue;
+        const QJsonValue numCtx = body.toObject().value(u"options"_s).toObject().value(u"num_ctx"_s);
+        if (!numCtx.isDouble())
+            return {};
+        //: The details pane: the context window sent to Ollama with a model call
+        return tr("context window %1 tokens (num_ctx sent to Ollama)")
+            .arg(QLocale().toString(numCtx.toInteger()));
+    }
+    return {};
 }
 
 // How a held call was decided, in words: "allowed always (command git), arguments edited".

@@ -90,6 +90,8 @@ private:
     void showHeader(const QModelIndex &index, const QJsonObject &payload);
     void showAttempts(const QJsonObject &payload);
     static QString decisionFact(const QJsonObject &payload);
+    static QString stepTitle(TraceKind kind, const QString &label);
+    static QString numCtxFact(const QJsonObject &payload);
     static QString retrievalFact(const QJsonObject &payload);
     void showTabs(TraceKind kind, const QJsonObject &step, const QJsonObject &payload);
     void updateMatches(); // the search text changed: back to the first match

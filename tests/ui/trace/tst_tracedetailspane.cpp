@@ -1,6 +1,7 @@
 #include "agent/conversation/attachmentloader.h"
 #include "agent/providers/anthropicprotocol.h"
 #include "agent/providers/attachmentparts.h"
+#include "agent/session/contextgauge.h"
 #include "agent/trace/tracemodel.h"
 #include "tests/ui/trace/tracesamples.h"
 #include "ui/trace/jsontreeview.h"
@@ -49,6 +50,16 @@ QTreeWidgetItem *childNamed(QTreeWidgetItem *parent, const QString &key)
             return parent->child(i);
     }
     return nullptr;
+}
+
+// The text of the pane's label with \a accessibleName.
+QString labelText(const Ui::TraceDetailsPane &pane, const QString &accessibleName)
+{
+    for (QLabel *label : pane.findChildren<QLabel *>()) {
+        if (label->accessibleName() == accessibleName)
+            return label->text();
+    }
+    return u"<no label>"_s;
 }
 
 QStringList childKeys(QTreeWidgetItem *parent)
@@ -242,6 +253,78 @@ private slots:
         // What was replaced, and by what, is in the step's own tab, never hidden.
         QVERIFY2(pane.jsonText().contains(u"call_7"_s) && pane.jsonText().contains(u"was removed"_s),
                  qPrintable(pane.jsonText()));
+    }
+
+    // A label that names its kind already is not repeated after it: "Compaction: Compaction: …".
+    void theTitleNamesTheKindOnce_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<QString>("title");
+        QTest::newRow("a compaction") << int(TraceKind::Compaction) << u"Compaction: 41,000 → 6,000 tokens"_s
+                                      << u"Compaction: 41,000 → 6,000 tokens"_s;
+        QTest::newRow("a reflection") << int(TraceKind::Reflection) << u"Reflection"_s << u"Reflection"_s;
+        QTest::newRow("a model call")
+            << int(TraceKind::ModelCall) << u"chat gpt-4o-mini"_s
+            << TraceModel::kindDisplayName(TraceKind::ModelCall) + u": chat gpt-4o-mini"_s;
+    }
+
+    void theTitleNamesTheKindOnce()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, label);
+        QFETCH(QString, title);
+        Trace trace;
+        TraceModel model(&trace);
+        TracePayload payload = TextData{};
+        if (TraceKind(kind) == TraceKind::Compaction)
+            payload = CompactionData{u"trim-tool-results"_s, 50'000, 41'000, 6'000, {}};
+        else if (TraceKind(kind) == TraceKind::ModelCall)
+            payload = TraceSamples::modelCallData();
+        const int node = trace.begin(-1, TraceKind(kind), label, TraceSamples::T0, payload);
+        trace.finish(node, TraceStatus::Ok, TraceSamples::T0 + 10);
+        Ui::TraceDetailsPane pane(&model);
+
+        pane.setNode(node);
+
+        QCOMPARE(labelText(pane, u"Step"_s), title);
+    }
+
+    // Ollama keeps its default window unless told: the call says which num_ctx went with it, from
+    // the body as sent.
+    void aModelCallToOllamaSaysWhichNumCtxWasSent()
+    {
+        ModelCallData data = TraceSamples::modelCallData();
+        data.provider = u"ollama"_s;
+        data.request = [&data] {
+            ModelRequest request = data.request.whole();
+            request.options.contextWindow = 8'192;
+            return request;
+        }();
+        for (ModelAttempt &attempt : data.attempts) {
+            QJsonObject body = attempt.request.value(u"body"_s).toObject();
+            body.insert(u"options"_s, QJsonObject{{u"num_ctx"_s, 8'192}});
+            attempt.request.insert(u"body"_s, body);
+        }
+        Trace trace;
+        TraceModel model(&trace);
+        const int ollama
+            = trace.begin(-1, TraceKind::ModelCall, u"chat qwen2.5:7b"_s, TraceSamples::T0, data);
+        const int openAi = trace.begin(-1, TraceKind::ModelCall, u"chat"_s, TraceSamples::T0,
+                                       TraceSamples::modelCallData());
+        Ui::TraceDetailsPane pane(&model);
+
+        pane.setNode(ollama);
+        const QString facts = labelText(pane, u"Timing and tokens"_s);
+        QVERIFY2(facts.contains(
+                     u"context window %1 tokens (num_ctx sent to Ollama)"_s.arg(QLocale().toString(8'192))),
+                 qPrintable(facts));
+        // The request's tokens against the window it was fitted into.
+        QVERIFY2(facts.contains(u"context "_s + ContextGauge::describe(1'200, 8'192)), qPrintable(facts));
+
+        pane.setNode(openAi);
+        QVERIFY2(!labelText(pane, u"Timing and tokens"_s).contains(u"num_ctx"_s),
+                 qPrintable(labelText(pane, u"Timing and tokens"_s)));
     }
 
     void theHeaderShowsTheCostAndTheContextWindowFilled()
