@@ -295,6 +295,11 @@ void MainWindow::connectSession()
 {
     ChatSession *session = m_context.session;
     connect(m_composer, &ChatComposer::sendRequested, this, &MainWindow::sendFromComposer);
+    // A model known to read no images is said so before the message leaves, with Send Anyway.
+    m_composer->setAttachmentCheck(
+        [session = QPointer<ChatSession>(session)](const QList<Attachment> &attachments) {
+            return session ? session->imageRefusal(attachments) : QString();
+        });
     connect(m_composer, &ChatComposer::editResendRequested, this, &MainWindow::resendEditedQuestion);
     // The question being edited shows so in the chat for as long as the composer edits it.
     connect(m_composer, &ChatComposer::editingChanged, m_chatView, &ChatView::setEditingLastQuestion);
@@ -451,7 +456,7 @@ void MainWindow::openSettings()
     dialog->open();
 }
 
-void MainWindow::sendFromComposer(const QString &text)
+void MainWindow::sendFromComposer(const QString &text, bool pastAttachmentCheck)
 {
     // A provider whose key is still being read takes the question once it is known.
     if (!m_context.session->hasProvider() && !m_context.session->isReadingKey()) {
@@ -460,21 +465,20 @@ void MainWindow::sendFromComposer(const QString &text)
         showMessage(tr("Add a provider in Settings to ask the agent; the question is still there."));
         return;
     }
-    // The attachments go as `loopscope run --attach` sends them; a refused message stays in the composer.
+    // The attachments go as `loopscope run --attach` sends them; the composer asked the session's image
+    // check before (setAttachmentCheck), and Send Anyway goes past it as --send-images-anyway does.
     const QList<Attachment> attachments = m_composer->attachments();
-    if (const QString refusal = m_context.session->imageRefusal(attachments); !refusal.isEmpty()) {
-        m_composer->setText(text);
-        m_composer->showAttachmentProblem(refusal);
-        return;
-    }
-    if (m_context.session->send(text, attachments))
+    const auto check = pastAttachmentCheck ? ChatSession::ImageCheck::SendAnyway
+                                           : ChatSession::ImageCheck::RefuseForTextOnlyModels;
+    if (m_context.session->send(text, attachments, check))
         m_composer->clearAttachments();
     else
         m_composer->setText(text);
 }
 
-void MainWindow::resendEditedQuestion(const QString &text)
+void MainWindow::resendEditedQuestion(const QString &text, bool pastAttachmentCheck)
 {
+    Q_UNUSED(pastAttachmentCheck) // the edited question goes without attachments
     if (!m_context.session->hasProvider()) {
         m_composer->beginEdit(text);
         showMessage(tr("Add a provider in Settings to ask the agent; the question is still there."));

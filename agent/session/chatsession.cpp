@@ -358,8 +358,7 @@ QString ChatSession::imageRefusal(const QList<Attachment> &attachments) const
     if (!ModelImages::knownTextOnly(provider, model))
         return {};
     return tr("The model %1 is known to read text only, and the message has an image: choose a model "
-              "that reads images, leave the image out, or send it anyway (loopscope run "
-              "--send-images-anyway).")
+              "that reads images, leave the image out, or send it anyway.")
         .arg(model);
 }
 

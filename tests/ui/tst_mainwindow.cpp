@@ -1755,19 +1755,12 @@ private slots:
         const QString chart = m_dir.filePath(u"chart.png"_s);
         QVERIFY(Testing::writeFile(chart, Testing::pngBytes(QSize(32, 32))));
         Ui::MainWindow window(m_fixture->context());
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
         ProviderProfile profile = demoProfile();
         profile.model = u"gpt-3.5-turbo"_s;
-        window.start(profile);
-        QTRY_VERIFY(m_fixture->session.hasProvider());
-        QTRY_COMPARE(m_server->requests().size(), 1);
-
+        askWithAttachment(window, profile, chart);
+        if (QTest::currentTestFailed())
+            return;
         Ui::ChatComposer *composer = window.composer();
-        composer->attachmentList()->addFiles({chart});
-        QTRY_COMPARE(composer->attachmentList()->count(), 1);
-        composer->setText(u"What does the chart show?"_s);
-        composer->send();
 
         QCOMPARE(composer->text(), u"What does the chart show?"_s);
         QCOMPARE(composer->attachmentList()->count(), 1);
@@ -1777,6 +1770,20 @@ private slots:
         QTest::qWait(50);
         QCOMPARE(m_server->requests().size(), 1);
         QVERIFY(!m_fixture->session.isBusy());
+
+        // Send Anyway, beside the reason, sends it all the same: the image reaches the provider.
+        QPushButton *anyway = composer->sendAnywayButton();
+        QVERIFY(anyway->isVisible());
+        QVERIFY(anyway->isEnabled());
+        anyway->click();
+        QTRY_COMPARE(m_server->requests().size(), 2);
+        const QJsonArray parts = m_server->requests().at(1).lastMessageParts();
+        QCOMPARE(parts.size(), 2);
+        QVERIFY(parts.at(0)[u"image_url"_s][u"url"_s].toString().startsWith(u"data:image/png;base64,"_s));
+        QCOMPARE(m_server->requests().at(1).json().value(u"model"_s).toString(), u"gpt-3.5-turbo"_s);
+        QVERIFY(composer->attachments().isEmpty());
+        QVERIFY(composer->text().isEmpty());
+        QVERIFY(!anyway->isVisible());
     }
 
 private:
@@ -1793,6 +1800,21 @@ private:
             else
                 demo(request, exchange);
         });
+    }
+
+    // Shows the window on \a profile and sends a question with the file at \a path from its composer.
+    void askWithAttachment(Ui::MainWindow &window, const ProviderProfile &profile, const QString &path)
+    {
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(profile);
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QTRY_COMPARE(m_server->requests().size(), 1); // the model picker's listing
+        Ui::ChatComposer *composer = window.composer();
+        composer->attachmentList()->addFiles({path});
+        QTRY_COMPARE(composer->attachmentList()->count(), 1);
+        composer->setText(u"What does the chart show?"_s);
+        composer->send();
     }
 
     // Shows the window with the demo provider and runs the demo's three-iteration turn to its end.
