@@ -478,13 +478,19 @@ void MainWindow::sendFromComposer(const QString &text, bool pastAttachmentCheck)
 
 void MainWindow::resendEditedQuestion(const QString &text, bool pastAttachmentCheck)
 {
-    Q_UNUSED(pastAttachmentCheck) // the edited question goes without attachments
+    const QList<Attachment> attachments = m_composer->attachments();
     if (!m_context.session->hasProvider()) {
-        m_composer->beginEdit(text);
+        m_composer->beginEdit(text, attachments);
         showMessage(tr("Add a provider in Settings to ask the agent; the question is still there."));
         return;
     }
-    m_context.session->editLastAndResend(text);
+    const auto check = pastAttachmentCheck ? ChatSession::ImageCheck::SendAnyway
+                                           : ChatSession::ImageCheck::RefuseForTextOnlyModels;
+    // The edited question goes with the attachments left in the composer: its own, less any removed.
+    if (m_context.session->editLastAndResend(text, attachments, check))
+        m_composer->clearAttachments();
+    else
+        m_composer->beginEdit(text, attachments);
 }
 
 void MainWindow::editLastQuestion(const QString &text)
@@ -492,7 +498,7 @@ void MainWindow::editLastQuestion(const QString &text)
     if (m_context.session->isBusy())
         return;
     // The composer's banner says so, with Cancel, until the edit is sent, cancelled or emptied.
-    m_composer->beginEdit(text);
+    m_composer->beginEdit(text, m_context.session->lastUserAttachments());
 }
 
 void MainWindow::setDebugMode(bool on)

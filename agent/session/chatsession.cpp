@@ -468,6 +468,16 @@ std::optional<QList<Message>> ChatSession::historyBeforeLastQuestion() const
     return std::nullopt;
 }
 
+QList<Attachment> ChatSession::lastUserAttachments() const
+{
+    const QList<Message> &history = m_agent->history();
+    for (auto it = history.crbegin(); it != history.crend(); ++it) {
+        if (it->role == Message::Role::User)
+            return it->attachments;
+    }
+    return {};
+}
+
 QString ChatSession::lastUserText() const
 {
     const QList<Message> &history = m_agent->history();
@@ -478,19 +488,28 @@ QString ChatSession::lastUserText() const
     return {};
 }
 
-bool ChatSession::editLastAndResend(const QString &text)
+bool ChatSession::editLastAndResend(const QString &text, const QList<Attachment> &attachments,
+                                    ImageCheck check)
 {
     if (isBusy() || text.trimmed().isEmpty())
         return false;
+    // Refused before the history changes: the question it would replace stays.
+    if (check == ImageCheck::RefuseForTextOnlyModels) {
+        if (const QString refusal = imageRefusal(attachments); !refusal.isEmpty()) {
+            emit notice(refusal);
+            return false;
+        }
+    }
     const std::optional<QList<Message>> before = historyBeforeLastQuestion();
     if (!before || !m_agent->setHistory(*before))
         return false;
-    return send(text);
+    return send(text, attachments, ImageCheck::SendAnyway);
 }
 
 bool ChatSession::regenerate()
 {
-    return editLastAndResend(lastUserText());
+    // The question goes again as it went, with its files: the user chose to send them once already.
+    return editLastAndResend(lastUserText(), lastUserAttachments(), ImageCheck::SendAnyway);
 }
 
 bool ChatSession::retry()

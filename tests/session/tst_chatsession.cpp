@@ -387,6 +387,46 @@ private slots:
         QVERIFY(!rows.at(2).replaced && !rows.at(3).replaced);
     }
 
+    // Regenerate and retry ask the question as it was asked, with its files; an edit goes with the files
+    // it is given, and a refused edit leaves the question it would replace in place.
+    void regeneratingOrEditingKeepsTheQuestionsAttachments()
+    {
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
+        const QByteArray gif
+            = QByteArray::fromBase64("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==");
+        const Attachment image = *AttachmentLoader::fromBytes(u"dot.gif"_s, gif).attachment;
+        const Attachment note = *AttachmentLoader::fromBytes(u"note.txt"_s, "plain words").attachment;
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"What is in it?"_s, {note, image}));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(m_session->lastUserAttachments(), (QList<Attachment>{note, image}));
+
+        QVERIFY(m_session->regenerate());
+        QTRY_COMPARE(finished.size(), 2);
+        QVERIFY(m_server->requests().constLast().body.contains("image_url"));
+        QVERIFY(m_server->requests().constLast().body.contains("plain words"));
+        QCOMPARE(m_session->lastUserAttachments(), (QList<Attachment>{note, image}));
+
+        QVERIFY(m_session->editLastAndResend(u"And now?"_s, {image}));
+        QTRY_COMPARE(finished.size(), 3);
+        QVERIFY(m_server->requests().constLast().body.contains("image_url"));
+        QVERIFY(!m_server->requests().constLast().body.contains("plain words"));
+        QCOMPARE(m_session->lastUserAttachments(), QList<Attachment>{image});
+
+        // On a model known to read text only the edit is refused before the history changes.
+        ProviderProfile textOnly = profile();
+        textOnly.model = u"gpt-3.5-turbo"_s;
+        m_session->apply(m_session->setup().withProvider(textOnly, apiKey));
+        const QList<Message> history = m_session->agent()->history();
+        QSignalSpy notices(m_session.get(), &ChatSession::notice);
+        QVERIFY(!m_session->editLastAndResend(u"Once more"_s, {image}));
+        QCOMPARE(notices.size(), 1);
+        QCOMPARE(m_session->agent()->history(), history);
+        QVERIFY(m_session->editLastAndResend(u"Once more"_s, {image}, ChatSession::ImageCheck::SendAnyway));
+        QTRY_COMPARE(finished.size(), 4);
+        QCOMPARE(m_session->lastUserText(), u"Once more"_s);
+    }
+
     void retryAfterAProviderErrorAsksAgainFromACleanHistory()
     {
         m_session->apply(m_session->setup().withProvider(profile(), apiKey));

@@ -1786,6 +1786,65 @@ private slots:
         QVERIFY(!anyway->isVisible());
     }
 
+    // Editing the last question brings its files back as removable chips; the resend carries those left.
+    void editingTheLastQuestionKeepsItsAttachments_data()
+    {
+        QTest::addColumn<bool>("removeTheImage");
+        QTest::newRow("kept") << false;
+        QTest::newRow("removed while editing") << true;
+    }
+    void editingTheLastQuestionKeepsItsAttachments()
+    {
+        QFETCH(bool, removeTheImage);
+        const QByteArray png = Testing::pngBytes(QSize(64, 48));
+        const QString chart = m_dir.filePath(u"chart.png"_s);
+        QVERIFY(Testing::writeFile(chart, png));
+        Ui::MainWindow window(m_fixture->context());
+        askWithAttachment(window, demoProfile(), chart);
+        if (QTest::currentTestFailed())
+            return;
+        Ui::ChatComposer *composer = window.composer();
+        QTRY_VERIFY(m_fixture->session.isBusy());
+        QTRY_VERIFY(!m_fixture->session.isBusy());
+        const qsizetype before = m_server->requests().size();
+        // The file may go: the question's image is the session's now.
+        QVERIFY(QFile::remove(chart));
+
+        emit window.chatView()->editLastRequested(m_fixture->session.lastUserText());
+        QVERIFY(composer->isEditing());
+        QCOMPARE(composer->attachmentList()->count(), 1);
+        QVERIFY(composer->attachmentList()->isVisible());
+        Ui::AttachmentChip *chip = composer->attachmentList()->chips().constFirst();
+        QCOMPARE(chip->attachment().name, u"chart.png"_s);
+        QCOMPARE(chip->attachment().bytes, png);
+        QVERIFY(chip->removeButton() != nullptr);
+        if (removeTheImage) {
+            chip->removeButton()->click();
+            QTRY_COMPARE(composer->attachmentList()->count(), 0);
+        }
+
+        composer->setText(u"What does the chart show, in one word?"_s);
+        composer->send();
+        QTRY_COMPARE(m_server->requests().size(), before + 1);
+        const QJsonArray parts = m_server->requests().at(before).lastMessageParts();
+        if (removeTheImage) {
+            QVERIFY(!QJsonDocument(m_server->requests().at(before).json()).toJson().contains("image_url"));
+        } else {
+            QCOMPARE(parts.size(), 2);
+            const QString url = parts.at(0)[u"image_url"_s][u"url"_s].toString();
+            QCOMPARE(QByteArray::fromBase64(url.mid(url.indexOf(u',') + 1).toLatin1()), png);
+            QCOMPARE(parts.at(1)[u"text"_s].toString(), u"What does the chart show, in one word?"_s);
+        }
+        QVERIFY(composer->attachments().isEmpty());
+        QTRY_VERIFY(!m_fixture->session.isBusy());
+        // The history holds the edited question once, with what it was sent with.
+        int questions = 0;
+        for (const Message &message : m_fixture->session.agent()->history())
+            questions += message.role == Message::Role::User ? 1 : 0;
+        QCOMPARE(questions, 1);
+        QCOMPARE(m_fixture->session.lastUserAttachments().size(), removeTheImage ? 0 : 1);
+    }
+
 private:
     // GET …/models answers with \a models; everything else goes to the demo conversation.
     void answerModelList(const QStringList &models)

@@ -147,14 +147,21 @@ void ChatComposer::setText(const QString &text)
     m_editor->setFocus();
 }
 
-void ChatComposer::beginEdit(const QString &question)
+void ChatComposer::beginEdit(const QString &question, const QList<Attachment> &attachments)
 {
     if (question.trimmed().isEmpty())
         return;
-    if (!m_editing)
+    if (!m_editing) {
         m_draftBeforeEdit = text();
+        m_draftAttachmentsBeforeEdit = m_attachments->items();
+    }
     setEditing(true);
     setText(question);
+    // The question's files as they went: read from the session, not from disk again.
+    QList<ComposerAttachments::Item> items;
+    for (const Attachment &attachment : attachments)
+        items.append({attachment, QString()});
+    m_attachments->setItems(items);
 }
 
 void ChatComposer::cancelEdit()
@@ -162,8 +169,10 @@ void ChatComposer::cancelEdit()
     if (!m_editing)
         return;
     const QString draft = m_draftBeforeEdit;
+    const QList<ComposerAttachments::Item> draftAttachments = m_draftAttachmentsBeforeEdit;
     setEditing(false);
     setText(draft);
+    m_attachments->setItems(draftAttachments);
 }
 
 void ChatComposer::setEditing(bool editing)
@@ -172,8 +181,10 @@ void ChatComposer::setEditing(bool editing)
         return;
     m_editing = editing;
     m_editBanner->setVisible(editing);
-    if (!editing)
+    if (!editing) {
         m_draftBeforeEdit.clear();
+        m_draftAttachmentsBeforeEdit.clear();
+    }
     emit editingChanged(editing);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/conversation/attachment.h"
+#include "ui/chat/composerattachments.h"
 
 #include <QList>
 #include <QPointer>
@@ -17,8 +18,6 @@ class QVBoxLayout;
 QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
-
-class ComposerAttachments;
 
 /*!
     Where the user writes: a multi-line editor that grows with its text, Send
@@ -48,9 +47,9 @@ public:
     // E.g. the last question, to edit and resend; the cursor goes to the end.
     void setText(const QString &text);
 
-    // Puts the last question into the editor to be edited and resent in its place; the draft
-    // written before comes back on Cancel.
-    void beginEdit(const QString &question);
+    // Puts the last question and its attachments into the composer to be edited and resent in its
+    // place; the draft written before (its attachments too) comes back on Cancel.
+    void beginEdit(const QString &question, const QList<Attachment> &attachments = {});
     // Leaves edit mode, the draft written before it back in the editor; nothing when not editing.
     void cancelEdit();
     bool isEditing() const { return m_editing; }
@@ -134,6 +133,7 @@ private:
     QLabel *m_editLabel;
     QPushButton *m_cancelEdit;
     QString m_draftBeforeEdit;
+    QList<ComposerAttachments::Item> m_draftAttachmentsBeforeEdit;
     bool m_editing = false;
     bool m_busy = false;
     bool m_sendOnEnter = false;

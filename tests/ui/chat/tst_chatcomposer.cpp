@@ -203,6 +203,31 @@ private slots:
         QCOMPARE(editing.last().first().toBool(), false);
     }
 
+    // The edited question's files come back as removable chips; Cancel brings back the draft's own.
+    void editingBringsBackTheQuestionsAttachmentsAndCancelTheDrafts()
+    {
+        ChatComposer composer;
+        composer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&composer));
+        composer.attachmentList()->addBytes(u"draft.png"_s, pngBytes());
+        QTRY_COMPARE(composer.attachmentList()->count(), 1);
+        const Attachment asked = *AttachmentLoader::fromBytes(u"asked.png"_s, pngBytes()).attachment;
+        QSignalSpy resent(&composer, &ChatComposer::editResendRequested);
+
+        composer.beginEdit(u"the last question"_s, {asked});
+        QCOMPARE(composer.attachments(), QList<Attachment>{asked});
+        QVERIFY(composer.attachmentList()->chips().constFirst()->removeButton());
+        QTest::mouseClick(composer.cancelEditButton(), Qt::LeftButton);
+        QCOMPARE(composer.attachments().size(), 1);
+        QCOMPARE(composer.attachments().constFirst().name, u"draft.png"_s);
+
+        composer.beginEdit(u"the last question"_s, {asked});
+        composer.send();
+        QCOMPARE(resent.size(), 1);
+        // The window clears them once the session took them.
+        QCOMPARE(composer.attachments(), QList<Attachment>{asked});
+    }
+
     // A refusal of the attachment check keeps the message and offers Send Anyway, which goes past it.
     void aRefusedAttachmentCanBeSentAnyway_data()
     {
