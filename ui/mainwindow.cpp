@@ -104,6 +104,8 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     // First: every part below may have something to say in it.
     m_statusBar = new SessionStatusBar(context.session, m_composer->editor(), this);
     setStatusBar(m_statusBar);
+    connect(m_composer->attachmentList(), &ComposerAttachments::changed, m_statusBar,
+            [this] { m_statusBar->setDraftAttachments(m_composer->attachments()); });
     createActions();
     // The conversations beside the chat, as chat apps keep them.
     m_librarySidebar = new LibrarySidebar(context.library, m_sessionActions, context.state, this);

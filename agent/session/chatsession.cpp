@@ -415,7 +415,8 @@ bool ChatSession::startTurn(const QString &text, const QList<Attachment> &attach
     makeWorkspaceOnFirstUse();
     rebuildWorkbench();
     // Said when the turn starts (noteContextWarning()), before anything the turn does.
-    m_pendingContextWarning = ContextGauge::warning(m_usage->nextRequestEstimate(text), contextWindow());
+    m_pendingContextWarning
+        = ContextGauge::warning(m_usage->nextRequestEstimate(text, attachments), contextWindow());
     const bool started = m_agent->send(text, attachments);
     m_pendingContextWarning.clear();
     if (!started) {

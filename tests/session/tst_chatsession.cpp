@@ -4,6 +4,7 @@
 #include "agent/config/appsettings.h"
 #include "agent/conversation/attachmentloader.h"
 #include "agent/export/exportfile.h"
+#include "agent/loop/contextbudget.h"
 #include "agent/mcp/mcpsettings.h"
 #include "agent/model/modelimages.h"
 #include "agent/session/chatsession.h"
@@ -425,6 +426,26 @@ private slots:
         QVERIFY(m_session->editLastAndResend(u"Once more"_s, {image}, ChatSession::ImageCheck::SendAnyway));
         QTRY_COMPARE(finished.size(), 4);
         QCOMPARE(m_session->lastUserText(), u"Once more"_s);
+    }
+
+    // The context gauge's next request counts what waits to be sent as the loop's estimate does.
+    void theNextRequestEstimateCountsAttachments()
+    {
+        const Attachment image
+            = *AttachmentLoader::fromBytes(
+                   u"dot.gif"_s,
+                   QByteArray::fromBase64("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="))
+                   .attachment;
+        const QByteArray words(4000, 'w');
+        const Attachment note = *AttachmentLoader::fromBytes(u"note.txt"_s, words).attachment;
+        const qint64 bare = m_session->usage()->nextRequestEstimate(u"Look"_s);
+        const qint64 withImage = m_session->usage()->nextRequestEstimate(u"Look"_s, {image});
+        const qint64 withNote = m_session->usage()->nextRequestEstimate(u"Look"_s, {note});
+        QCOMPARE(withImage - bare, (TokenEstimator::characters(image) + 3) / 4);
+        QVERIFY2(withImage - bare >= 1500 && withImage - bare < 1600,
+                 qPrintable(QString::number(withImage - bare)));
+        QVERIFY2(withNote - bare >= 1000 && withNote - bare < 1010,
+                 qPrintable(QString::number(withNote - bare)));
     }
 
     void retryAfterAProviderErrorAsksAgainFromACleanHistory()

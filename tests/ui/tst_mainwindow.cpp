@@ -36,6 +36,7 @@
 #include "ui/session/autosaveindicator.h"
 #include "ui/session/providerpicker.h"
 #include "ui/session/sessionactions.h"
+#include "ui/session/sessionstatusbar.h"
 #include "ui/settings/firstrunpanel.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/trace/traceinspector.h"
@@ -1843,6 +1844,31 @@ private slots:
             questions += message.role == Message::Role::User ? 1 : 0;
         QCOMPARE(questions, 1);
         QCOMPARE(m_fixture->session.lastUserAttachments().size(), removeTheImage ? 0 : 1);
+    }
+
+    // The context gauge counts the files waiting in the composer as the loop will: an image ≈1,500 tokens.
+    void theContextGaugeCountsTheAttachmentsWaitingInTheComposer()
+    {
+        const QString chart = m_dir.filePath(u"chart.png"_s);
+        QVERIFY(Testing::writeFile(chart, Testing::pngBytes(QSize(32, 32))));
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        auto *bar = static_cast<Ui::SessionStatusBar *>(window.statusBar());
+        QVERIFY2(!bar->text().contains(u"Context: ≈"_s), qPrintable(bar->text()));
+
+        Ui::ChatComposer *composer = window.composer();
+        composer->attachmentList()->addFiles({chart});
+        QTRY_COMPARE(composer->attachmentList()->count(), 1);
+        const qint64 expected = m_fixture->session.usage()->nextRequestEstimate({}, composer->attachments());
+        QVERIFY2(expected >= 1500, qPrintable(QString::number(expected)));
+        QTRY_VERIFY2(bar->text().contains(u"Context: ≈"_s), qPrintable(bar->text()));
+        QVERIFY2(bar->text().contains(u"1.5k"_s), qPrintable(bar->text()));
+
+        composer->attachmentList()->chips().constFirst()->removeButton()->click();
+        QTRY_VERIFY2(!bar->text().contains(u"Context: ≈"_s), qPrintable(bar->text()));
     }
 
 private:
