@@ -104,6 +104,8 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     // First: every part below may have something to say in it.
     m_statusBar = new SessionStatusBar(context.session, m_composer->editor(), this);
     setStatusBar(m_statusBar);
+    connect(m_composer->attachmentList(), &ComposerAttachments::changed, m_statusBar,
+            [this] { m_statusBar->setDraftAttachments(m_composer->attachments()); });
     createActions();
     // The conversations beside the chat, as chat apps keep them.
     m_librarySidebar = new LibrarySidebar(context.library, m_sessionActions, context.state, this);
@@ -295,6 +297,11 @@ void MainWindow::connectSession()
 {
     ChatSession *session = m_context.session;
     connect(m_composer, &ChatComposer::sendRequested, this, &MainWindow::sendFromComposer);
+    // A model known to read no images is said so before the message leaves, with Send Anyway.
+    m_composer->setAttachmentCheck(
+        [session = QPointer<ChatSession>(session)](const QList<Attachment> &attachments) {
+            return session ? session->imageRefusal(attachments) : QString();
+        });
     connect(m_composer, &ChatComposer::editResendRequested, this, &MainWindow::resendEditedQuestion);
     // The question being edited shows so in the chat for as long as the composer edits it.
     connect(m_composer, &ChatComposer::editingChanged, m_chatView, &ChatView::setEditingLastQuestion);
@@ -451,7 +458,7 @@ void MainWindow::openSettings()
     dialog->open();
 }
 
-void MainWindow::sendFromComposer(const QString &text)
+void MainWindow::sendFromComposer(const QString &text, bool pastAttachmentCheck)
 {
     // A provider whose key is still being read takes the question once it is known.
     if (!m_context.session->hasProvider() && !m_context.session->isReadingKey()) {
@@ -460,27 +467,32 @@ void MainWindow::sendFromComposer(const QString &text)
         showMessage(tr("Add a provider in Settings to ask the agent; the question is still there."));
         return;
     }
-    // The attachments go as `loopscope run --attach` sends them; a refused message stays in the composer.
+    // The attachments go as `loopscope run --attach` sends them; the composer asked the session's image
+    // check before (setAttachmentCheck), and Send Anyway goes past it as --send-images-anyway does.
     const QList<Attachment> attachments = m_composer->attachments();
-    if (const QString refusal = m_context.session->imageRefusal(attachments); !refusal.isEmpty()) {
-        m_composer->setText(text);
-        m_composer->showAttachmentProblem(refusal);
-        return;
-    }
-    if (m_context.session->send(text, attachments))
+    const auto check = pastAttachmentCheck ? ChatSession::ImageCheck::SendAnyway
+                                           : ChatSession::ImageCheck::RefuseForTextOnlyModels;
+    if (m_context.session->send(text, attachments, check))
         m_composer->clearAttachments();
     else
         m_composer->setText(text);
 }
 
-void MainWindow::resendEditedQuestion(const QString &text)
+void MainWindow::resendEditedQuestion(const QString &text, bool pastAttachmentCheck)
 {
+    const QList<Attachment> attachments = m_composer->attachments();
     if (!m_context.session->hasProvider()) {
-        m_composer->beginEdit(text);
+        m_composer->beginEdit(text, attachments);
         showMessage(tr("Add a provider in Settings to ask the agent; the question is still there."));
         return;
     }
-    m_context.session->editLastAndResend(text);
+    const auto check = pastAttachmentCheck ? ChatSession::ImageCheck::SendAnyway
+                                           : ChatSession::ImageCheck::RefuseForTextOnlyModels;
+    // The edited question goes with the attachments left in the composer: its own, less any removed.
+    if (m_context.session->editLastAndResend(text, attachments, check))
+        m_composer->clearAttachments();
+    else
+        m_composer->beginEdit(text, attachments);
 }
 
 void MainWindow::editLastQuestion(const QString &text)
@@ -488,7 +500,7 @@ void MainWindow::editLastQuestion(const QString &text)
     if (m_context.session->isBusy())
         return;
     // The composer's banner says so, with Cancel, until the edit is sent, cancelled or emptied.
-    m_composer->beginEdit(text);
+    m_composer->beginEdit(text, m_context.session->lastUserAttachments());
 }
 
 void MainWindow::setDebugMode(bool on)

@@ -137,8 +137,8 @@ private:
     // are read from the keychain.
     void applySettings();
     void showChat(bool show);
-    void sendFromComposer(const QString &text);
-    void resendEditedQuestion(const QString &text);
+    void sendFromComposer(const QString &text, bool pastAttachmentCheck);
+    void resendEditedQuestion(const QString &text, bool pastAttachmentCheck);
     void editLastQuestion(const QString &text);
     void setDebugMode(bool on);
     void setTurnRunning(bool running);

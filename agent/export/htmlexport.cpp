@@ -1,5 +1,6 @@
 #include "agent/export/htmlexport.h"
 
+#include "agent/conversation/attachmentdescription.h"
 #include "agent/export/exportsupport.h"
 #include "agent/transcript/transcript.h"
 
@@ -59,6 +60,9 @@ details.error .badge,.label.error{color:var(--error)}
 .label{font-size:.8rem;font-weight:600;color:var(--muted);margin:.6rem 0 .2rem}
 .notice{border-left:3px solid var(--tool-border);padding:.3rem .8rem;margin:.6rem 0;color:var(--muted)}
 .notice.error,.notice.blocked{border-color:var(--error);color:var(--error)}
+figure.attachment{margin:.6rem 0}
+figure.attachment img{display:block;max-width:100%;height:auto;border:1px solid var(--border);border-radius:6px}
+figcaption,.attachment.file{color:var(--muted);font-size:.85rem;margin-top:.2rem}
 footer{margin-top:2rem;color:var(--muted);font-size:.8rem}
 )";
 
@@ -644,6 +648,33 @@ void writeNotice(HtmlWriter &out, const TurnNotice &notice)
     out.newline();
 }
 
+/*
+    The files that went with a message: an image shown where it was sent, from a data: URL (the page
+    stays one file; its Content-Security-Policy allows images from data: only), any other file named
+    with its type and size.
+*/
+void writeAttachments(HtmlWriter &out, const QList<Attachment> &attachments)
+{
+    for (const Attachment &attachment : attachments) {
+        const QString caption = attachment.name + u" · "_s + describeAttachment(attachment);
+        if (const QString url = attachmentDataUrl(attachment); !url.isEmpty()) {
+            out.start(u"figure"_s, {{u"class"_s, u"attachment image"_s}});
+            Attributes image{{u"src"_s, url}, {u"alt"_s, attachment.name}};
+            if (attachment.pixelSize.isValid()) {
+                image.append({u"width"_s, QString::number(attachment.pixelSize.width())});
+                image.append({u"height"_s, QString::number(attachment.pixelSize.height())});
+            }
+            out.voidElement(u"img"_s, image);
+            out.element(u"figcaption"_s, caption);
+            out.end();
+        } else {
+            out.element(u"div"_s, ExportText::tr("Attached: %1").arg(caption),
+                        {{u"class"_s, u"attachment file"_s}});
+        }
+        out.newline();
+    }
+}
+
 void writeEntry(HtmlWriter &out, const Internal::ConversationEntry &entry)
 {
     const Message &message = *entry.message;
@@ -665,6 +696,7 @@ void writeEntry(HtmlWriter &out, const Internal::ConversationEntry &entry)
             MarkdownToHtml(out).write(message.text);
             out.end();
         }
+        writeAttachments(out, message.attachments);
         for (const Internal::ToolExchange &exchange : entry.exchanges)
             writeExchange(out, exchange);
     }
@@ -688,8 +720,9 @@ QByteArray exportHtml(const Transcript &transcript)
     out.start(u"head"_s);
     out.voidElement(u"meta"_s, {{u"charset"_s, u"utf-8"_s}});
     // Belt and braces: even a browser that met markup here would load and run nothing.
-    out.voidElement(u"meta"_s, {{u"http-equiv"_s, u"Content-Security-Policy"_s},
-                                {u"content"_s, u"default-src 'none'; style-src 'unsafe-inline'"_s}});
+    out.voidElement(u"meta"_s,
+                    {{u"http-equiv"_s, u"Content-Security-Policy"_s},
+                     {u"content"_s, u"default-src 'none'; style-src 'unsafe-inline'; img-src data:"_s}});
     out.voidElement(u"meta"_s,
                     {{u"name"_s, u"viewport"_s}, {u"content"_s, u"width=device-width, initial-scale=1"_s}});
     out.voidElement(u"meta"_s, {{u"name"_s, u"color-scheme"_s}, {u"content"_s, u"light dark"_s}});

@@ -1,5 +1,6 @@
 #include "agent/export/markdownexport.h"
 
+#include "agent/conversation/attachmentdescription.h"
 #include "agent/export/exportsupport.h"
 #include "agent/transcript/transcript.h"
 
@@ -280,6 +281,26 @@ void appendExchange(QString &out, const Internal::ToolExchange &exchange)
         out += u'*' + ExportText::tr("No result was recorded.") + u"*\n\n"_s;
 }
 
+/*
+    The files that went with a message: an image shown where it was sent, as a data: URL so the
+    document stays one file (viewers that refuse data: URLs still show its name); any other file
+    named with its type and size.
+*/
+void appendAttachments(QString &out, const QList<Attachment> &attachments)
+{
+    for (const Attachment &attachment : attachments) {
+        const QString caption
+            = escapeInline(attachment.name) + u" ("_s + escapeInline(describeAttachment(attachment)) + u')';
+        if (const QString url = attachmentDataUrl(attachment); !url.isEmpty()) {
+            // A base64 data: URL holds no space, parenthesis or bracket: nothing in it ends the link.
+            out += u"!["_s + escapeInline(attachment.name) + u"]("_s + url + u")\n"_s;
+            out += u'*' + caption + u"*\n\n"_s;
+        } else {
+            out += u"**"_s + ExportText::tr("Attached:") + u"** "_s + caption + u"\n\n"_s;
+        }
+    }
+}
+
 void appendEntry(QString &out, const Internal::ConversationEntry &entry)
 {
     const Message &message = *entry.message;
@@ -297,6 +318,7 @@ void appendEntry(QString &out, const Internal::ConversationEntry &entry)
         out += u"**"_s + ExportText::tr("Model:") + u"** "_s + modelList(entry.answeredBy) + u"\n\n"_s;
     if (const QString text = embeddedMarkdown(message.text); !text.trimmed().isEmpty())
         out += text + u"\n\n"_s;
+    appendAttachments(out, message.attachments);
     for (const Internal::ToolExchange &exchange : entry.exchanges)
         appendExchange(out, exchange);
 }

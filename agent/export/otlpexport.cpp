@@ -1,6 +1,7 @@
 #include "agent/export/otlpexport.h"
 
 #include "agent/config/profilepricing.h"
+#include "agent/providers/attachmentparts.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracecost.h"
 #include "agent/trace/tracetiming.h"
@@ -148,11 +149,27 @@ bool isSpanKind(TraceKind kind)
     return false;
 }
 
-// The messages attribute format of the conventions, as a JSON string.
-QString messagesJson(const QString &role, const QString &text, const QString &finishReason = {})
+// An attachment as a part of the conventions' messages: an image as a blob (base64), a file as its text.
+QJsonObject attachmentPart(const Attachment &attachment)
 {
-    QJsonObject message{{u"role"_s, role},
-                        {u"parts"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"content"_s, text}}}}};
+    if (attachment.isImage()) {
+        return {{u"type"_s, u"blob"_s},
+                {u"modality"_s, u"image"_s},
+                {u"mime_type"_s, attachment.mimeType},
+                {u"content"_s, QString::fromLatin1(attachment.bytes.toBase64())}};
+    }
+    return {{u"type"_s, u"text"_s}, {u"content"_s, AttachmentParts::text(attachment)}};
+}
+
+// The messages attribute format of the conventions, as a JSON string.
+QString messagesJson(const QString &role, const QString &text, const QString &finishReason = {},
+                     const QList<Attachment> &attachments = {})
+{
+    QJsonArray parts;
+    for (const Attachment &attachment : attachments)
+        parts.append(attachmentPart(attachment));
+    parts.append(QJsonObject{{u"type"_s, u"text"_s}, {u"content"_s, text}});
+    QJsonObject message{{u"role"_s, role}, {u"parts"_s, parts}};
     if (!finishReason.isEmpty())
         message.insert(u"finish_reason"_s, finishReason);
     return QString::fromUtf8(QJsonDocument(QJsonArray{message}).toJson(QJsonDocument::Compact));
@@ -219,6 +236,19 @@ private:
                 return error->message;
             if (const QString message = firstErrorMessage(child); !message.isEmpty())
                 return message;
+        }
+        return {};
+    }
+
+    // The files that went with the turn's question, as its first model call sent them.
+    static QList<Attachment> questionAttachments(const ModelCallData *call)
+    {
+        if (!call)
+            return {};
+        const QList<Message> messages = call->request.whole().messages;
+        for (auto it = messages.crbegin(); it != messages.crend(); ++it) {
+            if (it->role == Message::Role::User)
+                return it->attachments;
         }
         return {};
     }
@@ -356,7 +386,8 @@ private:
             .cost(traceCost(m_trace, node.id))
             .string(u"loopscope.turn.outcome"_s, turn.outcome);
         if (m_options.includeContent) {
-            span.attributes.string(u"gen_ai.input.messages"_s, messagesJson(u"user"_s, turn.input));
+            span.attributes.string(u"gen_ai.input.messages"_s,
+                                   messagesJson(u"user"_s, turn.input, {}, questionAttachments(call)));
             if (!turn.output.isEmpty())
                 span.attributes.string(u"gen_ai.output.messages"_s,
                                        messagesJson(u"assistant"_s, turn.output, u"stop"_s));

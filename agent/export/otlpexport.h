@@ -12,7 +12,9 @@ struct OtlpExportOptions
     // The OpenTelemetry GenAI conventions make content opt-in, and so does
     // this: when set, tool spans carry gen_ai.tool.call.arguments and (on
     // success) gen_ai.tool.call.result, the turn span gen_ai.input.messages
-    // and gen_ai.output.messages, and error statuses the tool's error text.
+    // (the question's attachments too: an image as a "blob" part, a file as
+    // its text) and gen_ai.output.messages, and error statuses the tool's
+    // error text.
     bool includeContent = false;
     // The instrumentation scope's version; empty: QCoreApplication::applicationVersion().
     QString version;

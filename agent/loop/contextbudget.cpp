@@ -36,8 +36,13 @@ qint64 TokenEstimator::characters(const Message &message)
         count += MessageOverhead + call.id.size() + call.name.size() + call.arguments.size();
     count += message.toolCallId.size() + message.toolName.size();
     for (const Attachment &attachment : message.attachments)
-        count += attachment.name.size() + (attachment.isImage() ? ImageCharacters : attachment.text.size());
+        count += characters(attachment);
     return count;
+}
+
+qint64 TokenEstimator::characters(const Attachment &attachment)
+{
+    return attachment.name.size() + (attachment.isImage() ? ImageCharacters : attachment.text.size());
 }
 
 qint64 TokenEstimator::characters(const QList<ToolSchema> &tools)

@@ -31,6 +31,9 @@ public:
 
     static qint64 characters(const ModelRequest &request);
     static qint64 characters(const Message &message);
+    // An attachment as a request carries it: its name, and a text file's text or an image's
+    // fixed share (about 1,500 tokens at four characters a token).
+    static qint64 characters(const Attachment &attachment);
     static qint64 characters(const QList<ToolSchema> &tools);
 
 private:

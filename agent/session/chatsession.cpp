@@ -375,8 +375,7 @@ QString ChatSession::imageRefusal(const QList<Attachment> &attachments) const
     if (!ModelImages::knownTextOnly(provider, model))
         return {};
     return tr("The model %1 is known to read text only, and the message has an image: choose a model "
-              "that reads images, leave the image out, or send it anyway (loopscope run "
-              "--send-images-anyway).")
+              "that reads images, leave the image out, or send it anyway.")
         .arg(model);
 }
 
@@ -439,7 +438,8 @@ bool ChatSession::startTurn(const QString &text, const QList<Attachment> &attach
     makeWorkspaceOnFirstUse();
     rebuildWorkbench();
     // Said when the turn starts (noteContextWarning()), before anything the turn does.
-    m_pendingContextWarning = ContextGauge::warning(m_usage->nextRequestEstimate(text), contextWindow());
+    m_pendingContextWarning
+        = ContextGauge::warning(m_usage->nextRequestEstimate(text, attachments), contextWindow());
     const bool started = m_agent->send(text, attachments);
     m_pendingContextWarning.clear();
     if (!started) {
@@ -492,6 +492,16 @@ std::optional<QList<Message>> ChatSession::historyBeforeLastQuestion() const
     return std::nullopt;
 }
 
+QList<Attachment> ChatSession::lastUserAttachments() const
+{
+    const QList<Message> &history = m_agent->history();
+    for (auto it = history.crbegin(); it != history.crend(); ++it) {
+        if (it->role == Message::Role::User)
+            return it->attachments;
+    }
+    return {};
+}
+
 QString ChatSession::lastUserText() const
 {
     const QList<Message> &history = m_agent->history();
@@ -502,19 +512,28 @@ QString ChatSession::lastUserText() const
     return {};
 }
 
-bool ChatSession::editLastAndResend(const QString &text)
+bool ChatSession::editLastAndResend(const QString &text, const QList<Attachment> &attachments,
+                                    ImageCheck check)
 {
     if (isBusy() || text.trimmed().isEmpty())
         return false;
+    // Refused before the history changes: the question it would replace stays.
+    if (check == ImageCheck::RefuseForTextOnlyModels) {
+        if (const QString refusal = imageRefusal(attachments); !refusal.isEmpty()) {
+            emit notice(refusal);
+            return false;
+        }
+    }
     const std::optional<QList<Message>> before = historyBeforeLastQuestion();
     if (!before || !m_agent->setHistory(*before))
         return false;
-    return send(text);
+    return send(text, attachments, ImageCheck::SendAnyway);
 }
 
 bool ChatSession::regenerate()
 {
-    return editLastAndResend(lastUserText());
+    // The question goes again as it went, with its files: the user chose to send them once already.
+    return editLastAndResend(lastUserText(), lastUserAttachments(), ImageCheck::SendAnyway);
 }
 
 bool ChatSession::retry()

@@ -110,11 +110,15 @@ public:
     void stop();
     // Drops the last turn (its question and everything after) and asks again.
     bool regenerate();
-    // Replaces the last question with \a text and asks again.
-    bool editLastAndResend(const QString &text);
+    // Replaces the last question with \a text and \a attachments and asks again; refused as send() is,
+    // the last question then staying in place.
+    bool editLastAndResend(const QString &text, const QList<Attachment> &attachments = {},
+                           ImageCheck check = ImageCheck::RefuseForTextOnlyModels);
     // Asks the last question again after a turn that did not answer.
     bool retry();
     QString lastUserText() const;
+    // The files that went with the last question, e.g. to edit it and send it again.
+    QList<Attachment> lastUserAttachments() const;
     // A new, empty conversation (the trace too); refused while a turn runs.
     bool clear();
 

@@ -1,10 +1,19 @@
 #include "agent/session/contextgauge.h"
 
+#include "agent/loop/contextbudget.h"
 #include "agent/model/modelcost.h"
 
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
+
+qint64 ContextGauge::estimateTokens(const QString &text, const QList<Attachment> &attachments)
+{
+    qint64 characters = text.size();
+    for (const Attachment &attachment : attachments)
+        characters += TokenEstimator::characters(attachment);
+    return (characters + 3) / 4;
+}
 
 ContextGauge::Level ContextGauge::level(qint64 tokens, std::optional<qint64> window)
 {

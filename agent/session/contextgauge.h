@@ -1,6 +1,9 @@
 #pragma once
 
+#include "agent/conversation/attachment.h"
+
 #include <QCoreApplication>
+#include <QList>
 #include <QString>
 
 #include <optional>
@@ -22,6 +25,9 @@ public:
     static constexpr double NearShare = 0.9;
 
     static qint64 estimateTokens(const QString &text) { return (text.size() + 3) / 4; }
+    // \a text with \a attachments, each counted as the loop's TokenEstimator counts it (an image
+    // about 1,500 tokens, a text file by its text).
+    static qint64 estimateTokens(const QString &text, const QList<Attachment> &attachments);
     static Level level(qint64 tokens, std::optional<qint64> window);
     // "12.3k / 128k tokens"; "12.3k tokens" without a known window.
     static QString describe(qint64 tokens, std::optional<qint64> window, bool estimated = false);

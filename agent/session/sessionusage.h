@@ -42,10 +42,10 @@ public:
     // The last request's tokens as the provider counted them, plus its answer: the history now.
     qint64 contextTokens() const { return m_contextTokens; }
     int iteration() const { return m_iteration; }
-    // ≈ the next request's tokens when \a text is sent now.
-    qint64 nextRequestEstimate(const QString &text) const
+    // ≈ the next request's tokens when \a text is sent now with \a attachments.
+    qint64 nextRequestEstimate(const QString &text, const QList<Attachment> &attachments = {}) const
     {
-        return m_contextTokens + ContextGauge::estimateTokens(text);
+        return m_contextTokens + ContextGauge::estimateTokens(text, attachments);
     }
 
 signals:

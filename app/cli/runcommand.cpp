@@ -547,8 +547,11 @@ int RunCommand::exec(const QStringList &arguments)
     QMetaObject::invokeMethod(
         &session,
         [&session, &options] {
-            if (!session.send(options.prompt, options.attachments, options.imageCheck))
-                QCoreApplication::exit(BadUsage);
+            if (session.send(options.prompt, options.attachments, options.imageCheck))
+                return;
+            if (!session.imageRefusal(options.attachments).isEmpty())
+                printError(tr("To send the image all the same, add --send-images-anyway."));
+            QCoreApplication::exit(BadUsage);
         },
         Qt::QueuedConnection);
     const int exitCode = QCoreApplication::exec();

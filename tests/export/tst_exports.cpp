@@ -1,3 +1,4 @@
+#include "agent/conversation/attachmentloader.h"
 #include "agent/export/exportfile.h"
 #include "agent/export/htmlexport.h"
 #include "agent/export/markdownexport.h"
@@ -12,6 +13,7 @@
 #include "agent/transcript/transcript.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/scriptedmodelclient.h"
+#include "tests/support/testimages.h"
 
 #include <QDir>
 #include <QFile>
@@ -877,7 +879,7 @@ private slots:
         QVERIFY(!reading.style.contains(u"@import"_s));
         QVERIFY(reading.style.contains(u"@media (prefers-color-scheme: dark)"_s));
         QVERIFY(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                              "style-src 'unsafe-inline'\"/>"));
+                              "style-src 'unsafe-inline'; img-src data:\"/>"));
     }
 
     void htmlFoldsEachToolCallWithItsResult()
@@ -1244,6 +1246,128 @@ private slots:
             QVERIFY(!otlp.contains("What does a widget cost"));
             QVERIFY(!otlp.contains("widget\\\""));
         }
+    }
+
+    // --- Attachments ------------------------------------------------------
+
+    void exportsShowAMessagesImagesAndNameItsOtherFiles_data()
+    {
+        QTest::addColumn<Format>("format");
+        QTest::newRow("Markdown") << Format::Markdown;
+        QTest::newRow("HTML") << Format::Html;
+    }
+
+    void exportsShowAMessagesImagesAndNameItsOtherFiles()
+    {
+        QFETCH(Format, format);
+        const QByteArray png = Testing::pngBytes(QSize(64, 48));
+        const Attachment image = *AttachmentLoader::fromBytes(u"chart [v2].png"_s, png).attachment;
+        const Attachment notes
+            = *AttachmentLoader::fromBytes(u"notes.md"_s, "# Notes\nShip it.\n").attachment;
+        const Transcript transcript
+            = transcriptWith({Message::user(u"What does the chart say?"_s, {image, notes}),
+                              Message::assistant(u"Sales went up."_s)});
+        const QString dataUrl = u"data:image/png;base64,"_s + QString::fromLatin1(png.toBase64());
+
+        if (format == Format::Markdown) {
+            const QString markdown = exportMarkdown(transcript);
+            // The image where it was sent, whole, in a Markdown image the name cannot break out of.
+            QVERIFY2(markdown.contains(u"![chart \\[v2\\].png]("_s + dataUrl + u")\n"_s),
+                     qPrintable(markdown.left(400)));
+            QVERIFY(markdown.contains(u"64 × 48"_s));
+            // The other file by its name and type; its contents are the model's, not the reader's.
+            QVERIFY(markdown.contains(u"notes.md (text/markdown"_s));
+            QVERIFY(!markdown.contains(u"Ship it."_s));
+            // After the question, before the answer.
+            QVERIFY(markdown.indexOf(u"What does the chart say?"_s) < markdown.indexOf(dataUrl));
+            QVERIFY(markdown.indexOf(u"notes.md"_s) < markdown.indexOf(u"Sales went up."_s));
+        } else {
+            const QByteArray html = exportHtml(transcript);
+            const HtmlReading reading = readHtml(html);
+            QVERIFY2(reading.error.isEmpty(), qPrintable(reading.error));
+            QCOMPARE(reading.elements.count(u"img"_s), 1);
+            QXmlStreamReader xml(html);
+            QString src;
+            while (!xml.atEnd() && src.isEmpty()) {
+                if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"img")
+                    src = xml.attributes().value(u"src"_s).toString();
+            }
+            // Self-contained: the bytes in the page, and the page's policy lets a browser show only those.
+            QCOMPARE(src, dataUrl);
+            QVERIFY(html.contains("img-src data:"));
+            QVERIFY(reading.text.contains(u"chart [v2].png · PNG image · 64 × 48"_s));
+            QVERIFY(reading.text.contains(u"notes.md · text/markdown"_s));
+            QVERIFY(!reading.text.contains(u"Ship it."_s));
+        }
+    }
+
+    void anImageWithoutItsBytesIsNamedNotShown()
+    {
+        // E.g. a session whose attachment table lost the image: nothing to show, the name still says what it
+        // was.
+        Attachment image
+            = *AttachmentLoader::fromBytes(u"lost.png"_s, Testing::pngBytes(QSize(8, 8))).attachment;
+        image.bytes.clear();
+        const Transcript transcript = transcriptWith({Message::user(u"Look"_s, {image})});
+
+        const QString markdown = exportMarkdown(transcript);
+        QVERIFY(!markdown.contains(u"data:"_s));
+        QVERIFY(markdown.contains(u"lost.png (PNG image"_s));
+        const HtmlReading reading = readHtml(exportHtml(transcript));
+        QVERIFY(!reading.elements.contains(u"img"_s));
+        QVERIFY(reading.text.contains(u"lost.png · PNG image"_s));
+    }
+
+    // The conventions' content is opt-in, a question's files too: then an image is a blob part, a file its
+    // text.
+    void otlpLeavesAttachmentsOutUnlessAskedForContent_data()
+    {
+        QTest::addColumn<bool>("includeContent");
+        QTest::newRow("by default") << false;
+        QTest::newRow("when asked for") << true;
+    }
+
+    void otlpLeavesAttachmentsOutUnlessAskedForContent()
+    {
+        QFETCH(bool, includeContent);
+        const QByteArray png = Testing::pngBytes(QSize(32, 32));
+        const Attachment image = *AttachmentLoader::fromBytes(u"secret-diagram.png"_s, png).attachment;
+        const Attachment notes = *AttachmentLoader::fromBytes(u"notes.md"_s, "Ship on Friday.").attachment;
+        ScriptedModelClient client;
+        client.enqueue(ScriptedModelClient::text(u"A diagram."_s, {1600, 3}));
+        Workbench workbench;
+        Trace trace;
+        Agent agent(&client, &workbench, &trace);
+        QSignalSpy finished(&agent, &Agent::turnFinished);
+        QVERIFY(agent.send(u"What is this?"_s, {image, notes}));
+        QTRY_COMPARE(finished.size(), 1);
+        const Transcript transcript = transcriptOf(agent, trace);
+        // The recorded request holds the image: that is where the export would find it.
+        QVERIFY(QJsonDocument(transcript.trace).toJson().contains(png.toBase64()));
+
+        QString error;
+        const QByteArray otlp = exportOtlpJson(transcript, {includeContent, {}}, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QList<OtlpSpan> spans = readSpans(otlp);
+        if (!includeContent) {
+            QVERIFY(!otlp.contains(png.toBase64().left(40)));
+            QVERIFY(!otlp.contains("secret-diagram"));
+            QVERIFY(!otlp.contains("Ship on Friday"));
+            return;
+        }
+        const OtlpSpan turn = spansWithOperation(spans, u"invoke_agent"_s).constFirst();
+        const QJsonArray input
+            = QJsonDocument::fromJson(turn.string(u"gen_ai.input.messages"_s).toUtf8()).array();
+        const QJsonArray parts = input[0][u"parts"_s].toArray();
+        QCOMPARE(parts.size(), 3);
+        QCOMPARE(parts[0][u"type"_s].toString(), u"blob"_s);
+        QCOMPARE(parts[0][u"modality"_s].toString(), u"image"_s);
+        QCOMPARE(parts[0][u"mime_type"_s].toString(), u"image/png"_s);
+        QCOMPARE(QByteArray::fromBase64(parts[0][u"content"_s].toString().toLatin1()), png);
+        QCOMPARE(parts[1][u"type"_s].toString(), u"text"_s);
+        QVERIFY(parts[1][u"content"_s].toString().contains(u"notes.md"_s));
+        QVERIFY(parts[1][u"content"_s].toString().contains(u"Ship on Friday."_s));
+        QCOMPARE(parts[2][u"content"_s].toString(), u"What is this?"_s);
     }
 
     void otlpSaysTheWaitingApartFromTheMachinesTime()

@@ -4,6 +4,7 @@
 #include "agent/config/appsettings.h"
 #include "agent/conversation/attachmentloader.h"
 #include "agent/export/exportfile.h"
+#include "agent/loop/contextbudget.h"
 #include "agent/mcp/mcpsettings.h"
 #include "agent/model/modelimages.h"
 #include "agent/model/pricetable.h"
@@ -391,6 +392,66 @@ private slots:
         QVERIFY(rows.at(0).replaced && rows.at(1).replaced);
         QCOMPARE(rows.at(2).text, u"uno"_s);
         QVERIFY(!rows.at(2).replaced && !rows.at(3).replaced);
+    }
+
+    // Regenerate and retry ask the question as it was asked, with its files; an edit goes with the files
+    // it is given, and a refused edit leaves the question it would replace in place.
+    void regeneratingOrEditingKeepsTheQuestionsAttachments()
+    {
+        m_session->apply(m_session->setup().withProvider(profile(), apiKey));
+        const QByteArray gif
+            = QByteArray::fromBase64("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==");
+        const Attachment image = *AttachmentLoader::fromBytes(u"dot.gif"_s, gif).attachment;
+        const Attachment note = *AttachmentLoader::fromBytes(u"note.txt"_s, "plain words").attachment;
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"What is in it?"_s, {note, image}));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(m_session->lastUserAttachments(), (QList<Attachment>{note, image}));
+
+        QVERIFY(m_session->regenerate());
+        QTRY_COMPARE(finished.size(), 2);
+        QVERIFY(m_server->requests().constLast().body.contains("image_url"));
+        QVERIFY(m_server->requests().constLast().body.contains("plain words"));
+        QCOMPARE(m_session->lastUserAttachments(), (QList<Attachment>{note, image}));
+
+        QVERIFY(m_session->editLastAndResend(u"And now?"_s, {image}));
+        QTRY_COMPARE(finished.size(), 3);
+        QVERIFY(m_server->requests().constLast().body.contains("image_url"));
+        QVERIFY(!m_server->requests().constLast().body.contains("plain words"));
+        QCOMPARE(m_session->lastUserAttachments(), QList<Attachment>{image});
+
+        // On a model known to read text only the edit is refused before the history changes.
+        ProviderProfile textOnly = profile();
+        textOnly.model = u"gpt-3.5-turbo"_s;
+        m_session->apply(m_session->setup().withProvider(textOnly, apiKey));
+        const QList<Message> history = m_session->agent()->history();
+        QSignalSpy notices(m_session.get(), &ChatSession::notice);
+        QVERIFY(!m_session->editLastAndResend(u"Once more"_s, {image}));
+        QCOMPARE(notices.size(), 1);
+        QCOMPARE(m_session->agent()->history(), history);
+        QVERIFY(m_session->editLastAndResend(u"Once more"_s, {image}, ChatSession::ImageCheck::SendAnyway));
+        QTRY_COMPARE(finished.size(), 4);
+        QCOMPARE(m_session->lastUserText(), u"Once more"_s);
+    }
+
+    // The context gauge's next request counts what waits to be sent as the loop's estimate does.
+    void theNextRequestEstimateCountsAttachments()
+    {
+        const Attachment image
+            = *AttachmentLoader::fromBytes(
+                   u"dot.gif"_s,
+                   QByteArray::fromBase64("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="))
+                   .attachment;
+        const QByteArray words(4000, 'w');
+        const Attachment note = *AttachmentLoader::fromBytes(u"note.txt"_s, words).attachment;
+        const qint64 bare = m_session->usage()->nextRequestEstimate(u"Look"_s);
+        const qint64 withImage = m_session->usage()->nextRequestEstimate(u"Look"_s, {image});
+        const qint64 withNote = m_session->usage()->nextRequestEstimate(u"Look"_s, {note});
+        QCOMPARE(withImage - bare, (TokenEstimator::characters(image) + 3) / 4);
+        QVERIFY2(withImage - bare >= 1500 && withImage - bare < 1600,
+                 qPrintable(QString::number(withImage - bare)));
+        QVERIFY2(withNote - bare >= 1000 && withNote - bare < 1010,
+                 qPrintable(QString::number(withNote - bare)));
     }
 
     void retryAfterAProviderErrorAsksAgainFromACleanHistory()

@@ -36,6 +36,7 @@
 #include "ui/session/autosaveindicator.h"
 #include "ui/session/providerpicker.h"
 #include "ui/session/sessionactions.h"
+#include "ui/session/sessionstatusbar.h"
 #include "ui/settings/firstrunpanel.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/trace/traceinspector.h"
@@ -1755,19 +1756,12 @@ private slots:
         const QString chart = m_dir.filePath(u"chart.png"_s);
         QVERIFY(Testing::writeFile(chart, Testing::pngBytes(QSize(32, 32))));
         Ui::MainWindow window(m_fixture->context());
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
         ProviderProfile profile = demoProfile();
         profile.model = u"gpt-3.5-turbo"_s;
-        window.start(profile);
-        QTRY_VERIFY(m_fixture->session.hasProvider());
-        QTRY_COMPARE(m_server->requests().size(), 1);
-
+        askWithAttachment(window, profile, chart);
+        if (QTest::currentTestFailed())
+            return;
         Ui::ChatComposer *composer = window.composer();
-        composer->attachmentList()->addFiles({chart});
-        QTRY_COMPARE(composer->attachmentList()->count(), 1);
-        composer->setText(u"What does the chart show?"_s);
-        composer->send();
 
         QCOMPARE(composer->text(), u"What does the chart show?"_s);
         QCOMPARE(composer->attachmentList()->count(), 1);
@@ -1777,6 +1771,104 @@ private slots:
         QTest::qWait(50);
         QCOMPARE(m_server->requests().size(), 1);
         QVERIFY(!m_fixture->session.isBusy());
+
+        // Send Anyway, beside the reason, sends it all the same: the image reaches the provider.
+        QPushButton *anyway = composer->sendAnywayButton();
+        QVERIFY(anyway->isVisible());
+        QVERIFY(anyway->isEnabled());
+        anyway->click();
+        QTRY_COMPARE(m_server->requests().size(), 2);
+        const QJsonArray parts = m_server->requests().at(1).lastMessageParts();
+        QCOMPARE(parts.size(), 2);
+        QVERIFY(parts.at(0)[u"image_url"_s][u"url"_s].toString().startsWith(u"data:image/png;base64,"_s));
+        QCOMPARE(m_server->requests().at(1).json().value(u"model"_s).toString(), u"gpt-3.5-turbo"_s);
+        QVERIFY(composer->attachments().isEmpty());
+        QVERIFY(composer->text().isEmpty());
+        QVERIFY(!anyway->isVisible());
+    }
+
+    // Editing the last question brings its files back as removable chips; the resend carries those left.
+    void editingTheLastQuestionKeepsItsAttachments_data()
+    {
+        QTest::addColumn<bool>("removeTheImage");
+        QTest::newRow("kept") << false;
+        QTest::newRow("removed while editing") << true;
+    }
+    void editingTheLastQuestionKeepsItsAttachments()
+    {
+        QFETCH(bool, removeTheImage);
+        const QByteArray png = Testing::pngBytes(QSize(64, 48));
+        const QString chart = m_dir.filePath(u"chart.png"_s);
+        QVERIFY(Testing::writeFile(chart, png));
+        Ui::MainWindow window(m_fixture->context());
+        askWithAttachment(window, demoProfile(), chart);
+        if (QTest::currentTestFailed())
+            return;
+        Ui::ChatComposer *composer = window.composer();
+        QTRY_VERIFY(m_fixture->session.isBusy());
+        QTRY_VERIFY(!m_fixture->session.isBusy());
+        const qsizetype before = m_server->requests().size();
+        // The file may go: the question's image is the session's now.
+        QVERIFY(QFile::remove(chart));
+
+        emit window.chatView()->editLastRequested(m_fixture->session.lastUserText());
+        QVERIFY(composer->isEditing());
+        QCOMPARE(composer->attachmentList()->count(), 1);
+        QVERIFY(composer->attachmentList()->isVisible());
+        Ui::AttachmentChip *chip = composer->attachmentList()->chips().constFirst();
+        QCOMPARE(chip->attachment().name, u"chart.png"_s);
+        QCOMPARE(chip->attachment().bytes, png);
+        QVERIFY(chip->removeButton() != nullptr);
+        if (removeTheImage) {
+            chip->removeButton()->click();
+            QTRY_COMPARE(composer->attachmentList()->count(), 0);
+        }
+
+        composer->setText(u"What does the chart show, in one word?"_s);
+        composer->send();
+        QTRY_COMPARE(m_server->requests().size(), before + 1);
+        const QJsonArray parts = m_server->requests().at(before).lastMessageParts();
+        if (removeTheImage) {
+            QVERIFY(!QJsonDocument(m_server->requests().at(before).json()).toJson().contains("image_url"));
+        } else {
+            QCOMPARE(parts.size(), 2);
+            const QString url = parts.at(0)[u"image_url"_s][u"url"_s].toString();
+            QCOMPARE(QByteArray::fromBase64(url.mid(url.indexOf(u',') + 1).toLatin1()), png);
+            QCOMPARE(parts.at(1)[u"text"_s].toString(), u"What does the chart show, in one word?"_s);
+        }
+        QVERIFY(composer->attachments().isEmpty());
+        QTRY_VERIFY(!m_fixture->session.isBusy());
+        // The history holds the edited question once, with what it was sent with.
+        int questions = 0;
+        for (const Message &message : m_fixture->session.agent()->history())
+            questions += message.role == Message::Role::User ? 1 : 0;
+        QCOMPARE(questions, 1);
+        QCOMPARE(m_fixture->session.lastUserAttachments().size(), removeTheImage ? 0 : 1);
+    }
+
+    // The context gauge counts the files waiting in the composer as the loop will: an image ≈1,500 tokens.
+    void theContextGaugeCountsTheAttachmentsWaitingInTheComposer()
+    {
+        const QString chart = m_dir.filePath(u"chart.png"_s);
+        QVERIFY(Testing::writeFile(chart, Testing::pngBytes(QSize(32, 32))));
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(demoProfile());
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        auto *bar = static_cast<Ui::SessionStatusBar *>(window.statusBar());
+        QVERIFY2(!bar->text().contains(u"Context: ≈"_s), qPrintable(bar->text()));
+
+        Ui::ChatComposer *composer = window.composer();
+        composer->attachmentList()->addFiles({chart});
+        QTRY_COMPARE(composer->attachmentList()->count(), 1);
+        const qint64 expected = m_fixture->session.usage()->nextRequestEstimate({}, composer->attachments());
+        QVERIFY2(expected >= 1500, qPrintable(QString::number(expected)));
+        QTRY_VERIFY2(bar->text().contains(u"Context: ≈"_s), qPrintable(bar->text()));
+        QVERIFY2(bar->text().contains(u"1.5k"_s), qPrintable(bar->text()));
+
+        composer->attachmentList()->chips().constFirst()->removeButton()->click();
+        QTRY_VERIFY2(!bar->text().contains(u"Context: ≈"_s), qPrintable(bar->text()));
     }
 
 private:
@@ -1793,6 +1885,21 @@ private:
             else
                 demo(request, exchange);
         });
+    }
+
+    // Shows the window on \a profile and sends a question with the file at \a path from its composer.
+    void askWithAttachment(Ui::MainWindow &window, const ProviderProfile &profile, const QString &path)
+    {
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start(profile);
+        QTRY_VERIFY(m_fixture->session.hasProvider());
+        QTRY_COMPARE(m_server->requests().size(), 1); // the model picker's listing
+        Ui::ChatComposer *composer = window.composer();
+        composer->attachmentList()->addFiles({path});
+        QTRY_COMPARE(composer->attachmentList()->count(), 1);
+        composer->setText(u"What does the chart show?"_s);
+        composer->send();
     }
 
     // Shows the window with the demo provider and runs the demo's three-iteration turn to its end.

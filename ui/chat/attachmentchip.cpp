@@ -1,5 +1,7 @@
 #include "ui/chat/attachmentchip.h"
 
+#include "agent/conversation/attachmentdescription.h"
+
 #include "ui/chat/chatsurface.h"
 
 #include <QBuffer>
@@ -117,19 +119,7 @@ AttachmentChip::AttachmentChip(const Attachment &attachment, const QString &path
 
 QString AttachmentChip::description() const
 {
-    const QLocale locale;
-    QStringList parts;
-    const QString subtype = m_attachment.mimeType.section(u'/', 1).toUpper();
-    if (m_attachment.isImage()) {
-        parts.append(tr("%1 image").arg(subtype));
-        if (m_attachment.pixelSize.isValid())
-            parts.append(
-                tr("%1 × %2").arg(m_attachment.pixelSize.width()).arg(m_attachment.pixelSize.height()));
-    } else {
-        parts.append(m_attachment.mimeType);
-    }
-    parts.append(locale.formattedDataSize(m_attachment.fileSize, 1));
-    return parts.join(u" · "_s);
+    return describeAttachment(m_attachment);
 }
 
 QUrl AttachmentChip::openUrl() const

@@ -57,6 +57,7 @@ ChatComposer::ChatComposer(QWidget *parent)
     , m_attach(new QPushButton(tr("Attach…"), this))
     , m_send(new QPushButton(tr("Send"), this))
     , m_stop(new QPushButton(tr("Stop"), this))
+    , m_sendAnyway(new QPushButton(tr("Send Anyway"), this))
     , m_editBanner(new QWidget(this))
     , m_editLabel(
           new QLabel(tr("Editing your last question: Send asks it again in its place."), m_editBanner))
@@ -78,6 +79,13 @@ ChatComposer::ChatComposer(QWidget *parent)
     m_stop->setToolTip(tr("Stop the agent (Esc)"));
     m_stop->hide();
     connect(m_stop, &QPushButton::clicked, this, &ChatComposer::cancelRequested);
+
+    m_sendAnyway->setAccessibleName(tr("Send the message with its attachments all the same"));
+    m_sendAnyway->setToolTip(tr("Send the message as it is, though the model may refuse it"));
+    m_sendAnyway->hide();
+    connect(m_sendAnyway, &QPushButton::clicked, this, &ChatComposer::sendAnyway);
+    // Other attachments are another message: the refusal was about these.
+    connect(m_attachments, &ComposerAttachments::changed, m_sendAnyway, &QWidget::hide);
 
     m_attach->setIcon(QIcon::fromTheme(u"mail-attachment"_s));
     m_attach->setAccessibleName(tr("Attach files to the message"));
@@ -115,6 +123,7 @@ ChatComposer::ChatComposer(QWidget *parent)
     layout->setSpacing(chatSpacing(this, 0.25));
     layout->addWidget(m_editBanner);
     layout->addWidget(m_attachments);
+    layout->addWidget(m_sendAnyway, 0, Qt::AlignLeft);
     layout->addLayout(row);
 
     // Tab goes from the message to Send, as before Attach was there; Attach comes after them.
@@ -138,14 +147,21 @@ void ChatComposer::setText(const QString &text)
     m_editor->setFocus();
 }
 
-void ChatComposer::beginEdit(const QString &question)
+void ChatComposer::beginEdit(const QString &question, const QList<Attachment> &attachments)
 {
     if (question.trimmed().isEmpty())
         return;
-    if (!m_editing)
+    if (!m_editing) {
         m_draftBeforeEdit = text();
+        m_draftAttachmentsBeforeEdit = m_attachments->items();
+    }
     setEditing(true);
     setText(question);
+    // The question's files as they went: read from the session, not from disk again.
+    QList<ComposerAttachments::Item> items;
+    for (const Attachment &attachment : attachments)
+        items.append({attachment, QString()});
+    m_attachments->setItems(items);
 }
 
 void ChatComposer::cancelEdit()
@@ -153,8 +169,10 @@ void ChatComposer::cancelEdit()
     if (!m_editing)
         return;
     const QString draft = m_draftBeforeEdit;
+    const QList<ComposerAttachments::Item> draftAttachments = m_draftAttachmentsBeforeEdit;
     setEditing(false);
     setText(draft);
+    m_attachments->setItems(draftAttachments);
 }
 
 void ChatComposer::setEditing(bool editing)
@@ -163,8 +181,10 @@ void ChatComposer::setEditing(bool editing)
         return;
     m_editing = editing;
     m_editBanner->setVisible(editing);
-    if (!editing)
+    if (!editing) {
         m_draftBeforeEdit.clear();
+        m_draftAttachmentsBeforeEdit.clear();
+    }
     emit editingChanged(editing);
 }
 
@@ -250,21 +270,44 @@ void ChatComposer::chooseFiles()
     m_fileDialog->open();
 }
 
+void ChatComposer::setAttachmentCheck(AttachmentCheck check)
+{
+    m_attachmentCheck = std::move(check);
+}
+
 void ChatComposer::send()
+{
+    submit(true);
+}
+
+void ChatComposer::sendAnyway()
+{
+    submit(false);
+}
+
+void ChatComposer::submit(bool checkAttachments)
 {
     const QString message = text().trimmed();
     if (m_busy || message.isEmpty())
         return;
+    m_sendAnyway->hide();
     // Nothing half-sent: a file still being read or gone since it was chosen keeps the whole message here.
     if (!m_attachments->check().isEmpty())
         return;
+    if (checkAttachments && m_attachmentCheck) {
+        if (const QString refusal = m_attachmentCheck(m_attachments->attachments()); !refusal.isEmpty()) {
+            m_attachments->showProblem(refusal);
+            m_sendAnyway->show();
+            return;
+        }
+    }
     const bool edited = m_editing;
     setEditing(false);
     m_editor->clear();
     if (edited)
-        emit editResendRequested(message);
+        emit editResendRequested(message, !checkAttachments);
     else
-        emit sendRequested(message);
+        emit sendRequested(message, !checkAttachments);
 }
 
 bool ChatComposer::eventFilter(QObject *watched, QEvent *event)
@@ -337,6 +380,7 @@ void ChatComposer::updatePlaceholder()
 void ChatComposer::updateSendEnabled()
 {
     m_send->setEnabled(!m_busy && !text().trimmed().isEmpty());
+    m_sendAnyway->setEnabled(m_send->isEnabled());
 }
 
 // From two lines up to ten as the text grows; then it scrolls.

@@ -1,10 +1,13 @@
 #pragma once
 
 #include "agent/conversation/attachment.h"
+#include "ui/chat/composerattachments.h"
 
 #include <QList>
 #include <QPointer>
 #include <QWidget>
+
+#include <functional>
 
 QT_BEGIN_NAMESPACE
 class QFileDialog;
@@ -15,8 +18,6 @@ class QVBoxLayout;
 QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
-
-class ComposerAttachments;
 
 /*!
     Where the user writes: a multi-line editor that grows with its text, Send
@@ -32,7 +33,8 @@ class ComposerAttachments;
     chips over the editor): from Attach (a file dialog), dropped on the editor
     or on a widget given to takeDropsOn() (the chat), or pasted. Send waits
     while one is being read and refuses, saying why and keeping the text, when
-    a chosen file has gone from disk since.
+    a chosen file has gone from disk since. An attachment check (e.g. the
+    model reads no images) refuses the same way, offering Send anyway.
 */
 class ChatComposer final : public QWidget
 {
@@ -45,9 +47,9 @@ public:
     // E.g. the last question, to edit and resend; the cursor goes to the end.
     void setText(const QString &text);
 
-    // Puts the last question into the editor to be edited and resent in its place; the draft
-    // written before comes back on Cancel.
-    void beginEdit(const QString &question);
+    // Puts the last question and its attachments into the composer to be edited and resent in its
+    // place; the draft written before (its attachments too) comes back on Cancel.
+    void beginEdit(const QString &question, const QList<Attachment> &attachments = {});
     // Leaves edit mode, the draft written before it back in the editor; nothing when not editing.
     void cancelEdit();
     bool isEditing() const { return m_editing; }
@@ -83,14 +85,26 @@ public:
     QFileDialog *fileDialog() const { return m_fileDialog; }
     QPushButton *stopButton() const { return m_stop; }
 
+    // Why \a attachments cannot go with the message (e.g. the model is known to read no images); empty
+    // when they can.
+    using AttachmentCheck = std::function<QString(const QList<Attachment> &attachments)>;
+    // Asked on each send(): a refusal shows under the chips with Send anyway, and the message stays.
+    void setAttachmentCheck(AttachmentCheck check);
+    // Shown with a refusal of the attachment check; sends past it.
+    QPushButton *sendAnywayButton() const { return m_sendAnyway; }
+
     // Emits sendRequested() (editResendRequested() in edit mode, which it leaves) with the text and
     // empties the editor; nothing while busy or with nothing but blanks written, nor while an
-    // attachment is being read or has gone from disk (the reason shows, the text stays).
+    // attachment is being read or has gone from disk, nor when the attachment check refuses (the
+    // reason shows, the text stays).
     void send();
+    // send() past the attachment check, as the user chose with Send anyway.
+    void sendAnyway();
 
 signals:
-    void sendRequested(const QString &text);
-    void editResendRequested(const QString &text);
+    // \a pastAttachmentCheck: the user chose to send past the attachment check's refusal.
+    void sendRequested(const QString &text, bool pastAttachmentCheck);
+    void editResendRequested(const QString &text, bool pastAttachmentCheck);
     void editingChanged(bool editing);
     void cancelRequested();
 
@@ -98,6 +112,7 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    void submit(bool checkAttachments);
     void setEditing(bool editing);
     void onTextChanged();
     void updatePlaceholder();
@@ -111,11 +126,14 @@ private:
     QList<QPointer<QWidget>> m_dropTargets;
     QPushButton *m_send;
     QPushButton *m_stop;
+    QPushButton *m_sendAnyway;
+    AttachmentCheck m_attachmentCheck;
     QVBoxLayout *m_buttons;
     QWidget *m_editBanner;
     QLabel *m_editLabel;
     QPushButton *m_cancelEdit;
     QString m_draftBeforeEdit;
+    QList<ComposerAttachments::Item> m_draftAttachmentsBeforeEdit;
     bool m_editing = false;
     bool m_busy = false;
     bool m_sendOnEnter = false;

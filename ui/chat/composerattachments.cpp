@@ -159,6 +159,11 @@ void ComposerAttachments::finishLoad(const QString &path, const AttachmentLoad &
         if (entry.attachment.sha256 == attachment.sha256 && entry.attachment.name == attachment.name)
             return;
     }
+    addEntry(attachment, path);
+}
+
+void ComposerAttachments::addEntry(const Attachment &attachment, const QString &path)
+{
     auto *chip = new AttachmentChip(attachment, path, true, m_chipRow);
     connect(chip, &AttachmentChip::removeRequested, this, [this, chip] {
         for (qsizetype i = 0; i < m_entries.size(); ++i) {
@@ -181,6 +186,23 @@ QList<Attachment> ComposerAttachments::attachments() const
     return attachments;
 }
 
+QList<ComposerAttachments::Item> ComposerAttachments::items() const
+{
+    QList<Item> items;
+    for (const Entry &entry : m_entries)
+        items.append({entry.attachment, entry.path});
+    return items;
+}
+
+void ComposerAttachments::setItems(const QList<Item> &items)
+{
+    removeAll();
+    for (const Item &item : items)
+        addEntry(item.attachment, item.path);
+    showProblem({});
+    emit changed();
+}
+
 QList<AttachmentChip *> ComposerAttachments::chips() const
 {
     QList<AttachmentChip *> chips;
@@ -200,14 +222,19 @@ void ComposerAttachments::remove(int index)
     emit changed();
 }
 
-void ComposerAttachments::clear()
+void ComposerAttachments::removeAll()
 {
     for (const Entry &entry : std::as_const(m_entries)) {
         entry.chip->hide();
         entry.chip->deleteLater();
     }
-    const bool hadEntries = !m_entries.isEmpty();
     m_entries.clear();
+}
+
+void ComposerAttachments::clear()
+{
+    const bool hadEntries = !m_entries.isEmpty();
+    removeAll();
     showProblem({});
     if (hadEntries)
         emit changed();

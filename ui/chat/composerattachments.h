@@ -43,6 +43,15 @@ public:
     void addBytes(const QString &name, const QByteArray &bytes);
 
     QList<Attachment> attachments() const;
+    // An attachment with the file it was read from (empty for bytes that never were one).
+    struct Item
+    {
+        Attachment attachment;
+        QString path;
+    };
+    QList<Item> items() const;
+    // Replaces the attachments, e.g. with those of a question being edited; no file is read again.
+    void setItems(const QList<Item> &items);
     int count() const { return int(m_entries.size()); }
     bool isLoading() const { return m_loading > 0; }
     QList<AttachmentChip *> chips() const;
@@ -70,6 +79,8 @@ private:
     // \a paths name the files \a loads reads, in order; an empty path is bytes that were never a file.
     void watch(const QStringList &paths, const QFuture<QList<AttachmentLoad>> &loads);
     void finishLoad(const QString &path, const AttachmentLoad &load, QStringList &errors);
+    void addEntry(const Attachment &attachment, const QString &path);
+    void removeAll();
     QString pastedName() const;
     void updateVisibility();
 

@@ -80,6 +80,12 @@ SessionStatusBar::SessionStatusBar(ChatSession *session, QPlainTextEdit *draft, 
     refresh();
 }
 
+void SessionStatusBar::setDraftAttachments(const QList<Attachment> &attachments)
+{
+    m_draftAttachments = attachments;
+    refresh();
+}
+
 QLabel *SessionStatusBar::addField(const QString &accessibleName)
 {
     // The window's measure, so the fields keep the spacing they had beside the toolbar's.
@@ -120,9 +126,11 @@ void SessionStatusBar::refresh()
     // The gauge: the last request against the model's window; while a question is typed, ≈ the
     // request it would make (about four characters a token).
     const std::optional<qint64> contextWindow = session->contextWindow();
-    const qint64 typed = session->isBusy() ? 0 : m_draft->document()->characterCount() - 1;
-    const qint64 contextTokens = session->usage()->contextTokens() + (typed > 0 ? (typed + 3) / 4 : 0);
-    const QString gauge = ContextGauge::describe(contextTokens, contextWindow, typed > 0);
+    const QString typed = session->isBusy() ? QString() : m_draft->toPlainText();
+    const QList<Attachment> attached = session->isBusy() ? QList<Attachment>() : m_draftAttachments;
+    const bool drafting = !typed.isEmpty() || !attached.isEmpty();
+    const qint64 contextTokens = session->usage()->nextRequestEstimate(typed, attached);
+    const QString gauge = ContextGauge::describe(contextTokens, contextWindow, drafting);
     setField(m_context, tr("Context: %1").arg(gauge), gauge);
     m_context->setProperty(
         "helpText",

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "agent/conversation/attachment.h"
+
+#include <QList>
 #include <QStatusBar>
 #include <QTimer>
 
@@ -33,6 +36,9 @@ public:
     // \a draft is the question being typed: the context gauge counts it in.
     SessionStatusBar(ChatSession *session, QPlainTextEdit *draft, QWidget *parent = nullptr);
 
+    // The files waiting to go with the draft: the context gauge counts them in too.
+    void setDraftAttachments(const QList<Attachment> &attachments);
+
     // The fields' full words, joined with " | ": what a window wide enough for all of them shows.
     QString text() const;
 
@@ -57,6 +63,7 @@ private:
 
     ChatSession *m_session;
     QPlainTextEdit *m_draft;
+    QList<Attachment> m_draftAttachments;
     QLabel *m_provider;
     QLabel *m_tokens;
     QLabel *m_cost;

@@ -203,6 +203,94 @@ private slots:
         QCOMPARE(editing.last().first().toBool(), false);
     }
 
+    // The edited question's files come back as removable chips; Cancel brings back the draft's own.
+    void editingBringsBackTheQuestionsAttachmentsAndCancelTheDrafts()
+    {
+        ChatComposer composer;
+        composer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&composer));
+        composer.attachmentList()->addBytes(u"draft.png"_s, pngBytes());
+        QTRY_COMPARE(composer.attachmentList()->count(), 1);
+        const Attachment asked = *AttachmentLoader::fromBytes(u"asked.png"_s, pngBytes()).attachment;
+        QSignalSpy resent(&composer, &ChatComposer::editResendRequested);
+
+        composer.beginEdit(u"the last question"_s, {asked});
+        QCOMPARE(composer.attachments(), QList<Attachment>{asked});
+        QVERIFY(composer.attachmentList()->chips().constFirst()->removeButton());
+        QTest::mouseClick(composer.cancelEditButton(), Qt::LeftButton);
+        QCOMPARE(composer.attachments().size(), 1);
+        QCOMPARE(composer.attachments().constFirst().name, u"draft.png"_s);
+
+        composer.beginEdit(u"the last question"_s, {asked});
+        composer.send();
+        QCOMPARE(resent.size(), 1);
+        // The window clears them once the session took them.
+        QCOMPARE(composer.attachments(), QList<Attachment>{asked});
+    }
+
+    // A refusal of the attachment check keeps the message and offers Send Anyway, which goes past it.
+    void aRefusedAttachmentCanBeSentAnyway_data()
+    {
+        QTest::addColumn<bool>("editing");
+        QTest::newRow("a new question") << false;
+        QTest::newRow("an edited question") << true;
+    }
+    void aRefusedAttachmentCanBeSentAnyway()
+    {
+        QFETCH(bool, editing);
+        ChatComposer composer;
+        composer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&composer));
+        composer.setAttachmentCheck([](const QList<Attachment> &attachments) {
+            return attachments.isEmpty() ? QString() : u"The model reads no images."_s;
+        });
+        QSignalSpy sent(&composer,
+                        editing ? &ChatComposer::editResendRequested : &ChatComposer::sendRequested);
+        if (editing)
+            composer.beginEdit(u"Look"_s);
+        else
+            composer.setText(u"Look"_s);
+        composer.attachmentList()->addBytes(u"chart.png"_s, pngBytes());
+        QTRY_COMPARE(composer.attachmentList()->count(), 1);
+        QVERIFY(!composer.sendAnywayButton()->isVisible());
+
+        composer.send();
+        QCOMPARE(sent.size(), 0);
+        QCOMPARE(composer.text(), u"Look"_s);
+        QCOMPARE(composer.isEditing(), editing);
+        QCOMPARE(composer.attachmentList()->problem(), u"The model reads no images."_s);
+        QVERIFY(composer.sendAnywayButton()->isVisible());
+
+        QTest::mouseClick(composer.sendAnywayButton(), Qt::LeftButton);
+        QCOMPARE(sent.size(), 1);
+        QCOMPARE(sent.first().at(0).toString(), u"Look"_s);
+        QCOMPARE(sent.first().at(1).toBool(), true);
+        QVERIFY(!composer.sendAnywayButton()->isVisible());
+    }
+
+    void changingTheAttachmentsWithdrawsSendAnyway()
+    {
+        ChatComposer composer;
+        composer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&composer));
+        composer.setAttachmentCheck([](const QList<Attachment> &attachments) {
+            return attachments.isEmpty() ? QString() : u"The model reads no images."_s;
+        });
+        QSignalSpy sent(&composer, &ChatComposer::sendRequested);
+        composer.setText(u"Look"_s);
+        composer.attachmentList()->addBytes(u"chart.png"_s, pngBytes());
+        QTRY_COMPARE(composer.attachmentList()->count(), 1);
+        composer.send();
+        QVERIFY(composer.sendAnywayButton()->isVisible());
+
+        composer.attachmentList()->chips().constFirst()->removeButton()->click();
+        QVERIFY(!composer.sendAnywayButton()->isVisible());
+        QVERIFY(composer.attachmentList()->problem().isEmpty());
+        composer.send();
+        QCOMPARE(sent.size(), 1);
+        QCOMPARE(sent.first().at(1).toBool(), false);
+    }
+
     void aQuestionWrittenAfterEmptyingTheEditIsSentAsANewOne()
     {
         ChatComposer composer;

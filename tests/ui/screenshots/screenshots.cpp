@@ -1,11 +1,11 @@
 // Takes the README's screenshots: the idle window, a finished three-iteration
 // turn with the trace expanded, the session library, a replay that diverged
 // and its comparison with the recording, a
-// paused debug step, a turn with MCP tools (waiting for approval, then done) and
-// the settings dialog with its MCP page; and records the example sessions.
-// The window, the agent and the HTTP traffic are real; the model is the demo
-// conversation on 127.0.0.1. Run under Xvfb with a fresh keyring
-// (tests/config/with-keyring.sh), so nothing of the user's is touched.
+// paused debug step, a turn with MCP tools (waiting for approval, then done), a
+// question with an image and its request, and the settings dialog with its MCP page; and records the example
+// sessions. The window, the agent and the HTTP traffic are real; the model is the demo conversation on
+// 127.0.0.1. Run under Xvfb with a fresh keyring (tests/config/with-keyring.sh), so nothing of the user's is
+// touched.
 
 #include "agent/compare/comparedturn.h"
 #include "agent/compare/runcomparison.h"
@@ -25,20 +25,25 @@
 #include "tests/support/fakehttpserver.h"
 #include "translations/translations.h"
 #include "ui/chat/chatcomposer.h"
+#include "ui/chat/composerattachments.h"
 #include "ui/compare/comparisonview.h"
 #include "ui/library/librarysidebar.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/mainwindow.h"
 #include "ui/replay/replaywindow.h"
 #include "ui/settings/settingsdialog.h"
+#include "ui/trace/jsontreeview.h"
+#include "ui/trace/tracedetailspane.h"
 #include "ui/trace/traceinspector.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QImage>
 #include <QLineEdit>
 #include <QNetworkAccessManager>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -81,6 +86,31 @@ bool save(QWidget *widget, const QString &path)
     const bool ok = widget->grab().save(path);
     QTextStream(stdout) << (ok ? "wrote " : "could not write ") << path << Qt::endl;
     return ok;
+}
+
+// A small bar chart to attach: something a reader recognises as an image at a glance.
+QImage barChart()
+{
+    QImage image(640, 400, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(QPen(Qt::darkGray, 2));
+    painter.drawLine(60, 350, 610, 350);
+    painter.drawLine(60, 40, 60, 350);
+    const int values[] = {120, 210, 160, 280, 240};
+    const QColor colours[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+                              QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd)};
+    for (int i = 0; i < 5; ++i) {
+        painter.fillRect(QRect(90 + i * 105, 350 - values[i], 70, values[i]), colours[i]);
+        painter.setPen(Qt::black);
+        painter.drawText(QRect(90 + i * 105, 355, 70, 30), Qt::AlignCenter, u"Q%1"_s.arg(i + 1));
+        painter.drawText(QRect(90 + i * 105, 325 - values[i], 70, 20), Qt::AlignCenter,
+                         QString::number(values[i]));
+    }
+    painter.setFont(QFont(painter.font().family(), 16, QFont::Bold));
+    painter.drawText(QRect(0, 5, 640, 30), Qt::AlignCenter, u"Widgets sold per quarter"_s);
+    return image;
 }
 
 } // namespace
@@ -329,6 +359,49 @@ int main(int argc, char *argv[])
         QTextStream(stderr) << "no MCP screenshots: set LOOPSCOPE_MCP_SERVERS to the tests' node_modules"
                             << Qt::endl;
     }
+
+    // A question with an image: the chip under the question, and the first model call's request in the
+    // details pane saying what the image part is instead of its base64.
+    document.newSession();
+    appSettings.setEnabledTools({u"calculator"_s, u"current_time"_s, u"read_file"_s});
+    session.apply(SessionSetup::fromSettings(appSettings, session.setup()));
+    DemoConversation::install(server, 15);
+    const QString chart = dir.filePath(u"chart.png"_s);
+    if (!barChart().save(chart))
+        return 7;
+    window.composer()->attachmentList()->addFiles({chart});
+    if (!waitFor([&] { return window.composer()->attachmentList()->count() == 1; }))
+        return 8;
+    bool imageTurnEnded = false;
+    QObject::connect(session.agent(), &Agent::turnFinished, &window,
+                     [&imageTurnEnded] { imageTurnEnded = true; });
+    window.composer()->setText(u"What does this chart show? Work out the total too."_s);
+    window.composer()->send();
+    if (!waitFor([&] { return imageTurnEnded; }))
+        return 9;
+    {
+        QTreeView *tree = window.traceInspector()->treeView();
+        tree->expandAll();
+        const QModelIndex turn = tree->model()->index(0, 0);
+        const QModelIndex firstIteration = tree->model()->index(0, 0, turn);
+        tree->setCurrentIndex(tree->model()->index(0, 0, firstIteration));
+        // The question's message opened down to its parts, the tool schemas folded, to make room.
+        Ui::JsonTreeView *request = window.traceInspector()->detailsPane()->requestView();
+        const std::function<void(QTreeWidgetItem *, int)> open = [&open](QTreeWidgetItem *item, int depth) {
+            item->setExpanded(true);
+            for (int i = 0; depth > 0 && i < item->childCount(); ++i)
+                open(item->child(i), depth - 1);
+        };
+        for (int i = 0; i < request->topLevelItemCount(); ++i) {
+            QTreeWidgetItem *item = request->topLevelItem(i);
+            if (item->text(Ui::JsonTreeView::KeyColumn) == u"messages")
+                open(item, 6);
+            else if (item->text(Ui::JsonTreeView::KeyColumn) == u"tools")
+                item->setExpanded(false);
+        }
+        request->resizeColumnToContents(Ui::JsonTreeView::KeyColumn);
+    }
+    ok = save(&window, outDir + u"/attachment-request.png"_s) && ok;
 
     // Nothing to save in a screenshot run.
     document.newSession();
