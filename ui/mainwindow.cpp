@@ -11,6 +11,7 @@
 #include "agent/trace/tracemodel.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/chatview.h"
+#include "ui/chat/composerattachments.h"
 #include "ui/chat/elicitationcard.h"
 #include "ui/chat/mcpresourcesdialog.h"
 #include "ui/debug/debugpanel.h"
@@ -427,6 +428,8 @@ void MainWindow::openMcpResources()
     m_mcpResources = new McpResourcesDialog(m_context.session->mcp(), this);
     m_mcpResources->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_mcpResources, &McpResourcesDialog::insertRequested, m_composer, &ChatComposer::insertText);
+    connect(m_mcpResources, &McpResourcesDialog::attachRequested, m_composer->attachmentList(),
+            &ComposerAttachments::addBytes);
     m_mcpResources->show();
 }
 

@@ -17,6 +17,18 @@ using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
+namespace {
+
+// The history's answer to a call: its text, and the images the tool returned (an MCP server's).
+Message toolResultMessage(const ToolPhase::FinishedCall &finished)
+{
+    Message message = Message::toolResult(finished.call, finished.result.content, finished.result.isError);
+    message.attachments = finished.result.attachments;
+    return message;
+}
+
+} // namespace
+
 struct Agent::Turn
 {
     int traceNode = -1;
@@ -906,7 +918,7 @@ void Agent::onToolPhaseFinished()
     bool deniedOnly = true;
     bool stopRequested = false;
     for (const ToolPhase::FinishedCall &finished : results) {
-        appendMessage(Message::toolResult(finished.call, finished.result.content, finished.result.isError));
+        appendMessage(toolResultMessage(finished));
         if (!finished.denied)
             errorOnly &= finished.result.isError;
         deniedOnly &= finished.denied;
@@ -1070,8 +1082,7 @@ void Agent::cancel()
     if (m_tools->isActive()) {
         m_tools->cancel();
         for (const ToolPhase::FinishedCall &finished : m_tools->results())
-            appendMessage(
-                Message::toolResult(finished.call, finished.result.content, finished.result.isError));
+            appendMessage(toolResultMessage(finished));
     }
     finishTurn(TurnOutcome::Cancelled, {}, tr("Cancelled by the user."));
 }

@@ -4,6 +4,7 @@
 #include "agent/trace/trace.h"
 
 #include <QFutureWatcher>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QThreadPool>
 #include <QTimer>
@@ -561,6 +562,13 @@ void ToolPhase::complete(PendingCall &pending, const ToolResult &result, TraceSt
     // the rest of its details.
     QJsonObject details = result.details;
     const QJsonValue retrieval = details.take(RetrievalDetailsKey);
+    // The images the tool returned, for the details pane; a session file keeps each image once.
+    if (!result.attachments.isEmpty()) {
+        QJsonArray files;
+        for (const Attachment &attachment : result.attachments)
+            files.append(attachment.toJson());
+        details.insert(u"attachments"_s, files);
+    }
     m_trace->update(pending.traceNode, [&](TraceNode &node) {
         ToolCallData &data = node.data<ToolCallData>();
         data.result = result.content;

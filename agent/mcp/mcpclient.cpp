@@ -351,12 +351,20 @@ void McpClient::getPrompt(const QString &name, const QJsonObject &arguments,
 void McpClient::readResource(const QString &uri,
                              std::function<void(const QString &text, const QString &error)> done)
 {
+    readResourceContents(uri, [done = std::move(done)](const QJsonObject &result, const QString &error) {
+        done(error.isEmpty() ? McpContent::resourceResultText(result) : QString(), error);
+    });
+}
+
+void McpClient::readResourceContents(
+    const QString &uri, std::function<void(const QJsonObject &result, const QString &error)> done)
+{
     d->request(u"resources/read"_s, {{u"uri"_s, uri}}, d->config.effectiveRequestTimeoutMs(),
                [this, done = std::move(done)](const JsonRpcReply &reply) {
                    if (!reply.hasResponse() || reply.isError())
                        done({}, d->replyFailure(reply, u"resources/read"_s));
                    else
-                       done(McpContent::resourceResultText(reply.result()), {});
+                       done(reply.result(), {});
                });
 }
 

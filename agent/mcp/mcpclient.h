@@ -189,6 +189,9 @@ public:
     // resources/read: the text contents joined (blobs described); or an error sentence.
     void readResource(const QString &uri,
                       std::function<void(const QString &text, const QString &error)> done);
+    // resources/read: the ReadResourceResult as the server sent it (blobs too); or an error sentence.
+    void readResourceContents(const QString &uri,
+                              std::function<void(const QJsonObject &result, const QString &error)> done);
 
 signals:
     void stateChanged(Loopscope::McpClient::State state);

@@ -1,8 +1,11 @@
 #include "agent/mcp/mcptool.h"
 
+#include "agent/mcp/mcpcontent.h"
+
 #include <QJsonArray>
 #include <QPromise>
 #include <QThread>
+#include <QThreadPool>
 
 using namespace Qt::StringLiterals;
 
@@ -64,6 +67,12 @@ ToolResult McpTool::resultFor(const QString &serverName, const QString &toolName
     } else if (outcome.cancelled) {
         result = ToolResult::failure(
             tr("The call to %1 on the MCP server “%2” was cancelled.").arg(toolName, serverName));
+    } else if (McpContent::mayHoldImages(outcome.result)) {
+        // Images go to the model as images (each protocol encodes them), not as a line of text.
+        McpContent::CallResult call = McpContent::callResult(outcome.result, toolName);
+        result.content = cut(call.text);
+        result.isError = outcome.isError;
+        result.attachments = std::move(call.images);
     } else {
         result.content = cut(outcome.text);
         result.isError = outcome.isError;
@@ -72,8 +81,9 @@ ToolResult McpTool::resultFor(const QString &serverName, const QString &toolName
     QJsonObject mcp{{u"server"_s, serverName}, {u"tool"_s, toolName}, {u"durationMs"_s, outcome.durationMs}};
     if (!outcome.request.isEmpty())
         mcp.insert(u"request"_s, outcome.request);
+    // The images' bytes are kept once, as the result's attachments.
     if (!outcome.response.isEmpty())
-        mcp.insert(u"response"_s, outcome.response);
+        mcp.insert(u"response"_s, McpContent::withoutImageData(outcome.response, result.attachments));
     if (!outcome.progress.isEmpty()) {
         QJsonArray progress;
         for (const McpProgress &step : outcome.progress)
@@ -84,7 +94,7 @@ ToolResult McpTool::resultFor(const QString &serverName, const QString &toolName
         mcp.insert(u"stderr"_s, QJsonArray::fromStringList(outcome.stderrLines));
     for (const QString &key : {u"structuredContent"_s, u"content"_s}) {
         if (outcome.result.contains(key))
-            mcp.insert(key, outcome.result.value(key));
+            mcp.insert(key, McpContent::withoutImageData(outcome.result.value(key), result.attachments));
     }
     if (outcome.isError)
         mcp.insert(u"isError"_s, true);
@@ -132,8 +142,15 @@ QFuture<ToolResult> McpTool::start(const QJsonObject &arguments, std::shared_ptr
         toolName, arguments, m_timeoutMs ? m_timeoutMs->load() : 0,
         [context](const McpProgress &progress) { context->reportProgress(progressText(progress)); },
         [promise, serverName, toolName](const McpCallOutcome &outcome) {
-            promise->addResult(resultFor(serverName, toolName, outcome));
-            promise->finish();
+            const auto answer = [promise, serverName, toolName, outcome] {
+                promise->addResult(resultFor(serverName, toolName, outcome));
+                promise->finish();
+            };
+            // Decoding and hashing images takes time the loop's thread must not stall for.
+            if (McpContent::mayHoldImages(outcome.result))
+                QThreadPool::globalInstance()->start(answer);
+            else
+                answer();
         });
     context->onCancelled([client, id] {
         if (client)

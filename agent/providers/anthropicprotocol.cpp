@@ -402,9 +402,18 @@ QJsonArray AnthropicProtocol::encodeMessages(const QList<Message> &messages)
             QStringList &pending = unanswered[message.toolCallId];
             const QString id = pending.isEmpty() ? message.toolCallId : pending.takeFirst();
             QJsonObject result{{u"type"_s, u"tool_result"_s}, {u"tool_use_id"_s, id}};
-            // content is optional; an empty string is better left out than risked.
-            if (!message.text.isEmpty())
+            if (!message.attachments.isEmpty()) {
+                // A tool's images go inside its result, as image blocks after its text.
+                QJsonArray content;
+                if (!message.text.isEmpty())
+                    content.append(textBlock(message.text));
+                for (const Attachment &attachment : message.attachments)
+                    content.append(attachmentBlock(attachment));
+                result.insert(u"content"_s, content);
+            } else if (!message.text.isEmpty()) {
+                // content is optional; an empty string is better left out than risked.
                 result.insert(u"content"_s, message.text);
+            }
             result.insert(u"is_error"_s, message.isError);
             turn(u"user"_s).toolResults.append(result);
             break;

@@ -69,16 +69,6 @@ QJsonObject functionCallPart(const ToolCall &call)
     return part;
 }
 
-QJsonObject functionResponsePart(const Message &result, const ToolCall *call)
-{
-    const QString name = call && !call->name.isEmpty() ? call->name : result.toolName;
-    const QJsonObject response{{result.isError ? u"error"_s : u"output"_s, result.text}};
-    QJsonObject functionResponse{{u"name"_s, name}, {u"response"_s, response}};
-    if (call && hasProviderId(*call))
-        functionResponse.insert(u"id"_s, call->id);
-    return {{u"functionResponse"_s, functionResponse}};
-}
-
 // An image as an inlineData part, any other attachment as a text part naming it.
 QJsonObject attachmentPart(const Attachment &attachment)
 {
@@ -89,6 +79,29 @@ QJsonObject attachmentPart(const Attachment &attachment)
         return {{u"text"_s, image->error}};
     return {{u"inlineData"_s,
              QJsonObject{{u"mimeType"_s, image->mimeType}, {u"data"_s, QString::fromLatin1(image->base64)}}}};
+}
+
+QJsonObject functionResponsePart(const Message &result, const ToolCall *call)
+{
+    const QString name = call && !call->name.isEmpty() ? call->name : result.toolName;
+    QString text = result.text;
+    // A tool's images go inside its response as inlineData parts (multimodal function responses);
+    // those parts take media only, so anything else joins the text.
+    QJsonArray parts;
+    for (const Attachment &attachment : result.attachments) {
+        const QJsonObject part = attachmentPart(attachment);
+        if (part.contains(u"inlineData"_s))
+            parts.append(part);
+        else
+            text += u"\n\n"_s + part.value(u"text"_s).toString();
+    }
+    const QJsonObject response{{result.isError ? u"error"_s : u"output"_s, text}};
+    QJsonObject functionResponse{{u"name"_s, name}, {u"response"_s, response}};
+    if (call && hasProviderId(*call))
+        functionResponse.insert(u"id"_s, call->id);
+    if (!parts.isEmpty())
+        functionResponse.insert(u"parts"_s, parts);
+    return {{u"functionResponse"_s, functionResponse}};
 }
 
 // Builds `contents`, merging consecutive parts of the same role into one turn: Gemini expects

@@ -259,7 +259,8 @@ void addAttachments(QJsonObject &json, const Message &message)
 QJsonArray OllamaProtocol::encodeMessages(const QList<Message> &messages)
 {
     QJsonArray result;
-    for (const Message &message : messages) {
+    // A tool message takes no images: a tool's images follow the results in a user message.
+    for (const Message &message : withToolImagesAfterResults(messages)) {
         QJsonObject json{{u"role"_s, roleName(message.role)}, {u"content"_s, message.text}};
         switch (message.role) {
         case Message::Role::System: break;

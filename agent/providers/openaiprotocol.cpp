@@ -268,7 +268,8 @@ QJsonObject OpenAiProtocol::encodeMessage(const Message &message)
 QJsonArray OpenAiProtocol::encodeMessages(const QList<Message> &messages)
 {
     QJsonArray result;
-    for (const Message &message : messages)
+    // A tool message takes text only: a tool's images follow the results in a user message.
+    for (const Message &message : withToolImagesAfterResults(messages))
         result.append(encodeMessage(message));
     return result;
 }
@@ -335,7 +336,8 @@ HttpCall OpenAiProtocol::encodeForSending(const ModelRequest &request, const Pro
         const QByteArray rest = QJsonDocument(bodyWithoutMessages(request)).toJson(QJsonDocument::Compact);
         return "],"_ba + QByteArrayView(rest).sliced(1);
     });
-    *body = cache.body("{\"messages\":[", request.messages, &OpenAiProtocol::encodeMessageText, tail);
+    *body = cache.body("{\"messages\":[", withToolImagesAfterResults(request.messages),
+                       &OpenAiProtocol::encodeMessageText, tail);
     return encodeHead(request, endpoint);
 }
 

@@ -13,4 +13,15 @@ namespace Loopscope {
 */
 QString flaglessToolResultText(const Message &result);
 
+/*!
+    The history as a protocol without images in tool results (OpenAI Chat
+    Completions, Ollama) sends it: after each run of tool results that carry
+    images (an MCP server's image content), a user message with those images
+    that names the calls they came from; each such result says where its
+    images went. The results stay where they are, together, because the
+    protocols want every call's result before the next message. A history
+    without such images comes back as it is.
+*/
+QList<Message> withToolImagesAfterResults(const QList<Message> &messages);
+
 } // namespace Loopscope

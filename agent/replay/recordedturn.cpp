@@ -4,6 +4,8 @@
 #include "agent/trace/trace.h"
 #include "agent/transcript/transcript.h"
 
+#include <QJsonArray>
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -60,7 +62,10 @@ void appendToolCall(RecordedTurn &turn, const Trace &trace, const TraceNode &nod
     call.iteration = iteration;
     call.call = data->call;
     call.originalArguments = data->originalArguments;
-    call.result = {data->result, data->isError, data->details};
+    call.result = {data->result, data->isError, data->details, {}};
+    // The images the tool returned go to the model again as images (the loop records them again).
+    for (const QJsonValue &file : call.result.details.take(u"attachments"_s).toArray())
+        call.result.attachments.append(Attachment::fromJson(file.toObject()));
     // The search the call made, as the tool reported it: a replay shows the recorded passages again.
     for (int child : node.children) {
         if (const auto *retrieval = std::get_if<RetrievalData>(&trace.node(child).payload))

@@ -18,17 +18,20 @@ namespace Loopscope {
 
 /*!
     What a tool hands back: text for the model, whether it describes a
-    failure, and what the trace should keep beyond the text (details, never
-    shown to the model), e.g. the exchange with an MCP server.
+    failure, images that go to the model beside the text (an MCP server's
+    image content: each protocol encodes them, the session keeps them once),
+    and what the trace should keep beyond the text (details, never shown to
+    the model), e.g. the exchange with an MCP server.
 */
 struct ToolResult
 {
     QString content;
     bool isError = false;
     QJsonObject details;
+    QList<Attachment> attachments;
 
-    static ToolResult success(const QString &content) { return {content, false, {}}; }
-    static ToolResult failure(const QString &content) { return {content, true, {}}; }
+    static ToolResult success(const QString &content) { return {content, false, {}, {}}; }
+    static ToolResult failure(const QString &content) { return {content, true, {}, {}}; }
     bool operator==(const ToolResult &) const = default;
 };
 

@@ -18,6 +18,8 @@
 #include "tests/mcp/mcptestservers.h"
 #include "tests/support/scriptedmodelclient.h"
 
+#include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -76,6 +78,32 @@ QString toolResultIn(const ModelRequest &request, const QString &callId)
             return message.text;
     }
     return {};
+}
+
+// The tool message that answers \a callId in a request.
+std::optional<Message> toolMessageIn(const QList<Message> &messages, const QString &callId)
+{
+    for (const Message &message : messages) {
+        if (message.role == Message::Role::Tool && message.toolCallId == callId)
+            return message;
+    }
+    return std::nullopt;
+}
+
+// The PNG server-everything's get-tiny-image returns, read from the server's own source.
+QByteArray tinyImageOfTheServer()
+{
+    QFile source(McpTestServers::modulesDirectory()
+                 + u"/@modelcontextprotocol/server-everything/dist/tools/get-tiny-image.js"_s);
+    if (!source.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray text = source.readAll();
+    const QByteArray marker = "MCP_TINY_IMAGE = \"";
+    const qsizetype start = text.indexOf(marker);
+    if (start < 0)
+        return {};
+    const qsizetype from = start + marker.size();
+    return QByteArray::fromBase64(text.mid(from, text.indexOf('"', from) - from));
 }
 
 int noticeCount(const ConversationRows &rows, const QString &containing)
@@ -308,6 +336,77 @@ private slots:
         replay.start();
         QTRY_COMPARE(replayed.size(), 1);
         QCOMPARE(replay.skippedCount(), 0);
+        QVERIFY(replayed.first().first().toBool());
+        QCOMPARE(replay.reproducedCount(), 1);
+    }
+
+    void anMcpToolsImageReachesTheNextRequestAsAnImageAndTheSessionKeepsItOnce()
+    {
+        skipWithoutServers();
+        const QByteArray png = tinyImageOfTheServer();
+        QVERIFY2(png.startsWith("\x89PNG"), "get-tiny-image.js of server-everything has no MCP_TINY_IMAGE");
+        makeSession();
+        applyMcp({McpTestServers::everythingStdio()}, ToolApprovalPolicy::Rule::Always);
+        m_model->enqueue(
+            ScriptedModelClient::calls({ScriptedModelClient::call(u"c1"_s, u"get-tiny-image"_s, u"{}"_s)}));
+        m_model->enqueue(ScriptedModelClient::text(u"It is the MCP logo."_s));
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"Show me the tiny image"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30'000);
+        QCOMPARE(finished.first().first().value<TurnResult>().outcome, TurnOutcome::Answered);
+
+        // The next request carries the image byte for byte, and the text without a line about it.
+        QCOMPARE(m_model->requests().size(), 2);
+        const std::optional<Message> result = toolMessageIn(m_model->requests().at(1).messages, u"c1"_s);
+        QVERIFY(result);
+        QCOMPARE(result->text, u"Here's the image you requested:\n\nThe image above is the MCP logo."_s);
+        QCOMPARE(result->attachments.size(), 1);
+        const Attachment &image = result->attachments.first();
+        QVERIFY(image.isImage());
+        QCOMPARE(image.name, u"get-tiny-image-1.png"_s);
+        QCOMPARE(image.mimeType, u"image/png"_s);
+        QCOMPARE(image.bytes, png);
+        QCOMPARE(QImage::fromData(image.bytes).size(), QSize(20, 20));
+
+        // The trace shows the image as an attachment of the call, and the exchange without its bytes.
+        const Trace &trace = *m_session->trace();
+        const ToolCallData &data
+            = trace.node(nodesOfKind(trace, TraceKind::ToolCall).first()).data<ToolCallData>();
+        QCOMPARE(data.details.value(u"attachments"_s).toArray().size(), 1);
+        const QByteArray base64 = png.toBase64();
+        QVERIFY(!QJsonDocument(data.details.value(u"mcp"_s).toObject()).toJson().contains(base64));
+
+        // Saved, the file holds the image once; opened again, the history and the trace have it whole.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"image.loopscope.json"_s);
+        QString error;
+        QVERIFY2(TranscriptFile::save(m_session->toTranscript(), path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count(base64), 1);
+        TranscriptLoadResult loaded = TranscriptFile::load(path);
+        QVERIFY2(loaded.transcript, qPrintable(loaded.error));
+        const std::optional<Message> reopened = toolMessageIn(loaded.transcript->messages, u"c1"_s);
+        QVERIFY(reopened);
+        QCOMPARE(reopened->attachments, result->attachments);
+        QNetworkAccessManager network;
+        ChatSession restored(&network);
+        QVERIFY2(restored.restore(*loaded.transcript, std::move(*loaded.trace), &error), qPrintable(error));
+        const Trace &restoredTrace = *restored.trace();
+        QCOMPARE(restoredTrace.node(nodesOfKind(restoredTrace, TraceKind::ToolCall).first())
+                     .data<ToolCallData>()
+                     .details,
+                 data.details);
+
+        // Replayed without the server, the recorded result (image included) is what the model gets.
+        m_session.reset();
+        const auto turns = RecordedTurn::fromTranscript(*loaded.transcript, &error);
+        QVERIFY2(turns, qPrintable(error));
+        TranscriptReplay replay(*turns);
+        replay.setToolProvider(restored.replayTools());
+        QSignalSpy replayed(&replay, &TranscriptReplay::finished);
+        replay.start();
+        QTRY_COMPARE(replayed.size(), 1);
         QVERIFY(replayed.first().first().toBool());
         QCOMPARE(replay.reproducedCount(), 1);
     }

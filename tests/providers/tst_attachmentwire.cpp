@@ -146,6 +146,102 @@ SentParts sentParts(ProviderKind kind, const QJsonObject &body)
     return parts;
 }
 
+// A turn in which the model called two tools and the first answered with an image (an MCP image).
+ModelRequest toolResultRequest(const Attachment &image)
+{
+    const ToolCall screenshot{u"call_1"_s, u"screenshot"_s, u"{}"_s, {}};
+    const ToolCall clock{u"call_2"_s, u"clock"_s, u"{}"_s, {}};
+    ModelRequest request = requestWith({}, u"What is on the screen?"_s);
+    request.messages.append(Message::assistant({}, {screenshot, clock}));
+    Message withImage = Message::toolResult(screenshot, u"The screen:"_s, false);
+    withImage.attachments = {image};
+    request.messages.append(withImage);
+    request.messages.append(Message::toolResult(clock, u"12:00"_s, false));
+    return request;
+}
+
+// Where each protocol put the tool's image: its bytes as sent, and the words beside them.
+struct SentToolImage
+{
+    SentImage image;
+    QString resultText; // the first result's text as the protocol carries it
+    QString besideText; // OpenAI and Ollama: the text of the user message that carries the image
+};
+
+SentToolImage sentToolImage(ProviderKind kind, const QJsonObject &body)
+{
+    SentToolImage sent;
+    switch (kind) {
+    case ProviderKind::Anthropic: {
+        // Both results in the one user message after the calls; the image inside the first.
+        const QJsonArray content
+            = body.value(u"messages"_s).toArray().last().toObject().value(u"content"_s).toArray();
+        if (content.size() != 2)
+            qFatal("expected two tool results");
+        const QJsonObject first = content.at(0).toObject();
+        if (first.value(u"tool_use_id"_s) != u"call_1"_s
+            || content.at(1).toObject().value(u"content"_s) != u"12:00"_s)
+            qFatal("the results are not the calls'");
+        for (const QJsonValue &value : first.value(u"content"_s).toArray()) {
+            const QJsonObject block = value.toObject();
+            if (block.value(u"type"_s) == u"text"_s) {
+                sent.resultText = block.value(u"text"_s).toString();
+            } else if (block.value(u"type"_s) == u"image"_s) {
+                const QJsonObject source = block.value(u"source"_s).toObject();
+                sent.image = {source.value(u"media_type"_s).toString(),
+                              QByteArray::fromBase64(source.value(u"data"_s).toString().toLatin1())};
+            }
+        }
+        break;
+    }
+    case ProviderKind::Gemini: {
+        const QJsonArray parts
+            = body.value(u"contents"_s).toArray().last().toObject().value(u"parts"_s).toArray();
+        if (parts.size() != 2)
+            qFatal("expected two function responses");
+        const QJsonObject response = parts.at(0).toObject().value(u"functionResponse"_s).toObject();
+        sent.resultText = response.value(u"response"_s).toObject().value(u"output"_s).toString();
+        const QJsonObject data
+            = response.value(u"parts"_s).toArray().at(0).toObject().value(u"inlineData"_s).toObject();
+        sent.image = {data.value(u"mimeType"_s).toString(),
+                      QByteArray::fromBase64(data.value(u"data"_s).toString().toLatin1())};
+        break;
+    }
+    case ProviderKind::OpenAi:
+    case ProviderKind::Ollama: {
+        // system, user, assistant, tool, tool, then the user message with the image.
+        const QJsonArray messages = body.value(u"messages"_s).toArray();
+        if (messages.size() != 6 || messages.at(3).toObject().value(u"role"_s) != u"tool"_s
+            || messages.at(4).toObject().value(u"role"_s) != u"tool"_s)
+            qFatal("the results are not together after the calls");
+        sent.resultText = messages.at(3).toObject().value(u"content"_s).toString();
+        const QJsonObject user = messages.at(5).toObject();
+        if (user.value(u"role"_s) != u"user"_s)
+            qFatal("no user message after the results");
+        if (kind == ProviderKind::Ollama) {
+            const QByteArray bytes
+                = QByteArray::fromBase64(user.value(u"images"_s).toArray().at(0).toString().toLatin1());
+            sent.image = {AttachmentLoader::imageMimeType(bytes), bytes};
+            sent.besideText = user.value(u"content"_s).toString();
+            break;
+        }
+        for (const QJsonValue &value : user.value(u"content"_s).toArray()) {
+            const QJsonObject part = value.toObject();
+            if (part.value(u"type"_s) == u"text"_s) {
+                sent.besideText = part.value(u"text"_s).toString();
+                continue;
+            }
+            const QString url = part.value(u"image_url"_s).toObject().value(u"url"_s).toString();
+            const qsizetype comma = url.indexOf(u',');
+            sent.image
+                = {url.mid(5, url.indexOf(u';') - 5), QByteArray::fromBase64(url.mid(comma + 1).toLatin1())};
+        }
+        break;
+    }
+    }
+    return sent;
+}
+
 struct Fixture
 {
     explicit Fixture(ProviderKind kind)
@@ -378,6 +474,45 @@ private slots:
         QVERIFY(f.server.requests().isEmpty());
         QVERIFY(finished.isEmpty());
         QVERIFY(failed.isEmpty());
+    }
+
+    void aToolResultsImageArrivesByteForByteWhereTheProtocolTakesIt_data() { addProtocols(); }
+
+    void aToolResultsImageArrivesByteForByteWhereTheProtocolTakesIt()
+    {
+        QFETCH(ProviderKind, kind);
+        Fixture f(kind);
+        const QByteArray png = encodedImage("png", QSize(320, 200));
+        QVERIFY(f.run(toolResultRequest(attachment(u"screenshot-1.png"_s, png))));
+
+        QCOMPARE(f.server.requests().size(), 1);
+        const SentToolImage sent = sentToolImage(kind, f.server.requests().constFirst().json());
+        QCOMPARE(sent.image.mimeType, u"image/png"_s);
+        QCOMPARE(sent.image.bytes, png);
+        QCOMPARE(QImage::fromData(sent.image.bytes).size(), QSize(320, 200));
+        QVERIFY2(sent.resultText.startsWith(u"The screen:"_s), qPrintable(sent.resultText));
+        if (kind == ProviderKind::OpenAi || kind == ProviderKind::Ollama) {
+            // The result says where its image went, and the message with it names the call.
+            QVERIFY2(sent.resultText.contains(u"1 image: in the user message after the tool results"_s),
+                     qPrintable(sent.resultText));
+            QVERIFY2(sent.besideText.contains(u"screenshot (call call_1): 1 image"_s),
+                     qPrintable(sent.besideText));
+        }
+    }
+
+    void aToolResultsImageIsEncodedTheSameWhenRebuiltForTheDetailsPane_data() { addProtocols(); }
+
+    void aToolResultsImageIsEncodedTheSameWhenRebuiltForTheDetailsPane()
+    {
+        QFETCH(ProviderKind, kind);
+        Fixture f(kind);
+        const ModelRequest request
+            = toolResultRequest(attachment(u"screenshot-1.png"_s, encodedImage("png", {64, 64})));
+        QVERIFY(f.run(request));
+        QCOMPARE(f.server.requests().size(), 1);
+        // Raw and Copy as curl rebuild the body from the recorded request: it must be what was sent.
+        QCOMPARE(RecordedBody::rebuild(providerKindName(kind), request).toObject(),
+                 f.server.requests().constFirst().json());
     }
 
     void aMessageWithoutAttachmentsKeepsItsPlainTextContent_data() { addProtocols(); }

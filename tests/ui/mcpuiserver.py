@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A small MCP server over stdio for the widget tests: two tools, a prompt with
-a required argument, a text resource, and a line on stderr at start."""
+a required argument, a text resource, an image resource, and a line on stderr
+at start."""
 import json
 import sys
 
@@ -17,7 +18,10 @@ PROMPTS = [
 ]
 RESOURCES = [
     {"uri": "notes://today", "name": "today", "title": "Today's notes", "mimeType": "text/plain"},
+    {"uri": "file:///reports/chart.png", "name": "chart", "title": "Sales chart", "mimeType": "image/png"},
 ]
+# A 1x1 PNG.
+CHART_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 
 
 def send(message):
@@ -54,6 +58,8 @@ for line in sys.stdin:
         result = {"messages": [{"role": "user", "content": {"type": "text", "text": text + "."}}]}
     elif method == "resources/list":
         result = {"resources": RESOURCES}
+    elif method == "resources/read" and params.get("uri") == "file:///reports/chart.png":
+        result = {"contents": [{"uri": params.get("uri"), "mimeType": "image/png", "blob": CHART_PNG}]}
     elif method == "resources/read":
         result = {"contents": [{"uri": params.get("uri"), "mimeType": "text/plain",
                                 "text": "Buy milk.\nCall Ada."}]}

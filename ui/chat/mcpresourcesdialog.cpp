@@ -25,6 +25,7 @@ namespace {
 constexpr int KindRole = Qt::UserRole;
 constexpr int ServerRole = Qt::UserRole + 1;
 constexpr int NameRole = Qt::UserRole + 2;
+constexpr int LabelRole = Qt::UserRole + 3; // a resource's title, else its name
 
 QLabel *wrappingLabel(QWidget *parent)
 {
@@ -63,8 +64,9 @@ McpResourcesDialog::McpResourcesDialog(McpHub *hub, QWidget *parent)
     m_status->setObjectName(u"mcpResourceStatus"_s);
     m_status->hide();
 
-    auto *hint = new QLabel(tr("Choose a prompt or a resource of a running MCP server. Its text goes into "
-                               "your message; the model does not see these as tools."),
+    auto *hint = new QLabel(tr("Choose a prompt or a resource of a running MCP server. A prompt's text goes "
+                               "into your message, a resource goes with it as an attachment; the model does "
+                               "not see these as tools."),
                             m_pages);
     hint->setWordWrap(true);
     hint->setAlignment(Qt::AlignCenter);
@@ -163,6 +165,7 @@ void McpResourcesDialog::refresh()
             item->setData(0, KindRole, ResourceItem);
             item->setData(0, ServerRole, config.name);
             item->setData(0, NameRole, resource.uri);
+            item->setData(0, LabelRole, resource.title.isEmpty() ? resource.name : resource.title);
             if (kind == ResourceItem && server == config.name && name == resource.uri)
                 reselect = item;
         }
@@ -199,12 +202,14 @@ void McpResourcesDialog::choose(QTreeWidgetItem *item)
     if (kind == PromptItem)
         showPrompt(item->data(0, ServerRole).toString(), item->data(0, NameRole).toString());
     else
-        showResource(item->data(0, ServerRole).toString(), item->data(0, NameRole).toString());
+        showResource(item->data(0, ServerRole).toString(), item->data(0, NameRole).toString(),
+                     item->data(0, LabelRole).toString());
 }
 
 void McpResourcesDialog::showPrompt(const QString &server, const QString &name)
 {
     m_kind = PromptItem;
+    m_insert->setText(tr("&Insert into Message"));
     m_server = server;
     m_name = name;
     while (m_promptForm->rowCount() > 0)
@@ -238,11 +243,13 @@ void McpResourcesDialog::showPrompt(const QString &server, const QString &name)
     updateInsertEnabled();
 }
 
-void McpResourcesDialog::showResource(const QString &server, const QString &uri)
+void McpResourcesDialog::showResource(const QString &server, const QString &uri, const QString &label)
 {
     m_kind = ResourceItem;
     m_server = server;
     m_name = uri;
+    m_resourceFiles.clear();
+    m_insert->setText(tr("&Attach to Message"));
     m_resourceTitle->setText(uri);
     m_resourceText->clear();
     m_resourceText->setPlaceholderText(tr("Reading…"));
@@ -256,22 +263,27 @@ void McpResourcesDialog::showResource(const QString &server, const QString &uri)
     const int generation = m_generation;
     QPointer<McpResourcesDialog> self(this);
     // The client answers exactly once, also when it stops; the dialog may be gone by then.
-    client->readResource(uri, [self, generation](const QString &text, const QString &error) {
-        if (!self || generation != self->m_generation)
-            return;
-        self->m_resourceText->setPlaceholderText(QString());
-        if (!error.isEmpty())
-            self->setStatus(error);
-        else
-            self->m_resourceText->setPlainText(text);
-        self->updateInsertEnabled();
-    });
+    client->readResourceContents(
+        uri, [self, generation, label](const QJsonObject &result, const QString &error) {
+            if (!self || generation != self->m_generation)
+                return;
+            self->m_resourceText->setPlaceholderText(QString());
+            if (!error.isEmpty()) {
+                self->setStatus(error);
+            } else {
+                // Shown as text (a blob described); attached as what it is.
+                self->m_resourceText->setPlainText(McpContent::resourceResultText(result));
+                self->m_resourceFiles = McpContent::resourceFiles(result, label);
+            }
+            self->updateInsertEnabled();
+        });
 }
 
 void McpResourcesDialog::insert()
 {
     if (m_kind == ResourceItem) {
-        emit insertRequested(m_resourceText->toPlainText());
+        for (const McpContent::ResourceFile &file : std::as_const(m_resourceFiles))
+            emit attachRequested(file.name, file.bytes);
         accept();
         return;
     }
@@ -313,7 +325,7 @@ void McpResourcesDialog::updateInsertEnabled()
         for (const QString &name : std::as_const(m_requiredArguments))
             enabled = enabled && !m_arguments.value(name)->text().trimmed().isEmpty();
     } else if (m_kind == ResourceItem) {
-        enabled = !m_resourceText->toPlainText().isEmpty();
+        enabled = !m_resourceFiles.isEmpty();
     }
     m_insert->setEnabled(enabled);
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/mcp/mcpcontent.h"
+
 #include <QDialog>
 #include <QHash>
 #include <QPointer>
@@ -25,8 +27,10 @@ namespace Loopscope::Ui {
     The prompts and resources of the ready MCP servers, for the user to put
     into a message (they are not offered to the model as tools). A prompt
     asks for its arguments, then its text goes into the composer; a resource
-    is read and shown, and can be inserted. It only asks the session's hub
-    (given, not created) and reports the text through insertRequested().
+    is read and shown, and goes with the message as an attachment (its text,
+    or its blob: an image goes as an image). It only asks the session's hub
+    (given, not created) and reports through insertRequested() and
+    attachRequested().
 */
 class McpResourcesDialog final : public QDialog
 {
@@ -48,13 +52,15 @@ public:
 
 signals:
     void insertRequested(const QString &text);
+    // A resource's content, to attach under \a name (its URI's file name, else the resource's name).
+    void attachRequested(const QString &name, const QByteArray &bytes);
 
 private:
     enum Kind { ServerItem, PromptItem, ResourceItem };
 
     void choose(QTreeWidgetItem *item);
     void showPrompt(const QString &server, const QString &prompt);
-    void showResource(const QString &server, const QString &uri);
+    void showResource(const QString &server, const QString &uri, const QString &label);
     void insert();
     void updateInsertEnabled();
     void setStatus(const QString &text);
@@ -72,6 +78,7 @@ private:
     QPushButton *m_insert;
 
     QHash<QString, QLineEdit *> m_arguments;
+    QList<McpContent::ResourceFile> m_resourceFiles; // of the resource shown
     QStringList m_requiredArguments;
     QString m_server;
     QString m_name; // the prompt's name or the resource's URI

@@ -106,6 +106,16 @@ QJsonValue requestShown(const QJsonObject &payload)
     return AttachmentParts::described(payload.value(u"request"_s), callRequest, {});
 }
 
+// A tool's images (an MCP server's) read as what they are too, named by the call's attachments.
+QJsonValue stepShown(const QJsonObject &step, const QJsonObject &payload)
+{
+    const QJsonArray files = payload.value(u"details"_s).toObject().value(u"attachments"_s).toArray();
+    if (files.isEmpty())
+        return step;
+    const QJsonObject named{{u"messages"_s, QJsonArray{QJsonObject{{u"attachments"_s, files}}}}};
+    return AttachmentParts::described(step, named, {});
+}
+
 QJsonValue responseShown(const QJsonObject &payload)
 {
     QJsonObject response = payload.value(u"response"_s).toObject();
@@ -630,7 +640,7 @@ void TraceDetailsPane::showTabs(TraceKind kind, const QJsonObject &step, const Q
         m_responseView->setJson(responseShown(payload));
         m_stepView->setJson(QJsonValue());
     } else {
-        m_stepView->setJson(step);
+        m_stepView->setJson(stepShown(step, payload));
         m_requestView->setJson(QJsonValue());
         m_responseView->setJson(QJsonValue());
     }

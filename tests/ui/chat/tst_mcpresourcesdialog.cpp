@@ -1,5 +1,6 @@
 #include "agent/mcp/mcphub.h"
 #include "ui/chat/chatcomposer.h"
+#include "ui/chat/composerattachments.h"
 #include "ui/chat/mcpresourcesdialog.h"
 
 #include <QLabel>
@@ -78,17 +79,58 @@ private slots:
         QVERIFY(!dialog.isVisible());
     }
 
-    void aResourceIsReadShownAndInserted()
+    void aResourceIsReadShownAndBecomesAnAttachmentOfTheMessage_data()
     {
+        QTest::addColumn<QString>("item");
+        QTest::addColumn<QString>("shown");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("image");
+        // A text resource goes as a text file named after the resource (its URI has no file name).
+        QTest::newRow("text") << u"Resource: Today's notes"_s << u"Buy milk.\nCall Ada."_s
+                              << u"Today's notes"_s << false;
+        // A blob goes as what its bytes are, named after its URI.
+        QTest::newRow("image blob") << u"Resource: Sales chart"_s
+                                    << u"[blob: file:///reports/chart.png, image/png, 70 bytes]"_s
+                                    << u"chart.png"_s << true;
+    }
+
+    void aResourceIsReadShownAndBecomesAnAttachmentOfTheMessage()
+    {
+        QFETCH(QString, item);
+        QFETCH(QString, shown);
+        QFETCH(QString, name);
+        QFETCH(bool, image);
+        Ui::ChatComposer composer;
+        composer.setText(u"Hello"_s);
         Ui::McpResourcesDialog dialog(m_hub.get());
-        QSignalSpy inserted(&dialog, &Ui::McpResourcesDialog::insertRequested);
+        connect(&dialog, &Ui::McpResourcesDialog::insertRequested, &composer, &Ui::ChatComposer::insertText);
+        connect(&dialog, &Ui::McpResourcesDialog::attachRequested, composer.attachmentList(),
+                &Ui::ComposerAttachments::addBytes);
         dialog.show();
-        dialog.tree()->setCurrentItem(findItem(dialog.tree(), u"Resource: Today's notes"_s));
-        QTRY_COMPARE(dialog.resourceView()->toPlainText(), u"Buy milk.\nCall Ada."_s);
+        dialog.tree()->setCurrentItem(findItem(dialog.tree(), item));
+        QTRY_COMPARE(dialog.resourceView()->toPlainText(), shown);
         QVERIFY(dialog.resourceView()->isReadOnly());
+        QVERIFY(dialog.insertButton()->isEnabled());
+        QCOMPARE(dialog.insertButton()->text(), u"&Attach to Message"_s);
         dialog.insertButton()->click();
-        QCOMPARE(inserted.size(), 1);
-        QCOMPARE(inserted.first().first().toString(), u"Buy milk.\nCall Ada."_s);
+        QVERIFY(!dialog.isVisible());
+
+        // A chip in the composer, the text left as it was.
+        QTRY_COMPARE(composer.attachments().size(), 1);
+        QCOMPARE(composer.attachmentList()->chips().size(), 1);
+        QCOMPARE(composer.text(), u"Hello"_s);
+        const Attachment attachment = composer.attachments().constFirst();
+        QCOMPARE(attachment.name, name);
+        QCOMPARE(attachment.isImage(), image);
+        if (image) {
+            QCOMPARE(attachment.mimeType, u"image/png"_s);
+            QCOMPARE(attachment.bytes,
+                     QByteArray::fromBase64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4"
+                                            "2mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="));
+            QCOMPARE(attachment.pixelSize, QSize(1, 1));
+        } else {
+            QCOMPARE(attachment.text, shown);
+        }
     }
 
     void withoutServersTheDialogSaysSo()

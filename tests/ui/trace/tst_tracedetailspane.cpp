@@ -562,6 +562,38 @@ private slots:
         QVERIFY(pane.curlText().contains(u"Ship on Friday."_s));
     }
 
+    void aToolsImageShowsAsWhatItIsInTheStepWhileRawKeepsIt()
+    {
+        QImage image(QSize(24, 16), QImage::Format_RGB32);
+        image.fill(Qt::darkGreen);
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        image.save(&buffer, "png");
+        const Attachment logo = *AttachmentLoader::fromBytes(u"get-tiny-image-1.png"_s, png).attachment;
+        // As the loop records a call whose MCP server answered with an image.
+        ToolCallData data = TraceSamples::toolCallData(u"get-tiny-image"_s, u"{}"_s);
+        data.result = u"Here's the image you requested:"_s;
+        data.details.insert(u"attachments"_s, QJsonArray{logo.toJson()});
+        Trace trace;
+        TraceModel model(&trace);
+        const int call = trace.begin(-1, TraceKind::ToolCall, u"get-tiny-image"_s, TraceSamples::T0, data);
+        Ui::TraceDetailsPane pane(&model);
+
+        pane.setNode(call);
+
+        const QJsonObject shown = pane.stepView()->json().toObject();
+        QVERIFY(!QJsonDocument(shown).toJson().contains(png.toBase64().left(60)));
+        const QJsonObject described
+            = shown[u"data"_s][u"details"_s][u"attachments"_s][0][u"data"_s].toObject();
+        QCOMPARE(described.value(u"attachment"_s).toString(), u"get-tiny-image-1.png"_s);
+        QCOMPARE(described.value(u"type"_s).toString(), u"image/png"_s);
+        QCOMPARE(described.value(u"pixels"_s).toString(), u"24×16"_s);
+        QCOMPARE(described.value(u"sha256"_s).toString(), QString::fromLatin1(logo.sha256));
+        pane.showAllRawText();
+        QVERIFY(pane.jsonText().contains(QString::fromLatin1(png.toBase64())));
+    }
+
     void theDetailsFollowARunningStep()
     {
         Trace trace;
