@@ -148,6 +148,7 @@ void ToolPhase::start(TurnToken token, const QList<ToolCall> &calls, int parentN
                       const AgentConfig &config)
 {
     m_token = token;
+    m_agentName = config.name;
     m_parentNode = parentNode;
     m_maxParallel = std::max(1, config.maxParallelTools);
     m_defaultTimeoutMs = config.toolTimeoutMs;
@@ -301,6 +302,7 @@ void ToolPhase::consultInterceptors(int callIndex, int interceptorIndex)
     checkpoint.schema = pending.tool->schema();
     checkpoint.behaviour = pending.tool->behaviour();
     checkpoint.traceNode = pending.traceNode;
+    checkpoint.agent = m_agentName;
 
     const QPointer<TurnGate> gate(m_gate);
     const QPointer<ToolPhase> self(this);
@@ -469,7 +471,7 @@ void ToolPhase::run(PendingCall &pending)
             const ToolCall call = self->m_trace->node(node).data<ToolCallData>().call;
             self->emitEvent(AgentEvent::Kind::ToolProgress, node, message, call);
         });
-    });
+    }, ToolCallSite{node, m_depth});
 
     const int callIndex = pending.index;
     const int timeoutMs = pending.tool->behaviour().timeoutMs.value_or(m_defaultTimeoutMs);
