@@ -13,6 +13,7 @@
 #include <QNetworkAccessManager>
 #include <QPointer>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Loopscope;
@@ -311,12 +312,60 @@ private slots:
         QCOMPARE(result.usage.total(), 4 * 15);
     }
 
+    void aSubAgentsToolThatAsksFirstIsApprovedInTheChatNamingTheAgent()
+    {
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        AgentRoster roster;
+        AgentPreset researcher = preset(u"researcher"_s, researcherInstructions);
+        researcher.tools = QStringList{u"write_file"_s};
+        roster.agents = {preset(u"lead"_s, leadInstructions, {u"researcher"_s}), researcher};
+        useRoster(roster, u"lead"_s, workspace.path());
+        FakeHttpServer::Handler lead = m_server->handler();
+        m_server->setHandler([lead](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (systemOf(request) != researcherInstructions)
+                lead(request, exchange);
+            else if (toolResultsOf(request).isEmpty())
+                exchange.respondJson(
+                    200, openAiToolCallCompletion({{u"w1"_s, u"write_file"_s,
+                                                    uR"({"path":"notes.txt","content":"42"})"_s}},
+                                                  u"research-model"_s));
+            else
+                exchange.respondJson(200, openAiCompletion(u"Noted: "_s + toolResultsOf(request).constFirst(),
+                                                           u"research-model"_s));
+        });
+        QSignalSpy asked(m_session->approvals(), &ToolApprovalPolicy::approvalRequested);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"Write it down."_s));
+        QTRY_COMPARE(asked.size(), 1);
+
+        const auto request = asked.first().first().value<ToolApprovalPolicy::Request>();
+        QCOMPARE(request.checkpoint.agent, u"researcher"_s);
+        QCOMPARE(request.checkpoint.call.name, u"write_file"_s);
+        QVERIFY(!QFile::exists(workspace.filePath(u"notes.txt"_s)));
+        // The chat shows the held call, where its approval is asked.
+        const int row = m_session->rows()->rowOfToolCall(request.callId);
+        QVERIFY(row >= 0);
+        QCOMPARE(m_session->rows()->at(row).toolCall.name, u"write_file"_s);
+        QCOMPARE(finished.size(), 0);
+
+        QVERIFY(m_session->approvals()->allowOnce(request.callId));
+        QTRY_COMPARE(finished.size(), 1);
+        QVERIFY2(finished.first().first().value<TurnResult>().text.startsWith(u"Lead: Noted: "_s),
+                 qPrintable(finished.first().first().value<TurnResult>().text));
+        QFile written(workspace.filePath(u"notes.txt"_s));
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll(), "42"_ba);
+        QCOMPARE(m_session->rows()->at(row).toolState, ConversationRow::ToolState::Succeeded);
+    }
+
 private:
-    void useRoster(const AgentRoster &roster, const QString &agent)
+    void useRoster(const AgentRoster &roster, const QString &agent, const QString &workspace = {})
     {
         SessionSetup setup = m_session->setup().withProvider(
             openAiTestProfile(m_server->baseUrl(), u"Test"_s, u"LOOPSCOPE_SUBAGENTS_KEY"_s), apiKey);
         setup.loop.model.stream = false;
+        setup.tools.workspace = workspace;
         setup.agents = roster;
         setup.agent = agent;
         m_session->apply(setup);
