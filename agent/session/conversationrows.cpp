@@ -268,7 +268,10 @@ void ConversationRows::applyToolCall(const AgentEvent &event)
 {
     const int index = rowOfToolCall(event.toolCall.id);
     if (index < 0) {
-        append(Row::call(event.toolCall, event.traceNode));
+        Row row = Row::call(event.toolCall, event.traceNode);
+        if (event.depth > 0)
+            row.agent = event.agent;
+        append(row);
         return;
     }
     Row row = m_rows.at(index);

@@ -347,6 +347,7 @@ private slots:
         const int row = m_session->rows()->rowOfToolCall(request.callId);
         QVERIFY(row >= 0);
         QCOMPARE(m_session->rows()->at(row).toolCall.name, u"write_file"_s);
+        QCOMPARE(m_session->rows()->at(row).agent, u"researcher"_s);
         QCOMPARE(finished.size(), 0);
 
         QVERIFY(m_session->approvals()->allowOnce(request.callId));
