@@ -56,8 +56,8 @@ private:
             const QString reason = result.error.isEmpty() ? result.text : result.error;
             answer = ToolResult::failure(
                 result.limitReached
-                    ? SubAgentTool::tr("%1 reached its limit of %n iteration(s) without an answer: %2", nullptr,
-                                       result.iterations)
+                    ? SubAgentTool::tr("%1 reached its limit of %n iteration(s) without an answer: %2",
+                                       nullptr, result.iterations)
                           .arg(result.agent, reason)
                     : SubAgentTool::tr("%1 did not answer: %2").arg(result.agent, reason));
         }
@@ -107,7 +107,8 @@ ToolBehaviour SubAgentTool::behaviour() const
     return behaviour;
 }
 
-QFuture<ToolResult> SubAgentTool::start(const QJsonObject &arguments, std::shared_ptr<ToolContext> context) const
+QFuture<ToolResult> SubAgentTool::start(const QJsonObject &arguments,
+                                        std::shared_ptr<ToolContext> context) const
 {
     const auto fail = [](const QString &message) {
         return QtFuture::makeReadyFuture(ToolResult::failure(message));

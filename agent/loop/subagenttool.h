@@ -40,7 +40,8 @@ public:
 
     ToolSchema schema() const override;
     ToolBehaviour behaviour() const override;
-    QFuture<ToolResult> start(const QJsonObject &arguments, std::shared_ptr<ToolContext> context) const override;
+    QFuture<ToolResult> start(const QJsonObject &arguments,
+                              std::shared_ptr<ToolContext> context) const override;
 
 private:
     QString m_agentName;

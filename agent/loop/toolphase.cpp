@@ -462,16 +462,18 @@ void ToolPhase::run(PendingCall &pending)
     const QPointer<ToolPhase> self(this);
     const TurnToken token = m_token;
     const int node = pending.traceNode;
-    pending.context = std::make_shared<ToolContext>([gate, self, token, node](const QString &message) {
-        TurnGate::post(gate, token, [self, node, message] {
-            if (!self)
-                return;
-            self->m_trace->update(
-                node, [&message](TraceNode &n) { n.data<ToolCallData>().progress.append(message); });
-            const ToolCall call = self->m_trace->node(node).data<ToolCallData>().call;
-            self->emitEvent(AgentEvent::Kind::ToolProgress, node, message, call);
-        });
-    }, ToolCallSite{node, m_depth});
+    pending.context = std::make_shared<ToolContext>(
+        [gate, self, token, node](const QString &message) {
+            TurnGate::post(gate, token, [self, node, message] {
+                if (!self)
+                    return;
+                self->m_trace->update(
+                    node, [&message](TraceNode &n) { n.data<ToolCallData>().progress.append(message); });
+                const ToolCall call = self->m_trace->node(node).data<ToolCallData>().call;
+                self->emitEvent(AgentEvent::Kind::ToolProgress, node, message, call);
+            });
+        },
+        ToolCallSite{node, m_depth});
 
     const int callIndex = pending.index;
     const int timeoutMs = pending.tool->behaviour().timeoutMs.value_or(m_defaultTimeoutMs);

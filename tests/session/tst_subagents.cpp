@@ -37,7 +37,8 @@ AgentPreset preset(const QString &name, const QString &instructions, const QStri
 
 ToolCall ask(const QString &agent, const QString &task, const QString &id = u"call_1"_s)
 {
-    return {id, SubAgentTool::toolName(agent), QString::fromUtf8(QJsonDocument(QJsonObject{{u"task"_s, task}}).toJson(QJsonDocument::Compact))};
+    return {id, SubAgentTool::toolName(agent),
+            QString::fromUtf8(QJsonDocument(QJsonObject{{u"task"_s, task}}).toJson(QJsonDocument::Compact))};
 }
 
 QJsonArray messagesOf(const HttpRequestRecord &request)
@@ -96,11 +97,12 @@ private slots:
             }
             const QStringList results = toolResultsOf(request);
             if (results.isEmpty())
-                exchange.respondJson(200,
-                                     openAiToolCallCompletion({ask(u"researcher"_s, u"Find the answer."_s)},
-                                                              u"test-model"_s));
+                exchange.respondJson(
+                    200,
+                    openAiToolCallCompletion({ask(u"researcher"_s, u"Find the answer."_s)}, u"test-model"_s));
             else
-                exchange.respondJson(200, openAiCompletion(u"Lead: "_s + results.join(u" | "_s), u"test-model"_s));
+                exchange.respondJson(200,
+                                     openAiCompletion(u"Lead: "_s + results.join(u" | "_s), u"test-model"_s));
         });
     }
 
@@ -158,7 +160,8 @@ private slots:
         QTRY_COMPARE(model.rowCount(callIndex), 1);
         const QModelIndex nested = model.index(0, 0, callIndex);
         QCOMPARE(nested.data(TraceModel::KindRole).toInt(), int(TraceKind::Turn));
-        QVERIFY2(nested.data().toString().startsWith(u"Agent researcher"_s), qPrintable(nested.data().toString()));
+        QVERIFY2(nested.data().toString().startsWith(u"Agent researcher"_s),
+                 qPrintable(nested.data().toString()));
         QCOMPARE(nested.data(TraceModel::StatusRole).toInt(), int(TraceStatus::Running));
         // Its iteration and its model call, still waiting for the answer, while the turn runs.
         const QModelIndex iteration = model.index(0, 0, nested);
@@ -194,11 +197,21 @@ private slots:
         for (const AgentEvent &event : std::as_const(events))
             said.append(describe(event));
         const QStringList expected{
-            u"lead@0 turn_started"_s,        u"lead@0 iteration_started"_s,      u"lead@0 model_request"_s,
-            u"lead@0 model_response"_s,      u"lead@0 tool_call"_s,              u"researcher@1 turn_started"_s,
-            u"researcher@1 iteration_started"_s, u"researcher@1 model_request"_s, u"researcher@1 model_response"_s,
-            u"researcher@1 finished"_s,      u"lead@0 tool_result"_s,            u"lead@0 iteration_started"_s,
-            u"lead@0 model_request"_s,       u"lead@0 model_response"_s,         u"lead@0 finished"_s,
+            u"lead@0 turn_started"_s,
+            u"lead@0 iteration_started"_s,
+            u"lead@0 model_request"_s,
+            u"lead@0 model_response"_s,
+            u"lead@0 tool_call"_s,
+            u"researcher@1 turn_started"_s,
+            u"researcher@1 iteration_started"_s,
+            u"researcher@1 model_request"_s,
+            u"researcher@1 model_response"_s,
+            u"researcher@1 finished"_s,
+            u"lead@0 tool_result"_s,
+            u"lead@0 iteration_started"_s,
+            u"lead@0 model_request"_s,
+            u"lead@0 model_response"_s,
+            u"lead@0 finished"_s,
         };
         QCOMPARE(said, expected);
         const AgentEvent &nestedFinish = events.at(9);
@@ -241,7 +254,8 @@ private slots:
         QVERIFY(m_session->send(u"What is the answer?"_s));
         QTRY_COMPARE(m_researcher.size(), 1);
         m_researcher.first()->respondJson(
-            400, QJsonObject{{u"error"_s, QJsonObject{{u"message"_s, u"The model research-model does not exist"_s}}}});
+            400, QJsonObject{{u"error"_s,
+                              QJsonObject{{u"message"_s, u"The model research-model does not exist"_s}}}});
         QTRY_COMPARE(finished.size(), 1);
 
         const auto result = finished.first().first().value<TurnResult>();
@@ -262,7 +276,8 @@ private slots:
         m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
             const QStringList results = toolResultsOf(request);
             if (results.isEmpty())
-                exchange.respondJson(200, openAiToolCallCompletion({ask(u"echo"_s, u"Again."_s)}, u"test-model"_s));
+                exchange.respondJson(
+                    200, openAiToolCallCompletion({ask(u"echo"_s, u"Again."_s)}, u"test-model"_s));
             else
                 exchange.respondJson(200, openAiCompletion(results.constFirst(), u"test-model"_s));
         });
@@ -287,9 +302,10 @@ private slots:
         FakeHttpServer::Handler researcher = m_server->handler();
         m_server->setHandler([researcher, tasks](const HttpRequestRecord &request, HttpExchange &exchange) {
             if (systemOf(request) == leadInstructions && toolResultsOf(request).isEmpty()) {
-                exchange.respondJson(200, openAiToolCallCompletion({ask(u"researcher"_s, tasks.first, u"c1"_s),
-                                                                    ask(u"researcher"_s, tasks.second, u"c2"_s)},
-                                                                   u"test-model"_s));
+                exchange.respondJson(200,
+                                     openAiToolCallCompletion({ask(u"researcher"_s, tasks.first, u"c1"_s),
+                                                               ask(u"researcher"_s, tasks.second, u"c2"_s)},
+                                                              u"test-model"_s));
                 return;
             }
             researcher(request, exchange);
@@ -305,7 +321,8 @@ private slots:
 
         const HttpRequestRecord last = m_server->requests().constLast();
         QCOMPARE(toolResultsOf(last), (QStringList{u"The answer is 42."_s, u"The answer is 42."_s}));
-        QStringList asked{userTextOf(m_researcher.at(0)->request()), userTextOf(m_researcher.at(1)->request())};
+        QStringList asked{userTextOf(m_researcher.at(0)->request()),
+                          userTextOf(m_researcher.at(1)->request())};
         asked.sort();
         QCOMPARE(asked, (QStringList{tasks.first, tasks.second}));
         const auto result = finished.first().first().value<TurnResult>();
@@ -327,9 +344,9 @@ private slots:
                 lead(request, exchange);
             else if (toolResultsOf(request).isEmpty())
                 exchange.respondJson(
-                    200, openAiToolCallCompletion({{u"w1"_s, u"write_file"_s,
-                                                    uR"({"path":"notes.txt","content":"42"})"_s}},
-                                                  u"research-model"_s));
+                    200, openAiToolCallCompletion(
+                             {{u"w1"_s, u"write_file"_s, uR"({"path":"notes.txt","content":"42"})"_s}},
+                             u"research-model"_s));
             else
                 exchange.respondJson(200, openAiCompletion(u"Noted: "_s + toolResultsOf(request).constFirst(),
                                                            u"research-model"_s));
