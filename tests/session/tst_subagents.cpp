@@ -351,6 +351,8 @@ private slots:
                 exchange.respondJson(200, openAiCompletion(u"Noted: "_s + toolResultsOf(request).constFirst(),
                                                            u"research-model"_s));
         });
+        QAbstractItemModelTester tester(m_session->rows(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy asked(m_session->approvals(), &ToolApprovalPolicy::approvalRequested);
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QVERIFY(m_session->send(u"Write it down."_s));
