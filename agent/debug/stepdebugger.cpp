@@ -226,7 +226,11 @@ bool StepDebugger::discardEdits()
 void StepDebugger::observe(const AgentEvent &event)
 {
     switch (event.kind) {
-    case AgentEvent::Kind::TurnFinished: forgetHeld(); return;
+    case AgentEvent::Kind::TurnFinished:
+        // A sub-agent's turn ends inside its caller's, which may still hold a call.
+        if (event.depth == 0)
+            forgetHeld();
+        return;
     case AgentEvent::Kind::Retry:
         // The client tries again by itself; only a failure the loop sees counts.
         return;

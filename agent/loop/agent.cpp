@@ -155,6 +155,14 @@ void Agent::addShield(std::shared_ptr<const Shield> shield)
         });
 }
 
+void Agent::nestUnder(int callNode, int depth, const QString &callIdPrefix)
+{
+    m_traceParent = callNode;
+    m_depth = depth;
+    m_callIdPrefix = callIdPrefix;
+    m_tools->setDepth(depth);
+}
+
 void Agent::clearShields()
 {
     m_shields.clear();
@@ -202,7 +210,10 @@ bool Agent::send(const QString &userText, const QList<Attachment> &attachments)
     data.input = userText;
     data.messagesBefore = TurnNodeFinder::messagesBefore(m_history, m_history.size());
     m_turn->partStart = m_history.size();
-    m_turn->traceNode = m_trace->begin(-1, TraceKind::Turn, userText.simplified().left(80), now(), data);
+    //: A sub-agent's part in the trace, under the tool call that asked it: its name and its task
+    const QString label = m_depth > 0 ? tr("Agent %1: %2").arg(m_config.name, userText.simplified().left(60))
+                                      : userText.simplified().left(80);
+    m_turn->traceNode = m_trace->begin(m_traceParent, TraceKind::Turn, label, now(), data);
     m_turn->result.traceNode = m_turn->traceNode;
     setState(State::WaitingForModel);
     emitEvent(AgentEvent::Kind::TurnStarted, m_turn->traceNode, userText);
@@ -680,8 +691,9 @@ ModelResponse Agent::withUniqueCallIds(ModelResponse response)
     Turn &turn = *m_turn;
     for (int i = 0; i < response.toolCalls.size(); ++i) {
         ToolCall &call = response.toolCalls[i];
-        if (call.id.isEmpty() || turn.usedCallIds.contains(call.id))
+        if (call.id.isEmpty() || turn.usedCallIds.contains(m_callIdPrefix + call.id))
             call.id = u"call_%1_%2_%3"_s.arg(m_turnSerial).arg(turn.iteration).arg(i);
+        call.id.prepend(m_callIdPrefix);
         turn.usedCallIds.insert(call.id);
     }
     return response;
@@ -919,6 +931,7 @@ void Agent::onToolPhaseFinished()
     bool stopRequested = false;
     for (const ToolPhase::FinishedCall &finished : results) {
         appendMessage(toolResultMessage(finished));
+        turn.result.usage += finished.result.usage; // a sub-agent's tokens are the turn's too
         if (!finished.denied)
             errorOnly &= finished.result.isError;
         deniedOnly &= finished.denied;
@@ -1054,7 +1067,8 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
                         .text = text.isEmpty() ? error : text,
                         .isError = !error.isEmpty(),
                         .payload = TurnFinishedInfo{outcome, result.iterations, result.usage},
-                        .agent = result.agent};
+                        .agent = result.agent,
+                        .depth = m_depth};
     emit event(finished);
     emit turnFinished(result);
 }
@@ -1143,14 +1157,21 @@ void Agent::emitEvent(AgentEvent::Kind kind, int traceNode, const QString &text,
                 .toolCall = call,
                 .isError = isError,
                 .payload = std::move(payload),
-                .agent = m_config.name});
+                .agent = m_config.name,
+                .depth = m_depth});
 }
 
 // The tool phase's events, said by the agent that runs it.
 void Agent::forwardEvent(AgentEvent event)
 {
     event.agent = m_config.name;
+    event.depth = m_depth;
     emit this->event(event);
+}
+
+void Agent::announceNested(const AgentEvent &nested)
+{
+    emit event(nested);
 }
 
 void Agent::setState(State state)

@@ -48,6 +48,7 @@ public:
     // Switches provider between turns (not owned). Refused while a turn runs.
     bool setModelClient(ModelClient *client);
     ModelClient *modelClient() const { return m_client; }
+    Trace *trace() const { return m_trace; }
 
     // The session's agent: what every turn starts as. Set during a turn that was handed off, it is
     // what the next turn starts as.
@@ -56,6 +57,12 @@ public:
     const AgentConfig &config() const { return m_config; }
     // The agents a handoff may continue the turn as (not owned). Without one, a handoff ends the turn.
     void setTeam(AgentTeam *team) { m_team = team; }
+    AgentTeam *team() const { return m_team; }
+    // Runs as a sub-agent another agent asked through a tool call: each turn goes under that call's
+    // trace node \a callNode instead of at the trace's root, its events carry \a depth, and the ids
+    // of its tool calls begin with \a callIdPrefix so that they stay unique beside its caller's.
+    void nestUnder(int callNode, int depth, const QString &callIdPrefix);
+    int depth() const { return m_depth; }
 
     void setClock(std::shared_ptr<const Clock> clock);
     // Prices each model call when it finishes; the cost goes into its trace node. Without one
@@ -66,6 +73,11 @@ public:
     // Consulted in the order added; not owned. Remove before destroying it.
     void addInterceptor(Interceptor *interceptor);
     void removeInterceptor(Interceptor *interceptor);
+    // What a sub-agent this agent asks runs with too: the same clock, prices, shields and interceptors.
+    std::shared_ptr<const Clock> clock() const { return m_clock; }
+    const PriceLookup &priceLookup() const { return m_priceLookup; }
+    const QList<std::shared_ptr<const Shield>> &shields() const { return m_shields; }
+    const QList<Interceptor *> &interceptors() const { return m_interceptors; }
 
     const QList<Message> &history() const { return m_history; }
     // Replaces the conversation, e.g. a reopened transcript. Ignored while a turn runs.
@@ -81,6 +93,9 @@ public:
     void cancel();
     // While a person answers a running tool's question, its time limit stands still.
     void pauseToolTimeouts(bool paused);
+    // Says what a sub-agent asked during this agent's turn did, as it happens: whoever follows this
+    // agent's events follows its sub-agents' too (they tell themselves apart by their depth).
+    void announceNested(const Loopscope::AgentEvent &nested);
 
 signals:
     void event(const Loopscope::AgentEvent &event);
@@ -158,6 +173,9 @@ private:
     Workbench *m_workbench;
     AgentTeam *m_team = nullptr;
     Trace *m_trace;
+    int m_traceParent = -1; // a sub-agent's turns go under the tool call that asked it
+    int m_depth = 0;
+    QString m_callIdPrefix;
     AgentConfig m_config;
     std::shared_ptr<const Clock> m_clock;
     QList<std::shared_ptr<const Shield>> m_shields;

@@ -115,6 +115,8 @@ QJsonObject AgentEvent::toJson() const
         json.insert(u"isError"_s, true);
     if (!agent.isEmpty())
         json.insert(u"agent"_s, agent);
+    if (depth > 0)
+        json.insert(u"depth"_s, depth);
     std::visit([&json](const auto &info) { insertPayload(json, info); }, payload);
     return json;
 }

@@ -127,6 +127,9 @@ struct AgentEvent
     bool isError = false;
     AgentEventPayload payload; // kind-specific extras
     QString agent;             // the agent whose part of the turn it happened in
+    // 0: the turn's own agents; 1: a sub-agent one of them asked as a tool (ask_<name>), 2: one that
+    // sub-agent asked, ... Its events come as they happen, before the tool result with its answer.
+    int depth = 0;
 
     // The payload if it is a T, else null.
     template<typename T>

@@ -1,9 +1,11 @@
 #pragma once
 
 #include "agent/loop/agentconfig.h"
+#include "agent/model/modelclient.h"
 
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace Loopscope {
@@ -15,7 +17,8 @@ class Workbench;
     and its handoff continues the turn, the loop asks the team for that agent
     as this session runs it, and goes on with its loop options, instructions
     and tools from the next request. The team owns the workbenches it hands
-    out; they stay valid until the turn ends.
+    out; they stay valid until the turn ends. A sub-agent (ask_<name>) is a
+    member too, run by a loop of its own with a model client of its own.
 */
 class AgentTeam
 {
@@ -29,6 +32,13 @@ public:
     virtual ~AgentTeam() = default;
     // The agent named \a name, or nullopt when the team has none by that name.
     virtual std::optional<Member> member(const QString &name) = 0;
+    // A model client of its own for one call of the sub-agent \a name: calls run side by side, each
+    // with its own requests. nullptr when the team makes none (then no sub-agent can be asked).
+    virtual std::unique_ptr<ModelClient> createClient(const QString &name)
+    {
+        Q_UNUSED(name);
+        return nullptr;
+    }
 };
 
 } // namespace Loopscope

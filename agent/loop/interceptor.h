@@ -114,6 +114,7 @@ struct ToolCallCheckpoint
     ToolSchema schema;
     ToolBehaviour behaviour; // e.g. whether the tool asks first
     int traceNode = -1;      // the tool call node
+    QString agent;           // the agent that made the call: a sub-agent's approval names it
 };
 
 /*!

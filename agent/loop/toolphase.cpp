@@ -149,6 +149,7 @@ void ToolPhase::start(TurnToken token, const QList<ToolCall> &calls, int parentN
                       const AgentConfig &config)
 {
     m_token = token;
+    m_agentName = config.name;
     m_parentNode = parentNode;
     m_maxParallel = std::max(1, config.maxParallelTools);
     m_defaultTimeoutMs = config.toolTimeoutMs;
@@ -302,6 +303,7 @@ void ToolPhase::consultInterceptors(int callIndex, int interceptorIndex)
     checkpoint.schema = pending.tool->schema();
     checkpoint.behaviour = pending.tool->behaviour();
     checkpoint.traceNode = pending.traceNode;
+    checkpoint.agent = m_agentName;
 
     const QPointer<TurnGate> gate(m_gate);
     const QPointer<ToolPhase> self(this);
@@ -461,16 +463,18 @@ void ToolPhase::run(PendingCall &pending)
     const QPointer<ToolPhase> self(this);
     const TurnToken token = m_token;
     const int node = pending.traceNode;
-    pending.context = std::make_shared<ToolContext>([gate, self, token, node](const QString &message) {
-        TurnGate::post(gate, token, [self, node, message] {
-            if (!self)
-                return;
-            self->m_trace->update(
-                node, [&message](TraceNode &n) { n.data<ToolCallData>().progress.append(message); });
-            const ToolCall call = self->m_trace->node(node).data<ToolCallData>().call;
-            self->emitEvent(AgentEvent::Kind::ToolProgress, node, message, call);
-        });
-    });
+    pending.context = std::make_shared<ToolContext>(
+        [gate, self, token, node](const QString &message) {
+            TurnGate::post(gate, token, [self, node, message] {
+                if (!self)
+                    return;
+                self->m_trace->update(
+                    node, [&message](TraceNode &n) { n.data<ToolCallData>().progress.append(message); });
+                const ToolCall call = self->m_trace->node(node).data<ToolCallData>().call;
+                self->emitEvent(AgentEvent::Kind::ToolProgress, node, message, call);
+            });
+        },
+        ToolCallSite{node, m_depth});
 
     const int callIndex = pending.index;
     const int timeoutMs = pending.tool->behaviour().timeoutMs.value_or(m_defaultTimeoutMs);

@@ -69,6 +69,9 @@ public:
     void setClock(std::shared_ptr<const Clock> clock);
     // The tools of the agent that runs the next phase (a turn handed off); not while one runs.
     void setWorkbench(Workbench *workbench);
+    // How deeply the agent that runs the phase is nested (0: the session's own; 1: a sub-agent it
+    // asked): its tools are told, so a sub-agent call knows how deep it would go.
+    void setDepth(int depth) { m_depth = depth; }
     // None (the default, or a null one) skips the check and the arguments' serialisation for it.
     void setShieldCheck(ShieldCheck check) { m_shieldCheck = std::move(check); }
 
@@ -129,6 +132,8 @@ private:
     QThreadPool *m_pool;
 
     TurnToken m_token;
+    int m_depth = 0;
+    QString m_agentName; // the agent whose calls these are, for the interceptors (an approval names it)
     int m_parentNode = -1;
     int m_maxParallel = 1;
     int m_defaultTimeoutMs = 0;

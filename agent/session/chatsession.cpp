@@ -3,6 +3,7 @@
 #include "agent/config/apikeyresolver.h"
 #include "agent/config/profilepricing.h"
 #include "agent/knowledge/knowledgesearchtool.h"
+#include "agent/loop/subagenttool.h"
 #include "agent/loop/turnnotices.h"
 #include "agent/model/modelimages.h"
 #include "agent/providers/providerkind.h"
@@ -50,7 +51,8 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
         [this](Workbench &workbench, const AgentPreset &agent) {
             equipWorkbench(workbench, &agent,
                            builtinTools(agent.tools.value_or(m_setup.tools.names), nullptr));
-        });
+        },
+        [this] { return m_binding->createModelClient(); });
     m_agent->setTeam(m_team.get());
     m_rows->setTrace(m_trace.get());
     m_rows->follow(m_agent.get());
@@ -338,6 +340,9 @@ void ChatSession::equipWorkbench(Workbench &workbench, const AgentPreset *agent,
     if (agent) {
         for (const QString &target : agent->handoffs)
             workbench.add(std::make_shared<HandoffTool>(target));
+        // A sub-agent's calls belong to the session's turn: its agent runs them and says what they do.
+        for (const QString &subagent : agent->subagents)
+            workbench.add(std::make_shared<SubAgentTool>(subagent, m_agent.get()));
     }
 }
 
@@ -699,6 +704,11 @@ bool ChatSession::clear()
 
 void ChatSession::onEvent(const AgentEvent &event)
 {
+    // A sub-agent's steps count toward the turn's tokens and cost, and are nothing else of the session's.
+    if (event.depth > 0) {
+        m_usage->observe(event, m_agent->config().maxIterations);
+        return;
+    }
     if (event.kind == AgentEvent::Kind::TurnStarted) {
         m_mcp->turnStarted(event.traceNode);
         noteContextWarning(event.traceNode);

@@ -26,6 +26,7 @@ struct ConversationRow
     QString text;                  // the message, the tool's result or the notice
     QList<Attachment> attachments; // User only: the files that went with the question
     ToolCall toolCall;
+    QString agent; // ToolCall of a sub-agent (ask_<name>) only: the agent that made the call
     ToolState toolState = ToolState::Running;
     QStringList progress;
     Notice notice = Notice::Error;

@@ -109,6 +109,12 @@ void ConversationRows::follow(Agent *agent)
 void ConversationRows::onAgentEvent(const AgentEvent &event)
 {
     using Kind = AgentEvent::Kind;
+    // Of a sub-agent's steps the chat shows its tool calls, where a call that asks first is approved,
+    // live; the rest is in the trace, and its answer is the result of the call that asked it.
+    const bool toolStep
+        = event.kind == Kind::ToolCall || event.kind == Kind::ToolProgress || event.kind == Kind::ToolResult;
+    if (event.depth > 0 && !toolStep)
+        return;
     if (event.kind == Kind::TurnStarted) {
         beginTurn(event.traceNode);
         append(Row::message(Row::Kind::User, event.text, event.traceNode));
@@ -262,7 +268,10 @@ void ConversationRows::applyToolCall(const AgentEvent &event)
 {
     const int index = rowOfToolCall(event.toolCall.id);
     if (index < 0) {
-        append(Row::call(event.toolCall, event.traceNode));
+        Row row = Row::call(event.toolCall, event.traceNode);
+        if (event.depth > 0)
+            row.agent = event.agent;
+        append(row);
         return;
     }
     Row row = m_rows.at(index);

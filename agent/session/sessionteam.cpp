@@ -1,15 +1,17 @@
 #include "agent/session/sessionteam.h"
 
+#include "agent/model/modelclient.h"
 #include "agent/tools/workbench.h"
 
 namespace Loopscope {
 
-SessionTeam::SessionTeam(const AgentRoster *roster, Configure configure, Equip equip)
+SessionTeam::SessionTeam(const AgentRoster *roster, Configure configure, Equip equip, MakeClient makeClient)
     : m_roster(roster)
     , m_configure(std::move(configure))
     , m_equip(std::move(equip))
+    , m_makeClient(std::move(makeClient))
 {
-    Q_ASSERT(roster && m_configure && m_equip);
+    Q_ASSERT(roster && m_configure && m_equip && m_makeClient);
 }
 
 SessionTeam::~SessionTeam() = default;
@@ -24,6 +26,12 @@ std::optional<AgentTeam::Member> SessionTeam::member(const QString &name)
     Member member{m_configure(*preset), workbench.get()};
     m_workbenches.push_back(std::move(workbench));
     return member;
+}
+
+// Every agent of the file runs on the session's provider; its model rides in its requests.
+std::unique_ptr<ModelClient> SessionTeam::createClient(const QString &name)
+{
+    return m_roster->find(name) ? m_makeClient() : nullptr;
 }
 
 void SessionTeam::release()

@@ -14,7 +14,8 @@ class Workbench;
 /*!
     The agents of a session's agents file as a turn may be handed to them: each
     made when the turn reaches it, with its options laid over the session's and
-    its own tools (and handoffs). The session says how both are made; the team
+    its own tools (and handoffs, and sub-agents). The session says how they are
+    made, and how a sub-agent's call gets a model client of its own; the team
     keeps the workbenches it hands out until release(), once the turn has ended.
 */
 class SessionTeam final : public AgentTeam
@@ -22,12 +23,14 @@ class SessionTeam final : public AgentTeam
 public:
     using Configure = std::function<AgentConfig(const AgentPreset &)>;
     using Equip = std::function<void(Workbench &, const AgentPreset &)>;
+    using MakeClient = std::function<std::unique_ptr<ModelClient>()>;
 
     // \a roster must outlive the team.
-    SessionTeam(const AgentRoster *roster, Configure configure, Equip equip);
+    SessionTeam(const AgentRoster *roster, Configure configure, Equip equip, MakeClient makeClient);
     ~SessionTeam() override;
 
     std::optional<Member> member(const QString &name) override;
+    std::unique_ptr<ModelClient> createClient(const QString &name) override;
     // Lets go of the workbenches handed out; only while no turn runs.
     void release();
 
@@ -35,6 +38,7 @@ private:
     const AgentRoster *m_roster;
     Configure m_configure;
     Equip m_equip;
+    MakeClient m_makeClient;
     std::vector<std::unique_ptr<Workbench>> m_workbenches;
 };
 

@@ -21,6 +21,9 @@ void SessionUsage::startTurn()
 
 void SessionUsage::observe(const AgentEvent &event, int maxIterations)
 {
+    // A sub-agent's answers cost the turn their tokens; its iterations, stream and context are its own.
+    if (event.depth > 0 && event.kind != AgentEvent::Kind::ModelResponse)
+        return;
     switch (event.kind) {
     case AgentEvent::Kind::IterationStarted: {
         m_iteration = event.iteration;
@@ -38,10 +41,11 @@ void SessionUsage::observe(const AgentEvent &event, int maxIterations)
     case AgentEvent::Kind::ModelResponse: {
         const auto *response = event.payloadAs<ModelResponseInfo>();
         const TokenUsage usage = response ? response->usage : TokenUsage{};
-        m_streamedChars = 0; // the real count replaces the estimate
+        if (event.depth == 0)
+            m_streamedChars = 0; // the real count replaces the estimate
         m_turnUsage += usage;
         m_sessionUsage += usage;
-        if (!usage.isEmpty())
+        if (!usage.isEmpty() && event.depth == 0)
             m_contextTokens = usage.inputTokens + usage.outputTokens;
         if (m_trace->isValid(event.traceNode)) {
             const CostSum cost = traceCost(*m_trace, event.traceNode);

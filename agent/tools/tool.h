@@ -29,10 +29,23 @@ struct ToolResult
     bool isError = false;
     QJsonObject details;
     QList<Attachment> attachments;
+    // The tokens the tool spent on model calls of its own (a sub-agent's): counted into the turn's.
+    TokenUsage usage;
 
-    static ToolResult success(const QString &content) { return {content, false, {}, {}}; }
-    static ToolResult failure(const QString &content) { return {content, true, {}, {}}; }
+    static ToolResult success(const QString &content) { return {content, false, {}, {}, {}}; }
+    static ToolResult failure(const QString &content) { return {content, true, {}, {}, {}}; }
     bool operator==(const ToolResult &) const = default;
+};
+
+/*!
+    Where a tool call sits: its node in the trace, and how deeply the agent
+    that made it is nested (0: the session's agent; 1: a sub-agent it asked,
+    ...). A tool that runs steps of its own (a sub-agent) puts them under that node.
+*/
+struct ToolCallSite
+{
+    int traceNode = -1;
+    int depth = 0;
 };
 
 /*!
@@ -46,9 +59,12 @@ class ToolContext final
 public:
     using ProgressSink = std::function<void(const QString &)>;
 
-    explicit ToolContext(ProgressSink progressSink = {})
-        : m_progressSink(std::move(progressSink))
+    explicit ToolContext(ProgressSink progressSink = {}, ToolCallSite site = {})
+        : m_site(site)
+        , m_progressSink(std::move(progressSink))
     {}
+
+    const ToolCallSite &callSite() const { return m_site; }
 
     bool isCancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
     // Marks the call cancelled and runs the cancel hook once, on this thread.
@@ -93,6 +109,7 @@ public:
 
 private:
     std::atomic_bool m_cancelled = false;
+    const ToolCallSite m_site;
     mutable std::mutex m_sinkMutex;
     ProgressSink m_progressSink;
     // Its own lock: a progress sink may cancel the call it reports on.

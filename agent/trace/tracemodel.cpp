@@ -202,7 +202,9 @@ QString TraceModel::costText(const Trace &trace, int id)
     if (!trace.isValid(id))
         return {};
     const TraceKind kind = trace.node(id).kind;
-    if (kind != TraceKind::ModelCall && kind != TraceKind::Iteration && kind != TraceKind::Turn)
+    // A tool call costs something when it asked a sub-agent, whose model calls are under it.
+    if (kind != TraceKind::ModelCall && kind != TraceKind::Iteration && kind != TraceKind::Turn
+        && kind != TraceKind::ToolCall)
         return {};
     const CostSum sum = traceCost(trace, id);
     return sum.pricedCalls + sum.unpricedCalls > 0 ? formatCost(sum) : QString();
@@ -238,6 +240,17 @@ QString TraceModel::tokenTimingText(const TraceNode &node)
     return text;
 }
 
+// The tokens of the sub-agents a tool call asked: its part of the turn's.
+TokenUsage TraceModel::subAgentUsage(const TraceNode &call) const
+{
+    TokenUsage usage;
+    for (int child : call.children) {
+        if (const auto *turn = std::get_if<TurnData>(&m_trace->node(child).payload))
+            usage += turn->usage;
+    }
+    return usage;
+}
+
 QVariant TraceModel::displayData(const TraceNode &node, int column) const
 {
     switch (column) {
@@ -263,6 +276,8 @@ QVariant TraceModel::displayData(const TraceNode &node, int column) const
             usage = call->response.usage;
         else if (const auto *turn = std::get_if<TurnData>(&node.payload))
             usage = turn->usage;
+        else if (node.kind == TraceKind::ToolCall)
+            usage = subAgentUsage(node);
         // Zero means "not reported", not "free".
         return usage.isEmpty() ? QString() : QLocale().toString(usage.total());
     }

@@ -90,6 +90,7 @@ private:
 
     const TraceNode *nodeAt(const QModelIndex &index) const;
     QVariant displayData(const TraceNode &node, int column) const;
+    TokenUsage subAgentUsage(const TraceNode &call) const;
 
     QPointer<Trace> m_trace;
 };

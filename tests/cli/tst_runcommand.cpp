@@ -1139,6 +1139,54 @@ private slots:
         }
     }
 
+    void aSubAgentsEventsComeLiveBeforeTheToolResultWithItsAnswer()
+    {
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            const QString system = messages.first()[u"content"_s].toString();
+            if (system == u"Research.")
+                stream(exchange, textStream(u"Researcher answer"_s));
+            else if (messages.last()[u"role"_s].toString() != u"tool")
+                stream(exchange, toolCallStream(u"ask_researcher"_s, u"{\"task\":\"Find it.\"}"_s));
+            else
+                stream(exchange, textStream(u"Lead answer"_s));
+        });
+        const QString path = writeAgentsFile(u"subagents.json"_s, R"({"agents": [
+            {"name": "lead", "instructions": "Lead.", "tools": [], "subagents": ["researcher"]},
+            {"name": "researcher", "instructions": "Research.", "tools": []}
+        ]})"_ba);
+        const QString eventsPath = m_dir.filePath(u"subagent-events.jsonl"_s);
+
+        const Run result = run(baseArguments() << u"--agents"_s << path << u"--events"_s << eventsPath
+                                               << u"Find it for me."_s);
+
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.out, "Lead answer\n"_ba);
+        QFile eventsFile(eventsPath);
+        QVERIFY(eventsFile.open(QIODevice::ReadOnly));
+        const QList<QJsonObject> events = readJsonLines(eventsFile.readAll());
+        qsizetype lastNested = -1;
+        qsizetype firstNested = -1;
+        qsizetype answerResult = -1;
+        for (qsizetype i = 0; i < events.size(); ++i) {
+            const QJsonObject &event = events.at(i);
+            if (event.value(u"agent"_s).toString() == u"researcher") {
+                QCOMPARE(event.value(u"depth"_s).toInt(), 1);
+                firstNested = firstNested < 0 ? i : firstNested;
+                lastNested = i;
+            } else if (event.value(u"event"_s).toString() == u"tool_result") {
+                QCOMPARE(event.value(u"agent"_s).toString(), u"lead"_s);
+                QCOMPARE(event.value(u"text"_s).toString(), u"Researcher answer"_s);
+                answerResult = i;
+            }
+        }
+        QVERIFY(firstNested > 0);
+        QCOMPARE(events.at(firstNested).value(u"event"_s).toString(), u"turn_started"_s);
+        QCOMPARE(events.at(lastNested).value(u"event"_s).toString(), u"finished"_s);
+        QVERIFY(answerResult > lastNested);
+        QCOMPARE(events.constLast().value(u"agent"_s).toString(), u"lead"_s);
+    }
+
     void aBadHandoffOptionExitsTwo_data()
     {
         QTest::addColumn<QStringList>("arguments");

@@ -237,21 +237,8 @@ private slots:
         m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
             const QJsonArray messages = request.json().value(u"messages"_s).toArray();
             if (messages.first()[u"content"_s].toString() == u"You route questions.") {
-                const QJsonObject call{
-                    {u"id"_s, u"h1"_s},
-                    {u"type"_s, u"function"_s},
-                    {u"function"_s, QJsonObject{{u"name"_s, u"transfer_to_billing"_s},
-                                                {u"arguments"_s, uR"({"reason":"an invoice"})"_s}}}};
-                QJsonObject completion = openAiCompletion({}, u"test-model"_s);
-                QJsonArray choices = completion.value(u"choices"_s).toArray();
-                QJsonObject choice = choices.at(0).toObject();
-                QJsonObject message = choice.value(u"message"_s).toObject();
-                message.insert(u"tool_calls"_s, QJsonArray{call});
-                choice.insert(u"message"_s, message);
-                choice.insert(u"finish_reason"_s, u"tool_calls"_s);
-                choices[0] = choice;
-                completion.insert(u"choices"_s, choices);
-                exchange.respondJson(200, completion);
+                const ToolCall call{u"h1"_s, u"transfer_to_billing"_s, uR"({"reason":"an invoice"})"_s, {}};
+                exchange.respondJson(200, openAiToolCallCompletion({call}, u"test-model"_s));
             } else {
                 exchange.respondJson(200, openAiCompletion(u"Your invoice is paid."_s, u"billing-model"_s));
             }

@@ -18,6 +18,28 @@ QJsonObject openAiCompletion(const QString &text, const QString &model, int inpu
         {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, inputTokens}, {u"completion_tokens"_s, outputTokens}}}};
 }
 
+QJsonObject openAiToolCallCompletion(const QList<ToolCall> &calls, const QString &model, int inputTokens,
+                                     int outputTokens)
+{
+    QJsonArray toolCalls;
+    for (const ToolCall &call : calls) {
+        toolCalls.append(QJsonObject{
+            {u"id"_s, call.id},
+            {u"type"_s, u"function"_s},
+            {u"function"_s, QJsonObject{{u"name"_s, call.name}, {u"arguments"_s, call.arguments}}}});
+    }
+    QJsonObject completion = openAiCompletion({}, model, inputTokens, outputTokens);
+    QJsonArray choices = completion.value(u"choices"_s).toArray();
+    QJsonObject choice = choices.at(0).toObject();
+    QJsonObject message = choice.value(u"message"_s).toObject();
+    message.insert(u"tool_calls"_s, toolCalls);
+    choice.insert(u"message"_s, message);
+    choice.insert(u"finish_reason"_s, u"tool_calls"_s);
+    choices[0] = choice;
+    completion.insert(u"choices"_s, choices);
+    return completion;
+}
+
 ProviderProfile openAiTestProfile(const QUrl &serverBaseUrl, const QString &name, const QString &keyVariable)
 {
     ProviderProfile profile;

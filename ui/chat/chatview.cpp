@@ -368,7 +368,12 @@ ChatItem *ChatView::createItem(const ConversationRow &row)
         item = message;
         break;
     }
-    case ConversationRow::Kind::ToolCall: item = new ToolCallCard(row.toolCall, m_content); break;
+    case ConversationRow::Kind::ToolCall: {
+        auto *card = new ToolCallCard(row.toolCall, m_content);
+        card->setAgent(row.agent);
+        item = card;
+        break;
+    }
     case ConversationRow::Kind::Notice: {
         auto *notice = new NoticeCard(noticeSeverity(row.notice), row.text, row.retryable, m_content);
         connect(notice, &NoticeCard::retryRequested, this, &ChatView::retryRequested);

@@ -290,6 +290,15 @@ void ToolCallCard::setExpanded(bool expanded)
     m_body->setVisible(expanded);
 }
 
+void ToolCallCard::setAgent(const QString &agent)
+{
+    if (agent.isEmpty())
+        return;
+    //: The title of a tool call a sub-agent made: the agent's name, then the tool's
+    m_toggle->setText(tr("%1 › %2").arg(agent, m_call.name));
+    setAccessibleName(tr("Tool call %1 of the agent %2").arg(m_call.name, agent));
+}
+
 QString ToolCallCard::plainText() const
 {
     QString text = m_call.name + u'(' + compact(argumentsText(m_call.arguments)) + u')';

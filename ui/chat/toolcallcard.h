@@ -50,6 +50,8 @@ public:
     explicit ToolCallCard(const ToolCall &call, QWidget *parent = nullptr);
 
     QString callId() const { return m_call.id; }
+    // A sub-agent's call: its title names the agent that made it, so its approval says who asks.
+    void setAgent(const QString &agent);
     ToolCall call() const { return m_call; }
     // E.g. arguments the user edited before allowing the call.
     void setCall(const ToolCall &call);
