@@ -110,7 +110,7 @@ constexpr HeadlessCommand HeadlessCommands[] = {
     {"replay", "replay", &execCommand<Loopscope::Cli::ReplayCommand>},
     {"diff", "diff", &execCommand<Loopscope::Cli::DiffCommand>},
     {"export", "export", &execCommand<Loopscope::Cli::ExportCommand>},
-    {"mcp", "mcp list|call", &execCommand<Loopscope::Cli::McpCommand>},
+    {"mcp", "mcp add|remove|list|call", &execCommand<Loopscope::Cli::McpCommand>},
     {"eval", "eval", &execCommand<Loopscope::Cli::EvalCommand>},
     {"knowledge", "knowledge add|index|list|remove|search", &execCommand<Loopscope::Cli::KnowledgeCommand>},
 };
