@@ -233,35 +233,37 @@ QUrl McpServerInstall::link(const QJsonObject &entry)
     return url;
 }
 
+QString McpServerInstall::shellWord(const QString &word)
+{
+    if (word.isEmpty())
+        return u"''"_s;
+    if (std::any_of(word.cbegin(), word.cend(), hidesText)) {
+        // $'…' with escapes: every hidden character is seen for what it is.
+        QString shown = u"$'"_s;
+        for (const QChar c : word) {
+            if (hidesText(c))
+                shown += u"\\u%1"_s.arg(uint(c.unicode()), 4, 16, QChar(u'0'));
+            else if (c == u'\'' || c == u'\\')
+                shown += u'\\' + c;
+            else
+                shown += c;
+        }
+        return shown + u'\'';
+    }
+    const bool plain = std::all_of(word.cbegin(), word.cend(), [](QChar c) {
+        return (c.unicode() < 0x80 && c.isLetterOrNumber()) || u"@%+=:,./_-"_s.contains(c);
+    });
+    if (plain)
+        return word;
+    QString shown = word;
+    return u'\'' + shown.replace(u"'"_s, u"'\\''"_s) + u'\'';
+}
+
 QString McpServerInstall::shellCommand(const McpServerConfig &server)
 {
-    const auto quoted = [](const QString &word) -> QString {
-        if (word.isEmpty())
-            return u"''"_s;
-        if (std::any_of(word.cbegin(), word.cend(), hidesText)) {
-            // $'…' with escapes: every hidden character is seen for what it is.
-            QString shown = u"$'"_s;
-            for (const QChar c : word) {
-                if (hidesText(c))
-                    shown += u"\\u%1"_s.arg(uint(c.unicode()), 4, 16, QChar(u'0'));
-                else if (c == u'\'' || c == u'\\')
-                    shown += u'\\' + c;
-                else
-                    shown += c;
-            }
-            return shown + u'\'';
-        }
-        const bool plain = std::all_of(word.cbegin(), word.cend(), [](QChar c) {
-            return (c.unicode() < 0x80 && c.isLetterOrNumber()) || u"@%+=:,./_-"_s.contains(c);
-        });
-        if (plain)
-            return word;
-        QString shown = word;
-        return u'\'' + shown.replace(u"'"_s, u"'\\''"_s) + u'\'';
-    };
-    QStringList words{quoted(server.command)};
+    QStringList words{shellWord(server.command)};
     for (const QString &argument : server.arguments)
-        words.append(quoted(argument));
+        words.append(shellWord(argument));
     return words.join(u' ');
 }
 

@@ -43,6 +43,8 @@ struct McpServerInstall
     // The command a stdio server runs, as a POSIX shell would take it; characters that could hide
     // what runs (control and formatting characters, e.g. a right-to-left override) are shown escaped.
     static QString shellCommand(const McpServerConfig &server);
+    // One word of it, quoted and escaped the same way.
+    static QString shellWord(const QString &word);
 
     // Why \a name cannot name a server (empty, control characters, too long); empty when it can.
     static QString nameProblem(const QString &name);
