@@ -6,6 +6,7 @@
 #include "agent/mcp/mcpcontent.h"
 #include "agent/mcp/stdiotransport.h"
 
+#include <QJsonDocument>
 #include <QPointer>
 
 using namespace Qt::StringLiterals;
@@ -259,6 +260,56 @@ QList<McpResourceInfo> McpClient::resources() const
 QStringList McpClient::stderrTail() const
 {
     return d->stderrRing;
+}
+
+QList<McpLogMessage> McpClient::logTail() const
+{
+    return d->logRing;
+}
+
+bool McpClient::supportsLogging() const
+{
+    return d->startupInfo && d->startupInfo->serverCapabilities.contains(u"logging"_s);
+}
+
+QString McpClient::logLevel() const
+{
+    return d->logLevel;
+}
+
+void McpClient::setLogLevel(const QString &level, std::function<void(const QString &error)> done)
+{
+    if (!McpLogMessage::levels().contains(level)) {
+        if (done)
+            done(tr("“%1” is not a log level (%2).").arg(level, McpLogMessage::levels().join(u", "_s)));
+        return;
+    }
+    d->logLevel = level;
+    if (d->state != State::Ready || d->discovered || !supportsLogging()) {
+        // Sent once the server is ready, or with each request (2026-07-28); a server without the
+        // logging capability sends no log messages to filter.
+        if (done)
+            done({});
+        return;
+    }
+    d->sendLogLevel(std::move(done));
+}
+
+QString McpLogMessage::text() const
+{
+    QString shown = data.toString();
+    if (!data.isString()) {
+        // Any JSON value, compact: wrapped in an array, which QJsonDocument can write, then unwrapped.
+        const QByteArray wrapped = QJsonDocument(QJsonArray{data}).toJson(QJsonDocument::Compact);
+        shown = QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
+    }
+    return logger.isEmpty() ? u"[%1] %2"_s.arg(level, shown) : u"[%1] %2: %3"_s.arg(level, logger, shown);
+}
+
+QStringList McpLogMessage::levels()
+{
+    return {u"debug"_s, u"info"_s,     u"notice"_s, u"warning"_s,
+            u"error"_s, u"critical"_s, u"alert"_s,  u"emergency"_s};
 }
 
 qint64 McpClient::processId() const

@@ -17,6 +17,7 @@ using McpClientDetail::ListKind;
 namespace {
 
 constexpr int MaxStderrLines = 200;
+constexpr int MaxLogMessages = 500;
 constexpr int MethodNotFound = -32601;
 
 QString listMethod(ListKind kind)
@@ -288,6 +289,10 @@ void McpClient::Private::onServerNotification(const QString &method, const QJson
             relistAfterStartup[int(*changed)] = true;
         return;
     }
+    if (method == u"notifications/message"_s) {
+        onLogMessage(params);
+        return;
+    }
     if (method == u"notifications/progress"_s) {
         const QJsonValue token = params.value(u"progressToken"_s);
         const QString key = token.isString() ? token.toString() : QString::number(token.toInteger());
@@ -317,6 +322,34 @@ void McpClient::Private::appendLog(const QString &line)
         call.outcome.stderrLines.append(line);
     if (!destroying)
         emit q->stderrLine(line);
+}
+
+void McpClient::Private::onLogMessage(const QJsonObject &params)
+{
+    McpLogMessage message;
+    message.level = params.value(u"level"_s).toString();
+    if (!McpLogMessage::levels().contains(message.level))
+        message.level = u"info"_s; // a level the spec does not name is shown, not dropped
+    message.logger = params.value(u"logger"_s).toString();
+    message.data = params.value(u"data"_s);
+    message.received = QDateTime::currentDateTime();
+    logRing.append(message);
+    if (logRing.size() > MaxLogMessages)
+        logRing.remove(0, logRing.size() - MaxLogMessages);
+    if (!destroying)
+        emit q->logMessage(message);
+}
+
+void McpClient::Private::sendLogLevel(std::function<void(const QString &error)> done)
+{
+    request(u"logging/setLevel"_s, {{u"level"_s, logLevel}}, config.effectiveRequestTimeoutMs(),
+            [this, done = std::move(done)](const JsonRpcReply &reply) {
+                const QString error = reply.hasResponse() && !reply.isError()
+                                          ? QString()
+                                          : replyFailure(reply, u"logging/setLevel"_s);
+                if (done)
+                    done(error);
+            });
 }
 
 void McpClient::Private::refreshToolsForServer()

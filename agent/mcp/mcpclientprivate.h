@@ -98,6 +98,8 @@ public:
     void onServerNotification(const QString &method, const QJsonObject &params);
     void answerElicitation(const QJsonValue &id, const QJsonObject &params);
     void appendLog(const QString &line);
+    void onLogMessage(const QJsonObject &params);
+    void sendLogLevel(std::function<void(const QString &error)> done);
     void onCallReply(qint64 callId, const JsonRpcReply &reply);
     void refreshToolsForServer();
     void releaseHeldCallReplies();
@@ -120,6 +122,8 @@ public:
     QList<McpPromptInfo> prompts;
     QList<McpResourceInfo> resources;
     QStringList stderrRing;
+    QList<McpLogMessage> logRing;
+    QString logLevel;
 
     McpTransport *transport = nullptr;
     JsonRpcConnection *connection = nullptr;

@@ -9,6 +9,10 @@ Usage: faultserver.py MODE, where MODE is one of
   discover-only    speaks only 2026-07-28: server/discover, _meta on every request
   exit-on-discover exits when it receives server/discover (before initialize)
   huge-answer      answers a tools/call whose text is "huge" with a 3 MB line, written in pieces
+  logging          declares logging; logging/setLevel sets the threshold; a tools/call first sends one
+                   notifications/message per level at or above it (all of them before any setLevel)
+  logging-modern   like discover-only, with logging: a tools/call whose _meta carries
+                   io.modelcontextprotocol/logLevel sends the messages at or above it; none without
 """
 import json
 import sys
@@ -44,6 +48,14 @@ def tool(name):
 
 
 PAGED_TOOLS = [tool("paged-%d" % i) for i in range(7)]
+LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+log_level = "debug"
+
+
+def send_log_messages(threshold):
+    for level in LEVELS[LEVELS.index(threshold):]:
+        send({"jsonrpc": "2.0", "method": "notifications/message",
+              "params": {"level": level, "logger": "fault.db", "data": {"level": level, "n": LEVELS.index(level)}}})
 
 
 def handle_legacy(request_id, method, params):
@@ -53,8 +65,18 @@ def handle_legacy(request_id, method, params):
             sys.exit(2)
         error(request_id, -32601, "Method not found")
     elif method == "initialize":
-        result(request_id, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {"listChanged": True}},
+        capabilities = {"tools": {"listChanged": True}}
+        if MODE == "logging":
+            capabilities["logging"] = {}
+        result(request_id, {"protocolVersion": "2025-11-25", "capabilities": capabilities,
                             "serverInfo": {"name": "fault-" + MODE, "version": "1.0"}})
+    elif method == "logging/setLevel" and MODE == "logging":
+        global log_level
+        if params.get("level") not in LEVELS:
+            error(request_id, -32602, "Invalid log level")
+            return
+        log_level = params["level"]
+        result(request_id, {})
     elif method == "tools/list":
         if MODE == "paged":
             cursor = params.get("cursor")
@@ -70,6 +92,8 @@ def handle_legacy(request_id, method, params):
             log("crashing in the middle of the call")
             sys.exit(3)
         text = params.get("arguments", {}).get("text", "")
+        if MODE == "logging":
+            send_log_messages(log_level)
         if MODE == "huge-answer" and text == "huge":
             sys.stdout.write('{"jsonrpc": "2.0", "id": %s, "result": {"content": [{"type": "text", "text": "'
                              % json.dumps(request_id))
@@ -97,14 +121,19 @@ def handle_modern(request_id, method, params):
         error(request_id, -32021, "Missing client capabilities")
         return
     if method == "server/discover":
+        capabilities = {"tools": {}}
+        if MODE == "logging-modern":
+            capabilities["logging"] = {}
         result(request_id, {"resultType": "complete", "supportedVersions": [MODERN],
-                            "capabilities": {"tools": {}},
+                            "capabilities": capabilities,
                             "serverInfo": {"name": "fault-discover-only", "version": "2.0"},
                             "instructions": "Modern only."})
     elif method == "tools/list":
         result(request_id, {"resultType": "complete", "tools": [tool("echo")], "ttlMs": 0, "cacheScope": "private"})
     elif method == "tools/call":
         text = params.get("arguments", {}).get("text", "")
+        if MODE == "logging-modern" and "io.modelcontextprotocol/logLevel" in meta:
+            send_log_messages(meta["io.modelcontextprotocol/logLevel"])
         result(request_id, {"resultType": "complete", "content": [{"type": "text", "text": "Modern echo: " + text}]})
     else:
         error(request_id, -32601, "Method not found")
@@ -127,7 +156,7 @@ def main():
             print("this line is not JSON at all", flush=True)
             print('{"jsonrpc": "1.0", "not": "ours"}', flush=True)
         params = message.get("params") or {}
-        if MODE == "discover-only":
+        if MODE in ("discover-only", "logging-modern"):
             handle_modern(message["id"], method, params)
         else:
             handle_legacy(message["id"], method, params)
