@@ -284,7 +284,7 @@ void McpClient::setLogLevel(const QString &level, std::function<void(const QStri
             done(tr("“%1” is not a log level (%2).").arg(level, McpLogMessage::levels().join(u", "_s)));
         return;
     }
-    d->logLevel = level;
+    const QString previous = std::exchange(d->logLevel, level);
     if (d->state != State::Ready || d->discovered || !supportsLogging()) {
         // Sent once the server is ready, or with each request (2026-07-28); a server without the
         // logging capability sends no log messages to filter.
@@ -292,7 +292,13 @@ void McpClient::setLogLevel(const QString &level, std::function<void(const QStri
             done({});
         return;
     }
-    d->sendLogLevel(std::move(done));
+    // A refused level is not kept: the server goes on with the one it had.
+    d->sendLogLevel([this, previous, level, done = std::move(done)](const QString &error) {
+        if (!error.isEmpty() && d->logLevel == level)
+            d->logLevel = previous;
+        if (done)
+            done(error);
+    });
 }
 
 QString McpLogMessage::text() const

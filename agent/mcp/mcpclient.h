@@ -205,7 +205,8 @@ public:
     // Asks for log messages at \a level (one of McpLogMessage::levels()) and above: logging/setLevel
     // for a server that declared logging (2025-11-25 and before; sent again after every start), or
     // io.modelcontextprotocol/logLevel in the _meta of every request from now on (2026-07-28, where
-    // log messages only come with a request's answer). \a done gets the server's refusal, if any.
+    // log messages only come with a request's answer). \a done gets the server's refusal, if any (the
+    // level is then the one before).
     void setLogLevel(const QString &level, std::function<void(const QString &error)> done = {});
     // The stdio server's process id, for diagnostics and tests; 0 for HTTP or when not running.
     qint64 processId() const;
