@@ -293,8 +293,8 @@ void McpClient::setLogLevel(const QString &level, std::function<void(const QStri
         return;
     }
     // A refused level is not kept: the server goes on with the one it had.
-    d->sendLogLevel([this, previous, level, done = std::move(done)](const QString &error) {
-        if (!error.isEmpty() && d->logLevel == level)
+    d->sendLogLevel([this, previous, level, done = std::move(done)](const QString &error, bool refused) {
+        if (refused && d->logLevel == level)
             d->logLevel = previous;
         if (done)
             done(error);
@@ -368,7 +368,11 @@ void McpClient::cancelCall(qint64 callId, const QString &reason)
         return;
     Private::Call call = std::move(*it);
     d->calls.erase(it);
-    if (d->connection) {
+    if (d->connection && !call.taskId.isEmpty()) {
+        // A task is cancelled with tasks/cancel, never notifications/cancelled; its answer is not awaited.
+        d->request(u"tasks/cancel"_s, {{u"taskId"_s, call.taskId}}, d->config.effectiveRequestTimeoutMs(),
+                   [](const JsonRpcReply &) {});
+    } else if (d->connection) {
         d->connection->forget(call.requestId);
         if (d->discovered && d->transport)
             d->transport->abandon(call.requestId); // 2026-07-28 over HTTP: closing the stream cancels

@@ -192,7 +192,10 @@ QJsonObject McpClient::Private::withMeta(const QJsonObject &params) const
     QJsonObject result = params;
     QJsonObject meta = params.value(u"_meta"_s).toObject();
     meta.insert(u"io.modelcontextprotocol/protocolVersion"_s, ModernVersion);
-    meta.insert(u"io.modelcontextprotocol/clientCapabilities"_s, clientCapabilities());
+    QJsonObject capabilities = clientCapabilities();
+    // A tool call may be answered with a task, which is polled (the tasks extension).
+    capabilities.insert(u"extensions"_s, QJsonObject{{u"io.modelcontextprotocol/tasks"_s, QJsonObject()}});
+    meta.insert(u"io.modelcontextprotocol/clientCapabilities"_s, capabilities);
     meta.insert(u"io.modelcontextprotocol/clientInfo"_s, clientInfo());
     if (!logLevel.isEmpty() && !meta.contains(u"io.modelcontextprotocol/logLevel"_s))
         meta.insert(u"io.modelcontextprotocol/logLevel"_s, logLevel);

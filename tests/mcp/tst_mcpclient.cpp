@@ -102,6 +102,9 @@ private slots:
     void theChosenLogLevelHoldsAcrossARestart();
     void anUnknownLogLevelIsRefused();
     void everythingsSimulatedLogReachesTheClient();
+    void aToolAnsweredWithATaskIsPolledUntilItEnds_data();
+    void aToolAnsweredWithATaskIsPolledUntilItEnds();
+    void aTaskThatNeverEndsIsCancelledWithTasksCancel();
     void missingCommandFailsWithAClearSentence();
     void httpUnauthorisedFailsWithAnAuthorisationSentence();
     void aConfiguredAuthorizationHeaderIsNotReplacedByASignIn();
@@ -659,6 +662,74 @@ void TestMcpClient::everythingsSimulatedLogReachesTheClient()
     QVERIFY2(McpLogMessage::levels().contains(message.level), qPrintable(message.level));
     QVERIFY2(message.data.toString().contains(u"message"_s, Qt::CaseInsensitive), qPrintable(message.text()));
     call(*client, u"toggle-simulated-logging"_s, {});
+}
+
+void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("failure");
+    QTest::addColumn<QStringList>("shownWhileRunning");
+    QTest::newRow("completes: its result is the tool's")
+        << u"complete"_s << u"Task done"_s << QString() << QStringList{u"Queued"_s, u"Step 1"_s};
+    QTest::newRow("fails: the server's error")
+        << u"fail"_s << QString() << u"failed: disk full (-32603)"_s << QStringList{u"Queued"_s};
+    QTest::newRow("asks for input: cancelled, said why")
+        << u"ask"_s << QString() << u"asked for input"_s << QStringList{u"Queued"_s};
+}
+
+void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, text);
+    QFETCH(QString, failure);
+    QFETCH(QStringList, shownWhileRunning);
+    auto client = startedClient(McpTestServers::faultServer(u"tasks"_s));
+    WAIT_READY(client);
+    QList<McpProgress> progress;
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {{u"text"_s, kind}}, 0, &progress);
+    QCOMPARE(outcome.text, text);
+    QVERIFY2(outcome.failure.contains(failure), qPrintable(outcome.failure));
+    QCOMPARE(outcome.failure.isEmpty(), failure.isEmpty());
+    QStringList shown;
+    for (const McpProgress &update : std::as_const(progress))
+        shown.append(update.message);
+    QCOMPARE(shown, shownWhileRunning);
+    // The client said it takes tasks, and never polled sooner than the server's pollIntervalMs.
+    QVERIFY(outcome.request.value(u"params"_s)
+                .toObject()
+                .value(u"_meta"_s)
+                .toObject()
+                .value(u"io.modelcontextprotocol/clientCapabilities"_s)
+                .toObject()
+                .value(u"extensions"_s)
+                .toObject()
+                .contains(u"io.modelcontextprotocol/tasks"_s));
+    const QString log = client->stderrTail().join(u'\n');
+    QVERIFY2(!log.contains(u"too soon"_s), qPrintable(log));
+    if (kind == u"ask"_s)
+        QTRY_VERIFY(client->stderrTail().join(u'\n').contains(u"tasks/cancel task-1"_s));
+}
+
+void TestMcpClient::aTaskThatNeverEndsIsCancelledWithTasksCancel()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"tasks"_s));
+    WAIT_READY(client);
+    std::optional<McpCallOutcome> outcome;
+    QStringList shown;
+    const qint64 callId = client->callTool(
+        u"echo"_s, {{u"text"_s, u"forever"_s}}, 0,
+        [&shown](const McpProgress &p) { shown.append(p.message); },
+        [&outcome](const McpCallOutcome &o) { outcome = o; });
+    QTRY_VERIFY(shown.contains(u"Step 2"_s)); // still running, and shown so
+    QVERIFY(!outcome);
+    client->cancelCall(callId, u"Stop pressed"_s);
+    QVERIFY(outcome && outcome->cancelled);
+    // The server hears of it through tasks/cancel; notifications/cancelled is not for tasks.
+    QTRY_VERIFY(client->stderrTail().join(u'\n').contains(u"tasks/cancel task-1"_s));
+    const QString log = client->stderrTail().join(u'\n');
+    QVERIFY2(!log.contains(u"notifications/cancelled"_s), qPrintable(log));
+    QVERIFY2(!log.contains(u"too soon"_s), qPrintable(log));
 }
 
 void TestMcpClient::serverExitingOnTheProbeIsStartedAgain()
