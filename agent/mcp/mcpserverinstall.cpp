@@ -210,6 +210,12 @@ std::optional<McpServerInstall::FromLink> McpServerInstall::fromLink(const QUrl 
     const std::optional<McpServerConfig> server = checked(imported.servers.constFirst(), &problem);
     if (!server)
         return fail(problem);
+    for (auto it = server->headers.cbegin(); it != server->headers.cend(); ++it) {
+        // A line break in a header would smuggle another header into every request.
+        if (!isHeaderName(it.key()) || std::any_of(it.value().cbegin(), it.value().cend(), hidesText))
+            return fail(Tr::tr("The MCP install link’s header “%1” is not a valid HTTP header.")
+                            .arg(McpServerInstall::shellWord(it.key())));
+    }
     QStringList texts = server->arguments;
     texts.append(server->command);
     texts += server->headers.values();

@@ -118,6 +118,12 @@ private slots:
         QTest::newRow("a file url") << config(
             "{\"name\":\"a\",\"type\":\"http\",\"url\":\"file:///etc/passwd\"}")
                                     << u"not an http:// or https://"_s;
+        QTest::newRow("a header with a line break")
+            << config("{\"name\":\"a\",\"url\":\"https://h/\",\"headers\":{\"X-A\":\"1\\r\\nEvil: 2\"}}")
+            << u"not a valid HTTP header"_s;
+        QTest::newRow("a header name with a space")
+            << config("{\"name\":\"a\",\"url\":\"https://h/\",\"headers\":{\"X A\":\"1\"}}")
+            << u"not a valid HTTP header"_s;
         QTest::newRow("too long") << linkWithConfig(QByteArray(McpServerInstall::MaxLinkConfigBytes * 2, 'A'))
                                   << u"too long"_s;
     }
