@@ -4,6 +4,7 @@
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
 #include "agent/mcp/mcphub.h"
+#include "agent/mcp/mcpserverinstall.h"
 #include "agent/mcp/urlopener.h"
 #include "agent/playground/playgroundrun.h"
 #include "agent/providers/connectiontester.h"
@@ -110,7 +111,7 @@ constexpr HeadlessCommand HeadlessCommands[] = {
     {"replay", "replay", &execCommand<Loopscope::Cli::ReplayCommand>},
     {"diff", "diff", &execCommand<Loopscope::Cli::DiffCommand>},
     {"export", "export", &execCommand<Loopscope::Cli::ExportCommand>},
-    {"mcp", "mcp list|call", &execCommand<Loopscope::Cli::McpCommand>},
+    {"mcp", "mcp add|remove|list|call", &execCommand<Loopscope::Cli::McpCommand>},
     {"eval", "eval", &execCommand<Loopscope::Cli::EvalCommand>},
     {"knowledge", "knowledge add|index|list|remove|search", &execCommand<Loopscope::Cli::KnowledgeCommand>},
 };
@@ -161,8 +162,10 @@ void describeWindowOptions(QCommandLineParser &parser,
     parser.addVersionOption();
     providerOptions.addTo(parser);
     parser.addPositionalArgument(
-        u"session"_s, QCoreApplication::translate("main", "A saved session (*.loopscope.json) to open."),
-        u"[session]"_s);
+        u"session"_s,
+        QCoreApplication::translate("main", "A saved session (*.loopscope.json) to open, or a "
+                                            "loopscope://mcp/install link to add an MCP server."),
+        u"[session|link]"_s);
 }
 
 bool asksForHelpOrVersion(int argc, char *argv[])
@@ -240,7 +243,15 @@ int runWindow(QApplication &app)
     SessionFileOpener fileOpener(window.sessionActions());
     app.installEventFilter(&fileOpener);
     window.show();
-    window.start(commandLine, parser.positionalArguments().value(0));
+    // The desktop entry passes a URL (%u): a session as a file:// URL or a path, or an MCP install link.
+    const QString argument = parser.positionalArguments().value(0);
+    const QUrl link(argument);
+    if (Loopscope::McpServerInstall::isInstallLink(link)) {
+        window.start(commandLine);
+        window.installMcpServer(link);
+    } else {
+        window.start(commandLine, link.isLocalFile() ? link.toLocalFile() : argument);
+    }
     return QApplication::exec();
 }
 

@@ -23,6 +23,7 @@
 #include "ui/session/sessionstatusbar.h"
 #include "ui/session/turnactions.h"
 #include "ui/settings/firstrunpanel.h"
+#include "ui/settings/mcpinstaller.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/trace/traceinspector.h"
 
@@ -71,6 +72,11 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     m_settingsApplier
         = new SettingsApplier(context.session, context.settings, m_mcpSettings.get(), context.secrets, this);
     connect(m_settingsApplier, &SettingsApplier::problem, this, &MainWindow::showMessage);
+    m_mcpInstaller = new McpInstaller(m_mcpSettings.get(), context.secrets, this);
+    connect(m_mcpInstaller, &McpInstaller::installed, this, [this](const QString &name) {
+        applySettings(); // starts the new server
+        showMessage(tr("Added the MCP server “%1”.").arg(name));
+    });
 
     auto *chat = new QWidget(m_chatStack);
     chat->setAccessibleName(tr("Conversation"));
@@ -431,6 +437,11 @@ void MainWindow::openMcpResources()
     connect(m_mcpResources, &McpResourcesDialog::attachRequested, m_composer->attachmentList(),
             &ComposerAttachments::addBytes);
     m_mcpResources->show();
+}
+
+void MainWindow::installMcpServer(const QUrl &link)
+{
+    m_mcpInstaller->open(link);
 }
 
 void MainWindow::showMessage(const QString &text)

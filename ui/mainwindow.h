@@ -40,6 +40,7 @@ class ChatView;
 class DebugPanel;
 class FirstRunPanel;
 class LibrarySidebar;
+class McpInstaller;
 class McpResourcesDialog;
 class ProviderPicker;
 class SessionActions;
@@ -120,6 +121,9 @@ public:
     // Opens the MCP prompts and resources (the composer's MCP button).
     void openMcpResources();
     QAction *mcpResourcesAction() const { return m_mcpResourcesAction; }
+    // A loopscope://mcp/install link (the desktop's URL handler passes it on): asks, then adds the server.
+    void installMcpServer(const QUrl &link);
+    McpInstaller *mcpInstaller() const { return m_mcpInstaller; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -174,6 +178,7 @@ private:
     std::unique_ptr<McpSettings> m_mcpSettings;
     QPointer<McpResourcesDialog> m_mcpResources;
     SettingsApplier *m_settingsApplier = nullptr;
+    McpInstaller *m_mcpInstaller = nullptr;
 
     bool m_closeConfirmed = false;
 };

@@ -92,6 +92,8 @@ void HttpTransport::post(const QJsonObject &message, int authorizationAttempts)
             name = params.value(u"name"_s).toString();
         else if (method == u"resources/read"_s)
             name = params.value(u"uri"_s).toString();
+        else if (method.startsWith(u"tasks/"_s)) // the tasks extension routes by the task
+            name = params.value(u"taskId"_s).toString();
         if (!name.isEmpty()) {
             const QByteArray value
                 = isAsciiHeaderValue(name) ? name.toUtf8() : "=?base64?" + name.toUtf8().toBase64() + "?=";

@@ -6,6 +6,7 @@
 #include "agent/mcp/mcpcontent.h"
 #include "agent/mcp/stdiotransport.h"
 
+#include <QJsonDocument>
 #include <QPointer>
 
 using namespace Qt::StringLiterals;
@@ -261,6 +262,62 @@ QStringList McpClient::stderrTail() const
     return d->stderrRing;
 }
 
+QList<McpLogMessage> McpClient::logTail() const
+{
+    return d->logRing;
+}
+
+bool McpClient::supportsLogging() const
+{
+    return d->startupInfo && d->startupInfo->serverCapabilities.contains(u"logging"_s);
+}
+
+QString McpClient::logLevel() const
+{
+    return d->logLevel;
+}
+
+void McpClient::setLogLevel(const QString &level, std::function<void(const QString &error)> done)
+{
+    if (!McpLogMessage::levels().contains(level)) {
+        if (done)
+            done(tr("“%1” is not a log level (%2).").arg(level, McpLogMessage::levels().join(u", "_s)));
+        return;
+    }
+    const QString previous = std::exchange(d->logLevel, level);
+    if (d->state != State::Ready || d->discovered || !supportsLogging()) {
+        // Sent once the server is ready, or with each request (2026-07-28); a server without the
+        // logging capability sends no log messages to filter.
+        if (done)
+            done({});
+        return;
+    }
+    // A refused level is not kept: the server goes on with the one it had.
+    d->sendLogLevel([this, previous, level, done = std::move(done)](const QString &error, bool refused) {
+        if (refused && d->logLevel == level)
+            d->logLevel = previous;
+        if (done)
+            done(error);
+    });
+}
+
+QString McpLogMessage::text() const
+{
+    QString shown = data.toString();
+    if (!data.isString()) {
+        // Any JSON value, compact: wrapped in an array, which QJsonDocument can write, then unwrapped.
+        const QByteArray wrapped = QJsonDocument(QJsonArray{data}).toJson(QJsonDocument::Compact);
+        shown = QString::fromUtf8(wrapped.mid(1, wrapped.size() - 2));
+    }
+    return logger.isEmpty() ? u"[%1] %2"_s.arg(level, shown) : u"[%1] %2: %3"_s.arg(level, logger, shown);
+}
+
+QStringList McpLogMessage::levels()
+{
+    return {u"debug"_s, u"info"_s,     u"notice"_s, u"warning"_s,
+            u"error"_s, u"critical"_s, u"alert"_s,  u"emergency"_s};
+}
+
 qint64 McpClient::processId() const
 {
     if (auto *stdio = qobject_cast<StdioTransport *>(d->transport))
@@ -311,7 +368,11 @@ void McpClient::cancelCall(qint64 callId, const QString &reason)
         return;
     Private::Call call = std::move(*it);
     d->calls.erase(it);
-    if (d->connection) {
+    if (d->connection && !call.taskId.isEmpty()) {
+        // A task is cancelled with tasks/cancel, never notifications/cancelled; its answer is not awaited.
+        d->request(u"tasks/cancel"_s, {{u"taskId"_s, call.taskId}}, d->config.effectiveRequestTimeoutMs(),
+                   [](const JsonRpcReply &) {});
+    } else if (d->connection) {
         d->connection->forget(call.requestId);
         if (d->discovered && d->transport)
             d->transport->abandon(call.requestId); // 2026-07-28 over HTTP: closing the stream cancels

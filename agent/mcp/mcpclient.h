@@ -2,8 +2,10 @@
 
 #include "agent/mcp/mcpserverconfig.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QList>
 #include <QObject>
 #include <QStringList>
@@ -85,6 +87,26 @@ struct McpCallOutcome
     QList<McpProgress> progress;
     QStringList stderrLines; // what the server wrote to stderr while the call ran (stdio only)
     qint64 durationMs = 0;
+};
+
+/*!
+    One log message a server sent (notifications/message, the logging utility):
+    its severity, the logger that wrote it and any JSON as data, for the
+    server's Output tab. The server chooses what to send at or above the level
+    the client asked for (McpClient::setLogLevel()).
+*/
+struct McpLogMessage
+{
+    QString level;   // one of levels()
+    QString logger;  // empty when the server names none
+    QJsonValue data; // any JSON: usually a string or an object
+    QDateTime received;
+
+    // "[warning] database: Connection failed" (data that is not a string as compact JSON).
+    QString text() const;
+    // The RFC 5424 severities MCP uses, least severe first.
+    static QStringList levels();
+    bool operator==(const McpLogMessage &) const = default;
 };
 
 /*! A form the server asks the user to fill in (elicitation/create, form mode). */
@@ -173,7 +195,19 @@ public:
     QList<McpToolInfo> tools() const;
     QList<McpPromptInfo> prompts() const;
     QList<McpResourceInfo> resources() const;
-    QStringList stderrTail() const; // the last lines the server wrote to stderr (a bounded ring)
+    QStringList stderrTail() const;       // the last lines the server wrote to stderr (a bounded ring)
+    QList<McpLogMessage> logTail() const; // the last log messages the server sent (a bounded ring)
+
+    // Whether the server declared the logging capability (false until Ready).
+    bool supportsLogging() const;
+    // The least severe level the server should send; empty: whatever the server sends by default.
+    QString logLevel() const;
+    // Asks for log messages at \a level (one of McpLogMessage::levels()) and above: logging/setLevel
+    // for a server that declared logging (2025-11-25 and before; sent again after every start), or
+    // io.modelcontextprotocol/logLevel in the _meta of every request from now on (2026-07-28, where
+    // log messages only come with a request's answer). \a done gets the server's refusal, if any (the
+    // level is then the one before).
+    void setLogLevel(const QString &level, std::function<void(const QString &error)> done = {});
     // The stdio server's process id, for diagnostics and tests; 0 for HTTP or when not running.
     qint64 processId() const;
 
@@ -199,6 +233,7 @@ signals:
     void promptsChanged();
     void resourcesChanged();
     void stderrLine(const QString &line);
+    void logMessage(const Loopscope::McpLogMessage &message);
     // signIn() changed.
     void signInChanged();
     // One step of an OAuth sign-in is over (URLs and statuses, never a token).

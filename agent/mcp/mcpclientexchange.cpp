@@ -7,6 +7,8 @@
 #include <QPointer>
 #include <QUrl>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope {
@@ -17,6 +19,11 @@ using McpClientDetail::ListKind;
 namespace {
 
 constexpr int MaxStderrLines = 200;
+constexpr int MaxLogMessages = 500;
+// Between two tasks/get of one task: the server's pollIntervalMs, within these bounds.
+constexpr int DefaultTaskPollMs = 1000;
+constexpr int MinTaskPollMs = 20;
+constexpr int MaxTaskPollMs = 60'000;
 constexpr int MethodNotFound = -32601;
 
 QString listMethod(ListKind kind)
@@ -288,6 +295,10 @@ void McpClient::Private::onServerNotification(const QString &method, const QJson
             relistAfterStartup[int(*changed)] = true;
         return;
     }
+    if (method == u"notifications/message"_s) {
+        onLogMessage(params);
+        return;
+    }
     if (method == u"notifications/progress"_s) {
         const QJsonValue token = params.value(u"progressToken"_s);
         const QString key = token.isString() ? token.toString() : QString::number(token.toInteger());
@@ -317,6 +328,34 @@ void McpClient::Private::appendLog(const QString &line)
         call.outcome.stderrLines.append(line);
     if (!destroying)
         emit q->stderrLine(line);
+}
+
+void McpClient::Private::onLogMessage(const QJsonObject &params)
+{
+    McpLogMessage message;
+    message.level = params.value(u"level"_s).toString();
+    if (!McpLogMessage::levels().contains(message.level))
+        message.level = u"info"_s; // a level the spec does not name is shown, not dropped
+    message.logger = params.value(u"logger"_s).toString();
+    message.data = params.value(u"data"_s);
+    message.received = QDateTime::currentDateTime();
+    logRing.append(message);
+    if (logRing.size() > MaxLogMessages)
+        logRing.remove(0, logRing.size() - MaxLogMessages);
+    if (!destroying)
+        emit q->logMessage(message);
+}
+
+void McpClient::Private::sendLogLevel(std::function<void(const QString &error, bool refused)> done)
+{
+    request(u"logging/setLevel"_s, {{u"level"_s, logLevel}}, config.effectiveRequestTimeoutMs(),
+            [this, done = std::move(done)](const JsonRpcReply &reply) {
+                const QString error = reply.hasResponse() && !reply.isError()
+                                          ? QString()
+                                          : replyFailure(reply, u"logging/setLevel"_s);
+                if (done)
+                    done(error, reply.isError());
+            });
 }
 
 void McpClient::Private::refreshToolsForServer()
@@ -349,37 +388,152 @@ void McpClient::Private::onCallReply(qint64 callId, const JsonRpcReply &reply)
         heldCallReplies.append([this, callId, reply] { onCallReply(callId, reply); });
         return;
     }
+    if (reply.hasResponse() && !reply.isError() && !reply.timedOut
+        && reply.result().value(u"resultType"_s).toString() == u"task"_s) {
+        it->outcome.response = reply.response;
+        followTask(callId, reply.result());
+        return;
+    }
+    const QString tool = it->tool;
+    const qint64 requestId = it->requestId;
+    finishCall(callId, [&](McpCallOutcome &outcome) {
+        outcome.response = reply.response;
+        if (reply.timedOut) {
+            outcome.failure
+                = McpClient::tr("The MCP server “%1” did not answer the call of “%2” within %3 s.")
+                      .arg(name(), tool)
+                      .arg(outcome.durationMs / 1000.0, 0, 'f', 1);
+            if (connection && !discovered)
+                connection->notify(u"notifications/cancelled"_s,
+                                   {{u"requestId"_s, requestId}, {u"reason"_s, u"Timed out"_s}});
+        } else if (!reply.hasResponse()) {
+            outcome.failure = replyFailure(reply, u"tools/call"_s);
+        } else if (reply.isError()) {
+            outcome.failure = McpClient::tr("The MCP server “%1” answered with an error: %2")
+                                  .arg(name(), errorText(reply.error()));
+        } else {
+            outcome.result = reply.result();
+            if (outcome.result.value(u"resultType"_s).toString() == u"input_required"_s) {
+                outcome.failure
+                    = McpClient::tr("The MCP server “%1” asked for more input during the call of “%2”, "
+                                    "which Loopscope does not support yet.")
+                          .arg(name(), tool);
+            } else {
+                outcome.isError = outcome.result.value(u"isError"_s).toBool();
+                outcome.text = McpContent::callResultText(outcome.result);
+            }
+        }
+    });
+}
+
+void McpClient::Private::finishCall(qint64 callId, const std::function<void(McpCallOutcome &outcome)> &fill)
+{
+    const auto it = calls.find(callId);
+    if (it == calls.end())
+        return;
     Call call = std::move(*it);
     calls.erase(it);
-    McpCallOutcome &outcome = call.outcome;
-    outcome.durationMs = call.clock.elapsed();
-    outcome.response = reply.response;
-    if (reply.timedOut) {
-        outcome.failure = McpClient::tr("The MCP server “%1” did not answer the call of “%2” within %3 s.")
-                              .arg(name(), call.tool)
-                              .arg(outcome.durationMs / 1000.0, 0, 'f', 1);
-        if (connection && !discovered)
-            connection->notify(u"notifications/cancelled"_s,
-                               {{u"requestId"_s, call.requestId}, {u"reason"_s, u"Timed out"_s}});
-    } else if (!reply.hasResponse()) {
-        outcome.failure = replyFailure(reply, u"tools/call"_s);
-    } else if (reply.isError()) {
-        outcome.failure = McpClient::tr("The MCP server “%1” answered with an error: %2")
-                              .arg(name(), errorText(reply.error()));
-    } else {
-        outcome.result = reply.result();
-        if (outcome.result.value(u"resultType"_s).toString() == u"input_required"_s) {
+    call.outcome.durationMs = call.clock.elapsed();
+    fill(call.outcome);
+    if (call.done)
+        call.done(call.outcome);
+}
+
+void McpClient::Private::followTask(qint64 callId, const QJsonObject &task)
+{
+    const auto it = calls.find(callId);
+    if (it == calls.end())
+        return;
+    const QString taskId = task.value(u"taskId"_s).toString();
+    if (taskId.isEmpty()) {
+        finishCall(callId, [this](McpCallOutcome &outcome) {
             outcome.failure
-                = McpClient::tr("The MCP server “%1” asked for more input during the call of “%2”, "
-                                "which Loopscope does not support yet.")
-                      .arg(name(), call.tool);
-        } else {
+                = McpClient::tr("The MCP server “%1” answered with a task without a taskId.").arg(name());
+        });
+        return;
+    }
+    it->taskId = taskId;
+    JsonRpcReply created; // the first state of the task, as a tasks/get would give it
+    created.response = QJsonObject{{u"result"_s, task}};
+    onTaskState(callId, created);
+}
+
+void McpClient::Private::onTaskState(qint64 callId, const JsonRpcReply &reply)
+{
+    const auto it = calls.find(callId);
+    if (it == calls.end())
+        return; // cancelled (tasks/cancel was sent) or ended meanwhile
+    const QString tool = it->tool;
+    const QString taskId = it->taskId;
+    if (!reply.hasResponse() || reply.isError()) {
+        finishCall(callId, [&](McpCallOutcome &outcome) {
+            outcome.failure = reply.isError()
+                                  ? McpClient::tr("The MCP server “%1” could not say how the task of "
+                                                  "“%2” is going: %3")
+                                        .arg(name(), tool, errorText(reply.error()))
+                                  : replyFailure(reply, u"tasks/get"_s);
+        });
+        return;
+    }
+    const QJsonObject task = reply.result();
+    const QString status = task.value(u"status"_s).toString();
+    const QString message = task.value(u"statusMessage"_s).toString();
+    if (status == u"completed"_s) {
+        finishCall(callId, [&](McpCallOutcome &outcome) {
+            outcome.result = task.value(u"result"_s).toObject(); // what tools/call would have answered
             outcome.isError = outcome.result.value(u"isError"_s).toBool();
             outcome.text = McpContent::callResultText(outcome.result);
-        }
+        });
+        return;
     }
-    if (call.done)
-        call.done(outcome);
+    if (status != u"working"_s) {
+        const bool askedForInput = status == u"input_required"_s;
+        if (askedForInput && connection) // it would wait for ever: Loopscope cannot answer yet
+            request(u"tasks/cancel"_s, {{u"taskId"_s, taskId}}, config.effectiveRequestTimeoutMs(),
+                    [](const JsonRpcReply &) {});
+        finishCall(callId, [&](McpCallOutcome &outcome) {
+            const QString why = message.isEmpty() ? QString() : u" "_s + message;
+            if (status == u"failed"_s)
+                outcome.failure = McpClient::tr("The task of “%1” on the MCP server “%2” failed: %3")
+                                      .arg(tool, name(), errorText(task.value(u"error"_s).toObject()))
+                                  + why;
+            else if (status == u"cancelled"_s)
+                outcome.failure
+                    = McpClient::tr("The MCP server “%1” cancelled the task of “%2”.").arg(name(), tool)
+                      + why;
+            else if (askedForInput)
+                outcome.failure
+                    = McpClient::tr("The task of “%1” on the MCP server “%2” asked for input, "
+                                    "which Loopscope cannot give to a task yet; it was cancelled.")
+                          .arg(tool, name());
+            else
+                outcome.failure
+                    = McpClient::tr("The task of “%1” on the MCP server “%2” has an unknown status "
+                                    "“%3”.")
+                          .arg(tool, name(), status);
+        });
+        return;
+    }
+    // Still working: shown as running (with the server's words, when they change), polled again later.
+    if (it->progress && (message != it->taskStatusMessage || it->outcome.progress.isEmpty())) {
+        McpProgress progress;
+        progress.message = message.isEmpty() ? McpClient::tr("running as a task on the server") : message;
+        it->outcome.progress.append(progress);
+        it->progress(progress);
+    }
+    it->taskStatusMessage = message;
+    const int hint = task.value(u"pollIntervalMs"_s).toInt(DefaultTaskPollMs);
+    QTimer::singleShot(std::clamp(hint, MinTaskPollMs, MaxTaskPollMs), q,
+                       [this, callId] { pollTask(callId); });
+}
+
+void McpClient::Private::pollTask(qint64 callId)
+{
+    const auto it = calls.find(callId);
+    if (it == calls.end())
+        return;
+    request(u"tasks/get"_s, {{u"taskId"_s, it->taskId}}, config.effectiveRequestTimeoutMs(),
+            [this, callId](const JsonRpcReply &reply) { onTaskState(callId, reply); });
 }
 
 } // namespace Loopscope

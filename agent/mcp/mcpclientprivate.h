@@ -42,6 +42,8 @@ public:
         CallCallback done;
         McpCallOutcome outcome;
         QElapsedTimer clock;
+        QString taskId; // the server answered with a task (tasks extension): polled until it ends
+        QString taskStatusMessage;
     };
 
     enum class Phase { Idle, Probe, Initialize, Listing };
@@ -98,7 +100,15 @@ public:
     void onServerNotification(const QString &method, const QJsonObject &params);
     void answerElicitation(const QJsonValue &id, const QJsonObject &params);
     void appendLog(const QString &line);
+    void onLogMessage(const QJsonObject &params);
+    // \a refused: the server answered with an error (not a connection that went away meanwhile).
+    void sendLogLevel(std::function<void(const QString &error, bool refused)> done);
     void onCallReply(qint64 callId, const JsonRpcReply &reply);
+    // Tasks extension: a call answered with a task is polled (tasks/get) at the server's interval.
+    void followTask(qint64 callId, const QJsonObject &task);
+    void pollTask(qint64 callId);
+    void onTaskState(qint64 callId, const JsonRpcReply &reply);
+    void finishCall(qint64 callId, const std::function<void(McpCallOutcome &outcome)> &fill);
     void refreshToolsForServer();
     void releaseHeldCallReplies();
 
@@ -120,6 +130,8 @@ public:
     QList<McpPromptInfo> prompts;
     QList<McpResourceInfo> resources;
     QStringList stderrRing;
+    QList<McpLogMessage> logRing;
+    QString logLevel;
 
     McpTransport *transport = nullptr;
     JsonRpcConnection *connection = nullptr;

@@ -192,8 +192,13 @@ QJsonObject McpClient::Private::withMeta(const QJsonObject &params) const
     QJsonObject result = params;
     QJsonObject meta = params.value(u"_meta"_s).toObject();
     meta.insert(u"io.modelcontextprotocol/protocolVersion"_s, ModernVersion);
-    meta.insert(u"io.modelcontextprotocol/clientCapabilities"_s, clientCapabilities());
+    QJsonObject capabilities = clientCapabilities();
+    // A tool call may be answered with a task, which is polled (the tasks extension).
+    capabilities.insert(u"extensions"_s, QJsonObject{{u"io.modelcontextprotocol/tasks"_s, QJsonObject()}});
+    meta.insert(u"io.modelcontextprotocol/clientCapabilities"_s, capabilities);
     meta.insert(u"io.modelcontextprotocol/clientInfo"_s, clientInfo());
+    if (!logLevel.isEmpty() && !meta.contains(u"io.modelcontextprotocol/logLevel"_s))
+        meta.insert(u"io.modelcontextprotocol/logLevel"_s, logLevel);
     result.insert(u"_meta"_s, meta);
     return result;
 }
@@ -271,6 +276,9 @@ void McpClient::Private::becomeReady()
     pendingInfo.durationMs = startupClock.elapsed();
     startupInfo = pendingInfo;
     setState(State::Ready);
+    // A level the user chose holds across restarts; a 2026-07-28 server gets it with each request.
+    if (!logLevel.isEmpty() && !discovered && pendingInfo.serverCapabilities.contains(u"logging"_s))
+        sendLogLevel({});
     // Lists that changed while start-up was listing them are listed again.
     for (ListKind kind : {ListKind::Tools, ListKind::Prompts, ListKind::Resources}) {
         if (std::exchange(relistAfterStartup[int(kind)], false))

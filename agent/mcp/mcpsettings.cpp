@@ -9,6 +9,7 @@
 #include <QSettings>
 
 #include <memory>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -101,6 +102,35 @@ QString noKeyFile(const QString &server)
     return Tr::tr("The MCP server “%1” keeps its secrets in a key file, and there is none here.").arg(server);
 }
 
+// The stored list as it is, entries that no longer parse included; nullopt when it is not a list.
+std::optional<QJsonArray> storedArray(const QSettings *settings)
+{
+    const QByteArray stored = settings->value(ServersKey).toString().toUtf8();
+    if (stored.isEmpty())
+        return QJsonArray();
+    const QJsonDocument document = QJsonDocument::fromJson(stored);
+    if (!document.isArray())
+        return std::nullopt;
+    return document.array();
+}
+
+qsizetype indexOfName(const QJsonArray &array, const QString &name)
+{
+    for (qsizetype index = 0; index < array.size(); ++index) {
+        if (array.at(index).toObject().value("name"_L1).toString().trimmed().compare(name,
+                                                                                     Qt::CaseInsensitive)
+            == 0)
+            return index;
+    }
+    return -1;
+}
+
+QString unreadableList()
+{
+    return Tr::tr("The stored MCP servers could not be read; fix or remove them in Settings → MCP Servers "
+                  "first.");
+}
+
 } // namespace
 
 McpSettings::McpSettings(QSettings *settings)
@@ -133,14 +163,84 @@ QList<McpServerConfig> McpSettings::servers(QStringList *problems) const
 
 void McpSettings::setServers(const QList<McpServerConfig> &servers)
 {
-    if (servers.isEmpty()) {
-        m_settings->remove(ServersKey);
-        return;
-    }
     QJsonArray array;
     for (const McpServerConfig &server : servers)
         array.append(server.toJson()); // toJson() leaves every secret value out
-    m_settings->setValue(ServersKey, QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact)));
+    writeArray(array);
+}
+
+void McpSettings::writeArray(const QJsonArray &array)
+{
+    if (array.isEmpty())
+        m_settings->remove(ServersKey);
+    else
+        m_settings->setValue(ServersKey,
+                             QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact)));
+}
+
+QString McpSettings::nameProblem(const QString &name) const
+{
+    const std::optional<QJsonArray> array = storedArray(m_settings);
+    if (!array)
+        return unreadableList();
+    const qsizetype index = indexOfName(*array, name.trimmed());
+    if (index >= 0)
+        return Tr::tr("There is already an MCP server called “%1”; remove it first or choose another name.")
+            .arg(array->at(index).toObject().value("name"_L1).toString());
+    return {};
+}
+
+void McpSettings::add(const McpServerConfig &server, SecretStore *store, QObject *context, DoneCallback done)
+{
+    QString error;
+    if (!McpServerConfig::fromJson(server.toJson(), &error))
+        return done(error);
+    if (const QString problem = nameProblem(server.name); !problem.isEmpty())
+        return done(problem);
+    saveSecrets({server}, {}, store, context,
+                [this, server, done = std::move(done)](const QStringList &errors, const QStringList &) {
+                    if (!errors.isEmpty())
+                        return done(errors.join(u' '));
+                    // Checked again: the settings may have changed while the keychain worked.
+                    if (const QString problem = nameProblem(server.name); !problem.isEmpty())
+                        return done(problem);
+                    QJsonArray array = storedArray(m_settings).value_or(QJsonArray());
+                    array.append(server.toJson()); // toJson() leaves every secret value out
+                    writeArray(array);
+                    done({});
+                });
+}
+
+bool McpSettings::remove(const QString &name, SecretStore *store, QObject *context, DoneCallback done,
+                         QString *error)
+{
+    std::optional<QJsonArray> array = storedArray(m_settings);
+    if (!array) {
+        *error = unreadableList();
+        return false;
+    }
+    const qsizetype index = indexOfName(*array, name.trimmed());
+    if (index < 0) {
+        QStringList names;
+        for (const QJsonValue &entry : std::as_const(*array))
+            names.append(entry.toObject().value("name"_L1).toString());
+        *error = names.isEmpty() ? Tr::tr("There is no MCP server called “%1”: none is configured.").arg(name)
+                                 : Tr::tr("There is no MCP server called “%1”; the servers are %2.")
+                                       .arg(name, names.join(u", "_s));
+        return false;
+    }
+    const std::optional<McpServerConfig> removed = McpServerConfig::fromJson(array->at(index).toObject());
+    array->removeAt(index);
+    writeArray(*array);
+    if (!removed) {
+        done({}); // an entry that no longer parses names no secret we could find
+        return true;
+    }
+    saveSecrets({}, {*removed}, store, context,
+                [done = std::move(done)](const QStringList &errors, const QStringList &) {
+                    done(errors.join(u' '));
+                });
+    return true;
 }
 
 QStringList McpSettings::secretAccounts(const McpServerConfig &server)

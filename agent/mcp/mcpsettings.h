@@ -8,6 +8,7 @@
 #include <functional>
 
 QT_BEGIN_NAMESPACE
+class QJsonArray;
 class QObject;
 class QSettings;
 QT_END_NAMESPACE
@@ -23,7 +24,7 @@ class SecretStore;
     server the user chose it for, in the key file (SecretStore::keyFile()) —
     never in settings. It lives here rather than in AppSettings because config sits
     below mcp on the ladder. Keychain work is asynchronous; callbacks arrive
-    while `context` is alive.
+    while `context` is alive (for add() and remove(), which this object must outlive).
 */
 class McpSettings final
 {
@@ -35,6 +36,18 @@ public:
     QList<McpServerConfig> servers(QStringList *problems = nullptr) const;
     // Stores the servers without any secret value (see saveSecrets()).
     void setServers(const QList<McpServerConfig> &servers);
+
+    using DoneCallback = std::function<void(const QString &error)>;
+    // Adds one server, as Settings → MCP Servers would save it: its secrets first, then its entry,
+    // so a keychain that refuses leaves nothing behind. Entries that no longer parse are kept as
+    // they are. \a done gets a sentence on failure (a name already taken, the keychain's refusal),
+    // possibly at once.
+    void add(const McpServerConfig &server, SecretStore *store, QObject *context, DoneCallback done);
+    // Removes the server called \a name (in any case), then its secrets, and \a done gets a sentence
+    // when a secret stayed behind. False with *error, and nothing changed, when there is no such server.
+    bool remove(const QString &name, SecretStore *store, QObject *context, DoneCallback done, QString *error);
+    // Why \a name cannot be added (taken, in any case, or unreadable settings); empty when it can.
+    QString nameProblem(const QString &name) const;
 
     using LoadCallback
         = std::function<void(const QList<McpServerConfig> &withSecrets, const QStringList &errors)>;
@@ -58,6 +71,8 @@ public:
     static QStringList secretAccounts(const McpServerConfig &server);
 
 private:
+    void writeArray(const QJsonArray &array);
+
     QSettings *m_settings;
 };
 

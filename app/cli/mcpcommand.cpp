@@ -1,7 +1,10 @@
 #include "app/cli/mcpcommand.h"
 
+#include "agent/config/filesecretstore.h"
 #include "agent/config/secretstore.h"
 #include "agent/mcp/mcphub.h"
+#include "agent/mcp/mcpserverinstall.h"
+#include "agent/mcp/mcpsettings.h"
 #include "agent/mcp/mcptool.h"
 #include "agent/mcp/urlopener.h"
 #include "app/cli/commandlinesyntax.h"
@@ -15,6 +18,7 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QNetworkAccessManager>
+#include <QSettings>
 #include <QTextStream>
 
 #include <cstdlib>
@@ -204,23 +208,166 @@ int call(McpHub &hub, const QList<McpServerConfig> &servers, const QString &tool
     return callTool(hub, found.constFirst(), arguments);
 }
 
+// Runs a keychain job to its end: \a start gets the callback to call with the outcome (an error
+// sentence, empty on success), which may come at once or from the event loop.
+QString waitFor(const std::function<void(McpSettings::DoneCallback)> &start)
+{
+    std::optional<QString> outcome;
+    start([&outcome](const QString &error) {
+        outcome = error;
+        QCoreApplication::exit(0);
+    });
+    if (!outcome)
+        QCoreApplication::exec();
+    return outcome.value_or(QString());
+}
+
+// The keychain the window uses, with the key file for a server the user put there (--key-file).
+struct SecretStores
+{
+    SecretStores() { keychain.setKeyFile(&keyFile); }
+    FileSecretStore keyFile{FileSecretStore::defaultPath()};
+    KeychainSecretStore keychain;
+};
+
+// What `mcp add` says it added: the command it will run, or the URL and the headers' names.
+QString describeAdded(const McpServerConfig &server)
+{
+    QString text;
+    if (server.transport == McpServerConfig::Transport::Stdio) {
+        text = McpCommand::tr("Added the MCP server \"%1\", which runs: %2")
+                   .arg(server.name, McpServerInstall::shellCommand(server));
+    } else {
+        text = McpCommand::tr("Added the MCP server \"%1\" at %2").arg(server.name, server.url.toString());
+    }
+    const QStringList secrets = server.secretHeaderNames() + server.secretEnvironmentNames();
+    if (!secrets.isEmpty())
+        text += u'\n'
+                + (server.secretStorage == McpServerConfig::SecretStorage::File
+                       ? McpCommand::tr("Kept in the key file, not in the settings: %1")
+                       : McpCommand::tr("Kept in the keychain, not in the settings: %1"))
+                      .arg(secrets.join(u", "_s));
+    return text;
+}
+
 } // namespace
+
+int McpCommand::add(const QCommandLineParser &parser, const QStringList &arguments)
+{
+    // What follows "--" is the server's command line, whatever it looks like.
+    const QStringList positional = parser.positionalArguments();
+    const qsizetype dashes = arguments.indexOf(u"--"_s, 2);
+    const QStringList commandLine = dashes < 0 ? QStringList() : arguments.mid(dashes + 1);
+    const QStringList before = positional.first(positional.size() - commandLine.size());
+    const QString url = parser.value(u"url"_s);
+    const QStringList headers = parser.values(u"header"_s);
+    const QStringList environment = parser.values(u"env"_s);
+    if (before.size() != 2) {
+        printError(before.size() < 2
+                       ? tr("add takes a name, then -- COMMAND ARGS… or --url URL (see --help)")
+                       : tr("add takes one name; put the server's command after -- (see --help)"));
+        return BadUsage;
+    }
+    if (url.isEmpty() == (dashes < 0)) {
+        printError(url.isEmpty() ? tr("add needs -- COMMAND ARGS… or --url URL (see --help)")
+                                 : tr("add takes either -- COMMAND ARGS… or --url URL, not both"));
+        return BadUsage;
+    }
+    if (url.isEmpty() && !headers.isEmpty()) {
+        printError(tr("--header is for a server reached over HTTP (--url)"));
+        return BadUsage;
+    }
+    if (!url.isEmpty() && !environment.isEmpty()) {
+        printError(tr("--env is for a server started as a command (-- COMMAND ARGS…)"));
+        return BadUsage;
+    }
+    QString error;
+    std::optional<McpServerConfig> server
+        = url.isEmpty() ? McpServerInstall::command(before.at(1), commandLine, environment, &error)
+                        : McpServerInstall::http(before.at(1), url, headers, &error);
+    if (!server) {
+        printError(error);
+        return BadUsage;
+    }
+    if (parser.isSet(u"key-file"_s))
+        server->secretStorage = McpServerConfig::SecretStorage::File;
+
+    QSettings settings;
+    McpSettings stored(&settings);
+    if (const QString problem = stored.nameProblem(server->name); !problem.isEmpty()) {
+        printError(problem);
+        return BadUsage;
+    }
+    SecretStores secrets;
+    QObject context;
+    error = waitFor([&](McpSettings::DoneCallback done) {
+        stored.add(*server, &secrets.keychain, &context, std::move(done));
+    });
+    if (!error.isEmpty()) {
+        printError(error);
+        if (server->secretStorage == McpServerConfig::SecretStorage::Keychain)
+            printError(tr("nothing was added; without a keychain, add it with --key-file to keep its secrets "
+                          "in a file only you can read"));
+        return ModelFailed;
+    }
+    settings.sync();
+    QTextStream(stdout) << describeAdded(*server) << Qt::endl;
+    return Success;
+}
+
+int McpCommand::remove(const QCommandLineParser &parser)
+{
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 2) {
+        printError(tr("remove takes the name of one server (see --help)"));
+        return BadUsage;
+    }
+    QSettings settings;
+    McpSettings stored(&settings);
+    SecretStores secrets;
+    QObject context;
+    QString error;
+    bool removed = false;
+    const QString secretsLeft = waitFor([&](McpSettings::DoneCallback done) {
+        removed = stored.remove(positional.at(1), &secrets.keychain, &context, done, &error);
+        if (!removed)
+            done(error);
+    });
+    if (!removed) {
+        printError(error);
+        return BadUsage;
+    }
+    settings.sync();
+    QTextStream(stdout) << tr("Removed the MCP server \"%1\".").arg(positional.at(1)) << Qt::endl;
+    if (!secretsLeft.isEmpty()) {
+        printError(secretsLeft);
+        return ModelFailed;
+    }
+    return Success;
+}
 
 int McpCommand::exec(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("list: connect to each MCP server, print its state and tools, and end it again.\n"
+        tr("add NAME -- COMMAND [ARGS…]: save a server that runs as a command (over stdio).\n"
+           "add NAME --url URL [--header 'Name: value']…: save a server reached over Streamable HTTP.\n"
+           "  Both save it as Settings → MCP Servers does: on, asking before each tool call, secret\n"
+           "  header values and variables (Authorization, …_TOKEN, …) in the keychain, never in the\n"
+           "  settings file.\n"
+           "remove NAME: forget a saved server and its secrets.\n"
+           "list: connect to each MCP server, print its state and tools, and end it again.\n"
            "call TOOL [ARGUMENTS]: connect to the servers, call the one tool of that name (its MCP\n"
            "name, the name the model sees, or server/tool) with a JSON object of arguments (default\n"
            "{}), print the result on stdout and progress on stderr, and end the servers again. A form\n"
            "the server asks for (elicitation) is accepted with the fields' default values under\n"
            "--approve all, else declined. Ctrl+C cancels the call.\n\n"
            "Exit codes:\n"
-           "  0    list: every server is ready; call: the tool answered\n"
-           "  1    list: one or more failed; call: the tool reported an error (its text on stdout),\n"
-           "       or the call or a server failed (on stderr)\n"
-           "  2    bad usage: unknown option, invalid JSON, an unknown or ambiguous tool\n"
+           "  0    add, remove: done; list: every server is ready; call: the tool answered\n"
+           "  1    add, remove: the keychain refused a secret; list: one or more failed; call: the\n"
+           "       tool reported an error (its text on stdout), or the call or a server failed\n"
+           "  2    bad usage: unknown option, invalid JSON, an unknown or ambiguous tool, a name\n"
+           "       already taken or not found\n"
            "  130  cancelled by SIGINT (Ctrl+C) or SIGTERM"));
     CommandLineSyntax syntax(parser, u"mcp"_s);
     const McpServerOptions mcpOptions(false);
@@ -232,7 +379,15 @@ int McpCommand::exec(const QStringList &arguments)
     parser.addOption(approve);
     const LimitOptions limitOptions(false);
     limitOptions.addTo(parser);
-    parser.addPositionalArgument(u"command"_s, tr("What to do: list or call."), u"list|call"_s);
+    parser.addOption({u"url"_s, tr("add: the server's Streamable HTTP endpoint."), u"url"_s});
+    parser.addOption(
+        {u"header"_s, tr("add: an HTTP header sent with every request; repeatable."), u"'Name: value'"_s});
+    parser.addOption(
+        {u"env"_s, tr("add: an environment variable for the command; repeatable."), u"KEY=VALUE"_s});
+    parser.addOption({u"key-file"_s, tr("add: keep the server's secrets in the key file only you can read "
+                                        "instead of the keychain (for a desktop without one).")});
+    parser.addPositionalArgument(u"command"_s, tr("What to do: add, remove, list or call."),
+                                 u"add|remove|list|call"_s);
     parser.addPositionalArgument(u"tool"_s, tr("call: the tool to call."), u"[TOOL"_s);
     parser.addPositionalArgument(u"arguments"_s, tr("call: its arguments as a JSON object (default {})."),
                                  u"[ARGUMENTS_JSON]]"_s);
@@ -246,6 +401,23 @@ int McpCommand::exec(const QStringList &arguments)
     }
     const QStringList positional = parser.positionalArguments();
     const QString command = positional.value(0);
+    const bool edits = command == u"add" || command == u"remove";
+    for (const QString &option : {u"url"_s, u"header"_s, u"env"_s, u"key-file"_s}) {
+        if (parser.isSet(option) && command != u"add") {
+            printError(tr("--%1 is for add (see --help)").arg(option));
+            return BadUsage;
+        }
+    }
+    for (const QString &option : {u"mcp-config"_s, u"mcp-url"_s, u"mcp-server"_s, u"approve"_s}) {
+        if (parser.isSet(option) && edits) {
+            printError(tr("--%1 is for list and call; %2 changes the saved servers").arg(option, command));
+            return BadUsage;
+        }
+    }
+    if (command == u"add")
+        return add(parser, arguments);
+    if (command == u"remove")
+        return remove(parser);
     if (command == u"list" && positional.size() != 1) {
         printError(tr("list takes no arguments (see --help)"));
         return BadUsage;
@@ -255,7 +427,7 @@ int McpCommand::exec(const QStringList &arguments)
         return BadUsage;
     }
     if (command != u"list" && command != u"call") {
-        printError(tr("the commands are list and call (see --help)"));
+        printError(tr("the commands are add, remove, list and call (see --help)"));
         return BadUsage;
     }
     const QString approval = parser.value(approve);

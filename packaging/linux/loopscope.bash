@@ -61,7 +61,8 @@ _loopscope()
             COMPREPLY=($(compgen -v -- "$cur"))
             return ;;
         --base-url|--model|--system|--agent|--max-iterations|--max-handoffs|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout|\
-        --max-response-mb|--request-timeout-s|--max-tool-calls|--top-k|--context-window|--compact-at|--compact-model)
+        --max-response-mb|--request-timeout-s|--max-tool-calls|--top-k|--context-window|--compact-at|--compact-model|\
+        --url|--header|--env)
             return ;;
         --compact)
             COMPREPLY=($(compgen -W "auto trim-tool-results summarise drop-oldest off" -- "$cur"))
@@ -78,10 +79,21 @@ _loopscope()
                     --request-timeout-s --max-tool-calls --attach --send-images-anyway -h --help" -- "$cur"))
             fi ;;
         mcp)
-            if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--mcp-config --mcp-url --mcp-server --approve -h --help" -- "$cur"))
+            local dashes
+            for ((dashes = 3; dashes < cword; dashes++)); do [[ ${words[dashes]} == -- ]] && break; done
+            if [[ ${words[2]} == add && $dashes -lt $cword ]]; then
+                # After "--": the server's command line.
+                if [[ $((dashes + 1)) -eq $cword ]]; then
+                    COMPREPLY=($(compgen -c -- "$cur"))
+                else
+                    _filedir
+                fi
+            elif [[ ${words[2]} == add && $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--url --header --env --key-file -- -h --help" -- "$cur"))
+            elif [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--mcp-config --mcp-url --mcp-server --approve --max-response-mb -h --help" -- "$cur"))
             elif [[ $cword -eq 2 ]]; then
-                COMPREPLY=($(compgen -W "list call" -- "$cur"))
+                COMPREPLY=($(compgen -W "add remove list call" -- "$cur"))
             fi ;;
         knowledge)
             if [[ $cur == -* ]]; then

@@ -9,9 +9,18 @@ Usage: faultserver.py MODE, where MODE is one of
   discover-only    speaks only 2026-07-28: server/discover, _meta on every request
   exit-on-discover exits when it receives server/discover (before initialize)
   huge-answer      answers a tools/call whose text is "huge" with a 3 MB line, written in pieces
+  logging          declares logging; logging/setLevel sets the threshold; a tools/call first sends one
+                   notifications/message per level at or above it (all of them before any setLevel)
+  logging-modern   like discover-only, with logging: a tools/call whose _meta carries
+                   io.modelcontextprotocol/logLevel sends the messages at or above it; none without
+  tasks            like discover-only, with the tasks extension: a tools/call whose text is "complete",
+                   "fail", "ask" or "forever" is answered with a task (pollIntervalMs 200) that completes
+                   after two polls, fails after one, asks for input, or works until tasks/cancel; a poll
+                   sooner than the interval is refused (and logged)
 """
 import json
 import sys
+import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "garbage"
 MODERN = "2026-07-28"
@@ -44,6 +53,74 @@ def tool(name):
 
 
 PAGED_TOOLS = [tool("paged-%d" % i) for i in range(7)]
+LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+log_level = "debug"
+
+
+TASK_POLL_MS = 200
+tasks = {}  # taskId -> {"kind", "polls", "last", "cancelled"}
+
+
+def task_state(task_id, status, **extra):
+    state = {"taskId": task_id, "status": status, "createdAt": "2026-11-29T00:00:00Z",
+             "lastUpdatedAt": "2026-11-29T00:00:00Z", "ttlMs": 60000, "pollIntervalMs": TASK_POLL_MS}
+    state.update(extra)
+    return state
+
+
+def handle_task(request_id, method, params, meta):
+    if method == "tools/call":
+        text = params.get("arguments", {}).get("text", "")
+        extensions = meta.get("io.modelcontextprotocol/clientCapabilities", {}).get("extensions", {})
+        if text not in ("complete", "fail", "ask", "forever") or "io.modelcontextprotocol/tasks" not in extensions:
+            result(request_id, {"resultType": "complete", "content": [{"type": "text", "text": "At once: " + text}]})
+            return
+        task_id = "task-%d" % (len(tasks) + 1)
+        tasks[task_id] = {"kind": text, "polls": 0, "last": time.monotonic(), "cancelled": False}
+        log("created %s (%s)" % (task_id, text))
+        result(request_id, dict(task_state(task_id, "working", statusMessage="Queued"), resultType="task"))
+        return
+    task_id = params.get("taskId")
+    task = tasks.get(task_id)
+    if task is None:
+        error(request_id, -32602, "Unknown task " + str(task_id))
+        return
+    if method == "tasks/cancel":
+        task["cancelled"] = True
+        log("tasks/cancel %s" % task_id)
+        result(request_id, {"resultType": "complete"})
+        return
+    if method != "tasks/get":
+        error(request_id, -32601, "Method not found")
+        return
+    now = time.monotonic()
+    if (now - task["last"]) * 1000 < TASK_POLL_MS * 0.9:
+        log("polled %s too soon" % task_id)
+        error(request_id, -32000, "Polled sooner than pollIntervalMs")
+        return
+    task["last"] = now
+    task["polls"] += 1
+    log("poll %d of %s" % (task["polls"], task_id))
+    kind = task["kind"]
+    if task["cancelled"]:
+        state = task_state(task_id, "cancelled")
+    elif kind == "complete" and task["polls"] >= 2:
+        state = task_state(task_id, "completed", result={"content": [{"type": "text", "text": "Task done"}]})
+    elif kind == "fail":
+        state = task_state(task_id, "failed", error={"code": -32603, "message": "disk full"})
+    elif kind == "ask":
+        state = task_state(task_id, "input_required", inputRequests={
+            "name": {"method": "elicitation/create", "params": {"mode": "form", "message": "Name?",
+                                                                  "requestedSchema": {"type": "object"}}}})
+    else:
+        state = task_state(task_id, "working", statusMessage="Step %d" % task["polls"])
+    result(request_id, dict(state, resultType="complete"))
+
+
+def send_log_messages(threshold):
+    for level in LEVELS[LEVELS.index(threshold):]:
+        send({"jsonrpc": "2.0", "method": "notifications/message",
+              "params": {"level": level, "logger": "fault.db", "data": {"level": level, "n": LEVELS.index(level)}}})
 
 
 def handle_legacy(request_id, method, params):
@@ -53,8 +130,18 @@ def handle_legacy(request_id, method, params):
             sys.exit(2)
         error(request_id, -32601, "Method not found")
     elif method == "initialize":
-        result(request_id, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {"listChanged": True}},
+        capabilities = {"tools": {"listChanged": True}}
+        if MODE == "logging":
+            capabilities["logging"] = {}
+        result(request_id, {"protocolVersion": "2025-11-25", "capabilities": capabilities,
                             "serverInfo": {"name": "fault-" + MODE, "version": "1.0"}})
+    elif method == "logging/setLevel" and MODE == "logging":
+        global log_level
+        if params.get("level") not in LEVELS:
+            error(request_id, -32602, "Invalid log level")
+            return
+        log_level = params["level"]
+        result(request_id, {})
     elif method == "tools/list":
         if MODE == "paged":
             cursor = params.get("cursor")
@@ -70,6 +157,8 @@ def handle_legacy(request_id, method, params):
             log("crashing in the middle of the call")
             sys.exit(3)
         text = params.get("arguments", {}).get("text", "")
+        if MODE == "logging":
+            send_log_messages(log_level)
         if MODE == "huge-answer" and text == "huge":
             sys.stdout.write('{"jsonrpc": "2.0", "id": %s, "result": {"content": [{"type": "text", "text": "'
                              % json.dumps(request_id))
@@ -96,15 +185,25 @@ def handle_modern(request_id, method, params):
     if "io.modelcontextprotocol/clientCapabilities" not in meta:
         error(request_id, -32021, "Missing client capabilities")
         return
+    if MODE == "tasks" and (method == "tools/call" or method.startswith("tasks/")):
+        handle_task(request_id, method, params, meta)
+        return
     if method == "server/discover":
+        capabilities = {"tools": {}}
+        if MODE == "logging-modern":
+            capabilities["logging"] = {}
+        if MODE == "tasks":
+            capabilities["extensions"] = {"io.modelcontextprotocol/tasks": {}}
         result(request_id, {"resultType": "complete", "supportedVersions": [MODERN],
-                            "capabilities": {"tools": {}},
+                            "capabilities": capabilities,
                             "serverInfo": {"name": "fault-discover-only", "version": "2.0"},
                             "instructions": "Modern only."})
     elif method == "tools/list":
         result(request_id, {"resultType": "complete", "tools": [tool("echo")], "ttlMs": 0, "cacheScope": "private"})
     elif method == "tools/call":
         text = params.get("arguments", {}).get("text", "")
+        if MODE == "logging-modern" and "io.modelcontextprotocol/logLevel" in meta:
+            send_log_messages(meta["io.modelcontextprotocol/logLevel"])
         result(request_id, {"resultType": "complete", "content": [{"type": "text", "text": "Modern echo: " + text}]})
     else:
         error(request_id, -32601, "Method not found")
@@ -127,7 +226,7 @@ def main():
             print("this line is not JSON at all", flush=True)
             print('{"jsonrpc": "1.0", "not": "ours"}', flush=True)
         params = message.get("params") or {}
-        if MODE == "discover-only":
+        if MODE in ("discover-only", "logging-modern", "tasks"):
             handle_modern(message["id"], method, params)
         else:
             handle_legacy(message["id"], method, params)

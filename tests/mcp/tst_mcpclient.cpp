@@ -97,6 +97,14 @@ private slots:
     void pagedToolListsAreFollowedToTheEnd();
     void discoverOnlyServerIsSpokenToWithMeta();
     void serverExitingOnTheProbeIsStartedAgain();
+    void logMessagesArriveAtTheChosenLevelAndAbove_data();
+    void logMessagesArriveAtTheChosenLevelAndAbove();
+    void theChosenLogLevelHoldsAcrossARestart();
+    void anUnknownLogLevelIsRefused();
+    void everythingsSimulatedLogReachesTheClient();
+    void aToolAnsweredWithATaskIsPolledUntilItEnds_data();
+    void aToolAnsweredWithATaskIsPolledUntilItEnds();
+    void aTaskThatNeverEndsIsCancelledWithTasksCancel();
     void missingCommandFailsWithAClearSentence();
     void httpUnauthorisedFailsWithAnAuthorisationSentence();
     void aConfiguredAuthorizationHeaderIsNotReplacedByASignIn();
@@ -565,6 +573,163 @@ void TestMcpClient::discoverOnlyServerIsSpokenToWithMeta()
                  .value(u"io.modelcontextprotocol/protocolVersion"_s)
                  .toString(),
              u"2026-07-28"_s);
+}
+
+void TestMcpClient::logMessagesArriveAtTheChosenLevelAndAbove_data()
+{
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<QString>("level");
+    QTest::addColumn<QStringList>("expected");
+    const QStringList all = McpLogMessage::levels();
+    QTest::newRow("2025: the server's default") << u"logging"_s << QString() << all;
+    QTest::newRow("2025: logging/setLevel error") << u"logging"_s << u"error"_s << all.mid(4);
+    QTest::newRow("2026: none unless asked") << u"logging-modern"_s << QString() << QStringList();
+    QTest::newRow("2026: logLevel in _meta") << u"logging-modern"_s << u"critical"_s << all.mid(5);
+}
+
+void TestMcpClient::logMessagesArriveAtTheChosenLevelAndAbove()
+{
+    QFETCH(QString, mode);
+    QFETCH(QString, level);
+    QFETCH(QStringList, expected);
+    auto client = startedClient(McpTestServers::faultServer(mode));
+    WAIT_READY(client);
+    QVERIFY(client->supportsLogging());
+    QSignalSpy messages(client.get(), &McpClient::logMessage);
+    if (!level.isEmpty()) {
+        std::optional<QString> error;
+        client->setLogLevel(level, [&error](const QString &e) { error = e; });
+        QTRY_VERIFY(error.has_value());
+        QVERIFY2(error->isEmpty(), qPrintable(*error));
+        QCOMPARE(client->logLevel(), level);
+    }
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {{u"text"_s, u"hi"_s}});
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    // The server sends its messages before the answer, on the same stream.
+    QStringList levels;
+    for (const QList<QVariant> &arguments : std::as_const(messages))
+        levels.append(arguments.constFirst().value<McpLogMessage>().level);
+    QCOMPARE(levels, expected);
+    QCOMPARE(client->logTail().size(), expected.size());
+    if (!expected.isEmpty()) {
+        const McpLogMessage first = client->logTail().constFirst();
+        QCOMPARE(first.logger, u"fault.db"_s);
+        QCOMPARE(first.data.toObject().value(u"level"_s).toString(), expected.constFirst());
+        QCOMPARE(first.text(), u"[%1] fault.db: {\"level\":\"%1\",\"n\":%2}"_s.arg(expected.constFirst())
+                                   .arg(McpLogMessage::levels().indexOf(expected.constFirst())));
+    }
+}
+
+void TestMcpClient::theChosenLogLevelHoldsAcrossARestart()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"logging"_s));
+    WAIT_READY(client);
+    client->setLogLevel(u"alert"_s);
+    client->restart();
+    WAIT_READY(client);
+    QSignalSpy messages(client.get(), &McpClient::logMessage);
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {});
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QCOMPARE(messages.count(), 2); // alert and emergency: the new process was told the level again
+}
+
+void TestMcpClient::anUnknownLogLevelIsRefused()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"logging"_s));
+    WAIT_READY(client);
+    std::optional<QString> error;
+    client->setLogLevel(u"verbose"_s, [&error](const QString &e) { error = e; });
+    QVERIFY(error.has_value());
+    QVERIFY2(error->contains(u"verbose"_s) && error->contains(u"debug"_s), qPrintable(*error));
+    QCOMPARE(client->logLevel(), QString());
+}
+
+void TestMcpClient::everythingsSimulatedLogReachesTheClient()
+{
+    auto client = startedClient(McpTestServers::everythingStdio());
+    WAIT_READY(client);
+    QVERIFY(client->supportsLogging());
+    std::optional<QString> error;
+    client->setLogLevel(u"debug"_s, [&error](const QString &e) { error = e; });
+    QTRY_VERIFY(error.has_value());
+    QVERIFY2(error->isEmpty(), qPrintable(*error));
+    QSignalSpy messages(client.get(), &McpClient::logMessage);
+    // It sends one message of a random level at once, then one every 5 s until toggled off.
+    const McpCallOutcome on = call(*client, u"toggle-simulated-logging"_s, {});
+    QVERIFY2(on.failure.isEmpty(), qPrintable(on.failure));
+    QTRY_VERIFY(messages.count() >= 1);
+    const McpLogMessage message = messages.constFirst().constFirst().value<McpLogMessage>();
+    QVERIFY2(McpLogMessage::levels().contains(message.level), qPrintable(message.level));
+    QVERIFY2(message.data.toString().contains(u"message"_s, Qt::CaseInsensitive), qPrintable(message.text()));
+    call(*client, u"toggle-simulated-logging"_s, {});
+}
+
+void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("failure");
+    QTest::addColumn<QStringList>("shownWhileRunning");
+    QTest::newRow("completes: its result is the tool's")
+        << u"complete"_s << u"Task done"_s << QString() << QStringList{u"Queued"_s, u"Step 1"_s};
+    QTest::newRow("fails: the server's error")
+        << u"fail"_s << QString() << u"failed: disk full (-32603)"_s << QStringList{u"Queued"_s};
+    QTest::newRow("asks for input: cancelled, said why")
+        << u"ask"_s << QString() << u"asked for input"_s << QStringList{u"Queued"_s};
+}
+
+void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, text);
+    QFETCH(QString, failure);
+    QFETCH(QStringList, shownWhileRunning);
+    auto client = startedClient(McpTestServers::faultServer(u"tasks"_s));
+    WAIT_READY(client);
+    QList<McpProgress> progress;
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {{u"text"_s, kind}}, 0, &progress);
+    QCOMPARE(outcome.text, text);
+    QVERIFY2(outcome.failure.contains(failure), qPrintable(outcome.failure));
+    QCOMPARE(outcome.failure.isEmpty(), failure.isEmpty());
+    QStringList shown;
+    for (const McpProgress &update : std::as_const(progress))
+        shown.append(update.message);
+    QCOMPARE(shown, shownWhileRunning);
+    // The client said it takes tasks, and never polled sooner than the server's pollIntervalMs.
+    QVERIFY(outcome.request.value(u"params"_s)
+                .toObject()
+                .value(u"_meta"_s)
+                .toObject()
+                .value(u"io.modelcontextprotocol/clientCapabilities"_s)
+                .toObject()
+                .value(u"extensions"_s)
+                .toObject()
+                .contains(u"io.modelcontextprotocol/tasks"_s));
+    const QString log = client->stderrTail().join(u'\n');
+    QVERIFY2(!log.contains(u"too soon"_s), qPrintable(log));
+    if (kind == u"ask"_s)
+        QTRY_VERIFY(client->stderrTail().join(u'\n').contains(u"tasks/cancel task-1"_s));
+}
+
+void TestMcpClient::aTaskThatNeverEndsIsCancelledWithTasksCancel()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"tasks"_s));
+    WAIT_READY(client);
+    std::optional<McpCallOutcome> outcome;
+    QStringList shown;
+    const qint64 callId = client->callTool(
+        u"echo"_s, {{u"text"_s, u"forever"_s}}, 0,
+        [&shown](const McpProgress &p) { shown.append(p.message); },
+        [&outcome](const McpCallOutcome &o) { outcome = o; });
+    QTRY_VERIFY(shown.contains(u"Step 2"_s)); // still running, and shown so
+    QVERIFY(!outcome);
+    client->cancelCall(callId, u"Stop pressed"_s);
+    QVERIFY(outcome && outcome->cancelled);
+    // The server hears of it through tasks/cancel; notifications/cancelled is not for tasks.
+    QTRY_VERIFY(client->stderrTail().join(u'\n').contains(u"tasks/cancel task-1"_s));
+    const QString log = client->stderrTail().join(u'\n');
+    QVERIFY2(!log.contains(u"notifications/cancelled"_s), qPrintable(log));
+    QVERIFY2(!log.contains(u"too soon"_s), qPrintable(log));
 }
 
 void TestMcpClient::serverExitingOnTheProbeIsStartedAgain()

@@ -4,6 +4,7 @@
 #include "agent/config/appsettings.h"
 #include "agent/config/secretstore.h"
 #include "agent/mcp/mcphub.h"
+#include "agent/mcp/mcpserverinstall.h"
 #include "agent/mcp/mcpsettings.h"
 #include "agent/playground/playgroundrun.h"
 #include "agent/providers/connectiontester.h"
@@ -38,6 +39,7 @@
 #include "ui/session/sessionactions.h"
 #include "ui/session/sessionstatusbar.h"
 #include "ui/settings/firstrunpanel.h"
+#include "ui/settings/mcpinstaller.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/trace/traceinspector.h"
 
@@ -183,6 +185,29 @@ private slots:
         QVERIFY(window.firstRunPanel()->isVisible());
         QVERIFY(!window.composer()->isVisible());
         QVERIFY(window.statusText().contains(u"No provider"_s));
+    }
+
+    void anMcpInstallLinkAsksThenHandsTheServerToTheSession()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        // A command that does not exist: the server fails to start, but the session has it.
+        window.installMcpServer(McpServerInstall::link({{u"name"_s, u"linked"_s},
+                                                        {u"command"_s, u"loopscope-no-such-server"_s},
+                                                        {u"args"_s, QJsonArray{u"-v"_s}}}));
+        Ui::McpInstallDialog *dialog = window.mcpInstaller()->dialog();
+        QVERIFY(dialog && dialog->isVisible());
+        QVERIFY(m_fixture->session.mcp()->servers().isEmpty()); // nothing before the user agrees
+        QTest::mouseClick(dialog->addButton(), Qt::LeftButton);
+        QTRY_COMPARE(m_fixture->session.mcp()->servers().size(), 1);
+        QCOMPARE(m_fixture->session.mcp()->servers().constFirst().command, u"loopscope-no-such-server"_s);
+        // The fixture's settings outlive this test.
+        QString error;
+        QVERIFY(McpSettings(&m_fixture->settings)
+                    .remove(
+                        u"linked"_s, &m_fixture->secrets, &window, [](const QString &) {}, &error));
     }
 
     void theFirstRunPanelOpensAnExampleWithoutAProvider()

@@ -133,8 +133,17 @@ McpServersPage::McpServersPage(McpSettings *settings, SecretStore *secrets, McpH
     m_stderr->setReadOnly(true);
     m_stderr->setMaximumBlockCount(200);
     m_stderr->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_stderr->setPlaceholderText(tr("What the server writes to stderr appears here."));
+    m_stderr->setPlaceholderText(
+        tr("What the server writes to stderr, and the log messages it sends, appear here."));
     m_stderr->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_logLevel = named(new QComboBox(details), u"mcpLogLevelCombo"_s, tr("Log messages from"));
+    // The spec's severities; nothing chosen: the server sends what it sends by default.
+    const QStringList levelNames{tr("Debug"), tr("Info"),     tr("Notice"), tr("Warning"),
+                                 tr("Error"), tr("Critical"), tr("Alert"),  tr("Emergency")};
+    const QStringList levels = McpLogMessage::levels();
+    for (int i = 0; i < levels.size(); ++i)
+        m_logLevel->addItem(tr("%1 and above").arg(levelNames.value(i, levels.at(i))), levels.at(i));
+    m_logLevel->setPlaceholderText(tr("What the server chooses"));
 
     auto *toolsBox = new QWidget(details);
     auto *toolsLayout = new QVBoxLayout(toolsBox);
@@ -146,6 +155,13 @@ McpServersPage::McpServersPage(McpSettings *settings, SecretStore *secrets, McpH
     editorLayout->addStretch(1);
     auto *stderrBox = new QWidget(details);
     auto *stderrLayout = new QVBoxLayout(stderrBox);
+    auto *levelRow = new QHBoxLayout;
+    auto *levelLabel = new QLabel(tr("&Log messages:"), stderrBox);
+    levelLabel->setBuddy(m_logLevel);
+    levelRow->addWidget(levelLabel);
+    levelRow->addWidget(m_logLevel);
+    levelRow->addStretch(1);
+    stderrLayout->addLayout(levelRow);
     stderrLayout->addWidget(m_stderr, 1);
     m_detailTabs = named(new QTabWidget(details), u"mcpDetailTabs"_s, tr("The server's details"));
     m_detailTabs->addTab(editorBox, tr("Connection"));
@@ -189,6 +205,7 @@ McpServersPage::McpServersPage(McpSettings *settings, SecretStore *secrets, McpH
         commitEditor();
         refreshStatuses();
     });
+    connect(m_logLevel, &QComboBox::activated, this, &McpServersPage::chooseLogLevel);
     connect(m_tools, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem *item, int column) {
         if (column != 0 || m_current < 0)
             return;
@@ -571,16 +588,24 @@ void McpServersPage::attachClient()
         disconnect(m_client, nullptr, this, nullptr);
     m_client = client;
     m_stderr->clear();
-    if (!client)
+    if (!client) {
+        refreshLogLevel();
         return;
+    }
     m_stderr->setPlainText(client->stderrTail().join(u'\n'));
+    for (const McpLogMessage &message : client->logTail())
+        m_stderr->appendPlainText(message.text());
     connect(client, &McpClient::stderrLine, this,
             [this](const QString &line) { m_stderr->appendPlainText(line); });
+    connect(client, &McpClient::logMessage, this,
+            [this](const McpLogMessage &message) { m_stderr->appendPlainText(message.text()); });
     connect(client, &McpClient::toolsChanged, this, &McpServersPage::refreshTools);
     connect(client, &McpClient::stateChanged, this, [this] {
         refreshStatuses();
         refreshTools();
+        refreshLogLevel();
     });
+    refreshLogLevel();
 }
 
 void McpServersPage::refreshTools()
@@ -621,6 +646,30 @@ void McpServersPage::refreshTools()
                 config.toolApproval.insert(name, value);
         });
     }
+}
+
+void McpServersPage::refreshLogLevel()
+{
+    const bool supported = m_client && m_client->supportsLogging();
+    m_logLevel->setEnabled(supported);
+    m_logLevel->setToolTip(supported ? tr("The least severe messages the server should send")
+                           : m_client && m_client->state() == McpClient::State::Ready
+                               ? tr("This server sends no log messages (it does not declare logging).")
+                               : tr("Available once the server is running."));
+    m_logLevel->setCurrentIndex(m_client ? m_logLevel->findData(m_client->logLevel()) : -1);
+}
+
+void McpServersPage::chooseLogLevel(int index)
+{
+    if (!m_client || index < 0)
+        return;
+    const QString level = m_logLevel->itemData(index).toString();
+    QPointer<QPlainTextEdit> view = m_stderr;
+    m_client->setLogLevel(level, [view, level](const QString &error) {
+        if (view && !error.isEmpty())
+            view->appendPlainText(
+                tr("[Loopscope] the server refused the log level %1: %2").arg(level, error));
+    });
 }
 
 void McpServersPage::updateButtons()

@@ -9,6 +9,7 @@
 #include <functional>
 
 QT_BEGIN_NAMESPACE
+class QComboBox;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
@@ -33,12 +34,14 @@ class McpSignInBar;
     The settings dialog's MCP Servers page: the configured servers with a live
     status line each (from the session's McpHub, which it is given and never
     creates), an HTTP server's OAuth sign-in (McpSignInBar), an editor for the selected one, its tools with an
-   on/off switch and an approval rule each, and the last lines it wrote to stderr. Servers can be added,
+   on/off switch and an approval rule each, and its output: the last lines it wrote to stderr and the log
+   messages it sent (notifications/message), with a chooser for the least severe level it should send
+   (logging/setLevel). Servers can be added,
    removed, restarted and imported from another app's file; when Claude Desktop's file holds servers not
    configured here, the page offers to import them. Edits stay here until the dialog saves (save()).
 
     Controls carry object names ("mcpServerList", "addMcpServerButton",
-    "importMcpButton", "mcpStatusLabel", "mcpToolTree", …) for tests.
+    "importMcpButton", "mcpStatusLabel", "mcpToolTree", "mcpStderrView", "mcpLogLevelCombo", …) for tests.
 */
 class McpServersPage final : public QWidget
 {
@@ -91,6 +94,8 @@ private:
     void updateClaudeOffer();
     void attachClient();
     void refreshTools();
+    void refreshLogLevel();
+    void chooseLogLevel(int index);
     void updateButtons();
     McpClient *clientOf(int row) const;
 
@@ -115,6 +120,7 @@ private:
     QTreeWidget *m_tools;
     QLabel *m_toolsHint;
     QPlainTextEdit *m_stderr;
+    QComboBox *m_logLevel;
 
     QList<Draft> m_drafts;
     QList<McpServerConfig> m_stored; // as last saved: whose secrets to remove

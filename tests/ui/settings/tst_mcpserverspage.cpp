@@ -63,6 +63,20 @@ struct Fixture
         return dialog;
     }
 
+    // The page on \a server, started by the hub and ready (or nullptr, the test failed).
+    std::unique_ptr<Ui::SettingsDialog> openReady(const McpServerConfig &server)
+    {
+        mcp.setServers({server});
+        hub.setServers({server});
+        auto dialog = open(true);
+        auto *status = dialog->findChild<QLabel *>(u"mcpStatusLabel"_s);
+        if (!QTest::qWaitFor([status] { return status->text().startsWith(u"Ready"_s); }, 15000)) {
+            qWarning("not ready: %s", qPrintable(status->text()));
+            return nullptr;
+        }
+        return dialog;
+    }
+
     QByteArray ini()
     {
         settings.sync();
@@ -395,6 +409,39 @@ private slots:
         const McpServerConfig stored = fixture.mcp.servers().value(0);
         QCOMPARE(stored.disabledTools, QSet<QString>{u"erase"_s});
         QCOMPARE(stored.toolApproval, (QHash<QString, QString>{{u"lookup"_s, u"always"_s}}));
+    }
+
+    void theOutputTabShowsLogMessagesFromTheChosenLevel()
+    {
+        Fixture fixture;
+        auto dialog = fixture.openReady(McpTestServers::faultServer(u"logging"_s, u"logs"_s));
+        QVERIFY(dialog);
+        auto *level = child<QComboBox>(dialog.get(), u"mcpLogLevelCombo"_s);
+        QVERIFY(level->isEnabled());
+        QCOMPARE(level->currentIndex(), -1); // the server's own choice until one is made
+        level->setCurrentIndex(level->findData(u"error"_s));
+        emit level->activated(level->currentIndex());
+        QCOMPARE(fixture.hub.client(u"logs"_s)->logLevel(), u"error"_s);
+
+        // The fault server logs one message per level at or above its threshold on each call.
+        std::optional<McpCallOutcome> outcome;
+        fixture.hub.client(u"logs"_s)->callTool(u"echo"_s, {}, 10000, {},
+                                                [&outcome](const McpCallOutcome &o) { outcome = o; });
+        QTRY_VERIFY(outcome.has_value());
+        const QString output = child<QPlainTextEdit>(dialog.get(), u"mcpStderrView"_s)->toPlainText();
+        QVERIFY2(output.contains(u"[error] fault.db: {\"level\":\"error\",\"n\":4}"_s), qPrintable(output));
+        QVERIFY2(output.contains(u"[emergency] fault.db: "_s), qPrintable(output));
+        QVERIFY2(!output.contains(u"[warning]"_s), qPrintable(output));
+    }
+
+    void aServerWithoutLoggingOffersNoLevel()
+    {
+        Fixture fixture;
+        auto dialog = fixture.openReady(uiServer(u"ui"_s));
+        QVERIFY(dialog);
+        auto *level = child<QComboBox>(dialog.get(), u"mcpLogLevelCombo"_s);
+        QVERIFY(!level->isEnabled());
+        QVERIFY2(level->toolTip().contains(u"does not declare logging"_s), qPrintable(level->toolTip()));
     }
 
     void statusLinesSayWhatAServerIsDoing_data()
