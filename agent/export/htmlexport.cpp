@@ -576,11 +576,15 @@ void writeCosts(HtmlWriter &out, const Transcript &transcript)
     out.newline();
 }
 
+void writeAttachments(HtmlWriter &out, const QList<Attachment> &attachments);
+
 void writeResult(HtmlWriter &out, const Message &result)
 {
     out.element(u"div"_s, result.isError ? ExportText::tr("Error") : ExportText::tr("Result"),
                 {{u"class"_s, result.isError ? u"label error"_s : u"label"_s}});
     out.element(u"pre"_s, result.text, {{u"class"_s, u"result"_s}});
+    // A result's images (an MCP tool's screenshot, say) show under its text, as the model got them.
+    writeAttachments(out, result.attachments);
 }
 
 void writeExchange(HtmlWriter &out, const Internal::ToolExchange &exchange)

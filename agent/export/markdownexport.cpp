@@ -255,11 +255,15 @@ void appendCosts(QString &out, const Transcript &transcript)
            + u"** |\n\n"_s;
 }
 
+void appendAttachments(QString &out, const QList<Attachment> &attachments);
+
+// A result's images (an MCP tool's screenshot, say) show under its text, as the model got them.
 void appendResult(QString &out, const Message &result)
 {
     out += u"**"_s + (result.isError ? ExportText::tr("Result (error)") : ExportText::tr("Result"))
            + u"**\n\n"_s;
     out += codeBlock(result.text, u"text"_s);
+    appendAttachments(out, result.attachments);
 }
 
 void appendExchange(QString &out, const Internal::ToolExchange &exchange)

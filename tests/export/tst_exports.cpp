@@ -1301,6 +1301,35 @@ private slots:
         }
     }
 
+    void aToolResultsImageShowsUnderItsResult_data()
+    {
+        QTest::addColumn<Format>("format");
+        QTest::newRow("Markdown") << Format::Markdown;
+        QTest::newRow("HTML") << Format::Html;
+    }
+
+    // An MCP tool's screenshot went to the model as an image: the reader sees it under the result.
+    void aToolResultsImageShowsUnderItsResult()
+    {
+        QFETCH(Format, format);
+        const QByteArray png = Testing::pngBytes(QSize(20, 20));
+        const Attachment image = *AttachmentLoader::fromBytes(u"get-tiny-image-1.png"_s, png).attachment;
+        const ToolCall call{u"call_1"_s, u"get-tiny-image"_s, u"{}"_s};
+        Message result = Message::toolResult(call, u"Here is a tiny image."_s, false);
+        result.attachments = {image};
+        const Transcript transcript
+            = transcriptWith({Message::user(u"Show me"_s), Message::assistant(QString(), {call}), result,
+                              Message::assistant(u"A red square."_s)});
+        const QString dataUrl = u"data:image/png;base64,"_s + QString::fromLatin1(png.toBase64());
+        const QString text = format == Format::Markdown ? exportMarkdown(transcript)
+                                                        : QString::fromUtf8(exportHtml(transcript));
+        QVERIFY2(text.contains(dataUrl), qPrintable(text.left(600)));
+        QVERIFY(text.indexOf(u"Here is a tiny image."_s) < text.indexOf(dataUrl));
+        QVERIFY(text.indexOf(dataUrl) < text.indexOf(u"A red square."_s));
+        if (format == Format::Html)
+            QVERIFY(readHtml(exportHtml(transcript)).error.isEmpty());
+    }
+
     void anImageWithoutItsBytesIsNamedNotShown()
     {
         // E.g. a session whose attachment table lost the image: nothing to show, the name still says what it
