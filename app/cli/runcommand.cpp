@@ -7,7 +7,6 @@
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
 #include "agent/conversation/attachmentloader.h"
-#include "agent/knowledge/knowledgelibrary.h"
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/urlopener.h"
 #include "agent/session/chatsession.h"
@@ -339,28 +338,18 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         options.setup.approveAll = false;
     }
     options.setup.fetchPrivate = parser.isSet(fetchPrivate);
-    const KnowledgeLibrary library;
     for (const QString &name : parser.values(knowledge)) {
-        const auto base = library.base(name);
-        if (!base) {
-            printError(
-                RunCommand::tr("there is no knowledge base named \"%1\" (see loopscope knowledge list)")
-                    .arg(name));
-            return BadUsage;
-        }
         const bool attached
             = std::any_of(options.setup.knowledge.cbegin(), options.setup.knowledge.cend(),
                           [&name](const AttachedKnowledgeBase &base) { return base.name == name; });
-        QString keyError;
-        const std::optional<EmbeddingsEndpoint> embedding
-            = KnowledgeCommand::embeddingsEndpoint(*base, &keyError);
-        if (!keyError.isEmpty()) {
-            printError(keyError);
+        if (attached)
+            continue;
+        const std::optional<AttachedKnowledgeBase> base = KnowledgeCommand::attach(name, &error);
+        if (!base) {
+            printError(error);
             return BadUsage;
         }
-        if (!attached)
-            options.setup.knowledge.append(
-                {name, library.databasePath(name), embedding.value_or(EmbeddingsEndpoint{})});
+        options.setup.knowledge.append(*base);
     }
     const QString retrieval = parser.value(retrieve);
     if (retrieval != u"tool" && retrieval != u"auto") {
