@@ -1416,10 +1416,12 @@ private slots:
         });
         const qsizetype requestsBefore = m_server.requests().size();
         const QString tracePath = m_dir.filePath(u"auto-trace.json"_s);
+        const QString sessionPath = m_dir.filePath(u"auto.loopscope.json"_s);
 
         const Run result = loopscopeWithData(dataHome).run(
             baseArguments() << u"--knowledge"_s << u"docs"_s << u"--retrieve"_s << u"auto"_s
-                            << u"--trace-out"_s << tracePath << u"Who approves refunds?"_s,
+                            << u"--trace-out"_s << tracePath << u"--session"_s << sessionPath
+                            << u"Who approves refunds?"_s,
             TimeoutMs);
 
         QVERIFY2(result.exitCode == 0, result.err.constData());
@@ -1450,6 +1452,11 @@ private slots:
         const QJsonArray hits = data.value(u"hits"_s).toArray();
         QCOMPARE(hits.size(), 1);
         QVERIFY(hits.first().toObject().value(u"path"_s).toString().endsWith(u"handbook.md"_s));
+
+        // A replay sends the passages the turn found, without searching again.
+        const Run replayed = loopscopeWithData(dataHome).run({u"replay"_s, sessionPath}, TimeoutMs);
+        QVERIFY2(replayed.exitCode == 0, QByteArray(replayed.out + replayed.err).constData());
+        QCOMPARE(m_server.requests().size(), requestsBefore + 1);
     }
 
     void retrieveTakesToolOrAutoAndAutoNeedsAKnowledgeBase_data()
