@@ -31,6 +31,8 @@ struct EvalExpectations
     QString answerMatches; // a regular expression; empty: not checked
     QList<ToolCallExpectation> toolCalled;
     QStringList toolNotCalled;
+    // Each is part of the path of a passage some search of the turn found (a Retrieval step).
+    QStringList retrieved;
     std::optional<int> maxIterations;
     bool noErrorResults = false;
     std::optional<double> maxCostUsd;
@@ -78,8 +80,10 @@ struct EvalCase
     std::optional<int> maxIterations;
     std::optional<qint64> contextWindow;          // as --context-window
     std::optional<CompactionStrategy> compaction; // as --compact
-    bool approveAll = true;        // nobody is there to ask: built-in tools run unless "approve": "none"
-    QList<Attachment> attachments; // sent with the prompt, read when the suite is
+    bool approveAll = true;          // nobody is there to ask: built-in tools run unless "approve": "none"
+    QList<Attachment> attachments;   // sent with the prompt, read when the suite is
+    QStringList knowledge;           // knowledge bases by name, as --knowledge
+    bool retrieveBeforeTurn = false; // "retrieve": "auto", as --retrieve auto
 
     // A replay case: the session file and the turn read from it.
     QString sessionPath;

@@ -16,13 +16,24 @@ EvalObservation EvalObservation::fromTurn(const Trace &trace, const TurnResult &
     observation.iterations = result.iterations;
     if (!trace.isValid(result.traceNode))
         return observation;
-    for (const int iteration : trace.childrenOf(result.traceNode)) {
-        if (trace.node(iteration).kind != TraceKind::Iteration)
+    // A retrieval is under the turn (before the first iteration) or under the tool call that searched.
+    const auto noteRetrieval = [&trace, &observation](int node) {
+        if (const auto *retrieval = std::get_if<RetrievalData>(&trace.node(node).payload)) {
+            for (const RetrievalHit &hit : retrieval->hits)
+                observation.retrievedPaths.append(hit.path);
+        }
+    };
+    for (const int child : trace.childrenOf(result.traceNode)) {
+        noteRetrieval(child);
+        if (trace.node(child).kind != TraceKind::Iteration)
             continue;
-        for (const int step : trace.childrenOf(iteration)) {
-            if (const auto *call = std::get_if<ToolCallData>(&trace.node(step).payload))
+        for (const int step : trace.childrenOf(child)) {
+            if (const auto *call = std::get_if<ToolCallData>(&trace.node(step).payload)) {
                 observation.toolCalls.append(
                     {call->call.name, call->call.arguments, call->result, call->isError});
+                for (const int detail : trace.childrenOf(step))
+                    noteRetrieval(detail);
+            }
         }
     }
     return observation;

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -36,6 +37,8 @@ public:
     QString error; // why the turn did not answer
     int iterations = 0;
     QList<ObservedToolCall> toolCalls; // in the order they ran
+    // The paths of the passages every search of the turn found (its Retrieval steps), in order.
+    QStringList retrievedPaths;
     // What the turn cost; nullopt while no price table can say (cost expectations then cannot be checked).
     std::optional<double> costUsd;
     // A replay only: empty when it reproduced its recording, else why not.

@@ -22,14 +22,16 @@ const QStringList caseFields
        u"base_url"_s,    u"model"_s,          u"api_key_env"_s,    u"session"_s,
        u"turn"_s,        u"live_tools"_s,     u"tools"_s,          u"workspace"_s,
        u"approve"_s,     u"expect"_s,         u"max_iterations"_s, u"timeout_seconds"_s,
-       u"attachments"_s, u"context_window"_s, u"compact"_s};
-const QStringList expectFields = {u"answer_contains"_s, u"answer_matches"_s, u"tool_called"_s,
-                                  u"tool_not_called"_s, u"max_iterations"_s, u"no_error_results"_s,
-                                  u"max_cost_usd"_s,    u"outcome"_s,        u"reproduced"_s};
+       u"attachments"_s, u"context_window"_s, u"compact"_s,        u"knowledge"_s,
+       u"retrieve"_s};
+const QStringList expectFields = {
+    u"answer_contains"_s,  u"answer_matches"_s, u"tool_called"_s, u"tool_not_called"_s, u"max_iterations"_s,
+    u"no_error_results"_s, u"max_cost_usd"_s,   u"outcome"_s,     u"reproduced"_s,      u"retrieved"_s};
 // What a replay takes from its recording, so a case may not set it.
-const QStringList liveOnlyFields = {u"prompt"_s,         u"system"_s,      u"provider"_s,       u"base_url"_s,
-                                    u"model"_s,          u"api_key_env"_s, u"tools"_s,          u"approve"_s,
-                                    u"max_iterations"_s, u"attachments"_s, u"context_window"_s, u"compact"_s};
+const QStringList liveOnlyFields
+    = {u"prompt"_s,         u"system"_s,  u"provider"_s,  u"base_url"_s,       u"model"_s,
+       u"api_key_env"_s,    u"tools"_s,   u"approve"_s,   u"max_iterations"_s, u"attachments"_s,
+       u"context_window"_s, u"compact"_s, u"knowledge"_s, u"retrieve"_s};
 
 QStringList outcomeNames()
 {
@@ -225,6 +227,7 @@ std::optional<EvalExpectations> readExpectations(const QJsonValue &value, bool r
         expect.answerMatches = fields.pattern(u"answer_matches"_s, *matches).value_or(QString());
     expect.toolCalled = fields.toolCalls(u"tool_called"_s);
     expect.toolNotCalled = fields.strings(u"tool_not_called"_s);
+    expect.retrieved = fields.strings(u"retrieved"_s);
     expect.maxIterations = fields.integer(u"max_iterations"_s, 1, 1000);
     expect.noErrorResults = fields.boolean(u"no_error_results"_s).value_or(false);
     expect.maxCostUsd = fields.number(u"max_cost_usd"_s);
@@ -337,6 +340,15 @@ std::optional<EvalCase> readCase(const QJsonObject &object, const QDir &folder, 
                 evalCase.attachments.append(*load.attachment);
             else
                 fields.fail(load.error);
+        }
+        evalCase.knowledge = fields.strings(u"knowledge"_s);
+        if (const auto retrieve = fields.string(u"retrieve"_s)) {
+            if (*retrieve != u"tool" && *retrieve != u"auto")
+                fields.fail(EvalSuite::tr("\"retrieve\" takes \"tool\" or \"auto\""));
+            else if (*retrieve == u"auto" && evalCase.knowledge.isEmpty())
+                fields.fail(EvalSuite::tr("\"retrieve\": \"auto\" needs a knowledge base to search "
+                                          "(\"knowledge\")"));
+            evalCase.retrieveBeforeTurn = *retrieve == u"auto";
         }
         if (const auto approve = fields.string(u"approve"_s)) {
             if (*approve != u"all" && *approve != u"none")

@@ -206,6 +206,16 @@ EvalVerdict ExpectationEvaluator::evaluate(const EvalExpectations &expect, const
                                         .arg(name, callCount(int(count)), first->arguments));
         }
     }
+    for (const QString &wanted : expect.retrieved) {
+        const bool found = std::any_of(observed.retrievedPaths.cbegin(), observed.retrievedPaths.cend(),
+                                       [&wanted](const QString &path) { return path.contains(wanted); });
+        if (!found)
+            verdict.failures.append(
+                observed.retrievedPaths.isEmpty()
+                    ? tr("no passage from \"%1\" was retrieved: the turn found no passage").arg(wanted)
+                    : tr("no passage from \"%1\" was retrieved (found: %2)")
+                          .arg(wanted, QStringList(observed.retrievedPaths).join(u", "_s)));
+    }
     if (expect.maxIterations && observed.iterations > *expect.maxIterations)
         verdict.failures.append(tr("the turn took %1 iterations, expected at most %2")
                                     .arg(observed.iterations)

@@ -58,6 +58,7 @@ struct Agent::Turn
     std::optional<AgentTeam::Member> sessionAgent;
     int handoffs = 0;
     qsizetype partStart = 0; // where the running agent's part of the history begins
+    QString contextNote;     // what the context source found for the question, in every request's system
     // The parts of the history whose tool calls the agents after them do not see (HandoffHistory::Text).
     QList<std::pair<qsizetype, qsizetype>> textOnlyParts;
     // messagesWithSystem is the requests' own view of the history (without hidden tool calls), and
@@ -224,8 +225,43 @@ bool Agent::send(const QString &userText, const QList<Attachment> &attachments)
         return true;
     }
     appendMessage(Message::user(userText, attachments));
-    startIteration();
+    if (m_contextSource)
+        findTurnContext(userText);
+    else
+        startIteration();
     return true;
+}
+
+void Agent::findTurnContext(const QString &question)
+{
+    const qint64 startedUs = now();
+    const QPointer<TurnGate> gate(m_gate);
+    const QPointer<Agent> self(this);
+    const TurnToken token = currentToken();
+    // Answered later, on this thread; a cancelled turn's gate drops it. A source that gave up (its
+    // future cancelled) does not hold the turn: it starts without context.
+    m_contextSource->contextFor(question)
+        .then(this,
+              [gate, self, token, startedUs](const TurnContext &context) {
+                  TurnGate::post(gate, token, [self, context, startedUs] {
+                      if (self)
+                          self->startWithContext(context, startedUs);
+                  });
+              })
+        .onCanceled(this, [gate, self, token, startedUs] {
+            TurnGate::post(gate, token, [self, startedUs] {
+                if (self)
+                    self->startWithContext({}, startedUs);
+            });
+        });
+}
+
+void Agent::startWithContext(const TurnContext &context, qint64 startedUs)
+{
+    m_turn->contextNote = context.note;
+    if (context.retrieval)
+        ToolPhase::recordRetrieval(*m_trace, m_turn->traceNode, *context.retrieval, startedUs, now());
+    startIteration();
 }
 
 int Agent::iterationsRemaining() const
@@ -277,6 +313,8 @@ ModelRequest Agent::buildRequest(bool reflection)
     const auto addNote = [&system](const QString &note) {
         system += (system.isEmpty() ? QString() : u"\n\n"_s) + note;
     };
+    if (!m_turn->contextNote.isEmpty())
+        addNote(m_turn->contextNote);
     if (reflection) {
         addNote(tr("Tools are disabled now. Answer the user from the tool results above."));
     } else {

@@ -6,6 +6,7 @@
 #include "agent/loop/contextbudget.h"
 #include "agent/loop/interceptor.h"
 #include "agent/loop/toolphase.h"
+#include "agent/loop/turncontextsource.h"
 #include "agent/loop/turngate.h"
 #include "agent/loop/turnresult.h"
 #include "agent/safety/shield.h"
@@ -78,6 +79,11 @@ public:
     const PriceLookup &priceLookup() const { return m_priceLookup; }
     const QList<std::shared_ptr<const Shield>> &shields() const { return m_shields; }
     const QList<Interceptor *> &interceptors() const { return m_interceptors; }
+    // Asked for context before each turn's first iteration (--retrieve auto); nullptr: none.
+    void setContextSource(std::shared_ptr<const TurnContextSource> source)
+    {
+        m_contextSource = std::move(source);
+    }
 
     const QList<Message> &history() const { return m_history; }
     // Replaces the conversation, e.g. a reopened transcript. Ignored while a turn runs.
@@ -109,6 +115,9 @@ private:
     enum class ResponseOutcome { Reflection, Answer, Empty, ToolsRefused, Handoff, ToolCalls };
 
     void connectClient();
+    // Asks the context source about the question, then starts the first iteration with its answer.
+    void findTurnContext(const QString &question);
+    void startWithContext(const TurnContext &context, qint64 startedUs);
     void startIteration();
     ModelRequest buildRequest(bool reflection);
     // Makes \a request fit the context window (a Compaction node when it left something out, with
@@ -180,6 +189,7 @@ private:
     std::shared_ptr<const Clock> m_clock;
     QList<std::shared_ptr<const Shield>> m_shields;
     QList<Interceptor *> m_interceptors;
+    std::shared_ptr<const TurnContextSource> m_contextSource;
     QList<Message> m_history;
     // What the requests leave out of m_history to fit the window, for the rest of the conversation.
     Compaction m_compaction;

@@ -600,13 +600,20 @@ void ToolPhase::addRetrieval(int callNode, RetrievalData retrieval, qint64 ended
 {
     const qint64 startedUs
         = std::max(m_trace->node(callNode).startedUs, endedUs - retrieval.embeddingUs - retrieval.searchUs);
+    recordRetrieval(*m_trace, callNode, std::move(retrieval), startedUs, endedUs);
+}
+
+int ToolPhase::recordRetrieval(Trace &trace, int parent, RetrievalData retrieval, qint64 startedUs,
+                               qint64 endedUs)
+{
     const TraceStatus status
         = retrieval.hits.isEmpty() && !retrieval.error.isEmpty() ? TraceStatus::Error : TraceStatus::Ok;
     const int hits = int(retrieval.hits.size());
     //: A retrieval's name in the trace: the query, and how many passages it found
     const QString label = tr("\"%1\": %n passage(s)", nullptr, hits).arg(retrieval.query);
-    const int node = m_trace->begin(callNode, TraceKind::Retrieval, label, startedUs, std::move(retrieval));
-    m_trace->finish(node, status, endedUs);
+    const int node = trace.begin(parent, TraceKind::Retrieval, label, startedUs, std::move(retrieval));
+    trace.finish(node, status, endedUs);
+    return node;
 }
 
 void ToolPhase::finishIfDone()

@@ -89,6 +89,9 @@ public:
     bool isActive() const { return m_active; }
     // The trace's label of a span held for someone: "Waiting for your approval", "Paused at a breakpoint".
     static QString waitLabel(const QString &waitingFor);
+    // A search of the user's documents as a Retrieval node under \a parent, from startedUs to endedUs.
+    static int recordRetrieval(Trace &trace, int parent, RetrievalData retrieval, qint64 startedUs,
+                               qint64 endedUs);
     // The last started phase's calls in the model's order, each with its result once it has one.
     QList<FinishedCall> results() const;
 

@@ -9,6 +9,7 @@
 #include "agent/providers/providerkind.h"
 #include "agent/replay/transcriptfork.h"
 #include "agent/session/contextgauge.h"
+#include "agent/session/knowledgecontextsource.h"
 #include "agent/session/mcpbridge.h"
 #include "agent/session/providerbinding.h"
 #include "agent/session/sessionteam.h"
@@ -129,6 +130,10 @@ void ChatSession::apply(const SessionSetup &setup)
     m_setup.tools = setup.tools;
     m_setup.mcpServers = setup.mcpServers;
     m_setup.knowledge = setup.knowledge;
+    m_setup.retrieveBeforeTurn = setup.retrieveBeforeTurn;
+    m_agent->setContextSource(m_setup.retrieveBeforeTurn && !m_setup.knowledge.isEmpty()
+                                  ? std::make_shared<KnowledgeContextSource>(m_setup.knowledge)
+                                  : nullptr);
     m_setup.approvals = setup.approvals;
     m_setup.limits = setup.limits;
     m_binding->setLimits(m_setup.limits);

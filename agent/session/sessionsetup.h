@@ -83,6 +83,9 @@ public:
     // The knowledge bases the model may search (knowledge_search, read-only: it needs no tools entry
     // and runs without asking): --knowledge on the command line.
     QList<AttachedKnowledgeBase> knowledge;
+    // Also search them for the user's question before each turn and put the best passages into its
+    // requests (--retrieve auto); knowledge_search stays offered either way.
+    bool retrieveBeforeTurn = false;
     Approvals approvals;
     // What one answer from the provider or an MCP server may cost (size, time of an attempt, rate):
     // Settings → Loop, or --max-response-mb and --request-timeout-s.

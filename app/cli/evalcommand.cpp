@@ -3,6 +3,7 @@
 #include "app/cli/commandlinesyntax.h"
 #include "app/cli/headlesssetup.h"
 #include "app/cli/interruptwatcher.h"
+#include "app/cli/knowledgecommand.h"
 #include "app/cli/limitoptions.h"
 #include "app/cli/terminaltext.h"
 #include "app/launch/provideroptions.h"
@@ -110,6 +111,14 @@ setupsFor(const EvalSuite &suite, const Launch::ProviderOptions::Choice &command
         // A suite names its tools and runs unattended: "approve": "all" means every one of them,
         // including those that write files, run commands or fetch URLs.
         setup.approveMcp = evalCase.approveAll;
+        for (const QString &name : evalCase.knowledge) {
+            const std::optional<AttachedKnowledgeBase> base = KnowledgeCommand::attach(name, &why);
+            if (!base)
+                return fail(why);
+            if (!setup.knowledge.contains(*base))
+                setup.knowledge.append(*base);
+        }
+        setup.retrieveBeforeTurn = evalCase.retrieveBeforeTurn;
     }
     return setups;
 }

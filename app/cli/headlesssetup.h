@@ -49,7 +49,8 @@ public:
     bool fetchPrivate = false; // fetch_url may reach loopback and private addresses
     QList<McpServerConfig> mcpServers;
     QList<AttachedKnowledgeBase> knowledge; // --knowledge: searched by knowledge_search, which always runs
-    ResponseLimits limits;                  // --max-response-mb, --request-timeout-s
+    bool retrieveBeforeTurn = false; // --retrieve auto: and for the question, before the first iteration
+    ResponseLimits limits;           // --max-response-mb, --request-timeout-s
 
     // The session's setup for this run: every built-in tool with an explicit rule, MCP tools with
     // --approve all's.

@@ -217,6 +217,23 @@ std::optional<EmbeddingsEndpoint> KnowledgeCommand::embeddingsEndpoint(const Kno
     return EmbeddingsEndpoint{profile.kind, profile.baseUrl, profile.model, key};
 }
 
+std::optional<AttachedKnowledgeBase> KnowledgeCommand::attach(const QString &name, QString *error)
+{
+    const KnowledgeLibrary library;
+    const auto base = library.base(name);
+    if (!base) {
+        *error = tr("there is no knowledge base named \"%1\" (see loopscope knowledge list)").arg(name);
+        return std::nullopt;
+    }
+    QString keyError;
+    const std::optional<EmbeddingsEndpoint> embedding = embeddingsEndpoint(*base, &keyError);
+    if (!keyError.isEmpty()) {
+        *error = keyError;
+        return std::nullopt;
+    }
+    return AttachedKnowledgeBase{name, library.databasePath(name), embedding.value_or(EmbeddingsEndpoint{})};
+}
+
 int KnowledgeCommand::embed(const KnowledgeBaseDefinition &base)
 {
     QString error;

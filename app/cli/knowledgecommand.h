@@ -11,6 +11,7 @@
 namespace Loopscope {
 struct KnowledgeIndexReport;
 struct KnowledgeBaseDefinition;
+struct AttachedKnowledgeBase;
 } // namespace Loopscope
 
 namespace Loopscope::Cli {
@@ -48,6 +49,9 @@ public:
     // nullopt for a lexical base, or with *error when the key is missing.
     static std::optional<EmbeddingsEndpoint> embeddingsEndpoint(const KnowledgeBaseDefinition &base,
                                                                 QString *error);
+    // The base named \a name in the app's data folder, as a session attaches it (--knowledge, an eval
+    // case's "knowledge"): nullopt with *error when there is none or its embeddings' key is missing.
+    static std::optional<AttachedKnowledgeBase> attach(const QString &name, QString *error);
 
 private:
     int index(const QString &name);

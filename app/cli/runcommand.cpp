@@ -7,7 +7,6 @@
 #include "agent/config/providerprofile.h"
 #include "agent/config/secretstore.h"
 #include "agent/conversation/attachmentloader.h"
-#include "agent/knowledge/knowledgelibrary.h"
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/urlopener.h"
 #include "agent/session/chatsession.h"
@@ -187,6 +186,13 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
             "A knowledge base (see loopscope knowledge) the model may search with knowledge_search, "
             "which only reads and always runs. Repeatable. An unknown base is bad usage."),
         u"name"_s);
+    const QCommandLineOption retrieve(
+        u"retrieve"_s,
+        RunCommand::tr("How the --knowledge bases are used: tool (the model searches them with "
+                       "knowledge_search when it wants to) or auto (the question is also searched before the "
+                       "first iteration and the best passages go into the request as context; "
+                       "knowledge_search stays offered)."),
+        u"tool|auto"_s, u"tool"_s);
     const QCommandLineOption events(
         u"events"_s,
         RunCommand::tr("Write the live event stream as JSON Lines to a file, or to "
@@ -217,10 +223,10 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     limitOptions.addTo(parser);
     const ContextOptions contextOptions;
     contextOptions.addTo(parser);
-    parser.addOptions({system,      agentsFile,    agentName,    onHandoff,    handoffHistory,
-                       maxHandoffs, maxIterations, postLoop,     noStream,     tools,
-                       workspace,   approve,       approveTools, fetchPrivate, knowledge,
-                       events,      traceOut,      session,      attach,       sendImagesAnyway});
+    parser.addOptions({system,        agentsFile,   agentName,       onHandoff, handoffHistory, maxHandoffs,
+                       maxIterations, postLoop,     noStream,        tools,     workspace,      approve,
+                       approveTools,  fetchPrivate, knowledge,       retrieve,  events,         traceOut,
+                       session,       attach,       sendImagesAnyway});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
     QTextStream out(stdout);
@@ -332,29 +338,29 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         options.setup.approveAll = false;
     }
     options.setup.fetchPrivate = parser.isSet(fetchPrivate);
-    const KnowledgeLibrary library;
     for (const QString &name : parser.values(knowledge)) {
-        const auto base = library.base(name);
-        if (!base) {
-            printError(
-                RunCommand::tr("there is no knowledge base named \"%1\" (see loopscope knowledge list)")
-                    .arg(name));
-            return BadUsage;
-        }
         const bool attached
             = std::any_of(options.setup.knowledge.cbegin(), options.setup.knowledge.cend(),
                           [&name](const AttachedKnowledgeBase &base) { return base.name == name; });
-        QString keyError;
-        const std::optional<EmbeddingsEndpoint> embedding
-            = KnowledgeCommand::embeddingsEndpoint(*base, &keyError);
-        if (!keyError.isEmpty()) {
-            printError(keyError);
+        if (attached)
+            continue;
+        const std::optional<AttachedKnowledgeBase> base = KnowledgeCommand::attach(name, &error);
+        if (!base) {
+            printError(error);
             return BadUsage;
         }
-        if (!attached)
-            options.setup.knowledge.append(
-                {name, library.databasePath(name), embedding.value_or(EmbeddingsEndpoint{})});
+        options.setup.knowledge.append(*base);
     }
+    const QString retrieval = parser.value(retrieve);
+    if (retrieval != u"tool" && retrieval != u"auto") {
+        printError(RunCommand::tr("--retrieve takes tool or auto"));
+        return BadUsage;
+    }
+    if (retrieval == u"auto" && options.setup.knowledge.isEmpty()) {
+        printError(RunCommand::tr("--retrieve auto needs a knowledge base to search (--knowledge)"));
+        return BadUsage;
+    }
+    options.setup.retrieveBeforeTurn = retrieval == u"auto";
     options.eventsPath = parser.value(events);
     options.traceOutPath = parser.value(traceOut);
     options.sessionPath = parser.value(session);

@@ -45,6 +45,9 @@ _loopscope()
             local bases=$(cd "$data" 2>/dev/null && ls -- *.json 2>/dev/null | sed 's/\.json$//')
             COMPREPLY=($(compgen -W "$bases" -- "$cur"))
             return ;;
+        --retrieve)
+            COMPREPLY=($(compgen -W "tool auto" -- "$cur"))
+            return ;;
         --format)
             COMPREPLY=($(compgen -W "md html otlp" -- "$cur"))
             return ;;
@@ -74,7 +77,7 @@ _loopscope()
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$provider_options --system --agents --agent --on-handoff --handoff-history
                     --max-handoffs --max-iterations --post-loop --context-window --compact --compact-at --compact-model
-                    --no-stream --tools --workspace --approve --approve-tools --fetch-private --knowledge --events
+                    --no-stream --tools --workspace --approve --approve-tools --fetch-private --knowledge --retrieve --events
                     --trace-out --session --mcp-config --mcp-url --mcp-server --no-mcp --max-response-mb
                     --request-timeout-s --max-tool-calls --attach --send-images-anyway -h --help" -- "$cur"))
             fi ;;

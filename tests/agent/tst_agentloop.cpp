@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMutex>
+#include <QPromise>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
@@ -270,6 +271,26 @@ private:
         addInventoryTools(billing);
         f.agent.setTeam(&team);
     }
+
+    // Answers the turn's context when the test says so.
+    class HeldContextSource final : public TurnContextSource
+    {
+    public:
+        QFuture<TurnContext> contextFor(const QString &question) const override
+        {
+            questions.append(question);
+            promise = std::make_shared<QPromise<TurnContext>>();
+            promise->start();
+            return promise->future();
+        }
+        void answer(const TurnContext &context) const
+        {
+            promise->addResult(context);
+            promise->finish();
+        }
+        mutable QStringList questions;
+        mutable std::shared_ptr<QPromise<TurnContext>> promise;
+    };
 
 private slots:
     void initTestCase()
@@ -1343,6 +1364,56 @@ private slots:
         // The cancelled tool finishing later changes nothing.
         QTest::qWait(50);
         QCOMPARE(f.agent.history().size(), 4);
+    }
+
+    void theContextFoundBeforeTheTurnIsInEveryRequestAndARetrievalUnderTheTurn()
+    {
+        Fixture f;
+        addAdder(f.workbench);
+        auto source = std::make_shared<HeldContextSource>();
+        f.agent.setContextSource(source);
+        f.client.enqueue(ScriptedModelClient::calls({call(u"1"_s, u"add"_s, uR"({"a":1,"b":1})"_s)}));
+        f.client.enqueue(ScriptedModelClient::text(u"2"_s));
+
+        QVERIFY(f.agent.send(u"What is 1+1?"_s));
+        QTRY_COMPARE(source->questions, QStringList{u"What is 1+1?"_s});
+        // Nothing is asked while the context is searched.
+        QVERIFY(f.client.requests().isEmpty());
+        RetrievalData retrieval;
+        retrieval.query = u"What is 1+1?"_s;
+        retrieval.hits.append({u"docs"_s, u"/docs/sums.md"_s, 1, 2, 1.5, {}, {}, u"1+1 is 2"_s});
+        source->answer({u"Passages: [1] /docs/sums.md"_s, retrieval});
+        QTRY_COMPARE(f.finished.size(), 1);
+
+        QCOMPARE(f.client.requests().size(), 2);
+        for (const ModelRequest &request : f.client.requests()) {
+            QCOMPARE(request.messages.constFirst().role, Message::Role::System);
+            QCOMPARE(request.messages.constFirst().text, u"Passages: [1] /docs/sums.md"_s);
+        }
+        const QList<int> under = f.trace.childrenOf(f.firstTurn());
+        QCOMPARE(f.trace.node(under.constFirst()).kind, TraceKind::Retrieval);
+        QCOMPARE(f.trace.node(under.constFirst()).data<RetrievalData>(), retrieval);
+        QCOMPARE(f.trace.node(under.at(1)).kind, TraceKind::Iteration);
+    }
+
+    void cancellingWhileTheContextIsSearchedEndsTheTurnAndItsLateAnswerIsIgnored()
+    {
+        Fixture f;
+        auto source = std::make_shared<HeldContextSource>();
+        f.agent.setContextSource(source);
+        f.client.enqueue(ScriptedModelClient::text(u"too late"_s));
+
+        QVERIFY(f.agent.send(u"hello"_s));
+        QTRY_COMPARE(source->questions.size(), 1);
+        f.agent.cancel();
+        source->answer({u"Passages"_s, RetrievalData{}});
+        QTest::qWait(20);
+
+        QCOMPARE(f.finished.size(), 1);
+        QCOMPARE(f.finished.constFirst().first().value<TurnResult>().outcome, TurnOutcome::Cancelled);
+        QVERIFY(f.client.requests().isEmpty());
+        QVERIFY(nodesOfKind(f.trace, TraceKind::Retrieval).isEmpty());
+        QVERIFY(historyIsWellFormed(f.agent.history()));
     }
 
     void cancellingWhileAnInterceptorHoldsTheCallEndsTheTurn()

@@ -2,9 +2,11 @@
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/headlessprocess.h"
+#include "tests/support/testfiles.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -100,6 +102,22 @@ Report readReport(const QString &path)
     }
     report.wellFormed = !xml.hasError();
     return report;
+}
+
+// Eval streams: one chunk with the answer, then the end.
+FakeHttpServer::Handler answering(const QString &answer)
+{
+    return [answer](const HttpRequestRecord &, HttpExchange &exchange) {
+        const QJsonObject chunk{
+            {u"model"_s, u"gpt-4o-mini"_s},
+            {u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
+                                                  {u"delta"_s, QJsonObject{{u"content"_s, answer}}},
+                                                  {u"finish_reason"_s, u"stop"_s}}}}};
+        exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+        exchange.send(FakeHttpServer::sseEvent(QJsonDocument(chunk).toJson(QJsonDocument::Compact))
+                      + "data: [DONE]\n\n");
+        exchange.end();
+    };
 }
 
 QString lastUserMessage(const HttpRequestRecord &request)
@@ -272,19 +290,7 @@ private slots:
         QVERIFY(note.open(QIODevice::WriteOnly));
         note.write("order,total\n1001,42.50\n");
         note.close();
-        // Eval streams: one chunk with the answer, then the end.
-        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
-            const QJsonObject chunk{
-                {u"model"_s, u"gpt-4o-mini"_s},
-                {u"choices"_s,
-                 QJsonArray{QJsonObject{{u"index"_s, 0},
-                                        {u"delta"_s, QJsonObject{{u"content"_s, u"The total is 42.50."_s}}},
-                                        {u"finish_reason"_s, u"stop"_s}}}}};
-            exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
-            exchange.send(FakeHttpServer::sseEvent(QJsonDocument(chunk).toJson(QJsonDocument::Compact))
-                          + "data: [DONE]\n\n");
-            exchange.end();
-        });
+        m_server.setHandler(answering(u"The total is 42.50."_s));
         const QString suite = writeSuite(
             u"attached.jsonl"_s, caseLine({{u"name"_s, u"reads the csv"_s},
                                            {u"prompt"_s, u"What is the total?"_s},
@@ -300,6 +306,57 @@ private slots:
         QVERIFY2(attached.contains(u"orders.csv"_s) && attached.contains(u"1001,42.50"_s),
                  qPrintable(attached));
         QCOMPARE(parts.at(1).toObject().value(u"text"_s).toString(), u"What is the total?"_s);
+    }
+
+    void aCaseSearchesItsKnowledgeBaseAndExpectsTheSourceItFound()
+    {
+        const QString dataHome = m_dir.filePath(u"knowledge-data"_s);
+        const QString docs = m_dir.filePath(u"knowledge-docs"_s);
+        const QString handbook = docs + u"/handbook.md"_s;
+        QVERIFY(Testing::writeFile(
+            handbook, "# Refunds\n\nRefunds above 500 euros\nare approved by the finance lead.\n"));
+        HeadlessProcess process = loopscope();
+        process.setEnvironmentVariable(u"XDG_DATA_HOME"_s, dataHome);
+        const Run added = textOf(process.run({u"knowledge"_s, u"add"_s, u"docs"_s, docs}));
+        QVERIFY2(added.exitCode == 0, qPrintable(added.err));
+        m_server.setHandler(answering(u"The finance lead."_s));
+        const QJsonObject question{{u"prompt"_s, u"Who approves refunds?"_s},
+                                   {u"knowledge"_s, u"docs"_s},
+                                   {u"retrieve"_s, u"auto"_s}};
+        QJsonObject found = question;
+        found.insert(u"name"_s, u"finds the handbook"_s);
+        found.insert(u"expect"_s, QJsonObject{{u"retrieved"_s, u"handbook.md"_s}});
+        QJsonObject missing = question;
+        missing.insert(u"name"_s, u"expects the travel policy"_s);
+        missing.insert(u"expect"_s, QJsonObject{{u"retrieved"_s, u"travel.md"_s}});
+        const QString suite = writeSuite(u"knowledge.jsonl"_s, caseLine(found) + caseLine(missing));
+
+        const Run result = textOf(process.run(QStringList{u"eval"_s} << providerArguments() << suite));
+
+        QCOMPARE(result.exitCode, 1);
+        const QStringList lines = result.out.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.at(0), u"PASS finds the handbook"_s);
+        QCOMPARE(lines.at(1), u"FAIL expects the travel policy: no passage from \"travel.md\" was retrieved "
+                              "(found: %1)"_s.arg(QFileInfo(handbook).absoluteFilePath()));
+    }
+
+    void anUnknownKnowledgeBaseIsNamedAndNothingRuns()
+    {
+        HeadlessProcess process = loopscope();
+        process.setEnvironmentVariable(u"XDG_DATA_HOME"_s, m_dir.filePath(u"no-knowledge"_s));
+        const QString suite = writeSuite(
+            u"unknownbase.jsonl"_s,
+            caseLine({{u"name"_s, u"x"_s}, {u"prompt"_s, u"p"_s}, {u"knowledge"_s, u"nowhere"_s}}));
+        const int requestsBefore = int(m_server.requests().size());
+
+        const Run result = textOf(process.run(QStringList{u"eval"_s} << providerArguments() << suite));
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(
+            result.err.contains(
+                u"line 1: there is no knowledge base named \"nowhere\" (see loopscope knowledge list)"_s),
+            qPrintable(result.err));
+        QCOMPARE(m_server.requests().size(), requestsBefore);
     }
 
     void aMalformedLineIsNamedAndNothingRuns_data()

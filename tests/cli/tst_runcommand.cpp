@@ -1447,6 +1447,89 @@ private slots:
         QVERIFY(!traceJson.contains(apiKey.toUtf8()));
     }
 
+    void retrieveAutoPutsThePassagesIntoTheFirstRequestAndTheTraceShowsTheRetrieval()
+    {
+        const QString dataHome = m_dir.filePath(u"auto-data"_s);
+        const QString docs = m_dir.filePath(u"auto-docs"_s);
+        QVERIFY(
+            Testing::writeFile(docs + u"/handbook.md"_s,
+                               "# Refunds\n\nRefunds above 500 euros\nare approved by the finance lead.\n"));
+        QVERIFY(Testing::writeFile(docs + u"/canteen.md"_s, "# Canteen\n\nLunch is served at noon.\n"));
+        const Run added
+            = loopscopeWithData(dataHome).run({u"knowledge"_s, u"add"_s, u"docs"_s, docs}, TimeoutMs);
+        QCOMPARE(added.exitCode, 0);
+        // The model answers at once: what it knows, it read in the request.
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"The finance lead."_s));
+        });
+        const qsizetype requestsBefore = m_server.requests().size();
+        const QString tracePath = m_dir.filePath(u"auto-trace.json"_s);
+        const QString sessionPath = m_dir.filePath(u"auto.loopscope.json"_s);
+
+        const Run result = loopscopeWithData(dataHome).run(
+            baseArguments() << u"--knowledge"_s << u"docs"_s << u"--retrieve"_s << u"auto"_s
+                            << u"--trace-out"_s << tracePath << u"--session"_s << sessionPath
+                            << u"Who approves refunds?"_s,
+            TimeoutMs);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(result.out, "The finance lead.\n"_ba);
+        QCOMPARE(m_server.requests().size(), requestsBefore + 1);
+        const QJsonObject request = m_server.requests().at(requestsBefore).json();
+        const QJsonObject system = request.value(u"messages"_s).toArray().first().toObject();
+        QCOMPARE(system.value(u"role"_s).toString(), u"system"_s);
+        const QString seen = system.value(u"content"_s).toString();
+        QVERIFY2(seen.contains(u"Passages from your knowledge bases"_s), qPrintable(seen));
+        QVERIFY2(seen.contains(docs + u"/handbook.md"_s), qPrintable(seen));
+        QVERIFY2(seen.contains(u"approved by the finance lead"_s), qPrintable(seen));
+        QVERIFY2(!seen.contains(u"Lunch"_s), qPrintable(seen));
+        // The tool stays offered, to search further.
+        const QJsonArray offered = request.value(u"tools"_s).toArray();
+        QCOMPARE(offered.size(), 1);
+        QCOMPARE(offered.first().toObject().value(u"function"_s).toObject().value(u"name"_s).toString(),
+                 u"knowledge_search"_s);
+
+        QFile trace(tracePath);
+        QVERIFY(trace.open(QIODevice::ReadOnly));
+        const QJsonObject turn = QJsonDocument::fromJson(trace.readAll()).array().first().toObject();
+        QCOMPARE(turn.value(u"kind"_s).toString(), u"turn"_s);
+        const QJsonObject retrieval = turn.value(u"children"_s).toArray().first().toObject();
+        QCOMPARE(retrieval.value(u"kind"_s).toString(), u"retrieval"_s);
+        const QJsonObject data = retrieval.value(u"data"_s).toObject();
+        QCOMPARE(data.value(u"query"_s).toString(), u"Who approves refunds?"_s);
+        const QJsonArray hits = data.value(u"hits"_s).toArray();
+        QCOMPARE(hits.size(), 1);
+        QVERIFY(hits.first().toObject().value(u"path"_s).toString().endsWith(u"handbook.md"_s));
+
+        // A replay sends the passages the turn found, without searching again.
+        const Run replayed = loopscopeWithData(dataHome).run({u"replay"_s, sessionPath}, TimeoutMs);
+        QVERIFY2(replayed.exitCode == 0, QByteArray(replayed.out + replayed.err).constData());
+        QCOMPARE(m_server.requests().size(), requestsBefore + 1);
+    }
+
+    void retrieveTakesToolOrAutoAndAutoNeedsAKnowledgeBase_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QByteArray>("error");
+        QTest::newRow("unknown mode")
+            << QStringList{u"--retrieve"_s, u"always"_s} << "--retrieve takes tool or auto"_ba;
+        QTest::newRow("auto without a base")
+            << QStringList{u"--retrieve"_s, u"auto"_s} << "--retrieve auto needs a knowledge base"_ba;
+    }
+
+    void retrieveTakesToolOrAutoAndAutoNeedsAKnowledgeBase()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QByteArray, error);
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result = loopscope().run(baseArguments() << arguments << u"Hello"_s, TimeoutMs);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(error), result.err.constData());
+        QCOMPARE(m_server.requests().size(), requestsBefore);
+    }
+
     void anUnknownKnowledgeBaseExitsTwoBeforeAnyRequest()
     {
         const qsizetype requestsBefore = m_server.requests().size();

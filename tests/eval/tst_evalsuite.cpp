@@ -83,6 +83,27 @@ private slots:
         QCOMPARE(evalCase.expect, expect);
     }
 
+    void aCaseAttachesKnowledgeBasesAndExpectsASourceToBeRetrieved()
+    {
+        QString error;
+
+        const std::optional<QList<EvalCase>> cases = EvalSuite::parse(
+            "{\"name\": \"refunds\", \"prompt\": \"Who approves refunds?\", \"knowledge\": [\"handbook\", "
+            "\"wiki\"], \"retrieve\": \"auto\", \"expect\": {\"retrieved\": \"handbook/refunds.md\"}}\n"
+            "{\"name\": \"by the tool\", \"prompt\": \"p\", \"knowledge\": \"wiki\", \"expect\": "
+            "{\"retrieved\": "
+            "[\"a.md\", \"b.md\"]}}\n",
+            QDir(m_dir.path()), &error);
+
+        QVERIFY2(cases, qPrintable(error));
+        QCOMPARE(cases->at(0).knowledge, (QStringList{u"handbook"_s, u"wiki"_s}));
+        QVERIFY(cases->at(0).retrieveBeforeTurn);
+        QCOMPARE(cases->at(0).expect.retrieved, QStringList{u"handbook/refunds.md"_s});
+        QCOMPARE(cases->at(1).knowledge, QStringList{u"wiki"_s});
+        QVERIFY(!cases->at(1).retrieveBeforeTurn);
+        QCOMPARE(cases->at(1).expect.retrieved, (QStringList{u"a.md"_s, u"b.md"_s}));
+    }
+
     void aByteOrderMarkAndWindowsLineEndsAreNotPartOfTheCases()
     {
         QString error;
@@ -146,7 +167,7 @@ private slots:
             << good + "{\"name\": \"x\", \"prompt\": \"p\", \"expct\": {}}"
             << u"line 2: unknown field \"expct\" (known: name, prompt, system, provider, base_url, model, "
                "api_key_env, session, turn, live_tools, tools, workspace, approve, expect, max_iterations, "
-               "timeout_seconds, attachments, context_window, compact)"_s;
+               "timeout_seconds, attachments, context_window, compact, knowledge, retrieve)"_s;
         QTest::newRow("no name") << QByteArray("{\"prompt\": \"p\"}") << u"line 1: a case needs a \"name\""_s;
         QTest::newRow("no prompt") << QByteArray("{\"name\": \"x\"}")
                                    << u"line 1: a case needs a \"prompt\", or a \"session\" to replay"_s;
@@ -174,7 +195,9 @@ private slots:
         QTest::newRow("unknown expectation")
             << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"expect\": {\"answer_is\": \"4\"}}")
             << u"line 1: unknown field \"answer_is\" in \"expect\" (known: answer_contains, answer_matches, "
-               "tool_called, tool_not_called, max_iterations, no_error_results, max_cost_usd, outcome, reproduced)"_s;
+               "tool_called, tool_not_called, max_iterations, no_error_results, max_cost_usd, outcome, "
+               "reproduced, "
+               "retrieved)"_s;
         QTest::newRow("bad regular expression")
             << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"expect\": {\"answer_matches\": \"(4\"}}")
             << u"line 1: \"answer_matches\" is not a valid regular expression: missing closing parenthesis "
@@ -220,6 +243,20 @@ private slots:
                           "[\"a.txt\"]}")
             << u"line 1: a case that replays a session takes its prompt, provider, tools and limits from the "
                "recording: leave out \"attachments\""_s;
+        QTest::newRow("an unknown retrieval") << QByteArray(
+            "{\"name\": \"x\", \"prompt\": \"p\", \"knowledge\": \"docs\", \"retrieve\": \"always\"}")
+                                              << u"line 1: \"retrieve\" takes \"tool\" or \"auto\""_s;
+        QTest::newRow("automatic retrieval without a base")
+            << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"retrieve\": \"auto\"}")
+            << u"line 1: \"retrieve\": \"auto\" needs a knowledge base to search (\"knowledge\")"_s;
+        QTest::newRow("knowledge on a replay")
+            << QByteArray(
+                   "{\"name\": \"x\", \"session\": \"recorded.loopscope.json\", \"knowledge\": \"docs\"}")
+            << u"line 1: a case that replays a session takes its prompt, provider, tools and limits from the "
+               "recording: leave out \"knowledge\""_s;
+        QTest::newRow("retrieved that is not a string")
+            << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"expect\": {\"retrieved\": 3}}")
+            << u"line 1: \"retrieved\" must be a non-empty string or a list of them"_s;
         QTest::newRow("no cases") << "\n\n"_ba << u"the suite has no cases: write one JSON object per line"_s;
     }
 

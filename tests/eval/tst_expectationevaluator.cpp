@@ -49,6 +49,13 @@ EvalObservation costing(double usd)
     return observed;
 }
 
+EvalObservation retrieving(const QStringList &paths)
+{
+    EvalObservation observed = answeredTurn();
+    observed.retrievedPaths = paths;
+    return observed;
+}
+
 EvalObservation replayed(const QString &difference)
 {
     EvalObservation observed = answeredTurn();
@@ -185,6 +192,18 @@ private slots:
         QTest::newRow("max_cost_usd, dearer")
             << R"({"max_cost_usd": 0.01})"_ba << costing(0.02)
             << QStringList{u"the turn cost $0.0200, expected at most $0.0100"_s} << QStringList();
+        const EvalObservation searched = retrieving({u"/docs/handbook/refunds.md"_s, u"/docs/canteen.md"_s});
+        QTest::newRow("retrieved, a source found")
+            << R"({"retrieved": "handbook/refunds"})"_ba << searched << QStringList() << QStringList();
+        QTest::newRow("retrieved, a source missing")
+            << R"({"retrieved": ["canteen.md", "travel.md"]})"_ba << searched
+            << QStringList{u"no passage from \"travel.md\" was retrieved (found: /docs/handbook/refunds.md, "
+                           "/docs/canteen.md)"_s}
+            << QStringList();
+        QTest::newRow("retrieved, nothing was searched")
+            << R"({"retrieved": "refunds.md"})"_ba << turn
+            << QStringList{u"no passage from \"refunds.md\" was retrieved: the turn found no passage"_s}
+            << QStringList();
         QTest::newRow("a replay that reproduced")
             << "{}"_ba << replayed({}) << QStringList() << QStringList();
         QTest::newRow("a replay that diverged")
