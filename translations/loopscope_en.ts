@@ -264,14 +264,6 @@
 <context>
     <name>ContextOptions</name>
     <message>
-        <source>The model&apos;s context window in tokens; wins over the provider profile&apos;s and the price table&apos;s. Ollama is sent it as num_ctx.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>When a request would fill the context window: auto (trim old tool results, then drop the oldest turns), trim-tool-results, drop-oldest or off. A request that still does not fit is refused before it is sent. Default: auto.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The share of the context window, in percent, over which a request is compacted (default %1).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -285,6 +277,22 @@
     </message>
     <message>
         <source>--compact-at takes a percentage from 1 to 100</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model&apos;s context window in tokens; wins over the provider profile&apos;s, the provider&apos;s own (Ollama&apos;s /api/show, Gemini&apos;s model information) and the price table&apos;s. Ollama is sent it as num_ctx, uncapped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When a request would fill the context window: auto (trim old tool results, summarise older turns if that is not enough, drop the oldest turns last), trim-tool-results, summarise (turns before the last two, by a model call), drop-oldest or off. A request that still does not fit is refused before it is sent. Default: auto.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model that writes a compaction&apos;s summary (default: the turn&apos;s own model).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--compact-model takes a model name</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -612,6 +620,14 @@ Exit codes:
         <source>&quot;compact&quot; takes &quot;auto&quot;, &quot;trim-tool-results&quot;, &quot;drop-oldest&quot; or &quot;off&quot;</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&quot;retrieve&quot; takes &quot;tool&quot; or &quot;auto&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;retrieve&quot;: &quot;auto&quot; needs a knowledge base to search (&quot;knowledge&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>EvalSummary</name>
@@ -730,6 +746,14 @@ Exit codes:
         <source>the turn cost $%1, expected at most $%2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>no passage from &quot;%1&quot; was retrieved: the turn found no passage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no passage from &quot;%1&quot; was retrieved (found: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ExportCommand</name>
@@ -833,19 +857,6 @@ Exit codes:
 <context>
     <name>KnowledgeCommand</name>
     <message>
-        <source>add NAME PATH...: define a knowledge base over folders and files, and index it.
-index NAME: bring its index up to date (unchanged files are skipped; progress on stderr).
-list: the bases with their files, passages, size and last indexing.
-remove NAME: forget a base and delete its index (the documents stay).
-search NAME QUESTION: the passages sharing the most of the question&apos;s words, by BM25.
-
-Exit codes:
-  0    done
-  1    indexing reported errors (a missing folder, a failed write), or the index failed
-  2    bad usage: unknown option or command, an unknown or invalid base name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>search: how many passages to print (default 5).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -919,6 +930,77 @@ Exit codes:
     </message>
     <message>
         <source>%1: files %2, passages %3, %4, last indexed %5%6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add NAME PATH...: define a knowledge base over folders and files, and index it.
+index NAME: bring its index up to date (unchanged files are skipped; progress on stderr).
+list: the bases with their files, passages, size and last indexing.
+remove NAME: forget a base and delete its index (the documents stay).
+search NAME QUESTION: the passages sharing the most of the question&apos;s words, by BM25; with an embedding model also the passages closest in meaning, the two rankings fused.
+
+add --embedding-model MODEL embeds the passages with the provider that --provider, --base-url and --api-key-env name (as for loopscope run; the key is read from the environment at each index and search, never recorded). Without it the base is searched by its words only.
+
+Exit codes:
+  0    done
+  1    indexing reported errors (a missing folder, a failed write), or the index failed
+  2    bad usage: unknown option or command, an unknown or invalid base name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add: the model that embeds the passages (e.g. text-embedding-3-small, nomic-embed-text), recorded with the base; search is then hybrid.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--embedding-model, --provider, --base-url and --api-key-env belong to add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>with --embedding-model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Anthropic offers no embeddings: use --provider openai (also LM Studio, llama.cpp, vLLM, Ollama&apos;s /v1), ollama or gemini</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--provider, --base-url and --api-key-env describe where embeddings come from: name the model with --embedding-model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the knowledge base &apos;%1&apos; is embedded with &quot;%2&quot;, whose key is read from the environment variable %3, which is not set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no knowledge base named &quot;%1&quot; (see loopscope knowledge list)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; the passages stay searchable by their words.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>embedding: %1 of %2 passages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: passages embedded %2 (%3 requests to &quot;%4&quot;).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>embeddings: %1 (%2), passages embedded %3 of %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>note: %1; searching by the question&apos;s words only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>page %1:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>score %1 (BM25 %2, cosine %3)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1063,6 +1145,35 @@ Exit codes:
         <extracomment>A trace node: the request&apos;s estimated tokens before and after a compaction</extracomment>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Agent %1: %2</source>
+        <extracomment>A sub-agent&apos;s part in the trace, under the tool call that asked it: its name and its task</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Compaction: summarising %n turn(s)</source>
+        <extracomment>A trace node while a compaction&apos;s summary is written; %n: the turns it summarises</extracomment>
+        <translation>
+            <numerusform>Compaction: summarising %n turn</numerusform>
+            <numerusform>Compaction: summarising %n turns</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>summary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>summary %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model wrote an empty summary.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The summary could not be written: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::AsyncTool</name>
@@ -1144,6 +1255,17 @@ Exit codes:
     </message>
 </context>
 <context>
+    <name>Loopscope::AttachmentText</name>
+    <message>
+        <source>%1 image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::Autosaver</name>
     <message>
         <source>Could not create the session folder &quot;%1&quot;.</source>
@@ -1201,7 +1323,7 @@ Exit codes:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The model %1 is known to read text only, and the message has an image: choose a model that reads images, leave the image out, or send it anyway (loopscope run --send-images-anyway).</source>
+        <source>The model %1 is known to read text only, and the message has an image: choose a model that reads images, leave the image out, or send it anyway.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1269,15 +1391,58 @@ Exit codes:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Compaction is off, so nothing was left out: turn it on (--compact auto, or the loop settings) to trim old tool results and drop the oldest turns.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Even after compaction it does not fit: what is left is the question being answered and the results the model has not read yet.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Start a new session or fork from an earlier message, or, if the model takes more, set its window (--context-window N, or the provider profile&apos;s Context window).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Earlier in this conversation (%n turn(s), summarised to fit the context window):
+%1</source>
+        <extracomment>The system message&apos;s note that carries a compaction&apos;s summary. %n: the turns it covers.</extracomment>
+        <translation>
+            <numerusform>Earlier in this conversation (%n turn, summarised to fit the context window):
+%1</numerusform>
+            <numerusform>Earlier in this conversation (%n turns, summarised to fit the context window):
+%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>What the conversation said before these messages, summarised:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The messages to summarise:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result of %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant called %1 with %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[attached: %1]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[The later messages did not fit in this request and are left out.]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compaction is off, so nothing was left out: turn it on (--compact auto, or the loop settings) to trim old tool results, summarise older turns and drop the oldest ones.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1700,6 +1865,14 @@ Exit codes:
         <source>Compacted</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Attached: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attached:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::FetchUrlTool</name>
@@ -2001,6 +2174,30 @@ Status: %2 %3
     </message>
 </context>
 <context>
+    <name>Loopscope::KnowledgeContextSource</name>
+    <message>
+        <source>Passages from your knowledge bases, found for the user&apos;s question (cite the files you draw on; knowledge_search finds more):
+
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::KnowledgeEmbedder</name>
+    <message>
+        <source>The knowledge base&apos;s index &apos;%1&apos; is being written by another process.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The passages were embedded with the model &quot;%1&quot;, and this base now uses &quot;%2&quot;: every passage is embedded again (vectors of two models cannot be compared).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 The base is still searched by its words; %2 passages have no vector yet, and the next indexing embeds them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::KnowledgeIndex</name>
     <message>
         <source>Qt&apos;s SQLite driver (QSQLITE) is not installed; on Debian it is the package libqt6sql6-sqlite.</source>
@@ -2050,6 +2247,22 @@ Status: %2 %3
         <source>writing</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The index &apos;%1&apos; was upgraded from schema version 1 to %2 (room for the passages&apos; vectors and PDF pages); what it held is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>upgrading</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the question&apos;s vector has %1 dimensions, the index&apos;s vectors %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A vector of %1 dimensions cannot join the index &apos;%2&apos;, whose vectors have %3 dimensions: nothing of this batch was stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::KnowledgeIndexer</name>
@@ -2062,10 +2275,6 @@ Status: %2 %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>PDF files are not indexed yet</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>larger than %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2075,6 +2284,18 @@ Status: %2 %3
     </message>
     <message>
         <source>binary (it contains NUL bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a PDF that can be read (corrupt?)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PDF is password-protected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PDF has no text layer (a scan?)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2132,8 +2353,20 @@ Status: %2 %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>[%1] %2 (lines %3-%4, knowledge base %5, score %6)
-%7</source>
+        <source>the question could not be embedded with &quot;%1&quot;, so it was searched by its words only: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>page %1, lines %2-%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lines %1-%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[%1] %2 (%3, knowledge base %4, score %5)
+%6</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2427,6 +2660,38 @@ Status: %2 %3
         <source>The MCP server “%1” wants authorisation (HTTP %2), and signing in did not succeed: %3. If it takes a token instead, add an Authorization header in its settings.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>“%1” is not a log level (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” answered with a task without a taskId.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” could not say how the task of “%2” is going: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The task of “%1” on the MCP server “%2” failed: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” cancelled the task of “%2”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The task of “%1” on the MCP server “%2” asked for input, which Loopscope cannot give to a task yet; it was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The task of “%1” on the MCP server “%2” has an unknown status “%3”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running as a task on the server</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::McpConfigImport</name>
@@ -2629,6 +2894,89 @@ Status: %2 %3
     </message>
 </context>
 <context>
+    <name>Loopscope::McpServerInstall</name>
+    <message>
+        <source>An MCP server needs a name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An MCP server’s name may hold at most %1 characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An MCP server’s name may not hold control characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” needs a command to start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The environment variable “%1” is not KEY=VALUE.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The environment variable %1 is given twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” needs an http:// or https:// URL, not “%2”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A header is not “Name: value”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The header “%1” is not “Name: value”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The header %1 holds control characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The header %1 is given twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The link is not an MCP install link (loopscope://mcp/install?config=…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP install link carries no server (its config= is missing).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP install link is too long (at most %1 KiB of JSON).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP install link’s config is not base64url.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP install link’s config is not valid JSON: %1 at offset %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP install link’s config is not a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP install link’s header “%1” is not a valid HTTP header.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its command holds line breaks: check what it runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::McpSettings</name>
     <message>
         <source>The stored MCP servers could not be read; none are configured.</source>
@@ -2688,6 +3036,22 @@ Status: %2 %3
     </message>
     <message>
         <source>the OAuth client secret</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stored MCP servers could not be read; fix or remove them in Settings → MCP Servers first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is already an MCP server called “%1”; remove it first or choose another name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no MCP server called “%1”: none is configured.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no MCP server called “%1”; the servers are %2.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3608,6 +3972,23 @@ host: %2%3</source>
         <extracomment>A divider in the chat. %1, %2: estimated tokens before and after; %3: what was left out</extracomment>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>%n message(s) summarised</source>
+        <translation>
+            <numerusform>%n message summarised</numerusform>
+            <numerusform>%n messages summarised</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the summary failed: %1</source>
+        <extracomment>In the chat&apos;s compaction divider: the summary&apos;s model call failed; %1: why</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Earlier messages summarised to fit the context window — %1 → %2 tokens (%3). The session keeps them all; the trace shows the summary and what it replaced.</source>
+        <extracomment>A divider in the chat. %1, %2: estimated tokens before and after; %3: what was replaced</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::AppearancePage</name>
@@ -3818,14 +4199,6 @@ host: %2%3</source>
         <source>Remove %1 from the message</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>%1 image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 × %2</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>Loopscope::Ui::AutosaveIndicator</name>
@@ -3931,6 +4304,18 @@ The turns since are not in the session library; it is tried again on the next ch
     </message>
     <message>
         <source>All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send Anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the message with its attachments all the same</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the message as it is, though the model may refuse it</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4879,10 +5264,6 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Trim old tool results, then leave out the oldest turns</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Trim old tool results only</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4908,6 +5289,42 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
     <message>
         <source>Compact &amp;at:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model that writes summaries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the model is asked when it summarises</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trim old tool results, then summarise, then leave out the oldest turns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summarise older turns only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The conversation&apos;s own model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A summary is a model call on the session&apos;s provider; a smaller, cheaper model of the same provider can write it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The system instruction of the summary&apos;s model call. The turns to summarise follow as one user message.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary m&amp;odel:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;ummary prompt:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5089,11 +5506,89 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
         <source>&lt;b&gt;Loopscope %1&lt;/b&gt;&lt;p&gt;Chat with an LLM agent and see, step by step, what its tool loop does.&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Added the MCP server “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::MarkdownView</name>
     <message>
         <source>Message text</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::McpInstallDialog</name>
+    <message>
+        <source>Add an MCP Server?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A link asks to add an MCP server that runs this command on your computer, with your rights, whenever Loopscope starts. Add it only if you trust where the link came from.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A link asks to add an MCP server reached over the network. Add it only if you trust where the link came from.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command it would run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where it is reached</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It would run:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Address:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every tool of this server asks before it runs; you can change that in Settings → MCP Servers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The link carries secrets (shown masked); they are kept in the keychain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Environment: %1=%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the folder: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Header: %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::McpInstaller</name>
+    <message>
+        <source>The MCP server “%1” was not added: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP Server Link</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5113,10 +5608,6 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
     <message>
         <source>The resource&apos;s text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose a prompt or a resource of a running MCP server. Its text goes into your message; the model does not see these as tools.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -5149,6 +5640,14 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
     <message>
         <source>Asking “%1” for the prompt…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a prompt or a resource of a running MCP server. A prompt&apos;s text goes into your message, a resource goes with it as an attachment; the model does not see these as tools.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Attach to Message</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5410,10 +5909,6 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>What the server writes to stderr appears here.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The server&apos;s details</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5539,6 +6034,74 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
     <message>
         <source>The secrets of “%1” stay in the keychain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the server writes to stderr, and the log messages it sends, appear here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log messages from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Debug</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Info</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Critical</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alert</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Emergency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and above</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the server chooses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Log messages:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The least severe messages the server should send</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This server sends no log messages (it does not declare logging).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Available once the server is running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[Loopscope] the server refused the log level %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -6784,10 +7347,6 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The last request&apos;s tokens, as the provider counted them, plus its answer, against the model&apos;s context window (from the price table or the provider profile).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Iteration %1 of %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -6797,6 +7356,10 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
     </message>
     <message>
         <source>No iteration yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last request&apos;s tokens, as the provider counted them, plus its answer, against the model&apos;s context window (from the provider profile, the provider itself, or the price table).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -6935,6 +7498,15 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
     </message>
     <message>
         <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 › %2</source>
+        <extracomment>The title of a tool call a sub-agent made: the agent&apos;s name, then the tool&apos;s</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool call %1 of the agent %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -7328,6 +7900,11 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
         <extracomment>A retrieval in the details pane: the embedding model and the time spent embedding the query</extracomment>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>context window %1 tokens (num_ctx sent to Ollama)</source>
+        <extracomment>The details pane: the context window sent to Ollama with a model call</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::TraceFilterBar</name>
@@ -7638,27 +8215,7 @@ started at +%4 %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>list: connect to each MCP server, print its state and tools, and end it again.
-call TOOL [ARGUMENTS]: connect to the servers, call the one tool of that name (its MCP
-name, the name the model sees, or server/tool) with a JSON object of arguments (default
-{}), print the result on stdout and progress on stderr, and end the servers again. A form
-the server asks for (elicitation) is accepted with the fields&apos; default values under
---approve all, else declined. Ctrl+C cancels the call.
-
-Exit codes:
-  0    list: every server is ready; call: the tool answered
-  1    list: one or more failed; call: the tool reported an error (its text on stdout),
-       or the call or a server failed (on stderr)
-  2    bad usage: unknown option, invalid JSON, an unknown or ambiguous tool
-  130  cancelled by SIGINT (Ctrl+C) or SIGTERM</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>call: forms the server asks for are accepted with their default values (all) or declined (none). Default: none.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What to do: list or call.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -7675,10 +8232,6 @@ Exit codes:
     </message>
     <message>
         <source>call takes a tool and, optionally, its arguments as JSON (see --help)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the commands are list and call (see --help)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -7707,6 +8260,113 @@ Exit codes:
     </message>
     <message>
         <source>the MCP server &quot;%1&quot; asked &quot;%2&quot;: declined</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added the MCP server &quot;%1&quot;, which runs: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added the MCP server &quot;%1&quot; at %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kept in the key file, not in the settings: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kept in the keychain, not in the settings: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add takes a name, then -- COMMAND ARGS… or --url URL (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add takes one name; put the server&apos;s command after -- (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add needs -- COMMAND ARGS… or --url URL (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add takes either -- COMMAND ARGS… or --url URL, not both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--header is for a server reached over HTTP (--url)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--env is for a server started as a command (-- COMMAND ARGS…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing was added; without a keychain, add it with --key-file to keep its secrets in a file only you can read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>remove takes the name of one server (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Removed the MCP server &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add NAME -- COMMAND [ARGS…]: save a server that runs as a command (over stdio).
+add NAME --url URL [--header &apos;Name: value&apos;]…: save a server reached over Streamable HTTP.
+  Both save it as Settings → MCP Servers does: on, asking before each tool call, secret
+  header values and variables (Authorization, …_TOKEN, …) in the keychain, never in the
+  settings file.
+remove NAME: forget a saved server and its secrets.
+list: connect to each MCP server, print its state and tools, and end it again.
+call TOOL [ARGUMENTS]: connect to the servers, call the one tool of that name (its MCP
+name, the name the model sees, or server/tool) with a JSON object of arguments (default
+{}), print the result on stdout and progress on stderr, and end the servers again. A form
+the server asks for (elicitation) is accepted with the fields&apos; default values under
+--approve all, else declined. Ctrl+C cancels the call.
+
+Exit codes:
+  0    add, remove: done; list: every server is ready; call: the tool answered
+  1    add, remove: the keychain refused a secret; list: one or more failed; call: the
+       tool reported an error (its text on stdout), or the call or a server failed
+  2    bad usage: unknown option, invalid JSON, an unknown or ambiguous tool, a name
+       already taken or not found
+  130  cancelled by SIGINT (Ctrl+C) or SIGTERM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add: the server&apos;s Streamable HTTP endpoint.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add: an HTTP header sent with every request; repeatable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add: an environment variable for the command; repeatable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add: keep the server&apos;s secrets in the key file only you can read instead of the keychain (for a desktop without one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What to do: add, remove, list or call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1 is for add (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--%1 is for list and call; %2 changes the saved servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the commands are add, remove, list and call (see --help)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -8265,7 +8925,19 @@ Exit codes:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>there is no knowledge base named &quot;%1&quot; (see loopscope knowledge list)</source>
+        <source>How the --knowledge bases are used: tool (the model searches them with knowledge_search when it wants to) or auto (the question is also searched before the first iteration and the best passages go into the request as context; knowledge_search stays offered).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--retrieve takes tool or auto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--retrieve auto needs a knowledge base to search (--knowledge)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To send the image all the same, add --send-images-anyway.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -8564,6 +9236,39 @@ Exit codes:
     </message>
 </context>
 <context>
+    <name>SubAgentTool</name>
+    <message numerus="yes">
+        <source>%1 reached its limit of %n iteration(s) without an answer: %2</source>
+        <translation>
+            <numerusform>%1 reached its limit of %n iteration without an answer: %2</numerusform>
+            <numerusform>%1 reached its limit of %n iterations without an answer: %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 did not answer: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Say in &quot;task&quot; what %1 should do.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 was not asked: sub-agents may be nested at most %n deep, and this call would go deeper. Do the task yourself or answer with what you have.</source>
+        <translation>
+            <numerusform>%1 was not asked: sub-agents may be nested at most %n deep, and this call would go deeper. Do the task yourself or answer with what you have.</numerusform>
+            <numerusform>%1 was not asked: sub-agents may be nested at most %n deep, and this call would go deeper. Do the task yourself or answer with what you have.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>There is no agent named %1 to ask.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be asked: there is no provider to run it with.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>TraceFilterBar</name>
     <message numerus="yes">
         <source>%n kind(s)</source>
@@ -8647,10 +9352,6 @@ Exit codes:
 <context>
     <name>main</name>
     <message>
-        <source>A saved session (*.loopscope.json) to open.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>open one session at a time</source>
         <translation type="unfinished"></translation>
     </message>
@@ -8664,6 +9365,10 @@ Exit codes:
     </message>
     <message>
         <source>Chat with an LLM agent and see, step by step, what its tool loop does.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A saved session (*.loopscope.json) to open, or a loopscope://mcp/install link to add an MCP server.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
