@@ -286,11 +286,11 @@ int EvalCommand::exec(const QStringList &arguments)
     });
 
     // The first Ctrl+C stops the running cases cleanly and skips the rest (the report is still
-    // written); a second one leaves at once.
+    // written). A second one hurries the end (the watcher skips the grace before SIGKILL for the
+    // cases' commands) but still ends them and writes the report: leaving at once would leave both
+    // behind.
     InterruptWatcher interrupts;
-    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &runner, [&](int count) {
-        if (count > 1)
-            std::_Exit(Cancelled);
+    QObject::connect(&interrupts, &InterruptWatcher::interrupted, &runner, [&] {
         cancelled = true;
         runner.cancel(tr("cancelled"));
     });

@@ -33,6 +33,15 @@ extern "C" void onSignal(int)
     const char byte = 1;
     [[maybe_unused]] const auto written = ::write(signalPipe[0], &byte, 1);
 }
+
+extern "C" void onSignalAfterWatching(int signal)
+{
+    ProcessGroups::hurry();
+    // Should the ending hang for another reason, the next one has its default action.
+    struct sigaction action = {};
+    action.sa_handler = SIG_DFL;
+    ::sigaction(signal, &action, nullptr);
+}
 } // namespace
 #elif defined(Q_OS_WIN)
 namespace {
@@ -89,8 +98,16 @@ InterruptWatcher::InterruptWatcher(QObject *parent)
 InterruptWatcher::~InterruptWatcher()
 {
 #ifdef Q_OS_UNIX
+    // The command's work is done, but a command it ran may still be ending on a pool thread, which
+    // waits out the grace before SIGKILL while the program exits. A Ctrl+C now hurries that: the
+    // default action would kill Loopscope in the middle and leave the command running. A second
+    // one has the default action.
+    struct sigaction action = {};
+    action.sa_handler = onSignalAfterWatching;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
     for (const int watched : watchedSignals)
-        ::signal(watched, SIG_DFL);
+        ::sigaction(watched, &action, nullptr);
 #elif defined(Q_OS_WIN)
     ::SetConsoleCtrlHandler(onConsoleControl, FALSE);
     currentWatcher = nullptr;

@@ -14,7 +14,9 @@ namespace Loopscope::Cli {
     cleanly instead of killing the process mid-write. A signal handler may
     only write to a pipe; the notifier reads it on this thread. From the
     second signal on, the handler also hurries the ending of every process
-    group (ProcessGroups::hurry()), also while the event loop no longer runs.
+    group (ProcessGroups::hurry()), also while the event loop no longer runs;
+    after the watcher is gone, while the program exits, the first signal
+    hurries and the next one has its default action.
     On Windows, Ctrl+C and Ctrl+Break come through a console control handler.
 */
 class InterruptWatcher final : public QObject

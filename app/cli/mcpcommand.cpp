@@ -157,16 +157,19 @@ int callTool(McpHub &hub, const McpHub::ToolRef &ref, const QJsonObject &argumen
     };
     const qint64 callId
         = client->callTool(ref.tool, arguments, client->config().effectiveRequestTimeoutMs(), progress, done);
-    // The first Ctrl+C cancels the call (the server is told); a second one leaves at once, ending the
-    // servers first (bounded) so that none is left behind.
+    // The first Ctrl+C cancels the call (the server is told); a second one stops waiting for the
+    // server's answer: the servers are ended (bounded) and the command returns as cancelled.
     InterruptWatcher interrupts;
-    QObject::connect(&interrupts, &InterruptWatcher::interrupted, client, [&hub, client, callId](int count) {
-        if (count > 1) {
-            hub.shutdown();
-            std::_Exit(Cancelled);
-        }
-        client->cancelCall(callId, McpCommand::tr("cancelled by the user"));
-    });
+    QObject::connect(&interrupts, &InterruptWatcher::interrupted, client,
+                     [&hub, &exitCode, client, callId](int count) {
+                         if (count > 1) {
+                             hub.shutdown();
+                             exitCode = Cancelled;
+                             QCoreApplication::exit(Cancelled);
+                             return;
+                         }
+                         client->cancelCall(callId, McpCommand::tr("cancelled by the user"));
+                     });
     if (!exitCode)
         QCoreApplication::exec();
     return exitCode.value_or(ModelFailed);

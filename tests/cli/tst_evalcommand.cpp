@@ -2,6 +2,7 @@
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/headlessprocess.h"
+#include "tests/support/processtable.h"
 #include "tests/support/testfiles.h"
 
 #include <QDir>
@@ -10,9 +11,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
+
+#include <csignal>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -118,6 +122,27 @@ FakeHttpServer::Handler answering(const QString &answer)
                       + "data: [DONE]\n\n");
         exchange.end();
     };
+}
+
+// A streamed answer that calls one tool.
+QByteArray toolCallAnswer(const QString &name, const QJsonObject &arguments)
+{
+    const QJsonObject call{
+        {u"index"_s, 0},
+        {u"id"_s, u"call_1"_s},
+        {u"type"_s, u"function"_s},
+        {u"function"_s, QJsonObject{{u"name"_s, name},
+                                    {u"arguments"_s, QString::fromUtf8(QJsonDocument(arguments).toJson(
+                                                         QJsonDocument::Compact))}}}};
+    const auto chunk = [](const QJsonObject &delta, const QJsonValue &finish) {
+        const QJsonObject object{
+            {u"model"_s, u"gpt-4o-mini"_s},
+            {u"choices"_s,
+             QJsonArray{QJsonObject{{u"index"_s, 0}, {u"delta"_s, delta}, {u"finish_reason"_s, finish}}}}};
+        return FakeHttpServer::sseEvent(QJsonDocument(object).toJson(QJsonDocument::Compact));
+    };
+    return chunk({{u"tool_calls"_s, QJsonArray{call}}}, QJsonValue::Null) + chunk({}, u"tool_calls"_s)
+           + "data: [DONE]\n\n";
 }
 
 QString lastUserMessage(const HttpRequestRecord &request)
@@ -477,6 +502,51 @@ private slots:
         QVERIFY(report.wellFormed);
         QCOMPARE(report.suite.value(u"skipped"_s), u"2"_s);
         QVERIFY(report.cases.at(0).skipped && report.cases.at(1).skipped);
+    }
+
+    void aSecondCtrlCWhileACommandIsEndingHurriesItInsteadOfKillingLoopscope()
+    {
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        // The case's command ignores SIGTERM, as does the child it leaves in the background, so the
+        // first Ctrl+C waits out the grace before SIGKILL; it writes its process group once both run.
+        const QString command = u"trap '' TERM; sleep 300 & sleep 300 & echo $$ > group.pid; wait"_s;
+        m_server.setHandler([command](const HttpRequestRecord &, HttpExchange &exchange) {
+            exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+            exchange.send(toolCallAnswer(u"run_command"_s, {{u"command"_s, command}}));
+            exchange.end();
+        });
+        const QString suite
+            = writeSuite(u"stubborn.jsonl"_s, caseLine({{u"name"_s, u"stubborn"_s},
+                                                        {u"prompt"_s, u"Run it"_s},
+                                                        {u"tools"_s, QJsonArray{u"run_command"_s}},
+                                                        {u"workspace"_s, workspace.path()},
+                                                        {u"approve"_s, u"all"_s}}));
+        const QString reportPath = m_dir.filePath(u"stubborn.xml"_s);
+        HeadlessProcess process = loopscope();
+        process.start(QStringList{u"eval"_s} + providerArguments() << u"--junit"_s << reportPath << suite);
+        QFile groupFile(workspace.filePath(u"group.pid"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(groupFile.size() > 0, 15000);
+        QVERIFY(groupFile.open(QIODevice::ReadOnly));
+        const qint64 group = groupFile.readAll().trimmed().toLongLong();
+        QVERIFY(group > 0);
+        const auto cleanUp = qScopeGuard([group] { ::kill(-pid_t(group), SIGKILL); });
+        QTRY_COMPARE_WITH_TIMEOUT(ProcessTable::livingInGroup(group).size(), 3, 5000);
+
+        // The first Ctrl+C ends the case and the report is written at once, while the command, which
+        // ignores SIGTERM, is still being ended. The second, pressed apart as a person does, comes
+        // while Loopscope exits: it must hurry the command's end, not kill Loopscope and leave it.
+        process.interrupt();
+        QTest::qWait(500);
+        process.interrupt();
+        const Run result = textOf(process.finish());
+
+        QVERIFY2(result.exitCode == 130, qPrintable(result.out + result.err));
+        QVERIFY2(result.out.startsWith(u"SKIP stubborn: cancelled\n"_s), qPrintable(result.out));
+        const Report report = readReport(reportPath);
+        QVERIFY(report.wellFormed);
+        QCOMPARE(report.suite.value(u"skipped"_s), u"1"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(ProcessTable::livingInGroup(group), QList<qint64>(), 5000);
     }
 };
 
