@@ -182,6 +182,12 @@ AttachmentLoad AttachmentLoader::fromBytes(const QString &name, const QByteArray
     }
 
     const QMimeType type = QMimeDatabase().mimeTypeForData(bytes);
+    if (type.inherits(u"text/plain"_s)) {
+        // Not "not a text file": it is one, in an encoding Loopscope does not guess.
+        return {std::nullopt, tr("Cannot attach '%1': it is text, but not UTF-8 (Latin-1 or another "
+                                 "older encoding?). Save it as UTF-8 and attach it again.")
+                                  .arg(name)};
+    }
     return {std::nullopt, tr("Cannot attach '%1': it is %2 (%3), not an image (PNG, JPEG, WebP, "
                              "GIF), a text file or a PDF.")
                               .arg(name, type.comment(), type.name())};

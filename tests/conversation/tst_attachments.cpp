@@ -190,8 +190,6 @@ private slots:
                        8);
         elf.append(QByteArray(56, '\0'));
         QTest::newRow("a program") << u"tool"_s << elf << u"application/x-"_s;
-        QTest::newRow("text that is not UTF-8")
-            << u"latin1.txt"_s << QByteArray("caf\xe9 cr\xe8me\n") << u"(text/plain)"_s;
     }
 
     void otherBinaryFilesAreRefusedNamingTheirType()
@@ -203,6 +201,25 @@ private slots:
         QVERIFY(!load.ok());
         QVERIFY2(load.error.contains(u"'%1'"_s.arg(name)) && load.error.contains(typeName),
                  qPrintable(load.error));
+    }
+
+    void textInAnotherEncodingIsRefusedAsTextThatIsNotUtf8_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::newRow("Latin-1") << QByteArray("caf\xe9 cr\xe8me br\xfbl\xe9"
+                                               "e\n");
+        QTest::newRow("Windows-1252 quotes") << QByteArray("\x93quoted\x94 text\n");
+    }
+
+    void textInAnotherEncodingIsRefusedAsTextThatIsNotUtf8()
+    {
+        QFETCH(QByteArray, bytes);
+        const AttachmentLoad load = AttachmentLoader::load(write(u"legacy.txt"_s, bytes));
+        QVERIFY(!load.ok());
+        // It says what is wrong and what to do, and does not call a text file "not a text file".
+        QVERIFY2(load.error.contains(u"'legacy.txt': it is text, but not UTF-8"_s), qPrintable(load.error));
+        QVERIFY2(load.error.contains(u"Save it as UTF-8"_s), qPrintable(load.error));
+        QVERIFY2(!load.error.contains(u"a text file"_s), qPrintable(load.error));
     }
 
     void badFilesAreClearErrors_data()
