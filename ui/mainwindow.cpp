@@ -458,6 +458,11 @@ void MainWindow::openMcpInspector()
     m_mcpInspector->activateWindow();
 }
 
+McpInspectorWindow *MainWindow::mcpInspector() const
+{
+    return m_mcpInspector;
+}
+
 void MainWindow::installMcpServer(const QUrl &link)
 {
     m_mcpInstaller->open(link);

@@ -125,7 +125,7 @@ public:
     // Tools → MCP Inspector: opens (or raises) the inspector window.
     void openMcpInspector();
     QAction *mcpInspectorAction() const { return m_mcpInspectorAction; }
-    McpInspectorWindow *mcpInspector() const { return m_mcpInspector; }
+    McpInspectorWindow *mcpInspector() const; // null until first opened
     // A loopscope://mcp/install link (the desktop's URL handler passes it on): asks, then adds the server.
     void installMcpServer(const QUrl &link);
     McpInstaller *mcpInstaller() const { return m_mcpInstaller; }
