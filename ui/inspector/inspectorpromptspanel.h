@@ -1,21 +1,20 @@
 #pragma once
 
+#include "agent/mcp/mcpclient.h"
+
 #include <QPointer>
 #include <QWidget>
 
+#include <optional>
+
 QT_BEGIN_NAMESPACE
-class QLabel;
 class QListWidget;
 class QPushButton;
-class QScrollArea;
 QT_END_NAMESPACE
-
-namespace Loopscope {
-class McpClient;
-}
 
 namespace Loopscope::Ui {
 
+class InspectorRequestForm;
 class McpResultView;
 class SchemaForm;
 
@@ -35,25 +34,20 @@ public:
     void setClient(McpClient *client);
 
     QListWidget *promptList() const { return m_prompts; }
-    SchemaForm *form() const { return m_form; }
-    QPushButton *getButton() const { return m_get; }
-    McpResultView *resultView() const { return m_result; }
+    SchemaForm *form() const;
+    QPushButton *getButton() const;
+    McpResultView *resultView() const;
 
 private:
     void reload();
     void choose();
-    void updateGetEnabled();
     void get();
 
     QPointer<McpClient> m_client;
     QListWidget *m_prompts;
-    QLabel *m_description;
-    QScrollArea *m_formArea;
-    SchemaForm *m_form = nullptr;
-    QLabel *m_problem;
-    QPushButton *m_get;
-    McpResultView *m_result;
-    int m_generation = 0; // an answer for an earlier server or prompt is dropped
+    InspectorRequestForm *m_request;
+    std::optional<McpPromptInfo> m_shownPrompt; // the prompt the form is for
+    int m_generation = 0;                       // an answer for an earlier server or prompt is dropped
 };
 
 } // namespace Loopscope::Ui

@@ -8,14 +8,13 @@
 #include <optional>
 
 QT_BEGIN_NAMESPACE
-class QLabel;
 class QListWidget;
 class QPushButton;
-class QScrollArea;
 QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
 
+class InspectorRequestForm;
 class McpResultView;
 class SchemaForm;
 
@@ -36,25 +35,20 @@ public:
     void setClient(McpClient *client);
 
     QListWidget *toolList() const { return m_tools; }
-    SchemaForm *form() const { return m_form; }
-    QPushButton *callButton() const { return m_call; }
-    McpResultView *resultView() const { return m_result; }
+    SchemaForm *form() const;
+    QPushButton *callButton() const;
+    McpResultView *resultView() const;
 
 private:
     void reloadTools();
     void chooseTool();
-    void updateCallEnabled();
+    void updateCanCall();
     void call();
 
     QPointer<McpClient> m_client;
     QListWidget *m_tools;
-    QLabel *m_description;
-    QScrollArea *m_formArea;
-    SchemaForm *m_form = nullptr;
+    InspectorRequestForm *m_request;
     std::optional<McpToolInfo> m_shownTool; // the tool the form is for
-    QLabel *m_problem;
-    QPushButton *m_call;
-    McpResultView *m_result;
     qint64 m_runningCall = 0;
     int m_callGeneration = 0; // a result that arrives after the server or tool changed is dropped
 };
