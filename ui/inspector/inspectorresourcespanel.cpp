@@ -28,7 +28,7 @@ InspectorResourcesPanel::InspectorResourcesPanel(QWidget *parent)
     : QWidget(parent)
     , m_tree(new QTreeWidget(this))
     , m_uri(new QLineEdit(this))
-    , m_read(new QPushButton(tr("&Read"), this))
+    , m_read(new QPushButton(tr("Rea&d"), this))
     , m_result(new McpResultView(this))
 {
     m_tree->setHeaderLabels({tr("Name"), tr("URI")});

@@ -31,7 +31,7 @@ McpLogPanel::McpLogPanel(McpMessageLog *log, QWidget *parent)
     , m_detail(new QPlainTextEdit(this))
     , m_copy(new QPushButton(tr("&Copy"), this))
     , m_copyAll(new QPushButton(tr("Copy &All"), this))
-    , m_clear(new QPushButton(tr("C&lear"), this))
+    , m_clear(new QPushButton(tr("Cl&ear"), this))
 {
     m_filter->setSourceModel(log);
     m_method->setPlaceholderText(tr("Method"));
