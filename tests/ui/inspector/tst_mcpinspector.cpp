@@ -121,10 +121,16 @@ void TestMcpInspector::callingAToolThroughItsFormShowsTheResult_data()
     QTest::addColumn<QString>("tool");
     QTest::addColumn<QVariantMap>("values");
     QTest::addColumn<QString>("expected");
+    QTest::addColumn<int>("images");
     QTest::newRow("echo: a text field")
-        << u"echo"_s << QVariantMap{{u"message"_s, u"hello inspector"_s}} << u"hello inspector"_s;
+        << u"echo"_s << QVariantMap{{u"message"_s, u"hello inspector"_s}} << u"hello inspector"_s << 0;
     QTest::newRow("get-sum: two number fields")
-        << u"get-sum"_s << QVariantMap{{u"a"_s, 2}, {u"b"_s, 40}} << u"42"_s;
+        << u"get-sum"_s << QVariantMap{{u"a"_s, 2}, {u"b"_s, 40}} << u"42"_s << 0;
+    QTest::newRow("get-structured-content: a choice, structured content")
+        << u"get-structured-content"_s << QVariantMap{{u"location"_s, u"Chicago"_s}} << u"\"temperature\""_s
+        << 0;
+    QTest::newRow("get-tiny-image: no arguments, an image drawn")
+        << u"get-tiny-image"_s << QVariantMap{} << u"[image "_s << 1;
 }
 
 void TestMcpInspector::callingAToolThroughItsFormShowsTheResult()
@@ -132,6 +138,7 @@ void TestMcpInspector::callingAToolThroughItsFormShowsTheResult()
     QFETCH(QString, tool);
     QFETCH(QVariantMap, values);
     QFETCH(QString, expected);
+    QFETCH(int, images);
     QVERIFY2(openOn(Everything), qPrintable(m_window->statusLabel()->text()));
     QTRY_VERIFY(m_window->statusLabel()->text().startsWith(u"Ready"_s));
     Ui::InspectorToolsPanel *panel = m_window->toolsPanel();
@@ -146,6 +153,9 @@ void TestMcpInspector::callingAToolThroughItsFormShowsTheResult()
             spin->setValue(it.value().toDouble());
         } else if (auto *spin = qobject_cast<QSpinBox *>(field)) {
             spin->setValue(it.value().toInt());
+        } else if (auto *combo = qobject_cast<QComboBox *>(field)) {
+            QVERIFY(combo->findData(it.value().toString()) >= 0);
+            combo->setCurrentIndex(combo->findData(it.value().toString()));
         } else {
             QFAIL(qPrintable(u"no way to fill in "_s + it.key()));
         }
@@ -154,6 +164,7 @@ void TestMcpInspector::callingAToolThroughItsFormShowsTheResult()
     QTest::mouseClick(panel->callButton(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(panel->resultView()->summary().startsWith(u"Result after"_s), 30'000);
     QVERIFY2(panel->resultView()->summary().contains(expected), qPrintable(panel->resultView()->summary()));
+    QCOMPARE(panel->resultView()->imageCount(), images);
     QVERIFY(panel->callButton()->isEnabled());
     // The call went through the app's client: the log has it, with the arguments the form made.
     bool logged = false;
