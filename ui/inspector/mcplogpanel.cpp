@@ -15,6 +15,7 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -32,6 +33,7 @@ McpLogPanel::McpLogPanel(McpMessageLog *log, QWidget *parent)
     , m_copy(new QPushButton(tr("&Copy"), this))
     , m_copyAll(new QPushButton(tr("Copy &All"), this))
     , m_clear(new QPushButton(tr("Cl&ear"), this))
+    , m_followTimer(new QTimer(this))
 {
     m_filter->setSourceModel(log);
     m_method->setPlaceholderText(tr("Method"));
@@ -69,9 +71,13 @@ McpLogPanel::McpLogPanel(McpMessageLog *log, QWidget *parent)
     // Follow new messages only while the user is at the bottom, so reading an old one is not disturbed.
     connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this,
             [this](int value) { m_follow = value == m_table->verticalScrollBar()->maximum(); });
+    // A burst of messages (a server's progress, a long list) scrolls once.
+    m_followTimer->setSingleShot(true);
+    m_followTimer->setInterval(16);
+    connect(m_followTimer, &QTimer::timeout, m_table, &QTableView::scrollToBottom);
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, [this] {
-        if (m_follow)
-            m_table->scrollToBottom();
+        if (m_follow && !m_followTimer->isActive())
+            m_followTimer->start();
     });
 
     m_detail->setReadOnly(true);

@@ -8,6 +8,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QTableView;
+class QTimer;
 QT_END_NAMESPACE
 
 namespace Loopscope {
@@ -53,6 +54,7 @@ private:
     QPushButton *m_copy;
     QPushButton *m_copyAll;
     QPushButton *m_clear;
+    QTimer *m_followTimer;
     bool m_follow = true;
 };
 
