@@ -18,6 +18,7 @@ InspectorRequestForm::InspectorRequestForm(const QString &buttonText, const QStr
     , m_formArea(new QScrollArea(this))
     , m_problem(new QLabel(this))
     , m_button(new QPushButton(buttonText, this))
+    , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_result(new McpResultView(this))
 {
     m_description->setWordWrap(true);
@@ -28,9 +29,13 @@ InspectorRequestForm::InspectorRequestForm(const QString &buttonText, const QStr
     m_problem->setForegroundRole(QPalette::PlaceholderText);
     m_button->setToolTip(buttonToolTip);
     connect(m_button, &QPushButton::clicked, this, &InspectorRequestForm::sendRequested);
+    m_cancel->setToolTip(tr("Stop waiting and tell the server the request is cancelled"));
+    m_cancel->hide();
+    connect(m_cancel, &QPushButton::clicked, this, &InspectorRequestForm::cancelRequested);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_button);
+    buttons->addWidget(m_cancel);
     buttons->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -74,6 +79,11 @@ void InspectorRequestForm::setCanSend(bool canSend)
 {
     m_canSend = canSend;
     updateButton();
+}
+
+void InspectorRequestForm::setCancellable(bool cancellable)
+{
+    m_cancel->setVisible(cancellable);
 }
 
 void InspectorRequestForm::updateButton()

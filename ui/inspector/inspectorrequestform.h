@@ -34,13 +34,17 @@ public:
     void clearSubject(const QString &placeholder);
     // Whether a request may go now (the server is ready, none is running).
     void setCanSend(bool canSend);
+    // Shows a Cancel button beside the send button while a request runs (for requests that can be cancelled).
+    void setCancellable(bool cancellable);
 
     SchemaForm *form() const { return m_form; }
     QPushButton *button() const { return m_button; }
+    QPushButton *cancelButton() const { return m_cancel; }
     McpResultView *resultView() const { return m_result; }
 
 signals:
     void sendRequested();
+    void cancelRequested();
 
 private:
     void replaceForm(const QJsonObject &schema);
@@ -51,6 +55,7 @@ private:
     SchemaForm *m_form = nullptr;
     QLabel *m_problem;
     QPushButton *m_button;
+    QPushButton *m_cancel;
     McpResultView *m_result;
     QString m_noArguments;
     bool m_hasSubject = false;

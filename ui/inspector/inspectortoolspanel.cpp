@@ -19,6 +19,7 @@ InspectorToolsPanel::InspectorToolsPanel(QWidget *parent)
     m_tools->setAccessibleName(tr("Tools"));
     connect(m_tools, &QListWidget::currentRowChanged, this, &InspectorToolsPanel::chooseTool);
     connect(m_request, &InspectorRequestForm::sendRequested, this, &InspectorToolsPanel::call);
+    connect(m_request, &InspectorRequestForm::cancelRequested, this, &InspectorToolsPanel::cancel);
     auto *splitter = new QSplitter(this);
     splitter->addWidget(m_tools);
     splitter->addWidget(m_request);
@@ -39,6 +40,11 @@ SchemaForm *InspectorToolsPanel::form() const
 QPushButton *InspectorToolsPanel::callButton() const
 {
     return m_request->button();
+}
+
+QPushButton *InspectorToolsPanel::cancelButton() const
+{
+    return m_request->cancelButton();
 }
 
 McpResultView *InspectorToolsPanel::resultView() const
@@ -107,6 +113,13 @@ void InspectorToolsPanel::chooseTool()
 void InspectorToolsPanel::updateCanCall()
 {
     m_request->setCanSend(m_client && m_client->state() == McpClient::State::Ready && m_runningCall == 0);
+    m_request->setCancellable(m_client && m_runningCall > 0);
+}
+
+void InspectorToolsPanel::cancel()
+{
+    if (m_client && m_runningCall > 0)
+        m_client->cancelCall(m_runningCall, tr("cancelled in the MCP Inspector")); // its callback says so
 }
 
 void InspectorToolsPanel::call()

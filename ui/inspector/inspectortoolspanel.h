@@ -37,6 +37,7 @@ public:
     QListWidget *toolList() const { return m_tools; }
     SchemaForm *form() const;
     QPushButton *callButton() const;
+    QPushButton *cancelButton() const;
     McpResultView *resultView() const;
 
 private:
@@ -44,6 +45,7 @@ private:
     void chooseTool();
     void updateCanCall();
     void call();
+    void cancel();
 
     QPointer<McpClient> m_client;
     QListWidget *m_tools;

@@ -68,6 +68,7 @@ private slots:
 
     void callingAToolThroughItsFormShowsTheResult_data();
     void callingAToolThroughItsFormShowsTheResult();
+    void aLongCallIsCancelledAndTheServerHearsOfIt();
     void aResourceTemplateIsReadOnceItsVariableIsFilledIn();
     void aPromptIsGotWithItsArguments();
     void theLogIsFilteredAndCopiedAsJsonLines();
@@ -175,6 +176,30 @@ void TestMcpInspector::callingAToolThroughItsFormShowsTheResult()
             logged = true;
     }
     QVERIFY(logged);
+}
+
+void TestMcpInspector::aLongCallIsCancelledAndTheServerHearsOfIt()
+{
+    QVERIFY2(openOn(Everything), qPrintable(m_window->statusLabel()->text()));
+    Ui::InspectorToolsPanel *panel = m_window->toolsPanel();
+    QTRY_VERIFY(select(panel->toolList(), u"trigger-long-running-operation"_s));
+    auto *duration = qobject_cast<QDoubleSpinBox *>(panel->form()->field(u"duration"_s));
+    QVERIFY(duration);
+    duration->setValue(60);
+    QVERIFY(panel->cancelButton()->isHidden());
+    QTest::mouseClick(panel->callButton(), Qt::LeftButton);
+    QVERIFY(!panel->callButton()->isEnabled());
+    QVERIFY(!panel->cancelButton()->isHidden());
+    QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
+    QVERIFY2(panel->resultView()->summary().contains(u"was cancelled"_s),
+             qPrintable(panel->resultView()->summary()));
+    QVERIFY(panel->callButton()->isEnabled());
+    QVERIFY(panel->cancelButton()->isHidden());
+    bool told = false;
+    for (int row = 0; row < m_log->rowCount(); ++row)
+        told = told
+               || (m_log->entry(row).outgoing && m_log->entry(row).method == u"notifications/cancelled"_s);
+    QVERIFY(told);
 }
 
 void TestMcpInspector::aResourceTemplateIsReadOnceItsVariableIsFilledIn()
