@@ -2,6 +2,7 @@
 
 #include "agent/config/appsettings.h"
 #include "agent/mcp/mcphub.h"
+#include "agent/mcp/mcpmessagelog.h"
 #include "agent/mcp/mcpsettings.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
@@ -15,6 +16,7 @@
 #include "ui/chat/elicitationcard.h"
 #include "ui/chat/mcpresourcesdialog.h"
 #include "ui/debug/debugpanel.h"
+#include "ui/inspector/mcpinspectorwindow.h"
 #include "ui/library/librarysidebar.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/session/autosaveindicator.h"
@@ -174,6 +176,10 @@ void MainWindow::createActions()
     m_mcpResourcesAction->setToolTip(tr("Put a prompt or a resource of an MCP server into the message"));
     m_mcpResourcesAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_M);
     connect(m_mcpResourcesAction, &QAction::triggered, this, &MainWindow::openMcpResources);
+    m_mcpInspectorAction = new QAction(tr("MCP &Inspector"), this);
+    m_mcpInspectorAction->setToolTip(
+        tr("List an MCP server's tools, resources and prompts, call them by hand, and watch every message"));
+    connect(m_mcpInspectorAction, &QAction::triggered, this, &MainWindow::openMcpInspector);
     auto *mcpButton = new QToolButton;
     mcpButton->setDefaultAction(m_mcpResourcesAction);
     // A raised button: flat, the word beside the composer read as a label.
@@ -234,6 +240,7 @@ void MainWindow::createMenus()
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(m_mcpResourcesAction);
+    tools->addAction(m_mcpInspectorAction);
     tools->addAction(m_turnActions->compareAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
@@ -437,6 +444,23 @@ void MainWindow::openMcpResources()
     connect(m_mcpResources, &McpResourcesDialog::attachRequested, m_composer->attachmentList(),
             &ComposerAttachments::addBytes);
     m_mcpResources->show();
+}
+
+void MainWindow::openMcpInspector()
+{
+    if (!m_mcpInspector) {
+        // The log lives with the window: closing it hides it, and the messages are there when it reopens.
+        m_mcpInspector = new McpInspectorWindow(m_context.session->mcp(), new McpMessageLog(this), this);
+    }
+    m_mcpInspector->refreshServers();
+    m_mcpInspector->show();
+    m_mcpInspector->raise();
+    m_mcpInspector->activateWindow();
+}
+
+McpInspectorWindow *MainWindow::mcpInspector() const
+{
+    return m_mcpInspector;
 }
 
 void MainWindow::installMcpServer(const QUrl &link)

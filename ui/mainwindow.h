@@ -40,6 +40,7 @@ class ChatView;
 class DebugPanel;
 class FirstRunPanel;
 class LibrarySidebar;
+class McpInspectorWindow;
 class McpInstaller;
 class McpResourcesDialog;
 class ProviderPicker;
@@ -121,6 +122,10 @@ public:
     // Opens the MCP prompts and resources (the composer's MCP button).
     void openMcpResources();
     QAction *mcpResourcesAction() const { return m_mcpResourcesAction; }
+    // Tools → MCP Inspector: opens (or raises) the inspector window.
+    void openMcpInspector();
+    QAction *mcpInspectorAction() const { return m_mcpInspectorAction; }
+    McpInspectorWindow *mcpInspector() const; // null until first opened
     // A loopscope://mcp/install link (the desktop's URL handler passes it on): asks, then adds the server.
     void installMcpServer(const QUrl &link);
     McpInstaller *mcpInstaller() const { return m_mcpInstaller; }
@@ -175,8 +180,10 @@ private:
     QAction *m_showChatAction = nullptr;
     QAction *m_showTraceAction = nullptr;
     QAction *m_mcpResourcesAction = nullptr;
+    QAction *m_mcpInspectorAction = nullptr;
     std::unique_ptr<McpSettings> m_mcpSettings;
     QPointer<McpResourcesDialog> m_mcpResources;
+    QPointer<McpInspectorWindow> m_mcpInspector;
     SettingsApplier *m_settingsApplier = nullptr;
     McpInstaller *m_mcpInstaller = nullptr;
 

@@ -420,10 +420,16 @@ void McpClient::readResource(const QString &uri,
 void McpClient::readResourceContents(
     const QString &uri, std::function<void(const QJsonObject &result, const QString &error)> done)
 {
-    d->request(u"resources/read"_s, {{u"uri"_s, uri}}, d->config.effectiveRequestTimeoutMs(),
-               [this, done = std::move(done)](const JsonRpcReply &reply) {
+    sendRequest(u"resources/read"_s, {{u"uri"_s, uri}}, std::move(done));
+}
+
+void McpClient::sendRequest(const QString &method, const QJsonObject &params,
+                            std::function<void(const QJsonObject &result, const QString &error)> done)
+{
+    d->request(method, params, d->config.effectiveRequestTimeoutMs(),
+               [this, method, done = std::move(done)](const JsonRpcReply &reply) {
                    if (!reply.hasResponse() || reply.isError())
-                       done({}, d->replyFailure(reply, u"resources/read"_s));
+                       done({}, d->replyFailure(reply, method));
                    else
                        done(reply.result(), {});
                });

@@ -226,6 +226,10 @@ public:
     // resources/read: the ReadResourceResult as the server sent it (blobs too); or an error sentence.
     void readResourceContents(const QString &uri,
                               std::function<void(const QJsonObject &result, const QString &error)> done);
+    // Any request (resources/templates/list, prompts/get, …) with the client's _meta and session
+    // handling, for a person exploring the server: the result as received, or an error sentence.
+    void sendRequest(const QString &method, const QJsonObject &params,
+                     std::function<void(const QJsonObject &result, const QString &error)> done);
 
 signals:
     void stateChanged(Loopscope::McpClient::State state);

@@ -4,6 +4,7 @@
 #include "agent/config/appsettings.h"
 #include "agent/config/secretstore.h"
 #include "agent/mcp/mcphub.h"
+#include "agent/mcp/mcpmessagelog.h"
 #include "agent/mcp/mcpserverinstall.h"
 #include "agent/mcp/mcpsettings.h"
 #include "agent/playground/playgroundrun.h"
@@ -29,6 +30,9 @@
 #include "ui/compare/comparedialog.h"
 #include "ui/compare/comparisonview.h"
 #include "ui/debug/debugpanel.h"
+#include "ui/inspector/mcpinspectorwindow.h"
+#include "ui/inspector/mcplogfiltermodel.h"
+#include "ui/inspector/mcplogpanel.h"
 #include "ui/library/librarysidebar.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/mainwindow.h"
@@ -1692,6 +1696,38 @@ private slots:
         emit dialog->insertRequested(u"From a resource."_s);
         QCOMPARE(window.composer()->text(), u"From a resource."_s);
         dialog->close();
+    }
+
+    void toolsMcpInspectorOpensOneWindowThatKeepsItsLog()
+    {
+        Ui::MainWindow window(m_fixture->context());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QAction *action = window.mcpInspectorAction();
+        QVERIFY(action);
+        QMenu *tools = nullptr;
+        for (QAction *menu : window.menuBar()->actions()) {
+            if (menu->menu() && menu->menu()->actions().contains(action))
+                tools = menu->menu();
+        }
+        QVERIFY(tools);
+        action->trigger();
+        QPointer<Ui::McpInspectorWindow> inspector = window.mcpInspector();
+        QVERIFY(inspector);
+        QTRY_VERIFY(inspector->isVisible());
+        QCOMPARE(inspector->windowTitle(), u"MCP Inspector"_s);
+        auto *log = inspector->findChild<Ui::McpLogPanel *>();
+        QVERIFY(log);
+        QAbstractItemModel *messages = log->filterModel()->sourceModel();
+        auto *entries = qobject_cast<McpMessageLog *>(messages);
+        QVERIFY(entries);
+        entries->append(u"files"_s, true, {{u"jsonrpc"_s, u"2.0"_s}, {u"method"_s, u"ping"_s}});
+        inspector->close();
+        action->trigger();
+        QCOMPARE(window.mcpInspector(), inspector.data()); // the same window, its log kept
+        QTRY_VERIFY(inspector->isVisible());
+        QCOMPARE(entries->rowCount(), 1);
+        inspector->close();
     }
 
     void theMcpButtonLooksLikeAButtonAsWideAsSend()

@@ -2,16 +2,16 @@
 
 #include "agent/mcp/mcpclient.h"
 
-#include <QHash>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
-class QFormLayout;
 class QLabel;
 class QPushButton;
 QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
+
+class SchemaForm;
 
 /*!
     An MCP server's question, inline in the chat like an approval and never
@@ -31,9 +31,9 @@ public:
     // The form's values, as the answer's content.
     QJsonObject content() const;
     // Empty when Accept can be pressed; else what to fix first.
-    QString problem() const { return m_problem; }
+    QString problem() const;
     // The field widget of a schema property (a QLineEdit, QSpinBox, QDoubleSpinBox, QCheckBox or QComboBox).
-    QWidget *field(const QString &property) const { return m_fields.value(property); }
+    QWidget *field(const QString &property) const;
 
     // The question is over (answered here or settled elsewhere): the form is
     // disabled and \a outcome says how it ended.
@@ -51,18 +51,11 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
-    void addField(const QString &property, const QJsonObject &schema, bool required);
     void validate();
     void answer(McpElicitationAnswer::Action action);
 
-    QJsonObject m_properties;
-    QStringList m_required;
-    QStringList m_order; // the fields as shown: required first
-    QHash<QString, QWidget *> m_fields;
-    QSet<QString> m_touched; // optional numbers are sent only once set
-    QString m_problem;
     bool m_closed = false;
-    QFormLayout *m_form;
+    SchemaForm *m_form;
     QLabel *m_problemLabel;
     QLabel *m_outcome;
     QPushButton *m_accept;

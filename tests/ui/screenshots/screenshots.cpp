@@ -26,7 +26,12 @@
 #include "translations/translations.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/composerattachments.h"
+#include "ui/chat/schemaform.h"
 #include "ui/compare/comparisonview.h"
+#include "ui/inspector/inspectortoolspanel.h"
+#include "ui/inspector/mcpinspectorwindow.h"
+#include "ui/inspector/mcplogpanel.h"
+#include "ui/inspector/mcpresultview.h"
 #include "ui/library/librarysidebar.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/mainwindow.h"
@@ -42,10 +47,14 @@
 #include <QFile>
 #include <QImage>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QNetworkAccessManager>
 #include <QPainter>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
@@ -416,5 +425,31 @@ int main(int argc, char *argv[])
         ok = save(dialog, outDir + u"/settings-mcp.png"_s) && ok;
     }
     dialog->reject();
+
+    // Tools → MCP Inspector on the same server: echo called by hand from its form, then the log.
+    if (QFile::exists(everything)) {
+        window.openMcpInspector();
+        Ui::McpInspectorWindow *inspector = window.mcpInspector();
+        if (!inspector || !inspector->chooseServer(u"everything"_s))
+            return 20;
+        Ui::InspectorToolsPanel *tools = inspector->toolsPanel();
+        if (!waitFor([&] { return !tools->toolList()->findItems(u"echo"_s, Qt::MatchExactly).isEmpty(); }))
+            return 21;
+        tools->toolList()->setCurrentItem(tools->toolList()->findItems(u"echo"_s, Qt::MatchExactly).first());
+        auto *message = qobject_cast<QLineEdit *>(tools->form()->field(u"message"_s));
+        if (!message)
+            return 22;
+        message->setText(u"Hello from the Inspector"_s);
+        tools->callButton()->click();
+        if (!waitFor([&] { return tools->resultView()->summary().startsWith(u"Result"_s); }))
+            return 23;
+        ok = save(inspector, outDir + u"/mcp-inspector.png"_s) && ok;
+        inspector->tabs()->setCurrentWidget(inspector->logPanel());
+        inspector->logPanel()->methodFilter()->setText(u"tools/"_s);
+        QTableView *log = inspector->logPanel()->table();
+        log->setCurrentIndex(log->model()->index(log->model()->rowCount() - 1, 0));
+        ok = save(inspector, outDir + u"/mcp-inspector-log.png"_s) && ok;
+        inspector->close();
+    }
     return ok ? 0 : 6;
 }
