@@ -1,0 +1,23 @@
+#pragma once
+
+#include "agent/mcp/mcpclient.h"
+#include "agent/model/modelrequest.h"
+
+namespace Loopscope::McpSampling {
+
+/*!
+    Between a server's sampling request and Loopscope's provider-neutral
+    model request: what the user approved becomes the request any provider
+    runs (system prompt first, the server's tools offered but never run here,
+    maxTokens as the output limit), and the provider's answer becomes the
+    CreateMessageResult the server reads (a tool call as tool_use content,
+    stopReason toolUse).
+*/
+
+// \a model: the model to run it on (the session's, or the one the user picked).
+ModelRequest toModelRequest(const McpSamplingRequest &request, const QString &model);
+QJsonObject toResult(const ModelResponse &response);
+// The text of a SamplingMessage's content (one block or an array), for the card and the trace.
+QString messageText(const QJsonObject &message);
+
+} // namespace Loopscope::McpSampling
