@@ -10,6 +10,7 @@
 #include <QList>
 #include <QObject>
 #include <QStringList>
+#include <QUrl>
 
 #include <functional>
 #include <memory>
@@ -111,12 +112,18 @@ struct McpLogMessage
     bool operator==(const McpLogMessage &) const = default;
 };
 
-/*! A form the server asks the user to fill in (elicitation/create, form mode). */
+/*!
+    A question the server asks the user (elicitation/create): a form to fill in,
+    or (URL mode, 2025-11-25) a page to open outside Loopscope, which is opened
+    only once the user agrees; what they do there never passes through the client.
+*/
 struct McpElicitation
 {
     QString serverName;
     QString message;
-    QJsonObject requestedSchema; // a flat object schema: string, number, integer, boolean, enum fields
+    QJsonObject requestedSchema; // form mode: a flat object schema (string, number, integer, boolean, enum)
+    QUrl url;                    // URL mode (an http or https address); empty for a form
+    bool isUrl() const { return !url.isEmpty(); }
 };
 
 struct McpElicitationAnswer

@@ -27,6 +27,7 @@ constexpr int MaxTaskPollMs = 60'000;
 constexpr int MethodNotFound = -32601;
 // What a client answers a sampling request the user refused with (client/sampling, "Error Handling").
 constexpr int UserRejected = -1;
+constexpr auto UserRejectedMessage = "User rejected sampling request"_L1;
 // input_required answers to one call before it is given up on.
 constexpr int MaxInputRounds = 8;
 
@@ -326,14 +327,22 @@ void McpClient::Private::askElicitation(const QJsonObject &params,
         done({result, 0, {}});
     };
     const QString mode = params.value(u"mode"_s).toString();
-    if (!elicitationHandler || (!mode.isEmpty() && mode != u"form"_s)) {
-        reply({});
-        return;
-    }
     McpElicitation elicitation;
     elicitation.serverName = name();
     elicitation.message = params.value(u"message"_s).toString();
     elicitation.requestedSchema = params.value(u"requestedSchema"_s).toObject();
+    if (mode == u"url"_s) {
+        // Only a web address is ever offered for opening; anything else is declined unseen.
+        const QUrl url(params.value(u"url"_s).toString(), QUrl::StrictMode);
+        if (url.isValid() && (url.scheme() == u"https"_s || url.scheme() == u"http"_s)
+            && !url.host().isEmpty())
+            elicitation.url = url;
+    }
+    const bool known = mode.isEmpty() || mode == u"form"_s || (mode == u"url"_s && elicitation.isUrl());
+    if (!elicitationHandler || !known) {
+        reply({});
+        return;
+    }
     elicitationHandler(elicitation, reply);
 }
 
@@ -348,7 +357,7 @@ void McpClient::Private::askSampling(const QJsonObject &params, std::function<vo
         else // the spec's answer to a refused sampling request (client/sampling, "Error Handling")
             done({{},
                   UserRejected,
-                  answer.reason.isEmpty() ? u"User rejected sampling request"_s : answer.reason,
+                  answer.reason.isEmpty() ? QString(UserRejectedMessage) : answer.reason,
                   answer.usage});
     };
     if (!samplingHandler) {
@@ -411,33 +420,34 @@ void McpClient::Private::answerInputRequired(qint64 callId, const QJsonObject &i
         const QString key = request.key();
         const QJsonObject asked = request.value().toObject();
         const QString method = asked.value(u"method"_s).toString();
-        answerInput(method, asked.value(u"params"_s).toObject(),
-                    [this, callId, key, method, responses, pending, refusal, requestState, generation,
-                     tool](const InputAnswer &answer) {
-                        if (generation != this->generation || !calls.contains(callId))
-                            return; // cancelled or torn down meanwhile
-                        calls[callId].outcome.samplingUsage += answer.usage;
-                        if (answer.errorCode != 0 && refusal->isEmpty())
-                            *refusal = method == u"sampling/createMessage"_s
-                                           ? McpClient::tr("the user declined its request for a model call")
-                                           : answer.errorMessage;
-                        else if (answer.errorCode == 0)
-                            responses->insert(key, answer.result);
-                        if (--*pending > 0)
-                            return;
-                        if (refusal->isEmpty()) {
-                            retryCall(callId, *responses, requestState);
-                            return;
-                        }
-                        // 2026-07-28 has no input response that says "refused" for sampling: the call
-                        // is not retried (a retry without it would only be asked again).
-                        finishCall(callId, [&](McpCallOutcome &outcome) {
-                            outcome.failure
-                                = McpClient::tr(
-                                      "The call of “%1” on the MCP server “%2” was not completed: %3.")
-                                      .arg(tool, name(), *refusal);
-                        });
-                    });
+        answerInput(
+            method, asked.value(u"params"_s).toObject(),
+            [this, callId, key, method, responses, pending, refusal, requestState, generation,
+             tool](const InputAnswer &answer) {
+                if (generation != this->generation || !calls.contains(callId))
+                    return; // cancelled or torn down meanwhile
+                calls[callId].outcome.samplingUsage += answer.usage;
+                if (answer.errorCode != 0 && refusal->isEmpty())
+                    *refusal
+                        = method == u"sampling/createMessage"_s && answer.errorMessage == UserRejectedMessage
+                              ? McpClient::tr("the user declined its request for a model call.")
+                              : answer.errorMessage;
+                else if (answer.errorCode == 0)
+                    responses->insert(key, answer.result);
+                if (--*pending > 0)
+                    return;
+                if (refusal->isEmpty()) {
+                    retryCall(callId, *responses, requestState);
+                    return;
+                }
+                // 2026-07-28 has no input response that says "refused" for sampling: the call
+                // is not retried (a retry without it would only be asked again).
+                finishCall(callId, [&](McpCallOutcome &outcome) {
+                    outcome.failure
+                        = McpClient::tr("The call of “%1” on the MCP server “%2” was not completed: %3")
+                              .arg(tool, name(), *refusal);
+                });
+            });
     }
 }
 

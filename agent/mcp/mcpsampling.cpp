@@ -54,7 +54,7 @@ QString messageText(const QJsonObject &message)
     return parts.join(u'\n');
 }
 
-ModelRequest toModelRequest(const McpSamplingRequest &request, const QString &model)
+ModelRequest toModelRequest(const McpSamplingRequest &request, const ModelOptions &options)
 {
     ModelRequest result;
     if (!request.systemPrompt.isEmpty())
@@ -98,7 +98,7 @@ ModelRequest toModelRequest(const McpSamplingRequest &request, const QString &mo
                              tool.value(u"inputSchema"_s).toObject()});
     }
     result.toolChoice = toolChoice(request.toolChoice);
-    result.options.model = model;
+    result.options = options;
     if (request.maxTokens > 0)
         result.options.maxOutputTokens = request.maxTokens;
     if (const QJsonValue temperature = request.params.value(u"temperature"_s); temperature.isDouble())

@@ -14,8 +14,9 @@ namespace Loopscope::McpSampling {
     stopReason toolUse).
 */
 
-// \a model: the model to run it on (the session's, or the one the user picked).
-ModelRequest toModelRequest(const McpSamplingRequest &request, const QString &model);
+// \a options: the session's (its model, or the one the user picked, and how it streams); the request's
+// maxTokens and temperature go over them.
+ModelRequest toModelRequest(const McpSamplingRequest &request, const ModelOptions &options);
 QJsonObject toResult(const ModelResponse &response);
 // The text of a SamplingMessage's content (one block or an array), for the card and the trace.
 QString messageText(const QJsonObject &message);

@@ -94,6 +94,7 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
 ChatSession::~ChatSession()
 {
     m_mcp->cancelElicitations();
+    m_mcp->cancelSamplings(); // while the agent whose tool timeouts they paused is still there
     // No server outlives the session; a tool call still waiting gets its failure.
     m_mcp->hub()->shutdown();
     // The agent goes before the clients and the interceptors it points to.

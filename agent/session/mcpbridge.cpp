@@ -330,16 +330,32 @@ bool McpBridge::answerSampling(int id, const McpSamplingDecision &decision)
         if (pending.reply)
             pending.reply({}); // declined: the server hears the spec's refusal
     } else {
-        const QString model = decision.model.isEmpty() ? samplingModel() : decision.model;
+        ModelOptions options = m_agent->config().model;
+        if (!decision.model.isEmpty())
+            options.model = decision.model;
         auto *call = new McpSamplingCall(std::move(client), m_trace, pending.step, m_agent->priceLookup(),
                                          pending.reply, this);
         m_samplingCalls.append(call);
+        // Told as a sub-agent's answers are, one level below the agent whose tool asked: the session
+        // counts its tokens and cost into the turn's, the chat shows no row for it.
+        connect(call, &McpSamplingCall::responded, this,
+                [this, call, server = decision.request.serverName](const ModelResponse &response) {
+                    AgentEvent event;
+                    event.kind = AgentEvent::Kind::ModelResponse;
+                    event.traceNode = call->traceNode();
+                    event.text = response.text;
+                    event.agent = server;
+                    event.depth = m_agent->depth() + 1;
+                    event.payload = ModelResponseInfo{response.finishReason, int(response.toolCalls.size()),
+                                                      response.usage};
+                    m_agent->announceNested(event);
+                });
         connect(call, &McpSamplingCall::finished, this, [this, call] {
             m_samplingCalls.removeAll(call);
             call->deleteLater();
             updateToolTimeoutPause();
         });
-        call->start(decision.request, model);
+        call->start(decision.request, options);
     }
     updateToolTimeoutPause();
     emit samplingSettled(id);
@@ -348,14 +364,25 @@ bool McpBridge::answerSampling(int id, const McpSamplingDecision &decision)
 
 void McpBridge::cancelSamplings()
 {
-    const QList<int> ids = m_samplings.keys();
-    for (int id : ids)
-        answerSampling(id, {});
+    // Nobody answered: the server hears a refusal, the trace that the wait was cut short.
+    const auto waiting = std::exchange(m_samplings, {});
+    for (auto it = waiting.cbegin(); it != waiting.cend(); ++it) {
+        if (m_trace->isValid(it->waitNode)) {
+            m_trace->update(it->waitNode,
+                            [](TraceNode &node) { node.data<WaitData>().decision = u"cancelled"_s; });
+            m_trace->finish(it->waitNode, TraceStatus::Cancelled, QDateTime::currentMSecsSinceEpoch() * 1000);
+        }
+        if (it->reply)
+            it->reply({});
+        emit samplingSettled(it.key());
+    }
     const QList<QPointer<McpSamplingCall>> running = m_samplingCalls;
     for (const QPointer<McpSamplingCall> &call : running) {
         if (call)
             call->cancel();
     }
+    if (!waiting.isEmpty())
+        updateToolTimeoutPause();
 }
 
 } // namespace Loopscope

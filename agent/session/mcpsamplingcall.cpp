@@ -40,13 +40,13 @@ qint64 McpSamplingCall::now() const
     return QDateTime::currentMSecsSinceEpoch() * 1000;
 }
 
-void McpSamplingCall::start(const McpSamplingRequest &request, const QString &model)
+void McpSamplingCall::start(const McpSamplingRequest &request, const ModelOptions &options)
 {
-    const ModelRequest modelRequest = McpSampling::toModelRequest(request, model);
+    const ModelRequest modelRequest = McpSampling::toModelRequest(request, options);
     if (m_trace && m_trace->isValid(m_parentNode)) {
         ModelCallData data;
         data.provider = m_client->providerName();
-        data.model = model;
+        data.model = options.model;
         data.request = modelRequest;
         //: A trace step: the model call an MCP server asked for (sampling)
         m_node = m_trace->begin(m_parentNode, TraceKind::ModelCall,
@@ -72,6 +72,7 @@ void McpSamplingCall::onFinished(const ModelResponse &response)
             call.cost = priceModelCall(call, m_prices);
         });
     }
+    emit responded(response);
     settle({true, McpSampling::toResult(response), {}, response.usage}, TraceStatus::Ok);
 }
 

@@ -32,12 +32,15 @@ public:
                     McpClient::SamplingReply reply, QObject *parent = nullptr);
     ~McpSamplingCall() override;
 
-    void start(const McpSamplingRequest &request, const QString &model);
+    // \a options: the session's model options, with the model to run on.
+    void start(const McpSamplingRequest &request, const ModelOptions &options);
     // Ends the call as cancelled (the server hears a refusal); the object then deletes itself.
     void cancel();
     int traceNode() const { return m_node; }
 
 signals:
+    // The provider answered (before finished()): what the session counts of it.
+    void responded(const Loopscope::ModelResponse &response);
     void finished();
 
 private:

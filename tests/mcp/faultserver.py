@@ -17,8 +17,8 @@ Usage: faultserver.py MODE, where MODE is one of
                    "fail", "ask" or "forever" is answered with a task (pollIntervalMs 200) that completes
                    after two polls, fails after one, asks for input, or works until tasks/cancel; a poll
                    sooner than the interval is refused (and logged)
-  mrtr             like discover-only; a tools/call whose text is "sample", "ask", "both", "again" or
-                   "forever" is answered with input_required (2026-07-28 multi-round-trip requests):
+  mrtr             like discover-only; a tools/call whose text is "sample", "ask", "both", "again",
+                   "link" (a URL-mode elicitation) or "forever" is answered with input_required (2026-07-28 multi-round-trip requests):
                    a sampling request, a form, both at once, a sampling request in each of two rounds,
                    or requestState alone every time; the retry's inputResponses and requestState are
                    checked, logged and echoed in the result
@@ -129,6 +129,9 @@ SAMPLE = {"method": "sampling/createMessage", "params": {
 ASK = {"method": "elicitation/create", "params": {
     "mode": "form", "message": "Your name?",
     "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}}
+LINK = {"method": "elicitation/create", "params": {
+    "mode": "url", "message": "Sign the form on our site.", "url": "https://example.com/sign?id=7",
+    "elicitationId": "sign-7"}}
 
 
 def content_text(content):
@@ -147,7 +150,7 @@ def handle_mrtr_call(request_id, params, meta):
                             "content": [{"type": "text", "text": "The client cannot sample."}]})
         return
     asked = {"sample": {"summary": SAMPLE}, "ask": {"name": ASK}, "both": {"summary": SAMPLE, "name": ASK},
-             "again": {"summary": SAMPLE}}.get(text)
+             "again": {"summary": SAMPLE}, "link": {"link": LINK}}.get(text)
     if text == "forever":
         result(request_id, {"resultType": "input_required", "requestState": "round-%d" % (int((state or "round-0")[6:]) + 1)})
         return

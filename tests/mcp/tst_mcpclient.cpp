@@ -514,6 +514,8 @@ void TestMcpClient::inputRequiredIsAnsweredAndTheCallRetried_data()
     QTest::newRow("both at once")
         << u"both"_s << true << u"name: accept {\"name\": \"Ada\"}; summary: Paris (test-model, endTurn)"_s
         << 1 << QStringList{u"None"_s, u"round-1"_s};
+    QTest::newRow("a page to open, accepted: nothing but the consent goes back")
+        << u"link"_s << true << u"link: accept {}"_s << 0 << QStringList{u"None"_s, u"round-1"_s};
     QTest::newRow("two rounds") << u"again"_s << true << u"summary: Paris (test-model, endTurn)"_s << 2
                                 << QStringList{u"None"_s, u"round-1"_s, u"round-2"_s};
 }
@@ -545,6 +547,12 @@ void TestMcpClient::inputRequiredIsAnsweredAndTheCallRetried()
     });
     client->setElicitationHandler(
         [acceptForm](const McpElicitation &request, McpClient::ElicitationReply reply) {
+            if (request.isUrl()) {
+                QCOMPARE(request.url, QUrl(u"https://example.com/sign?id=7"_s));
+                QCOMPARE(request.message, u"Sign the form on our site."_s);
+                reply({McpElicitationAnswer::Action::Accept, {}});
+                return;
+            }
             QCOMPARE(request.message, u"Your name?"_s);
             reply({acceptForm ? McpElicitationAnswer::Action::Accept : McpElicitationAnswer::Action::Decline,
                    acceptForm ? QJsonObject{{u"name"_s, u"Ada"_s}} : QJsonObject{}});

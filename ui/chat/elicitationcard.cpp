@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDate>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -71,6 +72,18 @@ ElicitationCard::ElicitationCard(const McpElicitation &request, QWidget *parent)
     message->setWordWrap(true);
     message->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    QLabel *link = nullptr;
+    if (request.isUrl()) {
+        // URL mode: the whole address is shown before anything is opened, never a shortened one.
+        m_url = request.url;
+        link = new QLabel(tr("It asks you to open: %1").arg(m_url.toString()), this);
+        link->setObjectName(u"elicitationUrl"_s);
+        link->setTextFormat(Qt::PlainText);
+        link->setWordWrap(true);
+        link->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        m_accept->setText(tr("Open"));
+    }
+
     // QJsonObject keeps its keys sorted: required fields first, then the rest, each in that order.
     QStringList order;
     for (const QString &name : std::as_const(m_required)) {
@@ -92,7 +105,9 @@ ElicitationCard::ElicitationCard(const McpElicitation &request, QWidget *parent)
     m_outcome->setForegroundRole(QPalette::PlaceholderText);
     m_outcome->hide();
 
-    m_accept->setToolTip(tr("Send these values to the server"));
+    m_accept->setToolTip(m_url.isEmpty()
+                             ? tr("Send these values to the server")
+                             : tr("Open the address in your browser and tell the server you did"));
     m_decline->setToolTip(tr("Tell the server you do not want to answer"));
     m_cancel->setToolTip(tr("Dismiss the question without an answer"));
     connect(m_accept, &QPushButton::clicked, this, [this] { answer(McpElicitationAnswer::Action::Accept); });
@@ -113,6 +128,8 @@ ElicitationCard::ElicitationCard(const McpElicitation &request, QWidget *parent)
     layout->setSpacing(chatSpacing(this, 0.4));
     layout->addWidget(title);
     layout->addWidget(message);
+    if (link)
+        layout->addWidget(link);
     layout->addLayout(m_form);
     layout->addWidget(m_problemLabel);
     layout->addWidget(m_outcome);
@@ -312,7 +329,9 @@ void ElicitationCard::answer(McpElicitationAnswer::Action action)
         return;
     McpElicitationAnswer reply;
     reply.action = action;
-    if (action == McpElicitationAnswer::Action::Accept)
+    if (action == McpElicitationAnswer::Action::Accept && !m_url.isEmpty())
+        QDesktopServices::openUrl(m_url); // the server only learns that the user agreed
+    else if (action == McpElicitationAnswer::Action::Accept)
         reply.content = content();
     switch (action) {
     case McpElicitationAnswer::Action::Accept: finish(tr("You answered.")); break;

@@ -18,7 +18,8 @@ namespace Loopscope::Ui {
     modal: who asks, its message, and a form built from the request's flat
     schema (text, number, yes/no, choice and multi-choice fields; required
     ones marked), with Accept (once the required fields are filled and
-    valid), Decline and Cancel. It only reports the answer; the chat passes it to the session.
+    valid), Decline and Cancel. In URL mode it shows the whole address and
+    Open opens it in the browser, only then. It only reports the answer; the chat passes it to the session.
 */
 class ElicitationCard final : public QWidget
 {
@@ -55,6 +56,7 @@ private:
     void validate();
     void answer(McpElicitationAnswer::Action action);
 
+    QUrl m_url; // URL mode: the page Accept opens
     QJsonObject m_properties;
     QStringList m_required;
     QStringList m_order; // the fields as shown: required first
