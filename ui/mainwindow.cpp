@@ -334,6 +334,14 @@ void MainWindow::connectSession()
     connect(
         m_chatView, &ChatView::elicitationAnswered, session,
         [session](int id, const McpElicitationAnswer &answer) { session->answerElicitation(id, answer); });
+    connect(session, &ChatSession::samplingRequested, m_chatView,
+            [this, session](int id, const McpSamplingRequest &request) {
+                m_chatView->showSampling(id, request, session->samplingModel());
+            });
+    connect(session, &ChatSession::samplingSettled, m_chatView, &ChatView::settleSampling);
+    connect(
+        m_chatView, &ChatView::samplingDecided, session,
+        [session](int id, const McpSamplingDecision &decision) { session->answerSampling(id, decision); });
 
     connect(session->approvals(), &ToolApprovalPolicy::alwaysAllowGranted, this,
             &MainWindow::keepAlwaysAllowed);

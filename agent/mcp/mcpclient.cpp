@@ -174,6 +174,11 @@ void McpClient::setElicitationHandler(ElicitationHandler handler)
     d->elicitationHandler = std::move(handler);
 }
 
+void McpClient::setSamplingHandler(SamplingHandler handler)
+{
+    d->samplingHandler = std::move(handler);
+}
+
 void McpClient::setStartupTimeoutMs(int milliseconds)
 {
     d->startupTimeoutMs = qMax(1, milliseconds);
@@ -344,20 +349,11 @@ qint64 McpClient::callTool(const QString &name, const QJsonObject &arguments, in
     call.progress = std::move(progress);
     call.done = std::move(done);
     call.clock.start();
+    call.params = {{u"name"_s, name}, {u"arguments"_s, arguments}};
+    call.timeoutMs = timeoutMs > 0 ? timeoutMs : d->config.effectiveRequestTimeoutMs();
+    const QJsonObject params = call.params;
     d->calls.insert(callId, std::move(call));
-    const QJsonObject params{{u"name"_s, name},
-                             {u"arguments"_s, arguments},
-                             {u"_meta"_s, QJsonObject{{u"progressToken"_s, u"loopscope-%1"_s.arg(callId)}}}};
-    d->request(
-        u"tools/call"_s, params, timeoutMs > 0 ? timeoutMs : d->config.effectiveRequestTimeoutMs(),
-        [this, callId](const JsonRpcReply &reply) { d->onCallReply(callId, reply); },
-        [this, callId](qint64 requestId, const QJsonObject &sent) {
-            const auto it = d->calls.find(callId);
-            if (it == d->calls.end())
-                return;
-            it->requestId = requestId;
-            it->outcome.request = sent;
-        });
+    d->sendCall(callId, params);
     return callId;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/conversation/message.h"
 #include "agent/mcp/mcpserverconfig.h"
 
 #include <QDateTime>
@@ -9,6 +10,7 @@
 #include <QList>
 #include <QObject>
 #include <QStringList>
+#include <QUrl>
 
 #include <functional>
 #include <memory>
@@ -87,6 +89,7 @@ struct McpCallOutcome
     QList<McpProgress> progress;
     QStringList stderrLines; // what the server wrote to stderr while the call ran (stdio only)
     qint64 durationMs = 0;
+    TokenUsage samplingUsage; // the model calls the server asked for during the call (sampling)
 };
 
 /*!
@@ -109,12 +112,18 @@ struct McpLogMessage
     bool operator==(const McpLogMessage &) const = default;
 };
 
-/*! A form the server asks the user to fill in (elicitation/create, form mode). */
+/*!
+    A question the server asks the user (elicitation/create): a form to fill in,
+    or (URL mode, 2025-11-25) a page to open outside Loopscope, which is opened
+    only once the user agrees; what they do there never passes through the client.
+*/
 struct McpElicitation
 {
     QString serverName;
     QString message;
-    QJsonObject requestedSchema; // a flat object schema: string, number, integer, boolean, enum fields
+    QJsonObject requestedSchema; // form mode: a flat object schema (string, number, integer, boolean, enum)
+    QUrl url;                    // URL mode (an http or https address); empty for a form
+    bool isUrl() const { return !url.isEmpty(); }
 };
 
 struct McpElicitationAnswer
@@ -122,6 +131,36 @@ struct McpElicitationAnswer
     enum class Action { Accept, Decline, Cancel };
     Action action = Action::Decline;
     QJsonObject content; // with Accept: the field values
+};
+
+/*!
+    A model call a server asks the client to make (sampling/createMessage,
+    2025-11-25; an input request of a 2026-07-28 result): shown to the user,
+    who may edit or refuse it, before it runs on the user's provider. The
+    server never picks the model; its preferences are hints.
+*/
+struct McpSamplingRequest
+{
+    QString serverName;
+    QJsonArray messages;          // SamplingMessage[]: role, content (one block or an array of blocks)
+    QString systemPrompt;         // empty: none
+    QJsonObject modelPreferences; // hints[].name, costPriority, speedPriority, intelligencePriority
+    int maxTokens = 0;            // required by the spec; 0 when the server sent none
+    QJsonArray tools;             // Tool[] the model may call; the server runs them, not Loopscope
+    QJsonObject toolChoice;       // {mode: auto | required | none}; empty: auto
+    QJsonObject params;           // the request's params as received
+
+    // The first model name the server hints at; empty: none.
+    QString preferredModel() const;
+    static McpSamplingRequest fromParams(const QString &serverName, const QJsonObject &params);
+};
+
+struct McpSamplingAnswer
+{
+    bool accepted = false;
+    QJsonObject result; // accepted: the CreateMessageResult (role, content, model, stopReason)
+    QString reason;     // refused: why, for the server; empty: the user declined
+    TokenUsage usage;   // what the model call spent, counted into the tool call's
 };
 
 /*! What start-up found, for the trace node of its own and the settings page. */
@@ -143,7 +182,9 @@ struct McpStartupInfo
     server/discover and falls back to the initialize handshake, lists the
     server's tools, prompts and resources (following every nextCursor), keeps
     those lists fresh on list_changed, answers the server's requests (ping,
-    roots/list, elicitation/create; anything else "method not found"), and
+    roots/list, elicitation/create, sampling/createMessage; anything else
+    "method not found") and the input a 2026-07-28 tool call asks for
+    (input_required: the call is retried with the answers), and
     calls tools with progress and cancellation. Every callback runs on this
     object's thread; every call's callback runs exactly once, also when the
     server dies or the client is stopped or destroyed meanwhile. Destroying
@@ -160,6 +201,8 @@ public:
 
     using ElicitationReply = std::function<void(const McpElicitationAnswer &)>;
     using ElicitationHandler = std::function<void(const McpElicitation &, ElicitationReply reply)>;
+    using SamplingReply = std::function<void(const McpSamplingAnswer &)>;
+    using SamplingHandler = std::function<void(const McpSamplingRequest &, SamplingReply reply)>;
     using ProgressCallback = std::function<void(const McpProgress &)>;
     using CallCallback = std::function<void(const McpCallOutcome &)>;
 
@@ -171,6 +214,9 @@ public:
     void setRootFolder(const QString &folder);
     // No handler: every elicitation is declined.
     void setElicitationHandler(ElicitationHandler handler);
+    // With a handler the client declares the sampling capability (set it before start()); without one
+    // it declares none, and a request that comes anyway is refused as the user's decline.
+    void setSamplingHandler(SamplingHandler handler);
     // Where an OAuth sign-in opens its URL (not owned; null: $BROWSER only) and keeps its tokens
     // (not owned; null: in memory for this run). Set before start().
     void setAuthorizationServices(const UrlOpener *opener, SecretStore *tokenStore);

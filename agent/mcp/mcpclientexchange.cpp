@@ -25,6 +25,11 @@ constexpr int DefaultTaskPollMs = 1000;
 constexpr int MinTaskPollMs = 20;
 constexpr int MaxTaskPollMs = 60'000;
 constexpr int MethodNotFound = -32601;
+// What a client answers a sampling request the user refused with (client/sampling, "Error Handling").
+constexpr int UserRejected = -1;
+constexpr auto UserRejectedMessage = "User rejected sampling request"_L1;
+// input_required answers to one call before it is given up on.
+constexpr int MaxInputRounds = 8;
 
 QString listMethod(ListKind kind)
 {
@@ -83,6 +88,30 @@ McpResourceInfo resourceFromJson(const QJsonObject &json)
 }
 
 } // namespace
+
+QString McpSamplingRequest::preferredModel() const
+{
+    for (const QJsonValue &hint : modelPreferences.value(u"hints"_s).toArray()) {
+        const QString model = hint.toObject().value(u"name"_s).toString();
+        if (!model.isEmpty())
+            return model;
+    }
+    return {};
+}
+
+McpSamplingRequest McpSamplingRequest::fromParams(const QString &serverName, const QJsonObject &params)
+{
+    McpSamplingRequest request;
+    request.serverName = serverName;
+    request.messages = params.value(u"messages"_s).toArray();
+    request.systemPrompt = params.value(u"systemPrompt"_s).toString();
+    request.modelPreferences = params.value(u"modelPreferences"_s).toObject();
+    request.maxTokens = params.value(u"maxTokens"_s).toInt();
+    request.tools = params.value(u"tools"_s).toArray();
+    request.toolChoice = params.value(u"toolChoice"_s).toObject();
+    request.params = params;
+    return request;
+}
 
 // ---------------------------------------------------------------- requests
 
@@ -232,28 +261,60 @@ void McpClient::Private::onServerRequest(const QJsonValue &id, const QString &me
 {
     if (method == u"ping"_s) {
         connection->respond(id, {});
-    } else if (method == u"roots/list"_s) {
-        QJsonArray roots;
-        if (!rootFolder.isEmpty()) {
-            roots.append(QJsonObject{{u"uri"_s, QUrl::fromLocalFile(rootFolder).toString()},
-                                     {u"name"_s, QFileInfo(rootFolder).fileName()}});
-        }
-        connection->respond(id, {{u"roots"_s, roots}});
-    } else if (method == u"elicitation/create"_s) {
-        answerElicitation(id, params);
-    } else {
-        connection->respondError(id, MethodNotFound, u"Method not found"_s);
+        return;
     }
+    if (method != u"roots/list"_s && method != u"elicitation/create"_s
+        && method != u"sampling/createMessage"_s) {
+        connection->respondError(id, MethodNotFound, u"Method not found"_s);
+        return;
+    }
+    // The answer may come after this connection is gone (a restart meanwhile): then nobody hears it.
+    QPointer<JsonRpcConnection> target = connection;
+    const int generation = this->generation;
+    answerInput(method, params, [this, target, id, generation](const InputAnswer &answer) {
+        if (!target)
+            return;
+        // The tokens go to the call that made the server ask (the latest still running: 2025 requests
+        // do not say which over stdio).
+        if (!answer.usage.isEmpty() && generation == this->generation && !calls.isEmpty())
+            calls[*std::max_element(calls.keyBegin(), calls.keyEnd())].outcome.samplingUsage += answer.usage;
+        if (answer.errorCode != 0)
+            target->respondError(id, answer.errorCode, answer.errorMessage);
+        else
+            target->respond(id, answer.result);
+    });
 }
 
-void McpClient::Private::answerElicitation(const QJsonValue &id, const QJsonObject &params)
+QJsonObject McpClient::Private::rootsResult() const
 {
-    QPointer<JsonRpcConnection> target = connection;
+    QJsonArray roots;
+    if (!rootFolder.isEmpty()) {
+        roots.append(QJsonObject{{u"uri"_s, QUrl::fromLocalFile(rootFolder).toString()},
+                                 {u"name"_s, QFileInfo(rootFolder).fileName()}});
+    }
+    return {{u"roots"_s, roots}};
+}
+
+void McpClient::Private::answerInput(const QString &method, const QJsonObject &params,
+                                     std::function<void(const InputAnswer &)> done)
+{
+    if (method == u"roots/list"_s)
+        done({rootsResult(), 0, {}});
+    else if (method == u"elicitation/create"_s)
+        askElicitation(params, std::move(done));
+    else if (method == u"sampling/createMessage"_s)
+        askSampling(params, std::move(done));
+    else
+        done({{}, MethodNotFound, u"Method not found"_s});
+}
+
+void McpClient::Private::askElicitation(const QJsonObject &params,
+                                        std::function<void(const InputAnswer &)> done)
+{
     auto answered = std::make_shared<bool>(false);
-    auto reply = [target, id, answered](const McpElicitationAnswer &answer) {
-        if (*answered || !target)
+    auto reply = [done, answered](const McpElicitationAnswer &answer) {
+        if (std::exchange(*answered, true))
             return;
-        *answered = true;
         QJsonObject result;
         switch (answer.action) {
         case McpElicitationAnswer::Action::Accept:
@@ -263,18 +324,145 @@ void McpClient::Private::answerElicitation(const QJsonValue &id, const QJsonObje
         case McpElicitationAnswer::Action::Decline: result.insert(u"action"_s, u"decline"_s); break;
         case McpElicitationAnswer::Action::Cancel: result.insert(u"action"_s, u"cancel"_s); break;
         }
-        target->respond(id, result);
+        done({result, 0, {}});
     };
     const QString mode = params.value(u"mode"_s).toString();
-    if (!elicitationHandler || (!mode.isEmpty() && mode != u"form"_s)) {
-        reply({});
-        return;
-    }
     McpElicitation elicitation;
     elicitation.serverName = name();
     elicitation.message = params.value(u"message"_s).toString();
     elicitation.requestedSchema = params.value(u"requestedSchema"_s).toObject();
+    if (mode == u"url"_s) {
+        // Only a web address is ever offered for opening; anything else is declined unseen.
+        const QUrl url(params.value(u"url"_s).toString(), QUrl::StrictMode);
+        if (url.isValid() && (url.scheme() == u"https"_s || url.scheme() == u"http"_s)
+            && !url.host().isEmpty())
+            elicitation.url = url;
+    }
+    const bool known = mode.isEmpty() || mode == u"form"_s || (mode == u"url"_s && elicitation.isUrl());
+    if (!elicitationHandler || !known) {
+        reply({});
+        return;
+    }
     elicitationHandler(elicitation, reply);
+}
+
+void McpClient::Private::askSampling(const QJsonObject &params, std::function<void(const InputAnswer &)> done)
+{
+    auto answered = std::make_shared<bool>(false);
+    auto reply = [done, answered](const McpSamplingAnswer &answer) {
+        if (std::exchange(*answered, true))
+            return;
+        if (answer.accepted)
+            done({answer.result, 0, {}, answer.usage});
+        else // the spec's answer to a refused sampling request (client/sampling, "Error Handling")
+            done({{},
+                  UserRejected,
+                  answer.reason.isEmpty() ? QString(UserRejectedMessage) : answer.reason,
+                  answer.usage});
+    };
+    if (!samplingHandler) {
+        reply({});
+        return;
+    }
+    samplingHandler(McpSamplingRequest::fromParams(name(), params), reply);
+}
+
+// ---------------------------------------------------------------- multi-round-trip requests
+
+void McpClient::Private::sendCall(qint64 callId, const QJsonObject &params)
+{
+    const auto it = calls.find(callId);
+    if (it == calls.end())
+        return;
+    QJsonObject sent = params;
+    sent.insert(u"_meta"_s, QJsonObject{{u"progressToken"_s, it->progressToken}});
+    request(
+        u"tools/call"_s, sent, it->timeoutMs,
+        [this, callId](const JsonRpcReply &reply) { onCallReply(callId, reply); },
+        [this, callId](qint64 requestId, const QJsonObject &message) {
+            const auto it = calls.find(callId);
+            if (it == calls.end())
+                return;
+            it->requestId = requestId;
+            it->outcome.request = message;
+        });
+}
+
+void McpClient::Private::answerInputRequired(qint64 callId, const QJsonObject &inputRequired)
+{
+    const auto it = calls.find(callId);
+    if (it == calls.end())
+        return;
+    const QString tool = it->tool;
+    if (++it->inputRounds > MaxInputRounds) {
+        finishCall(callId, [&](McpCallOutcome &outcome) {
+            outcome.result = inputRequired;
+            outcome.failure
+                = McpClient::tr("The MCP server “%1” kept asking for more input during the call of "
+                                "“%2”; Loopscope gave up after %3 rounds.")
+                      .arg(name(), tool)
+                      .arg(MaxInputRounds);
+        });
+        return;
+    }
+    const QJsonObject inputRequests = inputRequired.value(u"inputRequests"_s).toObject();
+    const QJsonValue requestState = inputRequired.value(u"requestState"_s);
+    if (inputRequests.isEmpty()) {
+        retryCall(callId, {}, requestState);
+        return;
+    }
+    // Every request asked at once (each may wait for the user); the retry once all are answered.
+    auto responses = std::make_shared<QJsonObject>();
+    auto pending = std::make_shared<int>(int(inputRequests.size()));
+    auto refusal = std::make_shared<QString>();
+    const int generation = this->generation;
+    for (auto request = inputRequests.constBegin(); request != inputRequests.constEnd(); ++request) {
+        const QString key = request.key();
+        const QJsonObject asked = request.value().toObject();
+        const QString method = asked.value(u"method"_s).toString();
+        answerInput(
+            method, asked.value(u"params"_s).toObject(),
+            [this, callId, key, method, responses, pending, refusal, requestState, generation,
+             tool](const InputAnswer &answer) {
+                if (generation != this->generation || !calls.contains(callId))
+                    return; // cancelled or torn down meanwhile
+                calls[callId].outcome.samplingUsage += answer.usage;
+                if (answer.errorCode != 0 && refusal->isEmpty())
+                    *refusal
+                        = method == u"sampling/createMessage"_s && answer.errorMessage == UserRejectedMessage
+                              ? McpClient::tr("the user declined its request for a model call.")
+                              : answer.errorMessage;
+                else if (answer.errorCode == 0)
+                    responses->insert(key, answer.result);
+                if (--*pending > 0)
+                    return;
+                if (refusal->isEmpty()) {
+                    retryCall(callId, *responses, requestState);
+                    return;
+                }
+                // 2026-07-28 has no input response that says "refused" for sampling: the call
+                // is not retried (a retry without it would only be asked again).
+                finishCall(callId, [&](McpCallOutcome &outcome) {
+                    outcome.failure
+                        = McpClient::tr("The call of “%1” on the MCP server “%2” was not completed: %3")
+                              .arg(tool, name(), *refusal);
+                });
+            });
+    }
+}
+
+void McpClient::Private::retryCall(qint64 callId, const QJsonObject &inputResponses,
+                                   const QJsonValue &requestState)
+{
+    const auto it = calls.find(callId);
+    if (it == calls.end())
+        return;
+    QJsonObject params = it->params;
+    if (!inputResponses.isEmpty())
+        params.insert(u"inputResponses"_s, inputResponses);
+    if (!requestState.isUndefined() && !requestState.isNull())
+        params.insert(u"requestState"_s, requestState); // echoed exactly, never looked into
+    sendCall(callId, params);
 }
 
 void McpClient::Private::onServerNotification(const QString &method, const QJsonObject &params)
@@ -394,6 +582,12 @@ void McpClient::Private::onCallReply(qint64 callId, const JsonRpcReply &reply)
         followTask(callId, reply.result());
         return;
     }
+    if (reply.hasResponse() && !reply.isError() && !reply.timedOut
+        && reply.result().value(u"resultType"_s).toString() == u"input_required"_s) {
+        it->outcome.response = reply.response;
+        answerInputRequired(callId, reply.result());
+        return;
+    }
     const QString tool = it->tool;
     const qint64 requestId = it->requestId;
     finishCall(callId, [&](McpCallOutcome &outcome) {
@@ -413,15 +607,8 @@ void McpClient::Private::onCallReply(qint64 callId, const JsonRpcReply &reply)
                                   .arg(name(), errorText(reply.error()));
         } else {
             outcome.result = reply.result();
-            if (outcome.result.value(u"resultType"_s).toString() == u"input_required"_s) {
-                outcome.failure
-                    = McpClient::tr("The MCP server “%1” asked for more input during the call of “%2”, "
-                                    "which Loopscope does not support yet.")
-                          .arg(name(), tool);
-            } else {
-                outcome.isError = outcome.result.value(u"isError"_s).toBool();
-                outcome.text = McpContent::callResultText(outcome.result);
-            }
+            outcome.isError = outcome.result.value(u"isError"_s).toBool();
+            outcome.text = McpContent::callResultText(outcome.result);
         }
     });
 }

@@ -44,6 +44,19 @@ public:
         QElapsedTimer clock;
         QString taskId; // the server answered with a task (tasks extension): polled until it ends
         QString taskStatusMessage;
+        QJsonObject params; // tools/call as first sent (without _meta): retried with the input it asks for
+        int timeoutMs = 0;
+        int inputRounds = 0; // input_required answers so far: bounded, a server may ask for ever
+    };
+
+    // What one request of the server (or one input request of a 2026-07-28 result) is answered with:
+    // a result, or a JSON-RPC error (code and message).
+    struct InputAnswer
+    {
+        QJsonObject result;
+        int errorCode = 0; // non-zero: refused
+        QString errorMessage;
+        TokenUsage usage; // a sampling request's model call
     };
 
     enum class Phase { Idle, Probe, Initialize, Listing };
@@ -98,7 +111,17 @@ public:
     // From the server
     void onServerRequest(const QJsonValue &id, const QString &method, const QJsonObject &params);
     void onServerNotification(const QString &method, const QJsonObject &params);
-    void answerElicitation(const QJsonValue &id, const QJsonObject &params);
+    // Asks the handlers what \a method (elicitation/create, sampling/createMessage, roots/list) with
+    // \a params should be answered with; \a done runs once, maybe later.
+    void answerInput(const QString &method, const QJsonObject &params,
+                     std::function<void(const InputAnswer &)> done);
+    void askElicitation(const QJsonObject &params, std::function<void(const InputAnswer &)> done);
+    void askSampling(const QJsonObject &params, std::function<void(const InputAnswer &)> done);
+    QJsonObject rootsResult() const;
+    // 2026-07-28: a call answered with input_required is retried with what it asked for.
+    void answerInputRequired(qint64 callId, const QJsonObject &inputRequired);
+    void retryCall(qint64 callId, const QJsonObject &inputResponses, const QJsonValue &requestState);
+    void sendCall(qint64 callId, const QJsonObject &params);
     void appendLog(const QString &line);
     void onLogMessage(const QJsonObject &params);
     // \a refused: the server answered with an error (not a connection that went away meanwhile).
@@ -117,6 +140,7 @@ public:
     QNetworkAccessManager *network = nullptr;
     QString rootFolder;
     ElicitationHandler elicitationHandler;
+    SamplingHandler samplingHandler;
     int startupTimeoutMs = 30'000;
     const UrlOpener *urlOpener = nullptr;
     SecretStore *tokenStore = nullptr;

@@ -170,8 +170,13 @@ bool McpClient::Private::onModernRefusal(const QJsonObject &error)
 
 QJsonObject McpClient::Private::clientCapabilities() const
 {
-    return {{u"roots"_s, QJsonObject{{u"listChanged"_s, true}}},
-            {u"elicitation"_s, QJsonObject{{u"form"_s, QJsonObject{}}}}};
+    QJsonObject capabilities{
+        {u"roots"_s, QJsonObject{{u"listChanged"_s, true}}},
+        {u"elicitation"_s, QJsonObject{{u"form"_s, QJsonObject{}}, {u"url"_s, QJsonObject{}}}}};
+    // Sampling only when someone can say yes to it; the model may get the server's tools (2025-11-25).
+    if (samplingHandler)
+        capabilities.insert(u"sampling"_s, QJsonObject{{u"tools"_s, QJsonObject{}}});
+    return capabilities;
 }
 
 QJsonObject McpClient::Private::clientInfo() const

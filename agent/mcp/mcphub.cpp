@@ -60,6 +60,7 @@ public:
     const UrlOpener *urlOpener = nullptr;
     SecretStore *tokenStore = nullptr;
     McpClient::ElicitationHandler elicitationHandler;
+    McpClient::SamplingHandler samplingHandler;
     std::shared_ptr<std::atomic_int> toolTimeoutMs = std::make_shared<std::atomic_int>(0);
     QList<Entry> entries;
     QHash<QString, int> entryByName;
@@ -82,6 +83,8 @@ public:
         client->setAuthorizationServices(urlOpener, tokenStore);
         if (elicitationHandler)
             client->setElicitationHandler(elicitationHandler);
+        if (samplingHandler)
+            client->setSamplingHandler(samplingHandler);
         const QString name = server.config.name;
         QObject::connect(client, &McpClient::stateChanged, q,
                          [this, name](McpClient::State state) { onStateChanged(name, state); });
@@ -266,6 +269,15 @@ void McpHub::setElicitationHandler(McpClient::ElicitationHandler handler)
     for (Private::Server &server : d->servers) {
         if (server.client)
             server.client->setElicitationHandler(d->elicitationHandler);
+    }
+}
+
+void McpHub::setSamplingHandler(McpClient::SamplingHandler handler)
+{
+    d->samplingHandler = std::move(handler);
+    for (Private::Server &server : d->servers) {
+        if (server.client)
+            server.client->setSamplingHandler(d->samplingHandler);
     }
 }
 

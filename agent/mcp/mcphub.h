@@ -54,6 +54,8 @@ public:
     // are kept (null: in memory for this run). Neither is owned.
     void setAuthorizationServices(const UrlOpener *opener, SecretStore *tokenStore);
     void setElicitationHandler(McpClient::ElicitationHandler handler);
+    // Servers started after this declare sampling (McpClient::setSamplingHandler()).
+    void setSamplingHandler(McpClient::SamplingHandler handler);
     // The loop's tool timeout, used for tools/call (0: none beyond the request timeout).
     void setToolTimeoutMs(int milliseconds);
 

@@ -78,6 +78,7 @@ ToolResult McpTool::resultFor(const QString &serverName, const QString &toolName
         result.isError = outcome.isError;
     }
 
+    result.usage = outcome.samplingUsage; // the turn counts the server's model calls too
     QJsonObject mcp{{u"server"_s, serverName}, {u"tool"_s, toolName}, {u"durationMs"_s, outcome.durationMs}};
     if (!outcome.request.isEmpty())
         mcp.insert(u"request"_s, outcome.request);

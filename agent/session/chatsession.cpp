@@ -84,12 +84,17 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
     connect(m_mcp, &McpBridge::notice, this, &ChatSession::addNotice);
     connect(m_mcp, &McpBridge::elicitationRequested, this, &ChatSession::elicitationRequested);
     connect(m_mcp, &McpBridge::elicitationSettled, this, &ChatSession::elicitationSettled);
+    connect(m_mcp, &McpBridge::samplingRequested, this, &ChatSession::samplingRequested);
+    connect(m_mcp, &McpBridge::samplingSettled, this, &ChatSession::samplingSettled);
+    // A server's model call runs on the session's provider, on a client of its own.
+    m_mcp->setSamplingClients([this] { return m_binding->createModelClient(); });
     connect(m_mcp, &McpBridge::startupsSettled, this, &ChatSession::startQueuedTurn);
 }
 
 ChatSession::~ChatSession()
 {
     m_mcp->cancelElicitations();
+    m_mcp->cancelSamplings(); // while the agent whose tool timeouts they paused is still there
     // No server outlives the session; a tool call still waiting gets its failure.
     m_mcp->hub()->shutdown();
     // The agent goes before the clients and the interceptors it points to.
@@ -106,6 +111,16 @@ McpHub *ChatSession::mcp() const
 bool ChatSession::answerElicitation(int id, const McpElicitationAnswer &answer)
 {
     return m_mcp->answerElicitation(id, answer);
+}
+
+bool ChatSession::answerSampling(int id, const McpSamplingDecision &decision)
+{
+    return m_mcp->answerSampling(id, decision);
+}
+
+QString ChatSession::samplingModel() const
+{
+    return m_mcp->samplingModel();
 }
 
 void ChatSession::apply(const SessionSetup &setup)

@@ -12,6 +12,7 @@
 #include "agent/replay/recordedturn.h"
 #include "agent/replay/replayworkbench.h"
 #include "agent/session/conversationrows.h"
+#include "agent/session/mcpbridge.h"
 #include "agent/session/sessionsetup.h"
 #include "agent/session/sessionusage.h"
 #include "agent/tools/workbench.h"
@@ -65,6 +66,10 @@ public:
     McpHub *mcp() const;
     // Answers a form an MCP server asked for (elicitationRequested); false when it no longer waits.
     bool answerElicitation(int id, const Loopscope::McpElicitationAnswer &answer);
+    // Answers an MCP server's request for a model call (samplingRequested); false when it no longer waits.
+    bool answerSampling(int id, const Loopscope::McpSamplingDecision &decision);
+    // The model a sampling request runs on unless the user picks another.
+    QString samplingModel() const;
     const SessionUsage *usage() const { return m_usage; }
 
     // What the next turn runs with, in one place: the provider when it differs (while no turn runs;
@@ -173,6 +178,10 @@ signals:
     void elicitationRequested(int id, const Loopscope::McpElicitation &request);
     // The form no longer waits: answered, or cancelled because the turn stopped or the session was cleared.
     void elicitationSettled(int id);
+    // An MCP server asks for a model call (sampling); answer with answerSampling(id, …).
+    void samplingRequested(int id, const Loopscope::McpSamplingRequest &request);
+    // The request no longer waits: answered, or declined because the turn stopped.
+    void samplingSettled(int id);
 
 private:
     // The provider part of apply(): \a provider's client into the agent; false while a turn runs.

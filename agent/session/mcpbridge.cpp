@@ -1,6 +1,8 @@
 #include "agent/session/mcpbridge.h"
 
 #include "agent/loop/agent.h"
+#include "agent/mcp/mcpsampling.h"
+#include "agent/session/mcpsamplingcall.h"
 #include "agent/trace/trace.h"
 
 #include <QDateTime>
@@ -38,6 +40,7 @@ McpBridge::McpBridge(QNetworkAccessManager *network, Agent *agent, Trace *trace,
 McpBridge::~McpBridge()
 {
     cancelElicitations();
+    cancelSamplings();
     // No server outlives the session; a tool call still waiting gets its failure.
     m_hub->shutdown();
 }
@@ -97,6 +100,7 @@ void McpBridge::turnStarted(int turnNode)
 void McpBridge::turnFinished()
 {
     cancelElicitations();
+    cancelSamplings();
     m_turnNode = -1;
 }
 
@@ -189,7 +193,7 @@ void McpBridge::onElicitation(const McpElicitation &request, McpClient::Elicitat
     const int id = ++m_nextElicitation;
     m_elicitations.insert(id, std::move(reply));
     // The tool that asks waits for a person: its time limit must not run out meanwhile.
-    m_agent->pauseToolTimeouts(true);
+    updateToolTimeoutPause();
     if (const int step = waitingStep(request.serverName); step >= 0) {
         WaitData wait;
         wait.waitingFor = u"answer"_s;
@@ -231,8 +235,7 @@ bool McpBridge::answerElicitation(int id, const McpElicitationAnswer &answer)
         return false;
     const McpClient::ElicitationReply reply = it.value();
     m_elicitations.erase(it);
-    if (m_elicitations.isEmpty())
-        m_agent->pauseToolTimeouts(false);
+    updateToolTimeoutPause();
     const int wait = m_elicitationWaits.value(id, -1);
     m_elicitationWaits.remove(id);
     if (m_trace->isValid(wait)) {
@@ -256,6 +259,130 @@ void McpBridge::cancelElicitations()
     const QList<int> ids = m_elicitations.keys();
     for (int id : ids)
         answerElicitation(id, {McpElicitationAnswer::Action::Cancel, {}});
+}
+
+void McpBridge::updateToolTimeoutPause()
+{
+    m_agent->pauseToolTimeouts(!m_elicitations.isEmpty() || !m_samplings.isEmpty()
+                               || !m_samplingCalls.isEmpty());
+}
+
+void McpBridge::setSamplingClients(std::function<std::unique_ptr<ModelClient>()> makeClient)
+{
+    m_makeSamplingClient = std::move(makeClient);
+    if (!m_makeSamplingClient) {
+        m_hub->setSamplingHandler({});
+        return;
+    }
+    m_hub->setSamplingHandler([self = QPointer<McpBridge>(this)](const McpSamplingRequest &request,
+                                                                 McpClient::SamplingReply reply) {
+        if (self)
+            self->onSampling(request, std::move(reply));
+        else
+            reply({});
+    });
+}
+
+QString McpBridge::samplingModel() const
+{
+    return m_agent->config().model.model;
+}
+
+void McpBridge::onSampling(const McpSamplingRequest &request, McpClient::SamplingReply reply)
+{
+    const int id = ++m_nextSampling;
+    PendingSampling pending;
+    pending.reply = std::move(reply);
+    pending.step = waitingStep(request.serverName);
+    if (pending.step >= 0) {
+        WaitData wait;
+        wait.waitingFor = u"approval"_s;
+        wait.preview = request.messages.isEmpty()
+                           ? QString()
+                           : McpSampling::messageText(request.messages.last().toObject()).left(200);
+        //: A trace step: an MCP server asked for a model call and waits for the user to allow it
+        pending.waitNode
+            = m_trace->begin(pending.step, TraceKind::Wait,
+                             tr("Waiting for you to allow a model call for %1").arg(request.serverName),
+                             QDateTime::currentMSecsSinceEpoch() * 1000, wait);
+    }
+    m_samplings.insert(id, std::move(pending));
+    updateToolTimeoutPause();
+    emit samplingRequested(id, request);
+}
+
+bool McpBridge::answerSampling(int id, const McpSamplingDecision &decision)
+{
+    const auto it = m_samplings.find(id);
+    if (it == m_samplings.end())
+        return false;
+    const PendingSampling pending = std::move(*it);
+    m_samplings.erase(it);
+    if (m_trace->isValid(pending.waitNode)) {
+        const QString answer = decision.accepted ? u"accepted"_s : u"declined"_s;
+        m_trace->update(pending.waitNode,
+                        [&answer](TraceNode &node) { node.data<WaitData>().decision = answer; });
+        m_trace->finish(pending.waitNode, TraceStatus::Ok, QDateTime::currentMSecsSinceEpoch() * 1000);
+    }
+    std::unique_ptr<ModelClient> client
+        = decision.accepted && m_makeSamplingClient ? m_makeSamplingClient() : nullptr;
+    if (!client) {
+        if (pending.reply)
+            pending.reply({}); // declined: the server hears the spec's refusal
+    } else {
+        ModelOptions options = m_agent->config().model;
+        if (!decision.model.isEmpty())
+            options.model = decision.model;
+        auto *call = new McpSamplingCall(std::move(client), m_trace, pending.step, m_agent->priceLookup(),
+                                         pending.reply, this);
+        m_samplingCalls.append(call);
+        // Told as a sub-agent's answers are, one level below the agent whose tool asked: the session
+        // counts its tokens and cost into the turn's, the chat shows no row for it.
+        connect(call, &McpSamplingCall::responded, this,
+                [this, call, server = decision.request.serverName](const ModelResponse &response) {
+                    AgentEvent event;
+                    event.kind = AgentEvent::Kind::ModelResponse;
+                    event.traceNode = call->traceNode();
+                    event.text = response.text;
+                    event.agent = server;
+                    event.depth = m_agent->depth() + 1;
+                    event.payload = ModelResponseInfo{response.finishReason, int(response.toolCalls.size()),
+                                                      response.usage};
+                    m_agent->announceNested(event);
+                });
+        connect(call, &McpSamplingCall::finished, this, [this, call] {
+            m_samplingCalls.removeAll(call);
+            call->deleteLater();
+            updateToolTimeoutPause();
+        });
+        call->start(decision.request, options);
+    }
+    updateToolTimeoutPause();
+    emit samplingSettled(id);
+    return true;
+}
+
+void McpBridge::cancelSamplings()
+{
+    // Nobody answered: the server hears a refusal, the trace that the wait was cut short.
+    const auto waiting = std::exchange(m_samplings, {});
+    for (auto it = waiting.cbegin(); it != waiting.cend(); ++it) {
+        if (m_trace->isValid(it->waitNode)) {
+            m_trace->update(it->waitNode,
+                            [](TraceNode &node) { node.data<WaitData>().decision = u"cancelled"_s; });
+            m_trace->finish(it->waitNode, TraceStatus::Cancelled, QDateTime::currentMSecsSinceEpoch() * 1000);
+        }
+        if (it->reply)
+            it->reply({});
+        emit samplingSettled(it.key());
+    }
+    const QList<QPointer<McpSamplingCall>> running = m_samplingCalls;
+    for (const QPointer<McpSamplingCall> &call : running) {
+        if (call)
+            call->cancel();
+    }
+    if (!waiting.isEmpty())
+        updateToolTimeoutPause();
 }
 
 } // namespace Loopscope

@@ -1,5 +1,6 @@
 #include "app/cli/mcpcommand.h"
 
+#include "agent/config/apikeyresolver.h"
 #include "agent/config/filesecretstore.h"
 #include "agent/config/secretstore.h"
 #include "agent/mcp/mcphub.h"
@@ -7,12 +8,15 @@
 #include "agent/mcp/mcpsettings.h"
 #include "agent/mcp/mcptool.h"
 #include "agent/mcp/urlopener.h"
+#include "agent/session/mcpsamplingcall.h"
+#include "agent/session/providerbinding.h"
 #include "app/cli/commandlinesyntax.h"
 #include "app/cli/interruptwatcher.h"
 #include "app/cli/limitoptions.h"
 #include "app/cli/mcpserveroptions.h"
 #include "app/cli/runcommand.h"
 #include "app/cli/terminaltext.h"
+#include "app/launch/provideroptions.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
@@ -364,7 +368,9 @@ int McpCommand::exec(const QStringList &arguments)
            "name, the name the model sees, or server/tool) with a JSON object of arguments (default\n"
            "{}), print the result on stdout and progress on stderr, and end the servers again. A form\n"
            "the server asks for (elicitation) is accepted with the fields' default values under\n"
-           "--approve all, else declined. Ctrl+C cancels the call.\n\n"
+           "--approve all, else declined. A model call it asks for (sampling) runs as asked on the\n"
+           "provider and model of --provider, --model, --base-url and --api-key-env (as for run)\n"
+           "under --approve all, else it is declined. Ctrl+C cancels the call.\n\n"
            "Exit codes:\n"
            "  0    add, remove: done; list: every server is ready; call: the tool answered\n"
            "  1    add, remove: the keychain refused a secret; list: one or more failed; call: the\n"
@@ -377,9 +383,13 @@ int McpCommand::exec(const QStringList &arguments)
     mcpOptions.addTo(parser);
     const QCommandLineOption approve(u"approve"_s,
                                      tr("call: forms the server asks for are accepted with their default "
-                                        "values (all) or declined (none). Default: none."),
+                                        "values and model calls it asks for run (all), or both are declined "
+                                        "(none). Default: none."),
                                      u"all|none"_s, u"none"_s);
     parser.addOption(approve);
+    // call: the provider a server's model calls (sampling) run on, under --approve all.
+    const Launch::ProviderOptions providerOptions;
+    providerOptions.addTo(parser);
     const LimitOptions limitOptions(false);
     limitOptions.addTo(parser);
     parser.addOption({u"url"_s, tr("add: the server's Streamable HTTP endpoint."), u"url"_s});
@@ -438,6 +448,26 @@ int McpCommand::exec(const QStringList &arguments)
         printError(tr("--approve takes all or none"));
         return BadUsage;
     }
+    if (providerOptions.isAnySet(parser) && command != u"call") {
+        printError(tr("the provider options are for call (the model calls a server asks for)"));
+        return BadUsage;
+    }
+    // The provider of the model calls a server may ask for: only under --approve all, and only when named.
+    std::optional<SessionSetup::Provider> samplingProvider;
+    if (command == u"call" && approval == u"all" && providerOptions.isAnySet(parser)) {
+        const std::optional<ProviderProfile> profile = providerOptions.profile(parser, &error);
+        if (!profile) {
+            printError(error);
+            return BadUsage;
+        }
+        const ApiKeyResolver::Result key = ApiKeyResolver::fromEnvironment(*profile);
+        if (key.status == ApiKeyResolver::Result::Status::EnvironmentUnset) {
+            printError(tr("no API key: set the environment variable %1, or name another with --api-key-env")
+                           .arg(profile->apiKeyEnv));
+            return BadUsage;
+        }
+        samplingProvider = SessionSetup::Provider{*profile, key.key, {}, 600'000};
+    }
     QJsonObject toolArguments;
     if (command == u"call" && positional.size() == 3) {
         QJsonParseError parseError;
@@ -494,6 +524,30 @@ int McpCommand::exec(const QStringList &arguments)
                              .arg(request.serverName, request.message));
         reply(answer);
     });
+    ProviderBinding binding(&network);
+    if (samplingProvider)
+        (void)binding.bind(samplingProvider);
+    QObject samplingCalls; // before the hub ends its servers, every model call still running is cancelled
+    hub.setSamplingHandler([&](const McpSamplingRequest &request, McpClient::SamplingReply reply) {
+        if (!samplingProvider) {
+            printError(approveAll ? tr("the MCP server \"%1\" asked for a model call: declined (name the "
+                                       "provider with --provider and --model)")
+                                        .arg(request.serverName)
+                                  : tr("the MCP server \"%1\" asked for a model call: declined (it needs "
+                                       "--approve all)")
+                                        .arg(request.serverName));
+            reply({});
+            return;
+        }
+        ModelOptions options = binding.configFor(AgentConfig()).model;
+        options.stream = false; // nobody watches it arrive: the answer goes to the server whole
+        printError(tr("the MCP server \"%1\" asked for a model call: running it on %2")
+                       .arg(request.serverName, options.model));
+        auto *run = new McpSamplingCall(binding.createModelClient(), nullptr, -1, binding.priceLookup(),
+                                        std::move(reply), &samplingCalls);
+        QObject::connect(run, &McpSamplingCall::finished, run, &QObject::deleteLater);
+        run->start(request, options);
+    });
     int exitCode = Success;
     if (command == u"call") {
         exitCode = call(hub, *servers, positional.at(1), toolArguments);
@@ -502,6 +556,7 @@ int McpCommand::exec(const QStringList &arguments)
     } else {
         exitCode = report(hub, out) ? Success : ModelFailed;
     }
+    qDeleteAll(samplingCalls.children());
     // Every MCP server process has ended when this returns.
     hub.shutdown();
     return exitCode;

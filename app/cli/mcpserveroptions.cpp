@@ -128,7 +128,8 @@ std::optional<QList<McpServerConfig>> McpServerOptions::servers(const QCommandLi
 
 McpElicitationAnswer McpServerOptions::answerWithoutUser(const McpElicitation &request, bool approveAll)
 {
-    if (!approveAll)
+    // A page to open needs a person at the screen: never opened unattended.
+    if (!approveAll || request.isUrl())
         return {McpElicitationAnswer::Action::Decline, {}};
     const QJsonObject properties = request.requestedSchema.value(u"properties"_s).toObject();
     QJsonObject content;

@@ -42,7 +42,7 @@ public:
                                                   QString *error) const;
 
     // A form from an MCP server, answered without a user: with \a approveAll, accepted with the
-    // fields' default values when every required field has one; otherwise declined.
+    // fields' default values when every required field has one; otherwise (and a page to open) declined.
     static McpElicitationAnswer answerWithoutUser(const McpElicitation &request, bool approveAll);
     // The name an ad-hoc server of --mcp-url gets: its host:port ("127.0.0.1:8080").
     static QString nameForUrl(const QUrl &url);

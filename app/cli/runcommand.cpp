@@ -60,9 +60,10 @@ QString exitCodeHelp()
 {
     return RunCommand::tr("MCP servers: their tools join the built-in ones. They run only with an explicit\n"
                           "--approve all, which also accepts their forms (elicitations) with the fields'\n"
-                          "default values, or declines a form whose required fields have none; otherwise\n"
-                          "their calls are denied (the model is told) and every form is declined. The\n"
-                          "servers end with the run.\n\n"
+                          "default values, or declines a form whose required fields have none, and runs\n"
+                          "the model calls they ask for (sampling) on this run's provider and model;\n"
+                          "otherwise their calls are denied (the model is told), every form and model\n"
+                          "call declined. The servers end with the run.\n\n"
                           "Exit codes:\n"
                           "  0    the agent answered (or handed off to another agent), also when the\n"
                           "       iteration limit forced the last answer without tools (outcome\n"
@@ -542,6 +543,18 @@ int RunCommand::exec(const QStringList &arguments)
                                         : tr("the MCP server \"%1\" asked \"%2\": declined")
                                               .arg(request.serverName, request.message));
                          session.answerElicitation(id, answer);
+                     });
+    // A server's request for a model call runs as asked, on the run's provider, only with --approve all.
+    QObject::connect(&session, &ChatSession::samplingRequested, &session,
+                     [&session, &options](int id, const McpSamplingRequest &request) {
+                         const bool allowed = options.setup.approveMcp;
+                         printError(allowed
+                                        ? tr("the MCP server \"%1\" asked for a model call: running it on %2")
+                                              .arg(request.serverName, session.samplingModel())
+                                        : tr("the MCP server \"%1\" asked for a model call: declined (it "
+                                             "needs --approve all)")
+                                              .arg(request.serverName));
+                         session.answerSampling(id, {allowed, request, {}});
                      });
 
     // The first Ctrl+C (or SIGTERM, SIGHUP) cancels the turn cleanly; a second one hurries the

@@ -94,7 +94,8 @@ _loopscope()
             elif [[ ${words[2]} == add && $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--url --header --env --key-file -- -h --help" -- "$cur"))
             elif [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--mcp-config --mcp-url --mcp-server --approve --max-response-mb -h --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--mcp-config --mcp-url --mcp-server --approve --provider --base-url --model
+                                         --api-key-env --max-response-mb -h --help" -- "$cur"))
             elif [[ $cword -eq 2 ]]; then
                 COMPREPLY=($(compgen -W "add remove list call" -- "$cur"))
             fi ;;

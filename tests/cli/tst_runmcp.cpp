@@ -419,6 +419,72 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(processEnded(readPid(pidFile)), 5000);
     }
 
+    void aServersModelCallRunsOnlyUnderApproveAll_data()
+    {
+        QTest::addColumn<bool>("viaRun");
+        QTest::addColumn<QStringList>("approval");
+        QTest::addColumn<bool>("sampled");
+        QTest::newRow("run --approve all") << true << QStringList{u"--approve"_s, u"all"_s} << true;
+        QTest::newRow("mcp call --approve all with a provider")
+            << false << QStringList{u"--approve"_s, u"all"_s} << true;
+        QTest::newRow("mcp call without --approve all") << false << QStringList{} << false;
+        // (run: an MCP tool itself runs only with --approve all, so its model call is never declined there.)
+    }
+
+    void aServersModelCallRunsOnlyUnderApproveAll()
+    {
+        QFETCH(bool, viaRun);
+        QFETCH(QStringList, approval);
+        QFETCH(bool, sampled);
+        // The fault server's echo asks for a model call (2026-07-28 input_required) when its text is
+        // "sample"; the model call is told apart from the run's own requests by its system prompt.
+        int samplings = 0;
+        m_server.setHandler([&samplings](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            const QJsonObject last = messages.last().toObject();
+            if (messages.first()[u"content"_s].toString() == u"Answer in one word.") {
+                ++samplings;
+                exchange.respondJson(200, openAiCompletion(u"Paris"_s, u"m"_s));
+            } else if (last.value(u"role"_s).toString() == u"tool") {
+                exchange.respondJson(200, openAiCompletion(last.value(u"content"_s).toString(), u"m"_s));
+            } else {
+                exchange.respondJson(200, toolCallCompletion(u"echo"_s, {{u"text"_s, u"sample"_s}}));
+            }
+        });
+        const QJsonObject fault{{u"command"_s, McpTestServers::pythonProgram()},
+                                {u"args"_s, QJsonArray{McpTestServers::faultServerScript(), u"mrtr"_s}}};
+        const QString config = m_dir.filePath(u"sampling.json"_s);
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(QJsonObject{{u"mcpServers"_s, QJsonObject{{u"fault"_s, fault}}}}).toJson());
+        file.close();
+
+        QStringList arguments = runArguments();
+        if (viaRun) {
+            arguments << u"--mcp-config"_s << config << approval << u"Ask the server"_s;
+        } else {
+            arguments.replace(0, u"call"_s);
+            arguments.removeAll(u"--no-stream"_s);
+            arguments = QStringList{u"mcp"_s} + arguments << u"--mcp-config"_s << config << approval
+                                                          << u"echo"_s << uR"({"text": "sample"})"_s;
+        }
+        const Run result = run(arguments);
+
+        QCOMPARE(samplings, sampled ? 1 : 0);
+        QVERIFY2(result.err.contains("the MCP server \"fault\" asked for a model call"),
+                 result.err.constData());
+        if (sampled) {
+            QVERIFY2(result.exitCode == 0, result.err.constData());
+            QVERIFY2(result.out.contains("summary: Paris (m, endTurn)"), result.out.constData());
+        } else {
+            QVERIFY2(result.err.contains("declined"), result.err.constData());
+            // The server hears it; run's model reads that the call was not completed, mcp call says so.
+            const QByteArray said = viaRun ? result.out : result.err;
+            QVERIFY2(said.contains("declined its request for a model call"), said.constData());
+            QCOMPARE(result.exitCode, viaRun ? 0 : 1);
+        }
+    }
+
     void mcpListSaysWhichServersAreReady()
     {
         const QString config = writeConfig(u"list.json"_s, m_dir.filePath(u"list.pid"_s), true);

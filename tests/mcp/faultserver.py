@@ -17,6 +17,11 @@ Usage: faultserver.py MODE, where MODE is one of
                    "fail", "ask" or "forever" is answered with a task (pollIntervalMs 200) that completes
                    after two polls, fails after one, asks for input, or works until tasks/cancel; a poll
                    sooner than the interval is refused (and logged)
+  mrtr             like discover-only; a tools/call whose text is "sample", "ask", "both", "again",
+                   "link" (a URL-mode elicitation) or "forever" is answered with input_required (2026-07-28 multi-round-trip requests):
+                   a sampling request, a form, both at once, a sampling request in each of two rounds,
+                   or requestState alone every time; the retry's inputResponses and requestState are
+                   checked, logged and echoed in the result
 """
 import json
 import sys
@@ -117,6 +122,63 @@ def handle_task(request_id, method, params, meta):
     result(request_id, dict(state, resultType="complete"))
 
 
+SAMPLE = {"method": "sampling/createMessage", "params": {
+    "messages": [{"role": "user", "content": {"type": "text", "text": "Name the capital of France."}}],
+    "systemPrompt": "Answer in one word.", "maxTokens": 20,
+    "modelPreferences": {"hints": [{"name": "claude-3-sonnet"}], "speedPriority": 0.5}}}
+ASK = {"method": "elicitation/create", "params": {
+    "mode": "form", "message": "Your name?",
+    "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}}
+LINK = {"method": "elicitation/create", "params": {
+    "mode": "url", "message": "Sign the form on our site.", "url": "https://example.com/sign?id=7",
+    "elicitationId": "sign-7"}}
+
+
+def content_text(content):
+    blocks = content if isinstance(content, list) else [content]
+    return " ".join(block.get("text", "") for block in blocks if isinstance(block, dict))
+
+
+def handle_mrtr_call(request_id, params, meta):
+    text = params.get("arguments", {}).get("text", "")
+    responses = params.get("inputResponses")
+    state = params.get("requestState")
+    log("tools/call %s responses=%s state=%s" % (text, json.dumps(responses, sort_keys=True), state))
+    capabilities = meta.get("io.modelcontextprotocol/clientCapabilities", {})
+    if text in ("sample", "both", "again") and "sampling" not in capabilities:
+        result(request_id, {"resultType": "complete", "isError": True,
+                            "content": [{"type": "text", "text": "The client cannot sample."}]})
+        return
+    asked = {"sample": {"summary": SAMPLE}, "ask": {"name": ASK}, "both": {"summary": SAMPLE, "name": ASK},
+             "again": {"summary": SAMPLE}, "link": {"link": LINK}}.get(text)
+    if text == "forever":
+        result(request_id, {"resultType": "input_required", "requestState": "round-%d" % (int((state or "round-0")[6:]) + 1)})
+        return
+    if asked is None:
+        result(request_id, {"resultType": "complete", "content": [{"type": "text", "text": "Modern echo: " + text}]})
+        return
+    rounds = 2 if text == "again" else 1
+    done = int(state[6:]) if state and state.startswith("round-") else 0
+    if responses is None or done < rounds:
+        if responses is not None and state is None:
+            error(request_id, -32602, "inputResponses without requestState")
+            return
+        result(request_id, {"resultType": "input_required", "inputRequests": asked,
+                            "requestState": "round-%d" % (done + 1)})
+        return
+    parts = []
+    for key in sorted(asked):
+        answer = responses.get(key)
+        if answer is None:
+            parts.append("%s: missing" % key)
+        elif "action" in answer:
+            parts.append("%s: %s %s" % (key, answer["action"], json.dumps(answer.get("content", {}), sort_keys=True)))
+        else:
+            parts.append("%s: %s (%s, %s)" % (key, content_text(answer.get("content")), answer.get("model"),
+                                               answer.get("stopReason")))
+    result(request_id, {"resultType": "complete", "content": [{"type": "text", "text": "; ".join(parts)}]})
+
+
 def send_log_messages(threshold):
     for level in LEVELS[LEVELS.index(threshold):]:
         send({"jsonrpc": "2.0", "method": "notifications/message",
@@ -185,6 +247,9 @@ def handle_modern(request_id, method, params):
     if "io.modelcontextprotocol/clientCapabilities" not in meta:
         error(request_id, -32021, "Missing client capabilities")
         return
+    if MODE == "mrtr" and method == "tools/call":
+        handle_mrtr_call(request_id, params, meta)
+        return
     if MODE == "tasks" and (method == "tools/call" or method.startswith("tasks/")):
         handle_task(request_id, method, params, meta)
         return
@@ -226,7 +291,7 @@ def main():
             print("this line is not JSON at all", flush=True)
             print('{"jsonrpc": "1.0", "not": "ours"}', flush=True)
         params = message.get("params") or {}
-        if MODE in ("discover-only", "logging-modern", "tasks"):
+        if MODE in ("discover-only", "logging-modern", "tasks", "mrtr"):
             handle_modern(message["id"], method, params)
         else:
             handle_legacy(message["id"], method, params)

@@ -87,6 +87,13 @@ private slots:
     void changingTheRootTellsTheServer();
     void elicitationIsAnsweredByTheHandler_data();
     void elicitationIsAnsweredByTheHandler();
+    void samplingIsOfferedOnlyWithAHandlerAndAnsweredByIt_data();
+    void samplingIsOfferedOnlyWithAHandlerAndAnsweredByIt();
+    void inputRequiredIsAnsweredAndTheCallRetried_data();
+    void inputRequiredIsAnsweredAndTheCallRetried();
+    void aDeclinedSamplingRequestEndsTheCallWithoutARetry();
+    void aServerThatAsksForInputForeverIsGivenUpOn();
+    void cancellingWhileTheUserIsAskedEndsTheCallAndALateAnswerIsDropped();
     void promptsAndResourcesAreListedAndRead();
     void filesystemServerSeesOnlyItsFolder();
     void callOverHttpWorks();
@@ -439,6 +446,180 @@ void TestMcpClient::elicitationIsAnsweredByTheHandler()
     QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
     QVERIFY2(outcome.text.contains(expected), qPrintable(outcome.text));
     QCOMPARE(askedMessage.isEmpty(), !withHandler);
+}
+
+void TestMcpClient::samplingIsOfferedOnlyWithAHandlerAndAnsweredByIt_data()
+{
+    QTest::addColumn<bool>("accept");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("accepted: the server reads the model's answer") << true << u"Paris"_s;
+    QTest::newRow("declined: the server hears the spec's refusal")
+        << false << u"User rejected sampling request"_s;
+}
+
+void TestMcpClient::samplingIsOfferedOnlyWithAHandlerAndAnsweredByIt()
+{
+    QFETCH(bool, accept);
+    QFETCH(QString, expected);
+    // Without a handler the client does not declare sampling, and server-everything offers no sampling tool.
+    {
+        auto plain = startedClient(McpTestServers::everythingStdio());
+        WAIT_READY(plain);
+        QTRY_VERIFY_WITH_TIMEOUT(toolNames(*plain).contains(u"trigger-elicitation-request"_s), 10'000);
+        QVERIFY(!toolNames(*plain).contains(u"trigger-sampling-request"_s));
+    }
+    auto client = std::make_unique<McpClient>(McpTestServers::everythingStdio(), &m_network);
+    std::optional<McpSamplingRequest> asked;
+    client->setSamplingHandler(
+        [&asked, accept](const McpSamplingRequest &request, McpClient::SamplingReply reply) {
+            asked = request;
+            McpSamplingAnswer answer;
+            answer.accepted = accept;
+            if (accept)
+                answer.result = {{u"role"_s, u"assistant"_s},
+                                 {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"Paris"_s}}},
+                                 {u"model"_s, u"test-model"_s},
+                                 {u"stopReason"_s, u"endTurn"_s}};
+            reply(answer);
+        });
+    client->start();
+    WAIT_READY(client);
+    QTRY_VERIFY_WITH_TIMEOUT(toolNames(*client).contains(u"trigger-sampling-request"_s), 10'000);
+    const McpCallOutcome outcome = call(*client, u"trigger-sampling-request"_s,
+                                        {{u"prompt"_s, u"capital of France"_s}, {u"maxTokens"_s, 42}});
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QVERIFY2(outcome.text.contains(expected), qPrintable(outcome.text));
+    QCOMPARE(outcome.isError, !accept);
+    QVERIFY(asked);
+    QCOMPARE(asked->serverName, u"everything"_s);
+    QCOMPARE(asked->maxTokens, 42);
+    QCOMPARE(asked->systemPrompt, u"You are a helpful test server."_s);
+    QCOMPARE(asked->messages.size(), 1);
+    QVERIFY(asked->messages.first()[u"content"_s][u"text"_s].toString().contains(u"capital of France"_s));
+}
+
+void TestMcpClient::inputRequiredIsAnsweredAndTheCallRetried_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("acceptForm");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<int>("samplings");
+    QTest::addColumn<QStringList>("statesSent");
+    QTest::newRow("a model call") << u"sample"_s << true << u"summary: Paris (test-model, endTurn)"_s << 1
+                                  << QStringList{u"None"_s, u"round-1"_s};
+    QTest::newRow("a form, accepted") << u"ask"_s << true << u"name: accept {\"name\": \"Ada\"}"_s << 0
+                                      << QStringList{u"None"_s, u"round-1"_s};
+    QTest::newRow("a form, declined: still an answer")
+        << u"ask"_s << false << u"name: decline {}"_s << 0 << QStringList{u"None"_s, u"round-1"_s};
+    QTest::newRow("both at once")
+        << u"both"_s << true << u"name: accept {\"name\": \"Ada\"}; summary: Paris (test-model, endTurn)"_s
+        << 1 << QStringList{u"None"_s, u"round-1"_s};
+    QTest::newRow("a page to open, accepted: nothing but the consent goes back")
+        << u"link"_s << true << u"link: accept {}"_s << 0 << QStringList{u"None"_s, u"round-1"_s};
+    QTest::newRow("two rounds") << u"again"_s << true << u"summary: Paris (test-model, endTurn)"_s << 2
+                                << QStringList{u"None"_s, u"round-1"_s, u"round-2"_s};
+}
+
+void TestMcpClient::inputRequiredIsAnsweredAndTheCallRetried()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, acceptForm);
+    QFETCH(QString, expected);
+    QFETCH(int, samplings);
+    QFETCH(QStringList, statesSent);
+    auto client = std::make_unique<McpClient>(McpTestServers::faultServer(u"mrtr"_s), &m_network);
+    int sampled = 0;
+    client->setSamplingHandler([&sampled](const McpSamplingRequest &request, McpClient::SamplingReply reply) {
+        ++sampled;
+        QCOMPARE(request.serverName, u"fault"_s);
+        QCOMPARE(request.systemPrompt, u"Answer in one word."_s);
+        QCOMPARE(request.maxTokens, 20);
+        QCOMPARE(request.preferredModel(), u"claude-3-sonnet"_s);
+        McpSamplingAnswer answer;
+        answer.accepted = true;
+        answer.result = {{u"role"_s, u"assistant"_s},
+                         {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"Paris"_s}}},
+                         {u"model"_s, u"test-model"_s},
+                         {u"stopReason"_s, u"endTurn"_s}};
+        answer.usage.inputTokens = 10;
+        answer.usage.outputTokens = 1;
+        reply(answer);
+    });
+    client->setElicitationHandler(
+        [acceptForm](const McpElicitation &request, McpClient::ElicitationReply reply) {
+            if (request.isUrl()) {
+                QCOMPARE(request.url, QUrl(u"https://example.com/sign?id=7"_s));
+                QCOMPARE(request.message, u"Sign the form on our site."_s);
+                reply({McpElicitationAnswer::Action::Accept, {}});
+                return;
+            }
+            QCOMPARE(request.message, u"Your name?"_s);
+            reply({acceptForm ? McpElicitationAnswer::Action::Accept : McpElicitationAnswer::Action::Decline,
+                   acceptForm ? QJsonObject{{u"name"_s, u"Ada"_s}} : QJsonObject{}});
+        });
+    client->start();
+    WAIT_READY(client);
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {{u"text"_s, text}});
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QCOMPARE(outcome.text, expected);
+    QCOMPARE(sampled, samplings);
+    QCOMPARE(outcome.samplingUsage.total(), 11 * samplings);
+    // Each retry is a new request that echoes the server's requestState exactly.
+    QStringList states;
+    for (const QString &line : client->stderrTail()) {
+        if (line.startsWith(u"tools/call "_s))
+            states.append(line.section(u"state="_s, 1));
+    }
+    QCOMPARE(states, statesSent);
+    QCOMPARE(outcome.request[u"params"_s][u"requestState"_s].toString(), statesSent.constLast());
+}
+
+void TestMcpClient::aDeclinedSamplingRequestEndsTheCallWithoutARetry()
+{
+    auto client = std::make_unique<McpClient>(McpTestServers::faultServer(u"mrtr"_s), &m_network);
+    client->setSamplingHandler([](const McpSamplingRequest &, McpClient::SamplingReply reply) { reply({}); });
+    client->start();
+    WAIT_READY(client);
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {{u"text"_s, u"sample"_s}});
+    QVERIFY2(outcome.failure.contains(u"declined"_s), qPrintable(outcome.failure));
+    const QStringList log = client->stderrTail();
+    QCOMPARE(std::count_if(log.cbegin(), log.cend(),
+                           [](const QString &line) { return line.startsWith(u"tools/call"_s); }),
+             1);
+}
+
+void TestMcpClient::aServerThatAsksForInputForeverIsGivenUpOn()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"mrtr"_s));
+    WAIT_READY(client);
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {{u"text"_s, u"forever"_s}});
+    QVERIFY2(outcome.failure.contains(u"gave up"_s), qPrintable(outcome.failure));
+}
+
+void TestMcpClient::cancellingWhileTheUserIsAskedEndsTheCallAndALateAnswerIsDropped()
+{
+    auto client = std::make_unique<McpClient>(McpTestServers::faultServer(u"mrtr"_s), &m_network);
+    McpClient::SamplingReply held;
+    client->setSamplingHandler(
+        [&held](const McpSamplingRequest &, McpClient::SamplingReply reply) { held = std::move(reply); });
+    client->start();
+    WAIT_READY(client);
+    std::optional<McpCallOutcome> outcome;
+    const qint64 callId = client->callTool(u"echo"_s, {{u"text"_s, u"sample"_s}}, 0, {},
+                                           [&outcome](const McpCallOutcome &o) { outcome = o; });
+    QTRY_VERIFY(held);
+    client->cancelCall(callId, u"Stop pressed"_s);
+    QVERIFY(outcome && outcome->cancelled);
+    McpSamplingAnswer late;
+    late.accepted = true;
+    held(late);
+    // Nothing is retried for a call that ended: a retry would reach the server before this next call.
+    QCOMPARE(call(*client, u"echo"_s, {{u"text"_s, u"after"_s}}).text, u"Modern echo: after"_s);
+    QTRY_VERIFY(client->stderrTail().join(u'\n').contains(u"tools/call after"_s));
+    const QStringList log = client->stderrTail();
+    QCOMPARE(std::count_if(log.cbegin(), log.cend(),
+                           [](const QString &line) { return line.startsWith(u"tools/call sample"_s); }),
+             1);
 }
 
 void TestMcpClient::promptsAndResourcesAreListedAndRead()

@@ -4,6 +4,7 @@
 #include "ui/chat/chatitem.h"
 #include "ui/chat/chatsurface.h"
 #include "ui/chat/elicitationcard.h"
+#include "ui/chat/samplingcard.h"
 #include "ui/chat/toolcallcard.h"
 
 #include "agent/mcp/mcphub.h"
@@ -515,19 +516,46 @@ void ChatView::keepApprovalIfWaiting(const QString &callId, bool waiting)
 // ---------------------------------------------------------------------------
 // MCP elicitations
 
+namespace {
+
+// Takes the finished cards (all of them with \a all) out of \a layout and \a cards.
+template<typename Card>
+void removeFinishedCards(QHash<int, QPointer<Card>> &cards, QBoxLayout *layout, bool all)
+{
+    for (auto it = cards.begin(); it != cards.end();) {
+        Card *card = it.value();
+        if (card && !all && !card->isFinished()) {
+            ++it;
+            continue;
+        }
+        if (card) {
+            layout->removeWidget(card);
+            card->deleteLater();
+        }
+        it = cards.erase(it);
+    }
+}
+
+} // namespace
+
+void ChatView::insertCard(QWidget *card)
+{
+    m_layout->insertWidget(m_layout->indexOf(m_activity), card);
+    card->show();
+    updateEmptyHint();
+    scrollToBottom();
+}
+
 void ChatView::showElicitation(int id, const McpElicitation &request)
 {
     if (m_elicitations.value(id))
         return;
     auto *card = new ElicitationCard(request, m_content);
     card->setObjectName(QStringLiteral("elicitationCard_%1").arg(id));
-    m_layout->insertWidget(m_layout->indexOf(m_activity), card);
     m_elicitations.insert(id, card);
-    card->show();
     connect(card, &ElicitationCard::answered, this,
             [this, id](const McpElicitationAnswer &answer) { emit elicitationAnswered(id, answer); });
-    updateEmptyHint();
-    scrollToBottom();
+    insertCard(card);
 }
 
 void ChatView::settleElicitation(int id)
@@ -542,20 +570,34 @@ ElicitationCard *ChatView::elicitationCard(int id) const
     return m_elicitations.value(id);
 }
 
+void ChatView::showSampling(int id, const McpSamplingRequest &request, const QString &sessionModel)
+{
+    if (m_samplings.value(id))
+        return;
+    auto *card = new SamplingCard(request, sessionModel, m_content);
+    card->setObjectName(QStringLiteral("samplingCard_%1").arg(id));
+    m_samplings.insert(id, card);
+    connect(card, &SamplingCard::decided, this,
+            [this, id](const McpSamplingDecision &decision) { emit samplingDecided(id, decision); });
+    insertCard(card);
+}
+
+void ChatView::settleSampling(int id)
+{
+    SamplingCard *card = m_samplings.value(id);
+    if (card && !card->isFinished())
+        card->finish(tr("The server no longer waits for the model call."));
+}
+
+SamplingCard *ChatView::samplingCard(int id) const
+{
+    return m_samplings.value(id);
+}
+
 void ChatView::removeFinishedElicitations(bool all)
 {
-    for (auto it = m_elicitations.begin(); it != m_elicitations.end();) {
-        ElicitationCard *card = it.value();
-        if (card && !all && !card->isFinished()) {
-            ++it;
-            continue;
-        }
-        if (card) {
-            m_layout->removeWidget(card);
-            card->deleteLater();
-        }
-        it = m_elicitations.erase(it);
-    }
+    removeFinishedCards(m_elicitations, m_layout, all);
+    removeFinishedCards(m_samplings, m_layout, all);
 }
 
 void ChatView::onApprovalSettled(const QString &callId, bool allowed)
@@ -665,6 +707,10 @@ QList<QWidget *> ChatView::tabStopsInside() const
     }
     for (const QPointer<ElicitationCard> &card : std::as_const(m_elicitations)) {
         if (card && card->isEnabled())
+            forms.append(card);
+    }
+    for (const QPointer<SamplingCard> &card : std::as_const(m_samplings)) {
+        if (card && !card->isFinished())
             forms.append(card);
     }
     QList<QWidget *> stops;
@@ -794,7 +840,7 @@ void ChatView::updateActivity()
 
 void ChatView::updateEmptyHint()
 {
-    m_emptyHint->setVisible(m_items.isEmpty() && m_elicitations.isEmpty());
+    m_emptyHint->setVisible(m_items.isEmpty() && m_elicitations.isEmpty() && m_samplings.isEmpty());
 }
 
 // ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include "agent/loop/agent.h"
 #include "agent/mcp/mcpclient.h"
 #include "agent/session/conversationrows.h"
+#include "agent/session/mcpbridge.h"
 
 #include <QList>
 #include <QPointer>
@@ -29,6 +30,7 @@ namespace Loopscope::Ui {
 
 class ChatItem;
 class ElicitationCard;
+class SamplingCard;
 class ToolCallCard;
 
 /*!
@@ -108,6 +110,11 @@ public:
     void showElicitation(int id, const McpElicitation &request);
     void settleElicitation(int id);
     ElicitationCard *elicitationCard(int id) const;
+    // An MCP server's request for a model call, the same way; the user's decision comes back through
+    // samplingDecided(). \a sessionModel: what it runs on unless the user picks another.
+    void showSampling(int id, const McpSamplingRequest &request, const QString &sessionModel);
+    void settleSampling(int id);
+    SamplingCard *samplingCard(int id) const;
 
     bool isFollowingBottom() const { return m_followBottom; }
     // How often streamed text was pushed into the view (batched deltas).
@@ -127,6 +134,7 @@ signals:
     void regenerateRequested();
     void retryRequested();
     void elicitationAnswered(int id, const Loopscope::McpElicitationAnswer &answer);
+    void samplingDecided(int id, const Loopscope::McpSamplingDecision &decision);
 
 private:
     void onRowsInserted(const QModelIndex &parent, int first, int last);
@@ -140,7 +148,10 @@ private:
     void onAttemptFailed(int attempt, const QString &reason);
     void onApprovalRequested(const ToolApprovalPolicy::Request &request);
     void onApprovalSettled(const QString &callId, bool allowed);
+    // The MCP servers' questions and model-call requests (finished ones, or all).
     void removeFinishedElicitations(bool all);
+    // A question's card below the conversation, above the activity line.
+    void insertCard(QWidget *card);
 
     ChatItem *createItem(const ConversationRow &row);
     void render(ChatItem *item, const ConversationRow &row);
@@ -186,6 +197,7 @@ private:
     // One per row, in the rows' order.
     QList<ChatItem *> m_items;
     QHash<int, QPointer<ElicitationCard>> m_elicitations;
+    QHash<int, QPointer<SamplingCard>> m_samplings;
     // The item whose streamed text waits for the next render.
     QPointer<ChatItem> m_pendingStream;
     QPointer<ChatItem> m_selected;

@@ -3,6 +3,7 @@
 #include "ui/chat/chatsurface.h"
 #include "ui/chat/schemaform.h"
 
+#include <QDesktopServices>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -35,6 +36,18 @@ ElicitationCard::ElicitationCard(const McpElicitation &request, QWidget *parent)
 
     connect(m_form, &SchemaForm::validated, this, &ElicitationCard::validate);
 
+    QLabel *link = nullptr;
+    if (request.isUrl()) {
+        // URL mode: the whole address is shown before anything is opened, never a shortened one.
+        m_url = request.url;
+        link = new QLabel(tr("It asks you to open: %1").arg(m_url.toString()), this);
+        link->setObjectName(u"elicitationUrl"_s);
+        link->setTextFormat(Qt::PlainText);
+        link->setWordWrap(true);
+        link->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        m_accept->setText(tr("Open"));
+    }
+
     m_problemLabel->setWordWrap(true);
     m_problemLabel->setForegroundRole(QPalette::PlaceholderText);
     m_problemLabel->setAccessibleName(tr("What the answer still needs"));
@@ -42,7 +55,9 @@ ElicitationCard::ElicitationCard(const McpElicitation &request, QWidget *parent)
     m_outcome->setForegroundRole(QPalette::PlaceholderText);
     m_outcome->hide();
 
-    m_accept->setToolTip(tr("Send these values to the server"));
+    m_accept->setToolTip(m_url.isEmpty()
+                             ? tr("Send these values to the server")
+                             : tr("Open the address in your browser and tell the server you did"));
     m_decline->setToolTip(tr("Tell the server you do not want to answer"));
     m_cancel->setToolTip(tr("Dismiss the question without an answer"));
     connect(m_accept, &QPushButton::clicked, this, [this] { answer(McpElicitationAnswer::Action::Accept); });
@@ -63,6 +78,8 @@ ElicitationCard::ElicitationCard(const McpElicitation &request, QWidget *parent)
     layout->setSpacing(chatSpacing(this, 0.4));
     layout->addWidget(title);
     layout->addWidget(message);
+    if (link)
+        layout->addWidget(link);
     layout->addWidget(m_form);
     layout->addWidget(m_problemLabel);
     layout->addWidget(m_outcome);
@@ -100,7 +117,9 @@ void ElicitationCard::answer(McpElicitationAnswer::Action action)
         return;
     McpElicitationAnswer reply;
     reply.action = action;
-    if (action == McpElicitationAnswer::Action::Accept)
+    if (action == McpElicitationAnswer::Action::Accept && !m_url.isEmpty())
+        QDesktopServices::openUrl(m_url); // the server only learns that the user agreed
+    else if (action == McpElicitationAnswer::Action::Accept)
         reply.content = content();
     switch (action) {
     case McpElicitationAnswer::Action::Accept: finish(tr("You answered.")); break;

@@ -18,7 +18,8 @@ class SchemaForm;
     modal: who asks, its message, and a form built from the request's flat
     schema (text, number, yes/no, choice and multi-choice fields; required
     ones marked), with Accept (once the required fields are filled and
-    valid), Decline and Cancel. It only reports the answer; the chat passes it to the session.
+    valid), Decline and Cancel. In URL mode it shows the whole address and
+    Open opens it in the browser, only then. It only reports the answer; the chat passes it to the session.
 */
 class ElicitationCard final : public QWidget
 {
@@ -54,6 +55,7 @@ private:
     void validate();
     void answer(McpElicitationAnswer::Action action);
 
+    QUrl m_url; // URL mode: the page Accept opens
     bool m_closed = false;
     SchemaForm *m_form;
     QLabel *m_problemLabel;

@@ -5,11 +5,14 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDoubleSpinBox>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
@@ -33,6 +36,18 @@ const QByteArray ContactSchema = R"({"type": "object", "properties": {
     "size": {"type": "string", "enum": ["s", "m", "l"], "enumNames": ["Small", "Medium", "Large"]},
     "colour": {"type": "string", "oneOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}]}},
     "required": ["name", "email", "size"]})";
+
+// Where QDesktopServices sends an https address in the test, instead of a browser.
+class UrlCatcher final : public QObject
+{
+    Q_OBJECT
+
+public:
+    QList<QUrl> opened;
+
+public slots:
+    void take(const QUrl &url) { opened.append(url); }
+};
 
 } // namespace
 
@@ -183,6 +198,38 @@ private slots:
         QCOMPARE(answered.first().at(0).toInt(), 7);
         QCOMPARE(answered.first().at(1).value<McpElicitationAnswer>().content,
                  (QJsonObject{{u"ok"_s, false}}));
+    }
+
+    void aPageToOpenIsShownWholeAndOpenedOnlyOnOpen_data()
+    {
+        QTest::addColumn<bool>("open");
+        QTest::newRow("opened") << true;
+        QTest::newRow("declined: nothing opens") << false;
+    }
+
+    void aPageToOpenIsShownWholeAndOpenedOnlyOnOpen()
+    {
+        QFETCH(bool, open);
+        UrlCatcher catcher;
+        QDesktopServices::setUrlHandler(u"https"_s, &catcher, "take");
+        const auto unset = qScopeGuard([] { QDesktopServices::unsetUrlHandler(u"https"_s); });
+        McpElicitation page{
+            u"signer"_s, u"Sign the form on our site."_s, {}, QUrl(u"https://example.com/sign?id=7"_s)};
+        Ui::ElicitationCard card(page);
+        QSignalSpy answered(&card, &Ui::ElicitationCard::answered);
+        const auto *link = card.findChild<QLabel *>(u"elicitationUrl"_s);
+        QVERIFY(link);
+        QVERIFY2(link->text().contains(u"https://example.com/sign?id=7"_s), qPrintable(link->text()));
+        QCOMPARE(card.acceptButton()->text(), u"Open"_s);
+        QVERIFY(card.acceptButton()->isEnabled());
+        QVERIFY(catcher.opened.isEmpty()); // not before the user says so
+        (open ? card.acceptButton() : card.declineButton())->click();
+        QCOMPARE(answered.size(), 1);
+        const auto answer = answered.first().first().value<McpElicitationAnswer>();
+        QCOMPARE(answer.action,
+                 open ? McpElicitationAnswer::Action::Accept : McpElicitationAnswer::Action::Decline);
+        QVERIFY(answer.content.isEmpty());
+        QCOMPARE(catcher.opened, open ? QList<QUrl>{page.url} : QList<QUrl>{});
     }
 
     void aSettledQuestionIsDisabled()
