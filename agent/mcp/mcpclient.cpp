@@ -89,6 +89,8 @@ void McpClient::Private::teardown(const QString &reason)
         oldConnection->failAll(reason);
         oldConnection->deleteLater();
     }
+    listenId = 0;
+    failSubscribeWaiters(reason);
     for (const auto &waiter : waiters)
         waiter(reason);
     // Answers that waited for a tool list go on with what they got.
@@ -427,6 +429,62 @@ void McpClient::readResourceContents(
                    else
                        done(reply.result(), {});
                });
+}
+
+bool McpClient::supportsResourceSubscriptions() const
+{
+    return d->startupInfo
+           && d->startupInfo->serverCapabilities.value(u"resources"_s)
+                  .toObject()
+                  .value(u"subscribe"_s)
+                  .toBool();
+}
+
+void McpClient::subscribeResource(const QString &uri, std::function<void(const QString &error)> done)
+{
+    if (d->state != State::Ready || !supportsResourceSubscriptions()) {
+        done(tr("The MCP server “%1” offers no resource subscriptions.").arg(d->name()));
+        return;
+    }
+    if (d->subscribedResources.contains(uri)) {
+        done({});
+        return;
+    }
+    d->subscribedResources.append(uri);
+    if (d->discovered) {
+        // 2026-07-28 has no resources/subscribe: the listen stream is opened again with the resource.
+        d->subscribeWaiters.append({uri, std::move(done)});
+        d->closeListen();
+        d->openListen();
+        return;
+    }
+    d->request(u"resources/subscribe"_s, {{u"uri"_s, uri}}, d->config.effectiveRequestTimeoutMs(),
+               [this, uri, done = std::move(done)](const JsonRpcReply &reply) {
+                   if (!reply.hasResponse() || reply.isError()) {
+                       d->subscribedResources.removeAll(uri);
+                       done(d->replyFailure(reply, u"resources/subscribe"_s));
+                   } else {
+                       done({});
+                   }
+               });
+}
+
+void McpClient::unsubscribeResource(const QString &uri)
+{
+    if (d->subscribedResources.removeAll(uri) == 0 || d->state != State::Ready)
+        return;
+    if (d->discovered) {
+        d->closeListen();
+        d->openListen();
+        return;
+    }
+    d->request(u"resources/unsubscribe"_s, {{u"uri"_s, uri}}, d->config.effectiveRequestTimeoutMs(),
+               [](const JsonRpcReply &) {});
+}
+
+QStringList McpClient::subscribedResources() const
+{
+    return d->subscribedResources;
 }
 
 } // namespace Loopscope

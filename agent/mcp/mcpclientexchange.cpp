@@ -4,6 +4,7 @@
 #include "agent/mcp/mcptransport.h"
 
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QPointer>
 #include <QUrl>
 
@@ -277,6 +278,104 @@ void McpClient::Private::answerElicitation(const QJsonValue &id, const QJsonObje
     elicitationHandler(elicitation, reply);
 }
 
+// ---------------------------------------------------------------- subscriptions/listen
+
+QJsonObject McpClient::Private::listenNotifications() const
+{
+    const QJsonObject capabilities = pendingInfo.serverCapabilities;
+    const auto declares = [&capabilities](const QString &kind, const QString &feature) {
+        return capabilities.value(kind).toObject().value(feature).toBool();
+    };
+    // Only what the server declared: it must not send what was not asked for, and asking for
+    // more than it offers is an error.
+    QJsonObject notifications;
+    if (declares(u"tools"_s, u"listChanged"_s))
+        notifications.insert(u"toolsListChanged"_s, true);
+    if (declares(u"prompts"_s, u"listChanged"_s))
+        notifications.insert(u"promptsListChanged"_s, true);
+    if (declares(u"resources"_s, u"listChanged"_s))
+        notifications.insert(u"resourcesListChanged"_s, true);
+    if (declares(u"resources"_s, u"subscribe"_s) && !subscribedResources.isEmpty())
+        notifications.insert(u"resourceSubscriptions"_s, QJsonArray::fromStringList(subscribedResources));
+    return notifications;
+}
+
+void McpClient::Private::openListen()
+{
+    const QJsonObject notifications = listenNotifications();
+    if (notifications.isEmpty() || !connection)
+        return;
+    // The request id is the subscription's; the answer only comes when the server ends it.
+    struct Listen
+    {
+        qint64 id = 0;
+        bool ended = false;
+    };
+    auto listen = std::make_shared<Listen>();
+    request(
+        u"subscriptions/listen"_s, {{u"notifications"_s, notifications}}, 0,
+        [this, listen](const JsonRpcReply &reply) {
+            listen->ended = true;
+            if (listen->id != 0 && listen->id != listenId)
+                return; // one closed on purpose, or of an earlier run
+            listenId = 0;
+            const QString why = !reply.hasResponse() ? reply.transportError
+                                : reply.isError()    ? McpClientDetail::errorText(reply.error())
+                                                     : McpClient::tr("the server ended it");
+            if (state == State::Ready)
+                appendLog(
+                    McpClient::tr("[Loopscope] the server's notifications stopped (subscriptions/listen): %1")
+                        .arg(why));
+            failSubscribeWaiters(McpClient::tr("The MCP server “%1” did not listen for the subscription: %2")
+                                     .arg(name(), why));
+        },
+        [this, listen](qint64 id, const QJsonObject &) {
+            listen->id = id;
+            if (!listen->ended)
+                listenId = id;
+        });
+}
+
+void McpClient::Private::closeListen()
+{
+    const qint64 id = std::exchange(listenId, 0);
+    if (id == 0 || !connection)
+        return;
+    connection->forget(id);
+    // Over HTTP closing the response stream ends it; over stdio the server is told.
+    if (config.transport == McpServerConfig::Transport::Http && transport)
+        transport->abandon(id);
+    else
+        connection->notify(u"notifications/cancelled"_s,
+                           {{u"requestId"_s, id}, {u"reason"_s, u"subscriptions changed"_s}});
+}
+
+void McpClient::Private::onListenAcknowledged(const QJsonObject &params)
+{
+    const QJsonValue subscription
+        = params.value(u"_meta"_s).toObject().value(u"io.modelcontextprotocol/subscriptionId"_s);
+    if (!subscription.isUndefined() && subscription.toInteger() != listenId)
+        return; // the acknowledgement of a stream already closed
+    const QJsonArray accepted
+        = params.value(u"notifications"_s).toObject().value(u"resourceSubscriptions"_s).toArray();
+    for (auto &[uri, done] : std::exchange(subscribeWaiters, {})) {
+        if (accepted.contains(QJsonValue(uri))) {
+            done({});
+            continue;
+        }
+        subscribedResources.removeAll(uri);
+        done(McpClient::tr("The MCP server “%1” did not accept the subscription to %2.").arg(name(), uri));
+    }
+}
+
+void McpClient::Private::failSubscribeWaiters(const QString &error)
+{
+    for (auto &[uri, done] : std::exchange(subscribeWaiters, {})) {
+        subscribedResources.removeAll(uri);
+        done(error);
+    }
+}
+
 void McpClient::Private::onServerNotification(const QString &method, const QJsonObject &params)
 {
     std::optional<ListKind> changed;
@@ -297,6 +396,17 @@ void McpClient::Private::onServerNotification(const QString &method, const QJson
     }
     if (method == u"notifications/message"_s) {
         onLogMessage(params);
+        return;
+    }
+    if (method == u"notifications/subscriptions/acknowledged"_s) {
+        onListenAcknowledged(params);
+        return;
+    }
+    if (method == u"notifications/resources/updated"_s) {
+        // Only what was subscribed to: another URI is a server's mistake, not news for the user.
+        const QString uri = params.value(u"uri"_s).toString();
+        if (subscribedResources.contains(uri))
+            emit q->resourceUpdated(uri);
         return;
     }
     if (method == u"notifications/progress"_s) {

@@ -100,6 +100,12 @@ public:
     void onServerNotification(const QString &method, const QJsonObject &params);
     void answerElicitation(const QJsonValue &id, const QJsonObject &params);
     void appendLog(const QString &line);
+    // subscriptions/listen (2026-07-28): what to listen for, (re)opening and closing the stream.
+    QJsonObject listenNotifications() const;
+    void openListen();
+    void closeListen();
+    void onListenAcknowledged(const QJsonObject &params);
+    void failSubscribeWaiters(const QString &error);
     void onLogMessage(const QJsonObject &params);
     // \a refused: the server answered with an error (not a connection that went away meanwhile).
     void sendLogLevel(std::function<void(const QString &error, bool refused)> done);
@@ -132,6 +138,13 @@ public:
     QStringList stderrRing;
     QList<McpLogMessage> logRing;
     QString logLevel;
+    // Resources the user subscribed to, subscribed again after a restart: resources/subscribe
+    // (2025-11-25 and before), or the resourceSubscriptions of subscriptions/listen (2026-07-28).
+    QStringList subscribedResources;
+    // 2026-07-28: the open subscriptions/listen request (0: none), which carries list changes and
+    // resource updates; subscriptions wait for the server's acknowledgement of the one that has them.
+    qint64 listenId = 0;
+    QList<std::pair<QString, std::function<void(const QString &error)>>> subscribeWaiters;
 
     McpTransport *transport = nullptr;
     JsonRpcConnection *connection = nullptr;

@@ -13,6 +13,10 @@ Usage: faultserver.py MODE, where MODE is one of
                    notifications/message per level at or above it (all of them before any setLevel)
   logging-modern   like discover-only, with logging: a tools/call whose _meta carries
                    io.modelcontextprotocol/logLevel sends the messages at or above it; none without
+  subscriptions    like discover-only, with resources that can be subscribed to (note://a, note://b) and
+                   list changes: subscriptions/listen is acknowledged with the resources it knows; a
+                   tools/call whose text is "touch URI" makes that resource newer and tells each open
+                   listen stream that asked for it; notifications/cancelled closes a stream (logged)
   tasks            like discover-only, with the tasks extension: a tools/call whose text is "complete",
                    "fail", "ask" or "forever" is answered with a task (pollIntervalMs 200) that completes
                    after two polls, fails after one, asks for input, or works until tasks/cancel; a poll
@@ -117,6 +121,44 @@ def handle_task(request_id, method, params, meta):
     result(request_id, dict(state, resultType="complete"))
 
 
+NOTES = {"note://a": 1, "note://b": 1}
+listeners = {}  # subscriptions/listen request id -> the resource URIs it asked for
+
+
+def handle_subscriptions(request_id, method, params):
+    if method == "subscriptions/listen":
+        asked = params.get("notifications", {})
+        uris = [uri for uri in asked.get("resourceSubscriptions", []) if uri in NOTES]
+        listeners[request_id] = uris
+        log("listen %s for %s" % (request_id, ",".join(uris)))
+        accepted = {key: value for key, value in asked.items() if key != "resourceSubscriptions"}
+        accepted["resourceSubscriptions"] = uris
+        send({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+              "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": request_id},
+                         "notifications": accepted}})
+    elif method == "resources/list":
+        result(request_id, {"resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+                            "resources": [{"uri": uri, "name": uri[7:]} for uri in NOTES]})
+    elif method == "resources/read":
+        uri = params.get("uri")
+        if uri not in NOTES:
+            error(request_id, -32602, "Unknown resource " + str(uri))
+            return
+        result(request_id, {"resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+                            "contents": [{"uri": uri, "text": "version %d" % NOTES[uri]}]})
+    else:
+        text = params.get("arguments", {}).get("text", "")
+        uri = text[len("touch "):]
+        if method == "tools/call" and text.startswith("touch ") and uri in NOTES:
+            NOTES[uri] += 1
+            for listen_id, uris in listeners.items():
+                if uri in uris:
+                    send({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+                          "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": listen_id}, "uri": uri}})
+        return False
+    return True
+
+
 def send_log_messages(threshold):
     for level in LEVELS[LEVELS.index(threshold):]:
         send({"jsonrpc": "2.0", "method": "notifications/message",
@@ -185,6 +227,8 @@ def handle_modern(request_id, method, params):
     if "io.modelcontextprotocol/clientCapabilities" not in meta:
         error(request_id, -32021, "Missing client capabilities")
         return
+    if MODE == "subscriptions" and handle_subscriptions(request_id, method, params):
+        return
     if MODE == "tasks" and (method == "tools/call" or method.startswith("tasks/")):
         handle_task(request_id, method, params, meta)
         return
@@ -192,6 +236,8 @@ def handle_modern(request_id, method, params):
         capabilities = {"tools": {}}
         if MODE == "logging-modern":
             capabilities["logging"] = {}
+        if MODE == "subscriptions":
+            capabilities = {"tools": {"listChanged": True}, "resources": {"subscribe": True, "listChanged": True}}
         if MODE == "tasks":
             capabilities["extensions"] = {"io.modelcontextprotocol/tasks": {}}
         result(request_id, {"resultType": "complete", "supportedVersions": [MODERN],
@@ -219,6 +265,10 @@ def main():
         method = message.get("method")
         if "id" not in message:
             log("notification " + str(method))
+            if method == "notifications/cancelled":
+                request_id = (message.get("params") or {}).get("requestId")
+                if listeners.pop(request_id, None) is not None:
+                    log("listen %s closed" % request_id)
             continue
         if MODE == "silent":
             continue
@@ -226,7 +276,7 @@ def main():
             print("this line is not JSON at all", flush=True)
             print('{"jsonrpc": "1.0", "not": "ours"}', flush=True)
         params = message.get("params") or {}
-        if MODE in ("discover-only", "logging-modern", "tasks"):
+        if MODE in ("discover-only", "logging-modern", "tasks", "subscriptions"):
             handle_modern(message["id"], method, params)
         else:
             handle_legacy(message["id"], method, params)

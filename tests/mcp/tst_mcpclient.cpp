@@ -102,6 +102,9 @@ private slots:
     void theChosenLogLevelHoldsAcrossARestart();
     void anUnknownLogLevelIsRefused();
     void everythingsSimulatedLogReachesTheClient();
+    void aSubscribedResourceSaysWhenItChanges_data();
+    void aSubscribedResourceSaysWhenItChanges();
+    void aModernServerSendsResourceUpdatesOnTheListenStream();
     void aToolAnsweredWithATaskIsPolledUntilItEnds_data();
     void aToolAnsweredWithATaskIsPolledUntilItEnds();
     void aTaskThatNeverEndsIsCancelledWithTasksCancel();
@@ -662,6 +665,101 @@ void TestMcpClient::everythingsSimulatedLogReachesTheClient()
     QVERIFY2(McpLogMessage::levels().contains(message.level), qPrintable(message.level));
     QVERIFY2(message.data.toString().contains(u"message"_s, Qt::CaseInsensitive), qPrintable(message.text()));
     call(*client, u"toggle-simulated-logging"_s, {});
+}
+
+void TestMcpClient::aSubscribedResourceSaysWhenItChanges_data()
+{
+    QTest::addColumn<bool>("overHttp");
+    QTest::newRow("stdio") << false;
+    QTest::newRow("Streamable HTTP, on the GET stream") << true;
+}
+
+void TestMcpClient::aSubscribedResourceSaysWhenItChanges()
+{
+    QFETCH(bool, overHttp);
+    McpServerConfig config = McpTestServers::everythingStdio();
+    if (overHttp) {
+        QString error;
+        QVERIFY2(startHttpServer(&error), qPrintable(error));
+        config = McpTestServers::httpServer(m_httpPort);
+    }
+    auto client = startedClient(config);
+    WAIT_READY(client);
+    QVERIFY(client->supportsResourceSubscriptions());
+    QVERIFY(!client->resources().isEmpty());
+    const QString uri = client->resources().constFirst().uri;
+    QSignalSpy updated(client.get(), &McpClient::resourceUpdated);
+    std::optional<QString> subscribed;
+    client->subscribeResource(uri, [&subscribed](const QString &error) { subscribed = error; });
+    QTRY_VERIFY_WITH_TIMEOUT(subscribed.has_value(), 10'000);
+    QVERIFY2(subscribed->isEmpty(), qPrintable(*subscribed));
+    QCOMPARE(client->subscribedResources(), QStringList{uri});
+
+    // server-everything sends its simulated updates once this tool is called: at once, then every 5 s.
+    const McpCallOutcome on = call(*client, u"toggle-subscriber-updates"_s, {});
+    QVERIFY2(on.failure.isEmpty(), qPrintable(on.failure));
+    QTRY_VERIFY_WITH_TIMEOUT(!updated.isEmpty(), 10'000);
+    QCOMPARE(updated.constFirst().constFirst().toString(), uri);
+
+    client->unsubscribeResource(uri);
+    QVERIFY(client->subscribedResources().isEmpty());
+    call(*client, u"toggle-subscriber-updates"_s, {});
+}
+
+void TestMcpClient::aModernServerSendsResourceUpdatesOnTheListenStream()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"subscriptions"_s));
+    WAIT_READY(client);
+    QVERIFY(client->supportsResourceSubscriptions());
+    QSignalSpy updated(client.get(), &McpClient::resourceUpdated);
+    QSignalSpy logged(client.get(), &McpClient::messageLogged);
+    const auto touch = [this, &client](const QString &uri) {
+        return call(*client, u"echo"_s, {{u"text"_s, QString(u"touch "_s + uri)}}).failure;
+    };
+
+    std::optional<QString> subscribed;
+    client->subscribeResource(u"note://a"_s, [&subscribed](const QString &error) { subscribed = error; });
+    QTRY_VERIFY(subscribed.has_value());
+    QVERIFY2(subscribed->isEmpty(), qPrintable(*subscribed));
+    // There is no resources/subscribe in 2026-07-28: the listen stream is opened again with the resource.
+    QVERIFY(!loggedOutgoing(logged, u"resources/subscribe"_s));
+    QJsonArray listenedFor;
+    for (const QList<QVariant> &arguments : std::as_const(logged)) {
+        const QJsonObject message = arguments.at(1).toJsonObject();
+        if (arguments.at(0).toBool() && message.value(u"method"_s).toString() == u"subscriptions/listen"_s)
+            listenedFor = message.value(u"params"_s)
+                              .toObject()
+                              .value(u"notifications"_s)
+                              .toObject()
+                              .value(u"resourceSubscriptions"_s)
+                              .toArray();
+    }
+    QCOMPARE(listenedFor, QJsonArray{u"note://a"_s});
+    QTRY_VERIFY(client->stderrTail().join(u'\n').contains(u"closed"_s)); // the first stream, told so
+
+    // A resource the server does not know is not acknowledged, so not subscribed.
+    subscribed.reset();
+    client->subscribeResource(u"note://unknown"_s,
+                              [&subscribed](const QString &error) { subscribed = error; });
+    QTRY_VERIFY(subscribed.has_value());
+    QVERIFY2(subscribed->contains(u"did not accept"_s), qPrintable(*subscribed));
+    QCOMPARE(client->subscribedResources(), QStringList{u"note://a"_s});
+
+    QCOMPARE(touch(u"note://a"_s), QString());
+    QTRY_COMPARE(updated.count(), 1);
+    QCOMPARE(updated.constLast().constFirst().toString(), u"note://a"_s);
+
+    // Held across a restart: the new process gets the subscription on its listen stream.
+    client->restart();
+    WAIT_READY(client);
+    QCOMPARE(touch(u"note://a"_s), QString());
+    QTRY_COMPARE(updated.count(), 2);
+
+    // Unsubscribed: the stream is opened again without it, and an update is no longer sent (it
+    // would have arrived before the call's answer, on the same pipe).
+    client->unsubscribeResource(u"note://a"_s);
+    QCOMPARE(touch(u"note://a"_s), QString());
+    QCOMPARE(updated.count(), 2);
 }
 
 void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds_data()
