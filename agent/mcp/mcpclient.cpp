@@ -347,9 +347,11 @@ qint64 McpClient::callTool(const QString &name, const QJsonObject &arguments, in
     call.done = std::move(done);
     call.clock.start();
     d->calls.insert(callId, std::move(call));
-    const QJsonObject params{{u"name"_s, name},
-                             {u"arguments"_s, arguments},
-                             {u"_meta"_s, QJsonObject{{u"progressToken"_s, u"loopscope-%1"_s.arg(callId)}}}};
+    QJsonObject params{{u"name"_s, name},
+                       {u"arguments"_s, arguments},
+                       {u"_meta"_s, QJsonObject{{u"progressToken"_s, u"loopscope-%1"_s.arg(callId)}}}};
+    if (d->callsAsExperimentalTask(name))
+        params.insert(u"task"_s, QJsonObject()); // the server's own time to live
     d->request(
         u"tools/call"_s, params, timeoutMs > 0 ? timeoutMs : d->config.effectiveRequestTimeoutMs(),
         [this, callId](const JsonRpcReply &reply) { d->onCallReply(callId, reply); },

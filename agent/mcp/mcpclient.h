@@ -31,6 +31,9 @@ struct McpToolInfo
     QJsonObject inputSchema;
     QJsonObject outputSchema; // empty when the tool declares none
     QJsonObject annotations;
+    // 2025-11-25's experimental tasks: execution.taskSupport ("required", "optional", "forbidden";
+    // empty when the tool says nothing). A "required" tool is called as a task.
+    QString taskSupport;
     bool operator==(const McpToolInfo &) const = default;
 };
 

@@ -58,6 +58,7 @@ McpToolInfo toolFromJson(const QJsonObject &json)
     tool.inputSchema = json.value(u"inputSchema"_s).toObject();
     tool.outputSchema = json.value(u"outputSchema"_s).toObject();
     tool.annotations = json.value(u"annotations"_s).toObject();
+    tool.taskSupport = json.value(u"execution"_s).toObject().value(u"taskSupport"_s).toString();
     return tool;
 }
 
@@ -398,6 +399,10 @@ void McpClient::Private::onServerNotification(const QString &method, const QJson
         onLogMessage(params);
         return;
     }
+    if (method == u"notifications/tasks/status"_s) {
+        onTaskStatusNotification(params);
+        return;
+    }
     if (method == u"notifications/subscriptions/acknowledged"_s) {
         onListenAcknowledged(params);
         return;
@@ -504,6 +509,14 @@ void McpClient::Private::onCallReply(qint64 callId, const JsonRpcReply &reply)
         followTask(callId, reply.result());
         return;
     }
+    if (reply.hasResponse() && !reply.isError() && !reply.timedOut && !discovered
+        && reply.result().value(u"task"_s).isObject() && !reply.result().contains(u"content"_s)) {
+        // 2025-11-25's CreateTaskResult: the task, polled the same way; its result via tasks/result.
+        it->outcome.response = reply.response;
+        it->experimentalTask = true;
+        followTask(callId, reply.result().value(u"task"_s).toObject());
+        return;
+    }
     const QString tool = it->tool;
     const qint64 requestId = it->requestId;
     finishCall(callId, [&](McpCallOutcome &outcome) {
@@ -588,6 +601,11 @@ void McpClient::Private::onTaskState(qint64 callId, const JsonRpcReply &reply)
     const QJsonObject task = reply.result();
     const QString status = task.value(u"status"_s).toString();
     const QString message = task.value(u"statusMessage"_s).toString();
+    if (it->experimentalTask && (status == u"completed"_s || status == u"failed"_s)) {
+        // The tool's result (a failed one's too, often with isError) is the answer of tasks/result.
+        fetchTaskResult(callId);
+        return;
+    }
     if (status == u"completed"_s) {
         finishCall(callId, [&](McpCallOutcome &outcome) {
             outcome.result = task.value(u"result"_s).toObject(); // what tools/call would have answered
@@ -632,7 +650,9 @@ void McpClient::Private::onTaskState(qint64 callId, const JsonRpcReply &reply)
         it->progress(progress);
     }
     it->taskStatusMessage = message;
-    const int hint = task.value(u"pollIntervalMs"_s).toInt(DefaultTaskPollMs);
+    // pollIntervalMs in the extension, pollInterval in 2025-11-25.
+    const int hint
+        = task.value(u"pollIntervalMs"_s).toInt(task.value(u"pollInterval"_s).toInt(DefaultTaskPollMs));
     QTimer::singleShot(std::clamp(hint, MinTaskPollMs, MaxTaskPollMs), q,
                        [this, callId] { pollTask(callId); });
 }
@@ -640,10 +660,75 @@ void McpClient::Private::onTaskState(qint64 callId, const JsonRpcReply &reply)
 void McpClient::Private::pollTask(qint64 callId)
 {
     const auto it = calls.find(callId);
-    if (it == calls.end())
+    if (it == calls.end() || it->fetchingTaskResult)
         return;
     request(u"tasks/get"_s, {{u"taskId"_s, it->taskId}}, config.effectiveRequestTimeoutMs(),
             [this, callId](const JsonRpcReply &reply) { onTaskState(callId, reply); });
+}
+
+bool McpClient::Private::callsAsExperimentalTask(const QString &tool) const
+{
+    if (discovered)
+        return false; // the extension: the server answers with a task when it wants to
+    const QJsonObject requests
+        = pendingInfo.serverCapabilities.value(u"tasks"_s).toObject().value(u"requests"_s).toObject();
+    if (!requests.value(u"tools"_s).toObject().value(u"call"_s).isObject())
+        return false;
+    return std::any_of(tools.cbegin(), tools.cend(), [&tool](const McpToolInfo &info) {
+        return info.name == tool && info.taskSupport == u"required"_s;
+    });
+}
+
+void McpClient::Private::fetchTaskResult(qint64 callId)
+{
+    const auto it = calls.find(callId);
+    if (it == calls.end() || it->fetchingTaskResult)
+        return;
+    it->fetchingTaskResult = true;
+    request(u"tasks/result"_s, {{u"taskId"_s, it->taskId}}, config.effectiveRequestTimeoutMs(),
+            [this, callId](const JsonRpcReply &reply) {
+                const auto it = calls.find(callId);
+                if (it == calls.end())
+                    return; // cancelled meanwhile
+                const QString tool = it->tool;
+                finishCall(callId, [&](McpCallOutcome &outcome) {
+                    if (!reply.hasResponse()) {
+                        outcome.failure = replyFailure(reply, u"tasks/result"_s);
+                    } else if (reply.isError()) {
+                        outcome.failure = McpClient::tr("The task of “%1” on the MCP server “%2” failed: %3")
+                                              .arg(tool, name(), errorText(reply.error()));
+                    } else {
+                        outcome.result = reply.result();
+                        outcome.isError = outcome.result.value(u"isError"_s).toBool();
+                        outcome.text = McpContent::callResultText(outcome.result);
+                    }
+                });
+            });
+}
+
+void McpClient::Private::onTaskStatusNotification(const QJsonObject &task)
+{
+    const QString taskId = task.value(u"taskId"_s).toString();
+    const auto it = std::find_if(calls.begin(), calls.end(),
+                                 [&taskId](const Call &call) { return call.taskId == taskId; });
+    if (taskId.isEmpty() || it == calls.end())
+        return;
+    if (task.value(u"status"_s).toString() != u"working"_s) {
+        // It ended (or asks for input): no need to wait for the next poll.
+        JsonRpcReply state;
+        state.response = QJsonObject{{u"result"_s, task}};
+        onTaskState(it.key(), state);
+        return;
+    }
+    // Still working: only its words are news; the poll already waiting goes on as planned.
+    const QString message = task.value(u"statusMessage"_s).toString();
+    if (it->progress && !message.isEmpty() && message != it->taskStatusMessage) {
+        McpProgress progress;
+        progress.message = message;
+        it->outcome.progress.append(progress);
+        it->taskStatusMessage = message;
+        it->progress(progress);
+    }
 }
 
 } // namespace Loopscope

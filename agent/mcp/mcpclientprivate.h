@@ -44,6 +44,8 @@ public:
         QElapsedTimer clock;
         QString taskId; // the server answered with a task (tasks extension): polled until it ends
         QString taskStatusMessage;
+        bool experimentalTask = false; // 2025-11-25's shape: the result comes from tasks/result
+        bool fetchingTaskResult = false;
     };
 
     enum class Phase { Idle, Probe, Initialize, Listing };
@@ -114,6 +116,12 @@ public:
     void followTask(qint64 callId, const QJsonObject &task);
     void pollTask(qint64 callId);
     void onTaskState(qint64 callId, const JsonRpcReply &reply);
+    // 2025-11-25's experimental tasks: whether \a tool is called as a task (the server declared
+    // tasks.requests.tools.call and the tool requires it); the result of one that ended; a status
+    // the server sent on its own (notifications/tasks/status).
+    bool callsAsExperimentalTask(const QString &tool) const;
+    void fetchTaskResult(qint64 callId);
+    void onTaskStatusNotification(const QJsonObject &task);
     void finishCall(qint64 callId, const std::function<void(McpCallOutcome &outcome)> &fill);
     void refreshToolsForServer();
     void releaseHeldCallReplies();

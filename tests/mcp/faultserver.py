@@ -17,6 +17,11 @@ Usage: faultserver.py MODE, where MODE is one of
                    list changes: subscriptions/listen is acknowledged with the resources it knows; a
                    tools/call whose text is "touch URI" makes that resource newer and tells each open
                    listen stream that asked for it; notifications/cancelled closes a stream (logged)
+  tasks-legacy     2025-11-25's experimental tasks: declares tasks.requests.tools.call and a tool "slow" that
+                   requires a task (execution.taskSupport); a tools/call of it without params.task is refused
+                   (-32601); with one, its text "complete", "fail" or "notify" makes a task (pollInterval 200)
+                   that completes after two polls, fails after one (tasks/result: an isError result), or
+                   completes at once and says so only in notifications/tasks/status (pollInterval 60 s)
   tasks            like discover-only, with the tasks extension: a tools/call whose text is "complete",
                    "fail", "ask" or "forever" is answered with a task (pollIntervalMs 200) that completes
                    after two polls, fails after one, asks for input, or works until tasks/cancel; a poll
@@ -72,6 +77,22 @@ def task_state(task_id, status, **extra):
     return state
 
 
+def new_task(kind):
+    task_id = "task-%d" % (len(tasks) + 1)
+    tasks[task_id] = {"kind": kind, "polls": 0, "last": time.monotonic(), "cancelled": False}
+    log("created %s (%s)" % (task_id, kind))
+    return task_id
+
+
+def known_task(request_id, params):
+    """The task a tasks/* request names, or None after answering that there is no such task."""
+    task_id = params.get("taskId")
+    if task_id not in tasks:
+        error(request_id, -32602, "Unknown task " + str(task_id))
+        return None
+    return task_id
+
+
 def handle_task(request_id, method, params, meta):
     if method == "tools/call":
         text = params.get("arguments", {}).get("text", "")
@@ -79,16 +100,13 @@ def handle_task(request_id, method, params, meta):
         if text not in ("complete", "fail", "ask", "forever") or "io.modelcontextprotocol/tasks" not in extensions:
             result(request_id, {"resultType": "complete", "content": [{"type": "text", "text": "At once: " + text}]})
             return
-        task_id = "task-%d" % (len(tasks) + 1)
-        tasks[task_id] = {"kind": text, "polls": 0, "last": time.monotonic(), "cancelled": False}
-        log("created %s (%s)" % (task_id, text))
+        task_id = new_task(text)
         result(request_id, dict(task_state(task_id, "working", statusMessage="Queued"), resultType="task"))
         return
-    task_id = params.get("taskId")
-    task = tasks.get(task_id)
-    if task is None:
-        error(request_id, -32602, "Unknown task " + str(task_id))
+    task_id = known_task(request_id, params)
+    if task_id is None:
         return
+    task = tasks[task_id]
     if method == "tasks/cancel":
         task["cancelled"] = True
         log("tasks/cancel %s" % task_id)
@@ -159,6 +177,58 @@ def handle_subscriptions(request_id, method, params):
     return True
 
 
+def handle_legacy_task(request_id, method, params):
+    if method == "tools/call":
+        text = params.get("arguments", {}).get("text", "")
+        if params.get("name") != "slow":
+            result(request_id, {"content": [{"type": "text", "text": "Echo: " + text}]})
+            return
+        if "task" not in params:
+            log("slow called without a task")
+            error(request_id, -32601, "slow must be called as a task")
+            return
+        task_id = new_task(text)
+        poll = 60000 if text == "notify" else TASK_POLL_MS
+        state = {"taskId": task_id, "status": "working", "statusMessage": "Queued", "createdAt": "2025-11-25T00:00:00Z",
+                 "lastUpdatedAt": "2025-11-25T00:00:00Z", "ttl": 60000, "pollInterval": poll}
+        result(request_id, {"task": state})
+        if text == "notify":
+            send({"jsonrpc": "2.0", "method": "notifications/tasks/status",
+                  "params": dict(state, status="completed", statusMessage="Done")})
+        return
+    task_id = known_task(request_id, params)
+    if task_id is None:
+        return
+    task = tasks[task_id]
+    base = {"taskId": task_id, "createdAt": "2025-11-25T00:00:00Z", "lastUpdatedAt": "2025-11-25T00:00:00Z",
+            "ttl": 60000, "pollInterval": TASK_POLL_MS}
+    if method == "tasks/cancel":
+        task["cancelled"] = True
+        log("tasks/cancel %s" % task_id)
+        result(request_id, dict(base, status="cancelled"))
+    elif method == "tasks/get":
+        task["polls"] += 1
+        log("poll %d of %s" % (task["polls"], task_id))
+        if task["cancelled"]:
+            status = "cancelled"
+        elif task["kind"] == "fail":
+            status = "failed"
+        elif task["kind"] == "complete" and task["polls"] >= 2:
+            status = "completed"
+        else:
+            status = "working"
+        result(request_id, dict(base, status=status, statusMessage="Step %d" % task["polls"]))
+    elif method == "tasks/result":
+        log("tasks/result %s" % task_id)
+        meta = {"io.modelcontextprotocol/related-task": {"taskId": task_id}}
+        if task["kind"] == "fail":
+            result(request_id, {"content": [{"type": "text", "text": "disk full"}], "isError": True, "_meta": meta})
+        else:
+            result(request_id, {"content": [{"type": "text", "text": "Task done"}], "_meta": meta})
+    else:
+        error(request_id, -32601, "Method not found")
+
+
 def send_log_messages(threshold):
     for level in LEVELS[LEVELS.index(threshold):]:
         send({"jsonrpc": "2.0", "method": "notifications/message",
@@ -166,6 +236,9 @@ def send_log_messages(threshold):
 
 
 def handle_legacy(request_id, method, params):
+    if MODE == "tasks-legacy" and (method == "tools/call" or method.startswith("tasks/")):
+        handle_legacy_task(request_id, method, params)
+        return
     if method == "server/discover":
         if MODE == "exit-on-discover":
             log("unknown method before initialize, exiting")
@@ -175,6 +248,8 @@ def handle_legacy(request_id, method, params):
         capabilities = {"tools": {"listChanged": True}}
         if MODE == "logging":
             capabilities["logging"] = {}
+        if MODE == "tasks-legacy":
+            capabilities["tasks"] = {"cancel": {}, "requests": {"tools": {"call": {}}}}
         result(request_id, {"protocolVersion": "2025-11-25", "capabilities": capabilities,
                             "serverInfo": {"name": "fault-" + MODE, "version": "1.0"}})
     elif method == "logging/setLevel" and MODE == "logging":
@@ -192,6 +267,8 @@ def handle_legacy(request_id, method, params):
             if start + 3 < len(PAGED_TOOLS):
                 page["nextCursor"] = "page-%d" % (start // 3 + 2)
             result(request_id, page)
+        elif MODE == "tasks-legacy":
+            result(request_id, {"tools": [tool("echo"), dict(tool("slow"), execution={"taskSupport": "required"})]})
         else:
             result(request_id, {"tools": [tool("echo"), tool("crash")]})
     elif method == "tools/call":

@@ -108,6 +108,8 @@ private slots:
     void aToolAnsweredWithATaskIsPolledUntilItEnds_data();
     void aToolAnsweredWithATaskIsPolledUntilItEnds();
     void aTaskThatNeverEndsIsCancelledWithTasksCancel();
+    void aToolThatRequiresATaskIsCalledAsAnExperimentalTask_data();
+    void aToolThatRequiresATaskIsCalledAsAnExperimentalTask();
     void missingCommandFailsWithAClearSentence();
     void httpUnauthorisedFailsWithAnAuthorisationSentence();
     void aConfiguredAuthorizationHeaderIsNotReplacedByASignIn();
@@ -828,6 +830,47 @@ void TestMcpClient::aTaskThatNeverEndsIsCancelledWithTasksCancel()
     const QString log = client->stderrTail().join(u'\n');
     QVERIFY2(!log.contains(u"notifications/cancelled"_s), qPrintable(log));
     QVERIFY2(!log.contains(u"too soon"_s), qPrintable(log));
+}
+
+void TestMcpClient::aToolThatRequiresATaskIsCalledAsAnExperimentalTask_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("isError");
+    QTest::addColumn<QStringList>("shownWhileRunning");
+    QTest::newRow("completes after two polls")
+        << u"complete"_s << u"Task done"_s << false << QStringList{u"Queued"_s, u"Step 1"_s};
+    QTest::newRow("fails: its isError result")
+        << u"fail"_s << u"disk full"_s << true << QStringList{u"Queued"_s};
+    // The server polls every 60 s: only notifications/tasks/status can end this one in time.
+    QTest::newRow("ends in a status notification")
+        << u"notify"_s << u"Task done"_s << false << QStringList{u"Queued"_s};
+}
+
+void TestMcpClient::aToolThatRequiresATaskIsCalledAsAnExperimentalTask()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, text);
+    QFETCH(bool, isError);
+    QFETCH(QStringList, shownWhileRunning);
+    auto client = startedClient(McpTestServers::faultServer(u"tasks-legacy"_s));
+    WAIT_READY(client);
+    QList<McpProgress> progress;
+    const McpCallOutcome outcome = call(*client, u"slow"_s, {{u"text"_s, kind}}, 0, &progress);
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QCOMPARE(outcome.text, text);
+    QCOMPARE(outcome.isError, isError);
+    QStringList shown;
+    for (const McpProgress &update : std::as_const(progress))
+        shown.append(update.message);
+    QCOMPARE(shown, shownWhileRunning);
+    QVERIFY(outcome.request.value(u"params"_s).toObject().contains(u"task"_s));
+    QVERIFY(client->stderrTail().join(u'\n').contains(u"tasks/result task-1"_s));
+
+    // A tool that does not require a task is called as usual.
+    const McpCallOutcome plain = call(*client, u"echo"_s, {{u"text"_s, u"hi"_s}});
+    QCOMPARE(plain.text, u"Echo: hi"_s);
+    QVERIFY(!plain.request.value(u"params"_s).toObject().contains(u"task"_s));
 }
 
 void TestMcpClient::serverExitingOnTheProbeIsStartedAgain()
