@@ -120,6 +120,7 @@ McpClient::McpClient(McpServerConfig config, QNetworkAccessManager *network, QOb
     : QObject(parent)
     , d(std::make_unique<Private>(this, std::move(config), network))
 {
+    d->logLevel = d->config.logLevel; // the level the user chose, asked for once the server is ready
     connect(&d->startupTimer, &QTimer::timeout, this, [this] {
         if (d->state != State::Starting)
             return;

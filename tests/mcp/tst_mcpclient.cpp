@@ -100,6 +100,7 @@ private slots:
     void logMessagesArriveAtTheChosenLevelAndAbove_data();
     void logMessagesArriveAtTheChosenLevelAndAbove();
     void theChosenLogLevelHoldsAcrossARestart();
+    void theSavedLogLevelIsAskedForFromTheFirstStart();
     void anUnknownLogLevelIsRefused();
     void everythingsSimulatedLogReachesTheClient();
     void aSubscribedResourceSaysWhenItChanges_data();
@@ -636,6 +637,19 @@ void TestMcpClient::theChosenLogLevelHoldsAcrossARestart()
     const McpCallOutcome outcome = call(*client, u"echo"_s, {});
     QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
     QCOMPARE(messages.count(), 2); // alert and emergency: the new process was told the level again
+}
+
+void TestMcpClient::theSavedLogLevelIsAskedForFromTheFirstStart()
+{
+    McpServerConfig config = McpTestServers::faultServer(u"logging"_s);
+    config.logLevel = u"alert"_s; // as Settings → MCP Servers saved it
+    auto client = startedClient(config);
+    WAIT_READY(client);
+    QCOMPARE(client->logLevel(), u"alert"_s);
+    QSignalSpy messages(client.get(), &McpClient::logMessage);
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {});
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QCOMPARE(messages.count(), 2); // alert and emergency, not the six below
 }
 
 void TestMcpClient::anUnknownLogLevelIsRefused()
