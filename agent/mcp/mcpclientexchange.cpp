@@ -399,7 +399,8 @@ void McpClient::Private::onServerNotification(const QString &method, const QJson
         onLogMessage(params);
         return;
     }
-    if (method == u"notifications/tasks/status"_s) {
+    // notifications/tasks/status in 2025-11-25, notifications/tasks in the extension.
+    if (method == u"notifications/tasks/status"_s || method == u"notifications/tasks"_s) {
         onTaskStatusNotification(params);
         return;
     }

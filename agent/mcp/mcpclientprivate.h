@@ -118,7 +118,7 @@ public:
     void onTaskState(qint64 callId, const JsonRpcReply &reply);
     // 2025-11-25's experimental tasks: whether \a tool is called as a task (the server declared
     // tasks.requests.tools.call and the tool requires it); the result of one that ended; a status
-    // the server sent on its own (notifications/tasks/status).
+    // the server sent on its own (notifications/tasks/status, or notifications/tasks of the extension).
     bool callsAsExperimentalTask(const QString &tool) const;
     void fetchTaskResult(qint64 callId);
     void onTaskStatusNotification(const QJsonObject &task);

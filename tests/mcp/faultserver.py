@@ -23,8 +23,9 @@ Usage: faultserver.py MODE, where MODE is one of
                    that completes after two polls, fails after one (tasks/result: an isError result), or
                    completes at once and says so only in notifications/tasks/status (pollInterval 60 s)
   tasks            like discover-only, with the tasks extension: a tools/call whose text is "complete",
-                   "fail", "ask" or "forever" is answered with a task (pollIntervalMs 200) that completes
-                   after two polls, fails after one, asks for input, or works until tasks/cancel; a poll
+                   "fail", "ask", "forever" or "notify" is answered with a task (pollIntervalMs 200) that
+                   completes after two polls, fails after one, asks for input, works until tasks/cancel, or
+                   (pollIntervalMs 60 s) completes at once and says so only in notifications/tasks; a poll
                    sooner than the interval is refused (and logged)
 """
 import json
@@ -97,10 +98,16 @@ def handle_task(request_id, method, params, meta):
     if method == "tools/call":
         text = params.get("arguments", {}).get("text", "")
         extensions = meta.get("io.modelcontextprotocol/clientCapabilities", {}).get("extensions", {})
-        if text not in ("complete", "fail", "ask", "forever") or "io.modelcontextprotocol/tasks" not in extensions:
+        if text not in ("complete", "fail", "ask", "forever", "notify") or "io.modelcontextprotocol/tasks" not in extensions:
             result(request_id, {"resultType": "complete", "content": [{"type": "text", "text": "At once: " + text}]})
             return
         task_id = new_task(text)
+        if text == "notify":
+            result(request_id, dict(task_state(task_id, "working", statusMessage="Queued", pollIntervalMs=60000),
+                                    resultType="task"))
+            send({"jsonrpc": "2.0", "method": "notifications/tasks",
+                  "params": task_state(task_id, "completed", result={"content": [{"type": "text", "text": "Task done"}]})})
+            return
         result(request_id, dict(task_state(task_id, "working", statusMessage="Queued"), resultType="task"))
         return
     task_id = known_task(request_id, params)

@@ -790,6 +790,9 @@ void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds_data()
         << u"fail"_s << QString() << u"failed: disk full (-32603)"_s << QStringList{u"Queued"_s};
     QTest::newRow("asks for input: cancelled, said why")
         << u"ask"_s << QString() << u"asked for input"_s << QStringList{u"Queued"_s};
+    // The server polls every 60 s: only its notifications/tasks can end this one in time.
+    QTest::newRow("ends in a notification")
+        << u"notify"_s << u"Task done"_s << QString() << QStringList{u"Queued"_s};
 }
 
 void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds()
