@@ -89,6 +89,8 @@ void McpClient::Private::teardown(const QString &reason)
         oldConnection->failAll(reason);
         oldConnection->deleteLater();
     }
+    listenId = 0;
+    failSubscribeWaiters(reason);
     for (const auto &waiter : waiters)
         waiter(reason);
     // Answers that waited for a tool list go on with what they got.
@@ -118,6 +120,7 @@ McpClient::McpClient(McpServerConfig config, QNetworkAccessManager *network, QOb
     : QObject(parent)
     , d(std::make_unique<Private>(this, std::move(config), network))
 {
+    d->logLevel = d->config.logLevel; // the level the user chose, asked for once the server is ready
     connect(&d->startupTimer, &QTimer::timeout, this, [this] {
         if (d->state != State::Starting)
             return;
@@ -350,6 +353,8 @@ qint64 McpClient::callTool(const QString &name, const QJsonObject &arguments, in
     call.done = std::move(done);
     call.clock.start();
     call.params = {{u"name"_s, name}, {u"arguments"_s, arguments}};
+    if (d->callsAsExperimentalTask(name))
+        call.params.insert(u"task"_s, QJsonObject()); // the server's own time to live
     call.timeoutMs = timeoutMs > 0 ? timeoutMs : d->config.effectiveRequestTimeoutMs();
     const QJsonObject params = call.params;
     d->calls.insert(callId, std::move(call));
@@ -429,6 +434,62 @@ void McpClient::sendRequest(const QString &method, const QJsonObject &params,
                    else
                        done(reply.result(), {});
                });
+}
+
+bool McpClient::supportsResourceSubscriptions() const
+{
+    return d->startupInfo
+           && d->startupInfo->serverCapabilities.value(u"resources"_s)
+                  .toObject()
+                  .value(u"subscribe"_s)
+                  .toBool();
+}
+
+void McpClient::subscribeResource(const QString &uri, std::function<void(const QString &error)> done)
+{
+    if (d->state != State::Ready || !supportsResourceSubscriptions()) {
+        done(tr("The MCP server “%1” offers no resource subscriptions.").arg(d->name()));
+        return;
+    }
+    if (d->subscribedResources.contains(uri)) {
+        done({});
+        return;
+    }
+    d->subscribedResources.append(uri);
+    if (d->discovered) {
+        // 2026-07-28 has no resources/subscribe: the listen stream is opened again with the resource.
+        d->subscribeWaiters.append({uri, std::move(done)});
+        d->closeListen();
+        d->openListen();
+        return;
+    }
+    d->request(u"resources/subscribe"_s, {{u"uri"_s, uri}}, d->config.effectiveRequestTimeoutMs(),
+               [this, uri, done = std::move(done)](const JsonRpcReply &reply) {
+                   if (!reply.hasResponse() || reply.isError()) {
+                       d->subscribedResources.removeAll(uri);
+                       done(d->replyFailure(reply, u"resources/subscribe"_s));
+                   } else {
+                       done({});
+                   }
+               });
+}
+
+void McpClient::unsubscribeResource(const QString &uri)
+{
+    if (d->subscribedResources.removeAll(uri) == 0 || d->state != State::Ready)
+        return;
+    if (d->discovered) {
+        d->closeListen();
+        d->openListen();
+        return;
+    }
+    d->request(u"resources/unsubscribe"_s, {{u"uri"_s, uri}}, d->config.effectiveRequestTimeoutMs(),
+               [](const JsonRpcReply &) {});
+}
+
+QStringList McpClient::subscribedResources() const
+{
+    return d->subscribedResources;
 }
 
 } // namespace Loopscope

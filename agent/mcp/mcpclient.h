@@ -33,6 +33,9 @@ struct McpToolInfo
     QJsonObject inputSchema;
     QJsonObject outputSchema; // empty when the tool declares none
     QJsonObject annotations;
+    // 2025-11-25's experimental tasks: execution.taskSupport ("required", "optional", "forbidden";
+    // empty when the tool says nothing). A "required" tool is called as a task.
+    QString taskSupport;
     bool operator==(const McpToolInfo &) const = default;
 };
 
@@ -277,11 +280,22 @@ public:
     void sendRequest(const QString &method, const QJsonObject &params,
                      std::function<void(const QJsonObject &result, const QString &error)> done);
 
+    // Whether the server offers resource subscriptions (resources.subscribe; false until Ready).
+    bool supportsResourceSubscriptions() const;
+    // resources/subscribe: resourceUpdated(uri) whenever the server says the resource changed, until
+    // unsubscribeResource(); held across restarts. \a done gets an error sentence, or empty.
+    void subscribeResource(const QString &uri, std::function<void(const QString &error)> done);
+    // resources/unsubscribe (sent only while Ready; the subscription is forgotten either way).
+    void unsubscribeResource(const QString &uri);
+    QStringList subscribedResources() const;
+
 signals:
     void stateChanged(Loopscope::McpClient::State state);
     void toolsChanged();
     void promptsChanged();
     void resourcesChanged();
+    // notifications/resources/updated for a subscribed resource: read it again to see what changed.
+    void resourceUpdated(const QString &uri);
     void stderrLine(const QString &line);
     void logMessage(const Loopscope::McpLogMessage &message);
     // signIn() changed.

@@ -4,6 +4,7 @@
 #include "agent/mcp/mcptransport.h"
 
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QPointer>
 #include <QUrl>
 
@@ -62,6 +63,7 @@ McpToolInfo toolFromJson(const QJsonObject &json)
     tool.inputSchema = json.value(u"inputSchema"_s).toObject();
     tool.outputSchema = json.value(u"outputSchema"_s).toObject();
     tool.annotations = json.value(u"annotations"_s).toObject();
+    tool.taskSupport = json.value(u"execution"_s).toObject().value(u"taskSupport"_s).toString();
     return tool;
 }
 
@@ -465,6 +467,104 @@ void McpClient::Private::retryCall(qint64 callId, const QJsonObject &inputRespon
     sendCall(callId, params);
 }
 
+// ---------------------------------------------------------------- subscriptions/listen
+
+QJsonObject McpClient::Private::listenNotifications() const
+{
+    const QJsonObject capabilities = pendingInfo.serverCapabilities;
+    const auto declares = [&capabilities](const QString &kind, const QString &feature) {
+        return capabilities.value(kind).toObject().value(feature).toBool();
+    };
+    // Only what the server declared: it must not send what was not asked for, and asking for
+    // more than it offers is an error.
+    QJsonObject notifications;
+    if (declares(u"tools"_s, u"listChanged"_s))
+        notifications.insert(u"toolsListChanged"_s, true);
+    if (declares(u"prompts"_s, u"listChanged"_s))
+        notifications.insert(u"promptsListChanged"_s, true);
+    if (declares(u"resources"_s, u"listChanged"_s))
+        notifications.insert(u"resourcesListChanged"_s, true);
+    if (declares(u"resources"_s, u"subscribe"_s) && !subscribedResources.isEmpty())
+        notifications.insert(u"resourceSubscriptions"_s, QJsonArray::fromStringList(subscribedResources));
+    return notifications;
+}
+
+void McpClient::Private::openListen()
+{
+    const QJsonObject notifications = listenNotifications();
+    if (notifications.isEmpty() || !connection)
+        return;
+    // The request id is the subscription's; the answer only comes when the server ends it.
+    struct Listen
+    {
+        qint64 id = 0;
+        bool ended = false;
+    };
+    auto listen = std::make_shared<Listen>();
+    request(
+        u"subscriptions/listen"_s, {{u"notifications"_s, notifications}}, 0,
+        [this, listen](const JsonRpcReply &reply) {
+            listen->ended = true;
+            if (listen->id != 0 && listen->id != listenId)
+                return; // one closed on purpose, or of an earlier run
+            listenId = 0;
+            const QString why = !reply.hasResponse() ? reply.transportError
+                                : reply.isError()    ? McpClientDetail::errorText(reply.error())
+                                                     : McpClient::tr("the server ended it");
+            if (state == State::Ready)
+                appendLog(
+                    McpClient::tr("[Loopscope] the server's notifications stopped (subscriptions/listen): %1")
+                        .arg(why));
+            failSubscribeWaiters(McpClient::tr("The MCP server “%1” did not listen for the subscription: %2")
+                                     .arg(name(), why));
+        },
+        [this, listen](qint64 id, const QJsonObject &) {
+            listen->id = id;
+            if (!listen->ended)
+                listenId = id;
+        });
+}
+
+void McpClient::Private::closeListen()
+{
+    const qint64 id = std::exchange(listenId, 0);
+    if (id == 0 || !connection)
+        return;
+    connection->forget(id);
+    // Over HTTP closing the response stream ends it; over stdio the server is told.
+    if (config.transport == McpServerConfig::Transport::Http && transport)
+        transport->abandon(id);
+    else
+        connection->notify(u"notifications/cancelled"_s,
+                           {{u"requestId"_s, id}, {u"reason"_s, u"subscriptions changed"_s}});
+}
+
+void McpClient::Private::onListenAcknowledged(const QJsonObject &params)
+{
+    const QJsonValue subscription
+        = params.value(u"_meta"_s).toObject().value(u"io.modelcontextprotocol/subscriptionId"_s);
+    if (!subscription.isUndefined() && subscription.toInteger() != listenId)
+        return; // the acknowledgement of a stream already closed
+    const QJsonArray accepted
+        = params.value(u"notifications"_s).toObject().value(u"resourceSubscriptions"_s).toArray();
+    for (auto &[uri, done] : std::exchange(subscribeWaiters, {})) {
+        if (accepted.contains(QJsonValue(uri))) {
+            done({});
+            continue;
+        }
+        subscribedResources.removeAll(uri);
+        done(McpClient::tr("The MCP server “%1” did not accept the subscription to %2.").arg(name(), uri));
+    }
+}
+
+void McpClient::Private::failSubscribeWaiters(const QString &error)
+{
+    for (auto &[uri, done] : std::exchange(subscribeWaiters, {})) {
+        subscribedResources.removeAll(uri);
+        done(error);
+    }
+}
+
 void McpClient::Private::onServerNotification(const QString &method, const QJsonObject &params)
 {
     std::optional<ListKind> changed;
@@ -485,6 +585,22 @@ void McpClient::Private::onServerNotification(const QString &method, const QJson
     }
     if (method == u"notifications/message"_s) {
         onLogMessage(params);
+        return;
+    }
+    // notifications/tasks/status in 2025-11-25, notifications/tasks in the extension.
+    if (method == u"notifications/tasks/status"_s || method == u"notifications/tasks"_s) {
+        onTaskStatusNotification(params);
+        return;
+    }
+    if (method == u"notifications/subscriptions/acknowledged"_s) {
+        onListenAcknowledged(params);
+        return;
+    }
+    if (method == u"notifications/resources/updated"_s) {
+        // Only what was subscribed to: another URI is a server's mistake, not news for the user.
+        const QString uri = params.value(u"uri"_s).toString();
+        if (subscribedResources.contains(uri))
+            emit q->resourceUpdated(uri);
         return;
     }
     if (method == u"notifications/progress"_s) {
@@ -588,6 +704,14 @@ void McpClient::Private::onCallReply(qint64 callId, const JsonRpcReply &reply)
         answerInputRequired(callId, reply.result());
         return;
     }
+    if (reply.hasResponse() && !reply.isError() && !reply.timedOut && !discovered
+        && reply.result().value(u"task"_s).isObject() && !reply.result().contains(u"content"_s)) {
+        // 2025-11-25's CreateTaskResult: the task, polled the same way; its result via tasks/result.
+        it->outcome.response = reply.response;
+        it->experimentalTask = true;
+        followTask(callId, reply.result().value(u"task"_s).toObject());
+        return;
+    }
     const QString tool = it->tool;
     const qint64 requestId = it->requestId;
     finishCall(callId, [&](McpCallOutcome &outcome) {
@@ -665,6 +789,11 @@ void McpClient::Private::onTaskState(qint64 callId, const JsonRpcReply &reply)
     const QJsonObject task = reply.result();
     const QString status = task.value(u"status"_s).toString();
     const QString message = task.value(u"statusMessage"_s).toString();
+    if (it->experimentalTask && (status == u"completed"_s || status == u"failed"_s)) {
+        // The tool's result (a failed one's too, often with isError) is the answer of tasks/result.
+        fetchTaskResult(callId);
+        return;
+    }
     if (status == u"completed"_s) {
         finishCall(callId, [&](McpCallOutcome &outcome) {
             outcome.result = task.value(u"result"_s).toObject(); // what tools/call would have answered
@@ -709,7 +838,9 @@ void McpClient::Private::onTaskState(qint64 callId, const JsonRpcReply &reply)
         it->progress(progress);
     }
     it->taskStatusMessage = message;
-    const int hint = task.value(u"pollIntervalMs"_s).toInt(DefaultTaskPollMs);
+    // pollIntervalMs in the extension, pollInterval in 2025-11-25.
+    const int hint
+        = task.value(u"pollIntervalMs"_s).toInt(task.value(u"pollInterval"_s).toInt(DefaultTaskPollMs));
     QTimer::singleShot(std::clamp(hint, MinTaskPollMs, MaxTaskPollMs), q,
                        [this, callId] { pollTask(callId); });
 }
@@ -717,10 +848,75 @@ void McpClient::Private::onTaskState(qint64 callId, const JsonRpcReply &reply)
 void McpClient::Private::pollTask(qint64 callId)
 {
     const auto it = calls.find(callId);
-    if (it == calls.end())
+    if (it == calls.end() || it->fetchingTaskResult)
         return;
     request(u"tasks/get"_s, {{u"taskId"_s, it->taskId}}, config.effectiveRequestTimeoutMs(),
             [this, callId](const JsonRpcReply &reply) { onTaskState(callId, reply); });
+}
+
+bool McpClient::Private::callsAsExperimentalTask(const QString &tool) const
+{
+    if (discovered)
+        return false; // the extension: the server answers with a task when it wants to
+    const QJsonObject requests
+        = pendingInfo.serverCapabilities.value(u"tasks"_s).toObject().value(u"requests"_s).toObject();
+    if (!requests.value(u"tools"_s).toObject().value(u"call"_s).isObject())
+        return false;
+    return std::any_of(tools.cbegin(), tools.cend(), [&tool](const McpToolInfo &info) {
+        return info.name == tool && info.taskSupport == u"required"_s;
+    });
+}
+
+void McpClient::Private::fetchTaskResult(qint64 callId)
+{
+    const auto it = calls.find(callId);
+    if (it == calls.end() || it->fetchingTaskResult)
+        return;
+    it->fetchingTaskResult = true;
+    request(u"tasks/result"_s, {{u"taskId"_s, it->taskId}}, config.effectiveRequestTimeoutMs(),
+            [this, callId](const JsonRpcReply &reply) {
+                const auto it = calls.find(callId);
+                if (it == calls.end())
+                    return; // cancelled meanwhile
+                const QString tool = it->tool;
+                finishCall(callId, [&](McpCallOutcome &outcome) {
+                    if (!reply.hasResponse()) {
+                        outcome.failure = replyFailure(reply, u"tasks/result"_s);
+                    } else if (reply.isError()) {
+                        outcome.failure = McpClient::tr("The task of “%1” on the MCP server “%2” failed: %3")
+                                              .arg(tool, name(), errorText(reply.error()));
+                    } else {
+                        outcome.result = reply.result();
+                        outcome.isError = outcome.result.value(u"isError"_s).toBool();
+                        outcome.text = McpContent::callResultText(outcome.result);
+                    }
+                });
+            });
+}
+
+void McpClient::Private::onTaskStatusNotification(const QJsonObject &task)
+{
+    const QString taskId = task.value(u"taskId"_s).toString();
+    const auto it = std::find_if(calls.begin(), calls.end(),
+                                 [&taskId](const Call &call) { return call.taskId == taskId; });
+    if (taskId.isEmpty() || it == calls.end())
+        return;
+    if (task.value(u"status"_s).toString() != u"working"_s) {
+        // It ended (or asks for input): no need to wait for the next poll.
+        JsonRpcReply state;
+        state.response = QJsonObject{{u"result"_s, task}};
+        onTaskState(it.key(), state);
+        return;
+    }
+    // Still working: only its words are news; the poll already waiting goes on as planned.
+    const QString message = task.value(u"statusMessage"_s).toString();
+    if (it->progress && !message.isEmpty() && message != it->taskStatusMessage) {
+        McpProgress progress;
+        progress.message = message;
+        it->outcome.progress.append(progress);
+        it->taskStatusMessage = message;
+        it->progress(progress);
+    }
 }
 
 } // namespace Loopscope

@@ -44,6 +44,8 @@ public:
         QElapsedTimer clock;
         QString taskId; // the server answered with a task (tasks extension): polled until it ends
         QString taskStatusMessage;
+        bool experimentalTask = false; // 2025-11-25's shape: the result comes from tasks/result
+        bool fetchingTaskResult = false;
         QJsonObject params; // tools/call as first sent (without _meta): retried with the input it asks for
         int timeoutMs = 0;
         int inputRounds = 0; // input_required answers so far: bounded, a server may ask for ever
@@ -123,6 +125,12 @@ public:
     void retryCall(qint64 callId, const QJsonObject &inputResponses, const QJsonValue &requestState);
     void sendCall(qint64 callId, const QJsonObject &params);
     void appendLog(const QString &line);
+    // subscriptions/listen (2026-07-28): what to listen for, (re)opening and closing the stream.
+    QJsonObject listenNotifications() const;
+    void openListen();
+    void closeListen();
+    void onListenAcknowledged(const QJsonObject &params);
+    void failSubscribeWaiters(const QString &error);
     void onLogMessage(const QJsonObject &params);
     // \a refused: the server answered with an error (not a connection that went away meanwhile).
     void sendLogLevel(std::function<void(const QString &error, bool refused)> done);
@@ -131,6 +139,12 @@ public:
     void followTask(qint64 callId, const QJsonObject &task);
     void pollTask(qint64 callId);
     void onTaskState(qint64 callId, const JsonRpcReply &reply);
+    // 2025-11-25's experimental tasks: whether \a tool is called as a task (the server declared
+    // tasks.requests.tools.call and the tool requires it); the result of one that ended; a status
+    // the server sent on its own (notifications/tasks/status, or notifications/tasks of the extension).
+    bool callsAsExperimentalTask(const QString &tool) const;
+    void fetchTaskResult(qint64 callId);
+    void onTaskStatusNotification(const QJsonObject &task);
     void finishCall(qint64 callId, const std::function<void(McpCallOutcome &outcome)> &fill);
     void refreshToolsForServer();
     void releaseHeldCallReplies();
@@ -156,6 +170,13 @@ public:
     QStringList stderrRing;
     QList<McpLogMessage> logRing;
     QString logLevel;
+    // Resources the user subscribed to, subscribed again after a restart: resources/subscribe
+    // (2025-11-25 and before), or the resourceSubscriptions of subscriptions/listen (2026-07-28).
+    QStringList subscribedResources;
+    // 2026-07-28: the open subscriptions/listen request (0: none), which carries list changes and
+    // resource updates; subscriptions wait for the server's acknowledgement of the one that has them.
+    qint64 listenId = 0;
+    QList<std::pair<QString, std::function<void(const QString &error)>>> subscribeWaiters;
 
     McpTransport *transport = nullptr;
     JsonRpcConnection *connection = nullptr;

@@ -284,6 +284,15 @@ void McpClient::Private::becomeReady()
     // A level the user chose holds across restarts; a 2026-07-28 server gets it with each request.
     if (!logLevel.isEmpty() && !discovered && pendingInfo.serverCapabilities.contains(u"logging"_s))
         sendLogLevel({});
+    // Subscriptions hold across restarts, like the log level; a 2026-07-28 server sends its
+    // notifications on the stream of subscriptions/listen.
+    if (discovered) {
+        openListen();
+    } else if (q->supportsResourceSubscriptions()) {
+        for (const QString &uri : std::as_const(subscribedResources))
+            request(u"resources/subscribe"_s, {{u"uri"_s, uri}}, config.effectiveRequestTimeoutMs(),
+                    [](const JsonRpcReply &) {});
+    }
     // Lists that changed while start-up was listing them are listed again.
     for (ListKind kind : {ListKind::Tools, ListKind::Prompts, ListKind::Resources}) {
         if (std::exchange(relistAfterStartup[int(kind)], false))

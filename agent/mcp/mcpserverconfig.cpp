@@ -1,5 +1,6 @@
 #include "agent/mcp/mcpserverconfig.h"
 
+#include "agent/mcp/mcpclient.h"
 #include "agent/wire/secretredactor.h"
 
 #include <QCoreApplication>
@@ -122,6 +123,8 @@ QJsonObject McpServerConfig::toJson() const
     json.insert("defaultApproval"_L1, defaultApproval);
     if (requestTimeoutMs)
         json.insert("requestTimeoutMs"_L1, *requestTimeoutMs);
+    if (!logLevel.isEmpty())
+        json.insert("logLevel"_L1, logLevel);
     if (secretStorage == SecretStorage::File)
         json.insert("secretStorage"_L1, u"file"_s);
     return json;
@@ -219,6 +222,10 @@ std::optional<McpServerConfig> McpServerConfig::fromJson(const QJsonObject &json
             return fail(Tr::tr("has a request timeout that is not a positive number of milliseconds."));
         config.requestTimeoutMs = milliseconds;
     }
+    config.logLevel = json.value("logLevel"_L1).toString();
+    if (!config.logLevel.isEmpty() && !McpLogMessage::levels().contains(config.logLevel))
+        return fail(Tr::tr("has an unknown log level “%1” (%2).")
+                        .arg(config.logLevel, McpLogMessage::levels().join(u", "_s)));
     if (error)
         error->clear();
     return config;

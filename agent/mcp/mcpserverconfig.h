@@ -51,6 +51,9 @@ struct McpServerConfig
         toolApproval; // MCP tool name -> "always" | "ask" | "never"; absent: defaultApproval
     QString defaultApproval = QStringLiteral("ask");
     std::optional<int> requestTimeoutMs; // per-request timeout; unset: 60 s
+    // The least severe log level the user chose for the Output tab (one of McpLogMessage::levels());
+    // empty: what the server sends by default. Asked for again at each start.
+    QString logLevel;
     SecretStorage secretStorage = SecretStorage::Keychain;
 
     // The most one answer may hold (not saved: the app's setting or --max-response-mb).

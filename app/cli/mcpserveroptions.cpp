@@ -1,15 +1,133 @@
 #include "app/cli/mcpserveroptions.h"
 
+#include "agent/config/filesecretstore.h"
+#include "agent/config/secretstore.h"
 #include "agent/mcp/mcpconfigimport.h"
 #include "agent/mcp/mcpsettings.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QSettings>
+
+#include <algorithm>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
 namespace Loopscope::Cli {
+
+namespace {
+
+// The keychain, noting whether it found none: a desktop without one is said once for all the
+// saved servers, not once for each of their secrets.
+class NoKeychainNoticingStore final : public SecretStore
+{
+public:
+    explicit NoKeychainNoticingStore(SecretStore *keychain)
+        : m_keychain(keychain)
+    {}
+
+    bool foundNone() const { return m_foundNone; }
+
+    void read(const QString &account, QObject *context, ReadCallback done) override
+    {
+        m_keychain->read(account, context, [this, done = std::move(done)](const Result &result) {
+            if (result.problem == Problem::NoKeychain)
+                m_foundNone = true;
+            done(result);
+        });
+    }
+    void write(const QString &account, const QString &secret, QObject *context, WriteCallback done) override
+    {
+        m_keychain->write(account, secret, context, std::move(done));
+    }
+    void remove(const QString &account, QObject *context, WriteCallback done) override
+    {
+        m_keychain->remove(account, context, std::move(done));
+    }
+    SecretStore *keyFile() const override { return m_keychain->keyFile(); }
+
+private:
+    SecretStore *m_keychain;
+    bool m_foundNone = false;
+};
+
+struct LoadedSecrets
+{
+    QList<McpServerConfig> servers;
+    QStringList errors;
+};
+
+// McpSettings::loadSecrets() run to its end before anything starts. The command has not entered
+// its event loop yet, so this is the outermost one, as in `loopscope mcp add`.
+LoadedSecrets loadSecrets(const QList<McpServerConfig> &servers, SecretStore *store)
+{
+    QObject context;
+    std::optional<LoadedSecrets> loaded;
+    McpSettings::loadSecrets(servers, store, &context,
+                             [&loaded](const QList<McpServerConfig> &withSecrets, const QStringList &errors) {
+                                 loaded = LoadedSecrets{withSecrets, errors};
+                                 QCoreApplication::exit(0);
+                             });
+    if (!loaded)
+        QCoreApplication::exec();
+    return loaded.value_or(LoadedSecrets{servers, {}});
+}
+
+// The saved servers with the secret values the window keeps for them (header values, variables,
+// the OAuth client secret) from the keychain, or from the key file for a server the user put
+// there. What cannot be read goes to \a notes and the server starts without it, as in the window.
+QList<McpServerConfig> withSavedSecrets(QList<McpServerConfig> servers, QStringList *notes)
+{
+    const auto hasSecrets = [](const McpServerConfig &server) {
+        return !McpSettings::secretAccounts(server).isEmpty();
+    };
+    if (std::none_of(servers.cbegin(), servers.cend(), hasSecrets))
+        return servers; // no keychain to ask, and nothing to say about one
+
+    FileSecretStore keyFile(FileSecretStore::defaultPath());
+    KeychainSecretStore keychain;
+    keychain.setKeyFile(&keyFile);
+    NoKeychainNoticingStore noticing(&keychain);
+
+    // Those in the keychain apart from those in the key file, so "no keychain" replaces only
+    // what the keychain would have said.
+    QList<qsizetype> inKeychain;
+    QList<qsizetype> inKeyFile;
+    for (qsizetype index = 0; index < servers.size(); ++index) {
+        if (!hasSecrets(servers.at(index)))
+            continue;
+        (servers.at(index).secretStorage == McpServerConfig::SecretStorage::File ? inKeyFile : inKeychain)
+            .append(index);
+    }
+    const auto load = [&servers, &noticing](const QList<qsizetype> &indexes) {
+        QList<McpServerConfig> some;
+        for (qsizetype index : indexes)
+            some.append(servers.at(index));
+        LoadedSecrets loaded = loadSecrets(some, &noticing);
+        for (qsizetype i = 0; i < indexes.size() && i < loaded.servers.size(); ++i)
+            servers[indexes.at(i)] = loaded.servers.at(i);
+        return loaded.errors;
+    };
+
+    const QStringList keychainErrors = load(inKeychain);
+    if (noticing.foundNone()) {
+        QStringList names;
+        for (qsizetype index : std::as_const(inKeychain))
+            names.append(servers.at(index).name);
+        notes->append(McpServerOptions::tr("there is no keychain on this desktop, so the saved MCP servers "
+                                           "%1 start without the secrets kept in it (add them again with "
+                                           "--key-file, or use --mcp-config)")
+                          .arg(names.join(u", "_s)));
+    } else {
+        *notes += keychainErrors;
+    }
+    *notes += load(inKeyFile);
+    return servers;
+}
+
+} // namespace
 
 McpServerOptions::McpServerOptions(bool withNoMcp)
     : m_withNoMcp(withNoMcp)
@@ -90,21 +208,20 @@ std::optional<QList<McpServerConfig>> McpServerOptions::servers(const QCommandLi
         QSettings settings;
         const QList<McpServerConfig> saved = McpSettings(&settings).servers(notes);
         for (const McpServerConfig &server : saved) {
-            if (!server.enabled)
-                continue;
-            if (!server.secretHeaderNames().isEmpty())
-                notes->append(
-                    tr("the saved MCP server \"%1\" is used without its secret headers: the command "
-                       "line reads no keychain (use --mcp-config)")
-                        .arg(server.name));
-            servers.append(server);
+            if (server.enabled)
+                servers.append(server);
         }
     }
+    // Only the servers this command uses have their secrets read (a keychain may ask to be unlocked).
+    const bool saved = files.isEmpty() && urls.isEmpty();
+    const auto finish = [saved, notes](const QList<McpServerConfig> &chosen) {
+        return saved ? withSavedSecrets(chosen, notes) : chosen;
+    };
 
     const QStringList wanted = parser.values(m_server);
     if (wanted.isEmpty()) {
         servers.removeIf([](const McpServerConfig &server) { return !server.enabled; });
-        return servers;
+        return finish(servers);
     }
     QList<McpServerConfig> chosen;
     QStringList available;
@@ -123,7 +240,7 @@ std::optional<QList<McpServerConfig>> McpServerOptions::servers(const QCommandLi
         if (!chosen.contains(server))
             chosen.append(server);
     }
-    return chosen;
+    return finish(chosen);
 }
 
 McpElicitationAnswer McpServerOptions::answerWithoutUser(const McpElicitation &request, bool approveAll)

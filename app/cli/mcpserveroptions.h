@@ -22,10 +22,12 @@ namespace Loopscope::Cli {
     in the mcpServers format (--mcp-config, repeatable) and ad-hoc Streamable
     HTTP endpoints (--mcp-url, repeatable, named after their host:port, for a
     quick check without a file), else the servers enabled in the saved
-    settings, narrowed to some by name (--mcp-server). The saved servers come
-    without their secret header values: a command line has no keyring to
-    unlock, as with the API key. Nobody is there to fill in a server's form
-    either: answerWithoutUser() answers it the way --approve says.
+    settings, narrowed to some by name (--mcp-server). The saved servers get
+    their secret values from the keychain the window keeps them in (or the key
+    file), so a server added with a secret header works from the command line
+    too; without a keychain that is said once and they start without them.
+    Nobody is there to fill in a server's form either: answerWithoutUser()
+    answers it the way --approve says.
 */
 class McpServerOptions final
 {
@@ -37,7 +39,8 @@ public:
 
     void addTo(QCommandLineParser &parser) const;
     // The servers to use; nullopt with *error on a file that cannot be read or an unknown name.
-    // Notes about the files (skipped entries, things to check) go to \a notes.
+    // Notes about the files (skipped entries, things to check) and secrets that could not be read
+    // go to \a notes. Reading the saved servers' secrets runs the event loop until the keychain answers.
     std::optional<QList<McpServerConfig>> servers(const QCommandLineParser &parser, QStringList *notes,
                                                   QString *error) const;
 

@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -629,6 +630,47 @@ private slots:
         QCOMPARE(browserOpenings(), 1); // the keychain's token: no second sign-in
         QVERIFY(!QByteArray(first.out + first.err + second.out + second.err).contains("SECRET-"));
 
+        server.kill();
+        server.waitForFinished(5000);
+    }
+
+    void aSavedServersSecretHeadersComeFromTheKeychain()
+    {
+        QProcess server;
+        QString error;
+        const quint16 port = McpTestServers::startAuthServer(server, u"static"_s, &error);
+        QVERIFY2(port != 0, qPrintable(error));
+        // Saved as the window saves it: the header values go to the keychain (the test's private
+        // gnome-keyring, see with-keyring.sh), never to the settings file.
+        const auto command = [this](const QStringList &arguments, bool withKeychain) {
+            HeadlessProcess process = loopscope();
+            if (withKeychain)
+                process.setEnvironmentVariable(u"DBUS_SESSION_BUS_ADDRESS"_s,
+                                               qEnvironmentVariable("DBUS_SESSION_BUS_ADDRESS"));
+            return process.run(QStringList{u"mcp"_s} + arguments);
+        };
+        const Run added = command({u"add"_s, u"remote"_s, u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(port),
+                                   u"--header"_s, u"Authorization: Bearer SECRET-STATIC"_s, u"--header"_s,
+                                   u"X-Api-Key: SECRET-KEY"_s},
+                                  true);
+        QVERIFY2(added.exitCode == 0, added.err.constData());
+        const auto removeAgain = qScopeGuard([&command] { command({u"remove"_s, u"remote"_s}, true); });
+
+        const Run list = command({u"list"_s}, true);
+        QVERIFY2(list.exitCode == 0, list.err.constData());
+        QVERIFY2(list.out.contains("remote: ready (protocol "), list.out.constData());
+        const Run call = command({u"call"_s, u"whoami"_s}, true);
+        QVERIFY2(call.exitCode == 0, call.err.constData());
+        QVERIFY2(call.out.contains("refreshed 0"), call.out.constData());
+
+        // No keychain: said once for both headers, and the server starts without them (refused here).
+        const Run without = command({u"list"_s}, false);
+        QVERIFY(without.exitCode != 0);
+        QCOMPARE(without.err.count("there is no keychain on this desktop"), 1);
+        QVERIFY2(without.err.contains("remote start without the secrets"), without.err.constData());
+
+        QVERIFY(!QByteArray(list.out + list.err + call.out + call.err + without.out + without.err)
+                     .contains("SECRET-"));
         server.kill();
         server.waitForFinished(5000);
     }

@@ -27,6 +27,7 @@ McpServerConfig stdioServer()
     server.toolApproval = {{u"read_file"_s, u"always"_s}, {u"delete"_s, u"never"_s}};
     server.defaultApproval = u"never"_s;
     server.requestTimeoutMs = 12'000;
+    server.logLevel = u"warning"_s;
     return server;
 }
 
@@ -181,6 +182,8 @@ private slots:
                                   << u"“maybe”"_s;
         QTest::newRow("negative timeout")
             << R"({"name": "a", "command": "x", "requestTimeoutMs": -5})"_ba << u"timeout"_s;
+        QTest::newRow("unknown log level") << R"({"name": "a", "command": "x", "logLevel": "verbose"})"_ba
+                                           << u"unknown log level “verbose”"_s;
     }
 
     void badSettingsEntriesAreRefusedWithASentence()

@@ -9,6 +9,8 @@ Usage: authserver.py PORT MODE, where MODE is one of
   iss           advertises RFC 9207 and names itself (iss) in the authorization response
   wrong-iss     advertises RFC 9207 and names another issuer in the authorization response
   no-iss        advertises RFC 9207 and names no issuer in the authorization response
+  static        no OAuth at all: the MCP endpoint takes the fixed "Authorization: Bearer SECRET-STATIC"
+                (a secret header the user saved) and answers anything else with a bare 401
 It prints "ready" once it listens on 127.0.0.1:PORT. Tokens start with "SECRET-" so a test can
 search everything Loopscope logged for them.
 """
@@ -20,7 +22,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 PORT = int(sys.argv[1])
 MODE = sys.argv[2] if len(sys.argv) > 2 else "ok"
 BASE = "http://127.0.0.1:%d" % PORT
-STATE = {"tokens": {"SECRET-ACCESS-1": 1 if MODE == "expire" else 10**9}, "refreshed": 0}
+STATE = {"tokens": {"SECRET-STATIC": 10**9} if MODE == "static"
+         else {"SECRET-ACCESS-1": 1 if MODE == "expire" else 10**9}, "refreshed": 0}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -40,6 +43,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         url = urllib.parse.urlparse(self.path)
+        if MODE == "static":
+            return self.reply(404, {"error": "not found"})
         if url.path == "/.well-known/oauth-protected-resource/mcp":
             return self.reply(200, {"resource": BASE + "/mcp", "authorization_servers": [BASE],
                                     "scopes_supported": ["files:read"]})
@@ -89,6 +94,8 @@ class Handler(BaseHTTPRequestHandler):
     def mcp(self, message):
         token = self.headers.get("Authorization", "")[len("Bearer "):]
         uses = STATE["tokens"].get(token, 0)
+        if uses <= 0 and MODE == "static":
+            return self.reply(401, {"error": "invalid_token"}, {"WWW-Authenticate": "Bearer"})
         if uses <= 0:
             challenge = 'Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"' % BASE
             return self.reply(401, {"error": "invalid_token"}, {"WWW-Authenticate": challenge})

@@ -13,9 +13,19 @@ Usage: faultserver.py MODE, where MODE is one of
                    notifications/message per level at or above it (all of them before any setLevel)
   logging-modern   like discover-only, with logging: a tools/call whose _meta carries
                    io.modelcontextprotocol/logLevel sends the messages at or above it; none without
+  subscriptions    like discover-only, with resources that can be subscribed to (note://a, note://b) and
+                   list changes: subscriptions/listen is acknowledged with the resources it knows; a
+                   tools/call whose text is "touch URI" makes that resource newer and tells each open
+                   listen stream that asked for it; notifications/cancelled closes a stream (logged)
+  tasks-legacy     2025-11-25's experimental tasks: declares tasks.requests.tools.call and a tool "slow" that
+                   requires a task (execution.taskSupport); a tools/call of it without params.task is refused
+                   (-32601); with one, its text "complete", "fail" or "notify" makes a task (pollInterval 200)
+                   that completes after two polls, fails after one (tasks/result: an isError result), or
+                   completes at once and says so only in notifications/tasks/status (pollInterval 60 s)
   tasks            like discover-only, with the tasks extension: a tools/call whose text is "complete",
-                   "fail", "ask" or "forever" is answered with a task (pollIntervalMs 200) that completes
-                   after two polls, fails after one, asks for input, or works until tasks/cancel; a poll
+                   "fail", "ask", "forever" or "notify" is answered with a task (pollIntervalMs 200) that
+                   completes after two polls, fails after one, asks for input, works until tasks/cancel, or
+                   (pollIntervalMs 60 s) completes at once and says so only in notifications/tasks; a poll
                    sooner than the interval is refused (and logged)
   mrtr             like discover-only; a tools/call whose text is "sample", "ask", "both", "again",
                    "link" (a URL-mode elicitation) or "forever" is answered with input_required (2026-07-28 multi-round-trip requests):
@@ -73,23 +83,42 @@ def task_state(task_id, status, **extra):
     return state
 
 
+def new_task(kind):
+    task_id = "task-%d" % (len(tasks) + 1)
+    tasks[task_id] = {"kind": kind, "polls": 0, "last": time.monotonic(), "cancelled": False}
+    log("created %s (%s)" % (task_id, kind))
+    return task_id
+
+
+def known_task(request_id, params):
+    """The task a tasks/* request names, or None after answering that there is no such task."""
+    task_id = params.get("taskId")
+    if task_id not in tasks:
+        error(request_id, -32602, "Unknown task " + str(task_id))
+        return None
+    return task_id
+
+
 def handle_task(request_id, method, params, meta):
     if method == "tools/call":
         text = params.get("arguments", {}).get("text", "")
         extensions = meta.get("io.modelcontextprotocol/clientCapabilities", {}).get("extensions", {})
-        if text not in ("complete", "fail", "ask", "forever") or "io.modelcontextprotocol/tasks" not in extensions:
+        if text not in ("complete", "fail", "ask", "forever", "notify") or "io.modelcontextprotocol/tasks" not in extensions:
             result(request_id, {"resultType": "complete", "content": [{"type": "text", "text": "At once: " + text}]})
             return
-        task_id = "task-%d" % (len(tasks) + 1)
-        tasks[task_id] = {"kind": text, "polls": 0, "last": time.monotonic(), "cancelled": False}
-        log("created %s (%s)" % (task_id, text))
+        task_id = new_task(text)
+        if text == "notify":
+            result(request_id, dict(task_state(task_id, "working", statusMessage="Queued", pollIntervalMs=60000),
+                                    resultType="task"))
+            send({"jsonrpc": "2.0", "method": "notifications/tasks",
+                  "params": task_state(task_id, "completed", result={"content": [{"type": "text", "text": "Task done"}]})})
+            return
         result(request_id, dict(task_state(task_id, "working", statusMessage="Queued"), resultType="task"))
         return
-    task_id = params.get("taskId")
-    task = tasks.get(task_id)
-    if task is None:
-        error(request_id, -32602, "Unknown task " + str(task_id))
+    task_id = known_task(request_id, params)
+    if task_id is None:
         return
+    task = tasks[task_id]
     if method == "tasks/cancel":
         task["cancelled"] = True
         log("tasks/cancel %s" % task_id)
@@ -179,6 +208,96 @@ def handle_mrtr_call(request_id, params, meta):
     result(request_id, {"resultType": "complete", "content": [{"type": "text", "text": "; ".join(parts)}]})
 
 
+NOTES = {"note://a": 1, "note://b": 1}
+listeners = {}  # subscriptions/listen request id -> the resource URIs it asked for
+
+
+def handle_subscriptions(request_id, method, params):
+    if method == "subscriptions/listen":
+        asked = params.get("notifications", {})
+        uris = [uri for uri in asked.get("resourceSubscriptions", []) if uri in NOTES]
+        listeners[request_id] = uris
+        log("listen %s for %s" % (request_id, ",".join(uris)))
+        accepted = {key: value for key, value in asked.items() if key != "resourceSubscriptions"}
+        accepted["resourceSubscriptions"] = uris
+        send({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+              "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": request_id},
+                         "notifications": accepted}})
+    elif method == "resources/list":
+        result(request_id, {"resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+                            "resources": [{"uri": uri, "name": uri[7:]} for uri in NOTES]})
+    elif method == "resources/read":
+        uri = params.get("uri")
+        if uri not in NOTES:
+            error(request_id, -32602, "Unknown resource " + str(uri))
+            return
+        result(request_id, {"resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+                            "contents": [{"uri": uri, "text": "version %d" % NOTES[uri]}]})
+    else:
+        text = params.get("arguments", {}).get("text", "")
+        uri = text[len("touch "):]
+        if method == "tools/call" and text.startswith("touch ") and uri in NOTES:
+            NOTES[uri] += 1
+            for listen_id, uris in listeners.items():
+                if uri in uris:
+                    send({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+                          "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": listen_id}, "uri": uri}})
+        return False
+    return True
+
+
+def handle_legacy_task(request_id, method, params):
+    if method == "tools/call":
+        text = params.get("arguments", {}).get("text", "")
+        if params.get("name") != "slow":
+            result(request_id, {"content": [{"type": "text", "text": "Echo: " + text}]})
+            return
+        if "task" not in params:
+            log("slow called without a task")
+            error(request_id, -32601, "slow must be called as a task")
+            return
+        task_id = new_task(text)
+        poll = 60000 if text == "notify" else TASK_POLL_MS
+        state = {"taskId": task_id, "status": "working", "statusMessage": "Queued", "createdAt": "2025-11-25T00:00:00Z",
+                 "lastUpdatedAt": "2025-11-25T00:00:00Z", "ttl": 60000, "pollInterval": poll}
+        result(request_id, {"task": state})
+        if text == "notify":
+            send({"jsonrpc": "2.0", "method": "notifications/tasks/status",
+                  "params": dict(state, status="completed", statusMessage="Done")})
+        return
+    task_id = known_task(request_id, params)
+    if task_id is None:
+        return
+    task = tasks[task_id]
+    base = {"taskId": task_id, "createdAt": "2025-11-25T00:00:00Z", "lastUpdatedAt": "2025-11-25T00:00:00Z",
+            "ttl": 60000, "pollInterval": TASK_POLL_MS}
+    if method == "tasks/cancel":
+        task["cancelled"] = True
+        log("tasks/cancel %s" % task_id)
+        result(request_id, dict(base, status="cancelled"))
+    elif method == "tasks/get":
+        task["polls"] += 1
+        log("poll %d of %s" % (task["polls"], task_id))
+        if task["cancelled"]:
+            status = "cancelled"
+        elif task["kind"] == "fail":
+            status = "failed"
+        elif task["kind"] == "complete" and task["polls"] >= 2:
+            status = "completed"
+        else:
+            status = "working"
+        result(request_id, dict(base, status=status, statusMessage="Step %d" % task["polls"]))
+    elif method == "tasks/result":
+        log("tasks/result %s" % task_id)
+        meta = {"io.modelcontextprotocol/related-task": {"taskId": task_id}}
+        if task["kind"] == "fail":
+            result(request_id, {"content": [{"type": "text", "text": "disk full"}], "isError": True, "_meta": meta})
+        else:
+            result(request_id, {"content": [{"type": "text", "text": "Task done"}], "_meta": meta})
+    else:
+        error(request_id, -32601, "Method not found")
+
+
 def send_log_messages(threshold):
     for level in LEVELS[LEVELS.index(threshold):]:
         send({"jsonrpc": "2.0", "method": "notifications/message",
@@ -186,6 +305,9 @@ def send_log_messages(threshold):
 
 
 def handle_legacy(request_id, method, params):
+    if MODE == "tasks-legacy" and (method == "tools/call" or method.startswith("tasks/")):
+        handle_legacy_task(request_id, method, params)
+        return
     if method == "server/discover":
         if MODE == "exit-on-discover":
             log("unknown method before initialize, exiting")
@@ -195,6 +317,8 @@ def handle_legacy(request_id, method, params):
         capabilities = {"tools": {"listChanged": True}}
         if MODE == "logging":
             capabilities["logging"] = {}
+        if MODE == "tasks-legacy":
+            capabilities["tasks"] = {"cancel": {}, "requests": {"tools": {"call": {}}}}
         result(request_id, {"protocolVersion": "2025-11-25", "capabilities": capabilities,
                             "serverInfo": {"name": "fault-" + MODE, "version": "1.0"}})
     elif method == "logging/setLevel" and MODE == "logging":
@@ -212,6 +336,8 @@ def handle_legacy(request_id, method, params):
             if start + 3 < len(PAGED_TOOLS):
                 page["nextCursor"] = "page-%d" % (start // 3 + 2)
             result(request_id, page)
+        elif MODE == "tasks-legacy":
+            result(request_id, {"tools": [tool("echo"), dict(tool("slow"), execution={"taskSupport": "required"})]})
         else:
             result(request_id, {"tools": [tool("echo"), tool("crash")]})
     elif method == "tools/call":
@@ -250,6 +376,8 @@ def handle_modern(request_id, method, params):
     if MODE == "mrtr" and method == "tools/call":
         handle_mrtr_call(request_id, params, meta)
         return
+    if MODE == "subscriptions" and handle_subscriptions(request_id, method, params):
+        return
     if MODE == "tasks" and (method == "tools/call" or method.startswith("tasks/")):
         handle_task(request_id, method, params, meta)
         return
@@ -257,6 +385,8 @@ def handle_modern(request_id, method, params):
         capabilities = {"tools": {}}
         if MODE == "logging-modern":
             capabilities["logging"] = {}
+        if MODE == "subscriptions":
+            capabilities = {"tools": {"listChanged": True}, "resources": {"subscribe": True, "listChanged": True}}
         if MODE == "tasks":
             capabilities["extensions"] = {"io.modelcontextprotocol/tasks": {}}
         result(request_id, {"resultType": "complete", "supportedVersions": [MODERN],
@@ -284,6 +414,10 @@ def main():
         method = message.get("method")
         if "id" not in message:
             log("notification " + str(method))
+            if method == "notifications/cancelled":
+                request_id = (message.get("params") or {}).get("requestId")
+                if listeners.pop(request_id, None) is not None:
+                    log("listen %s closed" % request_id)
             continue
         if MODE == "silent":
             continue
@@ -291,7 +425,7 @@ def main():
             print("this line is not JSON at all", flush=True)
             print('{"jsonrpc": "1.0", "not": "ours"}', flush=True)
         params = message.get("params") or {}
-        if MODE in ("discover-only", "logging-modern", "tasks", "mrtr"):
+        if MODE in ("discover-only", "logging-modern", "tasks", "mrtr", "subscriptions"):
             handle_modern(message["id"], method, params)
         else:
             handle_legacy(message["id"], method, params)

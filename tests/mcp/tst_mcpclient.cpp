@@ -107,11 +107,17 @@ private slots:
     void logMessagesArriveAtTheChosenLevelAndAbove_data();
     void logMessagesArriveAtTheChosenLevelAndAbove();
     void theChosenLogLevelHoldsAcrossARestart();
+    void theSavedLogLevelIsAskedForFromTheFirstStart();
     void anUnknownLogLevelIsRefused();
     void everythingsSimulatedLogReachesTheClient();
+    void aSubscribedResourceSaysWhenItChanges_data();
+    void aSubscribedResourceSaysWhenItChanges();
+    void aModernServerSendsResourceUpdatesOnTheListenStream();
     void aToolAnsweredWithATaskIsPolledUntilItEnds_data();
     void aToolAnsweredWithATaskIsPolledUntilItEnds();
     void aTaskThatNeverEndsIsCancelledWithTasksCancel();
+    void aToolThatRequiresATaskIsCalledAsAnExperimentalTask_data();
+    void aToolThatRequiresATaskIsCalledAsAnExperimentalTask();
     void missingCommandFailsWithAClearSentence();
     void httpUnauthorisedFailsWithAnAuthorisationSentence();
     void aConfiguredAuthorizationHeaderIsNotReplacedByASignIn();
@@ -814,6 +820,19 @@ void TestMcpClient::theChosenLogLevelHoldsAcrossARestart()
     QCOMPARE(messages.count(), 2); // alert and emergency: the new process was told the level again
 }
 
+void TestMcpClient::theSavedLogLevelIsAskedForFromTheFirstStart()
+{
+    McpServerConfig config = McpTestServers::faultServer(u"logging"_s);
+    config.logLevel = u"alert"_s; // as Settings → MCP Servers saved it
+    auto client = startedClient(config);
+    WAIT_READY(client);
+    QCOMPARE(client->logLevel(), u"alert"_s);
+    QSignalSpy messages(client.get(), &McpClient::logMessage);
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {});
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QCOMPARE(messages.count(), 2); // alert and emergency, not the six below
+}
+
 void TestMcpClient::anUnknownLogLevelIsRefused()
 {
     auto client = startedClient(McpTestServers::faultServer(u"logging"_s));
@@ -845,6 +864,101 @@ void TestMcpClient::everythingsSimulatedLogReachesTheClient()
     call(*client, u"toggle-simulated-logging"_s, {});
 }
 
+void TestMcpClient::aSubscribedResourceSaysWhenItChanges_data()
+{
+    QTest::addColumn<bool>("overHttp");
+    QTest::newRow("stdio") << false;
+    QTest::newRow("Streamable HTTP, on the GET stream") << true;
+}
+
+void TestMcpClient::aSubscribedResourceSaysWhenItChanges()
+{
+    QFETCH(bool, overHttp);
+    McpServerConfig config = McpTestServers::everythingStdio();
+    if (overHttp) {
+        QString error;
+        QVERIFY2(startHttpServer(&error), qPrintable(error));
+        config = McpTestServers::httpServer(m_httpPort);
+    }
+    auto client = startedClient(config);
+    WAIT_READY(client);
+    QVERIFY(client->supportsResourceSubscriptions());
+    QVERIFY(!client->resources().isEmpty());
+    const QString uri = client->resources().constFirst().uri;
+    QSignalSpy updated(client.get(), &McpClient::resourceUpdated);
+    std::optional<QString> subscribed;
+    client->subscribeResource(uri, [&subscribed](const QString &error) { subscribed = error; });
+    QTRY_VERIFY_WITH_TIMEOUT(subscribed.has_value(), 10'000);
+    QVERIFY2(subscribed->isEmpty(), qPrintable(*subscribed));
+    QCOMPARE(client->subscribedResources(), QStringList{uri});
+
+    // server-everything sends its simulated updates once this tool is called: at once, then every 5 s.
+    const McpCallOutcome on = call(*client, u"toggle-subscriber-updates"_s, {});
+    QVERIFY2(on.failure.isEmpty(), qPrintable(on.failure));
+    QTRY_VERIFY_WITH_TIMEOUT(!updated.isEmpty(), 10'000);
+    QCOMPARE(updated.constFirst().constFirst().toString(), uri);
+
+    client->unsubscribeResource(uri);
+    QVERIFY(client->subscribedResources().isEmpty());
+    call(*client, u"toggle-subscriber-updates"_s, {});
+}
+
+void TestMcpClient::aModernServerSendsResourceUpdatesOnTheListenStream()
+{
+    auto client = startedClient(McpTestServers::faultServer(u"subscriptions"_s));
+    WAIT_READY(client);
+    QVERIFY(client->supportsResourceSubscriptions());
+    QSignalSpy updated(client.get(), &McpClient::resourceUpdated);
+    QSignalSpy logged(client.get(), &McpClient::messageLogged);
+    const auto touch = [this, &client](const QString &uri) {
+        return call(*client, u"echo"_s, {{u"text"_s, QString(u"touch "_s + uri)}}).failure;
+    };
+
+    std::optional<QString> subscribed;
+    client->subscribeResource(u"note://a"_s, [&subscribed](const QString &error) { subscribed = error; });
+    QTRY_VERIFY(subscribed.has_value());
+    QVERIFY2(subscribed->isEmpty(), qPrintable(*subscribed));
+    // There is no resources/subscribe in 2026-07-28: the listen stream is opened again with the resource.
+    QVERIFY(!loggedOutgoing(logged, u"resources/subscribe"_s));
+    QJsonArray listenedFor;
+    for (const QList<QVariant> &arguments : std::as_const(logged)) {
+        const QJsonObject message = arguments.at(1).toJsonObject();
+        if (arguments.at(0).toBool() && message.value(u"method"_s).toString() == u"subscriptions/listen"_s)
+            listenedFor = message.value(u"params"_s)
+                              .toObject()
+                              .value(u"notifications"_s)
+                              .toObject()
+                              .value(u"resourceSubscriptions"_s)
+                              .toArray();
+    }
+    QCOMPARE(listenedFor, QJsonArray{u"note://a"_s});
+    QTRY_VERIFY(client->stderrTail().join(u'\n').contains(u"closed"_s)); // the first stream, told so
+
+    // A resource the server does not know is not acknowledged, so not subscribed.
+    subscribed.reset();
+    client->subscribeResource(u"note://unknown"_s,
+                              [&subscribed](const QString &error) { subscribed = error; });
+    QTRY_VERIFY(subscribed.has_value());
+    QVERIFY2(subscribed->contains(u"did not accept"_s), qPrintable(*subscribed));
+    QCOMPARE(client->subscribedResources(), QStringList{u"note://a"_s});
+
+    QCOMPARE(touch(u"note://a"_s), QString());
+    QTRY_COMPARE(updated.count(), 1);
+    QCOMPARE(updated.constLast().constFirst().toString(), u"note://a"_s);
+
+    // Held across a restart: the new process gets the subscription on its listen stream.
+    client->restart();
+    WAIT_READY(client);
+    QCOMPARE(touch(u"note://a"_s), QString());
+    QTRY_COMPARE(updated.count(), 2);
+
+    // Unsubscribed: the stream is opened again without it, and an update is no longer sent (it
+    // would have arrived before the call's answer, on the same pipe).
+    client->unsubscribeResource(u"note://a"_s);
+    QCOMPARE(touch(u"note://a"_s), QString());
+    QCOMPARE(updated.count(), 2);
+}
+
 void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds_data()
 {
     QTest::addColumn<QString>("kind");
@@ -857,6 +971,9 @@ void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds_data()
         << u"fail"_s << QString() << u"failed: disk full (-32603)"_s << QStringList{u"Queued"_s};
     QTest::newRow("asks for input: cancelled, said why")
         << u"ask"_s << QString() << u"asked for input"_s << QStringList{u"Queued"_s};
+    // The server polls every 60 s: only its notifications/tasks can end this one in time.
+    QTest::newRow("ends in a notification")
+        << u"notify"_s << u"Task done"_s << QString() << QStringList{u"Queued"_s};
 }
 
 void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds()
@@ -911,6 +1028,47 @@ void TestMcpClient::aTaskThatNeverEndsIsCancelledWithTasksCancel()
     const QString log = client->stderrTail().join(u'\n');
     QVERIFY2(!log.contains(u"notifications/cancelled"_s), qPrintable(log));
     QVERIFY2(!log.contains(u"too soon"_s), qPrintable(log));
+}
+
+void TestMcpClient::aToolThatRequiresATaskIsCalledAsAnExperimentalTask_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("isError");
+    QTest::addColumn<QStringList>("shownWhileRunning");
+    QTest::newRow("completes after two polls")
+        << u"complete"_s << u"Task done"_s << false << QStringList{u"Queued"_s, u"Step 1"_s};
+    QTest::newRow("fails: its isError result")
+        << u"fail"_s << u"disk full"_s << true << QStringList{u"Queued"_s};
+    // The server polls every 60 s: only notifications/tasks/status can end this one in time.
+    QTest::newRow("ends in a status notification")
+        << u"notify"_s << u"Task done"_s << false << QStringList{u"Queued"_s};
+}
+
+void TestMcpClient::aToolThatRequiresATaskIsCalledAsAnExperimentalTask()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, text);
+    QFETCH(bool, isError);
+    QFETCH(QStringList, shownWhileRunning);
+    auto client = startedClient(McpTestServers::faultServer(u"tasks-legacy"_s));
+    WAIT_READY(client);
+    QList<McpProgress> progress;
+    const McpCallOutcome outcome = call(*client, u"slow"_s, {{u"text"_s, kind}}, 0, &progress);
+    QVERIFY2(outcome.failure.isEmpty(), qPrintable(outcome.failure));
+    QCOMPARE(outcome.text, text);
+    QCOMPARE(outcome.isError, isError);
+    QStringList shown;
+    for (const McpProgress &update : std::as_const(progress))
+        shown.append(update.message);
+    QCOMPARE(shown, shownWhileRunning);
+    QVERIFY(outcome.request.value(u"params"_s).toObject().contains(u"task"_s));
+    QVERIFY(client->stderrTail().join(u'\n').contains(u"tasks/result task-1"_s));
+
+    // A tool that does not require a task is called as usual.
+    const McpCallOutcome plain = call(*client, u"echo"_s, {{u"text"_s, u"hi"_s}});
+    QCOMPARE(plain.text, u"Echo: hi"_s);
+    QVERIFY(!plain.request.value(u"params"_s).toObject().contains(u"task"_s));
 }
 
 void TestMcpClient::serverExitingOnTheProbeIsStartedAgain()

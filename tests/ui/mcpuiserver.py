@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A small MCP server over stdio for the widget tests: two tools, a prompt with
 a required argument, a text resource, an image resource, and a line on stderr
-at start."""
+at start. Resources can be subscribed to: a call of lookup with q "touch" edits
+the text resource and tells the server's subscribers (notifications/resources/updated)."""
 import json
 import sys
 
@@ -29,6 +30,14 @@ def send(message):
     sys.stdout.flush()
 
 
+subscribed = set()
+edits = 0
+
+
+def notes_text():
+    return "Buy milk.\nCall Ada." + "".join("\nEdit %d." % n for n in range(1, edits + 1))
+
+
 sys.stderr.write("uiserver: ready for questions\n")
 sys.stderr.flush()
 for line in sys.stdin:
@@ -44,7 +53,7 @@ for line in sys.stdin:
     result = None
     if method == "initialize":
         result = {"protocolVersion": params.get("protocolVersion", "2025-06-18"),
-                  "capabilities": {"tools": {}, "prompts": {}, "resources": {}},
+                  "capabilities": {"tools": {}, "prompts": {}, "resources": {"subscribe": True}},
                   "serverInfo": {"name": "uiserver", "version": "1.0"}}
     elif method == "tools/list":
         result = {"tools": TOOLS}
@@ -61,8 +70,18 @@ for line in sys.stdin:
     elif method == "resources/read" and params.get("uri") == "file:///reports/chart.png":
         result = {"contents": [{"uri": params.get("uri"), "mimeType": "image/png", "blob": CHART_PNG}]}
     elif method == "resources/read":
-        result = {"contents": [{"uri": params.get("uri"), "mimeType": "text/plain",
-                                "text": "Buy milk.\nCall Ada."}]}
+        result = {"contents": [{"uri": params.get("uri"), "mimeType": "text/plain", "text": notes_text()}]}
+    elif method == "resources/subscribe":
+        subscribed.add(params.get("uri"))
+        result = {}
+    elif method == "resources/unsubscribe":
+        subscribed.discard(params.get("uri"))
+        result = {}
+    elif method == "tools/call" and (params.get("arguments") or {}).get("q") == "touch":
+        edits += 1
+        for uri in sorted(subscribed):
+            send({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": uri}})
+        result = {"content": [{"type": "text", "text": "touched"}]}
     elif method == "ping":
         result = {}
     if result is None:

@@ -10,9 +10,11 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStackedWidget>
+#include <QTime>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -117,7 +119,10 @@ McpResourcesDialog::McpResourcesDialog(McpHub *hub, QWidget *parent)
     refresh();
 }
 
-McpResourcesDialog::~McpResourcesDialog() = default;
+McpResourcesDialog::~McpResourcesDialog()
+{
+    unfollow();
+}
 
 void McpResourcesDialog::refresh()
 {
@@ -190,6 +195,11 @@ void McpResourcesDialog::choose(QTreeWidgetItem *item)
 {
     ++m_generation;
     setStatus(QString());
+    const bool sameResource = item && Kind(item->data(0, KindRole).toInt()) == ResourceItem
+                              && item->data(0, ServerRole).toString() == m_followedServer
+                              && item->data(0, NameRole).toString() == m_followedUri;
+    if (!sameResource)
+        unfollow();
     const Kind kind = item ? Kind(item->data(0, KindRole).toInt()) : ServerItem;
     if (!item || kind == ServerItem) {
         m_kind = ServerItem;
@@ -248,6 +258,7 @@ void McpResourcesDialog::showResource(const QString &server, const QString &uri,
     m_kind = ResourceItem;
     m_server = server;
     m_name = uri;
+    m_resourceLabel = label;
     m_resourceFiles.clear();
     m_insert->setText(tr("&Attach to Message"));
     m_resourceTitle->setText(uri);
@@ -260,11 +271,18 @@ void McpResourcesDialog::showResource(const QString &server, const QString &uri,
         setStatus(tr("The MCP server “%1” is not running.").arg(server));
         return;
     }
+    read(client, false);
+    follow(client);
+}
+
+void McpResourcesDialog::read(McpClient *client, bool again)
+{
     const int generation = m_generation;
+    const QString label = m_resourceLabel;
     QPointer<McpResourcesDialog> self(this);
     // The client answers exactly once, also when it stops; the dialog may be gone by then.
     client->readResourceContents(
-        uri, [self, generation, label](const QJsonObject &result, const QString &error) {
+        m_name, [self, generation, label, again](const QJsonObject &result, const QString &error) {
             if (!self || generation != self->m_generation)
                 return;
             self->m_resourceText->setPlaceholderText(QString());
@@ -274,9 +292,48 @@ void McpResourcesDialog::showResource(const QString &server, const QString &uri,
                 // Shown as text (a blob described); attached as what it is.
                 self->m_resourceText->setPlainText(McpContent::resourceResultText(result));
                 self->m_resourceFiles = McpContent::resourceFiles(result, label);
+                if (again)
+                    self->setStatus(tr("Changed on the server at %1; shown as it is now.")
+                                        .arg(QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
             }
             self->updateInsertEnabled();
         });
+}
+
+void McpResourcesDialog::follow(McpClient *client)
+{
+    if (!client->supportsResourceSubscriptions() || (m_followedServer == m_server && m_followedUri == m_name))
+        return;
+    m_followedServer = m_server;
+    m_followedUri = m_name;
+    const QString server = m_server;
+    m_updates = connect(client, &McpClient::resourceUpdated, this,
+                        [this, server](const QString &uri) { onResourceUpdated(server, uri); });
+    // Without a subscription the resource is still shown; only its changes are not followed.
+    client->subscribeResource(m_name, [](const QString &) {});
+}
+
+void McpResourcesDialog::unfollow()
+{
+    if (m_followedServer.isEmpty())
+        return;
+    disconnect(m_updates);
+    McpClient *client = m_hub ? m_hub->client(m_followedServer) : nullptr;
+    if (client)
+        client->unsubscribeResource(m_followedUri);
+    m_followedServer.clear();
+    m_followedUri.clear();
+}
+
+void McpResourcesDialog::onResourceUpdated(const QString &server, const QString &uri)
+{
+    if (m_kind != ResourceItem || server != m_server || uri != m_name)
+        return;
+    McpClient *client = m_hub ? m_hub->client(server) : nullptr;
+    if (!client)
+        return;
+    ++m_generation; // an earlier read that is still under way shows an older version
+    read(client, true);
 }
 
 void McpResourcesDialog::insert()

@@ -18,8 +18,9 @@ class QTreeWidgetItem;
 QT_END_NAMESPACE
 
 namespace Loopscope {
+class McpClient;
 class McpHub;
-}
+} // namespace Loopscope
 
 namespace Loopscope::Ui {
 
@@ -58,6 +59,13 @@ signals:
 private:
     enum Kind { ServerItem, PromptItem, ResourceItem };
 
+    // The resource shown is subscribed to while it is shown (when its server offers that), so a
+    // change on the server is read again and said; a status line says so.
+    void follow(McpClient *client);
+    void unfollow();
+    void onResourceUpdated(const QString &server, const QString &uri);
+    void read(McpClient *client, bool again);
+
     void choose(QTreeWidgetItem *item);
     void showPrompt(const QString &server, const QString &prompt);
     void showResource(const QString &server, const QString &uri, const QString &label);
@@ -81,9 +89,14 @@ private:
     QList<McpContent::ResourceFile> m_resourceFiles; // of the resource shown
     QStringList m_requiredArguments;
     QString m_server;
-    QString m_name; // the prompt's name or the resource's URI
+    QString m_name;          // the prompt's name or the resource's URI
+    QString m_resourceLabel; // the resource's title, else its name: an attachment's name
     Kind m_kind = ServerItem;
     int m_generation = 0; // answers for an earlier choice are dropped
+    // The subscription of the resource shown (server and URI); empty when none.
+    QString m_followedServer;
+    QString m_followedUri;
+    QMetaObject::Connection m_updates;
 };
 
 } // namespace Loopscope::Ui

@@ -323,6 +323,7 @@ QList<McpServerConfig> McpServersPage::servers() const
         McpServerConfig edited = m_editor->server();
         edited.disabledTools = m_drafts.at(m_current).config.disabledTools;
         edited.toolApproval = m_drafts.at(m_current).config.toolApproval;
+        edited.logLevel = m_drafts.at(m_current).config.logLevel;
         servers[m_current] = edited;
     }
     return servers;
@@ -464,9 +465,10 @@ void McpServersPage::commitEditor()
         return;
     Draft &draft = m_drafts[m_current];
     McpServerConfig edited = m_editor->server();
-    // The tool rules belong to the tool list, not the editor.
+    // The tool rules and the log level belong to the Tools and Output tabs, not the editor.
     edited.disabledTools = draft.config.disabledTools;
     edited.toolApproval = draft.config.toolApproval;
+    edited.logLevel = draft.config.logLevel;
     draft.config = edited;
 }
 
@@ -664,9 +666,24 @@ void McpServersPage::chooseLogLevel(int index)
     if (!m_client || index < 0)
         return;
     const QString level = m_logLevel->itemData(index).toString();
+    // Saved with the server (when the settings are), so it holds for the next start and the next run.
+    const QString server = m_client->config().name;
+    const auto keep = [this, server](const QString &chosen) {
+        for (Draft &draft : m_drafts) {
+            if (draft.config.name == server)
+                draft.config.logLevel = chosen;
+        }
+    };
+    keep(level);
+    QPointer<McpServersPage> self(this);
     QPointer<QPlainTextEdit> view = m_stderr;
-    m_client->setLogLevel(level, [view, level](const QString &error) {
-        if (view && !error.isEmpty())
+    QPointer<McpClient> client = m_client;
+    m_client->setLogLevel(level, [self, view, client, keep, level](const QString &error) {
+        if (error.isEmpty())
+            return;
+        if (self && client)
+            keep(client->logLevel()); // the level before, which the client went back to
+        if (view)
             view->appendPlainText(
                 tr("[Loopscope] the server refused the log level %1: %2").arg(level, error));
     });

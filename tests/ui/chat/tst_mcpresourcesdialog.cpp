@@ -12,6 +12,8 @@
 #include <QTest>
 #include <QTreeWidget>
 
+#include <optional>
+
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
 
@@ -131,6 +133,36 @@ private slots:
         } else {
             QCOMPARE(attachment.text, shown);
         }
+    }
+
+    void aResourceShownIsFollowedAndReadAgainWhenItChanges()
+    {
+        McpClient *client = m_hub->client(u"ui"_s);
+        QVERIFY(client->supportsResourceSubscriptions());
+        {
+            Ui::McpResourcesDialog dialog(m_hub.get());
+            dialog.show();
+            dialog.tree()->setCurrentItem(findItem(dialog.tree(), u"Resource: Today's notes"_s));
+            QTRY_COMPARE(dialog.resourceView()->toPlainText(), u"Buy milk.\nCall Ada."_s);
+            QCOMPARE(client->subscribedResources(), QStringList{u"notes://today"_s});
+
+            // The server edits it (and says so): it is read again, and the dialog says why it changed.
+            std::optional<McpCallOutcome> touched;
+            client->callTool(u"lookup"_s, {{u"q"_s, u"touch"_s}}, 0, {},
+                             [&touched](const McpCallOutcome &outcome) { touched = outcome; });
+            QTRY_COMPARE(dialog.resourceView()->toPlainText(), u"Buy milk.\nCall Ada.\nEdit 1."_s);
+            QVERIFY(touched.has_value());
+            QVERIFY2(dialog.statusLabel()->text().startsWith(u"Changed on the server at "_s),
+                     qPrintable(dialog.statusLabel()->text()));
+            QVERIFY(dialog.statusLabel()->isVisible());
+
+            // Another resource: only the one shown is followed.
+            dialog.tree()->setCurrentItem(findItem(dialog.tree(), u"Resource: Sales chart"_s));
+            QCOMPARE(client->subscribedResources(), QStringList{u"file:///reports/chart.png"_s});
+            QVERIFY(!dialog.statusLabel()->isVisible());
+        }
+        // Closed: nothing stays subscribed.
+        QVERIFY(client->subscribedResources().isEmpty());
     }
 
     void withoutServersTheDialogSaysSo()

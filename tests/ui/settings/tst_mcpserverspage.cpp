@@ -432,6 +432,10 @@ private slots:
         QVERIFY2(output.contains(u"[error] fault.db: {\"level\":\"error\",\"n\":4}"_s), qPrintable(output));
         QVERIFY2(output.contains(u"[emergency] fault.db: "_s), qPrintable(output));
         QVERIFY2(!output.contains(u"[warning]"_s), qPrintable(output));
+
+        // Kept with the server: its next start (and `loopscope run`) asks for the same level.
+        QVERIFY(pressOk(dialog.get()));
+        QCOMPARE(fixture.mcp.servers().value(0).logLevel, u"error"_s);
     }
 
     void aServerWithoutLoggingOffersNoLevel()
