@@ -16,7 +16,9 @@ namespace Loopscope {
 
 RetrievalHit RetrievedPassage::toRetrievalHit() const
 {
-    return {base, hit.path, hit.startLine, hit.endLine, hit.bm25, hit.cosine, hit.fused, hit.text};
+    return {base,        hit.path, hit.startLine,
+            hit.endLine, hit.bm25, hit.cosine,
+            hit.fused,   hit.text, hit.page > 0 ? std::optional<int>(hit.page) : std::nullopt};
 }
 
 RetrievalData KnowledgeSearchRecord::toRetrieval() const
