@@ -188,7 +188,7 @@ KnowledgeSearchRecord KnowledgeSearchTool::search(const QList<AttachedKnowledgeB
         errors.append(vectors.error);
     for (const AttachedKnowledgeBase &base : bases) {
         QString error;
-        const auto index = KnowledgeIndex::open(base.databasePath, &error);
+        const auto index = KnowledgeIndex::openForReading(base.databasePath, &error);
         if (!index) {
             errors.append(tr("the knowledge base \"%1\" cannot be read: %2").arg(base.name, error));
             continue;

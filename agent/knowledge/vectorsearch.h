@@ -7,6 +7,7 @@
 #include <QList>
 
 #include <utility>
+#include <vector>
 
 namespace Loopscope {
 
@@ -20,6 +21,18 @@ namespace Loopscope {
     100k passages. Lexical and vector rankings are merged by reciprocal rank
     fusion, which needs no common scale between BM25 and cosine.
 */
+// An index's vectors in one block of floats, row after row, as a search reads them.
+struct VectorMatrix
+{
+    QString version; // the index's vectorsVersion when they were read
+    int dimensions = 0;
+    QList<qint64> ids;         // the passages, one per row
+    std::vector<float> values; // ids.size() rows of dimensions floats, normalised
+
+    const float *row(qsizetype index) const { return values.data() + size_t(index) * size_t(dimensions); }
+    qsizetype bytes() const { return qsizetype(values.size() * sizeof(float)); }
+};
+
 namespace VectorSearch {
 
 // The default k of reciprocal rank fusion, as in the paper and in most engines.
@@ -45,6 +58,11 @@ struct Scored
 // a candidate of another size is left out.
 QList<Scored> nearest(const Embedding &query, const QList<std::pair<qint64, QByteArray>> &candidates,
                       int topK);
+
+// Every row's dot product with \a unit (a normalised query of the matrix's dimensions), in row order.
+std::vector<float> similarities(const Embedding &unit, const VectorMatrix &matrix);
+// The rows of the \a topK highest \a scores, best first; ties in row order.
+QList<qsizetype> bestRows(const std::vector<float> &scores, int topK);
 
 // Reciprocal rank fusion of rankings (ids, best first): each id scores the sum over the rankings
 // that hold it of 1 / (k + its rank), ranks counted from 1. Best first; ties keep the order of
