@@ -241,7 +241,11 @@ int embed(int chunks)
                 QList<KnowledgeChunk> passages;
                 for (int i = 0; i < PassagesPerFile && file * PassagesPerFile + i < chunks; ++i)
                     passages.append({i + 1, i + 1, passageText(random), 0});
-                index->replaceFile(u"/f%1.md"_s.arg(file), {}, passages);
+                const QString name = u"/f%1.md"_s.arg(file);
+                if (!index || !index->replaceFile(name, {0, 0, name.toUtf8()}, passages)) {
+                    out() << (index ? index->lastError() : error) << Qt::endl;
+                    return 1;
+                }
             }
         }
         FakeHttpServer server;
