@@ -14,9 +14,12 @@ namespace Loopscope {
     question costs several times the dot products themselves (see the
     knowledge benchmark in the README). One matrix per index file, checked
     against the index's vectors version (a value every write that changes the
-    vectors renews, in its own transaction), so a search never uses vectors
-    other than those of its read transaction. Shared by the threads that
-    search; a matrix in use stays alive until its last search ends.
+    vectors renews, in the write's transaction), so a search never uses
+    vectors older than those the index held when it began. Shared by the
+    threads that search; a matrix in use stays alive until its last search
+    ends. The block stays for the life of the process: it is what a search
+    of that base costs in memory (the README's benchmark: 313 MB at 100k
+    passages of 768 dimensions).
 */
 namespace VectorCache {
 

@@ -11,6 +11,17 @@
 
 namespace Loopscope {
 
+// An index's vectors in one block of floats, row after row, as a search reads them.
+struct VectorMatrix
+{
+    QString version; // the index's vectorsVersion when they were read
+    int dimensions = 0;
+    QList<qint64> ids;         // the passages, one per row, in id order
+    std::vector<float> values; // ids.size() rows of dimensions floats, normalised
+
+    const float *row(qsizetype index) const { return values.data() + size_t(index) * size_t(dimensions); }
+};
+
 /*!
     The arithmetic of vector and hybrid search, apart from SQLite so it can
     be measured and tested alone. Vectors are stored as float32 BLOBs (the
@@ -21,18 +32,6 @@ namespace Loopscope {
     100k passages. Lexical and vector rankings are merged by reciprocal rank
     fusion, which needs no common scale between BM25 and cosine.
 */
-// An index's vectors in one block of floats, row after row, as a search reads them.
-struct VectorMatrix
-{
-    QString version; // the index's vectorsVersion when they were read
-    int dimensions = 0;
-    QList<qint64> ids;         // the passages, one per row
-    std::vector<float> values; // ids.size() rows of dimensions floats, normalised
-
-    const float *row(qsizetype index) const { return values.data() + size_t(index) * size_t(dimensions); }
-    qsizetype bytes() const { return qsizetype(values.size() * sizeof(float)); }
-};
-
 namespace VectorSearch {
 
 // The default k of reciprocal rank fusion, as in the paper and in most engines.
