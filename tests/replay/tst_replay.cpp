@@ -314,7 +314,7 @@ private slots:
         recording.agent.setContextSource(std::make_shared<KnowledgeContextSource>(
             QList<AttachedKnowledgeBase>{{u"notes"_s, database, {}}}));
         const TurnResult recorded
-            = recording.run(u"who approves refunds"_s, {Step::text(u"The finance lead."_s)});
+            = recording.run(u"who approves refunds"_s, {ScriptedModelClient::text(u"The finance lead."_s)});
         QCOMPARE(recorded.outcome, TurnOutcome::Answered);
         const auto retrievalOf = [](const Trace &trace, int turnNode) -> std::optional<RetrievalData> {
             for (int child : trace.node(turnNode).children) {
