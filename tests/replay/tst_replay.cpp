@@ -307,7 +307,7 @@ private slots:
             QString error;
             const auto index = KnowledgeIndex::open(database, &error);
             QVERIFY2(index, qPrintable(error));
-            QVERIFY(index->replaceFile(folder.filePath(u"refunds.md"_s), {},
+            QVERIFY(index->replaceFile(folder.filePath(u"refunds.md"_s), {41, 0, "sha1"},
                                        {{1, 2, u"Refunds are approved by the finance lead."_s, 0}}));
         }
         Recording recording;
