@@ -1,6 +1,7 @@
 #include "agent/knowledge/knowledgeindex.h"
 
 #include "agent/knowledge/knowledgequery.h"
+#include "agent/knowledge/vectorcache.h"
 #include "agent/knowledge/vectorsearch.h"
 
 #include <QFile>
@@ -8,6 +9,7 @@
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QUuid>
 #include <QVariant>
 
 #include <algorithm>
@@ -54,6 +56,21 @@ KnowledgeIndex::~KnowledgeIndex()
 
 std::unique_ptr<KnowledgeIndex> KnowledgeIndex::open(const QString &path, QString *error)
 {
+    return open(path, false, error);
+}
+
+std::unique_ptr<KnowledgeIndex> KnowledgeIndex::openForReading(const QString &path, QString *error)
+{
+    // SQLite would create an empty file: that is the writer's to do.
+    if (!QFileInfo(path).isFile()) {
+        *error = tr("The index '%1' does not exist yet: index the knowledge base first.").arg(path);
+        return nullptr;
+    }
+    return open(path, true, error);
+}
+
+std::unique_ptr<KnowledgeIndex> KnowledgeIndex::open(const QString &path, bool forReading, QString *error)
+{
     std::unique_ptr<KnowledgeIndex> index(new KnowledgeIndex(path, nextConnectionName()));
     if (!QSqlDatabase::isDriverAvailable(u"QSQLITE"_s)) {
         *error = tr("Qt's SQLite driver (QSQLITE) is not installed; on Debian it is the package "
@@ -68,7 +85,7 @@ std::unique_ptr<KnowledgeIndex> KnowledgeIndex::open(const QString &path, QStrin
         *error = tr("Cannot open the index '%1': %2").arg(path, index->m_database->lastError().text());
         return nullptr;
     }
-    if (!index->prepareSchema()) {
+    if (!(forReading ? index->checkSchemaForReading() : index->prepareSchema())) {
         *error = index->m_lastError;
         return nullptr;
     }
@@ -77,6 +94,7 @@ std::unique_ptr<KnowledgeIndex> KnowledgeIndex::open(const QString &path, QStrin
 
 QString KnowledgeIndex::removeFiles(const QString &path)
 {
+    VectorCache::forget(path);
     for (const QString &file : QStringList{path, path + u"-wal"_s, path + u"-shm"_s}) {
         if (QFile::exists(file) && !QFile::remove(file))
             return tr("Cannot remove '%1'.").arg(file);
@@ -98,11 +116,12 @@ bool KnowledgeIndex::fail(const QString &what, const QString &why)
     return false;
 }
 
-// The version of the schema in the file: 0 for a new file, -1 when SQLite cannot read it.
-static int storedVersion(QSqlDatabase &database)
+// The version of the schema in the file: 0 for a new file, -1 when SQLite cannot read it. A writer
+// also puts the file in WAL mode.
+static int storedVersion(QSqlDatabase &database, bool forWriting = true)
 {
     QSqlQuery query(database);
-    if (!query.exec(u"PRAGMA journal_mode=WAL"_s))
+    if (forWriting && !query.exec(u"PRAGMA journal_mode=WAL"_s))
         return -1;
     if (!query.exec(u"SELECT count(*) FROM sqlite_master"_s) || !query.next())
         return -1;
@@ -111,6 +130,24 @@ static int storedVersion(QSqlDatabase &database)
         return -1;
     const int version = query.value(0).toInt();
     return tables == 0 ? 0 : (version == 0 ? -1 : version);
+}
+
+bool KnowledgeIndex::checkSchemaForReading()
+{
+    const int version = storedVersion(*m_database, false);
+    if (version == SchemaVersion)
+        return exec(u"PRAGMA query_only=ON"_s);
+    m_lastError = version == 0 ? tr("The index '%1' is empty: index the knowledge base first.").arg(m_path)
+                  : version < 0
+                      ? tr("The index '%1' is damaged; the next indexing of its knowledge base rebuilds "
+                           "it.")
+                            .arg(m_path)
+                      : tr("The index '%1' has schema version %2, this Loopscope uses %3; the next "
+                           "indexing of its knowledge base brings it up to date.")
+                            .arg(m_path)
+                            .arg(version)
+                            .arg(SchemaVersion);
+    return false;
 }
 
 bool KnowledgeIndex::prepareSchema()
@@ -271,34 +308,22 @@ QList<KnowledgeHit> KnowledgeIndex::hybridSearch(const QString &match, int topK,
             bm25.insert(lexical.last(), -query.value(1).toDouble());
         }
     }
-    // Brute force, one row at a time, so memory holds one vector and the scores, not every vector.
-    const Embedding unit = VectorSearch::normalized(questionVector);
-    const qsizetype bytes = unit.size() * qsizetype(sizeof(float));
-    Embedding aligned(unit.size()); // a BLOB's bytes need not be aligned for floats
-    QList<VectorSearch::Scored> scored;
-    if (!query.exec(u"SELECT chunk_id, vector FROM vectors"_s)) {
-        fail(tr("searching"), query.lastError().text());
+    // Brute force over every vector, held in memory as one block of floats (see VectorCache).
+    const std::shared_ptr<const VectorMatrix> matrix = vectorMatrix(int(questionVector.size()));
+    if (!matrix)
         return {};
-    }
-    while (query.next()) {
-        const QByteArray blob = query.value(1).toByteArray();
-        if (blob.size() != bytes)
-            continue;
-        std::memcpy(aligned.data(), blob.constData(), size_t(bytes));
-        scored.append({query.value(0).toLongLong(),
-                       VectorSearch::dot(unit.constData(), aligned.constData(), unit.size())});
-    }
-    const qsizetype keep = std::min<qsizetype>(candidates, scored.size());
-    std::partial_sort(
-        scored.begin(), scored.begin() + keep, scored.end(),
-        [](const VectorSearch::Scored &a, const VectorSearch::Scored &b) { return a.score > b.score; });
-    QHash<qint64, double> cosine;
-    for (const VectorSearch::Scored &entry : std::as_const(scored))
-        cosine.insert(entry.id, entry.score);
-    scored.resize(keep);
+    const std::vector<float> similarity
+        = VectorSearch::similarities(VectorSearch::normalized(questionVector), *matrix);
     QList<qint64> nearest;
-    for (const VectorSearch::Scored &entry : std::as_const(scored))
-        nearest.append(entry.id);
+    for (const qsizetype row : VectorSearch::bestRows(similarity, candidates))
+        nearest.append(matrix->ids.at(row));
+    // A passage found by its words alone still shows its cosine: the rows are in id order.
+    const auto cosineOf = [&](qint64 id) -> std::optional<double> {
+        const auto found = std::lower_bound(matrix->ids.cbegin(), matrix->ids.cend(), id);
+        if (found == matrix->ids.cend() || *found != id)
+            return std::nullopt;
+        return similarity[size_t(found - matrix->ids.cbegin())];
+    };
 
     QList<VectorSearch::Scored> fused = VectorSearch::fuse({lexical, nearest});
     if (fused.size() > topK)
@@ -321,13 +346,63 @@ QList<KnowledgeHit> KnowledgeIndex::hybridSearch(const QString &match, int topK,
         hit.text = query.value(3).toString();
         hit.page = query.value(4).toInt();
         hit.bm25 = bm25.value(entry.id);
-        if (const auto found = cosine.constFind(entry.id); found != cosine.cend())
-            hit.cosine = *found;
+        hit.cosine = cosineOf(entry.id);
         hit.fused = entry.score;
         hits.append(hit);
         query.finish();
     }
     return hits;
+}
+
+std::shared_ptr<const VectorMatrix> KnowledgeIndex::vectorMatrix(int dimensions)
+{
+    // The version is read before the vectors: a write between the two makes the matrix newer than its
+    // version says, never older, and the next search, seeing the newer version, reads them again.
+    const QString version = meta(u"vectorsVersion"_s);
+    if (!version.isEmpty()) {
+        if (auto held = VectorCache::find(m_path, version); held && held->dimensions == dimensions)
+            return held;
+    }
+    auto matrix = std::make_shared<VectorMatrix>();
+    matrix->version = version;
+    matrix->dimensions = dimensions;
+    QSqlQuery query(*m_database);
+    query.setForwardOnly(true);
+    // Counted first so the block is allocated once: growing it would hold two copies for a moment.
+    query.prepare(u"SELECT count(*) FROM vectors WHERE dimensions = ?"_s);
+    query.addBindValue(dimensions);
+    if (!query.exec() || !query.next()) {
+        fail(tr("searching"), query.lastError().text());
+        return nullptr;
+    }
+    const qsizetype rows = query.value(0).toLongLong();
+    matrix->ids.reserve(rows);
+    matrix->values.reserve(size_t(rows) * size_t(dimensions));
+    query.prepare(u"SELECT chunk_id, vector FROM vectors WHERE dimensions = ? ORDER BY chunk_id"_s);
+    query.addBindValue(dimensions);
+    if (!query.exec()) {
+        fail(tr("searching"), query.lastError().text());
+        return nullptr;
+    }
+    const qsizetype bytes = qsizetype(dimensions) * qsizetype(sizeof(float));
+    while (query.next()) {
+        const QByteArray blob = query.value(1).toByteArray();
+        if (blob.size() != bytes)
+            continue;
+        matrix->ids.append(query.value(0).toLongLong());
+        const auto *values = reinterpret_cast<const float *>(blob.constData());
+        matrix->values.insert(matrix->values.end(), values, values + dimensions);
+    }
+    if (!version.isEmpty())
+        VectorCache::keep(m_path, matrix);
+    return matrix;
+}
+
+bool KnowledgeIndex::renewVectorsVersion(QSqlQuery &query)
+{
+    query.prepare(u"INSERT OR REPLACE INTO meta(key, value) VALUES ('vectorsVersion', ?)"_s);
+    query.addBindValue(QUuid::createUuid().toString(QUuid::WithoutBraces));
+    return query.exec();
 }
 
 KnowledgeIndexStatus KnowledgeIndex::status()
@@ -384,7 +459,7 @@ bool KnowledgeIndex::useEmbeddingModel(const QString &model, bool *dropped)
             return false;
         query.prepare(u"INSERT OR REPLACE INTO meta(key, value) VALUES ('embeddingModel', ?)"_s);
         query.addBindValue(model);
-        return query.exec();
+        return query.exec() && renewVectorsVersion(query);
     });
     *dropped = ok && hadVectors;
     return ok;
@@ -448,7 +523,7 @@ bool KnowledgeIndex::storeVectors(const QList<std::pair<qint64, Embedding>> &vec
             query.bindValue(3, vectors[i].first);
             ok = query.exec();
         }
-        return ok;
+        return ok && renewVectorsVersion(query);
     });
 }
 
@@ -505,6 +580,9 @@ bool KnowledgeIndex::replaceFile(const QString &path, const KnowledgeFileRecord 
         if (!insert.exec())
             return rollback(insert);
     }
+    // The file's old passages took their vectors with them.
+    if (!renewVectorsVersion(query))
+        return rollback(query);
     return m_database->commit() || fail(tr("writing"), m_database->lastError().text());
 }
 
@@ -520,14 +598,14 @@ bool KnowledgeIndex::touchFile(const QString &path, const KnowledgeFileRecord &r
 
 bool KnowledgeIndex::removeFile(const QString &path)
 {
-    return inTransaction([&path](QSqlQuery &query) {
+    return inTransaction([this, &path](QSqlQuery &query) {
         query.prepare(u"DELETE FROM chunks WHERE file_id = (SELECT id FROM files WHERE path = ?)"_s);
         query.addBindValue(path);
         if (!query.exec())
             return false;
         query.prepare(u"DELETE FROM files WHERE path = ?"_s);
         query.addBindValue(path);
-        return query.exec();
+        return query.exec() && renewVectorsVersion(query);
     });
 }
 

@@ -24,6 +24,8 @@ QT_END_NAMESPACE
 
 namespace Loopscope {
 
+struct VectorMatrix;
+
 // One passage a search found, and why it ranked.
 struct KnowledgeHit
 {
@@ -106,8 +108,13 @@ public:
     KnowledgeIndex(const KnowledgeIndex &) = delete;
     KnowledgeIndex &operator=(const KnowledgeIndex &) = delete;
 
-    // Opens or creates the index at path; nullptr with *error set when it cannot.
+    // Opens or creates the index at path (upgrading or rebuilding it as the class comment says); nullptr
+    // with *error set when it cannot. Only a writer, holding the base's lock (KnowledgeIndexer), does this.
     static std::unique_ptr<KnowledgeIndex> open(const QString &path, QString *error);
+    // Opens the index at path to search it or read its status, changing nothing: an index that does not
+    // exist, has another schema version or is damaged is an error saying that the next indexing (which
+    // holds the writer's lock) builds it, never created or rebuilt here behind an indexer's back.
+    static std::unique_ptr<KnowledgeIndex> openForReading(const QString &path, QString *error);
 
     // Deletes the database at path with its write-ahead log; an empty string, or why not.
     static QString removeFiles(const QString &path);
@@ -145,12 +152,18 @@ public:
 
 private:
     KnowledgeIndex(QString path, QString connectionName);
+    static std::unique_ptr<KnowledgeIndex> open(const QString &path, bool forReading, QString *error);
     bool prepareSchema();
+    bool checkSchemaForReading();
     bool createSchema();
     bool upgradeFromVersion1();
     QString meta(const QString &key);
     QList<KnowledgeHit> lexicalSearch(const QString &match, int topK);
     QList<KnowledgeHit> hybridSearch(const QString &match, int topK, const Embedding &questionVector);
+    // The index's vectors of that size, from the process's VectorCache when it holds the current ones.
+    std::shared_ptr<const VectorMatrix> vectorMatrix(int dimensions);
+    // Every write that changes the vectors (or drops them with their passages) gives them a new version.
+    bool renewVectorsVersion(QSqlQuery &query);
     bool exec(const QString &statement);
     // Runs body in one transaction: committed when it returns true, else rolled back, lastError() saying why.
     bool inTransaction(const std::function<bool(QSqlQuery &)> &body);

@@ -16,7 +16,9 @@ namespace Loopscope {
 
 RetrievalHit RetrievedPassage::toRetrievalHit() const
 {
-    return {base, hit.path, hit.startLine, hit.endLine, hit.bm25, hit.cosine, hit.fused, hit.text};
+    return {base,        hit.path, hit.startLine,
+            hit.endLine, hit.bm25, hit.cosine,
+            hit.fused,   hit.text, hit.page > 0 ? std::optional<int>(hit.page) : std::nullopt};
 }
 
 RetrievalData KnowledgeSearchRecord::toRetrieval() const
@@ -186,7 +188,7 @@ KnowledgeSearchRecord KnowledgeSearchTool::search(const QList<AttachedKnowledgeB
         errors.append(vectors.error);
     for (const AttachedKnowledgeBase &base : bases) {
         QString error;
-        const auto index = KnowledgeIndex::open(base.databasePath, &error);
+        const auto index = KnowledgeIndex::openForReading(base.databasePath, &error);
         if (!index) {
             errors.append(tr("the knowledge base \"%1\" cannot be read: %2").arg(base.name, error));
             continue;

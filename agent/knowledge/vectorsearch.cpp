@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 
 namespace Loopscope::VectorSearch {
 
@@ -26,10 +27,20 @@ Embedding fromBlob(QByteArrayView blob)
 
 float dot(const float *a, const float *b, qsizetype size)
 {
-    float sum = 0;
-    for (qsizetype i = 0; i < size; ++i)
-        sum += a[i] * b[i];
-    return sum;
+    // Eight running sums, not one: a single sum is a chain of dependent additions the compiler may not
+    // reorder (that would change the rounding), so it can neither use SIMD lanes nor overlap them. Eight
+    // independent sums fill two SSE registers (-O2 vectorises them), and the result is the same on every
+    // machine, since the order of the additions is fixed here.
+    constexpr qsizetype Lanes = 8;
+    float sums[Lanes] = {};
+    qsizetype i = 0;
+    for (; i + Lanes <= size; i += Lanes) {
+        for (qsizetype lane = 0; lane < Lanes; ++lane)
+            sums[lane] += a[i + lane] * b[i + lane];
+    }
+    for (; i < size; ++i)
+        sums[0] += a[i] * b[i];
+    return ((sums[0] + sums[4]) + (sums[1] + sums[5])) + ((sums[2] + sums[6]) + (sums[3] + sums[7]));
 }
 
 Embedding normalized(Embedding vector)
@@ -70,6 +81,28 @@ QList<Scored> nearest(const Embedding &query, const QList<std::pair<qint64, QByt
                       [](const Scored &a, const Scored &b) { return a.score > b.score; });
     scored.resize(keep);
     return scored;
+}
+
+std::vector<float> similarities(const Embedding &unit, const VectorMatrix &matrix)
+{
+    std::vector<float> scores(size_t(matrix.ids.size()), 0.0f);
+    if (unit.size() != matrix.dimensions)
+        return scores;
+    for (qsizetype row = 0; row < matrix.ids.size(); ++row)
+        scores[size_t(row)] = dot(unit.constData(), matrix.row(row), matrix.dimensions);
+    return scores;
+}
+
+QList<qsizetype> bestRows(const std::vector<float> &scores, int topK)
+{
+    std::vector<qsizetype> rows(scores.size());
+    std::iota(rows.begin(), rows.end(), qsizetype(0));
+    const size_t keep = std::min(size_t(std::max(topK, 0)), rows.size());
+    std::partial_sort(
+        rows.begin(), rows.begin() + qsizetype(keep), rows.end(), [&scores](qsizetype a, qsizetype b) {
+            return scores[size_t(a)] > scores[size_t(b)] || (scores[size_t(a)] == scores[size_t(b)] && a < b);
+        });
+    return QList<qsizetype>(rows.begin(), rows.begin() + qsizetype(keep));
 }
 
 QList<Scored> fuse(const QList<QList<qint64>> &rankings, int k)

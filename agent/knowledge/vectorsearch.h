@@ -7,8 +7,20 @@
 #include <QList>
 
 #include <utility>
+#include <vector>
 
 namespace Loopscope {
+
+// An index's vectors in one block of floats, row after row, as a search reads them.
+struct VectorMatrix
+{
+    QString version; // the index's vectorsVersion when they were read
+    int dimensions = 0;
+    QList<qint64> ids;         // the passages, one per row, in id order
+    std::vector<float> values; // ids.size() rows of dimensions floats, normalised
+
+    const float *row(qsizetype index) const { return values.data() + size_t(index) * size_t(dimensions); }
+};
 
 /*!
     The arithmetic of vector and hybrid search, apart from SQLite so it can
@@ -45,6 +57,11 @@ struct Scored
 // a candidate of another size is left out.
 QList<Scored> nearest(const Embedding &query, const QList<std::pair<qint64, QByteArray>> &candidates,
                       int topK);
+
+// Every row's dot product with \a unit (a normalised query of the matrix's dimensions), in row order.
+std::vector<float> similarities(const Embedding &unit, const VectorMatrix &matrix);
+// The rows of the \a topK highest \a scores, best first; ties in row order.
+QList<qsizetype> bestRows(const std::vector<float> &scores, int topK);
 
 // Reciprocal rank fusion of rankings (ids, best first): each id scores the sum over the rankings
 // that hold it of 1 / (k + its rank), ranks counted from 1. Best first; ties keep the order of

@@ -193,6 +193,8 @@ RecordedTurn RecordedTurn::fromTrace(const Trace &trace, int turnNode, const Age
             }
         } else if (node.kind == TraceKind::Summary) {
             summarised = true;
+        } else if (const auto *retrieval = std::get_if<RetrievalData>(&node.payload)) {
+            turn.retrieval = *retrieval;
         }
     }
 

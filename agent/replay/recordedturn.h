@@ -3,6 +3,7 @@
 #include "agent/loop/agentconfig.h"
 #include "agent/model/modelrequest.h"
 #include "agent/tools/tool.h"
+#include "agent/trace/tracenode.h"
 
 #include <QCoreApplication>
 #include <QList>
@@ -70,8 +71,12 @@ public:
     AgentConfig config;
     QList<RecordedModelCall> modelCalls;
     QList<RecordedToolCall> toolCalls; // in the order they were made
-    QString answer;                    // the text the turn ended with
-    QString outcome;                   // a TurnOutcome name
+    // The search made for the question before the first iteration (--retrieve auto), as recorded. Its
+    // passages are in the recovered system prompt already (they went into every request's system
+    // message); a replay records the Retrieval node again from it, without searching.
+    std::optional<RetrievalData> retrieval;
+    QString answer;  // the text the turn ended with
+    QString outcome; // a TurnOutcome name
     // Empty when the turn can be replayed, else why not (e.g. no model call was recorded).
     QString notReplayable;
 

@@ -1,6 +1,7 @@
 #include "agent/replay/replayrun.h"
 
 #include "agent/loop/agent.h"
+#include "agent/loop/turncontextsource.h"
 #include "agent/replay/recordededits.h"
 #include "agent/replay/requestcomparison.h"
 #include "agent/trace/trace.h"
@@ -19,6 +20,28 @@ QString ReplayReport::summary() const
         return differences.constFirst();
     return tr("not reproduced: %1").arg(differences.constFirst());
 }
+
+namespace {
+
+// The recorded search for the question, answered at once: the replayed turn gets its Retrieval node
+// again, with the recorded hits. No note: the passages are in the recovered system prompt already.
+class RecordedRetrieval final : public TurnContextSource
+{
+public:
+    explicit RecordedRetrieval(RetrievalData retrieval)
+        : m_retrieval(std::move(retrieval))
+    {}
+
+    QFuture<TurnContext> contextFor(const QString &) const override
+    {
+        return QtFuture::makeReadyFuture(TurnContext{{}, m_retrieval});
+    }
+
+private:
+    RetrievalData m_retrieval;
+};
+
+} // namespace
 
 ReplayRun::ReplayRun(const RecordedTurn &turn, Workbench *workbench, QObject *parent)
     : QObject(parent)
@@ -68,6 +91,8 @@ bool ReplayRun::start()
     m_started = true;
     m_agent->setConfig(m_turn.config);
     m_agent->setHistory(m_turn.history);
+    if (m_turn.retrieval)
+        m_agent->setContextSource(std::make_shared<RecordedRetrieval>(*m_turn.retrieval));
     // Whatever the caller added since construction comes before the recorded results.
     m_agent->removeInterceptor(m_results.get());
     m_agent->addInterceptor(m_results.get());

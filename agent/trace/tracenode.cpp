@@ -72,6 +72,8 @@ QJsonObject RetrievalHit::toJson() const
         json.insert(u"cosine"_s, *cosine);
     if (fused)
         json.insert(u"fused"_s, *fused);
+    if (page)
+        json.insert(u"page"_s, *page);
     if (!base.isEmpty())
         json.insert(u"base"_s, base);
     return json;
@@ -90,6 +92,8 @@ RetrievalHit RetrievalHit::fromJson(const QJsonObject &json)
     if (const QJsonValue fused = json.value(u"fused"_s); fused.isDouble())
         hit.fused = fused.toDouble();
     hit.text = json.value(u"text"_s).toString();
+    if (const int page = json.value(u"page"_s).toInt(); page > 0)
+        hit.page = page;
     return hit;
 }
 

@@ -252,10 +252,11 @@ struct RetrievalHit
     std::optional<double> cosine;
     std::optional<double> fused;
     QString text;
+    std::optional<int> page; // 1-based, for a passage of a PDF
 
     // The score the hits are ranked by: the fused one when there is one, else BM25.
     double score() const { return fused.value_or(bm25); }
-    // path, startLine, endLine, score, bm25, cosine?, fused?, text, base
+    // path, startLine, endLine, page?, score, bm25, cosine?, fused?, text, base
     QJsonObject toJson() const;
     static RetrievalHit fromJson(const QJsonObject &json);
     bool operator==(const RetrievalHit &) const = default;

@@ -24,8 +24,6 @@ SessionSetup HeadlessSetup::sessionSetup() const
         approvals.defaultRule = Rule::Never;
         for (const QString &name : builtinToolNames())
             approvals.rules.insert(name, approvedTools->contains(name) ? Rule::Always : Rule::Never);
-        // Attaching a base with --knowledge is what approves searching it: it only reads.
-        approvals.rules.insert(QString(KnowledgeSearchTool::Name), Rule::Always);
         approvals.neverReason
             = tr("this tool is not approved in this run (only %1 are, by --approve-tools)")
                   .arg(approvedTools->isEmpty() ? tr("no tools") : approvedTools->join(u", "));
@@ -49,6 +47,9 @@ SessionSetup HeadlessSetup::sessionSetup() const
                      "tools, need an explicit --approve all or --approve-tools");
         }
     }
+    // Attaching a base with --knowledge is what approves searching it, whatever --approve says: it only
+    // reads (the default Never rule of --approve none and --approve-tools would deny it).
+    approvals.rules.insert(QString(KnowledgeSearchTool::Name), Rule::Always);
     // Nobody is there to ask: MCP tools run only with an explicit --approve all.
     approvals.mcpOverride = approveMcp ? Rule::Always : Rule::Never;
     return setup;

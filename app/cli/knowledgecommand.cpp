@@ -286,7 +286,7 @@ int KnowledgeCommand::list()
     int exitCode = Success;
     for (const KnowledgeBaseDefinition &base : bases) {
         QString error;
-        const auto index = KnowledgeIndex::open(library.databasePath(base.name), &error);
+        const auto index = KnowledgeIndex::openForReading(library.databasePath(base.name), &error);
         if (!index) {
             printError(error);
             exitCode = Failed;
@@ -327,7 +327,7 @@ int KnowledgeCommand::search(const QString &name, const QString &question, int t
         return BadUsage;
     }
     QString error;
-    const auto index = KnowledgeIndex::open(library.databasePath(name), &error);
+    const auto index = KnowledgeIndex::openForReading(library.databasePath(name), &error);
     if (!index) {
         printError(error);
         return Failed;

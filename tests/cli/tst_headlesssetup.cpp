@@ -70,8 +70,9 @@ private slots:
         QTest::newRow("--approve all runs every tool, MCP ones too")
             << true << true << std::optional<QStringList>() << Rule::Always << Rule::Always << Rule::Always
             << Rule::Always;
-        QTest::newRow("--approve none runs none") << false << false << std::optional<QStringList>()
-                                                  << Rule::Never << Rule::Never << Rule::Never << Rule::Never;
+        QTest::newRow("--approve none runs only the search of attached bases, which only reads")
+            << false << false << std::optional<QStringList>() << Rule::Never << Rule::Never << Rule::Never
+            << Rule::Always;
         QTest::newRow("--approve-tools runs the named ones and the search of attached bases")
             << false << false << std::optional<QStringList>(QStringList{u"write_file"_s}) << Rule::Never
             << Rule::Always << Rule::Never << Rule::Always;

@@ -398,6 +398,74 @@ private slots:
         QCOMPARE(index->status().files, 0);
     }
 
+    // Searching and listing open an index without its writer's lock: they create, upgrade and rebuild
+    // nothing, and say that the next indexing will.
+    void openingForReadingChangesNothing_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("no index yet") << QByteArray() << u"does not exist yet"_s;
+        QTest::newRow("a damaged index") << QByteArray(8192, 'Z') << u"damaged"_s;
+    }
+
+    void openingForReadingChangesNothing()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, said);
+        if (!content.isEmpty())
+            QVERIFY(writeFile(m_database, content));
+        QString error;
+        QVERIFY(!KnowledgeIndex::openForReading(m_database, &error));
+        QVERIFY2(error.contains(said), qPrintable(error));
+        QCOMPARE(QFile::exists(m_database), !content.isEmpty());
+        if (!content.isEmpty()) {
+            QFile file(m_database);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QCOMPARE(file.readAll(), content);
+        }
+
+        QCOMPARE(KnowledgeIndexer().run(m_base, m_database).errors, QStringList());
+        auto index = KnowledgeIndex::openForReading(m_database, &error);
+        QVERIFY2(index, qPrintable(error));
+        QCOMPARE(pathsOf(index->search(u"pasta"_s, 10)), QStringList{u"pasta.txt"_s});
+    }
+
+    // Searches keep an index's vectors in memory between them (VectorCache): what a writer stores or
+    // drops in between is what the next search sees.
+    void aSearchSeesTheVectorsWrittenSinceTheLastOne()
+    {
+        QCOMPARE(KnowledgeIndexer().run(m_base, m_database).errors, QStringList());
+        auto writer = openIndex();
+        bool dropped = false;
+        QVERIFY(writer->useEmbeddingModel(u"directions"_s, &dropped));
+        const QList<KnowledgePendingChunk> pending = writer->chunksWithoutVectors(100);
+        QVERIFY(pending.size() >= 2);
+        QList<std::pair<qint64, Embedding>> sideways;
+        for (const KnowledgePendingChunk &chunk : pending)
+            sideways.append({chunk.id, Embedding{0, 1, 0}});
+        QVERIFY(writer->storeVectors(sideways));
+        QString error;
+        auto reader = KnowledgeIndex::openForReading(m_database, &error);
+        QVERIFY2(reader, qPrintable(error));
+        const Embedding ahead{1, 0, 0};
+        // "?" has no word to search: the vectors alone rank.
+        QList<KnowledgeHit> best = reader->search(u"?"_s, 1, ahead);
+        QCOMPARE(best.size(), 1);
+        QCOMPARE(best.first().cosine, std::optional<double>(0.0));
+
+        QVERIFY(writer->storeVectors({{pending.first().id, Embedding{2, 0, 0}}}));
+        best = reader->search(u"?"_s, 1, ahead);
+        QCOMPARE(best.size(), 1);
+        QCOMPARE(best.first().cosine, std::optional<double>(1.0));
+        const QString nearest = best.first().path;
+
+        QVERIFY(writer->removeFile(nearest));
+        best = KnowledgeIndex::openForReading(m_database, &error)->search(u"?"_s, 1, ahead);
+        QCOMPARE(best.size(), 1);
+        QVERIFY(best.first().path != nearest);
+        QCOMPARE(best.first().cosine, std::optional<double>(0.0));
+    }
+
     void anIndexThatCannotBeCreatedSaysWhy()
     {
         QString error;

@@ -87,6 +87,39 @@ private slots:
         QVERIFY(nearest({2, 0, 0}, candidates, 0).isEmpty());
     }
 
+    // What a search scores in memory (VectorMatrix): every row, longer than one SIMD block so the dot
+    // product's eight running sums and its tail both count; the best rows first, ties in row order.
+    void theRowsOfAMatrixAreScoredAndTheBestComeFirst()
+    {
+        constexpr int Dimensions = 19;
+        VectorMatrix matrix;
+        matrix.dimensions = Dimensions;
+        const auto addRow = [&matrix](qint64 id, int hot) {
+            Embedding row(Dimensions, 0.0f);
+            row[hot] = 1.0f;
+            matrix.ids.append(id);
+            matrix.values.insert(matrix.values.end(), row.cbegin(), row.cend());
+        };
+        addRow(3, 18); // only in the tail
+        addRow(5, 2);
+        addRow(8, 18);
+        addRow(9, 7);
+        Embedding query(Dimensions, 0.0f);
+        query[18] = 2.0f;
+        query[7] = 1.0f;
+
+        const std::vector<float> scores = similarities(normalized(query), matrix);
+        QCOMPARE(scores.size(), size_t(4));
+        QVERIFY(near(scores[0], 2.0 / std::sqrt(5.0)));
+        QVERIFY(near(scores[1], 0.0));
+        QVERIFY(near(scores[3], 1.0 / std::sqrt(5.0)));
+        QCOMPARE(bestRows(scores, 3), (QList<qsizetype>{0, 2, 3}));
+        QCOMPARE(bestRows(scores, 10).size(), 4);
+        QVERIFY(bestRows(scores, 0).isEmpty());
+        // A query of another size scores nothing.
+        QCOMPARE(similarities(Embedding{1, 0}, matrix), std::vector<float>(4, 0.0f));
+    }
+
     void fusionRanksWhatBothRankingsHoldHighFirst_data()
     {
         QTest::addColumn<QList<QList<qint64>>>("rankings");

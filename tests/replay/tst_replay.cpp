@@ -1,4 +1,5 @@
 #include "agent/debug/stepdebugger.h"
+#include "agent/knowledge/knowledgeindex.h"
 #include "agent/replay/recordededits.h"
 #include "agent/replay/replayrun.h"
 #include "agent/replay/replayworkbench.h"
@@ -6,6 +7,7 @@
 #include "agent/replay/transcriptfork.h"
 #include "agent/replay/transcriptreplay.h"
 #include "agent/safety/ruleshield.h"
+#include "agent/session/knowledgecontextsource.h"
 #include "tests/replay/recordingfixture.h"
 
 #include <QCryptographicHash>
@@ -293,6 +295,50 @@ private slots:
         QCOMPARE(replay.providers(), QStringList(replay.providers().size(), u"replay"_s));
         QCOMPARE(replay.run->agent()->history(),
                  recording.agent.history()); // the conversation ends where the recorded one did
+    }
+
+    // --retrieve auto: the search before the first iteration is replayed from its recorded hits (the index
+    // is gone by then), and the replayed turn shows it as the recorded one did.
+    void anAutomaticRetrievalIsReplayedFromItsRecordedHits()
+    {
+        QTemporaryDir folder;
+        const QString database = folder.filePath(u"notes.sqlite"_s);
+        {
+            QString error;
+            const auto index = KnowledgeIndex::open(database, &error);
+            QVERIFY2(index, qPrintable(error));
+            QVERIFY(index->replaceFile(folder.filePath(u"refunds.md"_s), {41, 0, "sha1"},
+                                       {{1, 2, u"Refunds are approved by the finance lead."_s, 0}}));
+        }
+        Recording recording;
+        recording.agent.setContextSource(std::make_shared<KnowledgeContextSource>(
+            QList<AttachedKnowledgeBase>{{u"notes"_s, database, {}}}));
+        const TurnResult recorded
+            = recording.run(u"who approves refunds"_s, {ScriptedModelClient::text(u"The finance lead."_s)});
+        QCOMPARE(recorded.outcome, TurnOutcome::Answered);
+        const auto retrievalOf = [](const Trace &trace, int turnNode) -> std::optional<RetrievalData> {
+            for (int child : trace.node(turnNode).children) {
+                if (const auto *retrieval = std::get_if<RetrievalData>(&trace.node(child).payload))
+                    return *retrieval;
+            }
+            return std::nullopt;
+        };
+        const std::optional<RetrievalData> searched = retrievalOf(recording.trace, recorded.traceNode);
+        QVERIFY(searched);
+        QCOMPARE(searched->hits.size(), 1);
+        const QList<RecordedTurn> turns = recording.turns();
+        QCOMPARE(turns.size(), 1);
+        QCOMPARE(turns.first().retrieval, searched);
+        QVERIFY(KnowledgeIndex::removeFiles(database).isEmpty());
+
+        Replay replay(turns.first());
+        QVERIFY(replay.run->start());
+        QVERIFY(replay.waitForEnd());
+
+        QVERIFY2(replay.reproduced(), qPrintable(replay.run->report()->summary()));
+        // The same passages went to the model, once (in the system message), and the trace shows the search.
+        QCOMPARE(replay.run->modelClient()->requests(), recording.client.requests());
+        QCOMPARE(retrievalOf(*replay.run->trace(), replay.result().traceNode), searched);
     }
 
     // A 5 MB image in the first message of a 20-iteration turn: the session file holds it once, not

@@ -219,7 +219,8 @@ Forest buildEveryKindForest(Trace &trace)
                       5,
                       {RetrievalHit{u"notes"_s, u"/home/ü/notes/Ärger.md"_s, 3, 9, 4.25, 0.8125, 0.0328,
                                     u"# Ärger\n\n\t\"quoted\", back\\slash 東京"_s},
-                       RetrievalHit{u"manual 📘"_s, u"/m.txt"_s, 1, 1, 0.5, std::nullopt, std::nullopt, {}}},
+                       RetrievalHit{u"manual 📘"_s, u"/m.txt"_s, 1, 1, 0.5, std::nullopt, std::nullopt, {}},
+                       RetrievalHit{u"manual 📘"_s, u"/m/guide.pdf"_s, 1, 40, 0.25, 0.5, 0.01, u"Seite"_s, 7}},
                       41'000,
                       1'250,
                       u"the knowledge base \"old\" cannot be read"_s});

@@ -33,6 +33,9 @@ RetrievalView::RetrievalView(QWidget *parent)
 QString RetrievalView::placeText(const RetrievalHit &hit)
 {
     const QString file = QFileInfo(hit.path).fileName();
+    if (hit.page)
+        //: Where a passage is: a PDF's name and its page
+        return tr("%1, p. %2").arg(file, QLocale().toString(*hit.page));
     if (hit.startLine <= 0)
         return file;
     if (hit.endLine <= hit.startLine)

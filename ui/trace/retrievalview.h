@@ -29,7 +29,8 @@ public:
     // What a click on a passage's file does; by default the desktop opens the file.
     void setOpener(SourceOpener opener) { m_opener = std::move(opener); }
 
-    // "notes/setup.md, lines 3–9": a hit's link text, here and under an answer in the chat.
+    // "notes/setup.md, lines 3–9" ("report.pdf, p. 4" for a PDF): a hit's link text, here and under an
+    // answer in the chat.
     static QString placeText(const RetrievalHit &hit);
     // "BM25 4.21 · cosine 0.83 · fused 0.032": why a hit ranked.
     static QString scoreText(const RetrievalHit &hit);

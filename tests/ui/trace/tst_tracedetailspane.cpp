@@ -686,7 +686,8 @@ private slots:
                           {},
                           u"Refunds above 500 euros are approved by the finance lead."_s},
              RetrievalHit{u"manual"_s, u"/docs/manual/<faq>.md"_s, 12, 12, 1.25, 0.75, 0.03125,
-                          u"Ask <b>the office</b>."_s}},
+                          u"Ask <b>the office</b>."_s},
+             RetrievalHit{u"manual"_s, u"/docs/manual/guide.pdf"_s, 1, 30, 0.5, {}, {}, u"Forms."_s, 4}},
             0,
             900,
             {}};
@@ -715,6 +716,9 @@ private slots:
                  qPrintable(text));
         QVERIFY2(text.contains(u"2. <faq>.md, line 12\nknowledge base manual · BM25 1.25 · cosine 0.75 · "
                                "fused 0.0313\nAsk <b>the office</b>."_s),
+                 qPrintable(text));
+        // A PDF's passage says its page.
+        QVERIFY2(text.contains(u"3. guide.pdf, p. 4\nknowledge base manual · BM25 0.5\nForms."_s),
                  qPrintable(text));
 
         // A click on the second passage's file opens it at its line.
