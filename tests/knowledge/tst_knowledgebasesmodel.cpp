@@ -1,5 +1,7 @@
 #include "agent/session/knowledgebasesmodel.h"
 
+#include "tests/support/fakeembeddings.h"
+#include "tests/support/fakehttpserver.h"
 #include "tests/support/testfiles.h"
 
 #include <QAbstractItemModelTester>
@@ -14,7 +16,7 @@
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
-using Loopscope::Testing::writeFile;
+using namespace Loopscope::Testing;
 
 /*
     The knowledge bases as the window lists them, each indexed on a thread of its own: a base over a
@@ -80,6 +82,56 @@ private slots:
         KnowledgeBasesModel reopened(m_data.path());
         QCOMPARE(reopened.names(), QStringList{u"notes"_s});
         QTRY_COMPARE(role(reopened, u"notes"_s, KnowledgeBasesModel::FilesRole).toInt(), 3);
+    }
+
+    void embeddingRunsOnTheRunsThreadAndAFailureLeavesTheBaseSearchable_data()
+    {
+        QTest::addColumn<bool>("endpointWorks");
+        QTest::newRow("the endpoint answers") << true;
+        QTest::newRow("the endpoint refuses") << false;
+    }
+
+    void embeddingRunsOnTheRunsThreadAndAFailureLeavesTheBaseSearchable()
+    {
+        QFETCH(bool, endpointWorks);
+        writeDocuments(3);
+        FakeHttpServer server;
+        QVERIFY(server.listen());
+        const FakeHttpServer::Handler answer = embeddingsHandler(ProviderKind::Ollama, conceptVector);
+        server.setHandler([&](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (endpointWorks)
+                answer(request, exchange);
+            else
+                exchange.respondJson(404, {{u"error"_s, u"model \"concepts\" not found"_s}});
+        });
+        KnowledgeBasesModel model(m_data.path());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(&model, &KnowledgeBasesModel::indexingFinished);
+        KnowledgeBaseDefinition base = notes();
+        base.embedding = {ProviderKind::Ollama, server.baseUrl(), u"concepts"_s, {}};
+
+        QCOMPARE(model.add(base), QString());
+
+        QTRY_COMPARE(finished.count(), 1);
+        const auto outcome = finished.at(0).at(1).value<KnowledgeIndexOutcome>();
+        QCOMPARE(outcome.report.filesIndexed, 3);
+        QVERIFY(!server.requests().isEmpty());
+        QCOMPARE(role(model, u"notes"_s, KnowledgeBasesModel::EmbeddingModelRole).toString(), u"concepts"_s);
+        QTRY_VERIFY(role(model, u"notes"_s, KnowledgeBasesModel::ChunksRole).toInt() >= 3);
+        const int chunks = role(model, u"notes"_s, KnowledgeBasesModel::ChunksRole).toInt();
+        if (endpointWorks) {
+            QCOMPARE(outcome.embeddingError, QString());
+            QCOMPARE(outcome.embedded, chunks);
+            QCOMPARE(role(model, u"notes"_s, KnowledgeBasesModel::ProgressPhaseRole).toInt(),
+                     int(KnowledgeIndexJob::Phase::Passages));
+            QTRY_COMPARE(role(model, u"notes"_s, KnowledgeBasesModel::EmbeddedChunksRole).toInt(), chunks);
+        } else {
+            QVERIFY2(outcome.embeddingError.contains(u"searched by its words"_s),
+                     qPrintable(outcome.embeddingError));
+            QCOMPARE(role(model, u"notes"_s, KnowledgeBasesModel::ProblemsRole).toStringList(),
+                     QStringList{outcome.embeddingError});
+            QCOMPARE(role(model, u"notes"_s, KnowledgeBasesModel::EmbeddedChunksRole).toInt(), 0);
+        }
     }
 
     void aBadDefinitionIsRefusedAndNothingIsAdded()
