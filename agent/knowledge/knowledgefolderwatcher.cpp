@@ -2,7 +2,9 @@
 
 #include <QDirIterator>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QSet>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -26,7 +28,7 @@ KnowledgeFolderWatcher::KnowledgeFolderWatcher(QObject *parent)
     connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, &KnowledgeFolderWatcher::onPathChanged);
 }
 
-QStringList KnowledgeFolderWatcher::pathsToWatch(const KnowledgeBaseDefinition &base)
+QStringList KnowledgeFolderWatcher::pathsToWatch(const KnowledgeBaseDefinition &base, const QString &ignored)
 {
     QStringList paths;
     for (const QString &path : base.paths) {
@@ -36,9 +38,13 @@ QStringList KnowledgeFolderWatcher::pathsToWatch(const KnowledgeBaseDefinition &
         paths.append(path);
         if (!info.isDir())
             continue;
+        // Hidden folders are left out, as the indexer leaves them out.
         QDirIterator it(path, QDir::Dirs | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-        while (it.hasNext())
-            paths.append(it.next());
+        while (it.hasNext()) {
+            const QString folder = it.next();
+            if (ignored.isEmpty() || !isUnder(folder, ignored))
+                paths.append(folder);
+        }
     }
     return paths;
 }
@@ -49,6 +55,7 @@ void KnowledgeFolderWatcher::setBases(const QList<KnowledgeBaseDefinition> &base
         m_watcher.removePaths(watched);
     qDeleteAll(m_settling);
     m_settling.clear();
+    ++m_generation;
     m_bases.clear();
     for (const KnowledgeBaseDefinition &base : bases)
         m_bases.insert(base.name, base);
@@ -61,14 +68,29 @@ void KnowledgeFolderWatcher::rewatch(const QString &name)
     const auto base = m_bases.constFind(name);
     if (base == m_bases.cend())
         return;
-    const QSet<QString> watched(m_watcher.directories().cbegin(), m_watcher.directories().cend());
+    auto *walk = new QFutureWatcher<QStringList>(this);
+    connect(walk, &QFutureWatcherBase::finished, this, [this, walk, name, generation = m_generation] {
+        walk->deleteLater();
+        if (generation == m_generation)
+            addWatches(name, walk->result());
+    });
+    walk->setFuture(QtConcurrent::run(pathsToWatch, *base, m_ignored));
+}
+
+void KnowledgeFolderWatcher::addWatches(const QString &name, const QStringList &paths)
+{
+    const QStringList directories = m_watcher.directories();
+    const QStringList files = m_watcher.files();
+    const QSet<QString> watched(directories.cbegin(), directories.cend());
     QStringList added;
-    for (const QString &path : pathsToWatch(*base)) {
-        if (!watched.contains(path) && !m_watcher.files().contains(path))
+    for (const QString &path : paths) {
+        if (!watched.contains(path) && !files.contains(path))
             added.append(path);
     }
     if (!added.isEmpty())
-        m_watcher.addPaths(added);
+        m_watcher.addPaths(
+            added); // beyond the system's limit of watches some are not watched: a re-index finds them
+    emit watching(name);
 }
 
 QStringList KnowledgeFolderWatcher::watchedPaths() const
@@ -78,6 +100,8 @@ QStringList KnowledgeFolderWatcher::watchedPaths() const
 
 void KnowledgeFolderWatcher::onPathChanged(const QString &path)
 {
+    if (!m_ignored.isEmpty() && isUnder(path, m_ignored))
+        return;
     for (auto it = m_bases.cbegin(); it != m_bases.cend(); ++it) {
         const bool concerned = std::any_of(it->paths.cbegin(), it->paths.cend(),
                                            [&](const QString &root) { return isUnder(path, root); });

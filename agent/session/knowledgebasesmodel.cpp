@@ -28,6 +28,7 @@ KnowledgeBasesModel::KnowledgeBasesModel(QString directory, QObject *parent)
     : QAbstractListModel(parent)
     , m_library(std::move(directory))
 {
+    m_watcher.setIgnoredDirectory(m_library.directory());
     connect(&m_watcher, &KnowledgeFolderWatcher::changed, this, &KnowledgeBasesModel::reindex);
     connect(&m_watcher, &KnowledgeFolderWatcher::pathMissing, this, &KnowledgeBasesModel::onPathMissing);
     reload();

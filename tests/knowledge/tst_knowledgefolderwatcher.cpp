@@ -53,6 +53,7 @@ private slots:
         QCOMPARE(model.add({u"notes"_s, {m_docs}, {}}), QString());
         QTRY_COMPARE(finished.count(), 1);
         QTRY_COMPARE(model.index(0).data(KnowledgeBasesModel::FilesRole).toInt(), 1);
+        QTRY_VERIFY(model.watcher()->watchedPaths().contains(m_docs + u"/guides"_s));
 
         QVERIFY(writeFile(m_docs + u'/' + where, "# New\n\nThe ferry leaves at dawn.\n"));
 
@@ -64,12 +65,26 @@ private slots:
     {
         KnowledgeFolderWatcher watcher;
         watcher.setSettleMs(200);
+        QSignalSpy watching(&watcher, &KnowledgeFolderWatcher::watching);
         watcher.setBases({{u"notes"_s, {m_docs}, {}}});
+        QTRY_COMPARE(watching.count(), 1);
         QSignalSpy changed(&watcher, &KnowledgeFolderWatcher::changed);
         for (int i = 0; i < 5; ++i)
             QVERIFY(writeFile(m_docs + u"/burst%1.md"_s.arg(i), "# Burst\n"));
         QTRY_COMPARE(changed.count(), 1);
         QCOMPARE(changed.at(0).at(0).toString(), u"notes"_s);
+    }
+
+    void theIndexesFolderIsNeverWatched()
+    {
+        // A base over a folder that holds the indexes: writing an index must not re-index the base.
+        KnowledgeFolderWatcher watcher;
+        watcher.setIgnoredDirectory(m_docs + u"/guides"_s);
+        QSignalSpy watching(&watcher, &KnowledgeFolderWatcher::watching);
+        watcher.setBases({{u"notes"_s, {m_docs}, {}}});
+        QTRY_COMPARE(watching.count(), 1);
+        QVERIFY(watcher.watchedPaths().contains(m_docs));
+        QVERIFY(!watcher.watchedPaths().contains(m_docs + u"/guides"_s));
     }
 
     void aFolderThatDisappearsIsReportedNotFatal()
@@ -83,6 +98,7 @@ private slots:
         QSignalSpy missing(model.watcher(), &KnowledgeFolderWatcher::pathMissing);
         QCOMPARE(model.add({u"notes"_s, {m_docs, other}, {}}), QString());
         QTRY_COMPARE(finished.count(), 1);
+        QTRY_VERIFY(model.watcher()->watchedPaths().contains(other));
 
         QVERIFY(QDir(other).removeRecursively());
 
