@@ -1,11 +1,14 @@
 #include "ui/mainwindow.h"
 
 #include "agent/config/appsettings.h"
+#include "agent/knowledge/knowledgelibrary.h"
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpmessagelog.h"
 #include "agent/mcp/mcpsettings.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/knowledgebasesmodel.h"
 #include "agent/session/sessiondocument.h"
+#include "agent/session/sessionknowledge.h"
 #include "agent/session/sessionlibrary.h"
 #include "agent/session/settingsapplier.h"
 #include "agent/tools/builtin/builtintools.h"
@@ -20,6 +23,7 @@
 #include "ui/library/librarysidebar.h"
 #include "ui/library/sessionlibrarypanel.h"
 #include "ui/session/autosaveindicator.h"
+#include "ui/session/knowledgebutton.h"
 #include "ui/session/providerpicker.h"
 #include "ui/session/sessionactions.h"
 #include "ui/session/sessionstatusbar.h"
@@ -74,6 +78,10 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
     m_settingsApplier
         = new SettingsApplier(context.session, context.settings, m_mcpSettings.get(), context.secrets, this);
     connect(m_settingsApplier, &SettingsApplier::problem, this, &MainWindow::showMessage);
+    m_knowledgeBases = new KnowledgeBasesModel(KnowledgeLibrary::defaultDirectory(), this);
+    connect(m_knowledgeBases, &KnowledgeBasesModel::message, this, &MainWindow::showMessage);
+    m_sessionKnowledge = new SessionKnowledge(context.session, KnowledgeLibrary::defaultDirectory(), this);
+    connect(m_sessionKnowledge, &SessionKnowledge::problem, this, &MainWindow::showMessage);
     m_mcpInstaller = new McpInstaller(m_mcpSettings.get(), context.secrets, this);
     connect(m_mcpInstaller, &McpInstaller::installed, this, [this](const QString &name) {
         applySettings(); // starts the new server
@@ -186,6 +194,10 @@ void MainWindow::createActions()
     mcpButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
     mcpButton->setObjectName(u"mcpResourcesButton"_s);
     m_composer->addAccessory(mcpButton);
+    auto *knowledgeButton = new KnowledgeButton(m_knowledgeBases, m_sessionKnowledge);
+    connect(knowledgeButton, &KnowledgeButton::manageRequested, this,
+            [this] { openSettings()->showPage(SettingsDialog::Page::Knowledge); });
+    m_composer->addAccessory(knowledgeButton);
 
     m_showChatAction = new QAction(tr("&Conversation"), this);
     m_showChatAction->setCheckable(true);
@@ -481,12 +493,13 @@ void MainWindow::showMessage(const QString &text)
     m_statusBar->say(text);
 }
 
-void MainWindow::openSettings()
+SettingsDialog *MainWindow::openSettings()
 {
     auto *dialog = new SettingsDialog(m_context.profiles, m_context.settings, m_context.secrets,
                                       m_context.network.connectionTester, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->addMcpServersPage(m_mcpSettings.get(), m_context.session->mcp());
+    dialog->addKnowledgePage(m_knowledgeBases, m_context.profiles);
     // The Providers page opens on the profile in use, not on the first one.
     if (const std::optional<ProviderProfile> active = m_context.session->provider())
         dialog->selectProvider(active->id);
@@ -502,6 +515,7 @@ void MainWindow::openSettings()
         m_picker->useSelectedProfile();
     });
     dialog->open();
+    return dialog;
 }
 
 void MainWindow::sendFromComposer(const QString &text, bool pastAttachmentCheck)

@@ -22,12 +22,14 @@ namespace Loopscope {
 class AppSettings;
 class ChatSession;
 class ConnectionTester;
+class KnowledgeBasesModel;
 class McpSettings;
 class OllamaProbe;
 class PlaygroundRun;
 class SecretStore;
 class SessionDocument;
 class SessionLibrary;
+class SessionKnowledge;
 class SettingsApplier;
 class TraceModel;
 struct ScopedApproval;
@@ -47,6 +49,7 @@ class ProviderPicker;
 class SessionActions;
 class SessionLibraryPanel;
 class SessionStatusBar;
+class SettingsDialog;
 class TraceInspector;
 class TurnActions;
 
@@ -117,7 +120,7 @@ public:
     QComboBox *modelBox() const;
     QString statusText() const; // the status bar's fields, joined; for tests
 
-    void openSettings();
+    SettingsDialog *openSettings();
     void showMessage(const QString &text);
     // Opens the MCP prompts and resources (the composer's MCP button).
     void openMcpResources();
@@ -185,6 +188,9 @@ private:
     QPointer<McpResourcesDialog> m_mcpResources;
     QPointer<McpInspectorWindow> m_mcpInspector;
     SettingsApplier *m_settingsApplier = nullptr;
+    // The knowledge bases, indexed and watched while the window is open, and the session's choice of them.
+    KnowledgeBasesModel *m_knowledgeBases = nullptr;
+    SessionKnowledge *m_sessionKnowledge = nullptr;
     McpInstaller *m_mcpInstaller = nullptr;
 
     bool m_closeConfirmed = false;

@@ -37,6 +37,7 @@ const QString ScopedApprovalsKey = u"tools/scopedApprovals"_s;
 const QString FetchPrivateKey = u"tools/fetchAllowsPrivateAddresses"_s;
 const QString SendOnEnterKey = u"composer/sendOnEnter"_s;
 const QString ReopenLastSessionKey = u"startup/reopenLastSession"_s;
+const QString KnowledgeRetrieveKey = u"knowledge/retrieve"_s; // "tool" or "auto", as run --retrieve
 
 // A positive integer from the settings, or the fallback when absent or not one.
 int positiveInt(const QSettings &settings, const QString &key, int fallback)
@@ -273,6 +274,19 @@ bool AppSettings::reopenLastSession() const
 void AppSettings::setReopenLastSession(bool enabled)
 {
     setOrRemove(*m_settings, ReopenLastSessionKey, enabled, true);
+}
+
+bool AppSettings::retrieveKnowledgeBeforeTurn() const
+{
+    return m_settings->value(KnowledgeRetrieveKey, u"tool"_s).toString() == u"auto";
+}
+
+void AppSettings::setRetrieveKnowledgeBeforeTurn(bool enabled)
+{
+    if (enabled)
+        m_settings->setValue(KnowledgeRetrieveKey, u"auto"_s);
+    else
+        m_settings->remove(KnowledgeRetrieveKey);
 }
 
 } // namespace Loopscope

@@ -68,6 +68,11 @@ public:
     bool reopenLastSession() const;
     void setReopenLastSession(bool enabled);
 
+    // Knowledge bases: "auto" also searches them for the question before each turn and puts the best
+    // passages into its requests (run --retrieve auto); "tool" (the default) only offers knowledge_search.
+    bool retrieveKnowledgeBeforeTurn() const;
+    void setRetrieveKnowledgeBeforeTurn(bool enabled);
+
 private:
     QSettings *m_settings;
 };

@@ -588,6 +588,8 @@ Transcript ChatSession::toTranscript() const
         transcript.config = m_agent->config();
         transcript.tools = m_workbench->names();
     }
+    for (const AttachedKnowledgeBase &base : m_setup.knowledge)
+        transcript.knowledge.append(base.name);
     transcript.messages = m_agent->history();
     transcript.trace = m_trace->toJson();
     return transcript;
@@ -623,6 +625,7 @@ bool ChatSession::restore(const Transcript &transcript, TraceForest trace, QStri
     m_savedRun
         = SavedRun{transcript.providerKind, transcript.baseUrl, transcript.config, transcript.tools,
                    transcript.updated.isValid() ? transcript.updated : QDateTime::currentDateTimeUtc()};
+    m_savedKnowledge = transcript.knowledge;
     m_lastResult.reset();
     m_usage->recount();
     emit titleChanged(m_title);

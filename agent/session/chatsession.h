@@ -129,6 +129,8 @@ public:
 
     // The conversation as a saved session: history, trace, configuration (never the key).
     Transcript toTranscript() const;
+    // The knowledge bases, by name, that the session restored last attached when it was saved.
+    QStringList savedKnowledge() const { return m_savedKnowledge; }
     // Replaces the conversation with a saved one, to look at or continue with the
     // current provider. Refused (false, *error) while a turn runs or when its trace is malformed.
     bool restore(const Transcript &transcript, QString *error = nullptr);
@@ -248,6 +250,7 @@ private:
     QString m_title;
     QDateTime m_created;
     std::optional<SavedRun> m_savedRun;
+    QStringList m_savedKnowledge;
     QString m_pendingContextWarning; // the next turn's, said as it starts
 };
 

@@ -18,6 +18,9 @@ SessionSetup SessionSetup::fromSettings(const AppSettings &settings, const Sessi
     }
     setup.approvals.scoped = settings.scopedApprovals();
     setup.limits = settings.responseLimits();
+    // Which bases are attached is the session's choice (base), whether they are searched before each turn
+    // the user's setting.
+    setup.retrieveBeforeTurn = settings.retrieveKnowledgeBeforeTurn();
     return setup;
 }
 

@@ -84,7 +84,7 @@ public:
     // and runs without asking): --knowledge on the command line.
     QList<AttachedKnowledgeBase> knowledge;
     // Also search them for the user's question before each turn and put the best passages into its
-    // requests (--retrieve auto); knowledge_search stays offered either way.
+    // requests (--retrieve auto, Settings → Knowledge); knowledge_search stays offered either way.
     bool retrieveBeforeTurn = false;
     Approvals approvals;
     // What one answer from the provider or an MCP server may cost (size, time of an attempt, rate):

@@ -362,9 +362,12 @@ QByteArray TranscriptFile::serialize(const Transcript &transcript)
     const QJsonObject provider{
         {u"kind"_s, transcript.providerKind},
         {u"baseUrl"_s, withoutSecrets(transcript.baseUrl).toString(QUrl::FullyEncoded)}};
-    const QJsonObject agent{{u"provider"_s, provider},
-                            {u"config"_s, transcript.config.toJson()},
-                            {u"tools"_s, QJsonArray::fromStringList(transcript.tools)}};
+    QJsonObject agent{{u"provider"_s, provider},
+                      {u"config"_s, transcript.config.toJson()},
+                      {u"tools"_s, QJsonArray::fromStringList(transcript.tools)}};
+    // Only when there are some: a session without knowledge bases is written as before.
+    if (!transcript.knowledge.isEmpty())
+        agent.insert(u"knowledge"_s, QJsonArray::fromStringList(transcript.knowledge));
     // QJsonObject keeps its keys sorted: the output is the same for equal transcripts.
     QJsonObject root{{u"formatVersion"_s, Transcript::formatVersion},
                      {u"title"_s, transcript.title},

@@ -34,6 +34,8 @@ struct Transcript
     QUrl baseUrl;
     AgentConfig config; // config.model holds the model name and its parameters
     QStringList tools;  // the built-in tools that were enabled
+    // The knowledge bases the session attaches, by name.
+    QStringList knowledge;
 
     QList<Message> messages;
     QJsonArray trace; // Trace::toJson()

@@ -235,6 +235,7 @@ Transcript readFormat2Header(JsonFields &top, JsonProblem &problem)
     transcript.baseUrl = readBaseUrl(provider);
     transcript.config = readConfig(agent.object(u"config", Need::Required), agent.path(u"config"), problem);
     transcript.tools = agent.strings(u"tools", Need::Required);
+    transcript.knowledge = agent.strings(u"knowledge", Need::Optional);
     return transcript;
 }
 

@@ -1,12 +1,12 @@
 #include "app/cli/knowledgecommand.h"
 
-#include "agent/config/apikeyresolver.h"
 #include "agent/knowledge/knowledgeembedder.h"
 #include "agent/knowledge/knowledgeindex.h"
 #include "agent/knowledge/knowledgeindexer.h"
 #include "agent/knowledge/knowledgelibrary.h"
 #include "agent/knowledge/knowledgequery.h"
 #include "agent/knowledge/knowledgesearchtool.h"
+#include "agent/session/knowledgeattachment.h"
 #include "app/cli/commandlinesyntax.h"
 #include "app/cli/terminaltext.h"
 #include "app/launch/provideroptions.h"
@@ -196,42 +196,17 @@ int KnowledgeCommand::index(const QString &name)
 std::optional<EmbeddingsEndpoint> KnowledgeCommand::embeddingsEndpoint(const KnowledgeBaseDefinition &base,
                                                                        QString *error)
 {
-    if (!base.embedding.isSet())
-        return std::nullopt;
-    ProviderProfile profile;
-    profile.kind = base.embedding.kind;
-    profile.baseUrl = base.embedding.baseUrl;
-    profile.model = base.embedding.model;
-    profile.apiKeyEnv = base.embedding.apiKeyEnv;
-    QString key;
-    if (!profile.apiKeyEnv.isEmpty()) {
-        const ApiKeyResolver::Result found = ApiKeyResolver::fromEnvironment(profile);
-        if (!found.isUsable()) {
-            *error = tr("the knowledge base '%1' is embedded with \"%2\", whose key is read from the "
-                        "environment variable %3, which is not set")
-                         .arg(base.name, profile.model, profile.apiKeyEnv);
-            return std::nullopt;
-        }
-        key = found.key;
-    }
-    return EmbeddingsEndpoint{profile.kind, profile.baseUrl, profile.model, key};
+    return KnowledgeAttachment::embeddingsEndpoint(base, error);
 }
 
 std::optional<AttachedKnowledgeBase> KnowledgeCommand::attach(const QString &name, QString *error)
 {
     const KnowledgeLibrary library;
-    const auto base = library.base(name);
-    if (!base) {
+    if (!library.base(name)) {
         *error = tr("there is no knowledge base named \"%1\" (see loopscope knowledge list)").arg(name);
         return std::nullopt;
     }
-    QString keyError;
-    const std::optional<EmbeddingsEndpoint> embedding = embeddingsEndpoint(*base, &keyError);
-    if (!keyError.isEmpty()) {
-        *error = keyError;
-        return std::nullopt;
-    }
-    return AttachedKnowledgeBase{name, library.databasePath(name), embedding.value_or(EmbeddingsEndpoint{})};
+    return KnowledgeAttachment::attach(library, name, error);
 }
 
 int KnowledgeCommand::embed(const KnowledgeBaseDefinition &base)

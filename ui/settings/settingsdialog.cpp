@@ -3,6 +3,7 @@
 #include "agent/config/appsettings.h"
 #include "agent/providers/connectiontester.h"
 #include "ui/settings/appearancepage.h"
+#include "ui/settings/knowledgepage.h"
 #include "ui/settings/looppage.h"
 #include "ui/settings/mcpserverspage.h"
 #include "ui/settings/providerspage.h"
@@ -91,8 +92,23 @@ void SettingsDialog::addMcpServersPage(McpSettings *settings, McpHub *hub)
     m_mcpPage->load();
 }
 
+void SettingsDialog::addKnowledgePage(KnowledgeBasesModel *bases, const ProviderProfileStore *profiles)
+{
+    if (m_knowledgePage)
+        return;
+    m_knowledgePage = new KnowledgePage(bases, profiles);
+    m_knowledgePage->setObjectName(u"knowledgePage"_s);
+    m_tabs->addTab(m_knowledgePage, tr("&Knowledge"));
+    m_knowledgePage->load(*m_settings);
+}
+
 void SettingsDialog::showPage(Page page)
 {
+    if (page == Page::Knowledge) {
+        if (m_knowledgePage)
+            m_tabs->setCurrentWidget(m_knowledgePage);
+        return;
+    }
     if (page == Page::McpServers && !m_mcpPage)
         return;
     m_tabs->setCurrentIndex(int(page));
@@ -161,6 +177,8 @@ bool SettingsDialog::save(bool closeWhenDone)
     for (SettingsPage *page :
          std::initializer_list<SettingsPage *>{m_loopPage, m_toolsPage, m_appearancePage})
         page->save(*m_settings);
+    if (m_knowledgePage)
+        m_knowledgePage->save(*m_settings);
     if (m_mcpPage) {
         ++m_pendingWrites;
         m_mcpPage->save(keysStored);

@@ -11,6 +11,7 @@ QT_END_NAMESPACE
 namespace Loopscope {
 class AppSettings;
 class ConnectionTester;
+class KnowledgeBasesModel;
 class McpHub;
 class McpSettings;
 class ProviderProfileStore;
@@ -20,6 +21,7 @@ class SecretStore;
 namespace Loopscope::Ui {
 
 class AppearancePage;
+class KnowledgePage;
 class LoopPage;
 class McpServersPage;
 class ProvidersPage;
@@ -45,7 +47,7 @@ class SettingsDialog final : public QDialog
     Q_OBJECT
 
 public:
-    enum class Page { Providers, Loop, Tools, Appearance, McpServers };
+    enum class Page { Providers, Loop, Tools, Appearance, McpServers, Knowledge };
 
     // tester answers "Test connection"; the dialog uses it, never creates a client itself.
     SettingsDialog(ProviderProfileStore *profiles, AppSettings *settings, SecretStore *secrets,
@@ -55,6 +57,9 @@ public:
     // Adds the MCP Servers page (once); \a hub (the session's, may be null) gives live status.
     void addMcpServersPage(McpSettings *settings, McpHub *hub);
     McpServersPage *mcpServersPage() const { return m_mcpPage; }
+    // Adds the Knowledge page (once) over the window's \a bases; \a profiles offers embedding providers.
+    void addKnowledgePage(KnowledgeBasesModel *bases, const ProviderProfileStore *profiles);
+    KnowledgePage *knowledgePage() const { return m_knowledgePage; }
 
     void showPage(Page page);
     // The Providers page on the profile with \a id (e.g. the one whose key is missing).
@@ -89,6 +94,7 @@ private:
     ToolsPage *m_toolsPage;
     AppearancePage *m_appearancePage;
     McpServersPage *m_mcpPage = nullptr;
+    KnowledgePage *m_knowledgePage = nullptr;
 
     QLabel *m_status;
     QDialogButtonBox *m_buttons;
