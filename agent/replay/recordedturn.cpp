@@ -2,6 +2,7 @@
 
 #include "agent/loop/turnresult.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/turnnodefinder.h"
 #include "agent/transcript/transcript.h"
 
 #include <QJsonArray>
@@ -168,7 +169,7 @@ RecordedTurn RecordedTurn::fromTrace(const Trace &trace, int turnNode, const Age
     QList<IterationData> iterations;
     bool reflected = false;
     bool summarised = false;
-    for (int child : root.children) {
+    for (int child : TurnNodeFinder::turnSteps(trace, turnNode)) {
         const TraceNode &node = trace.node(child);
         if (node.kind == TraceKind::Iteration) {
             const auto *iteration = std::get_if<IterationData>(&node.payload);
@@ -242,7 +243,7 @@ QList<ToolCall> executedToolCalls(const Trace &trace, int turnNode)
     QList<ToolCall> calls;
     if (!trace.isValid(turnNode))
         return calls;
-    for (int child : trace.node(turnNode).children) {
+    for (int child : TurnNodeFinder::turnSteps(trace, turnNode)) {
         if (trace.node(child).kind != TraceKind::Iteration)
             continue;
         for (int step : trace.node(child).children) {
