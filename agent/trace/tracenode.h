@@ -53,11 +53,6 @@ std::optional<TraceStatus> traceStatusFromName(const QString &name);
 struct TurnData
 {
     QString agentName;
-    // The version of the agent the turn started as, and its definition as an agents file writes it
-    // (AgentPreset::toJson()): what Compare sets side by side. Unset and empty for the session's
-    // own agent and in traces recorded before they were kept.
-    std::optional<qint64> agentVersion;
-    QJsonObject agentDefinition;
     QString input;
     QString output;
     QString outcome; // TurnOutcome name once finished
@@ -72,6 +67,12 @@ struct TurnData
     // question: which saved question is this turn's. Unset in traces recorded before it was kept,
     // whose turns are found by their first request, which held the whole history until compaction.
     std::optional<qint64> messagesBefore;
+    // The version of the agent the turn started as, and its definition as an agents file writes it
+    // (AgentPreset::toJson()): what Compare sets side by side. Unset and empty for the session's
+    // own agent and in traces recorded before they were kept. Last, so that positional
+    // initialisers keep their meaning.
+    std::optional<qint64> agentVersion;
+    QJsonObject agentDefinition;
     bool operator==(const TurnData &) const = default;
 };
 
