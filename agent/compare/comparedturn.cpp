@@ -4,6 +4,7 @@
 #include "agent/replay/recordedturn.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracetiming.h"
+#include "agent/trace/turnnodefinder.h"
 #include "agent/transcript/transcript.h"
 
 #include <QFileInfo>
@@ -102,6 +103,9 @@ std::optional<ComparedTurn> ComparedTurn::fromTrace(const Trace &trace, int turn
     turn.question = data.input;
     turn.answer = data.output;
     turn.outcome = data.outcome;
+    turn.agent = data.agentName;
+    turn.agentVersion = data.agentVersion;
+    turn.agentDefinition = data.agentDefinition;
     turn.usage = data.usage;
     turn.durationUs = root.durationUs();
     turn.waitingUs = stepTiming(trace, turnNode).waitingUs;
@@ -112,7 +116,7 @@ std::optional<ComparedTurn> ComparedTurn::fromTrace(const Trace &trace, int turn
         requests.insert(call.traceNode, call.request);
 
     int iterations = 0;
-    for (int child : root.children) {
+    for (int child : TurnNodeFinder::turnSteps(trace, turnNode)) {
         const TraceNode &node = trace.node(child);
         if (node.kind == TraceKind::Iteration) {
             const auto *iteration = std::get_if<IterationData>(&node.payload);

@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -74,6 +75,10 @@ public:
     QString question;
     QString answer;
     QString outcome; // a TurnOutcome name
+    // The agent the turn started as, as the turn recorded it (TurnData).
+    QString agent;
+    std::optional<qint64> agentVersion;
+    QJsonObject agentDefinition;
     TokenUsage usage;
     qint64 durationUs = 0;               // the whole span
     qint64 waitingUs = 0;                // of which someone was waited for: the machine's time is the rest

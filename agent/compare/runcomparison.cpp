@@ -1,9 +1,13 @@
 #include "agent/compare/runcomparison.h"
 
+#include "agent/loop/agentpreset.h"
+
 #include "agent/replay/requestcomparison.h"
 #include "agent/tools/sequencealignment.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLocale>
 
 #include <algorithm>
@@ -157,9 +161,80 @@ RunComparison::RunComparison(const ComparedTurn &left, const ComparedTurn &right
     addRow({Row::Kind::Question, left.question == right.question ? Status::Same : Status::Differs, -1, -1,
             tr("question"), cell(left.question), cell(right.question), left.node, right.node, true,
             tr("the questions differ")});
+    addAgentRows();
     addIterations();
     addTurnRows();
     findFirstDifference();
+}
+
+namespace {
+
+QString fieldCell(const QJsonValue &value)
+{
+    if (value.isUndefined())
+        return {};
+    if (value.isString())
+        return cell(value.toString());
+    const QJsonDocument document
+        = value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(QJsonObject{{u"v"_s, value}});
+    const QString json = QString::fromUtf8(document.toJson(QJsonDocument::Compact));
+    // A lone value is written inside an object: only the value is shown.
+    return cell(value.isArray() ? json : json.mid(5, json.size() - 6));
+}
+
+} // namespace
+
+// What the runs were set up as, next to how they went: the agent each started as, and under it the
+// fields of the two definitions that differ. Shown, never counted: the steps say whether the runs
+// differ. Two runs of the session's own agent have no such rows.
+void RunComparison::addAgentRows()
+{
+    const ComparedTurn &a = m_left;
+    const ComparedTurn &b = m_right;
+    if (a.agentDefinition.isEmpty() && b.agentDefinition.isEmpty() && a.agent == b.agent)
+        return;
+    const bool same
+        = a.agent == b.agent && a.agentVersion == b.agentVersion && a.agentDefinition == b.agentDefinition;
+    const auto agentCell = [](const ComparedTurn &turn) {
+        return turn.agentVersion ? tr("%1, version %2").arg(turn.agent).arg(*turn.agentVersion) : turn.agent;
+    };
+    const int parent = addRow({Row::Kind::Agent,
+                               same ? Status::Same : Status::Differs,
+                               -1,
+                               -1,
+                               tr("agent"),
+                               agentCell(a),
+                               agentCell(b),
+                               a.node,
+                               b.node,
+                               false,
+                               {}});
+    QStringList fields = AgentRoster::fieldNames();
+    for (const QJsonObject &definition : {a.agentDefinition, b.agentDefinition}) {
+        for (const QString &key : definition.keys()) {
+            if (!fields.contains(key))
+                fields.append(key);
+        }
+    }
+    for (const QString &field : std::as_const(fields)) {
+        const QJsonValue left = a.agentDefinition.value(field);
+        const QJsonValue right = b.agentDefinition.value(field);
+        if (left == right)
+            continue;
+        const int row = addRow({Row::Kind::Agent,
+                                Status::Differs,
+                                parent,
+                                -1,
+                                field,
+                                fieldCell(left),
+                                fieldCell(right),
+                                a.node,
+                                b.node,
+                                false,
+                                {}});
+        if (field == u"instructions")
+            m_instructionsRow = row;
+    }
 }
 
 int RunComparison::addRow(ComparisonRow row)
@@ -388,12 +463,19 @@ const ComparedModelCall *RunComparison::modelCallAt(int node, const ComparedTurn
 QList<RequestDiffLine> RunComparison::requestDiff(int row) const
 {
     QList<RequestDiffLine> lines;
-    if (row < 0 || row >= m_rows.size() || m_rows.at(row).kind != Row::Kind::ModelRequest)
+    QStringList left;
+    QStringList right;
+    if (row >= 0 && row == m_instructionsRow) {
+        left = m_left.agentDefinition.value(u"instructions"_s).toString().split(u'\n');
+        right = m_right.agentDefinition.value(u"instructions"_s).toString().split(u'\n');
+    } else if (row >= 0 && row < m_rows.size() && m_rows.at(row).kind == Row::Kind::ModelRequest) {
+        const ComparedModelCall *a = modelCallAt(m_rows.at(row).leftNode, m_left);
+        const ComparedModelCall *b = modelCallAt(m_rows.at(row).rightNode, m_right);
+        left = a ? requestLines(a->request) : QStringList();
+        right = b ? requestLines(b->request) : QStringList();
+    } else {
         return lines;
-    const ComparedModelCall *a = modelCallAt(m_rows.at(row).leftNode, m_left);
-    const ComparedModelCall *b = modelCallAt(m_rows.at(row).rightNode, m_right);
-    const QStringList left = a ? requestLines(a->request) : QStringList();
-    const QStringList right = b ? requestLines(b->request) : QStringList();
+    }
     for (const AlignedPair &pair : alignSequences(left, right).pairs) {
         if (pair.left >= 0 && pair.right >= 0)
             lines.append({RequestDiffLine::Kind::Same, left.at(pair.left)});

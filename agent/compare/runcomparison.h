@@ -25,7 +25,8 @@ struct ComparisonRow
         Outcome,
         Tokens,
         Time,
-        Cost
+        Cost,
+        Agent, // the agent a run started as, and under it each field of its definition that changed
     };
     enum class Status { Same, Differs, OnlyLeft, OnlyRight };
 
@@ -88,7 +89,8 @@ public:
     bool isEqual() const { return m_firstDifference < 0; }
     QString summary() const { return m_summary; }
 
-    // For a model request row: both requests as text, line by line, aligned; empty for other rows.
+    // For a model request row: both requests as text, line by line, aligned; for the row of the
+    // agents' instructions, both instructions so; empty for other rows.
     QList<RequestDiffLine> requestDiff(int row) const;
 
     // A request as the lines the diff compares: parameters, tools, then each message.
@@ -98,6 +100,7 @@ public:
     static std::optional<QString> requestDifference(const ModelRequest &left, const ModelRequest &right);
 
 private:
+    void addAgentRows();
     void addIterations();
     void addIteration(const ComparedIteration *left, const ComparedIteration *right);
     void addModelCalls(int parent, int number, const ComparedIteration *left, const ComparedIteration *right);
@@ -112,6 +115,7 @@ private:
     ComparedTurn m_right;
     QList<ComparisonRow> m_rows;
     int m_firstDifference = -1;
+    int m_instructionsRow = -1;
     QString m_summary;
 };
 

@@ -2,6 +2,7 @@
 
 #include "agent/conversation/attachment.h"
 #include "agent/loop/agentconfig.h"
+#include "agent/loop/agentpreset.h"
 #include "agent/replay/recordedturn.h"
 
 #include <QJsonObject>
@@ -84,6 +85,10 @@ struct EvalCase
     QList<Attachment> attachments;   // sent with the prompt, read when the suite is
     QStringList knowledge;           // knowledge bases by name, as --knowledge
     bool retrieveBeforeTurn = false; // "retrieve": "auto", as --retrieve auto
+    // The case's agents file ("agents", read with the suite), and the agent of it, or of the suite's
+    // (`loopscope eval --agents`), the turn runs as ("agent"; empty: the file's first).
+    std::optional<AgentRoster> agents;
+    QString agent;
 
     // A replay case: the session file and the turn read from it.
     QString sessionPath;

@@ -2,6 +2,7 @@
 
 #include "agent/loop/turnresult.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/turnnodefinder.h"
 
 using namespace Qt::StringLiterals;
 
@@ -23,7 +24,7 @@ EvalObservation EvalObservation::fromTurn(const Trace &trace, const TurnResult &
                 observation.retrievedPaths.append(hit.path);
         }
     };
-    for (const int child : trace.childrenOf(result.traceNode)) {
+    for (const int child : TurnNodeFinder::turnSteps(trace, result.traceNode)) {
         noteRetrieval(child);
         if (trace.node(child).kind != TraceKind::Iteration)
             continue;

@@ -23,15 +23,15 @@ const QStringList caseFields
        u"turn"_s,        u"live_tools"_s,     u"tools"_s,          u"workspace"_s,
        u"approve"_s,     u"expect"_s,         u"max_iterations"_s, u"timeout_seconds"_s,
        u"attachments"_s, u"context_window"_s, u"compact"_s,        u"knowledge"_s,
-       u"retrieve"_s};
+       u"retrieve"_s,    u"agents"_s,         u"agent"_s};
 const QStringList expectFields = {
     u"answer_contains"_s,  u"answer_matches"_s, u"tool_called"_s, u"tool_not_called"_s, u"max_iterations"_s,
     u"no_error_results"_s, u"max_cost_usd"_s,   u"outcome"_s,     u"reproduced"_s,      u"retrieved"_s};
 // What a replay takes from its recording, so a case may not set it.
-const QStringList liveOnlyFields
-    = {u"prompt"_s,         u"system"_s,  u"provider"_s,  u"base_url"_s,       u"model"_s,
-       u"api_key_env"_s,    u"tools"_s,   u"approve"_s,   u"max_iterations"_s, u"attachments"_s,
-       u"context_window"_s, u"compact"_s, u"knowledge"_s, u"retrieve"_s};
+const QStringList liveOnlyFields = {u"prompt"_s,         u"system"_s,      u"provider"_s,       u"base_url"_s,
+                                    u"model"_s,          u"api_key_env"_s, u"tools"_s,          u"approve"_s,
+                                    u"max_iterations"_s, u"attachments"_s, u"context_window"_s, u"compact"_s,
+                                    u"knowledge"_s,      u"retrieve"_s,    u"agents"_s,         u"agent"_s};
 
 QStringList outcomeNames()
 {
@@ -350,6 +350,18 @@ std::optional<EvalCase> readCase(const QJsonObject &object, const QDir &folder, 
                                           "(\"knowledge\")"));
             evalCase.retrieveBeforeTurn = *retrieve == u"auto";
         }
+        // Read now, so that a bad agents file or an agent it lacks fails the suite before any request.
+        if (const auto agents = fields.string(u"agents"_s); agents && !fields.failed()) {
+            QString why;
+            evalCase.agents = AgentRoster::load(QDir::cleanPath(folder.absoluteFilePath(*agents)), &why);
+            if (!evalCase.agents)
+                fields.fail(EvalSuite::tr("\"agents\": %1").arg(why));
+        }
+        evalCase.agent = fields.string(u"agent"_s).value_or(QString());
+        if (!fields.failed() && evalCase.agents && !evalCase.agent.isEmpty()
+            && !evalCase.agents->find(evalCase.agent))
+            fields.fail(EvalSuite::tr("\"agent\": there is no agent named \"%1\" in its agents file")
+                            .arg(evalCase.agent));
         if (const auto approve = fields.string(u"approve"_s)) {
             if (*approve != u"all" && *approve != u"none")
                 fields.fail(EvalSuite::tr("\"approve\" takes \"all\" or \"none\""));

@@ -149,6 +149,19 @@ bool isSpanKind(TraceKind kind)
     return false;
 }
 
+// A handoff that continued the turn holds the part of the agent handed to: an invoke_agent span of its
+// own under the turn's (the conventions' internal agent span), beside the handoff event.
+bool isAgentPart(const Trace &trace, const TraceNode &node)
+{
+    return node.kind == TraceKind::Handoff && trace.isValid(node.parent)
+           && trace.node(node.parent).kind == TraceKind::Turn;
+}
+
+bool isSpan(const Trace &trace, const TraceNode &node)
+{
+    return isSpanKind(node.kind) || isAgentPart(trace, node);
+}
+
 // An attachment as a part of the conventions' messages: an image as a blob (base64), a file as its text.
 QJsonObject attachmentPart(const Attachment &attachment)
 {
@@ -285,6 +298,7 @@ private:
         Span span;
         switch (node.kind) {
         case TraceKind::Turn: describeTurn(node, span); break;
+        case TraceKind::Handoff: describeAgentPart(node, span); break;
         case TraceKind::Iteration: describeIteration(node, span); break;
         case TraceKind::ModelCall: describeModelCall(node, span); break;
         case TraceKind::ToolCall: describeToolCall(node, span); break;
@@ -303,14 +317,15 @@ private:
 
         QList<Event> candidates;
         for (int child : node.children) {
-            if (!isSpanKind(m_trace.node(child).kind))
-                candidates.append(event(m_trace.node(child), node));
+            const TraceNode &childNode = m_trace.node(child);
+            if (!isSpan(m_trace, childNode) || isAgentPart(m_trace, childNode))
+                candidates.append(event(childNode, node));
         }
         const qsizetype index = m_spans.size();
         m_spans.append(QJsonObject()); // pre-order: the span goes before its children
         for (int child : node.children) {
             const TraceNode &childNode = m_trace.node(child);
-            if (isSpanKind(childNode.kind))
+            if (isSpan(m_trace, childNode))
                 candidates += writeSpan(child, ownId, path + u'/' + QString::number(childNode.row));
         }
 
@@ -366,6 +381,28 @@ private:
         span.attributes.string(u"error.type"_s, errorType.isEmpty() ? u"_OTHER"_s : errorType);
     }
 
+    // The part of the agent a turn was handed to: the agent's own invocation, as a turn's span is.
+    void describeAgentPart(const TraceNode &node, Span &span) const
+    {
+        const HandoffData handoff
+            = std::holds_alternative<HandoffData>(node.payload) ? node.data<HandoffData>() : HandoffData{};
+        span.name = u"invoke_agent "_s + handoff.target;
+        const ModelCallData *call = firstModelCall(node.id);
+        span.attributes.string(u"gen_ai.operation.name"_s, u"invoke_agent"_s)
+            .string(u"gen_ai.agent.name"_s, handoff.target);
+        if (handoff.targetVersion)
+            span.attributes.string(u"gen_ai.agent.version"_s, QString::number(*handoff.targetVersion));
+        span.attributes.string(u"gen_ai.provider.name"_s, providerName(call ? call->provider : QString()))
+            .string(u"gen_ai.request.model"_s, call ? call->model : QString())
+            .string(u"gen_ai.conversation.id"_s, m_conversationId)
+            .string(u"gen_ai.tool.call.id"_s, handoff.toolCallId)
+            .cost(traceCost(m_trace, node.id));
+        if (m_options.includeContent)
+            span.attributes.string(u"loopscope.handoff.reason"_s, handoff.reason);
+        if (node.status != TraceStatus::Ok && node.status != TraceStatus::Limited)
+            fail(node, span, traceStatusName(node.status), firstErrorMessage(node.id));
+    }
+
     void describeTurn(const TraceNode &node, Span &span) const
     {
         const TurnData turn
@@ -378,8 +415,10 @@ private:
             = call && !call->provider.isEmpty() ? call->provider : m_transcript.providerKind;
         const QString model = call && !call->model.isEmpty() ? call->model : m_transcript.config.model.model;
         span.attributes.string(u"gen_ai.operation.name"_s, u"invoke_agent"_s)
-            .string(u"gen_ai.agent.name"_s, agent)
-            .string(u"gen_ai.provider.name"_s, providerName(provider))
+            .string(u"gen_ai.agent.name"_s, agent);
+        if (turn.agentVersion)
+            span.attributes.string(u"gen_ai.agent.version"_s, QString::number(*turn.agentVersion));
+        span.attributes.string(u"gen_ai.provider.name"_s, providerName(provider))
             .string(u"gen_ai.request.model"_s, model)
             .string(u"gen_ai.conversation.id"_s, m_conversationId)
             .usage(turn.usage)

@@ -57,6 +57,9 @@ struct Agent::Turn
     // After a handoff: the session's agent, put back when the turn ends.
     std::optional<AgentTeam::Member> sessionAgent;
     int handoffs = 0;
+    // The node of the running agent's part: the turn's, and after a handoff that continues it, the
+    // Handoff node, which holds the iterations of the agent handed to.
+    int partNode = -1;
     qsizetype partStart = 0; // where the running agent's part of the history begins
     QString contextNote;     // what the context source found for the question, in every request's system
     // The parts of the history whose tool calls the agents after them do not see (HandoffHistory::Text).
@@ -208,6 +211,10 @@ bool Agent::send(const QString &userText, const QList<Attachment> &attachments)
     }
     TurnData data;
     data.agentName = m_config.name;
+    if (!m_config.definition.isEmpty()) {
+        data.agentVersion = m_config.version;
+        data.agentDefinition = m_config.definition;
+    }
     data.input = userText;
     data.messagesBefore = TurnNodeFinder::messagesBefore(m_history, m_history.size());
     m_turn->partStart = m_history.size();
@@ -216,6 +223,7 @@ bool Agent::send(const QString &userText, const QList<Attachment> &attachments)
                                       : userText.simplified().left(80);
     m_turn->traceNode = m_trace->begin(m_traceParent, TraceKind::Turn, label, now(), data);
     m_turn->result.traceNode = m_turn->traceNode;
+    m_turn->partNode = m_turn->traceNode;
     setState(State::WaitingForModel);
     emitEvent(AgentEvent::Kind::TurnStarted, m_turn->traceNode, userText);
 
@@ -293,7 +301,7 @@ void Agent::startIteration()
     data.wrapUpNote = wrapUp;
     data.toolsOffered = turn.toolsOffered;
     turn.iterationNode = m_trace->begin(
-        turn.traceNode, TraceKind::Iteration,
+        turn.partNode, TraceKind::Iteration,
         tr("Iteration %1 of %2").arg(turn.iteration).arg(m_config.maxIterations), now(), data);
     turn.result.iterations = turn.iteration;
     turn.result.wrapUpNoteSent |= wrapUp;
@@ -873,24 +881,35 @@ void Agent::onHandoff(const ModelResponse &response)
         appendMessage(Message::toolResult(call, data.result, data.isError));
     }
 
+    // Going on as the agent handed to, the Handoff node is its part of the turn: beside the parts
+    // before it, holding the iterations to come. Ending the turn, it is a step of this iteration.
+    std::optional<AgentTeam::Member> next;
+    const bool mayContinue = m_config.handoff == HandoffMode::Continue && m_team;
+    const bool withinLimit = turn.handoffs < m_config.maxHandoffs;
+    if (mayContinue && withinLimit)
+        next = m_team->member(target);
     HandoffData handoff{target, reason, winning.id};
-    const int node = m_trace->begin(turn.iterationNode, TraceKind::Handoff, tr("Handoff to %1").arg(target),
-                                    now(), handoff);
-    m_trace->finish(node, TraceStatus::Ok, now());
+    if (next && !next->config.definition.isEmpty()) {
+        handoff.targetVersion = next->config.version;
+        handoff.targetDefinition = next->config.definition;
+    }
+    if (next && turn.partNode != turn.traceNode)
+        m_trace->finish(turn.partNode, TraceStatus::Ok, now());
+    const int node = m_trace->begin(next ? turn.traceNode : turn.iterationNode, TraceKind::Handoff,
+                                    tr("Handoff to %1").arg(target), now(), handoff);
+    if (!next)
+        m_trace->finish(node, TraceStatus::Ok, now());
     emitEvent(AgentEvent::Kind::Handoff, node, reason, winning, false, HandoffInfo{target});
 
-    if (m_config.handoff == HandoffMode::Continue && m_team) {
-        if (turn.handoffs < m_config.maxHandoffs) {
-            if (const std::optional<AgentTeam::Member> member = m_team->member(target)) {
-                continueAs(target, *member);
-                return;
-            }
-        } else {
-            recordError(turn.iterationNode, u"handoff_limit"_s,
-                        tr("The turn ends here: it reached its limit of %n handoff(s).", nullptr,
-                           m_config.maxHandoffs));
-        }
+    if (next) {
+        turn.partNode = node;
+        continueAs(target, *next);
+        return;
     }
+    if (mayContinue && !withinLimit)
+        recordError(
+            turn.iterationNode, u"handoff_limit"_s,
+            tr("The turn ends here: it reached its limit of %n handoff(s).", nullptr, m_config.maxHandoffs));
     turn.result.handoff = Handoff{target, reason};
     const QString text = reason.isEmpty() ? tr("Handed off to %1.").arg(target)
                                           : tr("Handed off to %1: %2").arg(target, reason);
@@ -1091,6 +1110,8 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
         data.limitReached = result.limitReached;
         data.usage = result.usage;
     });
+    if (turn.partNode != turn.traceNode && m_trace->node(turn.partNode).status == TraceStatus::Running)
+        m_trace->finish(turn.partNode, status, end);
     m_trace->finish(turn.traceNode, status, end);
 
     const int traceNode = turn.traceNode;

@@ -71,6 +71,17 @@ std::optional<CompactionStrategy> compactionStrategyFromName(const QString &name
 
 QJsonObject AgentConfig::toJson() const
 {
+    QJsonObject json = toJsonWithoutPreset();
+    // Only a preset's: the session's own agent writes what it wrote before.
+    if (version != 0)
+        json.insert(u"version"_s, version);
+    if (!definition.isEmpty())
+        json.insert(u"definition"_s, definition);
+    return json;
+}
+
+QJsonObject AgentConfig::toJsonWithoutPreset() const
+{
     return {{u"name"_s, name},
             {u"systemPrompt"_s, systemPrompt},
             {u"model"_s, model.toJson()},
@@ -113,6 +124,8 @@ AgentConfig AgentConfig::fromJson(const QJsonObject &json)
             field = decltype(field + 0)(v.toInteger());
     };
     str(u"name", c.name);
+    integer(u"version", c.version);
+    c.definition = json.value(u"definition"_s).toObject();
     str(u"systemPrompt", c.systemPrompt);
     if (json.value(u"model"_s).isObject())
         c.model = ModelOptions::fromJson(json.value(u"model"_s).toObject());

@@ -47,6 +47,10 @@ std::optional<CompactionStrategy> compactionStrategyFromName(const QString &name
 struct AgentConfig
 {
     QString name = QStringLiteral("assistant");
+    // Of an agent preset (AgentPreset::configOver()): its version and its definition as an agents
+    // file writes it, which each turn records. 0 and empty for the session's own agent.
+    int version = 0;
+    QJsonObject definition;
     QString systemPrompt;
     ModelOptions model;
 
@@ -96,6 +100,9 @@ struct AgentConfig
     bool operator==(const AgentConfig &) const = default;
     QJsonObject toJson() const;
     static AgentConfig fromJson(const QJsonObject &json);
+
+private:
+    QJsonObject toJsonWithoutPreset() const;
 };
 
 } // namespace Loopscope

@@ -86,6 +86,9 @@ AgentPreset readPreset(JsonFields &fields)
 AgentConfig AgentPreset::configOver(AgentConfig base) const
 {
     base.name = name;
+    // What each turn records of the agent it ran as.
+    base.version = version;
+    base.definition = toJson();
     base.systemPrompt = instructions;
     if (model)
         base.model.model = *model;

@@ -22,6 +22,8 @@ namespace Loopscope {
 struct AgentPreset
 {
     QString name;
+    // Which edit of the agent this is (a versioned store counts them); 0 when nobody counted.
+    int version = 0;
     QString instructions;
     std::optional<QString> model;     // nullopt: the session's model
     std::optional<QStringList> tools; // nullopt: the session's tools; [] none

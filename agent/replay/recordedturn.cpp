@@ -2,6 +2,7 @@
 
 #include "agent/loop/turnresult.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/turnnodefinder.h"
 #include "agent/transcript/transcript.h"
 
 #include <QJsonArray>
@@ -99,6 +100,66 @@ std::optional<QString> systemPromptOf(const ModelRequest &firstRequest, const It
     return std::nullopt; // the note's wording changed since: keep the saved prompt
 }
 
+// The handoff tools called in the turn, and the agents it went on as, each from its part.
+void recoverHandoffs(RecordedTurn &turn, const Trace &trace, int turnNode)
+{
+    QHash<QString, QString> callNames; // by call id
+    for (int step : TurnNodeFinder::turnSteps(trace, turnNode)) {
+        for (int child : trace.node(step).children) {
+            if (const auto *call = std::get_if<ToolCallData>(&trace.node(child).payload))
+                callNames.insert(call->call.id, call->call.name);
+        }
+    }
+    for (int step : TurnNodeFinder::turnSteps(trace, turnNode)) {
+        const TraceNode &node = trace.node(step);
+        // A handoff that ended the turn is a step of its iteration; one that went on is a part.
+        QList<const TraceNode *> handoffs;
+        if (node.kind == TraceKind::Handoff)
+            handoffs.append(&node);
+        for (int child : node.children) {
+            if (node.kind == TraceKind::Iteration && trace.node(child).kind == TraceKind::Handoff)
+                handoffs.append(&trace.node(child));
+        }
+        for (const TraceNode *handoff : std::as_const(handoffs)) {
+            const auto *data = std::get_if<HandoffData>(&handoff->payload);
+            if (data && callNames.contains(data->toolCallId))
+                turn.handoffTools.insert(callNames.value(data->toolCallId), data->target);
+        }
+        if (node.kind != TraceKind::Handoff || node.children.isEmpty())
+            continue;
+        const HandoffData &handoff = node.data<HandoffData>();
+        if (std::any_of(turn.handedTo.cbegin(), turn.handedTo.cend(),
+                        [&handoff](const RecordedAgent &agent) { return agent.name == handoff.target; }))
+            continue;
+        RecordedAgent agent;
+        agent.name = handoff.target;
+        agent.config = turn.config;
+        agent.config.name = handoff.target;
+        agent.config.version = int(handoff.targetVersion.value_or(0));
+        agent.config.definition = handoff.targetDefinition;
+        const TraceNode &firstIteration = trace.node(node.children.constFirst());
+        const auto *iteration = std::get_if<IterationData>(&firstIteration.payload);
+        if (iteration && iteration->maxIterations > 0)
+            agent.config.maxIterations = iteration->maxIterations;
+        for (int child : firstIteration.children) {
+            const auto *call = std::get_if<ModelCallData>(&trace.node(child).payload);
+            if (!call)
+                continue;
+            const ModelRequest built = call->originalRequest ? *call->originalRequest : call->request.whole();
+            agent.config.model = built.options;
+            agent.tools = built.tools;
+            const QJsonValue instructions = handoff.targetDefinition.value(u"instructions"_s);
+            if (instructions.isString())
+                agent.config.systemPrompt = instructions.toString();
+            else if (iteration)
+                agent.config.systemPrompt
+                    = systemPromptOf(built, *iteration, agent.config).value_or(agent.config.systemPrompt);
+            break;
+        }
+        turn.handedTo.append(agent);
+    }
+}
+
 // What the turn shows of the configuration it ran with.
 void recoverConfig(RecordedTurn &turn, const ModelRequest &firstRequest,
                    const QList<IterationData> &iterations, bool reflected, bool summarised)
@@ -168,7 +229,7 @@ RecordedTurn RecordedTurn::fromTrace(const Trace &trace, int turnNode, const Age
     QList<IterationData> iterations;
     bool reflected = false;
     bool summarised = false;
-    for (int child : root.children) {
+    for (int child : TurnNodeFinder::turnSteps(trace, turnNode)) {
         const TraceNode &node = trace.node(child);
         if (node.kind == TraceKind::Iteration) {
             const auto *iteration = std::get_if<IterationData>(&node.payload);
@@ -221,6 +282,7 @@ RecordedTurn RecordedTurn::fromTrace(const Trace &trace, int turnNode, const Age
     history.removeLast();
     turn.history = history;
     recoverConfig(turn, built, iterations, reflected, summarised);
+    recoverHandoffs(turn, trace, turnNode);
     return turn;
 }
 
@@ -244,7 +306,7 @@ QList<ToolCall> executedToolCalls(const Trace &trace, int turnNode)
     QList<ToolCall> calls;
     if (!trace.isValid(turnNode))
         return calls;
-    for (int child : trace.node(turnNode).children) {
+    for (int child : TurnNodeFinder::turnSteps(trace, turnNode)) {
         if (trace.node(child).kind != TraceKind::Iteration)
             continue;
         for (int step : trace.node(child).children) {

@@ -6,6 +6,7 @@
 #include "agent/trace/tracenode.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QList>
 #include <QString>
 
@@ -46,6 +47,23 @@ struct RecordedToolCall
 };
 
 /*!
+    An agent a turn was handed to, as its part ran: what a replay goes on as
+    without the team or the agents file. Its configuration is the turn's with
+    what the part shows: the agent's instructions (from its recorded
+    definition, else its first request), the model options of its first
+    request and its iteration limit; its tools are those its first request
+    offered.
+*/
+struct RecordedAgent
+{
+    QString name;
+    AgentConfig config;
+    QList<ToolSchema> tools;
+
+    bool operator==(const RecordedAgent &) const = default;
+};
+
+/*!
     Everything a replay needs to run one saved turn again without the model:
     the question, the conversation before it, the configuration the loop ran
     with and, in order, the model calls and the tool results. A value, taken
@@ -75,6 +93,11 @@ public:
     // passages are in the recovered system prompt already (they went into every request's system
     // message); a replay records the Retrieval node again from it, without searching.
     std::optional<RetrievalData> retrieval;
+    // The agents the turn was handed to and went on as, in order (each once).
+    QList<RecordedAgent> handedTo;
+    // The handoff tools the turn's agents called (transfer_to_billing), by name: their targets. A
+    // replay offers them as handoffs, so that calling one hands off as it did.
+    QHash<QString, QString> handoffTools;
     QString answer;  // the text the turn ended with
     QString outcome; // a TurnOutcome name
     // Empty when the turn can be replayed, else why not (e.g. no model call was recorded).

@@ -3,6 +3,7 @@
 #include "agent/loop/agent.h"
 #include "agent/loop/turncontextsource.h"
 #include "agent/replay/recordededits.h"
+#include "agent/replay/recordedteam.h"
 #include "agent/replay/requestcomparison.h"
 #include "agent/trace/trace.h"
 
@@ -50,8 +51,10 @@ ReplayRun::ReplayRun(const RecordedTurn &turn, Workbench *workbench, QObject *pa
     , m_client(std::make_unique<ReplayModelClient>(turn))
     , m_edits(std::make_unique<RecordedEdits>(turn))
     , m_results(std::make_unique<RecordedToolResults>(turn.toolCalls))
+    , m_team(turn.handedTo.isEmpty() ? nullptr : std::make_unique<RecordedTeam>(turn))
     , m_agent(std::make_unique<Agent>(m_client.get(), workbench, m_trace.get()))
 {
+    m_agent->setTeam(m_team.get());
     m_agent->addInterceptor(m_edits.get());
     m_agent->addInterceptor(m_results.get());
     connect(m_client.get(), &ReplayModelClient::diverged, this, &ReplayRun::diverged);

@@ -17,6 +17,7 @@ class Agent;
 class Interceptor;
 class ModelClient;
 class RecordedEdits;
+class RecordedTeam;
 class Trace;
 class Workbench;
 
@@ -105,7 +106,8 @@ private:
     std::unique_ptr<ReplayModelClient> m_client;
     std::unique_ptr<RecordedEdits> m_edits;
     std::unique_ptr<RecordedToolResults> m_results;
-    std::unique_ptr<Agent> m_agent; // last: it goes first
+    std::unique_ptr<RecordedTeam> m_team; // the agents the turn was handed to, as recorded
+    std::unique_ptr<Agent> m_agent;       // last: it goes first
     bool m_started = false;
     std::optional<Divergence> m_lateDivergence;
     std::optional<ReplayReport> m_report;

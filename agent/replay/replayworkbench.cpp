@@ -11,11 +11,19 @@ namespace {
 class RecordedOnlyTool final : public Tool
 {
 public:
-    explicit RecordedOnlyTool(ToolSchema schema)
+    // \a handoffTarget: the agent the recorded tool handed the turn to, when it was a handoff.
+    explicit RecordedOnlyTool(ToolSchema schema, QString handoffTarget = {})
         : m_schema(std::move(schema))
+        , m_handoffTarget(std::move(handoffTarget))
     {}
 
     ToolSchema schema() const override { return m_schema; }
+    ToolBehaviour behaviour() const override
+    {
+        ToolBehaviour behaviour;
+        behaviour.handoffTarget = m_handoffTarget;
+        return behaviour;
+    }
     ToolResult invoke(const QJsonObject &, ToolContext &) const override
     {
         return ToolResult::failure(
@@ -26,16 +34,24 @@ public:
 
 private:
     ToolSchema m_schema;
+    QString m_handoffTarget;
 };
 
 } // namespace
 
 void ReplayWorkbench::fill(Workbench &workbench, const RecordedTurn &turn, const ToolProvider &provider)
 {
+    fill(workbench, turn.tools(), turn.handoffTools, provider);
+}
+
+void ReplayWorkbench::fill(Workbench &workbench, const QList<ToolSchema> &tools,
+                           const QHash<QString, QString> &handoffTools, const ToolProvider &provider)
+{
     workbench.clear();
-    for (const ToolSchema &schema : turn.tools()) {
-        std::shared_ptr<const Tool> tool = provider ? provider(schema.name) : nullptr;
-        workbench.add(tool ? std::move(tool) : std::make_shared<RecordedOnlyTool>(schema));
+    for (const ToolSchema &schema : tools) {
+        const QString target = handoffTools.value(schema.name);
+        std::shared_ptr<const Tool> tool = provider && target.isEmpty() ? provider(schema.name) : nullptr;
+        workbench.add(tool ? std::move(tool) : std::make_shared<RecordedOnlyTool>(schema, target));
     }
 }
 

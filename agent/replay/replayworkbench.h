@@ -30,6 +30,9 @@ public:
 
     // Replaces what \a workbench holds with the tools \a turn was offered.
     static void fill(Workbench &workbench, const RecordedTurn &turn, const ToolProvider &provider = {});
+    // \a tools, those named in \a handoffTools handing off to their agent as they did.
+    static void fill(Workbench &workbench, const QList<ToolSchema> &tools,
+                     const QHash<QString, QString> &handoffTools, const ToolProvider &provider = {});
     // The built-in tools by name, the file tools confined to \a workspace: what
     // a replay runs live (`loopscope replay --live-tools`, the replay window).
     // Only those that ask nobody first: write_file, edit_file, run_command and

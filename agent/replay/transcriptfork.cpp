@@ -1,6 +1,7 @@
 #include "agent/replay/transcriptfork.h"
 
 #include "agent/trace/trace.h"
+#include "agent/trace/turnnodefinder.h"
 
 #include <QSet>
 
@@ -13,7 +14,7 @@ namespace {
 // The request the loop built for the turn's first model call, if it made one.
 std::optional<ModelRequest> firstRequest(const Trace &trace, int turnNode)
 {
-    for (int child : trace.node(turnNode).children) {
+    for (int child : TurnNodeFinder::turnSteps(trace, turnNode)) {
         if (trace.node(child).kind != TraceKind::Iteration)
             continue;
         for (int step : trace.node(child).children) {
@@ -26,7 +27,7 @@ std::optional<ModelRequest> firstRequest(const Trace &trace, int turnNode)
 
 int iterationNode(const Trace &trace, int turnNode, int iteration)
 {
-    for (int child : trace.node(turnNode).children) {
+    for (int child : TurnNodeFinder::turnSteps(trace, turnNode)) {
         const auto *data = std::get_if<IterationData>(&trace.node(child).payload);
         if (data && data->number == iteration)
             return child;

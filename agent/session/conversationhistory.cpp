@@ -81,6 +81,7 @@ void ConversationRows::showHistory(const QList<Message> &history)
     QList<TurnSpan> turns;
     appendHistoryRows(history, from, rows, turns);
     mapToTrace(rows, turns);
+    addSubAgentCalls(rows);
     addUnheldTurns(rows, turns, from == 0, -1);
     addRecordedNotices(rows);
     resetRows(std::move(rows), std::move(turns), history.first(from));
@@ -105,6 +106,7 @@ void ConversationRows::showEarlierTurns(int count)
     QList<TurnSpan> turns;
     appendHistoryRows(m_earlierHistory, from, rows, turns);
     mapToTrace(rows, turns);
+    addSubAgentCalls(rows);
     const auto shownQuestion = std::find_if(m_rows.cbegin(), m_rows.cend(), [](const Row &shown) {
         return shown.kind == Row::Kind::User && shown.traceNode >= 0;
     });
@@ -209,7 +211,10 @@ void ConversationRows::mapToTrace(QList<Row> &rows, const QList<TurnSpan> &turns
         }
         switch (row.kind) {
         case Row::Kind::User: row.traceNode = turnNode; break;
-        case Row::Kind::Assistant: row.traceNode = answers.isEmpty() ? -1 : answers.takeFirst(); break;
+        case Row::Kind::Assistant:
+            row.traceNode = answers.isEmpty() ? -1 : answers.takeFirst();
+            row.agent = Row::speakerOf(TurnNodeFinder::agentOf(*m_trace, row.traceNode));
+            break;
         case Row::Kind::ToolCall:
             row.traceNode = toolCallNodes.value(row.toolCall.id, -1);
             // The message only says whether it failed; the node says why (denied, blocked, …).
@@ -220,6 +225,40 @@ void ConversationRows::mapToTrace(QList<Row> &rows, const QList<TurnSpan> &turns
             break;
         case Row::Kind::Notice: break;
         }
+    }
+}
+
+// The history holds a sub-agent's answer as its call's result, not its steps: its tool calls, which
+// the chat showed live after the call that asked it, come back from the trace.
+void ConversationRows::addSubAgentCalls(QList<Row> &rows) const
+{
+    if (!m_trace)
+        return;
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const Row asking = rows.at(i);
+        if (asking.kind != Row::Kind::ToolCall || asking.traceNode < 0 || !asking.agent.isEmpty())
+            continue;
+        qsizetype at = i + 1;
+        for (int node : TurnNodeFinder::subAgentToolCalls(*m_trace, asking.traceNode)) {
+            const TraceNode &callNode = m_trace->node(node);
+            const auto *data = std::get_if<ToolCallData>(&callNode.payload);
+            if (!data)
+                continue;
+            Row row = Row::call(data->call, node);
+            row.agent = TurnNodeFinder::agentOf(*m_trace, node);
+            row.turn = asking.turn;
+            row.replaced = asking.replaced;
+            row.progress = data->progress;
+            if (callNode.status == TraceStatus::Running) {
+                row.text = tr("No result was recorded for this call.");
+                row.toolState = Row::ToolState::Skipped;
+            } else {
+                row.text = data->result;
+                row.toolState = Row::toolStateOf(callNode.status, data->isError);
+            }
+            rows.insert(at++, row);
+        }
+        i = at - 1;
     }
 }
 
@@ -303,8 +342,11 @@ void ConversationRows::addUnheldTurns(QList<Row> &rows, QList<TurnSpan> &turns, 
                   || *outcome == TurnOutcome::Summarised || *outcome == TurnOutcome::ForcedFinal);
         if (answered && !data->output.isEmpty()) {
             const QList<int> answers = TurnNodeFinder::answerNodes(*m_trace, root);
-            added.append(
-                Row::message(Row::Kind::Assistant, data->output, answers.isEmpty() ? root : answers.last()));
+            Row answer
+                = Row::message(Row::Kind::Assistant, data->output, answers.isEmpty() ? root : answers.last());
+            answer.agent = Row::speakerOf(
+                answers.isEmpty() ? data->agentName : TurnNodeFinder::agentOf(*m_trace, answer.traceNode));
+            added.append(answer);
         }
         for (Row &row : added) {
             row.turn = span.id;

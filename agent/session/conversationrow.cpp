@@ -1,5 +1,7 @@
 #include "agent/session/conversationrow.h"
 
+#include "agent/loop/agentconfig.h"
+
 namespace Loopscope {
 
 ConversationRow ConversationRow::message(Kind kind, const QString &text, int traceNode)
@@ -18,6 +20,11 @@ ConversationRow ConversationRow::call(const ToolCall &call, int traceNode)
     row.toolCall = call;
     row.traceNode = traceNode;
     return row;
+}
+
+QString ConversationRow::speakerOf(const QString &agent)
+{
+    return agent == AgentConfig().name ? QString() : agent;
 }
 
 ConversationRow ConversationRow::fromNotice(const TurnNotice &notice)

@@ -26,7 +26,9 @@ struct ConversationRow
     QString text;                  // the message, the tool's result or the notice
     QList<Attachment> attachments; // User only: the files that went with the question
     ToolCall toolCall;
-    QString agent; // ToolCall of a sub-agent (ask_<name>) only: the agent that made the call
+    // A tool call of a sub-agent (ask_<name>): the agent that made the call; empty for the session's.
+    // An answer: the agent that said it, when it is not the session's default one (speakerOf()).
+    QString agent;
     ToolState toolState = ToolState::Running;
     QStringList progress;
     Notice notice = Notice::Error;
@@ -42,6 +44,8 @@ struct ConversationRow
     static ConversationRow message(Kind kind, const QString &text, int traceNode);
     static ConversationRow call(const ToolCall &call, int traceNode);
     static ConversationRow fromNotice(const TurnNotice &notice);
+    // The name an answer of \a agent shows: none for the default agent, whose answers read as today.
+    static QString speakerOf(const QString &agent);
     // A tool call's state from its trace node's status, else from whether its result is an error.
     static ToolState toolStateOf(std::optional<TraceStatus> status, bool isError);
 

@@ -146,9 +146,12 @@ void ConversationRows::onAgentEvent(const AgentEvent &event)
             shield && shield->stage == ShieldStage::Output)
             withholdAnswer();
         break;
-    case Kind::Summary:
-        m_live->lastAnswerRow = append(Row::message(Row::Kind::Assistant, event.text, event.traceNode));
+    case Kind::Summary: {
+        Row summary = Row::message(Row::Kind::Assistant, event.text, event.traceNode);
+        summary.agent = Row::speakerOf(event.agent);
+        m_live->lastAnswerRow = append(summary);
         break;
+    }
     case Kind::Handoff: m_live->handoffNode = event.traceNode; break;
     case Kind::Compaction: addCompaction(event); break;
     case Kind::TurnStarted:
@@ -180,6 +183,7 @@ void ConversationRows::addDelta(const AgentEvent &event)
         endStreaming();
     if (!isStreaming()) {
         Row row = Row::message(Row::Kind::Assistant, event.text, event.traceNode);
+        row.agent = Row::speakerOf(event.agent);
         row.streaming = true;
         m_live->streamingRow = append(row);
         return;
@@ -215,7 +219,9 @@ void ConversationRows::finishAnswer(const AgentEvent &event)
             row.text = event.text;
             change(answer, row);
         } else {
-            answer = append(Row::message(Row::Kind::Assistant, event.text, event.traceNode));
+            Row row = Row::message(Row::Kind::Assistant, event.text, event.traceNode);
+            row.agent = Row::speakerOf(event.agent);
+            answer = append(row);
         }
     }
     if (answer >= 0)
@@ -361,8 +367,11 @@ void ConversationRows::onTurnFinished(const TurnResult &result)
     if (!m_live)
         return;
     endStreaming();
-    if (result.isAnswer() && m_live->lastAnswerRow < 0 && !result.text.isEmpty())
-        m_live->lastAnswerRow = append(Row::message(Row::Kind::Assistant, result.text, result.traceNode));
+    if (result.isAnswer() && m_live->lastAnswerRow < 0 && !result.text.isEmpty()) {
+        Row answer = Row::message(Row::Kind::Assistant, result.text, result.traceNode);
+        answer.agent = Row::speakerOf(result.agent);
+        m_live->lastAnswerRow = append(answer);
+    }
     if (result.outcome == TurnOutcome::Failed)
         settleRetry(false);
     addTurnEndNotice(result);

@@ -162,6 +162,7 @@ private:
     void appendHistoryRows(const QList<Message> &history, qsizetype from, QList<ConversationRow> &rows,
                            QList<TurnSpan> &turns);
     void mapToTrace(QList<ConversationRow> &rows, const QList<TurnSpan> &turns) const;
+    void addSubAgentCalls(QList<ConversationRow> &rows) const;
     // The notices each turn's trace node records (TurnNotices::ofTurn), where the live chat showed them.
     void addRecordedNotices(QList<ConversationRow> &rows) const;
     // The trace's turns the history no longer holds (replaced, or a question a shield blocked) among

@@ -67,6 +67,12 @@ struct TurnData
     // question: which saved question is this turn's. Unset in traces recorded before it was kept,
     // whose turns are found by their first request, which held the whole history until compaction.
     std::optional<qint64> messagesBefore;
+    // The version of the agent the turn started as, and its definition as an agents file writes it
+    // (AgentPreset::toJson()): what Compare sets side by side. Unset and empty for the session's
+    // own agent and in traces recorded before they were kept. Last, so that positional
+    // initialisers keep their meaning.
+    std::optional<qint64> agentVersion;
+    QJsonObject agentDefinition;
     bool operator==(const TurnData &) const = default;
 };
 
@@ -168,11 +174,22 @@ struct TextData // Reflection and Summary
     bool operator==(const TextData &) const = default;
 };
 
+/*!
+    A handoff. When the turn goes on as the agent handed to, this node is
+    that agent's part of the turn: it stands between the parts, at the turn's
+    level, and holds the iterations the agent ran (the part before the first
+    handoff is the turn's own). When the handoff ends the turn it is a step of
+    the iteration that asked for it, without children.
+*/
 struct HandoffData
 {
     QString target;
     QString reason;
     QString toolCallId;
+    // The agent handed to, as it ran: its version and definition (see TurnData); unset and empty
+    // when the turn did not go on or the agent has none.
+    std::optional<qint64> targetVersion;
+    QJsonObject targetDefinition;
     bool operator==(const HandoffData &) const = default;
 };
 

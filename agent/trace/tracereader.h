@@ -103,6 +103,8 @@ template<>
 constexpr auto payloadFieldsOf<TurnData>()
 {
     return std::tuple{field(u"agentName", &TurnData::agentName),
+                      field(u"agentVersion", &TurnData::agentVersion),
+                      field(u"agentDefinition", &TurnData::agentDefinition),
                       field(u"input", &TurnData::input),
                       field(u"output", &TurnData::output),
                       field(u"outcome", &TurnData::outcome),
@@ -175,7 +177,9 @@ template<>
 constexpr auto payloadFieldsOf<HandoffData>()
 {
     return std::tuple{field(u"target", &HandoffData::target), field(u"reason", &HandoffData::reason),
-                      field(u"toolCallId", &HandoffData::toolCallId)};
+                      field(u"toolCallId", &HandoffData::toolCallId),
+                      field(u"targetVersion", &HandoffData::targetVersion),
+                      field(u"targetDefinition", &HandoffData::targetDefinition)};
 }
 
 template<>

@@ -32,6 +32,17 @@ void visitSubtree(const Trace &trace, int root, Visitor &&visit)
         visitSubtree(trace, child, visit);
 }
 
+// As visitSubtree, without the turns of sub-agents nested in it.
+template<typename Visitor>
+void visitOwnSteps(const Trace &trace, int root, Visitor &&visit)
+{
+    visit(trace.node(root));
+    for (int child : trace.node(root).children) {
+        if (trace.node(child).kind != TraceKind::Turn)
+            visitOwnSteps(trace, child, visit);
+    }
+}
+
 // The turn says where its question stood; in older traces, its first request does: the loop sent
 // the whole history with the question last.
 int messagesBeforeQuestion(const Trace &trace, int turnNode)
@@ -94,7 +105,7 @@ QList<int> TurnNodeFinder::answerNodes(const Trace &trace, int turnNode)
     QList<int> nodes;
     if (!trace.isValid(turnNode))
         return nodes;
-    visitSubtree(trace, turnNode, [&nodes](const TraceNode &node) {
+    visitOwnSteps(trace, turnNode, [&nodes](const TraceNode &node) {
         if (const auto *call = std::get_if<ModelCallData>(&node.payload)) {
             const ModelResponse &response = call->response;
             // A blank answer without tool calls ends the turn with the
@@ -131,6 +142,51 @@ QHash<QString, int> TurnNodeFinder::toolCallNodes(const Trace &trace, int turnNo
             nodes.insert(data->call.id, node.id);
     });
     return nodes;
+}
+
+QList<int> TurnNodeFinder::turnSteps(const Trace &trace, int turnNode)
+{
+    QList<int> steps;
+    if (!trace.isValid(turnNode))
+        return steps;
+    for (int child : trace.node(turnNode).children) {
+        steps.append(child);
+        if (trace.node(child).kind == TraceKind::Handoff)
+            steps.append(trace.node(child).children);
+    }
+    return steps;
+}
+
+QString TurnNodeFinder::agentOf(const Trace &trace, int nodeId)
+{
+    if (!trace.isValid(nodeId))
+        return {};
+    for (int node = trace.node(nodeId).parent; node >= 0; node = trace.node(node).parent) {
+        const TracePayload &payload = trace.node(node).payload;
+        if (const auto *handoff = std::get_if<HandoffData>(&payload))
+            return handoff->target;
+        if (const auto *turn = std::get_if<TurnData>(&payload))
+            return turn->agentName;
+    }
+    return {};
+}
+
+QList<int> TurnNodeFinder::subAgentToolCalls(const Trace &trace, int toolCallNode)
+{
+    QList<int> calls;
+    if (!trace.isValid(toolCallNode))
+        return calls;
+    for (int child : trace.node(toolCallNode).children) {
+        if (trace.node(child).kind != TraceKind::Turn)
+            continue;
+        visitSubtree(trace, child, [&calls](const TraceNode &node) {
+            if (node.kind == TraceKind::ToolCall)
+                calls.append(node.id);
+        });
+    }
+    // Ids are the order steps began; parallel calls of one response and their nested calls interleave.
+    std::sort(calls.begin(), calls.end());
+    return calls;
 }
 
 QList<RetrievalHit> TurnNodeFinder::sourcesOf(const Trace &trace, int answerNode)

@@ -36,12 +36,24 @@ public:
     int nextTurn(int messagesBefore);
 
     // The nodes of a turn whose text entered the history, in order: model
-    // calls that answered with text, and summaries.
+    // calls that answered with text, and summaries; a sub-agent's answers
+    // are its call's result, not the turn's.
     static QList<int> answerNodes(const Trace &trace, int turnNode);
     static int toolCallNode(const Trace &trace, int turnNode, const QString &callId);
     // Every tool call node of a turn by its call's id (the first of an id, as toolCallNode finds
     // it): one walk for a turn's calls, however many there are.
     static QHash<QString, int> toolCallNodes(const Trace &trace, int turnNode);
+    // The steps directly under a turn in the order they ran, the parts of the agents it was handed
+    // to (a Handoff node followed by its iterations) spread out among them: where a reader that
+    // walks a turn's iterations finds them all, in traces from before handoffs held parts too.
+    static QList<int> turnSteps(const Trace &trace, int turnNode);
+    // The agent whose part of a turn \a nodeId belongs to: the agent handed to, when it lies under
+    // a Handoff node, else its turn's agent (a sub-agent's, under the call that asked it). Empty
+    // for a node outside any turn.
+    static QString agentOf(const Trace &trace, int nodeId);
+    // The tool calls of the sub-agents a tool call asked (ask_<name>), and of theirs, in the
+    // order they began; none for any other call.
+    static QList<int> subAgentToolCalls(const Trace &trace, int toolCallNode);
     // The passages an answer drew on: what the turn's retrievals found after the answer before it
     // and before it, best first per retrieval, each passage once.
     static QList<RetrievalHit> sourcesOf(const Trace &trace, int answerNode);

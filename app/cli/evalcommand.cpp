@@ -14,6 +14,7 @@
 #include "agent/eval/evalsuite.h"
 #include "agent/eval/junitreport.h"
 #include "agent/session/chatsession.h"
+#include "agent/tools/builtin/builtintools.h"
 #include "agent/trace/tracecost.h"
 #include "agent/transcript/atomicfile.h"
 
@@ -73,8 +74,9 @@ std::optional<ProviderProfile> profileFor(const EvalCase &evalCase,
 // What each live case runs with (replays need nothing): its provider, its key from the
 // environment (CI has no keyring to unlock), its loop options, tools and approvals. nullopt, with
 // *error naming the case's line, when a case names no model or its key is missing.
-std::optional<QList<HeadlessSetup>>
-setupsFor(const EvalSuite &suite, const Launch::ProviderOptions::Choice &commandLine, QString *error)
+std::optional<QList<HeadlessSetup>> setupsFor(const EvalSuite &suite,
+                                              const Launch::ProviderOptions::Choice &commandLine,
+                                              const std::optional<AgentRoster> &suiteAgents, QString *error)
 {
     QList<HeadlessSetup> setups(suite.cases.size());
     for (qsizetype i = 0; i < suite.cases.size(); ++i) {
@@ -119,6 +121,28 @@ setupsFor(const EvalSuite &suite, const Launch::ProviderOptions::Choice &command
                 setup.knowledge.append(*base);
         }
         setup.retrieveBeforeTurn = evalCase.retrieveBeforeTurn;
+        // The case's own agents file, else the suite's (--agents).
+        const std::optional<AgentRoster> &agents = evalCase.agents ? evalCase.agents : suiteAgents;
+        if (!agents && !evalCase.agent.isEmpty())
+            return fail(EvalCommand::tr("\"agent\": %1 names an agent of an agents file: give the case "
+                                        "\"agents\" or run the suite with --agents")
+                            .arg(evalCase.agent));
+        if (agents) {
+            const std::optional<AgentPreset> agent = agents->pick(evalCase.agent, &why);
+            if (!agent)
+                return fail(why);
+            // Eval offers no MCP servers: an agent's tools are built-in ones.
+            for (const AgentPreset &preset : agents->agents) {
+                for (const QString &tool : preset.tools.value_or(QStringList())) {
+                    if (!builtinToolNames().contains(tool))
+                        return fail(
+                            EvalCommand::tr("agent \"%1\" has the tool \"%2\", which is not built in (%3)")
+                                .arg(preset.name, tool, builtinToolNames().join(u", "_s)));
+                }
+            }
+            setup.agents = *agents;
+            setup.agent = agent->name;
+        }
     }
     return setups;
 }
@@ -160,6 +184,11 @@ int EvalCommand::exec(const QStringList &arguments)
     CommandLineSyntax syntax(parser, u"eval"_s);
     const Launch::ProviderOptions providerOptions;
     const QCommandLineOption junit(u"junit"_s, tr("Write a JUnit XML report to this file."), u"file"_s);
+    const QCommandLineOption agentsFile(
+        u"agents"_s,
+        tr("An agents file (JSON, see the README) for the suite's live cases: a case runs as its \"agent\", "
+           "else as the file's first; a case's own \"agents\" wins."),
+        u"file"_s);
     const QCommandLineOption jobs(u"jobs"_s, tr("Run up to n cases at once (default 1)."), u"n"_s, u"1"_s);
     const QCommandLineOption timeout(
         u"timeout"_s, tr("Stop a case after this many seconds; it is then an error (default 300)."),
@@ -172,7 +201,7 @@ int EvalCommand::exec(const QStringList &arguments)
     providerOptions.addTo(parser);
     const LimitOptions limitOptions(true);
     limitOptions.addTo(parser);
-    parser.addOptions({junit, jobs, timeout, saveSessions});
+    parser.addOptions({junit, agentsFile, jobs, timeout, saveSessions});
     parser.addPositionalArgument(u"suite"_s, tr("The suite: one JSON object per line."), u"SUITE.jsonl"_s);
 
     QString usageError;
@@ -233,7 +262,15 @@ int EvalCommand::exec(const QStringList &arguments)
         printError(error);
         return BadInput;
     }
-    std::optional<QList<HeadlessSetup>> setups = setupsFor(*suite, commandLine, &error);
+    std::optional<AgentRoster> suiteAgents;
+    if (parser.isSet(agentsFile)) {
+        suiteAgents = AgentRoster::load(parser.value(agentsFile), &error);
+        if (!suiteAgents) {
+            printError(error);
+            return BadInput;
+        }
+    }
+    std::optional<QList<HeadlessSetup>> setups = setupsFor(*suite, commandLine, suiteAgents, &error);
     if (!setups) {
         printError(error);
         return BadInput;

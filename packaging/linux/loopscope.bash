@@ -116,7 +116,7 @@ _loopscope()
             fi ;;
         eval)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "$provider_options --junit --jobs --timeout --save-sessions
+                COMPREPLY=($(compgen -W "$provider_options --junit --agents --jobs --timeout --save-sessions
                     --max-response-mb --request-timeout-s --max-tool-calls -h --help" -- "$cur"))
             else
                 _filedir jsonl

@@ -384,6 +384,77 @@ private slots:
         QCOMPARE(m_server.requests().size(), requestsBefore);
     }
 
+    void aCaseRunsAsTheAgentItNamesOfTheSuitesAgentsFile()
+    {
+        const QString agents = writeSuite(u"team.json"_s,
+                                          R"({"agents": [{"name": "triage", "instructions": "You route."},
+                           {"name": "billing", "instructions": "You bill.", "model": "billing-model"}]})");
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            answering(u"Speaking: "_s + messages.first()[u"content"_s].toString())(request, exchange);
+        });
+        const QString suite = writeSuite(
+            u"agents.jsonl"_s,
+            caseLine({{u"name"_s, u"as billing"_s},
+                      {u"prompt"_s, u"Who are you?"_s},
+                      {u"agent"_s, u"billing"_s},
+                      {u"expect"_s, QJsonObject{{u"answer_contains"_s, QJsonArray{u"You bill."_s}}}}})
+                + caseLine(
+                    {{u"name"_s, u"as the first"_s},
+                     {u"prompt"_s, u"Who are you?"_s},
+                     {u"expect"_s, QJsonObject{{u"answer_contains"_s, QJsonArray{u"You route."_s}}}}}));
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result = run(providerArguments() << u"--agents"_s << agents << suite);
+
+        QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
+        QVERIFY2(result.out.startsWith(u"PASS as billing\nPASS as the first\n"_s), qPrintable(result.out));
+        QCOMPARE(m_server.requests().size(), requestsBefore + 2);
+        QCOMPARE(m_server.requests().at(requestsBefore).json().value(u"model"_s).toString(),
+                 u"billing-model"_s);
+    }
+
+    void anAgentTheFileLacksIsNamedAndNothingRuns_data()
+    {
+        QTest::addColumn<QJsonObject>("extra");
+        QTest::addColumn<bool>("suiteAgents");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("the case's agents file")
+            << QJsonObject{{u"agents"_s, u"team.json"_s}, {u"agent"_s, u"nobody"_s}} << false
+            << u"line 1: \"agent\": there is no agent named \"nobody\" in its agents file"_s;
+        QTest::newRow("the suite's agents file")
+            << QJsonObject{{u"agent"_s, u"nobody"_s}} << true
+            << u"line 1: there is no agent \"nobody\" (the agents are triage)"_s;
+        QTest::newRow("no agents file") << QJsonObject{{u"agent"_s, u"nobody"_s}} << false
+                                        << u"line 1: \"agent\": nobody names an agent of an agents file"_s;
+        QTest::newRow("a broken agents file")
+            << QJsonObject{{u"agents"_s, u"broken.json"_s}} << false << u"line 1: \"agents\": "_s;
+    }
+
+    void anAgentTheFileLacksIsNamedAndNothingRuns()
+    {
+        QFETCH(QJsonObject, extra);
+        QFETCH(bool, suiteAgents);
+        QFETCH(QString, message);
+        const QString agents
+            = writeSuite(u"team.json"_s, R"({"agents": [{"name": "triage", "instructions": "You route."}]})");
+        writeSuite(u"broken.json"_s, R"({"agents": [{"name": "a", "handoffs": ["b"]}]})");
+        QJsonObject line{{u"name"_s, u"x"_s}, {u"prompt"_s, u"p"_s}};
+        for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
+            line.insert(it.key(), it.value());
+        const QString suite = writeSuite(u"badagent.jsonl"_s, caseLine(line));
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        QStringList arguments = providerArguments();
+        if (suiteAgents)
+            arguments << u"--agents"_s << agents;
+        const Run result = run(arguments << suite);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(message), qPrintable(result.err));
+        QCOMPARE(m_server.requests().size(), requestsBefore);
+    }
+
     void aMalformedLineIsNamedAndNothingRuns_data()
     {
         QTest::addColumn<QByteArray>("badLine");

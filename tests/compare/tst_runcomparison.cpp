@@ -1,4 +1,5 @@
 #include "agent/compare/runcomparison.h"
+#include "agent/loop/agentpreset.h"
 #include "agent/trace/trace.h"
 #include "tests/replay/recordingfixture.h"
 #include "translations/translations.h"
@@ -190,6 +191,48 @@ private slots:
         QCOMPARE(rows.at(6).parent, 5);
         QCOMPARE(rows.at(5).parent, 1);
         QVERIFY(rows.at(6).leftNode >= 0 && rows.at(6).rightNode >= 0);
+    }
+
+    void whatChangedBetweenTheAgentsVersionsIsShownFieldByField()
+    {
+        AgentPreset before;
+        before.name = u"adder"_s;
+        before.version = 1;
+        before.instructions = u"You add.\nBe brief."_s;
+        AgentPreset after = before;
+        after.version = 2;
+        after.instructions = u"You add.\nShow your work."_s;
+        after.maxIterations = 6;
+        const ComparedTurn left = record(threeIterations(), u"a"_s, 0, before.configOver(recordingConfig()));
+        const ComparedTurn right = record(threeIterations(), u"b"_s, 0, after.configOver(recordingConfig()));
+        QCOMPARE(left.agentVersion, std::optional<qint64>(1));
+        QCOMPARE(right.agentDefinition, after.toJson());
+
+        const RunComparison comparison(left, right);
+        const QStringList lines = outline(comparison);
+        QCOMPARE(lines.mid(0, 4), (QStringList{u"= question"_s, u"~ agent"_s, u"~   instructions"_s,
+                                               u"~   max_iterations"_s}));
+        const ComparisonRow &agent = comparison.rows().at(1);
+        QCOMPARE(agent.kind, ComparisonRow::Kind::Agent);
+        QCOMPARE(agent.left, u"adder, version 1"_s);
+        QCOMPARE(agent.right, u"adder, version 2"_s);
+        QCOMPARE(comparison.rows().at(3).left, QString());
+        QCOMPARE(comparison.rows().at(3).right, u"6"_s);
+        // The instructions as a text diff, as a model request's is.
+        const QList<RequestDiffLine> expected{{RequestDiffLine::Kind::Same, u"You add."_s},
+                                              {RequestDiffLine::Kind::OnlyLeft, u"Be brief."_s},
+                                              {RequestDiffLine::Kind::OnlyRight, u"Show your work."_s}};
+        QCOMPARE(comparison.requestDiff(2), expected);
+        // And how the runs differ: the first request's system instruction.
+        QVERIFY2(comparison.summary().contains(u"iteration 1"_s), qPrintable(comparison.summary()));
+
+        // Two runs of the same version show the agent without changes; runs of the session's own
+        // agent show no agent at all.
+        const RunComparison same(left, left);
+        QCOMPARE(outline(same).mid(0, 3), (QStringList{u"= question"_s, u"~ agent"_s, u"= iteration 1"_s}));
+        QVERIFY(same.isEqual());
+        const ComparedTurn plain = record(threeIterations(), u"c"_s);
+        QCOMPARE(outline(RunComparison(plain, plain)), sameThreeIterations);
     }
 
     void aModelRequestsDiffShowsTheLinesThatDiffer()

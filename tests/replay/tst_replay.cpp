@@ -1001,6 +1001,70 @@ private slots:
         QVERIFY(result.content.contains(u"only its recorded results"_s));
     }
 
+    // Recorded by a ChatSession over HTTP on 127.0.0.1 (tst_subagents' fake OpenAI server, agents from
+    // an agents file): triage hands the question to billing, which asks the researcher (a sub-agent)
+    // and answers with what it said. Neither the agents file nor a team is here: the replay goes on
+    // as billing from what the recording holds, and the sub-agent's call answers from the recording.
+    void aRecordedMultiAgentTurnReplaysOfflineWithoutItsAgents()
+    {
+        const TranscriptLoadResult loaded
+            = TranscriptFile::load(QFINDTESTDATA("fixtures/handoff-subagent.loopscope.json"));
+        QVERIFY2(loaded.transcript && loaded.trace, qPrintable(loaded.error));
+        // What the fixture is: a handoff that went on, and a sub-agent's turn under billing's call.
+        const auto count = [&loaded](auto matches) {
+            return std::count_if(loaded.trace->nodes.cbegin(), loaded.trace->nodes.cend(), matches);
+        };
+        QCOMPARE(count([](const TraceNode &node) {
+                     return node.kind == TraceKind::Handoff && !node.children.isEmpty();
+                 }),
+                 1);
+        QCOMPARE(
+            count([](const TraceNode &node) { return node.kind == TraceKind::Turn && node.parent >= 0; }), 1);
+        const auto turns = RecordedTurn::fromTranscript(*loaded.transcript);
+        QVERIFY(turns);
+        QCOMPARE(turns->size(), 1);
+        const RecordedTurn &turn = turns->first();
+        QVERIFY2(turn.isReplayable(), qPrintable(turn.notReplayable));
+        QCOMPARE(turn.config.name, u"triage"_s);
+        QCOMPARE(turn.handoffTools, (QHash<QString, QString>{{u"transfer_to_billing"_s, u"billing"_s}}));
+        QCOMPARE(turn.handedTo.size(), 1);
+        const RecordedAgent &billing = turn.handedTo.constFirst();
+        QCOMPARE(billing.name, u"billing"_s);
+        QCOMPARE(billing.config.systemPrompt, u"You bill."_s);
+        QCOMPARE(billing.config.model.model, u"billing-model"_s);
+        QCOMPARE(billing.config.version, 2);
+        QCOMPARE(billing.tools.size(), 1);
+        QCOMPARE(billing.tools.constFirst().name, u"ask_researcher"_s);
+
+        Workbench workbench;
+        ReplayWorkbench::fill(workbench, turn);
+        ReplayRun run(turn, &workbench);
+        run.setOnDivergence(OnDivergence::Stop);
+        QSignalSpy finished(&run, &ReplayRun::finished);
+        QVERIFY(run.start());
+        QTRY_COMPARE(finished.size(), 1);
+        QVERIFY2(run.report() && run.report()->reproduced, qPrintable(run.report()->summary()));
+        const auto result = finished.first().at(1).value<TurnResult>();
+        QCOMPARE(result.agent, u"billing"_s);
+        QCOMPARE(result.text, u"Billing: Invoice 7 was paid on 3 May."_s);
+        // Triage's request and billing's two; the researcher's answer is its call's recorded result.
+        QCOMPARE(run.modelClient()->requests().size(), 3);
+        QCOMPARE(run.modelClient()->requests().at(1).messages.constFirst(), Message::system(u"You bill."_s));
+        // The replay's trace has billing's part, as the recording's has.
+        const Trace &trace = *run.trace();
+        const QList<int> parts = trace.node(result.traceNode).children;
+        QCOMPARE(parts.size(), 2);
+        QCOMPARE(trace.node(parts.at(1)).kind, TraceKind::Handoff);
+        QCOMPARE(trace.node(parts.at(1)).children.size(), 2); // billing's two iterations
+
+        // As `loopscope replay` runs the session.
+        TranscriptReplay replay(*turns);
+        QSignalSpy replayed(&replay, &TranscriptReplay::finished);
+        replay.start();
+        QTRY_COMPARE(replayed.size(), 1);
+        QCOMPARE(replay.reproducedCount(), 1);
+    }
+
 private:
     static QString lastToolResult(const QList<Message> &history)
     {

@@ -1,9 +1,12 @@
 // Sub-agents as tools (ask_<name>), run by a ChatSession over real HTTP: a fake OpenAI-compatible
 // server on 127.0.0.1 answers each agent by its instructions, the first message of its requests.
 
+#include "agent/export/otlpexport.h"
 #include "agent/loop/subagenttool.h"
 #include "agent/session/chatsession.h"
 #include "agent/trace/tracemodel.h"
+#include "agent/trace/turnnodefinder.h"
+#include "agent/transcript/transcript.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/openaicompletion.h"
 
@@ -60,6 +63,78 @@ QStringList toolResultsOf(const HttpRequestRecord &request)
     for (qsizetype i = messages.size() - 1; i >= 0 && messages.at(i)[u"role"_s].toString() == u"tool"; --i)
         results.prepend(messages.at(i)[u"content"_s].toString());
     return results;
+}
+
+// What a chat row shows, for comparing the live chat with the reopened one.
+QString shown(const ConversationRow &row)
+{
+    return u"%1|%2|%3|%4|%5|%6"_s.arg(int(row.kind))
+        .arg(row.agent, row.toolCall.name, row.text)
+        .arg(int(row.toolState))
+        .arg(row.traceNode);
+}
+
+QStringList shownRows(const ConversationRows &rows)
+{
+    QStringList lines;
+    for (int i = 0; i < rows.size(); ++i)
+        lines.append(shown(rows.at(i)));
+    return lines;
+}
+
+// The session as its file holds it, read back the way opening a session reads it.
+Transcript reopenedTranscript(const ChatSession &session, std::shared_ptr<TraceForest> *trace = nullptr)
+{
+    TranscriptLoadResult loaded = TranscriptFile::parse(TranscriptFile::serialize(session.toTranscript()),
+                                                        TranscriptFile::TraceForm::ForestOnly);
+    if (!loaded.transcript || !loaded.trace) {
+        qWarning() << loaded.error;
+        return {};
+    }
+    if (trace)
+        *trace = loaded.trace;
+    return *loaded.transcript;
+}
+
+// The chat of the session saved and opened again.
+QStringList reopenedRows(const ChatSession &session, QNetworkAccessManager *network)
+{
+    std::shared_ptr<TraceForest> trace;
+    const Transcript transcript = reopenedTranscript(session, &trace);
+    ChatSession reopened(network);
+    QAbstractItemModelTester tester(reopened.rows(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QString error;
+    if (!trace || !reopened.restore(transcript, *trace, &error)) {
+        qWarning() << error;
+        return {};
+    }
+    return shownRows(*reopened.rows());
+}
+
+struct Span
+{
+    QString id;
+    QString parent;
+    QHash<QString, QString> strings;
+};
+
+// The OTLP export's spans by name.
+QMultiHash<QString, Span> otlpSpans(const Transcript &transcript)
+{
+    QMultiHash<QString, Span> spans;
+    const QJsonObject root = QJsonDocument::fromJson(exportOtlpJson(transcript)).object();
+    for (const QJsonValue &resource : root[u"resourceSpans"_s].toArray()) {
+        for (const QJsonValue &scope : resource[u"scopeSpans"_s].toArray()) {
+            for (const QJsonValue &value : scope[u"spans"_s].toArray()) {
+                Span span{value[u"spanId"_s].toString(), value[u"parentSpanId"_s].toString(), {}};
+                for (const QJsonValue &attribute : value[u"attributes"_s].toArray())
+                    span.strings.insert(attribute[u"key"_s].toString(),
+                                        attribute[u"value"_s][u"stringValue"_s].toString());
+                spans.insert(value[u"name"_s].toString(), span);
+            }
+        }
+    }
+    return spans;
 }
 
 // What an event says for the order test: who, how deep, what.
@@ -379,7 +454,214 @@ private slots:
         QCOMPARE(m_session->rows()->at(row).toolState, ConversationRow::ToolState::Succeeded);
     }
 
+    void aSubAgentsToolCallsAreInTheChatAfterReopeningTheSession()
+    {
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        useResearcherThatWrites(workspace.path());
+        connect(m_session->approvals(), &ToolApprovalPolicy::approvalRequested, this,
+                [this](const ToolApprovalPolicy::Request &request) {
+                    m_session->approvals()->allowOnce(request.callId);
+                });
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"Write it down."_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        const QStringList live = shownRows(*m_session->rows());
+        const int written
+            = m_session->rows()->rowOfToolCall(u"a%1_w1"_s.arg(nodeOfTool(u"ask_researcher"_s)));
+        QVERIFY2(written >= 0, qPrintable(live.join(u'\n')));
+        QCOMPARE(m_session->rows()->at(written).agent, u"researcher"_s);
+        QCOMPARE(m_session->rows()->at(written).toolState, ConversationRow::ToolState::Succeeded);
+        // After the call that asked it, as the chat showed it live; and the same after reopening.
+        QCOMPARE(m_session->rows()->at(written - 1).toolCall.name, u"ask_researcher"_s);
+        QCOMPARE(reopenedRows(*m_session, m_network.get()), live);
+    }
+
+    void theTurnRecordsTheVersionAndDefinitionOfItsAgent()
+    {
+        AgentRoster roster;
+        AgentPreset lead = preset(u"lead"_s, leadInstructions, {u"researcher"_s});
+        lead.version = 4;
+        AgentPreset researcher = preset(u"researcher"_s, researcherInstructions);
+        researcher.version = 2;
+        roster.agents = {lead, researcher};
+        useRoster(roster, u"lead"_s);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"What is the answer?"_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        const Trace &trace = *m_session->trace();
+        const TurnData &turn = trace.node(trace.roots().constLast()).data<TurnData>();
+        QCOMPARE(turn.agentName, u"lead"_s);
+        QCOMPARE(turn.agentVersion, std::optional<qint64>(4));
+        QCOMPARE(turn.agentDefinition, lead.toJson());
+        const int call = nodeOfTool(u"ask_researcher"_s);
+        const TurnData &asked = trace.node(trace.node(call).children.constFirst()).data<TurnData>();
+        QCOMPARE(asked.agentVersion, std::optional<qint64>(2));
+        QCOMPARE(asked.agentDefinition, researcher.toJson());
+        // It survives the session file.
+        std::shared_ptr<TraceForest> reopened;
+        reopenedTranscript(*m_session, &reopened);
+        QVERIFY(reopened);
+        QCOMPARE(reopened->nodes.at(size_t(reopened->roots.constLast())).data<TurnData>(), turn);
+
+        // The session agent's own turns record no preset.
+        useRoster({}, {});
+        QVERIFY(m_session->send(u"Hello?"_s));
+        QTRY_COMPARE(finished.size(), 2);
+        const TurnData &plain = trace.node(trace.roots().constLast()).data<TurnData>();
+        QVERIFY(!plain.agentVersion);
+        QVERIFY(plain.agentDefinition.isEmpty());
+    }
+
+    void aHandoffIsThePartOfTheAgentHandedToAndTheChatNamesWhoSpeaks()
+    {
+        AgentRoster roster;
+        AgentPreset triage = preset(u"triage"_s, u"You route."_s);
+        triage.version = 3;
+        triage.handoffs = {u"billing"_s};
+        AgentPreset billing = preset(u"billing"_s, u"You bill."_s);
+        billing.version = 7;
+        roster.agents = {triage, billing};
+        useRoster(roster, u"triage"_s);
+        m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (systemOf(request) == u"You route.")
+                exchange.respondJson(200, openAiToolCallCompletion({{u"h1"_s, u"transfer_to_billing"_s,
+                                                                     uR"({"reason":"an invoice"})"_s}},
+                                                                   u"test-model"_s));
+            else
+                exchange.respondJson(200, openAiCompletion(u"Your invoice is paid."_s, u"test-model"_s));
+        });
+        TraceModel model(m_session->trace());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"I was charged twice"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().agent, u"billing"_s);
+
+        // The turn is triage's part; the handoff, beside its iteration, is billing's part and holds
+        // billing's iteration.
+        const Trace &trace = *m_session->trace();
+        const int turn = trace.roots().constLast();
+        const QList<int> parts = trace.node(turn).children;
+        QCOMPARE(parts.size(), 2);
+        QCOMPARE(trace.node(parts.at(0)).kind, TraceKind::Iteration);
+        const TraceNode &handoff = trace.node(parts.at(1));
+        QCOMPARE(handoff.kind, TraceKind::Handoff);
+        QCOMPARE(handoff.status, TraceStatus::Ok);
+        QCOMPARE(handoff.data<HandoffData>().target, u"billing"_s);
+        QCOMPARE(handoff.data<HandoffData>().targetVersion, std::optional<qint64>(7));
+        QCOMPARE(handoff.data<HandoffData>().targetDefinition, billing.toJson());
+        QCOMPARE(handoff.children.size(), 1);
+        QCOMPARE(trace.node(handoff.children.constFirst()).kind, TraceKind::Iteration);
+        QCOMPARE(TurnNodeFinder::turnSteps(trace, turn),
+                 (QList<int>{parts.at(0), parts.at(1), handoff.children.constFirst()}));
+        QCOMPARE(model.rowCount(model.indexForNode(handoff.id)), 1);
+        // The details pane shows the payload: the agent and its version.
+        const QJsonObject details
+            = model.indexForNode(handoff.id).data(TraceModel::PayloadJsonRole).toJsonObject();
+        QCOMPARE(details.value(u"target"_s).toString(), u"billing"_s);
+        QCOMPARE(details.value(u"targetVersion"_s).toInteger(), 7);
+
+        // The answer names billing, live and after reopening.
+        const ConversationRows &rows = *m_session->rows();
+        const ConversationRow &answer = rows.at(rows.size() - 1);
+        QCOMPARE(answer.kind, ConversationRow::Kind::Assistant);
+        QCOMPARE(answer.text, u"Your invoice is paid."_s);
+        QCOMPARE(answer.agent, u"billing"_s);
+        QCOMPARE(reopenedRows(*m_session, m_network.get()), shownRows(rows));
+
+        // OTLP: an invoke_agent span per part, billing's under triage's turn.
+        const QMultiHash<QString, Span> spans = otlpSpans(m_session->toTranscript());
+        QCOMPARE(spans.values(u"invoke_agent triage"_s).size(), 1);
+        QCOMPARE(spans.values(u"invoke_agent billing"_s).size(), 1);
+        const Span triageSpan = spans.value(u"invoke_agent triage"_s);
+        const Span billingSpan = spans.value(u"invoke_agent billing"_s);
+        QCOMPARE(billingSpan.parent, triageSpan.id);
+        QCOMPARE(billingSpan.strings.value(u"gen_ai.operation.name"_s), u"invoke_agent"_s);
+        QCOMPARE(billingSpan.strings.value(u"gen_ai.agent.name"_s), u"billing"_s);
+        QCOMPARE(billingSpan.strings.value(u"gen_ai.agent.version"_s), u"7"_s);
+        QCOMPARE(triageSpan.strings.value(u"gen_ai.agent.version"_s), u"3"_s);
+        const auto iterations = spans.values(u"iteration 2"_s);
+        QCOMPARE(iterations.size(), 1);
+        QCOMPARE(iterations.constFirst().parent, billingSpan.id);
+    }
+
+    void aSubAgentIsAnInvokeAgentSpanUnderItsExecuteToolSpan()
+    {
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"What is the answer?"_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        const QMultiHash<QString, Span> spans = otlpSpans(m_session->toTranscript());
+        QCOMPARE(spans.values(u"invoke_agent researcher"_s).size(), 1);
+        const Span researcher = spans.value(u"invoke_agent researcher"_s);
+        QCOMPARE(researcher.strings.value(u"gen_ai.operation.name"_s), u"invoke_agent"_s);
+        QCOMPARE(researcher.strings.value(u"gen_ai.agent.name"_s), u"researcher"_s);
+        const Span tool = spans.value(u"execute_tool ask_researcher"_s);
+        QCOMPARE(researcher.parent, tool.id);
+    }
+
+    void aBreakpointHoldsASubAgentsToolCallAndWhatTheUserSuppliesIsItsResult()
+    {
+        QTemporaryDir workspace;
+        QVERIFY(workspace.isValid());
+        useResearcherThatWrites(workspace.path());
+        connect(m_session->approvals(), &ToolApprovalPolicy::approvalRequested, this,
+                [this](const ToolApprovalPolicy::Request &request) {
+                    m_session->approvals()->allowOnce(request.callId);
+                });
+        StepDebugger *debugger = m_session->debugger();
+        StepDebugger::Breakpoints breakpoints;
+        breakpoints.toolNames = {u"write_file"_s};
+        debugger->setBreakpoints(breakpoints);
+        debugger->setEnabled(true);
+        QSignalSpy paused(debugger, &StepDebugger::paused);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"Write it down."_s));
+        QTRY_COMPARE(paused.size(), 1);
+
+        const std::optional<StepDebugger::Stop> stop = debugger->currentStop();
+        QVERIFY(stop && stop->toolCall);
+        QCOMPARE(stop->toolCall->agent, u"researcher"_s);
+        QCOMPARE(stop->toolCall->call.name, u"write_file"_s);
+        // The chat shows the sub-agent's call held.
+        const int row = m_session->rows()->rowOfToolCall(stop->toolCall->call.id);
+        QVERIFY(row >= 0);
+        QCOMPARE(m_session->rows()->at(row).toolState, ConversationRow::ToolState::Held);
+        QCOMPARE(finished.size(), 0);
+
+        QVERIFY(debugger->supplyResult(ToolResult::success(u"written by hand"_s)));
+        debugger->resume();
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.first().first().value<TurnResult>().text, u"Lead: Noted: written by hand"_s);
+        QVERIFY(!QFile::exists(workspace.filePath(u"notes.txt"_s)));
+    }
+
 private:
+    void useResearcherThatWrites(const QString &workspace)
+    {
+        AgentRoster roster;
+        AgentPreset researcher = preset(u"researcher"_s, researcherInstructions);
+        researcher.tools = QStringList{u"write_file"_s};
+        roster.agents = {preset(u"lead"_s, leadInstructions, {u"researcher"_s}), researcher};
+        useRoster(roster, u"lead"_s, workspace);
+        FakeHttpServer::Handler lead = m_server->handler();
+        m_server->setHandler([lead](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (systemOf(request) != researcherInstructions)
+                lead(request, exchange);
+            else if (toolResultsOf(request).isEmpty())
+                exchange.respondJson(
+                    200, openAiToolCallCompletion(
+                             {{u"w1"_s, u"write_file"_s, uR"({"path":"notes.txt","content":"42"})"_s}},
+                             u"research-model"_s));
+            else
+                exchange.respondJson(200, openAiCompletion(u"Noted: "_s + toolResultsOf(request).constFirst(),
+                                                           u"research-model"_s));
+        });
+    }
+
     void useRoster(const AgentRoster &roster, const QString &agent, const QString &workspace = {})
     {
         SessionSetup setup = m_session->setup().withProvider(

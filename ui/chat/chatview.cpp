@@ -417,6 +417,7 @@ void ChatView::render(ChatItem *item, const ConversationRow &row)
         if (message->text() != row.text)
             message->setText(row.text);
         message->setSources(row.sources);
+        message->setAgent(row.agent);
         if (message->attachments() != row.attachments)
             message->setAttachments(row.attachments);
         break;

@@ -86,6 +86,15 @@ MessageWidget::MessageWidget(Role role, QWidget *parent)
     m_chipRow->hide();
 }
 
+void MessageWidget::setAgent(const QString &agent)
+{
+    if (m_role != Role::Assistant || agent == m_agent)
+        return;
+    m_agent = agent;
+    m_author->setText(agent.isEmpty() ? tr("Assistant") : agent);
+    setAccessibleName(agent.isEmpty() ? tr("Assistant message") : tr("Message of the agent %1").arg(agent));
+}
+
 void MessageWidget::setSources(const QList<RetrievalHit> &sources)
 {
     m_sources->setSources(sources);

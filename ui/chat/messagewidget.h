@@ -42,6 +42,9 @@ public:
     QString plainText() const override { return text(); }
     // An answer's sources, in a line under it; none hides the line.
     void setSources(const QList<RetrievalHit> &sources);
+    // The agent that said an answer, in place of "Assistant"; empty: the session's own agent.
+    void setAgent(const QString &agent);
+    QString agent() const { return m_agent; }
 
     // Edit is offered on the user's last message, Regenerate on the last answer.
     void setLastActionAvailable(bool available);
@@ -60,6 +63,7 @@ signals:
 
 private:
     Role m_role;
+    QString m_agent;
     QLabel *m_author;
     MarkdownView *m_markdown;
     SourcesLine *m_sources;

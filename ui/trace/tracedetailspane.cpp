@@ -524,6 +524,23 @@ void TraceDetailsPane::showHeader(const QModelIndex &index, const QJsonObject &p
     const QString toolName = index.data(TraceModel::ToolNameRole).toString();
     if (!toolName.isEmpty())
         facts.prepend(tr("Tool %1").arg(toolName));
+    // Whose part of the turn this is: the turn's agent (of an agents file; the session's own agent
+    // goes unnamed, as before), or the agent a handoff went on as.
+    const bool presetTurn = kind == TraceKind::Turn && payload.contains(u"agentDefinition"_s);
+    const bool agentPart
+        = kind == TraceKind::Handoff && index.model()->rowCount(index.siblingAtColumn(0)) > 0;
+    if (presetTurn || agentPart) {
+        const QString agent
+            = payload.value(kind == TraceKind::Turn ? u"agentName"_s : u"target"_s).toString();
+        const QJsonValue version
+            = payload.value(kind == TraceKind::Turn ? u"agentVersion"_s : u"targetVersion"_s);
+        if (!agent.isEmpty())
+            facts.prepend(
+                version.isDouble()
+                    //: The details pane: the agent whose part of the turn a step is, and its version
+                    ? tr("Agent %1, version %2").arg(agent).arg(version.toInteger())
+                    : tr("Agent %1").arg(agent));
+    }
     if (kind == TraceKind::Wait)
         facts.append(decisionFact(payload));
     if (kind == TraceKind::Compaction) {
