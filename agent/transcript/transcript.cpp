@@ -362,9 +362,13 @@ QByteArray TranscriptFile::serialize(const Transcript &transcript)
     const QJsonObject provider{
         {u"kind"_s, transcript.providerKind},
         {u"baseUrl"_s, withoutSecrets(transcript.baseUrl).toString(QUrl::FullyEncoded)}};
-    const QJsonObject agent{{u"provider"_s, provider},
-                            {u"config"_s, transcript.config.toJson()},
-                            {u"tools"_s, QJsonArray::fromStringList(transcript.tools)}};
+    QJsonObject agent{{u"provider"_s, provider},
+                      {u"config"_s, transcript.config.toJson()},
+                      {u"tools"_s, QJsonArray::fromStringList(transcript.tools)}};
+    if (!transcript.agentName.isEmpty())
+        agent.insert(u"preset"_s, transcript.agentName);
+    if (transcript.sessionPrompt)
+        agent.insert(u"sessionPrompt"_s, *transcript.sessionPrompt);
     // QJsonObject keeps its keys sorted: the output is the same for equal transcripts.
     QJsonObject root{{u"formatVersion"_s, Transcript::formatVersion},
                      {u"title"_s, transcript.title},

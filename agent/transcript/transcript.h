@@ -34,6 +34,10 @@ struct Transcript
     QUrl baseUrl;
     AgentConfig config; // config.model holds the model name and its parameters
     QStringList tools;  // the built-in tools that were enabled
+    // The agent chosen for the session (the window's agent chooser), empty: the default agent; and the
+    // session's own system prompt, nullopt when it has none. Both come back on reopening.
+    QString agentName;
+    std::optional<QString> sessionPrompt;
 
     QList<Message> messages;
     QJsonArray trace; // Trace::toJson()

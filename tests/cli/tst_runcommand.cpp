@@ -1235,6 +1235,10 @@ private slots:
             << u"agent \"a\" has the tool \"rm\""_s;
         QTest::newRow("--system beside --agents")
             << good << QStringList{u"--system"_s, u"Be brief."_s} << u"either --system or --agents"_s;
+        QTest::newRow("a provider profile that is not saved")
+            << R"({"agents": [{"name": "a", "instructions": "i", "provider": "Nowhere"}]})"_ba
+            << QStringList()
+            << u"agent \"a\" runs on the provider profile \"Nowhere\", which is not a saved profile"_s;
     }
 
     void aBadAgentsFileExitsTwoNamingTheProblemBeforeAnyRequest()
