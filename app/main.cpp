@@ -9,6 +9,7 @@
 #include "agent/playground/playgroundrun.h"
 #include "agent/providers/connectiontester.h"
 #include "agent/providers/ollamaprobe.h"
+#include "agent/session/agentstore.h"
 #include "agent/session/autosaver.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/processheap.h"
@@ -238,11 +239,18 @@ int runWindow(QApplication &app)
     const Loopscope::Ui::NetworkHelpers helpers{&ollamaProbe, &connectionTester, [&network, &secrets] {
                                                     return new Loopscope::PlaygroundRun(&network, &secrets);
                                                 }};
+    // The user's agents (the Agents page); a file that cannot be read is said, and left as it is.
+    Loopscope::AgentStore agents(Loopscope::AgentStore::defaultFolder());
+    QString agentsProblem;
+    agents.load(&agentsProblem);
     Loopscope::Ui::MainWindow window(
-        {&session, &profiles, &appSettings, &secrets, helpers, &settings, &document, &library});
+        {&session, &profiles, &appSettings, &secrets, helpers, &settings, &document, &library, &agents});
     SessionFileOpener fileOpener(window.sessionActions());
     app.installEventFilter(&fileOpener);
     window.show();
+    if (!agentsProblem.isEmpty())
+        window.showMessage(
+            QApplication::translate("main", "Your agents could not be read: %1").arg(agentsProblem));
     // The desktop entry passes a URL (%u): a session as a file:// URL or a path, or an MCP install link.
     const QString argument = parser.positionalArguments().value(0);
     const QUrl link(argument);

@@ -5,6 +5,8 @@
 #include "agent/mcp/mcphub.h"
 #include "agent/mcp/mcpmessagelog.h"
 #include "agent/mcp/mcpsettings.h"
+#include "agent/session/agentapplier.h"
+#include "agent/session/agentstore.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/knowledgebasesmodel.h"
 #include "agent/session/sessiondocument.h"
@@ -13,6 +15,8 @@
 #include "agent/session/settingsapplier.h"
 #include "agent/tools/builtin/builtintools.h"
 #include "agent/trace/tracemodel.h"
+#include "ui/agents/agentchooser.h"
+#include "ui/agents/agentsdialog.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/chatview.h"
 #include "ui/chat/composerattachments.h"
@@ -306,6 +310,13 @@ void MainWindow::createToolBar()
     connect(m_picker, &ProviderPicker::message, this, &MainWindow::showMessage);
     connect(m_picker, &ProviderPicker::profileChosen, this, [this] { showChat(true); });
     connect(m_picker, &ProviderPicker::setKeyRequested, this, &MainWindow::openSettings);
+    if (m_context.agents) {
+        m_agentApplier = new AgentApplier(m_context.session, m_context.agents, m_context.profiles,
+                                          m_context.secrets, this);
+        m_agentChooser = new AgentChooser(m_context.session, m_context.agents, m_agentApplier, bar);
+        m_agentChooser->addTo(bar);
+        connect(m_agentChooser, &AgentChooser::manageRequested, this, &MainWindow::openAgents);
+    }
     bar->addAction(m_settingsAction);
     bar->addSeparator();
     // Before the debugger's actions: a narrow window moves the last ones into the "››" menu, and
@@ -491,6 +502,26 @@ void MainWindow::installMcpServer(const QUrl &link)
 void MainWindow::showMessage(const QString &text)
 {
     m_statusBar->say(text);
+}
+
+void MainWindow::openAgents()
+{
+    if (!m_context.agents)
+        return;
+    if (!m_agentsDialog) {
+        QStringList profileNames;
+        for (const ProviderProfile &profile : m_context.profiles->profiles())
+            profileNames.append(profile.name);
+        // The tools an agent may name: the built-in ones, and the MCP servers' that are known now.
+        QStringList toolNames = builtinToolNames();
+        for (const auto &tool : m_context.session->mcp()->tools())
+            toolNames.append(tool->name());
+        m_agentsDialog = new AgentsDialog(m_context.agents, profileNames, toolNames, this);
+        m_agentsDialog->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_agentsDialog->show();
+    m_agentsDialog->raise();
+    m_agentsDialog->activateWindow();
 }
 
 SettingsDialog *MainWindow::openSettings()

@@ -19,6 +19,8 @@ class QStackedWidget;
 QT_END_NAMESPACE
 
 namespace Loopscope {
+class AgentApplier;
+class AgentStore;
 class AppSettings;
 class ChatSession;
 class ConnectionTester;
@@ -37,6 +39,8 @@ struct ScopedApproval;
 
 namespace Loopscope::Ui {
 
+class AgentChooser;
+class AgentsDialog;
 class ChatComposer;
 class ChatView;
 class DebugPanel;
@@ -75,6 +79,7 @@ struct MainWindowContext
     QSettings *state = nullptr; // window geometry and pane sizes
     SessionDocument *document = nullptr;
     SessionLibrary *library = nullptr;
+    AgentStore *agents = nullptr; // the user's agents; null: no agent chooser (the default agent only)
 };
 
 /*!
@@ -116,11 +121,15 @@ public:
     SessionLibraryPanel *libraryPanel() const;
     LibrarySidebar *librarySidebar() const { return m_librarySidebar; }
     ProviderPicker *providerPicker() const { return m_picker; }
+    // The toolbar's agent chooser; nullptr without an agent store.
+    AgentChooser *agentChooser() const { return m_agentChooser; }
     // The toolbar's model picker: the provider's models, or one typed in.
     QComboBox *modelBox() const;
     QString statusText() const; // the status bar's fields, joined; for tests
 
     SettingsDialog *openSettings();
+    // The Agents page (from the toolbar's Agents… action).
+    void openAgents();
     void showMessage(const QString &text);
     // Opens the MCP prompts and resources (the composer's MCP button).
     void openMcpResources();
@@ -177,6 +186,9 @@ private:
     SessionStatusBar *m_statusBar = nullptr;
     LibrarySidebar *m_librarySidebar = nullptr;
     ProviderPicker *m_picker = nullptr;
+    AgentApplier *m_agentApplier = nullptr;
+    AgentChooser *m_agentChooser = nullptr;
+    QPointer<AgentsDialog> m_agentsDialog;
     QAction *m_settingsAction = nullptr;
     QAction *m_debugModeAction = nullptr;
     QAction *m_stopAction = nullptr;

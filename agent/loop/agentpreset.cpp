@@ -32,6 +32,10 @@ AgentPreset readPreset(JsonFields &fields)
                         .arg(fields.path(u"name"), JsonFields::quoted(preset.name)));
     }
     preset.instructions = fields.string(u"instructions", Need::Required);
+    if (fields.has(u"version"))
+        preset.version = int(fields.integer(u"version", Need::Required, 1, 1, 1'000'000'000));
+    if (fields.has(u"provider"))
+        preset.provider = fields.string(u"provider", Need::Required);
     if (fields.has(u"model"))
         preset.model = fields.string(u"model", Need::Required);
     if (fields.has(u"tools"))
@@ -113,9 +117,20 @@ AgentConfig AgentPreset::configOver(AgentConfig base) const
     return base;
 }
 
+bool AgentPreset::sameDefinition(const AgentPreset &other) const
+{
+    AgentPreset unversioned = other;
+    unversioned.version = version;
+    return *this == unversioned;
+}
+
 QJsonObject AgentPreset::toJson() const
 {
     QJsonObject json{{u"name"_s, name}, {u"instructions"_s, instructions}};
+    if (version > 0)
+        json.insert(u"version"_s, version);
+    if (provider)
+        json.insert(u"provider"_s, *provider);
     if (model)
         json.insert(u"model"_s, *model);
     if (tools)
@@ -150,10 +165,32 @@ QJsonObject AgentPreset::toJson() const
     return json;
 }
 
+std::optional<AgentPreset> AgentPreset::fromJson(const QJsonObject &json, QString *error)
+{
+    const QStringList known = AgentRoster::fieldNames();
+    for (auto it = json.constBegin(); it != json.constEnd(); ++it) {
+        if (!known.contains(it.key())) {
+            *error = AgentRoster::tr("the agent has an unknown field \"%1\" (known: %2)")
+                         .arg(it.key(), known.join(u", "_s));
+            return std::nullopt;
+        }
+    }
+    JsonProblem problem;
+    JsonFields fields(json, {}, problem);
+    AgentPreset preset = readPreset(fields);
+    if (!problem.ok()) {
+        *error = problem.message();
+        return std::nullopt;
+    }
+    return preset;
+}
+
 QStringList AgentRoster::fieldNames()
 {
     return {u"name"_s,
             u"instructions"_s,
+            u"version"_s,
+            u"provider"_s,
             u"model"_s,
             u"tools"_s,
             u"handoffs"_s,

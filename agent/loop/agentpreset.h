@@ -25,7 +25,12 @@ struct AgentPreset
     // Which edit of the agent this is (a versioned store counts them); 0 when nobody counted.
     int version = 0;
     QString instructions;
-    std::optional<QString> model;     // nullopt: the session's model
+    // The edit it is of the user's agent (AgentStore counts them from 1); 0: not versioned (a file
+    // written by hand).
+    int version = 0;
+    // The provider profile it runs on, by name; nullopt: the session's provider.
+    std::optional<QString> provider;
+    std::optional<QString> model;     // nullopt: the session's model (or the provider profile's)
     std::optional<QStringList> tools; // nullopt: the session's tools; [] none
     QStringList handoffs;             // agents it may hand the turn to: transfer_to_<name>
     QStringList subagents;            // agents it may ask as a tool: ask_<name>
@@ -50,7 +55,12 @@ struct AgentPreset
     AgentConfig configOver(AgentConfig base) const;
 
     bool operator==(const AgentPreset &) const = default;
+    // The same definition whatever its version: what makes an edit a new version.
+    bool sameDefinition(const AgentPreset &other) const;
     QJsonObject toJson() const;
+    // One agent as toJson() writes it, its fields checked but not the agents it names; nullopt with
+    // *error naming the problem.
+    static std::optional<AgentPreset> fromJson(const QJsonObject &json, QString *error);
 };
 
 /*!
@@ -82,9 +92,11 @@ public:
     // The fields an agent may have, in the order the README lists them.
     static QStringList fieldNames();
 
-private:
-    // Empty when the names, handoffs and sub-agents hold together; else the first problem.
+    // Empty when the names, handoffs and sub-agents hold together; else the first problem (the same
+    // sentence fromJson() gives), e.g. for an edit before it is stored.
     QString checkReferences() const;
+
+private:
     QString findSubagentCycle() const;
 };
 

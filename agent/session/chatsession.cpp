@@ -48,12 +48,22 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
 {
     m_team = std::make_unique<SessionTeam>(
         &m_setup.agents,
-        [this](const AgentPreset &agent) { return agent.configOver(m_binding->configFor(m_setup.loop)); },
+        [this](const AgentPreset &agent) {
+            AgentConfig base = m_binding->configFor(m_setup.loop);
+            // An agent on a profile of its own asks that profile's model unless it names one.
+            if (const auto own = m_setup.providerOf(agent); own && own->isUsable())
+                base.model.model = own->profile.model;
+            return agent.configOver(base);
+        },
         [this](Workbench &workbench, const AgentPreset &agent) {
             equipWorkbench(workbench, &agent,
                            builtinTools(agent.tools.value_or(m_setup.tools.names), nullptr));
         },
-        [this] { return m_binding->createModelClient(); });
+        [this](const AgentPreset &agent) {
+            if (const auto own = m_setup.providerOf(agent))
+                return m_binding->createClientFor(*own);
+            return m_binding->createModelClient();
+        });
     m_agent->setTeam(m_team.get());
     m_rows->setTrace(m_trace.get());
     m_rows->follow(m_agent.get());
@@ -130,6 +140,8 @@ void ChatSession::apply(const SessionSetup &setup)
     m_setup.loop = setup.loop;
     m_setup.agents = setup.agents;
     m_setup.agent = setup.agent;
+    m_setup.agentProviders = setup.agentProviders;
+    m_setup.sessionPrompt = setup.sessionPrompt;
     if (setup.provider != m_setup.provider) {
         if (!applyProvider(setup.provider)) {
             emit providerFailed(tr("The provider cannot change while a turn runs."));
@@ -139,6 +151,10 @@ void ChatSession::apply(const SessionSetup &setup)
             m_profileAwaitingKey.reset();
             QTimer::singleShot(0, this, &ChatSession::startTurnThatWaitedForTheKey);
         }
+    } else if (!m_agent->isRunning() && m_setup.boundProvider() != m_binding->provider()) {
+        // Another agent, or its profile, for the next turn: its own provider or the session's again.
+        bindProvider();
+        emit providerChanged();
     }
     const bool serversChanged = setup.mcpServers != m_setup.mcpServers
                                 || setup.limits.maxResponseBytes != m_setup.limits.maxResponseBytes;
@@ -165,17 +181,22 @@ bool ChatSession::applyProvider(const std::optional<SessionSetup::Provider> &pro
     // A turn that has not begun (waiting for a key or MCP servers) goes to the provider applied now.
     if (m_agent->isRunning())
         return false;
-    const std::unique_ptr<ModelClient> previous = m_binding->bind(provider);
-    m_agent->setModelClient(m_binding->client());
     m_setup.provider = provider;
+    bindProvider();
+    emit providerChanged();
+    return true;
+}
+
+void ChatSession::bindProvider()
+{
+    const std::unique_ptr<ModelClient> previous = m_binding->bind(m_setup.boundProvider());
+    m_agent->setModelClient(m_binding->client());
     // run_command hides this provider's key from its commands.
     if (!m_builtinTools.isEmpty()) {
         createBuiltinTools();
         rebuildWorkbench();
     }
     applyLoop();
-    emit providerChanged();
-    return true;
 }
 
 void ChatSession::applyTools()
@@ -198,7 +219,10 @@ void ChatSession::rebuildWorkbenchBetweenIterations()
 AgentConfig ChatSession::agentConfig() const
 {
     const AgentPreset *agent = m_setup.activeAgent();
-    return agent ? agent->configOver(m_setup.loop) : m_setup.loop;
+    AgentConfig config = agent ? agent->configOver(m_setup.loop) : m_setup.loop;
+    if (m_setup.sessionPrompt)
+        config.systemPrompt = *m_setup.sessionPrompt;
+    return config;
 }
 
 void ChatSession::applyLoop()
@@ -206,6 +230,9 @@ void ChatSession::applyLoop()
     AgentConfig config = m_binding->configFor(m_setup.loop);
     if (const AgentPreset *agent = m_setup.activeAgent())
         config = agent->configOver(config);
+    // This session's own prompt is for the agent the turns start with, not for those it hands over to.
+    if (m_setup.sessionPrompt)
+        config.systemPrompt = *m_setup.sessionPrompt;
     m_agent->setConfig(config);
     m_agent->setPriceLookup(m_binding->priceLookup());
     // A window the loop was given wins: the provider need not be asked.
@@ -590,6 +617,9 @@ Transcript ChatSession::toTranscript() const
     }
     for (const AttachedKnowledgeBase &base : m_setup.knowledge)
         transcript.knowledge.append(base.name);
+    // The agent and prompt chosen for the session, whichever run the saved config describes.
+    transcript.agentName = m_setup.agent;
+    transcript.sessionPrompt = m_setup.sessionPrompt;
     transcript.messages = m_agent->history();
     transcript.trace = m_trace->toJson();
     return transcript;
@@ -627,6 +657,15 @@ bool ChatSession::restore(const Transcript &transcript, TraceForest trace, QStri
                    transcript.updated.isValid() ? transcript.updated : QDateTime::currentDateTimeUtc()};
     m_savedKnowledge = transcript.knowledge;
     m_lastResult.reset();
+    // The session goes on as the agent it was saved with (once the window's roster has it) and with
+    // its own prompt.
+    m_setup.agent = transcript.agentName;
+    m_setup.sessionPrompt = transcript.sessionPrompt;
+    if (m_setup.boundProvider() != m_binding->provider())
+        bindProvider();
+    else
+        applyLoop();
+    rebuildWorkbench();
     m_usage->recount();
     emit titleChanged(m_title);
     emit restored();
@@ -718,6 +757,11 @@ bool ChatSession::clear()
     m_title.clear();
     m_created = {};
     m_savedRun.reset();
+    // A session's own prompt is of that session; the chosen agent stays for the next one.
+    if (m_setup.sessionPrompt) {
+        m_setup.sessionPrompt.reset();
+        applyLoop();
+    }
     emit titleChanged(m_title);
     m_lastResult.reset();
     m_usage->recount();

@@ -188,6 +188,8 @@ signals:
 private:
     // The provider part of apply(): \a provider's client into the agent; false while a turn runs.
     bool applyProvider(const std::optional<SessionSetup::Provider> &provider);
+    // The setup's bound provider (the active agent's own, else the session's) into the agent.
+    void bindProvider();
     void applyTools();
     void rebuildWorkbenchBetweenIterations();
     // The loop options with the provider's model, its prices and the MCP tools' time limit.

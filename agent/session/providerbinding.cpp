@@ -82,11 +82,16 @@ std::unique_ptr<ModelClient> ProviderBinding::makeClient() const
     if (!m_provider)
         return std::make_unique<UnavailableClient>(
             u"none"_s, tr("No provider is configured: add one in Settings → Providers."));
-    if (!m_provider->isUsable())
-        return std::make_unique<UnavailableClient>(providerKindName(m_provider->profile.kind),
-                                                   m_provider->keyProblem);
-    return std::make_unique<HttpModelClient>(m_network, createProviderProtocol(m_provider->profile.kind),
-                                             endpointOf(*m_provider, m_limits));
+    return createClientFor(*m_provider);
+}
+
+std::unique_ptr<ModelClient> ProviderBinding::createClientFor(const SessionSetup::Provider &provider) const
+{
+    if (!provider.isUsable())
+        return std::make_unique<UnavailableClient>(providerKindName(provider.profile.kind),
+                                                   provider.keyProblem);
+    return std::make_unique<HttpModelClient>(m_network, createProviderProtocol(provider.profile.kind),
+                                             endpointOf(provider, m_limits));
 }
 
 std::unique_ptr<ModelClient> ProviderBinding::bind(const std::optional<SessionSetup::Provider> &provider)

@@ -49,6 +49,9 @@ public:
     ModelClient *client() const;
     // A second client like client(), e.g. for a replay that goes live; nullptr without a provider.
     std::unique_ptr<ModelClient> createModelClient() const;
+    // A client for \a provider (another profile than the bound one, e.g. an agent's own) with the same
+    // limits; one that refuses every request with the reason when it has no usable key.
+    std::unique_ptr<ModelClient> createClientFor(const SessionSetup::Provider &provider) const;
     // A client whose every request fails with \a reason, reaching no provider.
     static std::unique_ptr<ModelClient> refusingClient(const QString &providerName, const QString &reason);
     // modelsListed() or modelsListFailed() follows; nothing without a provider.

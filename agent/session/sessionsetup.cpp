@@ -24,6 +24,29 @@ SessionSetup SessionSetup::fromSettings(const AppSettings &settings, const Sessi
     return setup;
 }
 
+std::optional<SessionSetup::Provider> SessionSetup::providerOf(const AgentPreset &preset) const
+{
+    if (!preset.provider)
+        return std::nullopt;
+    if (const auto it = agentProviders.constFind(*preset.provider); it != agentProviders.cend())
+        return *it;
+    Provider missing;
+    missing.profile.name = *preset.provider;
+    missing.keyProblem = tr("Agent \"%1\" runs on the provider profile \"%2\", which does not exist: add "
+                            "it in Settings → Providers, or choose another for the agent.")
+                             .arg(preset.name, *preset.provider);
+    return missing;
+}
+
+std::optional<SessionSetup::Provider> SessionSetup::boundProvider() const
+{
+    if (const AgentPreset *preset = activeAgent()) {
+        if (std::optional<Provider> own = providerOf(*preset))
+            return own;
+    }
+    return provider;
+}
+
 SessionSetup SessionSetup::withProvider(const ProviderProfile &profile, const QString &apiKey) const
 {
     SessionSetup setup = *this;

@@ -78,6 +78,12 @@ public:
     // instructions, model, tools and options laid over the rest. Empty: no agent, today's loop.
     AgentRoster agents;
     QString agent;
+    // The provider profiles its agents name ("provider"), by profile name, each with its key: an agent
+    // with one runs on it, as the session's turns do while it is the active agent.
+    QHash<QString, Provider> agentProviders;
+    // This session's own system prompt, over whichever the starting agent (or Settings → Loop) says;
+    // the agent itself is not changed. nullopt: the agent's.
+    std::optional<QString> sessionPrompt;
     Tools tools;
     QList<McpServerConfig> mcpServers;
     // The knowledge bases the model may search (knowledge_search, read-only: it needs no tools entry
@@ -95,6 +101,11 @@ public:
 
     // The agent the turns start with, or nullptr when the session runs without one.
     const AgentPreset *activeAgent() const { return agent.isEmpty() ? nullptr : agents.find(agent); }
+    // The provider \a preset runs on when it names a profile: its entry of agentProviders, or one whose
+    // turns fail saying the profile does not exist (never another profile). nullopt: the session's.
+    std::optional<Provider> providerOf(const AgentPreset &preset) const;
+    // What the session's own turns go to: the active agent's provider, else the session's.
+    std::optional<Provider> boundProvider() const;
 
     // This setup on \a profile with \a apiKey.
     SessionSetup withProvider(const ProviderProfile &profile, const QString &apiKey) const;

@@ -28,10 +28,12 @@ std::optional<AgentTeam::Member> SessionTeam::member(const QString &name)
     return member;
 }
 
-// Every agent of the file runs on the session's provider; its model rides in its requests.
+// An agent runs on its own provider profile when it names one, else on the session's; its model rides
+// in its requests.
 std::unique_ptr<ModelClient> SessionTeam::createClient(const QString &name)
 {
-    return m_roster->find(name) ? m_makeClient() : nullptr;
+    const AgentPreset *preset = m_roster->find(name);
+    return preset ? m_makeClient(*preset) : nullptr;
 }
 
 void SessionTeam::release()

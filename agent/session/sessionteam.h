@@ -15,7 +15,8 @@ class Workbench;
     The agents of a session's agents file as a turn may be handed to them: each
     made when the turn reaches it, with its options laid over the session's and
     its own tools (and handoffs, and sub-agents). The session says how they are
-    made, and how a sub-agent's call gets a model client of its own; the team
+    made, and how a sub-agent's call gets a model client of its own (on the
+    agent's own provider profile when it names one); the team
     keeps the workbenches it hands out until release(), once the turn has ended.
 */
 class SessionTeam final : public AgentTeam
@@ -23,7 +24,7 @@ class SessionTeam final : public AgentTeam
 public:
     using Configure = std::function<AgentConfig(const AgentPreset &)>;
     using Equip = std::function<void(Workbench &, const AgentPreset &)>;
-    using MakeClient = std::function<std::unique_ptr<ModelClient>()>;
+    using MakeClient = std::function<std::unique_ptr<ModelClient>(const AgentPreset &)>;
 
     // \a roster must outlive the team.
     SessionTeam(const AgentRoster *roster, Configure configure, Equip equip, MakeClient makeClient);

@@ -368,6 +368,10 @@ QByteArray TranscriptFile::serialize(const Transcript &transcript)
     // Only when there are some: a session without knowledge bases is written as before.
     if (!transcript.knowledge.isEmpty())
         agent.insert(u"knowledge"_s, QJsonArray::fromStringList(transcript.knowledge));
+    if (!transcript.agentName.isEmpty())
+        agent.insert(u"preset"_s, transcript.agentName);
+    if (transcript.sessionPrompt)
+        agent.insert(u"sessionPrompt"_s, *transcript.sessionPrompt);
     // QJsonObject keeps its keys sorted: the output is the same for equal transcripts.
     QJsonObject root{{u"formatVersion"_s, Transcript::formatVersion},
                      {u"title"_s, transcript.title},

@@ -36,6 +36,10 @@ struct Transcript
     QStringList tools;  // the built-in tools that were enabled
     // The knowledge bases the session attaches, by name.
     QStringList knowledge;
+    // The agent chosen for the session (the window's agent chooser), empty: the default agent; and the
+    // session's own system prompt, nullopt when it has none. Both come back on reopening.
+    QString agentName;
+    std::optional<QString> sessionPrompt;
 
     QList<Message> messages;
     QJsonArray trace; // Trace::toJson()

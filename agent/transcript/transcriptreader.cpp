@@ -236,6 +236,9 @@ Transcript readFormat2Header(JsonFields &top, JsonProblem &problem)
     transcript.config = readConfig(agent.object(u"config", Need::Required), agent.path(u"config"), problem);
     transcript.tools = agent.strings(u"tools", Need::Required);
     transcript.knowledge = agent.strings(u"knowledge", Need::Optional);
+    transcript.agentName = agent.string(u"preset", Need::Optional);
+    if (agent.has(u"sessionPrompt"))
+        transcript.sessionPrompt = agent.string(u"sessionPrompt", Need::Required);
     return transcript;
 }
 

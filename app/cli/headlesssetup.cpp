@@ -12,6 +12,7 @@ SessionSetup HeadlessSetup::sessionSetup() const
     setup.loop = config;
     setup.agents = agents;
     setup.agent = agent;
+    setup.agentProviders = agentProviders;
     setup.tools = {tools, workspace, fetchPrivate};
     setup.mcpServers = mcpServers;
     setup.knowledge = knowledge;
@@ -57,7 +58,10 @@ SessionSetup HeadlessSetup::sessionSetup() const
 
 void HeadlessSetup::applyTo(ChatSession &session) const
 {
-    session.apply(sessionSetup());
+    SessionSetup setup = sessionSetup();
+    // A continued session keeps its own system prompt (set in the window).
+    setup.sessionPrompt = session.setup().sessionPrompt;
+    session.apply(setup);
 }
 
 } // namespace Loopscope::Cli

@@ -37,6 +37,8 @@ public:
     AgentConfig config;
     AgentRoster agents; // --agents: the file's agents
     QString agent;      // the one the turn runs as (--agent, else the file's first)
+    // The saved provider profiles the file's agents name ("provider"), with their keys, by name.
+    QHash<QString, SessionSetup::Provider> agentProviders;
     QStringList tools;
     QString workspace;
     bool approveAll = true;

@@ -29,6 +29,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
+#include <QSettings>
 #include <QTextStream>
 
 #include <algorithm>
@@ -77,6 +78,41 @@ QString exitCodeHelp()
                           "  130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly\n");
 }
 
+// The saved provider profiles \a roster's agents name ("provider"), with their keys from the environment,
+// into \a setup: false with *error when one names no saved profile or its key cannot be had, before any
+// request.
+bool readAgentProviders(const AgentRoster &roster, HeadlessSetup &setup, QString *error)
+{
+    QSettings settings;
+    const QList<ProviderProfile> profiles = ProviderProfileStore(&settings).profiles();
+    for (const AgentPreset &preset : roster.agents) {
+        if (!preset.provider || setup.agentProviders.contains(*preset.provider))
+            continue;
+        const auto named
+            = std::find_if(profiles.cbegin(), profiles.cend(),
+                           [&preset](const ProviderProfile &p) { return p.name == *preset.provider; });
+        if (named == profiles.cend()) {
+            QStringList names;
+            for (const ProviderProfile &profile : profiles)
+                names.append(profile.name);
+            *error = RunCommand::tr("agent \"%1\" runs on the provider profile \"%2\", which is not a saved "
+                                    "profile (the profiles are: %3)")
+                         .arg(preset.name, *preset.provider,
+                              names.isEmpty() ? RunCommand::tr("none") : names.join(u", "_s));
+            return false;
+        }
+        const SessionSetup::Provider provider
+            = SessionSetup::providerFor(*named, ApiKeyResolver::fromEnvironment(*named), 600'000);
+        if (!provider.isUsable()) {
+            *error = RunCommand::tr("agent \"%1\" runs on the provider profile \"%2\": %3")
+                         .arg(preset.name, *preset.provider, provider.keyProblem);
+            return false;
+        }
+        setup.agentProviders.insert(*preset.provider, provider);
+    }
+    return true;
+}
+
 // --agents and --agent into \a setup: false with *error when the file is bad, names no such agent, or
 // names a tool this run cannot have (not built in, and no MCP server to offer it).
 bool readAgents(const QCommandLineParser &parser, const QCommandLineOption &agentsFile,
@@ -108,6 +144,8 @@ bool readAgents(const QCommandLineParser &parser, const QCommandLineOption &agen
             }
         }
     }
+    if (!readAgentProviders(*roster, setup, error))
+        return false;
     setup.agents = *std::move(roster);
     setup.agent = agent->name;
     return true;

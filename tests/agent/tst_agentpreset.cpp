@@ -35,6 +35,8 @@ private slots:
         AgentPreset triage;
         triage.name = u"triage"_s;
         triage.instructions = u"Route the question."_s;
+        triage.version = 3;
+        triage.provider = u"Local Ollama"_s;
         triage.model = u"small-model"_s;
         triage.tools = QStringList{u"calculator"_s};
         triage.handoffs = {u"billing"_s};
@@ -156,6 +158,10 @@ private slots:
             << agentsFile({agent(u"a"_s, {{u"compact"_s, u"summarize"_s}})}) << u"agents[0].compact"_s;
         QTest::newRow("a negative max_handoffs")
             << agentsFile({agent(u"a"_s, {{u"max_handoffs"_s, -1}})}) << u"agents[0].max_handoffs"_s;
+        QTest::newRow("a version of zero")
+            << agentsFile({agent(u"a"_s, {{u"version"_s, 0}})}) << u"version"_s;
+        QTest::newRow("a provider that is not a string")
+            << agentsFile({agent(u"a"_s, {{u"provider"_s, 7}})}) << u"provider"_s;
         QTest::newRow("duplicate names") << agentsFile({agent(u"a"_s), agent(u"b"_s), agent(u"a"_s)})
                                          << u"two agents are named \"a\": names must be unique"_s;
         QTest::newRow("a handoff to an unknown agent")

@@ -1,9 +1,11 @@
+#include "agent/config/providerprofile.h"
 #include "agent/trace/trace.h"
 #include "agent/transcript/transcript.h"
 #include "tests/support/fakeembeddings.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/headlessprocess.h"
 #include "tests/support/modelinfoserver.h"
+#include "tests/support/openaicompletion.h"
 #include "tests/support/processtable.h"
 #include "tests/support/testfiles.h"
 
@@ -14,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QScopeGuard>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -1084,6 +1087,36 @@ private slots:
         QCOMPARE(sent.value(u"temperature"_s).toDouble(-1), temperature);
     }
 
+    void anAgentOnASavedProfileIsAskedOnThatProfilesServer()
+    {
+        FakeHttpServer other;
+        QVERIFY(other.listen());
+        other.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"From the other profile"_s));
+        });
+        // The profile as the window saves it, in this run's configuration folder.
+        const QString settingsPath
+            = QDir::tempPath() + u"/loopscope-tst-runcommand-config/Loopscope/Loopscope.conf"_s;
+        const auto removeSettings = qScopeGuard([settingsPath] { QFile::remove(settingsPath); });
+        {
+            QSettings settings(settingsPath, QSettings::IniFormat);
+            ProviderProfileStore(&settings).save(
+                openAiTestProfile(other.baseUrl(), u"Other"_s, u"LOOPSCOPE_TEST_KEY"_s));
+        }
+        const QString path = writeAgentsFile(
+            u"provider-agents.json"_s,
+            R"({"agents": [{"name": "local", "instructions": "Answer.", "provider": "Other", "tools": []}]})"_ba);
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result = run(baseArguments() << u"--agents"_s << path << u"Hello"_s);
+
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.out, "From the other profile\n"_ba);
+        QCOMPARE(other.requests().size(), 1);
+        QCOMPARE(other.requests().constFirst().json().value(u"model"_s).toString(), u"test-model"_s);
+        QCOMPARE(m_server.requests().size(), requestsBefore);
+    }
+
     void aHandoffContinuesOrEndsTheTurnAsTheOptionSays_data()
     {
         QTest::addColumn<QStringList>("handoffArguments");
@@ -1235,6 +1268,10 @@ private slots:
             << u"agent \"a\" has the tool \"rm\""_s;
         QTest::newRow("--system beside --agents")
             << good << QStringList{u"--system"_s, u"Be brief."_s} << u"either --system or --agents"_s;
+        QTest::newRow("a provider profile that is not saved")
+            << R"({"agents": [{"name": "a", "instructions": "i", "provider": "Nowhere"}]})"_ba
+            << QStringList()
+            << u"agent \"a\" runs on the provider profile \"Nowhere\", which is not a saved profile"_s;
     }
 
     void aBadAgentsFileExitsTwoNamingTheProblemBeforeAnyRequest()

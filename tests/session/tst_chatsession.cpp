@@ -1258,6 +1258,130 @@ private slots:
         QCOMPARE(notices.size(), 0);
     }
 
+    void anAgentOnAProfileOfItsOwnSendsItsTurnsToThatProfilesServer()
+    {
+        FakeHttpServer other;
+        QVERIFY(other.listen());
+        const ProviderProfile otherProfile = answeringProfile(other);
+        SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
+        setup.agents = handoffRoster();
+        setup.agents.agents[0].provider = u"Other"_s;
+        setup.agent = u"triage"_s;
+        setup.agentProviders.insert(u"Other"_s, {otherProfile, u"sk-other-0123456789"_s, {}, 600'000});
+        m_session->apply(setup);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(m_session->send(u"hello"_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        QVERIFY(m_server->requests().isEmpty());
+        QCOMPARE(other.requests().size(), 1);
+        QCOMPARE(other.requests().constFirst().header("authorization"), "Bearer sk-other-0123456789"_ba);
+        QCOMPARE(other.requests().constFirst().json().value(u"model"_s).toString(), u"other-model"_s);
+        // The toolbar still names the session's own choice, which the default agent goes back to.
+        QCOMPARE(m_session->provider()->name, u"Local test"_s);
+        setup.agent.clear();
+        m_session->apply(setup);
+        QVERIFY(m_session->send(u"again"_s));
+        QTRY_COMPARE(finished.size(), 2);
+        QCOMPARE(m_server->requests().size(), 1);
+    }
+
+    void aSubAgentOnAProfileOfItsOwnIsAskedOnThatProfilesServer()
+    {
+        FakeHttpServer other;
+        QVERIFY(other.listen());
+        const ProviderProfile otherProfile = answeringProfile(other);
+        AgentPreset lead;
+        lead.name = u"lead"_s;
+        lead.instructions = u"You lead."_s;
+        lead.subagents = {u"researcher"_s};
+        AgentPreset researcher;
+        researcher.name = u"researcher"_s;
+        researcher.instructions = u"You research."_s;
+        researcher.provider = u"Other"_s;
+        SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
+        setup.agents.agents = {lead, researcher};
+        setup.agent = u"lead"_s;
+        setup.agentProviders.insert(u"Other"_s, {otherProfile, u"sk-other-0123456789"_s, {}, 600'000});
+        m_session->apply(setup);
+        m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (request.json().value(u"messages"_s).toArray().size() == 2) {
+                const ToolCall call{u"s1"_s, u"ask_researcher"_s, uR"({"task":"look"})"_s, {}};
+                exchange.respondJson(200, openAiToolCallCompletion({call}, u"test-model"_s));
+            } else {
+                exchange.respondJson(200, openAiCompletion(u"done"_s, u"test-model"_s));
+            }
+        });
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(m_session->send(u"find it"_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        QCOMPARE(m_server->requests().size(), 2);
+        QCOMPARE(other.requests().size(), 1);
+        const QJsonObject asked = other.requests().constFirst().json();
+        QCOMPARE(asked.value(u"model"_s).toString(), u"other-model"_s);
+        QCOMPARE(asked.value(u"messages"_s).toArray().at(0)[u"content"_s].toString(), u"You research."_s);
+    }
+
+    void anAgentOnAProfileThatIsGoneFailsSayingSoAndReachesNoOtherServer()
+    {
+        SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
+        setup.agents = handoffRoster();
+        setup.agents.agents[0].provider = u"Deleted"_s;
+        setup.agent = u"triage"_s;
+        m_session->apply(setup);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(m_session->send(u"hello"_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        const auto result = finished.first().first().value<TurnResult>();
+        QCOMPARE(result.outcome, TurnOutcome::Failed);
+        QVERIFY2(result.error.contains(u"\"Deleted\""_s), qPrintable(result.error));
+        QVERIFY(m_server->requests().isEmpty());
+    }
+
+    void theSessionsOwnPromptAndItsAgentComeBackOnReopening()
+    {
+        SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
+        setup.agents = handoffRoster();
+        setup.agent = u"triage"_s;
+        setup.sessionPrompt = u"Answer in one word."_s;
+        m_session->apply(setup);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"hello"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        const QJsonArray sent = m_server->requests().constLast().json().value(u"messages"_s).toArray();
+        QCOMPARE(sent.at(0)[u"content"_s].toString(), u"Answer in one word."_s);
+        QCOMPARE(setup.agents.find(u"triage"_s)->instructions,
+                 u"You route questions."_s); // the agent unchanged
+
+        const TranscriptLoadResult reread
+            = TranscriptFile::parse(TranscriptFile::serialize(m_session->toTranscript()));
+        QVERIFY2(reread.transcript, qPrintable(reread.error));
+        ChatSession reopened(m_network.get());
+        SessionSetup fresh = reopened.setup().withProvider(profile(), apiKey);
+        fresh.loop.model.stream = false;
+        fresh.agents = handoffRoster(); // the window's agents, as the chooser hands them over
+        reopened.apply(fresh);
+        QVERIFY(reopened.restore(*reread.transcript));
+
+        QCOMPARE(reopened.setup().agent, u"triage"_s);
+        QCOMPARE(reopened.setup().sessionPrompt, std::optional<QString>(u"Answer in one word."_s));
+        QCOMPARE(reopened.agentConfig().maxIterations, 3); // the agent's own limit
+        QSignalSpy reopenedFinished(reopened.agent(), &Agent::turnFinished);
+        QVERIFY(reopened.send(u"again"_s));
+        QTRY_COMPARE(reopenedFinished.size(), 1);
+        const QJsonArray next = m_server->requests().constLast().json().value(u"messages"_s).toArray();
+        QCOMPARE(next.at(0)[u"content"_s].toString(), u"Answer in one word."_s);
+        // A new conversation starts without this one's prompt.
+        QVERIFY(reopened.clear());
+        QVERIFY(!reopened.setup().sessionPrompt);
+        QCOMPARE(reopened.agent()->config().systemPrompt, u"You route questions."_s);
+    }
+
 signals:
     void keychainWritten();
 
@@ -1332,6 +1456,19 @@ private:
                 return call->request.options().contextWindow;
         }
         return std::nullopt;
+    }
+
+    // A profile "Other" with the model "other-model" on \a server, which then answers every request.
+    ProviderProfile answeringProfile(FakeHttpServer &server) const
+    {
+        server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            exchange.respondJson(200, openAiCompletion(u"from the other server"_s, u"other-model"_s));
+        });
+        ProviderProfile other = profile();
+        other.name = u"Other"_s;
+        other.baseUrl = server.baseUrl().resolved(QUrl(u"/v1"_s));
+        other.model = u"other-model"_s;
+        return other;
     }
 
     ProviderProfile profile() const

@@ -11,6 +11,7 @@
 #include "agent/providers/connectiontester.h"
 #include "agent/providers/ollamaprobe.h"
 #include "agent/replay/replayrun.h"
+#include "agent/session/agentstore.h"
 #include "agent/session/autosaver.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessiondocument.h"
@@ -19,6 +20,9 @@
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/testfiles.h"
 #include "tests/support/testimages.h"
+#include "ui/agents/agentchooser.h"
+#include "ui/agents/agentsdialog.h"
+#include "ui/agents/agentspage.h"
 #include "ui/chat/attachmentchip.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/chatitem.h"
@@ -128,7 +132,7 @@ struct Fixture
         const Ui::NetworkHelpers helpers{&ollamaProbe, &connectionTester, [this] {
                                              return new PlaygroundRun(&network, &secrets);
                                          }};
-        return {&session, &profiles, &appSettings, &secrets, helpers, &settings, &document, &library};
+        return {&session, &profiles, &appSettings, &secrets, helpers, &settings, &document, &library, agents};
     }
 
     // As the app does: every finished turn is written into the library.
@@ -150,6 +154,7 @@ struct Fixture
     SessionDocument document;
     SessionLibrary library;
     std::unique_ptr<Autosaver> autosaver;
+    AgentStore *agents = nullptr; // the user's agents, for the tests of the agent chooser
 };
 
 } // namespace
@@ -189,6 +194,32 @@ private slots:
         QVERIFY(window.firstRunPanel()->isVisible());
         QVERIFY(!window.composer()->isVisible());
         QVERIFY(window.statusText().contains(u"No provider"_s));
+    }
+
+    void theToolbarsAgentChooserRunsTheNextTurnAsTheChosenAgent()
+    {
+        AgentStore agents(m_dir.filePath(u"agents-%1"_s.arg(m_run)));
+        AgentPreset billing;
+        billing.name = u"billing"_s;
+        billing.instructions = u"You answer invoices."_s;
+        QString error;
+        QVERIFY(agents.save({}, billing, &error));
+        m_fixture->agents = &agents;
+        Ui::MainWindow window(m_fixture->context());
+        window.start();
+        QVERIFY(window.agentChooser());
+        QComboBox *box = window.agentChooser()->agentBox();
+        QCOMPARE(box->count(), 2);
+        QCOMPARE(box->itemText(0), u"Default"_s);
+
+        box->setCurrentIndex(box->findText(u"billing"_s));
+
+        QCOMPARE(m_fixture->session.setup().agent, u"billing"_s);
+        QCOMPARE(m_fixture->session.agentConfig().systemPrompt, u"You answer invoices."_s);
+        window.openAgents();
+        const auto *dialog = window.findChild<Ui::AgentsDialog *>();
+        QVERIFY(dialog && dialog->isVisible());
+        QCOMPARE(dialog->page()->selectedName(), u"billing"_s);
     }
 
     void anMcpInstallLinkAsksThenHandsTheServerToTheSession()

@@ -1,0 +1,77 @@
+#include "agent/session/agentapplier.h"
+
+#include "agent/config/apikeyresolver.h"
+#include "agent/session/agentstore.h"
+#include "agent/session/chatsession.h"
+
+#include <QSet>
+
+namespace Loopscope {
+
+AgentApplier::AgentApplier(ChatSession *session, const AgentStore *store,
+                           const ProviderProfileStore *profiles, SecretStore *secrets, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_store(store)
+    , m_profiles(profiles)
+    , m_secrets(secrets)
+{
+    connect(store, &AgentStore::changed, this, &AgentApplier::reapply);
+}
+
+void AgentApplier::choose(const QString &name)
+{
+    SessionSetup setup = m_session->setup();
+    setup.agents = m_store->roster();
+    setup.agent = m_store->roster().find(name) ? name : QString();
+    m_session->apply(setup);
+    resolveProviders();
+}
+
+QString AgentApplier::chosen() const
+{
+    return m_session->setup().activeAgent() ? m_session->setup().agent : QString();
+}
+
+void AgentApplier::setSessionPrompt(const std::optional<QString> &prompt)
+{
+    SessionSetup setup = m_session->setup();
+    setup.sessionPrompt = prompt;
+    m_session->apply(setup);
+}
+
+void AgentApplier::reapply()
+{
+    // A reopened session names its agent before the roster is handed over: keep the name.
+    choose(m_session->setup().agent);
+}
+
+void AgentApplier::resolveProviders()
+{
+    const SessionSetup &setup = m_session->setup();
+    QSet<QString> wanted;
+    for (const AgentPreset &agent : setup.agents.agents) {
+        if (agent.provider && !setup.agentProviders.contains(*agent.provider))
+            wanted.insert(*agent.provider);
+    }
+    const QList<ProviderProfile> profiles = m_profiles->profiles();
+    const int generation = ++m_generation;
+    for (const ProviderProfile &profile : profiles) {
+        if (!wanted.contains(profile.name))
+            continue;
+        // An agent's profile not known here stays unknown: its turns fail saying so
+        // (SessionSetup::providerOf).
+        const int readTimeoutMs = setup.provider ? setup.provider->readTimeoutMs : 600'000;
+        ApiKeyResolver(m_secrets).resolve(
+            profile, this, [this, generation, profile, readTimeoutMs](const ApiKeyResolver::Result &key) {
+                if (generation != m_generation)
+                    return;
+                SessionSetup next = m_session->setup();
+                next.agentProviders.insert(profile.name,
+                                           SessionSetup::providerFor(profile, key, readTimeoutMs));
+                m_session->apply(next);
+            });
+    }
+}
+
+} // namespace Loopscope

@@ -1,0 +1,266 @@
+// Agents in the window: the Agents page over a real store, and the toolbar's chooser driving a real
+// session over HTTP (a fake OpenAI-compatible server on 127.0.0.1).
+
+#include "agent/session/agentapplier.h"
+#include "agent/session/agentlistmodel.h"
+#include "agent/session/agentstore.h"
+#include "agent/session/chatsession.h"
+#include "tests/support/fakehttpserver.h"
+#include "tests/support/openaicompletion.h"
+#include "ui/agents/agentchooser.h"
+#include "ui/agents/agentspage.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QNetworkAccessManager>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Loopscope;
+using namespace Loopscope::Ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+AgentPreset preset(const QString &name, const QString &instructions)
+{
+    AgentPreset agent;
+    agent.name = name;
+    agent.instructions = instructions;
+    return agent;
+}
+
+// The system message of the last request \a server saw.
+QString lastSystemPrompt(const FakeHttpServer &server)
+{
+    const QJsonArray messages = server.requests().constLast().json().value(u"messages"_s).toArray();
+    return messages.at(0)[u"role"_s].toString() == u"system" ? messages.at(0)[u"content"_s].toString()
+                                                             : QString();
+}
+
+} // namespace
+
+class AgentsWindowTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        QVERIFY(m_dir.isValid());
+        m_store = std::make_unique<AgentStore>(m_dir.path() + u"/agents-%1"_s.arg(++m_count));
+        QString error;
+        QVERIFY(m_store->save({}, preset(u"billing"_s, u"You answer invoices."_s), &error));
+    }
+
+    void cleanup() { m_store.reset(); }
+
+    void thePageSavesAnEditAsANewVersionAndShowsTheHistory()
+    {
+        AgentsPage page(m_store.get(), {u"Local"_s}, {u"calculator"_s, u"current_time"_s});
+        QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(page.selectedName(), u"billing"_s);
+        QCOMPARE(page.instructionsEdit()->toPlainText(), u"You answer invoices."_s);
+
+        page.instructionsEdit()->setPlainText(u"You answer invoices, briefly."_s);
+        page.providerBox()->setCurrentIndex(page.providerBox()->findData(u"Local"_s));
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+
+        const AgentPreset *stored = m_store->roster().find(u"billing"_s);
+        QCOMPARE(stored->version, 2);
+        QCOMPARE(stored->instructions, u"You answer invoices, briefly."_s);
+        QCOMPARE(stored->provider, std::optional<QString>(u"Local"_s));
+        QCOMPARE(page.historyList()->count(), 2);
+        page.historyList()->setCurrentRow(0);
+        QVERIFY(page.versionView()->toPlainText().contains(u"\"You answer invoices.\""_s));
+        QVERIFY(page.shieldsGroup()); // where the shields editor goes
+    }
+
+    void thePageMakesAndDeletesAgentsAndKeepsWhatItCannotShow()
+    {
+        AgentPreset billing = *m_store->roster().find(u"billing"_s);
+        billing.compaction = CompactionStrategy::DropOldest; // no field for it on the page
+        QString error;
+        QVERIFY(m_store->save(u"billing"_s, billing, &error));
+        AgentsPage page(m_store.get(), {}, {u"calculator"_s});
+        QAbstractItemModelTester tester(page.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        page.instructionsEdit()->setPlainText(u"Edited."_s);
+        QVERIFY(page.saveShown());
+        QCOMPARE(m_store->roster().find(u"billing"_s)->compaction,
+                 std::optional(CompactionStrategy::DropOldest));
+
+        page.newAgent();
+        page.nameEdit()->setText(u"support"_s);
+        page.instructionsEdit()->setPlainText(u"You help."_s);
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+        QCOMPARE(page.model()->rowCount(), 2);
+        QCOMPARE(m_store->roster().find(u"support"_s)->version, 1);
+
+        QVERIFY(page.deleteShown());
+        QCOMPARE(page.model()->rowCount(), 1);
+        QVERIFY(!m_store->roster().find(u"support"_s));
+    }
+
+    void aBadNameIsRefusedOnThePageAndNothingIsStored()
+    {
+        AgentsPage page(m_store.get(), {}, {});
+        page.nameEdit()->setText(u"two words"_s);
+
+        QVERIFY(!page.saveShown());
+
+        QVERIFY2(page.status().contains(u"name"_s), qPrintable(page.status()));
+        QCOMPARE(m_store->roster().agents.size(), 1);
+        QCOMPARE(m_store->roster().agents.constFirst().name, u"billing"_s);
+    }
+
+    void aBadImportSaysTheFilesProblemAndLosesNothing()
+    {
+        AgentsPage page(m_store.get(), {}, {});
+        const QString path = m_dir.filePath(u"bad.json"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"agents":[{"name":"a","instructions":"x","subagents":["a"]}]})");
+        file.close();
+        QString expected;
+        QVERIFY(!AgentRoster::load(path, &expected));
+        const AgentRoster before = m_store->roster();
+
+        QVERIFY(!page.importFrom(path));
+
+        QVERIFY2(page.status().contains(expected), qPrintable(page.status()));
+        QCOMPARE(m_store->roster(), before);
+        QCOMPARE(page.model()->rowCount(), 1);
+    }
+
+    void theChosenAgentsInstructionsGoWithTheNextRequest()
+    {
+        Fixture f(m_store.get(), m_dir.filePath(u"settings-%1.ini"_s.arg(m_count)));
+
+        f.chooser.choose(u"billing"_s);
+        QCOMPARE(f.chooser.agentBox()->currentText(), u"billing"_s);
+        QVERIFY(f.sendAndWait(u"my invoice"_s));
+        QCOMPARE(lastSystemPrompt(f.server), u"You answer invoices."_s);
+
+        // An edit on the Agents page reaches the next turn.
+        QString error;
+        QVERIFY(
+            m_store->save(u"billing"_s, preset(u"billing"_s, u"You answer invoices in French."_s), &error));
+        QVERIFY(f.sendAndWait(u"again"_s));
+        QCOMPARE(lastSystemPrompt(f.server), u"You answer invoices in French."_s);
+
+        // This session's own prompt, the agent unchanged.
+        f.chooser.setSessionPrompt(u"Answer in one word."_s);
+        QVERIFY(f.chooser.sessionPromptAction()->isChecked());
+        QVERIFY(f.sendAndWait(u"once more"_s));
+        QCOMPARE(lastSystemPrompt(f.server), u"Answer in one word."_s);
+        QCOMPARE(m_store->roster().find(u"billing"_s)->instructions, u"You answer invoices in French."_s);
+
+        f.chooser.setSessionPrompt(std::nullopt);
+        f.chooser.choose(QString());
+        QCOMPARE(f.chooser.agentBox()->currentText(), u"Default"_s);
+        QVERIFY(f.sendAndWait(u"and now"_s));
+        QCOMPARE(lastSystemPrompt(f.server), u"The loop's prompt."_s);
+    }
+
+    void aReopenedSessionComesBackWithItsAgentAndItsPrompt()
+    {
+        Transcript saved;
+        {
+            Fixture f(m_store.get(), m_dir.filePath(u"settings-%1.ini"_s.arg(m_count)));
+            f.chooser.choose(u"billing"_s);
+            f.chooser.setSessionPrompt(u"Be brief."_s);
+            QVERIFY(f.sendAndWait(u"hello"_s));
+            saved = *TranscriptFile::parse(TranscriptFile::serialize(f.session.toTranscript())).transcript;
+        }
+        Fixture reopened(m_store.get(), m_dir.filePath(u"settings-%1.ini"_s.arg(m_count)));
+        QCOMPARE(reopened.chooser.agentBox()->currentText(), u"Default"_s);
+
+        QVERIFY(reopened.session.restore(saved));
+
+        QCOMPARE(reopened.chooser.agentBox()->currentText(), u"billing"_s);
+        QVERIFY(reopened.chooser.sessionPromptAction()->isChecked());
+        QVERIFY(reopened.sendAndWait(u"again"_s));
+        QCOMPARE(lastSystemPrompt(reopened.server), u"Be brief."_s);
+        QCOMPARE(reopened.session.agentConfig().name, u"billing"_s);
+    }
+
+    void anAgentOnAProfileOfItsOwnIsAskedOnThatProfilesServer()
+    {
+        Fixture f(m_store.get(), m_dir.filePath(u"settings-%1.ini"_s.arg(m_count)));
+        FakeHttpServer other;
+        QVERIFY(other.listen());
+        other.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            exchange.respondJson(200, openAiCompletion(u"from the other one"_s, u"test-model"_s));
+        });
+        qputenv("LOOPSCOPE_TEST_OTHER_KEY", "sk-other-0123456789");
+        f.profiles.save(openAiTestProfile(other.baseUrl(), u"Other"_s, u"LOOPSCOPE_TEST_OTHER_KEY"_s));
+        AgentPreset billing = *m_store->roster().find(u"billing"_s);
+        billing.provider = u"Other"_s;
+        QString error;
+        QVERIFY(m_store->save(u"billing"_s, billing, &error));
+
+        f.chooser.choose(u"billing"_s);
+        QTRY_VERIFY(f.session.setup().agentProviders.contains(u"Other"_s)); // its key read
+        QVERIFY(f.sendAndWait(u"hello"_s));
+
+        QCOMPARE(other.requests().size(), 1);
+        QCOMPARE(other.requests().constFirst().header("authorization"), "Bearer sk-other-0123456789"_ba);
+        QVERIFY(f.server.requests().isEmpty());
+    }
+
+private:
+    // A session on a fake server with the toolbar's chooser over the test's store.
+    struct Fixture
+    {
+        Fixture(AgentStore *store, const QString &settingsPath)
+            : settings(settingsPath, QSettings::IniFormat)
+            , profiles(&settings)
+            , session(&network)
+            , applier(&session, store, &profiles, nullptr)
+            , chooser(&session, store, &applier, &parent)
+        {
+            QVERIFY(server.listen());
+            server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+                exchange.respondJson(200, openAiCompletion(u"answered"_s, u"test-model"_s));
+            });
+            SessionSetup setup = session.setup().withProvider(
+                openAiTestProfile(server.baseUrl(), u"Local"_s, u"LOOPSCOPE_TEST_UNUSED_KEY"_s),
+                u"sk-local"_s);
+            setup.loop.model.stream = false;
+            setup.loop.systemPrompt = u"The loop's prompt."_s;
+            session.apply(setup);
+        }
+
+        bool sendAndWait(const QString &text)
+        {
+            QSignalSpy finished(session.agent(), &Agent::turnFinished);
+            if (!session.send(text))
+                return false;
+            return finished.wait(10'000) || finished.size() == 1;
+        }
+
+        FakeHttpServer server;
+        QSettings settings;
+        ProviderProfileStore profiles;
+        QNetworkAccessManager network;
+        ChatSession session;
+        AgentApplier applier;
+        QWidget parent;
+        AgentChooser chooser;
+    };
+
+    QTemporaryDir m_dir;
+    int m_count = 0;
+    std::unique_ptr<AgentStore> m_store;
+};
+
+QTEST_MAIN(AgentsWindowTest)
+#include "tst_agentswindow.moc"

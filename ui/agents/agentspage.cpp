@@ -1,0 +1,463 @@
+#include "ui/agents/agentspage.h"
+
+#include "agent/session/agentlistmodel.h"
+#include "agent/session/agentstore.h"
+#include "ui/settings/settingswidgets.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Loopscope::Ui {
+
+namespace {
+
+// A spin box whose lowest value means "the session's": the agent leaves that option alone.
+QSpinBox *optionalSpin(int min, int max, QWidget *parent)
+{
+    auto *spin = new QSpinBox(parent);
+    spin->setRange(min - 1, max);
+    spin->setSpecialValueText(AgentsPage::tr("the session's"));
+    spin->setValue(spin->minimum());
+    return spin;
+}
+
+template<typename T>
+std::optional<T> spinValue(const QSpinBox *spin)
+{
+    return spin->value() == spin->minimum() ? std::nullopt : std::optional<T>(T(spin->value()));
+}
+
+template<typename T>
+void showSpin(QSpinBox *spin, const std::optional<T> &value)
+{
+    spin->setValue(value ? int(*value) : spin->minimum());
+}
+
+QStringList checked(const QListWidget *list)
+{
+    QStringList names;
+    for (int row = 0; row < list->count(); ++row) {
+        if (list->item(row)->checkState() == Qt::Checked)
+            names.append(list->item(row)->text());
+    }
+    return names;
+}
+
+// \a names as check boxes, those in \a on checked; a name only in \a on (a tool not known here) is kept.
+void showChecklist(QListWidget *list, QStringList names, const QStringList &on)
+{
+    for (const QString &name : on) {
+        if (!names.contains(name))
+            names.append(name);
+    }
+    list->clear();
+    for (const QString &name : std::as_const(names)) {
+        auto *item = new QListWidgetItem(name, list);
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        item->setCheckState(on.contains(name) ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
+} // namespace
+
+AgentsPage::AgentsPage(AgentStore *store, const QStringList &profileNames, const QStringList &toolNames,
+                       QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+    , m_model(new AgentListModel(store, this))
+{
+    m_list = named(new QListView(this), u"agentList"_s, tr("Agents"));
+    m_list->setModel(m_model);
+    m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto *newButton = named(new QPushButton(tr("&New"), this), u"newAgent"_s, tr("New agent"));
+    m_duplicate = named(new QPushButton(tr("D&uplicate"), this), u"duplicateAgent"_s, tr("Duplicate agent"));
+    m_delete = named(new QPushButton(tr("&Delete"), this), u"deleteAgent"_s, tr("Delete agent"));
+    auto *importButton
+        = named(new QPushButton(tr("&Import…"), this), u"importAgents"_s, tr("Import agents file"));
+    auto *exportButton
+        = named(new QPushButton(tr("E&xport…"), this), u"exportAgents"_s, tr("Export agents file"));
+    connect(newButton, &QPushButton::clicked, this, &AgentsPage::newAgent);
+    connect(m_duplicate, &QPushButton::clicked, this, &AgentsPage::duplicateShown);
+    connect(m_delete, &QPushButton::clicked, this, &AgentsPage::deleteShown);
+    connect(importButton, &QPushButton::clicked, this, &AgentsPage::askImport);
+    connect(exportButton, &QPushButton::clicked, this, &AgentsPage::askExport);
+    auto *listButtons = new QGridLayout;
+    listButtons->addWidget(newButton, 0, 0);
+    listButtons->addWidget(m_duplicate, 0, 1);
+    listButtons->addWidget(m_delete, 0, 2);
+    listButtons->addWidget(importButton, 1, 0);
+    listButtons->addWidget(exportButton, 1, 1);
+    auto *listSide = new QWidget(this);
+    auto *listLayout = new QVBoxLayout(listSide);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    listLayout->addWidget(
+        hintLabel(tr("Without an agent, a session runs as the default agent: Settings → Loop's "
+                     "system prompt and options."),
+                  listSide));
+    listLayout->addWidget(m_list, 1);
+    listLayout->addLayout(listButtons);
+
+    QWidget *editor = createEditor();
+    auto *editorScroll = new QScrollArea(this);
+    editorScroll->setWidgetResizable(true);
+    editorScroll->setFrameShape(QFrame::NoFrame);
+    editorScroll->setWidget(editor);
+
+    m_history = named(new QListWidget(this), u"agentHistory"_s, tr("Versions of the agent"));
+    m_versionView = named(new QPlainTextEdit(this), u"agentVersion"_s, tr("The selected version"));
+    m_versionView->setReadOnly(true);
+    connect(m_history, &QListWidget::currentRowChanged, this, &AgentsPage::showVersion);
+    auto *historyBox = new QGroupBox(tr("Versions"), this);
+    auto *historyLayout = new QVBoxLayout(historyBox);
+    historyLayout->addWidget(m_history, 1);
+    historyLayout->addWidget(m_versionView, 2);
+
+    auto *splitter = new QSplitter(this);
+    splitter->addWidget(listSide);
+    splitter->addWidget(editorScroll);
+    splitter->addWidget(historyBox);
+    splitter->setStretchFactor(1, 2);
+
+    m_status = named(new QLabel(this), u"agentsStatus"_s, tr("Agents status"));
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->hide();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(m_status);
+
+    for (const QString &name : profileNames)
+        m_provider->addItem(name, name);
+    showChecklist(m_tools, toolNames, {});
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &AgentsPage::onListSelection);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { select(m_shownName); });
+    if (!m_store->isEmpty())
+        select(m_store->roster().agents.constFirst().name);
+    else
+        newAgent();
+}
+
+QWidget *AgentsPage::createEditor()
+{
+    auto *editor = new QWidget(this);
+    m_name = named(new QLineEdit(editor), u"agentName"_s, tr("Agent name"));
+    m_name->setPlaceholderText(tr("letters, digits, _ or -, e.g. billing"));
+    m_instructions = named(new QPlainTextEdit(editor), u"agentInstructions"_s, tr("Instructions"));
+    m_instructions->setPlaceholderText(tr("The agent's system prompt"));
+    m_provider = named(new QComboBox(editor), u"agentProvider"_s, tr("Provider profile"));
+    m_provider->addItem(tr("The session's provider"), QString());
+    m_modelName = named(new QLineEdit(editor), u"agentModel"_s, tr("Model"));
+    m_modelName->setPlaceholderText(tr("the provider's model"));
+
+    m_sessionTools = named(new QCheckBox(tr("The session's tools"), editor), u"agentSessionTools"_s,
+                           tr("Use the session's tools"));
+    m_tools = named(new QListWidget(editor), u"agentTools"_s, tr("Tools"));
+    connect(m_sessionTools, &QCheckBox::toggled, m_tools, &QWidget::setDisabled);
+
+    m_maxIterations = optionalSpin(1, 1000, editor);
+    m_parallelTools = optionalSpin(1, 64, editor);
+    m_toolTimeout = optionalSpin(1, 86'400, editor);
+    m_toolTimeout->setSuffix(tr(" s"));
+    m_tokenBudget = optionalSpin(0, 100'000'000, editor);
+    m_postLoop = new QComboBox(editor);
+    m_postLoop->addItem(tr("the session's"), -1);
+    m_postLoop->addItem(tr("reflect"), int(PostLoopMode::Reflect));
+    m_postLoop->addItem(tr("summary"), int(PostLoopMode::Summary));
+    m_postLoop->addItem(tr("none"), int(PostLoopMode::None));
+    m_onHandoff = new QComboBox(editor);
+    m_onHandoff->addItem(tr("the session's"), -1);
+    m_onHandoff->addItem(tr("continue the turn"), int(HandoffMode::Continue));
+    m_onHandoff->addItem(tr("end the turn"), int(HandoffMode::End));
+    m_maxHandoffs = optionalSpin(0, 100, editor);
+    m_temperature = new QDoubleSpinBox(editor);
+    m_temperature->setRange(-0.05, 2);
+    m_temperature->setSingleStep(0.05);
+    m_temperature->setSpecialValueText(tr("the session's"));
+    m_temperature->setValue(m_temperature->minimum());
+    m_maxTokens = optionalSpin(1, 10'000'000, editor);
+    m_handoffs = named(new QListWidget(editor), u"agentHandoffs"_s, tr("Handoffs"));
+    m_subagents = named(new QListWidget(editor), u"agentSubagents"_s, tr("Sub-agents"));
+
+    auto *loop = new QGroupBox(tr("Loop"), editor);
+    auto *loopForm = new QFormLayout(loop);
+    loopForm->addRow(tr("Iteration limit:"), m_maxIterations);
+    loopForm->addRow(tr("Parallel tool calls:"), m_parallelTools);
+    loopForm->addRow(tr("Tool time limit:"), m_toolTimeout);
+    loopForm->addRow(tr("Token budget:"), m_tokenBudget);
+    loopForm->addRow(tr("After the loop:"), m_postLoop);
+    loopForm->addRow(tr("On a handoff:"), m_onHandoff);
+    loopForm->addRow(tr("Handoff limit:"), m_maxHandoffs);
+    auto *sampling = new QGroupBox(tr("Sampling"), editor);
+    auto *samplingForm = new QFormLayout(sampling);
+    samplingForm->addRow(tr("Temperature:"), m_temperature);
+    samplingForm->addRow(tr("Output tokens:"), m_maxTokens);
+    auto *team = new QGroupBox(tr("Other agents"), editor);
+    auto *teamForm = new QFormLayout(team);
+    teamForm->addRow(tr("Hands off to (transfer_to_…):"), m_handoffs);
+    teamForm->addRow(tr("Asks (ask_…):"), m_subagents);
+    // The shields helper puts its ShieldsEditor here.
+    m_shieldsGroup = named(new QGroupBox(tr("Shields"), editor), u"agentShields"_s, tr("Shields"));
+    new QVBoxLayout(m_shieldsGroup);
+    m_shieldsGroup->hide();
+
+    auto *save = named(new QPushButton(tr("&Save as New Version"), editor), u"saveAgent"_s, tr("Save agent"));
+    connect(save, &QPushButton::clicked, this, &AgentsPage::saveShown);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("&Name:"), m_name);
+    form->addRow(tr("&Instructions:"), m_instructions);
+    form->addRow(tr("&Provider:"), m_provider);
+    form->addRow(tr("&Model:"), m_modelName);
+    form->addRow(tr("Tools:"), m_sessionTools);
+    form->addRow(QString(), m_tools);
+    auto *layout = new QVBoxLayout(editor);
+    layout->addLayout(form);
+    layout->addWidget(loop);
+    layout->addWidget(sampling);
+    layout->addWidget(team);
+    layout->addWidget(m_shieldsGroup);
+    layout->addWidget(save, 0, Qt::AlignRight);
+    layout->addStretch(1);
+    return editor;
+}
+
+void AgentsPage::select(const QString &name)
+{
+    const int row = m_model->rowOf(name);
+    if (row < 0) {
+        if (!m_store->isEmpty())
+            select(m_store->roster().agents.constFirst().name);
+        else
+            newAgent();
+        return;
+    }
+    const QModelIndex index = m_model->index(row);
+    if (m_list->currentIndex() != index)
+        m_list->setCurrentIndex(index); // onListSelection() shows it
+    else
+        show(*m_store->roster().find(name));
+}
+
+void AgentsPage::onListSelection()
+{
+    const QModelIndex index = m_list->currentIndex();
+    if (index.isValid())
+        show(*m_store->roster().find(index.data(AgentListModel::NameRole).toString()));
+}
+
+void AgentsPage::show(const AgentPreset &agent)
+{
+    m_loaded = agent;
+    m_shownName = agent.name;
+    m_name->setText(agent.name);
+    m_instructions->setPlainText(agent.instructions);
+    const int provider = m_provider->findData(agent.provider.value_or(QString()));
+    if (provider < 0 && agent.provider)
+        m_provider->addItem(tr("%1 (no such profile)").arg(*agent.provider), *agent.provider);
+    m_provider->setCurrentIndex(m_provider->findData(agent.provider.value_or(QString())));
+    m_modelName->setText(agent.model.value_or(QString()));
+    m_sessionTools->setChecked(!agent.tools);
+    QStringList toolNames;
+    for (int row = 0; row < m_tools->count(); ++row)
+        toolNames.append(m_tools->item(row)->text());
+    showChecklist(m_tools, toolNames, agent.tools.value_or(QStringList()));
+    showSpin(m_maxIterations, agent.maxIterations);
+    showSpin(m_parallelTools, agent.maxParallelTools);
+    showSpin(m_toolTimeout, agent.toolTimeoutSeconds);
+    showSpin(m_tokenBudget, agent.tokenBudget);
+    m_postLoop->setCurrentIndex(m_postLoop->findData(agent.postLoop ? int(*agent.postLoop) : -1));
+    m_onHandoff->setCurrentIndex(m_onHandoff->findData(agent.onHandoff ? int(*agent.onHandoff) : -1));
+    showSpin(m_maxHandoffs, agent.maxHandoffs);
+    m_temperature->setValue(agent.temperature.value_or(m_temperature->minimum()));
+    showSpin(m_maxTokens, agent.maxOutputTokens);
+    refreshAgentChecklists(agent);
+    m_duplicate->setEnabled(!m_shownName.isEmpty());
+    m_delete->setEnabled(!m_shownName.isEmpty());
+    showHistory(m_shownName);
+}
+
+void AgentsPage::refreshAgentChecklists(const AgentPreset &agent)
+{
+    QStringList others;
+    for (const AgentPreset &other : m_store->roster().agents) {
+        if (other.name != agent.name)
+            others.append(other.name);
+    }
+    showChecklist(m_handoffs, others, agent.handoffs);
+    showChecklist(m_subagents, others, agent.subagents);
+}
+
+AgentPreset AgentsPage::editedAgent() const
+{
+    AgentPreset agent = m_loaded; // what the editor has no field for stays as it was
+    agent.name = m_name->text().trimmed();
+    agent.instructions = m_instructions->toPlainText();
+    const QString provider = m_provider->currentData().toString();
+    agent.provider = provider.isEmpty() ? std::nullopt : std::optional(provider);
+    const QString model = m_modelName->text().trimmed();
+    agent.model = model.isEmpty() ? std::nullopt : std::optional(model);
+    agent.tools = m_sessionTools->isChecked() ? std::nullopt : std::optional(checked(m_tools));
+    agent.maxIterations = spinValue<int>(m_maxIterations);
+    agent.maxParallelTools = spinValue<int>(m_parallelTools);
+    agent.toolTimeoutSeconds = spinValue<int>(m_toolTimeout);
+    agent.tokenBudget = spinValue<qint64>(m_tokenBudget);
+    const int postLoop = m_postLoop->currentData().toInt();
+    agent.postLoop = postLoop < 0 ? std::nullopt : std::optional(PostLoopMode(postLoop));
+    const int onHandoff = m_onHandoff->currentData().toInt();
+    agent.onHandoff = onHandoff < 0 ? std::nullopt : std::optional(HandoffMode(onHandoff));
+    agent.maxHandoffs = spinValue<int>(m_maxHandoffs);
+    agent.temperature = m_temperature->value() == m_temperature->minimum()
+                            ? std::nullopt
+                            : std::optional(m_temperature->value());
+    agent.maxOutputTokens = spinValue<int>(m_maxTokens);
+    agent.handoffs = checked(m_handoffs);
+    agent.subagents = checked(m_subagents);
+    return agent;
+}
+
+bool AgentsPage::saveShown()
+{
+    QString error;
+    const std::optional<AgentPreset> stored = m_store->save(m_shownName, editedAgent(), &error);
+    if (!stored) {
+        setStatus(tr("Not saved: %1").arg(error));
+        return false;
+    }
+    m_shownName = stored->name;
+    select(stored->name);
+    setStatus(tr("Saved \"%1\" as version %2.").arg(stored->name).arg(stored->version));
+    emit agentSaved(stored->name);
+    return true;
+}
+
+void AgentsPage::newAgent()
+{
+    m_list->clearSelection();
+    m_list->setCurrentIndex({});
+    AgentPreset fresh;
+    show(fresh);
+    m_name->setFocus();
+}
+
+bool AgentsPage::duplicateShown()
+{
+    QString error;
+    const std::optional<AgentPreset> copy = m_store->duplicate(m_shownName, &error);
+    if (!copy) {
+        setStatus(tr("Not duplicated: %1").arg(error));
+        return false;
+    }
+    select(copy->name);
+    setStatus(tr("\"%1\" is a copy of \"%2\".").arg(copy->name, m_loaded.name));
+    return true;
+}
+
+bool AgentsPage::deleteShown()
+{
+    QString error;
+    const QString name = m_shownName;
+    if (!m_store->remove(name, &error)) {
+        setStatus(tr("Not deleted: %1").arg(error));
+        return false;
+    }
+    setStatus(tr("Deleted \"%1\" and its versions.").arg(name));
+    return true;
+}
+
+bool AgentsPage::importFrom(const QString &path)
+{
+    QString error;
+    if (!m_store->importFile(path, &error)) {
+        setStatus(tr("Nothing imported: %1").arg(error));
+        return false;
+    }
+    setStatus(tr("Imported the agents of \"%1\".").arg(path));
+    return true;
+}
+
+bool AgentsPage::exportTo(const QString &path)
+{
+    QString error;
+    if (!m_store->exportFile(path, &error)) {
+        setStatus(tr("Not exported: %1").arg(error));
+        return false;
+    }
+    setStatus(tr("Exported the agents to \"%1\".").arg(path));
+    return true;
+}
+
+void AgentsPage::askImport()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import Agents"), QString(),
+                                                      tr("Agents files (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        importFrom(path);
+}
+
+void AgentsPage::askExport()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Agents"), u"agents.json"_s,
+                                                      tr("Agents files (*.json)"));
+    if (!path.isEmpty())
+        exportTo(path);
+}
+
+void AgentsPage::showHistory(const QString &name)
+{
+    m_history->clear();
+    m_versionView->clear();
+    const QList<AgentVersion> versions = m_store->history(name);
+    for (const AgentVersion &version : versions) {
+        m_history->addItem(tr("Version %1, %2")
+                               .arg(version.version)
+                               .arg(QLocale().toString(version.time.toLocalTime(), QLocale::ShortFormat)));
+    }
+    if (m_history->count() > 0)
+        m_history->setCurrentRow(m_history->count() - 1);
+}
+
+void AgentsPage::showVersion(int row)
+{
+    const QList<AgentVersion> versions = m_store->history(m_shownName);
+    if (row < 0 || row >= versions.size()) {
+        m_versionView->clear();
+        return;
+    }
+    const std::optional<QJsonObject> definition = m_store->definition(m_shownName, versions.at(row).version);
+    m_versionView->setPlainText(
+        QString::fromUtf8(QJsonDocument(definition.value_or(QJsonObject())).toJson(QJsonDocument::Indented)));
+}
+
+void AgentsPage::setStatus(const QString &text)
+{
+    m_status->setText(text);
+    m_status->setVisible(!text.isEmpty());
+}
+
+QString AgentsPage::status() const
+{
+    return m_status->text();
+}
+
+} // namespace Loopscope::Ui
