@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/loop/agentconfig.h"
+#include "agent/loop/agentshields.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>
@@ -43,6 +44,8 @@ struct AgentPreset
     // How its requests keep within the context window (compact, compact_at).
     std::optional<CompactionStrategy> compaction;
     std::optional<int> compactAtPercent;
+    // What its input, tool calls and answer are checked by; nullopt: the session's shields.
+    std::optional<AgentShields> shields;
 
     // \a base (the session's loop options, model and sampling) as this agent runs it.
     AgentConfig configOver(AgentConfig base) const;
