@@ -14,6 +14,9 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <functional>
+
 using namespace Qt::StringLiterals;
 
 namespace Loopscope::Ui {
@@ -83,7 +86,6 @@ ShieldsEditor::ShieldsEditor(QWidget *parent)
                               "\"unsafe\" and the categories). {role} becomes User or Agent, {conversation} "
                               "the question (and the answer)."));
     m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(u"color: palette(link)"_s);
     m_problem->hide();
 
     auto *ruleButtons = new QHBoxLayout;
