@@ -5,6 +5,7 @@
 #include "agent/tools/builtin/builtintools.h"
 
 #include <QDir>
+#include <QJsonDocument>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -26,6 +27,8 @@ const QString CompactionKey = u"loop/compaction"_s;
 const QString CompactAtPercentKey = u"loop/compactAtPercent"_s;
 const QString CompactionModelKey = u"loop/compactionModel"_s;
 const QString CompactionPromptKey = u"loop/compactionPrompt"_s;
+// The default agent's shields, as the JSON an agents file gives an agent's "shields".
+const QString ShieldsKey = u"loop/shields"_s;
 const QString SystemPromptKey = u"loop/systemPrompt"_s;
 const QString ReadTimeoutKey = u"loop/providerReadTimeoutMs"_s;
 const QString MaxResponseMbKey = u"loop/maxResponseMb"_s;
@@ -85,6 +88,9 @@ AgentConfig AppSettings::agentConfig() const
     config.compactionPrompt = m_settings->value(CompactionPromptKey, defaults.compactionPrompt).toString();
     if (config.compactionPrompt.trimmed().isEmpty())
         config.compactionPrompt = defaults.compactionPrompt;
+    QString ignored; // shields saved by another version that this one cannot read: none rather than half
+    if (const QByteArray shields = m_settings->value(ShieldsKey).toByteArray(); !shields.isEmpty())
+        config.shields = AgentShields::fromJson(shields, &ignored).value_or(AgentShields());
     return config;
 }
 
@@ -104,6 +110,12 @@ void AppSettings::setAgentConfig(const AgentConfig &config)
     setOrRemove(*m_settings, CompactAtPercentKey, config.compactAtPercent, defaults.compactAtPercent);
     setOrRemove(*m_settings, CompactionModelKey, config.compactionModel, defaults.compactionModel);
     setOrRemove(*m_settings, CompactionPromptKey, config.compactionPrompt, defaults.compactionPrompt);
+    if (config.shields.isEmpty())
+        m_settings->remove(ShieldsKey);
+    else
+        m_settings->setValue(
+            ShieldsKey,
+            QString::fromUtf8(QJsonDocument(config.shields.toJson()).toJson(QJsonDocument::Compact)));
 }
 
 int AppSettings::providerReadTimeoutMs() const

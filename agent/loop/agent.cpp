@@ -82,6 +82,14 @@ struct Agent::Turn
     std::optional<ContextFitter::SummaryPlan> summaryPlan;
     QString summaryModel;
     qint64 tokensBeforeSummary = 0;
+    QString input; // the question, which a model shield sees with the answer it judges
+    // While the model shield judges the question or the answer: its ShieldCheck node, the stage,
+    // what it judges, and what the turn does next.
+    bool shielding = false;
+    int shieldNode = -1;
+    ShieldStage shieldStage = ShieldStage::Input;
+    QString shieldContent;
+    std::function<void(const QString &)> afterShields;
 };
 
 Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *parent)
@@ -133,10 +141,26 @@ Agent::~Agent()
 
 void Agent::setConfig(const AgentConfig &config)
 {
-    if (m_turn && m_turn->sessionAgent)
+    if (m_turn && m_turn->sessionAgent) {
         m_turn->sessionAgent->config = config;
-    else
+    } else {
         m_config = config;
+        onShieldsChanged();
+    }
+}
+
+void Agent::onShieldsChanged()
+{
+    m_configRules = m_config.shields.ruleShield();
+    // Only with a shield: without one, the tool phase need not serialise every call's arguments.
+    if (m_shields.isEmpty() && !m_configRules) {
+        m_tools->setShieldCheck({});
+        return;
+    }
+    m_tools->setShieldCheck(
+        [this](const QString &toolName, const QString &arguments, int traceNode, QString *reason) {
+            return passesShields(ShieldStage::ToolCall, toolName, arguments, traceNode, reason);
+        });
 }
 
 void Agent::setClock(std::shared_ptr<const Clock> clock)
@@ -152,11 +176,7 @@ void Agent::addShield(std::shared_ptr<const Shield> shield)
     if (!shield)
         return;
     m_shields.append(std::move(shield));
-    // Only now: without shields, the tool phase need not serialise every call's arguments.
-    m_tools->setShieldCheck(
-        [this](const QString &toolName, const QString &arguments, int traceNode, QString *reason) {
-            return passesShields(ShieldStage::ToolCall, toolName, arguments, traceNode, reason);
-        });
+    onShieldsChanged();
 }
 
 void Agent::nestUnder(int callNode, int depth, const QString &callIdPrefix)
@@ -170,7 +190,7 @@ void Agent::nestUnder(int callNode, int depth, const QString &callIdPrefix)
 void Agent::clearShields()
 {
     m_shields.clear();
-    m_tools->setShieldCheck({});
+    onShieldsChanged();
 }
 
 void Agent::addInterceptor(Interceptor *interceptor)
@@ -227,17 +247,32 @@ bool Agent::send(const QString &userText, const QList<Attachment> &attachments)
     setState(State::WaitingForModel);
     emitEvent(AgentEvent::Kind::TurnStarted, m_turn->traceNode, userText);
 
+    m_turn->input = userText;
     QString reason;
     if (!passesShields(ShieldStage::Input, {}, userText, m_turn->traceNode, &reason)) {
         finishTurn(TurnOutcome::Blocked, {}, tr("The message was blocked: %1").arg(reason));
         return true;
     }
+    if (hasModelShield(ShieldStage::Input)) {
+        askModelShield(ShieldStage::Input, userText, [this, userText, attachments](const QString &blocked) {
+            if (blocked.isEmpty())
+                acceptInput(userText, attachments);
+            else
+                finishTurn(TurnOutcome::Blocked, {}, tr("The message was blocked: %1").arg(blocked));
+        });
+        return true;
+    }
+    acceptInput(userText, attachments);
+    return true;
+}
+
+void Agent::acceptInput(const QString &userText, const QList<Attachment> &attachments)
+{
     appendMessage(Message::user(userText, attachments));
     if (m_contextSource)
         findTurnContext(userText);
     else
         startIteration();
-    return true;
 }
 
 void Agent::findTurnContext(const QString &question)
@@ -430,13 +465,20 @@ void Agent::summariseForContext(const ContextFitter::SummaryPlan &plan, qint64 t
                               tokensBefore,
                               {}};
     turn.compactionNode = m_trace->begin(parent, TraceKind::Compaction, label, now(), std::move(compaction));
+    sendAsideCall(turn.compactionNode, request,
+                  request.options.model.isEmpty() ? tr("summary")
+                                                  : tr("summary %1").arg(request.options.model));
+}
+
+// A model call that is no step of the loop (a summary, a shield's): under \a parent, and neither its
+// request nor its text reaches the chat.
+void Agent::sendAsideCall(int parent, const ModelRequest &request, const QString &label)
+{
     ModelCallData data;
     data.provider = m_client->providerName();
     data.model = request.options.model;
     data.request = RecordedRequest(request);
-    const QString callLabel
-        = request.options.model.isEmpty() ? tr("summary") : tr("summary %1").arg(request.options.model);
-    turn.modelCallNode = m_trace->begin(turn.compactionNode, TraceKind::ModelCall, callLabel, now(), data);
+    m_turn->modelCallNode = m_trace->begin(parent, TraceKind::ModelCall, label, now(), data);
     setState(State::WaitingForModel);
     m_client->send(request);
 }
@@ -611,7 +653,7 @@ void Agent::onTextDelta(const QString &text)
     if (!m_turn || m_turn->modelCallNode < 0)
         return;
     noteFirstToken();
-    if (!m_turn->summarising)
+    if (!m_turn->summarising && !m_turn->shielding)
         emitEvent(AgentEvent::Kind::TextDelta, m_turn->modelCallNode, text);
 }
 
@@ -679,6 +721,14 @@ void Agent::onModelFailure(const ModelError &error)
         onSummaryFailure(error.message);
         return;
     }
+    if (turn.shielding) {
+        // No verdict: unclear, allowed or blocked as the shield says.
+        const ModelShield &shield = *m_config.shields.model;
+        ShieldVerdict verdict = shield.verdictFor({});
+        verdict.reason = tr("%1 could not be asked: %2").arg(shield.name, error.message);
+        settleModelShield(verdict);
+        return;
+    }
     recordError(turn.reflecting ? turn.reflectionNode : turn.iterationNode, u"provider"_s, error.message);
     finishTurn(TurnOutcome::Failed, {}, error.message);
 }
@@ -690,6 +740,10 @@ void Agent::onModelResponse(const ModelResponse &received)
     Turn &turn = *m_turn;
     if (turn.summarising) {
         onSummaryResponse(received);
+        return;
+    }
+    if (turn.shielding) {
+        onModelShieldResponse(received);
         return;
     }
     const ModelResponse response = withUniqueCallIds(received);
@@ -931,6 +985,7 @@ void Agent::continueAs(const QString &name, const AgentTeam::Member &member)
     turn.partStart = m_history.size();
     m_config = member.config;
     m_config.name = name;
+    onShieldsChanged();
     m_workbench = member.workbench;
     m_tools->setWorkbench(m_workbench);
     m_trace->finish(turn.iterationNode, TraceStatus::Ok, now());
@@ -967,6 +1022,7 @@ void Agent::restoreSessionAgent()
     if (!m_turn || !m_turn->sessionAgent)
         return;
     m_config = m_turn->sessionAgent->config;
+    onShieldsChanged();
     m_workbench = m_turn->sessionAgent->workbench;
     m_tools->setWorkbench(m_workbench);
 }
@@ -1066,15 +1122,32 @@ void Agent::finishWithAnswer(const QString &text, TurnOutcome outcome, bool alre
 {
     QString reason;
     if (!passesShields(ShieldStage::Output, {}, text, m_turn->traceNode, &reason)) {
-        // Keep the history alternating without keeping the withheld text.
-        if (!alreadyInHistory)
-            appendMessage(Message::assistant(tr("[The answer was withheld by a safety check.]")));
-        finishTurn(TurnOutcome::Blocked, {}, tr("The answer was blocked: %1").arg(reason));
+        withholdAnswer(reason, alreadyInHistory);
         return;
     }
+    const auto accept = [this, text, outcome, alreadyInHistory] {
+        if (!alreadyInHistory)
+            appendMessage(Message::assistant(text));
+        finishTurn(outcome, text);
+    };
+    if (hasModelShield(ShieldStage::Output)) {
+        askModelShield(ShieldStage::Output, text, [this, accept, alreadyInHistory](const QString &blocked) {
+            if (blocked.isEmpty())
+                accept();
+            else
+                withholdAnswer(blocked, alreadyInHistory);
+        });
+        return;
+    }
+    accept();
+}
+
+void Agent::withholdAnswer(const QString &reason, bool alreadyInHistory)
+{
+    // Keep the history alternating without keeping the withheld text.
     if (!alreadyInHistory)
-        appendMessage(Message::assistant(text));
-    finishTurn(outcome, text);
+        appendMessage(Message::assistant(tr("[The answer was withheld by a safety check.]")));
+    finishTurn(TurnOutcome::Blocked, {}, tr("The answer was blocked: %1").arg(reason));
 }
 
 void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &error)
@@ -1097,8 +1170,8 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
 
     endModelCallWait(u"cancelled"_s, TraceStatus::Cancelled);
     const qint64 end = now();
-    for (int node :
-         {turn.retryNode, turn.modelCallNode, turn.compactionNode, turn.reflectionNode, turn.iterationNode}) {
+    for (int node : {turn.retryNode, turn.modelCallNode, turn.compactionNode, turn.shieldNode,
+                     turn.reflectionNode, turn.iterationNode}) {
         if (node >= 0 && m_trace->node(node).status == TraceStatus::Running)
             m_trace->finish(node, status, end);
     }
@@ -1150,6 +1223,14 @@ void Agent::cancel()
         });
         m_trace->finish(std::exchange(turn.modelCallNode, -1), TraceStatus::Cancelled, now());
     }
+    // Not passed: a question stopped during its check never entered the history, nor did such an answer.
+    if (turn.shieldNode >= 0) {
+        m_trace->update(turn.shieldNode, [this](TraceNode &node) {
+            ShieldCheckData &check = node.data<ShieldCheckData>();
+            check.passed = false;
+            check.reason = tr("Stopped before the verdict.");
+        });
+    }
     // During the tool phase no result is in the history yet. Every call the
     // model made gets one, so a strict provider accepts the next turn.
     if (m_tools->isActive()) {
@@ -1166,7 +1247,10 @@ void Agent::cancel()
 bool Agent::passesShields(ShieldStage stage, const QString &subject, const QString &content, int parent,
                           QString *reason)
 {
-    for (const auto &shield : std::as_const(m_shields)) {
+    QList<std::shared_ptr<const Shield>> shields = m_shields;
+    if (m_configRules)
+        shields.append(m_configRules);
+    for (const auto &shield : std::as_const(shields)) {
         const ShieldVerdict verdict = shield->check(stage, subject, content);
         ShieldCheckData data;
         data.shield = shield->name();
@@ -1187,6 +1271,63 @@ bool Agent::passesShields(ShieldStage stage, const QString &subject, const QStri
         }
     }
     return true;
+}
+
+bool Agent::hasModelShield(ShieldStage stage) const
+{
+    return m_config.shields.model && m_config.shields.model->stages.contains(stage);
+}
+
+void Agent::askModelShield(ShieldStage stage, const QString &content,
+                           std::function<void(const QString &)> done)
+{
+    Turn &turn = *m_turn;
+    turn.shieldStage = stage;
+    turn.shieldContent = content;
+    turn.afterShields = std::move(done);
+    const ModelShield &shield = *m_config.shields.model;
+    ShieldCheckData check;
+    check.shield = shield.name;
+    check.stage = shieldStageName(turn.shieldStage);
+    turn.shieldNode = m_trace->begin(turn.traceNode, TraceKind::ShieldCheck,
+                                     tr("%1 check: %2").arg(shield.name, check.stage), now(), check);
+
+    ModelRequest request;
+    request.options = m_config.model;
+    if (!shield.model.isEmpty())
+        request.options.model = shield.model;
+    request.messages = {Message::user(shield.prompt(turn.shieldStage, turn.input, turn.shieldContent))};
+    turn.shielding = true;
+    //: A trace node: the model call a model shield made to judge a message
+    sendAsideCall(turn.shieldNode, request,
+                  request.options.model.isEmpty() ? tr("shield")
+                                                  : tr("shield %1").arg(request.options.model));
+}
+
+void Agent::onModelShieldResponse(const ModelResponse &response)
+{
+    finishModelCallNode(response);
+    settleModelShield(m_config.shields.model->verdictFor(ModelShield::read(response.text)));
+}
+
+void Agent::settleModelShield(const ShieldVerdict &verdict)
+{
+    Turn &turn = *m_turn;
+    turn.shielding = false;
+    const int node = std::exchange(turn.shieldNode, -1);
+    m_trace->update(node, [&verdict](TraceNode &check) {
+        ShieldCheckData &data = check.data<ShieldCheckData>();
+        data.passed = verdict.allowed;
+        data.reason = verdict.reason;
+    });
+    m_trace->finish(node, verdict.allowed ? TraceStatus::Ok : TraceStatus::Blocked, now());
+    if (verdict.allowed) {
+        std::exchange(turn.afterShields, {})(QString());
+        return;
+    }
+    emitEvent(AgentEvent::Kind::ShieldBlocked, node, verdict.reason, {}, true,
+              ShieldInfo{turn.shieldStage, m_config.shields.model->name});
+    std::exchange(turn.afterShields, {})(verdict.reason);
 }
 
 void Agent::recordError(int parent, const QString &code, const QString &message)

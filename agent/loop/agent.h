@@ -17,6 +17,8 @@
 #include <QList>
 #include <QObject>
 
+#include <functional>
+
 #include <memory>
 
 namespace Loopscope {
@@ -125,6 +127,7 @@ private:
     // the reason it cannot fit.
     void prepareModelCall(ModelRequest request, bool reflection);
     void summariseForContext(const ContextFitter::SummaryPlan &plan, qint64 tokensBefore);
+    void sendAsideCall(int parent, const ModelRequest &request, const QString &label);
     void onSummaryResponse(const ModelResponse &response);
     void onSummaryFailure(const QString &error);
     // Fits the held request again, with the summary in the compaction (or without one), and sends it.
@@ -167,6 +170,16 @@ private:
     void recordError(int parent, const QString &code, const QString &message);
     bool passesShields(ShieldStage stage, const QString &subject, const QString &content, int parent,
                        QString *reason);
+    // The shields of the running agent's config took effect: its rules join the tool phase's check.
+    void onShieldsChanged();
+    // Asks the model shield about \a content at \a stage on the agent's own client (idle before the
+    // first request and after the answer), then \a done with why it blocked, empty when it did not.
+    bool hasModelShield(ShieldStage stage) const;
+    void askModelShield(ShieldStage stage, const QString &content, std::function<void(const QString &)> done);
+    void onModelShieldResponse(const ModelResponse &response);
+    void settleModelShield(const ShieldVerdict &verdict);
+    void acceptInput(const QString &userText, const QList<Attachment> &attachments);
+    void withholdAnswer(const QString &reason, bool alreadyInHistory);
 
     void appendMessage(const Message &message);
     void forwardEvent(AgentEvent event);
@@ -188,6 +201,7 @@ private:
     AgentConfig m_config;
     std::shared_ptr<const Clock> m_clock;
     QList<std::shared_ptr<const Shield>> m_shields;
+    std::shared_ptr<const Shield> m_configRules; // m_config.shields.rules, compiled
     QList<Interceptor *> m_interceptors;
     std::shared_ptr<const TurnContextSource> m_contextSource;
     QList<Message> m_history;

@@ -1,5 +1,7 @@
 #include "agent/loop/agentconfig.h"
 
+#include "agent/trace/jsonfields.h"
+
 #include "agent/conversation/enumnames.h"
 using namespace Qt::StringLiterals;
 
@@ -82,31 +84,34 @@ QJsonObject AgentConfig::toJson() const
 
 QJsonObject AgentConfig::toJsonWithoutPreset() const
 {
-    return {{u"name"_s, name},
-            {u"systemPrompt"_s, systemPrompt},
-            {u"model"_s, model.toJson()},
-            {u"maxIterations"_s, maxIterations},
-            {u"wrapUpIterations"_s, wrapUpIterations},
-            {u"toolLessFinalIteration"_s, toolLessFinalIteration},
-            {u"maxParallelTools"_s, maxParallelTools},
-            {u"maxToolCallsPerResponse"_s, maxToolCallsPerResponse},
-            {u"toolTimeoutMs"_s, toolTimeoutMs},
-            {u"maxConsecutiveErrors"_s, maxConsecutiveErrors},
-            {u"maxRepeatedCalls"_s, maxRepeatedCalls},
-            {u"tokenBudget"_s, tokenBudget},
-            {u"postLoop"_s, postLoopModeName(postLoop)},
-            {u"summaryFormat"_s, summaryFormat},
-            {u"handoff"_s, handoffModeName(handoff)},
-            {u"handoffHistory"_s, handoffHistoryName(handoffHistory)},
-            {u"maxHandoffs"_s, maxHandoffs},
-            {u"compactAtPercent"_s, compactAtPercent},
-            {u"compaction"_s, compactionStrategyName(compaction)},
-            {u"compactionKeepTurns"_s, compactionKeepTurns},
-            {u"compactionModel"_s, compactionModel},
-            {u"compactionPrompt"_s, compactionPrompt},
-            {u"wrapUpNote"_s, wrapUpNote},
-            {u"finalIterationNote"_s, finalIterationNote},
-            {u"fallbackMessage"_s, fallbackMessage}};
+    QJsonObject json{{u"name"_s, name},
+                     {u"systemPrompt"_s, systemPrompt},
+                     {u"model"_s, model.toJson()},
+                     {u"maxIterations"_s, maxIterations},
+                     {u"wrapUpIterations"_s, wrapUpIterations},
+                     {u"toolLessFinalIteration"_s, toolLessFinalIteration},
+                     {u"maxParallelTools"_s, maxParallelTools},
+                     {u"maxToolCallsPerResponse"_s, maxToolCallsPerResponse},
+                     {u"toolTimeoutMs"_s, toolTimeoutMs},
+                     {u"maxConsecutiveErrors"_s, maxConsecutiveErrors},
+                     {u"maxRepeatedCalls"_s, maxRepeatedCalls},
+                     {u"tokenBudget"_s, tokenBudget},
+                     {u"postLoop"_s, postLoopModeName(postLoop)},
+                     {u"summaryFormat"_s, summaryFormat},
+                     {u"handoff"_s, handoffModeName(handoff)},
+                     {u"handoffHistory"_s, handoffHistoryName(handoffHistory)},
+                     {u"maxHandoffs"_s, maxHandoffs},
+                     {u"compactAtPercent"_s, compactAtPercent},
+                     {u"compaction"_s, compactionStrategyName(compaction)},
+                     {u"compactionKeepTurns"_s, compactionKeepTurns},
+                     {u"compactionModel"_s, compactionModel},
+                     {u"compactionPrompt"_s, compactionPrompt},
+                     {u"wrapUpNote"_s, wrapUpNote},
+                     {u"finalIterationNote"_s, finalIterationNote},
+                     {u"fallbackMessage"_s, fallbackMessage}};
+    if (!shields.isEmpty())
+        json.insert(u"shields"_s, shields.toJson());
+    return json;
 }
 
 // Missing keys keep their defaults, so older files and hand-written configs load.
@@ -153,6 +158,12 @@ AgentConfig AgentConfig::fromJson(const QJsonObject &json)
     str(u"wrapUpNote", c.wrapUpNote);
     str(u"finalIterationNote", c.finalIterationNote);
     str(u"fallbackMessage", c.fallbackMessage);
+    // Shields a file got wrong are left out rather than half read: the window says what runs.
+    if (json.value(u"shields"_s).isObject()) {
+        Internal::JsonProblem problem;
+        if (auto shields = AgentShields::fromJson(json.value(u"shields"_s).toObject(), u"shields"_s, problem))
+            c.shields = std::move(*shields);
+    }
     return c;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agent/loop/agentshields.h"
 #include "agent/model/modelrequest.h"
 
 #include <QJsonObject>
@@ -96,6 +97,9 @@ struct AgentConfig
         = QStringLiteral("This is the final iteration: tools are disabled. Answer now with what you have.");
     QString fallbackMessage = QStringLiteral("The agent stopped without a final answer after %1 iterations. "
                                              "The tool results so far are in the trace.");
+
+    // The rule shield's rules and the model shield this agent's input, tool calls and answer pass.
+    AgentShields shields;
 
     bool operator==(const AgentConfig &) const = default;
     QJsonObject toJson() const;

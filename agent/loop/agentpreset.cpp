@@ -82,6 +82,16 @@ AgentPreset readPreset(JsonFields &fields)
             u"compact", Need::Required, {u"auto"_s, u"trim-tool-results"_s, u"drop-oldest"_s, u"off"_s}));
     if (const auto n = integer(u"compact_at", 1, 100))
         preset.compactAtPercent = int(*n);
+    if (fields.ok() && fields.has(u"shields")) {
+        const QJsonObject shields = fields.object(u"shields", Need::Required);
+        if (fields.ok()) {
+            JsonProblem problem;
+            if (auto read = AgentShields::fromJson(shields, fields.path(u"shields"), problem))
+                preset.shields = std::move(*read);
+            else
+                fields.fail(problem.message());
+        }
+    }
     return preset;
 }
 
@@ -114,6 +124,8 @@ AgentConfig AgentPreset::configOver(AgentConfig base) const
     base.maxHandoffs = maxHandoffs.value_or(base.maxHandoffs);
     base.compaction = compaction.value_or(base.compaction);
     base.compactAtPercent = compactAtPercent.value_or(base.compactAtPercent);
+    if (shields)
+        base.shields = *shields;
     return base;
 }
 
@@ -162,6 +174,8 @@ QJsonObject AgentPreset::toJson() const
     if (compaction)
         json.insert(u"compact"_s, compactionStrategyName(*compaction));
     put(u"compact_at"_s, compactAtPercent);
+    if (shields)
+        json.insert(u"shields"_s, shields->toJson());
     return json;
 }
 
@@ -209,7 +223,8 @@ QStringList AgentRoster::fieldNames()
             u"temperature"_s,
             u"max_tokens"_s,
             u"compact"_s,
-            u"compact_at"_s};
+            u"compact_at"_s,
+            u"shields"_s};
 }
 
 const AgentPreset *AgentRoster::find(const QString &name) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/loop/agentconfig.h"
+#include "agent/loop/agentshields.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>
@@ -22,8 +23,6 @@ namespace Loopscope {
 struct AgentPreset
 {
     QString name;
-    // Which edit of the agent this is (a versioned store counts them); 0 when nobody counted.
-    int version = 0;
     QString instructions;
     // The edit it is of the user's agent (AgentStore counts them from 1); 0: not versioned (a file
     // written by hand).
@@ -50,6 +49,8 @@ struct AgentPreset
     // How its requests keep within the context window (compact, compact_at).
     std::optional<CompactionStrategy> compaction;
     std::optional<int> compactAtPercent;
+    // What its input, tool calls and answer are checked by; nullopt: the session's shields.
+    std::optional<AgentShields> shields;
 
     // \a base (the session's loop options, model and sampling) as this agent runs it.
     AgentConfig configOver(AgentConfig base) const;

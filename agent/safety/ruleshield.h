@@ -26,6 +26,7 @@ public:
         QList<ShieldStage> stages{ShieldStage::Input, ShieldStage::ToolCall, ShieldStage::Output};
         QStringList tools; // ToolCall stage only; empty means every tool
         QString message;   // shown when it blocks; a default names the rule
+        bool operator==(const Rule &) const = default;
     };
 
     explicit RuleShield(QString name = QStringLiteral("rules"));

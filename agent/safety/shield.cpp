@@ -17,4 +17,9 @@ QString shieldStageName(ShieldStage stage)
     return nameOf(ShieldStageNames, stage);
 }
 
+std::optional<ShieldStage> shieldStageFromName(QStringView name)
+{
+    return valueNamed(ShieldStageNames, name);
+}
+
 } // namespace Loopscope

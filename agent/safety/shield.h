@@ -2,11 +2,15 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace Loopscope {
 
 /*! Where in the loop a shield looks. */
 enum class ShieldStage { Input, ToolCall, Output };
 QString shieldStageName(ShieldStage stage);
+// The stage called \a name (input, tool_call, output); nullopt for any other text.
+std::optional<ShieldStage> shieldStageFromName(QStringView name);
 
 struct ShieldVerdict
 {

@@ -170,6 +170,12 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     const QCommandLineOption agentName(
         u"agent"_s, RunCommand::tr("The agent of --agents to run as (default: the file's first)."),
         u"name"_s);
+    const QCommandLineOption shieldModel(
+        u"shield-model"_s,
+        RunCommand::tr("A model shield: ask this model of the same provider (e.g. llama-guard3) whether the "
+                       "prompt and the answer are safe, with the Llama Guard 3 categories; unsafe or unclear "
+                       "blocks (exit 4). An agent with its own \"shields\" uses those instead."),
+        u"model"_s);
     const QCommandLineOption maxIterations(
         u"max-iterations"_s, RunCommand::tr("The most model calls in the tool loop (default 10)."), u"n"_s,
         u"10"_s);
@@ -262,10 +268,10 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     limitOptions.addTo(parser);
     const ContextOptions contextOptions;
     contextOptions.addTo(parser);
-    parser.addOptions({system,        agentsFile,   agentName,       onHandoff, handoffHistory, maxHandoffs,
-                       maxIterations, postLoop,     noStream,        tools,     workspace,      approve,
-                       approveTools,  fetchPrivate, knowledge,       retrieve,  events,         traceOut,
-                       session,       attach,       sendImagesAnyway});
+    parser.addOptions({system,      agentsFile,    agentName,    shieldModel,     onHandoff, handoffHistory,
+                       maxHandoffs, maxIterations, postLoop,     noStream,        tools,     workspace,
+                       approve,     approveTools,  fetchPrivate, knowledge,       retrieve,  events,
+                       traceOut,    session,       attach,       sendImagesAnyway});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
     QTextStream out(stdout);
@@ -331,6 +337,15 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         return BadUsage;
     }
     options.setup.config.systemPrompt = parser.value(system);
+    if (parser.isSet(shieldModel)) {
+        if (parser.value(shieldModel).trimmed().isEmpty()) {
+            printError(RunCommand::tr("--shield-model needs a model name"));
+            return BadUsage;
+        }
+        ModelShield guard;
+        guard.model = parser.value(shieldModel).trimmed();
+        options.setup.config.shields.model = guard;
+    }
     // The model and its parameters come from the profile.
     options.setup.config.model.stream = !parser.isSet(noStream);
 

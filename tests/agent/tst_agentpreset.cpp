@@ -56,6 +56,18 @@ private slots:
         triage.maxOutputTokens = 512;
         triage.compaction = CompactionStrategy::TrimToolResults;
         triage.compactAtPercent = 60;
+        RuleShield::Rule secrets{RuleShield::Rule::Kind::RegularExpression,
+                                 u"sk-[A-Za-z0-9]{8,}"_s,
+                                 {ShieldStage::ToolCall},
+                                 {u"fetch_url"_s},
+                                 u"no keys in URLs"_s};
+        ModelShield guard;
+        guard.name = u"llama-guard"_s;
+        guard.model = u"llama-guard3:1b"_s;
+        guard.stages = {ShieldStage::Output};
+        guard.promptTemplate = u"Is this safe? {conversation}"_s;
+        guard.unclear = ModelShield::Unclear::Allow;
+        triage.shields = AgentShields{{RuleShield::Rule{.pattern = u"password"_s}, secrets}, guard};
         AgentPreset billing;
         billing.name = u"billing"_s;
         billing.instructions = u"Answer invoices."_s;
@@ -63,6 +75,7 @@ private slots:
         AgentPreset researcher;
         researcher.name = u"researcher"_s;
         researcher.instructions = u"Look things up."_s;
+        researcher.shields = AgentShields{{}, ModelShield()}; // the default template, both stages
         AgentRoster roster;
         roster.agents = {triage, billing, researcher};
 
@@ -75,6 +88,25 @@ private slots:
         // "tools": [] (no tools) is not the same as no "tools" (the session's).
         QVERIFY(read->find(u"billing"_s)->tools.has_value());
         QVERIFY(!read->find(u"researcher"_s)->tools.has_value());
+        // "shields": {} (none) is not the same as no "shields" (the session's).
+        QVERIFY(!read->find(u"billing"_s)->shields.has_value());
+    }
+
+    void anAgentsShieldsReplaceTheSessionsAndFollowItsConfig()
+    {
+        AgentConfig session;
+        session.shields.rules = {RuleShield::Rule{.pattern = u"session-rule"_s}};
+        AgentPreset own;
+        own.shields = AgentShields{{}, ModelShield()};
+        AgentPreset none;
+        none.shields = AgentShields();
+        AgentPreset inherits;
+
+        QCOMPARE(own.configOver(session).shields, *own.shields);
+        QVERIFY(none.configOver(session).shields.isEmpty());
+        QCOMPARE(inherits.configOver(session).shields, session.shields);
+        // A transcript keeps the config it ran with, shields included.
+        QCOMPARE(AgentConfig::fromJson(own.configOver(session).toJson()).shields, *own.shields);
     }
 
     void theAgentIsLaidOverTheSessionsOptions()
@@ -162,6 +194,50 @@ private slots:
             << agentsFile({agent(u"a"_s, {{u"version"_s, 0}})}) << u"version"_s;
         QTest::newRow("a provider that is not a string")
             << agentsFile({agent(u"a"_s, {{u"provider"_s, 7}})}) << u"provider"_s;
+        QTest::newRow("an unknown shields field")
+            << agentsFile({agent(u"a"_s, {{u"shields"_s, QJsonObject{{u"guard"_s, true}}}})})
+            << u"agents[0].shields has an unknown field \"guard\" (known: rules, model)"_s;
+        QTest::newRow("a rule without a pattern") << agentsFile(
+            {agent(u"a"_s, {{u"shields"_s, QJsonObject{{u"rules"_s, QJsonArray{QJsonObject{}}}}}})})
+                                                  << u"agents[0].shields.rules[0].pattern"_s;
+        QTest::newRow("a rule's pattern that does not compile")
+            << agentsFile({agent(
+                   u"a"_s, {{u"shields"_s,
+                             QJsonObject{{u"rules"_s, QJsonArray{QJsonObject{{u"pattern"_s, u"(open"_s},
+                                                                             {u"kind"_s, u"regex"_s}}}}}}})})
+            << u"agents[0].shields.rules[0].pattern: Invalid regular expression \"(open\""_s;
+        QTest::newRow("a rule of an unknown kind") << agentsFile(
+            {agent(u"a"_s, {{u"shields"_s,
+                             QJsonObject{{u"rules"_s, QJsonArray{QJsonObject{{u"pattern"_s, u"x"_s},
+                                                                             {u"kind"_s, u"glob"_s}}}}}}})})
+                                                   << u"agents[0].shields.rules[0].kind"_s;
+        QTest::newRow("a rule on an unknown stage")
+            << agentsFile({agent(
+                   u"a"_s, {{u"shields"_s,
+                             QJsonObject{{u"rules"_s, QJsonArray{QJsonObject{
+                                                          {u"pattern"_s, u"x"_s},
+                                                          {u"stages"_s, QJsonArray{u"answer"_s}}}}}}}})})
+            << u"agents[0].shields.rules[0].stages names the stage \"answer\"; the stages are input, "
+               "tool_call, output"_s;
+        QTest::newRow("a model shield on tool calls")
+            << agentsFile({agent(
+                   u"a"_s,
+                   {{u"shields"_s,
+                     QJsonObject{{u"model"_s, QJsonObject{{u"stages"_s, QJsonArray{u"tool_call"_s}}}}}}})})
+            << u"agents[0].shields.model.stages names the stage \"tool_call\"; the stages are input, output"_s;
+        QTest::newRow("a model shield's unknown unclear policy") << agentsFile({agent(
+            u"a"_s, {{u"shields"_s, QJsonObject{{u"model"_s, QJsonObject{{u"unclear"_s, u"ask"_s}}}}}})})
+                                                                 << u"agents[0].shields.model.unclear"_s;
+        QTest::newRow("a template without the conversation")
+            << agentsFile({agent(
+                   u"a"_s, {{u"shields"_s,
+                             QJsonObject{{u"model"_s, QJsonObject{{u"template"_s, u"Is it safe?"_s}}}}}})})
+            << u"agents[0].shields.model.template must contain {conversation}"_s;
+        QTest::newRow("an unknown model shield field")
+            << agentsFile(
+                   {agent(u"a"_s, {{u"shields"_s,
+                                    QJsonObject{{u"model"_s, QJsonObject{{u"profile"_s, u"ollama"_s}}}}}})})
+            << u"agents[0].shields.model has an unknown field \"profile\""_s;
         QTest::newRow("duplicate names") << agentsFile({agent(u"a"_s), agent(u"b"_s), agent(u"a"_s)})
                                          << u"two agents are named \"a\": names must be unique"_s;
         QTest::newRow("a handoff to an unknown agent")

@@ -1272,6 +1272,54 @@ private slots:
             << R"({"agents": [{"name": "a", "instructions": "i", "provider": "Nowhere"}]})"_ba
             << QStringList()
             << u"agent \"a\" runs on the provider profile \"Nowhere\", which is not a saved profile"_s;
+        QTest::newRow("a model shield on tool calls")
+            << R"({"agents": [{"name": "a", "instructions": "i", "shields": {"model": {"stages": ["tool_call"]}}}]})"_ba
+            << QStringList() << u"agents[0].shields.model.stages names the stage \"tool_call\""_s;
+        QTest::newRow("a shield rule that does not compile")
+            << "{\"agents\": [{\"name\": \"a\", \"instructions\": \"i\", \"shields\": {\"rules\": "
+               "[{\"pattern\": \"[a-\", "
+               "\"kind\": \"regex\"}]}}]}"_ba
+            << QStringList() << u"agents[0].shields.rules[0].pattern: Invalid regular expression"_s;
+    }
+
+    void aModelShieldBlocksTheRunBeforeTheModelIsAsked_data()
+    {
+        QTest::addColumn<bool>("fromAgentsFile");
+        QTest::newRow("--shield-model") << false;
+        QTest::newRow("the agent's shields in the agents file") << true;
+    }
+
+    void aModelShieldBlocksTheRunBeforeTheModelIsAsked()
+    {
+        QFETCH(bool, fromAgentsFile);
+        m_server.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            const bool guard = messages.last()
+                                   .toObject()
+                                   .value(u"content"_s)
+                                   .toString()
+                                   .contains(u"<BEGIN CONVERSATION>"_s);
+            stream(exchange, textStream(guard ? u"unsafe\nS2"_s : u"Here is how."_s));
+        });
+        QStringList arguments = baseArguments();
+        if (fromAgentsFile) {
+            const QString path = writeAgentsFile(
+                u"shielded.json"_s,
+                R"({"agents": [{"name": "careful", "instructions": "Help.", "shields": {"model": {"model": "guard", "stages": ["input"]}}}]})"_ba);
+            arguments << u"--agents"_s << path;
+        } else {
+            arguments << u"--shield-model"_s << u"guard"_s;
+        }
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result = run(arguments << u"How do I pick a lock?"_s);
+
+        QCOMPARE(result.exitCode, 4);
+        QVERIFY2(result.err.contains("S2 (Non-Violent Crimes)"), result.err.constData());
+        QVERIFY(result.out.isEmpty());
+        // Only the guard was asked, with its own model.
+        QCOMPARE(m_server.requests().size(), requestsBefore + 1);
+        QCOMPARE(m_server.requests().constLast().json().value(u"model"_s).toString(), u"guard"_s);
     }
 
     void aBadAgentsFileExitsTwoNamingTheProblemBeforeAnyRequest()

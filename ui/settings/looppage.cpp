@@ -2,12 +2,15 @@
 
 #include "agent/config/appsettings.h"
 #include "ui/settings/settingswidgets.h"
+#include "ui/settings/shieldseditor.h"
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
@@ -33,6 +36,7 @@ LoopPage::LoopPage(QWidget *parent)
     , m_compactionPrompt(named(new QPlainTextEdit(this), u"compactionPromptEdit"_s,
                                tr("What the model is asked when it summarises")))
     , m_systemPrompt(named(new QPlainTextEdit(this), u"systemPromptEdit"_s, tr("System prompt")))
+    , m_shields(named(new ShieldsEditor(this), u"shieldsEditor"_s, tr("Shields")))
 {
     m_maxIterations->setRange(1, 1000);
     m_maxIterations->setToolTip(tr("Model calls in one turn before the loop must answer."));
@@ -110,6 +114,25 @@ LoopPage::LoopPage(QWidget *parent)
     form->addRow(tr("Response si&ze limit:"), m_maxResponse);
     form->addRow(tr("Re&quest time limit:"), m_requestTimeout);
     form->addRow(tr("&System prompt:"), m_systemPrompt);
+    //: Settings → Loop: the rule and model shields of the conversation's own agent
+    auto *shields = new QGroupBox(tr("Shields"), this);
+    auto *shieldsLayout = new QVBoxLayout(shields);
+    shieldsLayout->addWidget(
+        hintLabel(tr("Checks on the question, each tool call's arguments and the answer; a blocked step is "
+                     "explained in the chat and the trace. An agent of an agents file uses its own."),
+                  shields));
+    shieldsLayout->addWidget(m_shields);
+    form->addRow(shields);
+}
+
+QString LoopPage::validationError() const
+{
+    return m_shields->problem();
+}
+
+void LoopPage::focusProblem()
+{
+    m_shields->focusProblem();
 }
 
 void LoopPage::load(const AppSettings &settings)
@@ -131,6 +154,7 @@ void LoopPage::load(const AppSettings &settings)
     m_maxResponse->setValue(int(limits.maxResponseBytes / ResponseLimits::MegaByte));
     m_requestTimeout->setValue(limits.requestTimeoutMs / 1000);
     m_systemPrompt->setPlainText(config.systemPrompt);
+    m_shields->setShields(config.shields);
 }
 
 void LoopPage::save(AppSettings &settings)
@@ -152,6 +176,7 @@ void LoopPage::save(AppSettings &settings)
     if (m_toolTimeout->value() != m_loadedToolTimeoutS)
         config.toolTimeoutMs = m_toolTimeout->value() * 1000;
     config.systemPrompt = m_systemPrompt->toPlainText();
+    config.shields = m_shields->shields();
     settings.setAgentConfig(config);
     if (m_readTimeout->value() != m_loadedReadTimeoutS)
         settings.setProviderReadTimeoutMs(m_readTimeout->value() * 1000);

@@ -11,12 +11,14 @@ QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
 
+class ShieldsEditor;
+
 /*!
     Settings → Loop: the agent's limits (iterations, parallel tool calls, the
     tool calls one response may have run, what
     happens when the loop ends without an answer), the tool and provider
     timeouts, what one answer may cost (its size and the time of a request)
-    and the system prompt. A timeout whose field is not touched keeps
+    the system prompt and the shields. A timeout whose field is not touched keeps
     its exact stored value, though the field shows it in whole seconds.
 */
 class LoopPage final : public SettingsPage
@@ -27,6 +29,8 @@ public:
     explicit LoopPage(QWidget *parent = nullptr);
 
     void load(const AppSettings &settings) override;
+    QString validationError() const override;
+    void focusProblem() override;
     void save(AppSettings &settings) override;
 
     // The provider read timeout as shown (a connection test waits no longer).
@@ -46,6 +50,7 @@ private:
     QLineEdit *m_compactionModel;
     QPlainTextEdit *m_compactionPrompt;
     QPlainTextEdit *m_systemPrompt;
+    ShieldsEditor *m_shields; // the default agent's; an agent of the Agents page has its own
     // The values shown when loaded, so an untouched field never rounds a stored one.
     int m_loadedToolTimeoutS = 0;
     int m_loadedReadTimeoutS = 0;

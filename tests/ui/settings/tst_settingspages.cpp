@@ -44,8 +44,9 @@ QVariantList valuesOf(PageKind kind, const AppSettings &settings)
     case PageKind::Loop: {
         const AgentConfig config = settings.agentConfig();
         const ResponseLimits limits = settings.responseLimits();
-        return {config.maxIterations, config.maxParallelTools, postLoopModeName(config.postLoop),
-                config.systemPrompt,  limits.maxResponseBytes, limits.requestTimeoutMs};
+        return {config.maxIterations,   config.maxParallelTools, postLoopModeName(config.postLoop),
+                config.systemPrompt,    limits.maxResponseBytes, limits.requestTimeoutMs,
+                config.shields.toJson()};
     }
     case PageKind::Tools: {
         // A built-in tool's rule as it acts: without one of the user's, the tool's own default.
@@ -102,6 +103,22 @@ private slots:
                    limits.maxResponseBytes = 8 * ResponseLimits::MegaByte;
                    limits.requestTimeoutMs = 90'000;
                    settings.setResponseLimits(limits);
+               });
+        QTest::newRow("the loop page, with shields")
+            << PageKind::Loop << Seed([](AppSettings &settings, auto) {
+                   AgentConfig config = settings.agentConfig();
+                   config.shields.rules = {RuleShield::Rule{.pattern = u"password"_s},
+                                           RuleShield::Rule{RuleShield::Rule::Kind::RegularExpression,
+                                                            u"rm\\s+-rf"_s,
+                                                            {ShieldStage::ToolCall},
+                                                            {u"run_command"_s},
+                                                            u"No recursive deletes."_s}};
+                   ModelShield guard;
+                   guard.model = u"llama-guard3:1b"_s;
+                   guard.stages = {ShieldStage::Output};
+                   guard.unclear = ModelShield::Unclear::Allow;
+                   config.shields.model = guard;
+                   settings.setAgentConfig(config);
                });
         QTest::newRow("the loop page, when the loop ends with nothing")
             << PageKind::Loop << Seed([](AppSettings &settings, auto) {
