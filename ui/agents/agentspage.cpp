@@ -3,6 +3,7 @@
 #include "agent/session/agentlistmodel.h"
 #include "agent/session/agentstore.h"
 #include "ui/settings/settingswidgets.h"
+#include "ui/settings/shieldseditor.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -216,10 +217,16 @@ QWidget *AgentsPage::createEditor()
     auto *teamForm = new QFormLayout(team);
     teamForm->addRow(tr("Hands off to (transfer_to_…):"), m_handoffs);
     teamForm->addRow(tr("Asks (ask_…):"), m_subagents);
-    // The shields helper puts its ShieldsEditor here.
+    // Absent shields in the file are the session's (Settings → Loop); the agent's own replace them.
     m_shieldsGroup = named(new QGroupBox(tr("Shields"), editor), u"agentShields"_s, tr("Shields"));
-    new QVBoxLayout(m_shieldsGroup);
-    m_shieldsGroup->hide();
+    m_sessionShields = named(new QCheckBox(tr("The session's shields"), m_shieldsGroup),
+                             u"agentSessionShields"_s, tr("Use the session's shields"));
+    m_shieldsEditor = new ShieldsEditor(m_shieldsGroup);
+    m_shieldsEditor->setObjectName(u"agentShieldsEditor"_s);
+    connect(m_sessionShields, &QCheckBox::toggled, m_shieldsEditor, &QWidget::setDisabled);
+    auto *shieldsLayout = new QVBoxLayout(m_shieldsGroup);
+    shieldsLayout->addWidget(m_sessionShields);
+    shieldsLayout->addWidget(m_shieldsEditor);
 
     auto *save = named(new QPushButton(tr("&Save as New Version"), editor), u"saveAgent"_s, tr("Save agent"));
     connect(save, &QPushButton::clicked, this, &AgentsPage::saveShown);
@@ -291,6 +298,8 @@ void AgentsPage::show(const AgentPreset &agent)
     showSpin(m_maxHandoffs, agent.maxHandoffs);
     m_temperature->setValue(agent.temperature.value_or(m_temperature->minimum()));
     showSpin(m_maxTokens, agent.maxOutputTokens);
+    m_sessionShields->setChecked(!agent.shields);
+    m_shieldsEditor->setShields(agent.shields.value_or(AgentShields{}));
     refreshAgentChecklists(agent);
     m_duplicate->setEnabled(!m_shownName.isEmpty());
     m_delete->setEnabled(!m_shownName.isEmpty());
@@ -333,11 +342,17 @@ AgentPreset AgentsPage::editedAgent() const
     agent.maxOutputTokens = spinValue<int>(m_maxTokens);
     agent.handoffs = checked(m_handoffs);
     agent.subagents = checked(m_subagents);
+    agent.shields = m_sessionShields->isChecked() ? std::nullopt : std::optional(m_shieldsEditor->shields());
     return agent;
 }
 
 bool AgentsPage::saveShown()
 {
+    if (!m_sessionShields->isChecked() && !m_shieldsEditor->problem().isEmpty()) {
+        setStatus(tr("Not saved: %1").arg(m_shieldsEditor->problem()));
+        m_shieldsEditor->focusProblem();
+        return false;
+    }
     QString error;
     const std::optional<AgentPreset> stored = m_store->save(m_shownName, editedAgent(), &error);
     if (!stored) {

@@ -25,6 +25,8 @@ class AgentStore;
 
 namespace Loopscope::Ui {
 
+class ShieldsEditor;
+
 /*!
     The Agents page: the user's agents (AgentStore) listed, made, copied,
     deleted and edited field by field, each Save a new version whose history
@@ -59,8 +61,9 @@ public:
     bool importFrom(const QString &path);
     bool exportTo(const QString &path);
 
-    // Where helper widgets for an agent's shields go (a ShieldsEditor); empty until one is added.
+    // The agent's shields: the session's, or its own in the editor.
     QGroupBox *shieldsGroup() const { return m_shieldsGroup; }
+    ShieldsEditor *shieldsEditor() const { return m_shieldsEditor; }
     // What the page last said (a refused change, a saved version), empty when nothing.
     QString status() const;
 
@@ -111,6 +114,8 @@ private:
     QListWidget *m_handoffs;
     QListWidget *m_subagents;
     QGroupBox *m_shieldsGroup;
+    QCheckBox *m_sessionShields;
+    ShieldsEditor *m_shieldsEditor;
     QListWidget *m_history;
     QPlainTextEdit *m_versionView;
     QLabel *m_status;

@@ -9,8 +9,10 @@
 #include "tests/support/openaicompletion.h"
 #include "ui/agents/agentchooser.h"
 #include "ui/agents/agentspage.h"
+#include "ui/settings/shieldseditor.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QJsonArray>
@@ -80,7 +82,6 @@ private slots:
         QCOMPARE(page.historyList()->count(), 2);
         page.historyList()->setCurrentRow(0);
         QVERIFY(page.versionView()->toPlainText().contains(u"\"You answer invoices.\""_s));
-        QVERIFY(page.shieldsGroup()); // where the shields editor goes
     }
 
     void thePageMakesAndDeletesAgentsAndKeepsWhatItCannotShow()
@@ -107,6 +108,35 @@ private slots:
         QVERIFY(page.deleteShown());
         QCOMPARE(page.model()->rowCount(), 1);
         QVERIFY(!m_store->roster().find(u"support"_s));
+    }
+
+    void anAgentsOwnShieldsAreEditedOnThePageAndStored()
+    {
+        AgentsPage page(m_store.get(), {}, {});
+        auto *sessionShields = page.findChild<QCheckBox *>(u"agentSessionShields"_s);
+        QVERIFY(sessionShields);
+        QVERIFY(sessionShields->isChecked()); // a new agent runs with the session's shields
+        QVERIFY(!page.shieldsEditor()->isEnabled());
+
+        sessionShields->setChecked(false);
+        RuleShield::Rule rule;
+        rule.pattern = u"password"_s;
+        rule.message = u"No passwords."_s;
+        AgentShields own;
+        own.rules.append(rule);
+        page.shieldsEditor()->setShields(own);
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+
+        const AgentPreset *stored = m_store->roster().find(u"billing"_s);
+        QCOMPARE(stored->version, 2);
+        QVERIFY(stored->shields);
+        QCOMPARE(stored->shields->rules.size(), 1);
+        QCOMPARE(stored->shields->rules.constFirst().pattern, u"password"_s);
+
+        // Back to the session's: the agent's own are dropped, as an absent "shields" in the file.
+        sessionShields->setChecked(true);
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+        QVERIFY(!m_store->roster().find(u"billing"_s)->shields);
     }
 
     void aBadNameIsRefusedOnThePageAndNothingIsStored()
