@@ -56,6 +56,9 @@ struct Agent::Turn
     TurnResult result;
     // After a handoff: the session's agent, put back when the turn ends.
     std::optional<AgentTeam::Member> sessionAgent;
+    ModelClient *sessionClient = nullptr; // the session's client, put back with its agent
+    // The clients of agents handed to on providers of their own: kept until the turn is over.
+    QList<std::shared_ptr<ModelClient>> handedToClients;
     int handoffs = 0;
     // The node of the running agent's part: the turn's, and after a handoff that continues it, the
     // Handoff node, which holds the iterations of the agent handed to.
@@ -124,11 +127,7 @@ bool Agent::setModelClient(ModelClient *client)
     Q_ASSERT(client);
     if (isRunning())
         return false;
-    if (client == m_client)
-        return true;
-    disconnect(m_client, nullptr, this, nullptr);
-    m_client = client;
-    connectClient();
+    switchClient(client);
     return true;
 }
 
@@ -976,8 +975,10 @@ void Agent::continueAs(const QString &name, const AgentTeam::Member &member)
     Q_ASSERT(member.workbench);
     Turn &turn = *m_turn;
     ++turn.handoffs;
-    if (!turn.sessionAgent)
-        turn.sessionAgent = AgentTeam::Member{m_config, m_workbench};
+    if (!turn.sessionAgent) {
+        turn.sessionAgent = AgentTeam::Member{m_config, m_workbench, nullptr};
+        turn.sessionClient = m_client;
+    }
     if (m_config.handoffHistory == HandoffHistory::Text) {
         turn.textOnlyParts.append({turn.partStart, m_history.size()});
         showHandedOffHistory();
@@ -988,6 +989,13 @@ void Agent::continueAs(const QString &name, const AgentTeam::Member &member)
     onShieldsChanged();
     m_workbench = member.workbench;
     m_tools->setWorkbench(m_workbench);
+    // An agent on a provider profile of its own is asked there; else on the session's provider.
+    if (member.client) {
+        turn.handedToClients.append(member.client);
+        switchClient(member.client.get());
+    } else {
+        switchClient(turn.sessionClient);
+    }
     m_trace->finish(turn.iterationNode, TraceStatus::Ok, now());
     startIteration();
 }
@@ -1025,6 +1033,17 @@ void Agent::restoreSessionAgent()
     onShieldsChanged();
     m_workbench = m_turn->sessionAgent->workbench;
     m_tools->setWorkbench(m_workbench);
+    switchClient(m_turn->sessionClient);
+}
+
+// Between two requests of a turn: the next goes to \a client.
+void Agent::switchClient(ModelClient *client)
+{
+    if (!client || client == m_client)
+        return;
+    disconnect(m_client, nullptr, this, nullptr);
+    m_client = client;
+    connectClient();
 }
 
 void Agent::onToolCalls(const ModelResponse &response)

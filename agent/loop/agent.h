@@ -117,6 +117,7 @@ private:
     enum class ResponseOutcome { Reflection, Answer, Empty, ToolsRefused, Handoff, ToolCalls };
 
     void connectClient();
+    void switchClient(ModelClient *client);
     // Asks the context source about the question, then starts the first iteration with its answer.
     void findTurnContext(const QString &question);
     void startWithContext(const TurnContext &context, qint64 startedUs);

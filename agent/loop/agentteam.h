@@ -27,6 +27,10 @@ public:
     {
         AgentConfig config;
         Workbench *workbench = nullptr;
+        // The agent's own model client when it runs on a provider profile of its own (its requests go
+        // there after the handoff); nullptr: the session's client. Deleted later, not at once: the
+        // turn may end inside one of its signals.
+        std::shared_ptr<ModelClient> client;
     };
 
     virtual ~AgentTeam() = default;

@@ -21,7 +21,7 @@ std::optional<AgentTeam::Member> RecordedTeam::member(const QString &name)
     const auto found = m_agents.find(name);
     if (found == m_agents.end())
         return std::nullopt;
-    return Member{found->second.config, found->second.workbench.get()};
+    return Member{found->second.config, found->second.workbench.get(), nullptr};
 }
 
 } // namespace Loopscope

@@ -23,7 +23,12 @@ std::optional<AgentTeam::Member> SessionTeam::member(const QString &name)
         return std::nullopt;
     auto workbench = std::make_unique<Workbench>();
     m_equip(*workbench, *preset);
-    Member member{m_configure(*preset), workbench.get()};
+    Member member{m_configure(*preset), workbench.get(), nullptr};
+    if (preset->provider) {
+        if (std::unique_ptr<ModelClient> client = m_makeClient(*preset))
+            member.client
+                = std::shared_ptr<ModelClient>(client.release(), [](ModelClient *c) { c->deleteLater(); });
+    }
     m_workbenches.push_back(std::move(workbench));
     return member;
 }

@@ -98,7 +98,7 @@ public:
     {
         if (!configs.contains(name))
             return std::nullopt;
-        return Member{configs.value(name), workbenches.at(name).get()};
+        return Member{configs.value(name), workbenches.at(name).get(), nullptr};
     }
     QHash<QString, AgentConfig> configs;
     std::map<QString, std::unique_ptr<Workbench>> workbenches;

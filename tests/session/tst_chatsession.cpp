@@ -1287,6 +1287,49 @@ private slots:
         QCOMPARE(m_server->requests().size(), 1);
     }
 
+    void aHandoffToAnAgentOnAProfileOfItsOwnGoesOnOnThatProfilesServer()
+    {
+        FakeHttpServer other;
+        QVERIFY(other.listen());
+        const ProviderProfile otherProfile = answeringProfile(other);
+        SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
+        setup.agents = handoffRoster();
+        // Triage hands off to billing, which runs on "Other".
+        for (AgentPreset &agent : setup.agents.agents) {
+            if (agent.name == u"billing")
+                agent.provider = u"Other"_s;
+        }
+        setup.agent = u"triage"_s;
+        setup.agentProviders.insert(u"Other"_s, {otherProfile, u"sk-other-0123456789"_s, {}, 600'000});
+        m_session->apply(setup);
+        m_server->setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            const ToolCall call{u"h1"_s, u"transfer_to_billing"_s, uR"({"reason":"an invoice"})"_s, {}};
+            exchange.respondJson(200, openAiToolCallCompletion({call}, u"test-model"_s));
+        });
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(m_session->send(u"I was charged twice"_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        // Triage asked on the session's server, billing from the next request on its own profile's.
+        QCOMPARE(m_server->requests().size(), 1);
+        QCOMPARE(other.requests().size(), 1);
+        const HttpRequestRecord &handedTo = other.requests().constFirst();
+        QCOMPARE(handedTo.header("authorization"), "Bearer sk-other-0123456789"_ba);
+        QCOMPARE(handedTo.json().value(u"messages"_s).toArray().at(0)[u"content"_s].toString(),
+                 u"You answer invoices."_s);
+        QCOMPARE(handedTo.json().value(u"model"_s).toString(), u"billing-model"_s);
+        const auto result = finished.constFirst().constFirst().value<TurnResult>();
+        QCOMPARE(result.agent, u"billing"_s);
+        QCOMPARE(result.text, u"from the other server"_s);
+
+        // The next turn starts as triage again, on the session's server.
+        QVERIFY(m_session->send(u"And another thing"_s));
+        QTRY_COMPARE(finished.size(), 2);
+        QCOMPARE(m_server->requests().size(), 2);
+        QCOMPARE(other.requests().size(), 1);
+    }
+
     void aSubAgentOnAProfileOfItsOwnIsAskedOnThatProfilesServer()
     {
         FakeHttpServer other;
