@@ -451,5 +451,22 @@ int main(int argc, char *argv[])
         ok = save(inspector, outDir + u"/mcp-inspector-log.png"_s) && ok;
         inspector->close();
     }
+
+    // Agents: a turn that triage handed off to billing, which asked the researcher as a sub-agent; the
+    // recorded session from the replay tests, opened as a user opens a saved session.
+    const TranscriptLoadResult agents = TranscriptFile::load(QStringLiteral(LOOPSCOPE_AGENTS_SESSION));
+    if (!agents.transcript || !session.restore(*agents.transcript, &error)) {
+        QTextStream(stderr) << "cannot open the agents session: " << agents.error << error << Qt::endl;
+        return 24;
+    }
+    waitFor([&] { return window.traceInspector()->treeView()->model()->rowCount() > 0; });
+    window.traceInspector()->treeView()->expandAll();
+    for (int node = 0; node < session.trace()->size(); ++node) {
+        if (std::holds_alternative<HandoffData>(session.trace()->node(node).payload)) {
+            window.traceInspector()->treeView()->setCurrentIndex(window.traceInspector()->viewIndexForNode(node));
+            break;
+        }
+    }
+    ok = save(&window, outDir + u"/agents-handoff-subagent.png"_s) && ok;
     return ok ? 0 : 6;
 }
