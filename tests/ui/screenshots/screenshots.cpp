@@ -463,7 +463,7 @@ int main(int argc, char *argv[])
     window.traceInspector()->treeView()->expandAll();
     for (int node = 0; node < session.trace()->size(); ++node) {
         if (std::holds_alternative<HandoffData>(session.trace()->node(node).payload)) {
-            window.traceInspector()->treeView()->setCurrentIndex(window.traceInspector()->viewIndexForNode(node));
+            window.traceInspector()->selectNode(node);
             break;
         }
     }
