@@ -217,6 +217,8 @@ void RunComparison::addAgentRows()
         }
     }
     for (const QString &field : std::as_const(fields)) {
+        if (field == u"version")
+            continue; // the agent's row says it
         const QJsonValue left = a.agentDefinition.value(field);
         const QJsonValue right = b.agentDefinition.value(field);
         if (left == right)

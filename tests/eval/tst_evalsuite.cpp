@@ -167,7 +167,7 @@ private slots:
             << good + "{\"name\": \"x\", \"prompt\": \"p\", \"expct\": {}}"
             << u"line 2: unknown field \"expct\" (known: name, prompt, system, provider, base_url, model, "
                "api_key_env, session, turn, live_tools, tools, workspace, approve, expect, max_iterations, "
-               "timeout_seconds, attachments, context_window, compact, knowledge, retrieve)"_s;
+               "timeout_seconds, attachments, context_window, compact, knowledge, retrieve, agents, agent)"_s;
         QTest::newRow("no name") << QByteArray("{\"prompt\": \"p\"}") << u"line 1: a case needs a \"name\""_s;
         QTest::newRow("no prompt") << QByteArray("{\"name\": \"x\"}")
                                    << u"line 1: a case needs a \"prompt\", or a \"session\" to replay"_s;

@@ -1302,7 +1302,13 @@ private slots:
         setup.agent = u"triage"_s;
         setup.agentProviders.insert(u"Other"_s, {otherProfile, u"sk-other-0123456789"_s, {}, 600'000});
         m_session->apply(setup);
-        m_server->setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+        // Triage hands the first question off; it answers the second itself.
+        m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const QJsonArray messages = request.json().value(u"messages"_s).toArray();
+            if (messages.last()[u"content"_s].toString() == u"And another thing") {
+                exchange.respondJson(200, openAiCompletion(u"triage answers"_s, u"test-model"_s));
+                return;
+            }
             const ToolCall call{u"h1"_s, u"transfer_to_billing"_s, uR"({"reason":"an invoice"})"_s, {}};
             exchange.respondJson(200, openAiToolCallCompletion({call}, u"test-model"_s));
         });
@@ -1328,6 +1334,7 @@ private slots:
         QTRY_COMPARE(finished.size(), 2);
         QCOMPARE(m_server->requests().size(), 2);
         QCOMPARE(other.requests().size(), 1);
+        QCOMPARE(finished.at(1).constFirst().value<TurnResult>().agent, u"triage"_s);
     }
 
     void aSubAgentOnAProfileOfItsOwnIsAskedOnThatProfilesServer()

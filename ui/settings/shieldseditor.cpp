@@ -48,18 +48,18 @@ QString textAt(const QTableWidget *table, int row, int column)
 ShieldsEditor::ShieldsEditor(QWidget *parent)
     : QWidget(parent)
     , m_rules(named(new QTableWidget(0, ColumnCount, this), u"shieldRulesTable"_s, tr("Shield rules")))
-    , m_addRule(named(new QPushButton(tr("&Add rule"), this), u"addShieldRuleButton"_s, tr("Add rule")))
+    , m_addRule(named(new QPushButton(tr("Add rule"), this), u"addShieldRuleButton"_s, tr("Add rule")))
     , m_removeRule(
-          named(new QPushButton(tr("&Remove rule"), this), u"removeShieldRuleButton"_s, tr("Remove rule")))
+          named(new QPushButton(tr("Remo&ve rule"), this), u"removeShieldRuleButton"_s, tr("Remove rule")))
     , m_modelEnabled(
-          named(new QCheckBox(tr("Ask a &model whether the question and the answer are safe"), this),
+          named(new QCheckBox(tr("Ask a model whether the question and the answer are sa&fe"), this),
                 u"modelShieldCheck"_s, tr("Model shield")))
     , m_modelName(named(new QLineEdit(this), u"modelShieldNameEdit"_s, tr("Model shield name")))
     , m_model(named(new QLineEdit(this), u"modelShieldModelEdit"_s, tr("Model shield model")))
-    , m_checkInput(named(new QCheckBox(tr("The &question"), this), u"modelShieldInputCheck"_s,
+    , m_checkInput(named(new QCheckBox(tr("T&he question"), this), u"modelShieldInputCheck"_s,
                          tr("Check the question")))
     , m_checkOutput(
-          named(new QCheckBox(tr("The a&nswer"), this), u"modelShieldOutputCheck"_s, tr("Check the answer")))
+          named(new QCheckBox(tr("The ans&wer"), this), u"modelShieldOutputCheck"_s, tr("Check the answer")))
     , m_unclear(named(new QComboBox(this), u"modelShieldUnclearCombo"_s, tr("When the verdict is unclear")))
     , m_template(named(new QPlainTextEdit(this), u"modelShieldTemplateEdit"_s, tr("Model shield prompt")))
     , m_defaultTemplate(named(new QPushButton(tr("Restore the &default prompt"), this),
@@ -97,11 +97,11 @@ ShieldsEditor::ShieldsEditor(QWidget *parent)
     stages->addWidget(m_checkOutput);
     stages->addStretch();
     auto *model = new QFormLayout;
-    model->addRow(tr("Na&me:"), m_modelName);
-    model->addRow(tr("Mod&el:"), m_model);
+    model->addRow(tr("&Name:"), m_modelName);
+    model->addRow(tr("&Guard model:"), m_model);
     model->addRow(tr("Checks:"), stages);
-    model->addRow(tr("When &unclear:"), m_unclear);
-    model->addRow(tr("&Prompt:"), m_template);
+    model->addRow(tr("When un&clear:"), m_unclear);
+    model->addRow(tr("Classif&ier prompt:"), m_template);
     model->addRow(QString(), m_defaultTemplate);
 
     auto *layout = new QVBoxLayout(this);

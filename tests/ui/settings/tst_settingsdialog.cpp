@@ -10,6 +10,7 @@
 #include "tests/support/openaicompletion.h"
 #include "ui/settings/settingsdialog.h"
 
+#include <QAbstractItemView>
 #include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
@@ -864,10 +865,12 @@ private slots:
                 = qobject_cast<QLineEdit *>(widget) || qobject_cast<QComboBox *>(widget)
                   || qobject_cast<QAbstractSpinBox *>(widget) || qobject_cast<QPlainTextEdit *>(widget)
                   || qobject_cast<QListWidget *>(widget) || qobject_cast<QAbstractButton *>(widget);
-            // Parts of a compound control (a spin box's editor, a line edit's clear button) are named by it.
+            // Parts of a compound control (a spin box's editor, a line edit's clear button, a table's
+            // corner button) are named by it.
             QWidget *parent = widget->parentWidget();
             const bool part = qobject_cast<QAbstractSpinBox *>(parent) || qobject_cast<QComboBox *>(parent)
-                              || qobject_cast<QLineEdit *>(parent);
+                              || qobject_cast<QLineEdit *>(parent)
+                              || qobject_cast<QAbstractItemView *>(parent);
             if (!control || part)
                 continue;
             const auto *button = qobject_cast<QAbstractButton *>(widget);
