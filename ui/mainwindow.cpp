@@ -83,8 +83,10 @@ MainWindow::MainWindow(const MainWindowContext &context, QWidget *parent)
         = new SettingsApplier(context.session, context.settings, m_mcpSettings.get(), context.secrets, this);
     connect(m_settingsApplier, &SettingsApplier::problem, this, &MainWindow::showMessage);
     m_knowledgeBases = new KnowledgeBasesModel(KnowledgeLibrary::defaultDirectory(), this);
+    m_knowledgeBases->setKeyReader(KnowledgeKeyReader(context.profiles, context.secrets));
     connect(m_knowledgeBases, &KnowledgeBasesModel::message, this, &MainWindow::showMessage);
     m_sessionKnowledge = new SessionKnowledge(context.session, KnowledgeLibrary::defaultDirectory(), this);
+    m_sessionKnowledge->setKeyReader(KnowledgeKeyReader(context.profiles, context.secrets));
     connect(m_sessionKnowledge, &SessionKnowledge::problem, this, &MainWindow::showMessage);
     m_mcpInstaller = new McpInstaller(m_mcpSettings.get(), context.secrets, this);
     connect(m_mcpInstaller, &McpInstaller::installed, this, [this](const QString &name) {

@@ -94,6 +94,44 @@ std::optional<QList<KnowledgeChunk>> KnowledgeIndexer::pdfChunks(const QByteArra
     return chunks;
 }
 
+std::optional<QString> KnowledgeIndexer::documentText(const QString &path, int page, QString *why)
+{
+    const QFileInfo info(path);
+    const QString suffix = info.suffix().toLower();
+    const bool pdf = isPdf(suffix);
+    QFile file(path);
+    if (!info.exists()) {
+        *why = tr("the file is no longer there");
+        return std::nullopt;
+    }
+    if (info.size() > (pdf ? MaxPdfBytes : MaxFileBytes)) {
+        *why = tr("the file is now larger than %1")
+                   .arg(QLocale().formattedDataSize(pdf ? MaxPdfBytes : MaxFileBytes));
+        return std::nullopt;
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        *why = tr("the file cannot be read: %1").arg(file.errorString());
+        return std::nullopt;
+    }
+    const QByteArray data = file.readAll();
+    if (!pdf) {
+        const QString text = QString::fromUtf8(data);
+        return isHtml(suffix) ? HtmlText::toText(text, QUrl::fromLocalFile(path)) : text;
+    }
+    const std::unique_ptr<Poppler::Document> document = Poppler::Document::loadFromData(data);
+    if (!document || document->isLocked()) {
+        *why = tr("the PDF can no longer be read");
+        return std::nullopt;
+    }
+    const std::unique_ptr<Poppler::Page> pdfPage
+        = page >= 1 && page <= document->numPages() ? document->page(page - 1) : nullptr;
+    if (!pdfPage) {
+        *why = tr("the PDF has no page %1 now").arg(page);
+        return std::nullopt;
+    }
+    return pdfPage->text(QRectF());
+}
+
 KnowledgeIndexer::KnowledgeIndexer(KnowledgeChunker chunker)
     : m_chunker(std::move(chunker))
 {}

@@ -56,6 +56,11 @@ public:
     KnowledgeIndexReport run(const KnowledgeBaseDefinition &base, const QString &databasePath,
                              const Progress &progress = {}, const std::atomic<bool> *cancel = nullptr) const;
 
+    // The text a passage's lines count in, read as indexing reads it: the file's (an HTML file's as
+    // text) or, for a PDF, page \a page's (1-based). nullopt with *why. It reads the file: never on
+    // the GUI thread.
+    static std::optional<QString> documentText(const QString &path, int page, QString *why);
+
 private:
     // A PDF's text layer, each page chunked alone, its passages carrying the page; nullopt with *why.
     std::optional<QList<KnowledgeChunk>> pdfChunks(const QByteArray &data, QString *why) const;

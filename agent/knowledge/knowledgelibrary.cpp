@@ -26,6 +26,8 @@ QJsonObject KnowledgeBaseDefinition::toJson() const
             source.insert(u"baseUrl"_s, embedding.baseUrl.toString());
         if (!embedding.apiKeyEnv.isEmpty())
             source.insert(u"apiKeyEnv"_s, embedding.apiKeyEnv);
+        if (!embedding.profileId.isEmpty())
+            source.insert(u"profile"_s, embedding.profileId);
         object.insert(u"embedding"_s, source);
     }
     return object;
@@ -51,6 +53,7 @@ std::optional<KnowledgeBaseDefinition> KnowledgeBaseDefinition::fromJson(const Q
         definition.embedding.kind = *kind;
         definition.embedding.baseUrl = QUrl(source.value(u"baseUrl"_s).toString());
         definition.embedding.apiKeyEnv = source.value(u"apiKeyEnv"_s).toString();
+        definition.embedding.profileId = source.value(u"profile"_s).toString();
     }
     return definition;
 }

@@ -19,6 +19,10 @@ struct KnowledgeEmbeddingSource
     QUrl baseUrl; // empty: the provider's default
     QString model;
     QString apiKeyEnv; // empty: the provider runs without a key (Ollama)
+    // The window's provider profile it was chosen from (its id, never its key): the window reads the
+    // key as chat does, from that profile's keychain entry or key file, before apiKeyEnv. Empty from
+    // the command line.
+    QString profileId;
 
     bool isSet() const { return !model.isEmpty(); }
     bool operator==(const KnowledgeEmbeddingSource &) const = default;

@@ -6,9 +6,13 @@
 
 #include <QCoreApplication>
 
+#include <functional>
 #include <optional>
 
 namespace Loopscope {
+
+class ProviderProfileStore;
+class SecretStore;
 
 /*!
     A knowledge base as something runs with it: where its embeddings come
@@ -28,6 +32,36 @@ public:
     // The base named \a name in \a library; nullopt with *error when there is none or its key is missing.
     static std::optional<AttachedKnowledgeBase> attach(const KnowledgeLibrary &library, const QString &name,
                                                        QString *error);
+};
+
+/*!
+    Where the window reads a base's embeddings key: the way chat reads its
+    provider's (ApiKeyResolver: the variable the profile names, else its
+    keychain entry or key file), from the provider profile the base was chosen
+    from, then the variable the base names. The key goes into the endpoint
+    only, never into the definition, a message or the trace. Without a store
+    of profiles or of secrets, or for a base made on the command line, only
+    the environment is read, and at once.
+*/
+class KnowledgeKeyReader final
+{
+    Q_DECLARE_TR_FUNCTIONS(Loopscope::KnowledgeKeyReader)
+
+public:
+    // endpoint: nullopt for a lexical base, or with problem saying why there is no key.
+    using Callback
+        = std::function<void(const std::optional<EmbeddingsEndpoint> &endpoint, const QString &problem)>;
+
+    // Neither is owned; both may be nullptr.
+    explicit KnowledgeKeyReader(const ProviderProfileStore *profiles = nullptr,
+                                SecretStore *secrets = nullptr);
+
+    // done runs on context's thread, later when a keychain is asked, and not at all once context is gone.
+    void read(const KnowledgeBaseDefinition &base, QObject *context, Callback done) const;
+
+private:
+    const ProviderProfileStore *m_profiles;
+    SecretStore *m_secrets;
 };
 
 } // namespace Loopscope

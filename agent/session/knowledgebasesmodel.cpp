@@ -101,7 +101,7 @@ QVariant KnowledgeBasesModel::data(const QModelIndex &index, int role) const
         return skipped;
     }
     case ProblemsRole: return row.problems;
-    case IndexingRole: return row.job != nullptr;
+    case IndexingRole: return row.job != nullptr || row.awaitingKey;
     case ProgressDoneRole: return row.done;
     case ProgressTotalRole: return row.total;
     case ProgressPhaseRole: return int(row.phase);
@@ -148,7 +148,7 @@ QStringList KnowledgeBasesModel::names() const
 bool KnowledgeBasesModel::isIndexing(const QString &name) const
 {
     const int row = rowOf(name);
-    return row >= 0 && m_rows.at(row).job;
+    return row >= 0 && (m_rows.at(row).job || m_rows.at(row).awaitingKey);
 }
 
 QString KnowledgeBasesModel::add(const KnowledgeBaseDefinition &definition)
@@ -200,13 +200,33 @@ void KnowledgeBasesModel::reindex(const QString &name)
     if (at < 0)
         return;
     Row &row = m_rows[at];
-    if (row.job) {
+    if (row.job || row.awaitingKey) {
         row.again = true;
         return;
     }
-    QString keyProblem;
-    std::optional<EmbeddingsEndpoint> embedding
-        = KnowledgeAttachment::embeddingsEndpoint(row.base, &keyProblem);
+    // The key may come from a keychain, which answers later: the run counts as started meanwhile.
+    const int request = ++m_keyRequests;
+    row.awaitingKey = true;
+    row.keyRequest = request;
+    m_keys.read(
+        row.base, this,
+        [this, name, request](const std::optional<EmbeddingsEndpoint> &embedding, const QString &problem) {
+            startRun(name, request, embedding, problem);
+        });
+    if (const int now = rowOf(name); now >= 0 && m_rows.at(now).awaitingKey)
+        changed(name, {IndexingRole});
+}
+
+void KnowledgeBasesModel::startRun(const QString &name, int keyRequest,
+                                   const std::optional<EmbeddingsEndpoint> &embedding,
+                                   const QString &keyProblem)
+{
+    const int at = rowOf(name);
+    // A base removed (or removed and added again) while its key was read has no run to start.
+    if (at < 0 || !m_rows.at(at).awaitingKey || m_rows.at(at).keyRequest != keyRequest)
+        return;
+    Row &row = m_rows[at];
+    row.awaitingKey = false;
     row.problems.clear();
     if (!keyProblem.isEmpty())
         row.problems.append(tr("%1; the passages stay searchable by their words.").arg(keyProblem));
@@ -227,10 +247,16 @@ void KnowledgeBasesModel::reindex(const QString &name)
 void KnowledgeBasesModel::cancel(const QString &name)
 {
     const int at = rowOf(name);
-    if (at < 0 || !m_rows.at(at).job)
+    if (at < 0)
         return;
-    m_rows[at].again = false;
-    m_rows.at(at).job->cancel();
+    Row &row = m_rows[at];
+    row.again = false;
+    if (row.awaitingKey) { // nothing was read or written yet
+        row.awaitingKey = false;
+        changed(name, {IndexingRole});
+    } else if (row.job) {
+        row.job->cancel();
+    }
 }
 
 void KnowledgeBasesModel::onProgress(const QString &name, KnowledgeIndexJob::Phase phase, int done, int total)

@@ -4,6 +4,7 @@
 #include "agent/knowledge/knowledgeindex.h"
 #include "agent/knowledge/knowledgeindexjob.h"
 #include "agent/knowledge/knowledgelibrary.h"
+#include "agent/session/knowledgeattachment.h"
 
 #include <QAbstractListModel>
 #include <QList>
@@ -49,6 +50,10 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 
+    // Where a run reads its base's embeddings key (the window's profiles and keychain); the
+    // environment only until this is called.
+    void setKeyReader(const KnowledgeKeyReader &reader) { m_keys = reader; }
+
     const KnowledgeLibrary &library() const { return m_library; }
     KnowledgeFolderWatcher *watcher() { return &m_watcher; }
     int rowOf(const QString &name) const;
@@ -80,6 +85,8 @@ private:
         int done = 0;
         int total = 0;
         KnowledgeIndexJob::Phase phase = KnowledgeIndexJob::Phase::Files;
+        bool awaitingKey = false; // the run starts once its embeddings key is read
+        int keyRequest = 0;       // which reading of the key is awaited
     };
 
     void reload();
@@ -89,6 +96,8 @@ private:
     void finishRemoval(KnowledgeIndexJob *job);
     void loadStatus(const QString &name);
     void changed(const QString &name, const QList<int> &roles = {});
+    void startRun(const QString &name, int keyRequest, const std::optional<EmbeddingsEndpoint> &embedding,
+                  const QString &keyProblem);
     void onProgress(const QString &name, KnowledgeIndexJob::Phase phase, int done, int total);
     void onFinished(const QString &name, const KnowledgeIndexOutcome &outcome);
     void onPathMissing(const QString &name, const QString &path);
@@ -98,6 +107,8 @@ private:
     QList<Row> m_rows;                              // by name, as the library sorts them
     QHash<KnowledgeIndexJob *, QString> m_removing; // runs of removed bases, until they stop
     KnowledgeFolderWatcher m_watcher;
+    KnowledgeKeyReader m_keys;
+    int m_keyRequests = 0;
 };
 
 } // namespace Loopscope

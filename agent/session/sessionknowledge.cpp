@@ -4,7 +4,7 @@
 #include "agent/session/knowledgeattachment.h"
 #include "agent/session/sessionsetup.h"
 
-#include <algorithm>
+#include <memory>
 
 namespace Loopscope {
 
@@ -27,18 +27,60 @@ QStringList SessionKnowledge::chosen() const
 void SessionKnowledge::choose(const QStringList &names)
 {
     const KnowledgeLibrary library(m_directory);
-    QList<AttachedKnowledgeBase> attached;
+    QStringList unique;
     for (const QString &name : names) {
-        if (std::any_of(attached.cbegin(), attached.cend(),
-                        [&](const AttachedKnowledgeBase &base) { return base.name == name; }))
-            continue;
-        QString error;
-        if (const std::optional<AttachedKnowledgeBase> base
-            = KnowledgeAttachment::attach(library, name, &error))
-            attached.append(*base);
-        else
-            emit problem(tr("The knowledge base '%1' is not attached: %2.").arg(name, error));
+        if (!unique.contains(name))
+            unique.append(name);
     }
+    // Each base's slot, in the order chosen, filled as its key is read.
+    struct Choice
+    {
+        QList<std::optional<AttachedKnowledgeBase>> bases;
+        int awaited = 1; // one more until every read was asked for
+    };
+    const auto choice = std::make_shared<Choice>();
+    choice->bases.resize(unique.size());
+    const int request = ++m_choice;
+    m_awaited = unique;
+    const auto settle = [this, choice, request] {
+        if (request != m_choice || --choice->awaited > 0)
+            return;
+        QList<AttachedKnowledgeBase> attached;
+        for (const std::optional<AttachedKnowledgeBase> &base : std::as_const(choice->bases)) {
+            if (base)
+                attached.append(*base);
+        }
+        m_awaited.reset();
+        apply(attached);
+    };
+    for (qsizetype i = 0; i < unique.size(); ++i) {
+        const QString &name = unique.at(i);
+        const std::optional<KnowledgeBaseDefinition> base = library.base(name);
+        if (!base) {
+            emit problem(tr("The knowledge base '%1' is not attached: %2.")
+                             .arg(name, tr("there is no knowledge base named \"%1\"").arg(name)));
+            continue;
+        }
+        ++choice->awaited;
+        m_keys.read(*base, this,
+                    [this, choice, i, name, request, settle, path = library.databasePath(name)](
+                        const std::optional<EmbeddingsEndpoint> &embedding, const QString &keyProblem) {
+                        if (request != m_choice)
+                            return;
+                        if (keyProblem.isEmpty())
+                            choice->bases[i]
+                                = AttachedKnowledgeBase{name, path, embedding.value_or(EmbeddingsEndpoint{})};
+                        else
+                            emit problem(
+                                tr("The knowledge base '%1' is not attached: %2.").arg(name, keyProblem));
+                        settle();
+                    });
+    }
+    settle();
+}
+
+void SessionKnowledge::apply(const QList<AttachedKnowledgeBase> &attached)
+{
     SessionSetup setup = m_session->setup();
     if (setup.knowledge == attached)
         return;
@@ -49,7 +91,8 @@ void SessionKnowledge::choose(const QStringList &names)
 
 void SessionKnowledge::setAttached(const QString &name, bool attached)
 {
-    QStringList names = chosen();
+    // A choice whose keys are still being read is the one to change.
+    QStringList names = m_awaited.value_or(chosen());
     names.removeAll(name);
     if (attached)
         names.append(name);

@@ -1,9 +1,12 @@
 #pragma once
 
 #include "agent/knowledge/knowledgelibrary.h"
+#include "agent/session/knowledgeattachment.h"
 
 #include <QObject>
 #include <QStringList>
+
+#include <optional>
 
 namespace Loopscope {
 
@@ -25,9 +28,14 @@ public:
     SessionKnowledge(ChatSession *session, QString directory = KnowledgeLibrary::defaultDirectory(),
                      QObject *parent = nullptr);
 
+    // Where the bases' embeddings keys are read (the window's profiles and keychain); the
+    // environment only until this is called.
+    void setKeyReader(const KnowledgeKeyReader &reader) { m_keys = reader; }
+
     // The bases the session attaches now, by name.
     QStringList chosen() const;
-    // Attaches exactly \a names; those that cannot be are left out, with a problem() each.
+    // Attaches exactly \a names (once their keys are read: later when a keychain is asked, and a
+    // newer choice wins); those that cannot be are left out, with a problem() each.
     void choose(const QStringList &names);
     void setAttached(const QString &name, bool attached);
 
@@ -38,8 +46,13 @@ signals:
 private:
     void onRestored();
 
+    void apply(const QList<AttachedKnowledgeBase> &attached);
+
     ChatSession *m_session;
     QString m_directory;
+    KnowledgeKeyReader m_keys;
+    int m_choice = 0;                     // the newest choose(), whose keys are awaited
+    std::optional<QStringList> m_awaited; // its names, until then
 };
 
 } // namespace Loopscope

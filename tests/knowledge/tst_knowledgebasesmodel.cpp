@@ -1,13 +1,17 @@
 #include "agent/session/knowledgebasesmodel.h"
 
+#include "agent/config/providerprofile.h"
 #include "tests/support/fakeembeddings.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/nokeychainstore.h"
+#include "tests/support/onekeykeychain.h"
 #include "tests/support/testfiles.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFileInfo>
 #include <QLockFile>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -132,6 +136,102 @@ private slots:
                      QStringList{outcome.embeddingError});
             QCOMPARE(role(model, u"notes"_s, KnowledgeBasesModel::EmbeddedChunksRole).toInt(), 0);
         }
+    }
+
+    void aBaseChosenFromAProfileIsEmbeddedWithTheKeyChatUses_data()
+    {
+        QTest::addColumn<bool>("inKeyFile");
+        QTest::newRow("the profile's key in the keychain") << false;
+        QTest::newRow("the profile's key in the key file") << true;
+    }
+
+    void aBaseChosenFromAProfileIsEmbeddedWithTheKeyChatUses()
+    {
+        QFETCH(bool, inKeyFile);
+        const QString key = u"sk-only-in-the-secret-store"_s;
+        const QString unsetVariable = u"LOOPSCOPE_TEST_KB_KEY_NOT_SET"_s;
+        qunsetenv(qPrintable(unsetVariable));
+        writeDocuments(2);
+        FakeHttpServer server;
+        QVERIFY(server.listen());
+        server.setHandler(embeddingsHandler(ProviderKind::OpenAi, conceptVector));
+        const QUrl baseUrl(server.baseUrl().toString() + u"/v1"_s);
+
+        QSettings settings(m_data.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        ProviderProfileStore profiles(&settings);
+        ProviderProfile profile;
+        profile.id = u"embedder"_s;
+        profile.name = u"My embedder"_s;
+        profile.baseUrl = baseUrl;
+        profile.model = u"chat-model"_s;
+        profile.keyStorage
+            = inKeyFile ? ProviderProfile::KeyStorage::File : ProviderProfile::KeyStorage::Keychain;
+        profiles.save(profile);
+        NoKeychainStore noKeychain(m_data.filePath(u"keys.json"_s));
+        OneKeyKeychain keychain(profile.id, key);
+        SecretStore *secrets = inKeyFile ? static_cast<SecretStore *>(&noKeychain) : &keychain;
+        if (inKeyFile) {
+            QString written = u"not yet"_s;
+            noKeychain.keyFile()->write(profile.id, key, this,
+                                        [&](const SecretStore::WriteError &error) { written = error; });
+            QTRY_COMPARE(written, QString());
+        }
+
+        KnowledgeBasesModel model(m_data.path());
+        model.setKeyReader(KnowledgeKeyReader(&profiles, secrets));
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(&model, &KnowledgeBasesModel::indexingFinished);
+        KnowledgeBaseDefinition base = notes();
+        base.embedding = {ProviderKind::OpenAi, baseUrl, u"concepts"_s, unsetVariable, profile.id};
+
+        QCOMPARE(model.add(base), QString());
+
+        QTRY_COMPARE(finished.count(), 1);
+        const auto outcome = finished.at(0).at(1).value<KnowledgeIndexOutcome>();
+        QCOMPARE(outcome.embeddingError, QString());
+        QVERIFY(!server.requests().isEmpty());
+        for (const HttpRequestRecord &request : server.requests())
+            QCOMPARE(request.header("Authorization"), "Bearer " + key.toUtf8());
+        QTRY_VERIFY(role(model, u"notes"_s, KnowledgeBasesModel::ChunksRole).toInt() >= 2);
+        QCOMPARE(outcome.embedded, role(model, u"notes"_s, KnowledgeBasesModel::ChunksRole).toInt());
+        QCOMPARE(role(model, u"notes"_s, KnowledgeBasesModel::ProblemsRole).toStringList(), QStringList());
+        // The definition names the profile, never its key.
+        QFile definition(m_data.filePath(u"notes.json"_s));
+        QVERIFY(definition.open(QIODevice::ReadOnly));
+        const QByteArray saved = definition.readAll();
+        QVERIFY(saved.contains("embedder"));
+        QVERIFY(!saved.contains(key.toUtf8()));
+    }
+
+    void aProfileWithoutAKeyLeavesTheBaseLexicalAndSaysWhy()
+    {
+        writeDocuments(1);
+        QSettings settings(m_data.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        ProviderProfileStore profiles(&settings);
+        ProviderProfile profile;
+        profile.id = u"keyless"_s;
+        profile.name = u"Keyless"_s;
+        profiles.save(profile);
+        OneKeyKeychain keychain(u"someone-else"_s, u"sk-other"_s);
+        KnowledgeBasesModel model(m_data.path());
+        model.setKeyReader(KnowledgeKeyReader(&profiles, &keychain));
+        QSignalSpy finished(&model, &KnowledgeBasesModel::indexingFinished);
+        KnowledgeBaseDefinition base = notes();
+        base.embedding = {ProviderKind::OpenAi, QUrl(u"http://127.0.0.1:9/v1"_s), u"concepts"_s,
+                          u"LOOPSCOPE_TEST_KB_KEY_NOT_SET"_s, profile.id};
+        qunsetenv("LOOPSCOPE_TEST_KB_KEY_NOT_SET");
+
+        QCOMPARE(model.add(base), QString());
+
+        QTRY_COMPARE(finished.count(), 1);
+        const QStringList problems
+            = role(model, u"notes"_s, KnowledgeBasesModel::ProblemsRole).toStringList();
+        QCOMPARE(problems.size(), 1);
+        QVERIFY2(problems.first().contains(u"Keyless"_s)
+                     && problems.first().contains(u"searchable by their words"_s),
+                 qPrintable(problems.first()));
+        QVERIFY(!problems.first().contains(u"sk-other"_s));
+        QCOMPARE(role(model, u"notes"_s, KnowledgeBasesModel::EmbeddedChunksRole).toInt(), 0);
     }
 
     void aBadDefinitionIsRefusedAndNothingIsAdded()

@@ -1,9 +1,11 @@
 #include "agent/config/appsettings.h"
+#include "agent/config/providerprofile.h"
 #include "agent/knowledge/knowledgelibrary.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/sessionknowledge.h"
 #include "agent/session/sessionsetup.h"
 #include "agent/transcript/transcript.h"
+#include "tests/support/onekeykeychain.h"
 
 #include <QDir>
 #include <QNetworkAccessManager>
@@ -139,6 +141,38 @@ private slots:
         QCOMPARE(namesOf(setup.knowledge), QStringList{u"notes"_s}); // the session's choice is kept
         QCOMPARE(stored.value(u"knowledge/retrieve"_s, u"tool"_s).toString(),
                  automatic ? u"auto"_s : u"tool"_s);
+    }
+
+    void aBaseChosenFromAProfileSearchesWithTheProfilesKeychainKey()
+    {
+        const QString key = u"sk-only-in-the-keychain"_s;
+        qunsetenv("LOOPSCOPE_TEST_KB_KEY_NOT_SET");
+        KnowledgeBaseDefinition embedded{u"embedded"_s, {m_dir.filePath(u"docs"_s)}, {}};
+        embedded.embedding = {ProviderKind::OpenAi, QUrl(u"http://127.0.0.1:9/v1"_s), u"concepts"_s,
+                              u"LOOPSCOPE_TEST_KB_KEY_NOT_SET"_s, u"embedder"_s};
+        QCOMPARE(KnowledgeLibrary(m_data).add(embedded), QString());
+        QSettings settings(m_dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        ProviderProfileStore profiles(&settings);
+        ProviderProfile profile;
+        profile.id = u"embedder"_s;
+        profile.name = u"Embedder"_s;
+        profiles.save(profile);
+        Testing::OneKeyKeychain keychain(profile.id, key);
+        QNetworkAccessManager network;
+        ChatSession session(&network);
+        SessionKnowledge knowledge(&session, m_data);
+        knowledge.setKeyReader(KnowledgeKeyReader(&profiles, &keychain));
+        QSignalSpy problems(&knowledge, &SessionKnowledge::problem);
+
+        // Attaching another base while the keychain is still asked keeps the first.
+        knowledge.setAttached(u"embedded"_s, true);
+        knowledge.setAttached(u"notes"_s, true);
+
+        QTRY_COMPARE(knowledge.chosen(), (QStringList{u"embedded"_s, u"notes"_s}));
+        QCOMPARE(problems.count(), 0);
+        QCOMPARE(session.setup().knowledge.first().embedding.apiKey, key);
+        QCOMPARE(session.setup().knowledge.first().embedding.model, u"concepts"_s);
+        QCOMPARE(session.setup().knowledge.last().embedding.apiKey, QString());
     }
 };
 

@@ -93,8 +93,9 @@ void KnowledgeBaseDialog::updateEmbedding()
     const QString variable = profile.apiKeyEnv.isEmpty() ? defaultApiKeyEnv(profile.kind) : profile.apiKeyEnv;
     m_embeddingNote->setText(
         profile.needsKey()
-            ? tr("Passages are also found by meaning. The key is read from the environment variable %1 "
-                 "whenever the base is indexed or searched; it is never stored with the base.")
+            ? tr("Passages are also found by meaning. The key is read as for chat, from this provider's "
+                 "keychain entry or key file, else the environment variable %1, whenever the base is "
+                 "indexed or searched; it is never stored with the base.")
                   .arg(variable)
             : tr("Passages are also found by meaning."));
 }
@@ -111,7 +112,7 @@ KnowledgeBaseDefinition KnowledgeBaseDialog::definition() const
         const QString variable
             = profile.apiKeyEnv.isEmpty() ? defaultApiKeyEnv(profile.kind) : profile.apiKeyEnv;
         definition.embedding = {profile.kind, profile.baseUrl, m_embeddingModel->text().trimmed(),
-                                profile.needsKey() ? variable : QString()};
+                                profile.needsKey() ? variable : QString(), profile.id};
     }
     return definition;
 }

@@ -1,5 +1,7 @@
 #include "ui/trace/retrievalview.h"
 
+#include "ui/trace/sourceviewer.h"
+
 #include <QFileInfo>
 #include <QLocale>
 #include <QStringList>
@@ -22,7 +24,7 @@ QString number(double value, int precision)
 
 RetrievalView::RetrievalView(QWidget *parent)
     : QTextBrowser(parent)
-    , m_opener(desktopSourceOpener())
+    , m_opener([this](const RetrievalHit &hit) { showInViewer(hit); })
 {
     setAccessibleName(tr("Passages found"));
     setOpenLinks(false);
@@ -101,7 +103,19 @@ void RetrievalView::onAnchorClicked(const QUrl &url)
     if (index < 0 || index >= m_retrieval.hits.size() || !m_opener)
         return;
     const RetrievalHit &hit = m_retrieval.hits.at(index);
-    m_opener(hit.path, hit.startLine);
+    m_opener(hit);
+}
+
+void RetrievalView::showInViewer(const RetrievalHit &hit)
+{
+    if (!m_viewer) {
+        m_viewer = new SourceViewer(window());
+        m_viewer->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_viewer->showPassage(hit);
+    m_viewer->show();
+    m_viewer->raise();
+    m_viewer->activateWindow();
 }
 
 } // namespace Loopscope::Ui

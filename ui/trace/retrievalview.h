@@ -3,6 +3,8 @@
 #include "agent/trace/tracenode.h"
 #include "ui/trace/sourceopener.h"
 
+#include <QPointer>
+
 #include <QTextBrowser>
 
 QT_BEGIN_NAMESPACE
@@ -11,9 +13,12 @@ QT_END_NAMESPACE
 
 namespace Loopscope::Ui {
 
+class SourceViewer;
+
 /*!
     A retrieval's passages as a list people read, best first: each with its
-    rank, its file and lines (a link: a click opens the file), its base and
+    rank, its file and lines (a link: a click shows the passage in its file,
+    SourceViewer), its base and
     why it ranked (BM25, and cosine and fused scores when the base has
     embeddings), then its text. The details pane shows it for a Retrieval step.
 */
@@ -26,8 +31,9 @@ public:
 
     void setRetrieval(const RetrievalData &retrieval);
     const RetrievalData &retrieval() const { return m_retrieval; }
-    // What a click on a passage's file does; by default the desktop opens the file.
-    void setOpener(SourceOpener opener) { m_opener = std::move(opener); }
+    using PassageOpener = std::function<void(const RetrievalHit &hit)>;
+    // What a click on a passage's file does; by default a SourceViewer shows it at its lines.
+    void setOpener(PassageOpener opener) { m_opener = std::move(opener); }
 
     // "notes/setup.md, lines 3–9" ("report.pdf, p. 4" for a PDF): a hit's link text, here and under an
     // answer in the chat.
@@ -43,7 +49,10 @@ private:
     void onAnchorClicked(const QUrl &url);
 
     RetrievalData m_retrieval;
-    SourceOpener m_opener;
+    void showInViewer(const RetrievalHit &hit);
+
+    PassageOpener m_opener;
+    QPointer<SourceViewer> m_viewer; // one for the view, reused
 };
 
 } // namespace Loopscope::Ui

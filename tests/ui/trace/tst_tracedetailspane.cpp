@@ -695,8 +695,8 @@ private slots:
         trace.finish(search, TraceStatus::Ok, TraceSamples::T0 + 900);
         Ui::TraceDetailsPane pane(&model);
         QList<std::pair<QString, int>> opened;
-        pane.passagesView()->setOpener([&opened](const QString &path, int line) {
-            opened.append({path, line});
+        pane.passagesView()->setOpener([&opened](const RetrievalHit &hit) {
+            opened.append({hit.path, hit.startLine});
         });
         pane.resize(700, 600);
         pane.show();
