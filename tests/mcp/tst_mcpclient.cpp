@@ -40,6 +40,19 @@ QStringList toolNames(const McpClient &client)
     return names;
 }
 
+// What the user's model answers a sampling request with when \a accepted: "Paris", one turn.
+McpSamplingAnswer parisAnswer(bool accepted)
+{
+    McpSamplingAnswer answer;
+    answer.accepted = accepted;
+    if (accepted)
+        answer.result = {{u"role"_s, u"assistant"_s},
+                         {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"Paris"_s}}},
+                         {u"model"_s, u"test-model"_s},
+                         {u"stopReason"_s, u"endTurn"_s}};
+    return answer;
+}
+
 bool loggedOutgoing(const QSignalSpy &spy, const QString &method)
 {
     for (const QList<QVariant> &arguments : spy) {
@@ -115,6 +128,8 @@ private slots:
     void aModernServerSendsResourceUpdatesOnTheListenStream();
     void aToolAnsweredWithATaskIsPolledUntilItEnds_data();
     void aToolAnsweredWithATaskIsPolledUntilItEnds();
+    void aTaskThatAsksForInputIsAnsweredWithTasksUpdate_data();
+    void aTaskThatAsksForInputIsAnsweredWithTasksUpdate();
     void aTaskThatNeverEndsIsCancelledWithTasksCancel();
     void aToolThatRequiresATaskIsCalledAsAnExperimentalTask_data();
     void aToolThatRequiresATaskIsCalledAsAnExperimentalTask();
@@ -479,14 +494,7 @@ void TestMcpClient::samplingIsOfferedOnlyWithAHandlerAndAnsweredByIt()
     client->setSamplingHandler(
         [&asked, accept](const McpSamplingRequest &request, McpClient::SamplingReply reply) {
             asked = request;
-            McpSamplingAnswer answer;
-            answer.accepted = accept;
-            if (accept)
-                answer.result = {{u"role"_s, u"assistant"_s},
-                                 {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"Paris"_s}}},
-                                 {u"model"_s, u"test-model"_s},
-                                 {u"stopReason"_s, u"endTurn"_s}};
-            reply(answer);
+            reply(parisAnswer(accept));
         });
     client->start();
     WAIT_READY(client);
@@ -541,12 +549,7 @@ void TestMcpClient::inputRequiredIsAnsweredAndTheCallRetried()
         QCOMPARE(request.systemPrompt, u"Answer in one word."_s);
         QCOMPARE(request.maxTokens, 20);
         QCOMPARE(request.preferredModel(), u"claude-3-sonnet"_s);
-        McpSamplingAnswer answer;
-        answer.accepted = true;
-        answer.result = {{u"role"_s, u"assistant"_s},
-                         {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"Paris"_s}}},
-                         {u"model"_s, u"test-model"_s},
-                         {u"stopReason"_s, u"endTurn"_s}};
+        McpSamplingAnswer answer = parisAnswer(true);
         answer.usage.inputTokens = 10;
         answer.usage.outputTokens = 1;
         reply(answer);
@@ -969,8 +972,6 @@ void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds_data()
         << u"complete"_s << u"Task done"_s << QString() << QStringList{u"Queued"_s, u"Step 1"_s};
     QTest::newRow("fails: the server's error")
         << u"fail"_s << QString() << u"failed: disk full (-32603)"_s << QStringList{u"Queued"_s};
-    QTest::newRow("asks for input: cancelled, said why")
-        << u"ask"_s << QString() << u"asked for input"_s << QStringList{u"Queued"_s};
     // The server polls every 60 s: only its notifications/tasks can end this one in time.
     QTest::newRow("ends in a notification")
         << u"notify"_s << u"Task done"_s << QString() << QStringList{u"Queued"_s};
@@ -1005,7 +1006,58 @@ void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds()
                 .contains(u"io.modelcontextprotocol/tasks"_s));
     const QString log = client->stderrTail().join(u'\n');
     QVERIFY2(!log.contains(u"too soon"_s), qPrintable(log));
-    if (kind == u"ask"_s)
+}
+
+void TestMcpClient::aTaskThatAsksForInputIsAnsweredWithTasksUpdate_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<bool>("accept");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("failure");
+    QTest::newRow("a form, accepted")
+        << u"ask"_s << true << u"name: accept {\"name\": \"Ada\"}"_s << QString();
+    QTest::newRow("a form, declined: still an answer, the task goes on")
+        << u"ask"_s << false << u"name: decline {}"_s << QString();
+    QTest::newRow("a model call") << u"ask-sample"_s << true << u"summary: Paris (test-model, endTurn)"_s
+                                  << QString();
+    // No input response says "refused" for sampling: the task would wait for ever, so it is cancelled.
+    QTest::newRow("a model call, declined: the task is cancelled")
+        << u"ask-sample"_s << false << QString() << u"declined"_s;
+}
+
+void TestMcpClient::aTaskThatAsksForInputIsAnsweredWithTasksUpdate()
+{
+    QFETCH(QString, kind);
+    QFETCH(bool, accept);
+    QFETCH(QString, text);
+    QFETCH(QString, failure);
+    auto client = std::make_unique<McpClient>(McpTestServers::faultServer(u"tasks"_s), &m_network);
+    int asked = 0;
+    client->setSamplingHandler(
+        [&asked, accept](const McpSamplingRequest &request, McpClient::SamplingReply reply) {
+            ++asked;
+            QCOMPARE(request.systemPrompt, u"Answer in one word."_s);
+            reply(parisAnswer(accept));
+        });
+    client->setElicitationHandler(
+        [&asked, accept](const McpElicitation &request, McpClient::ElicitationReply reply) {
+            ++asked;
+            QCOMPARE(request.message, u"Your name?"_s);
+            reply({accept ? McpElicitationAnswer::Action::Accept : McpElicitationAnswer::Action::Decline,
+                   accept ? QJsonObject{{u"name"_s, u"Ada"_s}} : QJsonObject{}});
+        });
+    client->start();
+    WAIT_READY(client);
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {{u"text"_s, kind}});
+    QCOMPARE(outcome.text, text);
+    QVERIFY2(outcome.failure.contains(failure), qPrintable(outcome.failure));
+    QCOMPARE(outcome.failure.isEmpty(), failure.isEmpty());
+    // Asked once, although the task stays input_required for a poll or more after the answer.
+    QCOMPARE(asked, 1);
+    const QString log = client->stderrTail().join(u'\n');
+    QCOMPARE(log.count(u"tasks/update task-1"_s), failure.isEmpty() ? 1 : 0);
+    QVERIFY2(!log.contains(u"too soon"_s), qPrintable(log));
+    if (!failure.isEmpty())
         QTRY_VERIFY(client->stderrTail().join(u'\n').contains(u"tasks/cancel task-1"_s));
 }
 
