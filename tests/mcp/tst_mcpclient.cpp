@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
+#include <QPointer>
 #include <QProcess>
 #include <QScopeGuard>
 #include <QSignalSpy>
@@ -126,6 +127,7 @@ private slots:
     void aSubscribedResourceSaysWhenItChanges_data();
     void aSubscribedResourceSaysWhenItChanges();
     void aModernServerSendsResourceUpdatesOnTheListenStream();
+    void aModernHttpServerSendsResourceUpdatesOnTheListenStream();
     void aToolAnsweredWithATaskIsPolledUntilItEnds_data();
     void aToolAnsweredWithATaskIsPolledUntilItEnds();
     void aTaskThatAsksForInputIsAnsweredWithTasksUpdate_data();
@@ -960,6 +962,99 @@ void TestMcpClient::aModernServerSendsResourceUpdatesOnTheListenStream()
     client->unsubscribeResource(u"note://a"_s);
     QCOMPARE(touch(u"note://a"_s), QString());
     QCOMPARE(updated.count(), 2);
+}
+
+void TestMcpClient::aModernHttpServerSendsResourceUpdatesOnTheListenStream()
+{
+    // A 2026-07-28 server over HTTP: subscriptions/listen is a POST whose SSE answer stays open,
+    // and the server's notifications come on it.
+    struct Listen
+    {
+        QPointer<HttpExchange> stream;
+        QJsonArray resources;
+    };
+    QList<Listen> listens;
+    QStringList problems;
+    FakeHttpServer server;
+    QVERIFY(server.listen());
+    server.setHandler([&](const HttpRequestRecord &request, HttpExchange &exchange) {
+        const QJsonObject body = request.json();
+        const QString method = body.value(u"method"_s).toString();
+        const QJsonObject params = body.value(u"params"_s).toObject();
+        const QJsonValue id = body.value(u"id"_s);
+        if (id.isUndefined()) {
+            exchange.respond(202); // a notification
+            return;
+        }
+        if (request.header("Mcp-Method") != method.toUtf8())
+            problems.append(u"Mcp-Method missing on "_s + method);
+        const auto sseMessage = [](const QJsonObject &message) {
+            return FakeHttpServer::sseEvent(QJsonDocument(message).toJson(QJsonDocument::Compact));
+        };
+        if (method == u"subscriptions/listen"_s) {
+            const QJsonObject asked = params.value(u"notifications"_s).toObject();
+            listens.append({&exchange, asked.value(u"resourceSubscriptions"_s).toArray()});
+            exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+            exchange.send(sseMessage(
+                {{u"jsonrpc"_s, u"2.0"_s},
+                 {u"method"_s, u"notifications/subscriptions/acknowledged"_s},
+                 {u"params"_s,
+                  QJsonObject{{u"_meta"_s, QJsonObject{{u"io.modelcontextprotocol/subscriptionId"_s, id}}},
+                              {u"notifications"_s, asked}}}}));
+            return; // open until the client closes it
+        }
+        QJsonObject result{{u"resultType"_s, u"complete"_s}};
+        if (method == u"server/discover"_s) {
+            result.insert(u"supportedVersions"_s, QJsonArray{u"2026-07-28"_s});
+            result.insert(u"capabilities"_s,
+                          QJsonObject{{u"tools"_s, QJsonObject{}},
+                                      {u"resources"_s, QJsonObject{{u"subscribe"_s, true}}}});
+            result.insert(u"serverInfo"_s, QJsonObject{{u"name"_s, u"modern-http"_s}});
+        } else if (method == u"tools/list"_s) {
+            result.insert(u"tools"_s, QJsonArray{QJsonObject{{u"name"_s, u"touch"_s}}});
+        } else if (method == u"resources/list"_s) {
+            result.insert(u"resources"_s,
+                          QJsonArray{QJsonObject{{u"uri"_s, u"note://a"_s}, {u"name"_s, u"a"_s}}});
+        } else if (method == u"resources/templates/list"_s) {
+            result.insert(u"resourceTemplates"_s, QJsonArray{});
+        } else if (method == u"tools/call"_s) {
+            // The change is told on every open listen stream that asked for the resource.
+            for (const Listen &listen : std::as_const(listens)) {
+                if (listen.stream && listen.stream->isClientConnected()
+                    && listen.resources.contains(QJsonValue(u"note://a"_s)))
+                    listen.stream->send(sseMessage({{u"jsonrpc"_s, u"2.0"_s},
+                                                    {u"method"_s, u"notifications/resources/updated"_s},
+                                                    {u"params"_s, QJsonObject{{u"uri"_s, u"note://a"_s}}}}));
+            }
+            result.insert(u"content"_s,
+                          QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"touched"_s}}});
+        }
+        exchange.respondJson(200, {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"result"_s, result}});
+    });
+    auto client = startedClient(McpTestServers::httpServer(server.port(), u"modern"_s), 5000);
+    WAIT_READY(client);
+    QVERIFY(client->startupInfo()->discovered);
+    QVERIFY(client->supportsResourceSubscriptions());
+    QSignalSpy updated(client.get(), &McpClient::resourceUpdated);
+
+    std::optional<QString> subscribed;
+    client->subscribeResource(u"note://a"_s, [&subscribed](const QString &error) { subscribed = error; });
+    QTRY_VERIFY(subscribed.has_value());
+    QVERIFY2(subscribed->isEmpty(), qPrintable(*subscribed));
+    QCOMPARE(listens.size(), 1);
+    QCOMPARE(listens.constLast().resources, QJsonArray{u"note://a"_s});
+
+    QCOMPARE(call(*client, u"touch"_s, {}, 5000).failure, QString());
+    QTRY_COMPARE(updated.count(), 1);
+    QCOMPARE(updated.constLast().constFirst().toString(), u"note://a"_s);
+
+    // Unsubscribed: over HTTP the stream is closed (there is nothing else to listen for).
+    client->unsubscribeResource(u"note://a"_s);
+    QTRY_VERIFY(!listens.constFirst().stream || !listens.constFirst().stream->isClientConnected());
+    QCOMPARE(listens.size(), 1);
+    QCOMPARE(call(*client, u"touch"_s, {}, 5000).failure, QString());
+    QCOMPARE(updated.count(), 1);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u", "_s)));
 }
 
 void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds_data()
