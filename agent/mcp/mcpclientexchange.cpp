@@ -413,7 +413,26 @@ void McpClient::Private::answerInputRequired(qint64 callId, const QJsonObject &i
         retryCall(callId, {}, requestState);
         return;
     }
-    // Every request asked at once (each may wait for the user); the retry once all are answered.
+    answerInputRequests(
+        callId, inputRequests,
+        [this, callId, requestState, tool](const QJsonObject &responses, const QString &refusal) {
+            if (refusal.isEmpty()) {
+                retryCall(callId, responses, requestState);
+                return;
+            }
+            // 2026-07-28 has no input response that says "refused" for sampling: the call
+            // is not retried (a retry without it would only be asked again).
+            finishCall(callId, [&](McpCallOutcome &outcome) {
+                outcome.failure
+                    = McpClient::tr("The call of “%1” on the MCP server “%2” was not completed: %3")
+                          .arg(tool, name(), refusal);
+            });
+        });
+}
+
+void McpClient::Private::answerInputRequests(qint64 callId, const QJsonObject &inputRequests,
+                                             InputRequestsDone done)
+{
     auto responses = std::make_shared<QJsonObject>();
     auto pending = std::make_shared<int>(int(inputRequests.size()));
     auto refusal = std::make_shared<QString>();
@@ -422,34 +441,22 @@ void McpClient::Private::answerInputRequired(qint64 callId, const QJsonObject &i
         const QString key = request.key();
         const QJsonObject asked = request.value().toObject();
         const QString method = asked.value(u"method"_s).toString();
-        answerInput(
-            method, asked.value(u"params"_s).toObject(),
-            [this, callId, key, method, responses, pending, refusal, requestState, generation,
-             tool](const InputAnswer &answer) {
-                if (generation != this->generation || !calls.contains(callId))
-                    return; // cancelled or torn down meanwhile
-                calls[callId].outcome.samplingUsage += answer.usage;
-                if (answer.errorCode != 0 && refusal->isEmpty())
-                    *refusal
-                        = method == u"sampling/createMessage"_s && answer.errorMessage == UserRejectedMessage
-                              ? McpClient::tr("the user declined its request for a model call.")
-                              : answer.errorMessage;
-                else if (answer.errorCode == 0)
-                    responses->insert(key, answer.result);
-                if (--*pending > 0)
-                    return;
-                if (refusal->isEmpty()) {
-                    retryCall(callId, *responses, requestState);
-                    return;
-                }
-                // 2026-07-28 has no input response that says "refused" for sampling: the call
-                // is not retried (a retry without it would only be asked again).
-                finishCall(callId, [&](McpCallOutcome &outcome) {
-                    outcome.failure
-                        = McpClient::tr("The call of “%1” on the MCP server “%2” was not completed: %3")
-                              .arg(tool, name(), *refusal);
-                });
-            });
+        answerInput(method, asked.value(u"params"_s).toObject(),
+                    [this, callId, key, method, responses, pending, refusal, generation,
+                     done](const InputAnswer &answer) {
+                        if (generation != this->generation || !calls.contains(callId))
+                            return; // cancelled or torn down meanwhile
+                        calls[callId].outcome.samplingUsage += answer.usage;
+                        if (answer.errorCode != 0 && refusal->isEmpty())
+                            *refusal = method == u"sampling/createMessage"_s
+                                               && answer.errorMessage == UserRejectedMessage
+                                           ? McpClient::tr("the user declined its request for a model call.")
+                                           : answer.errorMessage;
+                        else if (answer.errorCode == 0)
+                            responses->insert(key, answer.result);
+                        if (--*pending == 0)
+                            done(*responses, *refusal);
+                    });
     }
 }
 
@@ -775,7 +782,6 @@ void McpClient::Private::onTaskState(qint64 callId, const JsonRpcReply &reply)
     if (it == calls.end())
         return; // cancelled (tasks/cancel was sent) or ended meanwhile
     const QString tool = it->tool;
-    const QString taskId = it->taskId;
     if (!reply.hasResponse() || reply.isError()) {
         finishCall(callId, [&](McpCallOutcome &outcome) {
             outcome.failure = reply.isError()
@@ -789,8 +795,10 @@ void McpClient::Private::onTaskState(qint64 callId, const JsonRpcReply &reply)
     const QJsonObject task = reply.result();
     const QString status = task.value(u"status"_s).toString();
     const QString message = task.value(u"statusMessage"_s).toString();
-    if (it->experimentalTask && (status == u"completed"_s || status == u"failed"_s)) {
-        // The tool's result (a failed one's too, often with isError) is the answer of tasks/result.
+    if (it->experimentalTask
+        && (status == u"completed"_s || status == u"failed"_s || status == u"input_required"_s)) {
+        // The tool's result (a failed one's too, often with isError) is the answer of tasks/result;
+        // input_required in 2025-11-25: the server sends its requests while tasks/result waits.
         fetchTaskResult(callId);
         return;
     }
@@ -802,11 +810,11 @@ void McpClient::Private::onTaskState(qint64 callId, const JsonRpcReply &reply)
         });
         return;
     }
+    if (status == u"input_required"_s) {
+        answerTaskInput(callId, task);
+        return;
+    }
     if (status != u"working"_s) {
-        const bool askedForInput = status == u"input_required"_s;
-        if (askedForInput && connection) // it would wait for ever: Loopscope cannot answer yet
-            request(u"tasks/cancel"_s, {{u"taskId"_s, taskId}}, config.effectiveRequestTimeoutMs(),
-                    [](const JsonRpcReply &) {});
         finishCall(callId, [&](McpCallOutcome &outcome) {
             const QString why = message.isEmpty() ? QString() : u" "_s + message;
             if (status == u"failed"_s)
@@ -817,11 +825,6 @@ void McpClient::Private::onTaskState(qint64 callId, const JsonRpcReply &reply)
                 outcome.failure
                     = McpClient::tr("The MCP server “%1” cancelled the task of “%2”.").arg(name(), tool)
                       + why;
-            else if (askedForInput)
-                outcome.failure
-                    = McpClient::tr("The task of “%1” on the MCP server “%2” asked for input, "
-                                    "which Loopscope cannot give to a task yet; it was cancelled.")
-                          .arg(tool, name());
             else
                 outcome.failure
                     = McpClient::tr("The task of “%1” on the MCP server “%2” has an unknown status "
@@ -838,11 +841,96 @@ void McpClient::Private::onTaskState(qint64 callId, const JsonRpcReply &reply)
         it->progress(progress);
     }
     it->taskStatusMessage = message;
+    pollTaskLater(callId, task);
+}
+
+void McpClient::Private::pollTaskLater(qint64 callId, const QJsonObject &task)
+{
+    const auto it = calls.find(callId);
+    if (it == calls.end() || it->taskPollPending)
+        return; // one poll at a time (a notification or answered input may ask for another)
+    it->taskPollPending = true;
     // pollIntervalMs in the extension, pollInterval in 2025-11-25.
     const int hint
         = task.value(u"pollIntervalMs"_s).toInt(task.value(u"pollInterval"_s).toInt(DefaultTaskPollMs));
     QTimer::singleShot(std::clamp(hint, MinTaskPollMs, MaxTaskPollMs), q,
                        [this, callId] { pollTask(callId); });
+}
+
+void McpClient::Private::answerTaskInput(qint64 callId, const QJsonObject &task)
+{
+    const auto it = calls.find(callId);
+    if (it == calls.end())
+        return;
+    const QString tool = it->tool;
+    const QString taskId = it->taskId;
+    // A poll may come before the server has taken in the answers: what was answered is not asked again.
+    QJsonObject unanswered;
+    const QJsonObject inputRequests = task.value(u"inputRequests"_s).toObject();
+    for (auto request = inputRequests.constBegin(); request != inputRequests.constEnd(); ++request) {
+        if (!it->answeredTaskInputs.contains(request.key()))
+            unanswered.insert(request.key(), request.value());
+    }
+    if (unanswered.isEmpty()) {
+        pollTaskLater(callId, task);
+        return;
+    }
+    const auto cancelTask = [this, taskId] {
+        if (connection) // otherwise it would wait for an answer for ever
+            request(u"tasks/cancel"_s, {{u"taskId"_s, taskId}}, config.effectiveRequestTimeoutMs(),
+                    [](const JsonRpcReply &) {});
+    };
+    if (++it->inputRounds > MaxInputRounds) {
+        cancelTask();
+        finishCall(callId, [&](McpCallOutcome &outcome) {
+            outcome.failure = McpClient::tr("The task of “%1” on the MCP server “%2” kept asking for more "
+                                            "input; Loopscope gave up after %3 rounds and cancelled it.")
+                                  .arg(tool, name())
+                                  .arg(MaxInputRounds);
+        });
+        return;
+    }
+    for (auto request = unanswered.constBegin(); request != unanswered.constEnd(); ++request)
+        it->answeredTaskInputs.insert(request.key());
+    if (it->progress) {
+        McpProgress progress;
+        progress.message = McpClient::tr("waiting for input the task asked for");
+        it->outcome.progress.append(progress);
+        it->progress(progress);
+    }
+    answerInputRequests(
+        callId, unanswered,
+        [this, callId, task, tool, taskId, cancelTask](const QJsonObject &responses, const QString &refusal) {
+            if (!refusal.isEmpty()) {
+                // As for a call: no input response says "refused" (a declined form is an answer, a
+                // declined model call is not), and the task would wait for one for ever.
+                cancelTask();
+                finishCall(callId, [&](McpCallOutcome &outcome) {
+                    outcome.failure
+                        = McpClient::tr("The task of “%1” on the MCP server “%2” was cancelled: %3")
+                              .arg(tool, name(), refusal);
+                });
+                return;
+            }
+            request(
+                u"tasks/update"_s, {{u"taskId"_s, taskId}, {u"inputResponses"_s, responses}},
+                config.effectiveRequestTimeoutMs(), [this, callId, task, tool](const JsonRpcReply &reply) {
+                    if (!calls.contains(callId))
+                        return; // cancelled meanwhile
+                    if (!reply.hasResponse() || reply.isError()) {
+                        finishCall(callId, [&](McpCallOutcome &outcome) {
+                            outcome.failure
+                                = reply.isError()
+                                      ? McpClient::tr("The MCP server “%1” did not take the answers for the "
+                                                      "task of “%2”: %3")
+                                            .arg(name(), tool, errorText(reply.error()))
+                                      : replyFailure(reply, u"tasks/update"_s);
+                        });
+                        return;
+                    }
+                    pollTaskLater(callId, task); // the answers show in a later tasks/get
+                });
+        });
 }
 
 void McpClient::Private::pollTask(qint64 callId)
@@ -851,7 +939,11 @@ void McpClient::Private::pollTask(qint64 callId)
     if (it == calls.end() || it->fetchingTaskResult)
         return;
     request(u"tasks/get"_s, {{u"taskId"_s, it->taskId}}, config.effectiveRequestTimeoutMs(),
-            [this, callId](const JsonRpcReply &reply) { onTaskState(callId, reply); });
+            [this, callId](const JsonRpcReply &reply) {
+                if (const auto it = calls.find(callId); it != calls.end())
+                    it->taskPollPending = false;
+                onTaskState(callId, reply);
+            });
 }
 
 bool McpClient::Private::callsAsExperimentalTask(const QString &tool) const

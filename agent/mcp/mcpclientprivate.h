@@ -9,6 +9,7 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QSet>
 #include <QTimer>
 
 namespace Loopscope {
@@ -48,7 +49,9 @@ public:
         bool fetchingTaskResult = false;
         QJsonObject params; // tools/call as first sent (without _meta): retried with the input it asks for
         int timeoutMs = 0;
-        int inputRounds = 0; // input_required answers so far: bounded, a server may ask for ever
+        int inputRounds = 0;              // input_required answers so far: bounded, a server may ask for ever
+        bool taskPollPending = false;     // a tasks/get waits (its timer or its answer): one at a time
+        QSet<QString> answeredTaskInputs; // a task's inputRequests keys answered: never asked twice
     };
 
     // What one request of the server (or one input request of a 2026-07-28 result) is answered with:
@@ -120,6 +123,11 @@ public:
     void askElicitation(const QJsonObject &params, std::function<void(const InputAnswer &)> done);
     void askSampling(const QJsonObject &params, std::function<void(const InputAnswer &)> done);
     QJsonObject rootsResult() const;
+    // Every one of \a inputRequests (key → {method, params}) asked at once, each maybe waiting for
+    // the user; \a done once all are answered, with the answers by key and why one was refused
+    // (empty when none was). Not called when the call ends meanwhile.
+    using InputRequestsDone = std::function<void(const QJsonObject &responses, const QString &refusal)>;
+    void answerInputRequests(qint64 callId, const QJsonObject &inputRequests, InputRequestsDone done);
     // 2026-07-28: a call answered with input_required is retried with what it asked for.
     void answerInputRequired(qint64 callId, const QJsonObject &inputRequired);
     void retryCall(qint64 callId, const QJsonObject &inputResponses, const QJsonValue &requestState);
@@ -138,6 +146,9 @@ public:
     // Tasks extension: a call answered with a task is polled (tasks/get) at the server's interval.
     void followTask(qint64 callId, const QJsonObject &task);
     void pollTask(qint64 callId);
+    void pollTaskLater(qint64 callId, const QJsonObject &task); // at the task's pollIntervalMs
+    // A task in input_required: its new inputRequests answered with tasks/update, then polled on.
+    void answerTaskInput(qint64 callId, const QJsonObject &task);
     void onTaskState(qint64 callId, const JsonRpcReply &reply);
     // 2025-11-25's experimental tasks: whether \a tool is called as a task (the server declared
     // tasks.requests.tools.call and the tool requires it); the result of one that ended; a status

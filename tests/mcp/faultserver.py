@@ -23,8 +23,11 @@ Usage: faultserver.py MODE, where MODE is one of
                    that completes after two polls, fails after one (tasks/result: an isError result), or
                    completes at once and says so only in notifications/tasks/status (pollInterval 60 s)
   tasks            like discover-only, with the tasks extension: a tools/call whose text is "complete",
-                   "fail", "ask", "forever" or "notify" is answered with a task (pollIntervalMs 200) that
-                   completes after two polls, fails after one, asks for input, works until tasks/cancel, or
+                   "fail", "ask", "ask-sample", "forever" or "notify" is answered with a task (pollIntervalMs
+                   200) that completes after two polls, fails after one, asks for input (a form or a
+                   sampling request, in inputRequests; tasks/update's inputResponses are checked, logged
+                   and, one poll later still asking, become its result, as in mrtr), works until
+                   tasks/cancel, or
                    (pollIntervalMs 60 s) completes at once and says so only in notifications/tasks; a poll
                    sooner than the interval is refused (and logged)
   mrtr             like discover-only; a tools/call whose text is "sample", "ask", "both", "again",
@@ -103,7 +106,7 @@ def handle_task(request_id, method, params, meta):
     if method == "tools/call":
         text = params.get("arguments", {}).get("text", "")
         extensions = meta.get("io.modelcontextprotocol/clientCapabilities", {}).get("extensions", {})
-        if text not in ("complete", "fail", "ask", "forever", "notify") or "io.modelcontextprotocol/tasks" not in extensions:
+        if text not in ("complete", "fail", "ask", "ask-sample", "forever", "notify") or "io.modelcontextprotocol/tasks" not in extensions:
             result(request_id, {"resultType": "complete", "content": [{"type": "text", "text": "At once: " + text}]})
             return
         task_id = new_task(text)
@@ -124,6 +127,16 @@ def handle_task(request_id, method, params, meta):
         log("tasks/cancel %s" % task_id)
         result(request_id, {"resultType": "complete"})
         return
+    if method == "tasks/update":
+        responses = params.get("inputResponses", {})
+        log("tasks/update %s %s" % (task_id, json.dumps(responses, sort_keys=True)))
+        if task["kind"] not in TASK_ASKS or set(responses) != set(TASK_ASKS[task["kind"]]):
+            error(request_id, -32602, "inputResponses must answer the outstanding inputRequests")
+            return
+        task["answers"] = responses
+        task["answered_at"] = task["polls"]  # the next poll still asks (taken in eventually)
+        result(request_id, {"resultType": "complete"})
+        return
     if method != "tasks/get":
         error(request_id, -32601, "Method not found")
         return
@@ -142,10 +155,11 @@ def handle_task(request_id, method, params, meta):
         state = task_state(task_id, "completed", result={"content": [{"type": "text", "text": "Task done"}]})
     elif kind == "fail":
         state = task_state(task_id, "failed", error={"code": -32603, "message": "disk full"})
-    elif kind == "ask":
-        state = task_state(task_id, "input_required", inputRequests={
-            "name": {"method": "elicitation/create", "params": {"mode": "form", "message": "Name?",
-                                                                  "requestedSchema": {"type": "object"}}}})
+    elif kind in TASK_ASKS and task.get("answered_at", task["polls"]) + 1 < task["polls"]:
+        state = task_state(task_id, "completed", result={"content": [
+            {"type": "text", "text": answers_text(TASK_ASKS[kind], task["answers"])}]})
+    elif kind in TASK_ASKS:
+        state = task_state(task_id, "input_required", inputRequests=TASK_ASKS[kind])
     else:
         state = task_state(task_id, "working", statusMessage="Step %d" % task["polls"])
     result(request_id, dict(state, resultType="complete"))
@@ -161,6 +175,10 @@ ASK = {"method": "elicitation/create", "params": {
 LINK = {"method": "elicitation/create", "params": {
     "mode": "url", "message": "Sign the form on our site.", "url": "https://example.com/sign?id=7",
     "elicitationId": "sign-7"}}
+
+
+# What a task of the tasks mode asks for (inputRequests of its input_required state).
+TASK_ASKS = {"ask": {"name": ASK}, "ask-sample": {"summary": SAMPLE}}
 
 
 def content_text(content):
@@ -195,6 +213,11 @@ def handle_mrtr_call(request_id, params, meta):
         result(request_id, {"resultType": "input_required", "inputRequests": asked,
                             "requestState": "round-%d" % (done + 1)})
         return
+    result(request_id, {"resultType": "complete", "content": [{"type": "text", "text": answers_text(asked, responses)}]})
+
+
+def answers_text(asked, responses):
+    """The input responses to \a asked, one line: how the tests see what the client answered."""
     parts = []
     for key in sorted(asked):
         answer = responses.get(key)
@@ -205,7 +228,7 @@ def handle_mrtr_call(request_id, params, meta):
         else:
             parts.append("%s: %s (%s, %s)" % (key, content_text(answer.get("content")), answer.get("model"),
                                                answer.get("stopReason")))
-    result(request_id, {"resultType": "complete", "content": [{"type": "text", "text": "; ".join(parts)}]})
+    return "; ".join(parts)
 
 
 NOTES = {"note://a": 1, "note://b": 1}

@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
+#include <QPointer>
 #include <QProcess>
 #include <QScopeGuard>
 #include <QSignalSpy>
@@ -38,6 +39,19 @@ QStringList toolNames(const McpClient &client)
     for (const McpToolInfo &tool : client.tools())
         names.append(tool.name);
     return names;
+}
+
+// What the user's model answers a sampling request with when \a accepted: "Paris", one turn.
+McpSamplingAnswer parisAnswer(bool accepted)
+{
+    McpSamplingAnswer answer;
+    answer.accepted = accepted;
+    if (accepted)
+        answer.result = {{u"role"_s, u"assistant"_s},
+                         {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"Paris"_s}}},
+                         {u"model"_s, u"test-model"_s},
+                         {u"stopReason"_s, u"endTurn"_s}};
+    return answer;
 }
 
 bool loggedOutgoing(const QSignalSpy &spy, const QString &method)
@@ -113,8 +127,11 @@ private slots:
     void aSubscribedResourceSaysWhenItChanges_data();
     void aSubscribedResourceSaysWhenItChanges();
     void aModernServerSendsResourceUpdatesOnTheListenStream();
+    void aModernHttpServerSendsResourceUpdatesOnTheListenStream();
     void aToolAnsweredWithATaskIsPolledUntilItEnds_data();
     void aToolAnsweredWithATaskIsPolledUntilItEnds();
+    void aTaskThatAsksForInputIsAnsweredWithTasksUpdate_data();
+    void aTaskThatAsksForInputIsAnsweredWithTasksUpdate();
     void aTaskThatNeverEndsIsCancelledWithTasksCancel();
     void aToolThatRequiresATaskIsCalledAsAnExperimentalTask_data();
     void aToolThatRequiresATaskIsCalledAsAnExperimentalTask();
@@ -479,14 +496,7 @@ void TestMcpClient::samplingIsOfferedOnlyWithAHandlerAndAnsweredByIt()
     client->setSamplingHandler(
         [&asked, accept](const McpSamplingRequest &request, McpClient::SamplingReply reply) {
             asked = request;
-            McpSamplingAnswer answer;
-            answer.accepted = accept;
-            if (accept)
-                answer.result = {{u"role"_s, u"assistant"_s},
-                                 {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"Paris"_s}}},
-                                 {u"model"_s, u"test-model"_s},
-                                 {u"stopReason"_s, u"endTurn"_s}};
-            reply(answer);
+            reply(parisAnswer(accept));
         });
     client->start();
     WAIT_READY(client);
@@ -541,12 +551,7 @@ void TestMcpClient::inputRequiredIsAnsweredAndTheCallRetried()
         QCOMPARE(request.systemPrompt, u"Answer in one word."_s);
         QCOMPARE(request.maxTokens, 20);
         QCOMPARE(request.preferredModel(), u"claude-3-sonnet"_s);
-        McpSamplingAnswer answer;
-        answer.accepted = true;
-        answer.result = {{u"role"_s, u"assistant"_s},
-                         {u"content"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"Paris"_s}}},
-                         {u"model"_s, u"test-model"_s},
-                         {u"stopReason"_s, u"endTurn"_s}};
+        McpSamplingAnswer answer = parisAnswer(true);
         answer.usage.inputTokens = 10;
         answer.usage.outputTokens = 1;
         reply(answer);
@@ -959,6 +964,99 @@ void TestMcpClient::aModernServerSendsResourceUpdatesOnTheListenStream()
     QCOMPARE(updated.count(), 2);
 }
 
+void TestMcpClient::aModernHttpServerSendsResourceUpdatesOnTheListenStream()
+{
+    // A 2026-07-28 server over HTTP: subscriptions/listen is a POST whose SSE answer stays open,
+    // and the server's notifications come on it.
+    struct Listen
+    {
+        QPointer<HttpExchange> stream;
+        QJsonArray resources;
+    };
+    QList<Listen> listens;
+    QStringList problems;
+    FakeHttpServer server;
+    QVERIFY(server.listen());
+    server.setHandler([&](const HttpRequestRecord &request, HttpExchange &exchange) {
+        const QJsonObject body = request.json();
+        const QString method = body.value(u"method"_s).toString();
+        const QJsonObject params = body.value(u"params"_s).toObject();
+        const QJsonValue id = body.value(u"id"_s);
+        if (id.isUndefined()) {
+            exchange.respond(202); // a notification
+            return;
+        }
+        if (request.header("Mcp-Method") != method.toUtf8())
+            problems.append(u"Mcp-Method missing on "_s + method);
+        const auto sseMessage = [](const QJsonObject &message) {
+            return FakeHttpServer::sseEvent(QJsonDocument(message).toJson(QJsonDocument::Compact));
+        };
+        if (method == u"subscriptions/listen"_s) {
+            const QJsonObject asked = params.value(u"notifications"_s).toObject();
+            listens.append({&exchange, asked.value(u"resourceSubscriptions"_s).toArray()});
+            exchange.beginStream(200, {{"Content-Type", "text/event-stream"}});
+            exchange.send(sseMessage(
+                {{u"jsonrpc"_s, u"2.0"_s},
+                 {u"method"_s, u"notifications/subscriptions/acknowledged"_s},
+                 {u"params"_s,
+                  QJsonObject{{u"_meta"_s, QJsonObject{{u"io.modelcontextprotocol/subscriptionId"_s, id}}},
+                              {u"notifications"_s, asked}}}}));
+            return; // open until the client closes it
+        }
+        QJsonObject result{{u"resultType"_s, u"complete"_s}};
+        if (method == u"server/discover"_s) {
+            result.insert(u"supportedVersions"_s, QJsonArray{u"2026-07-28"_s});
+            result.insert(u"capabilities"_s,
+                          QJsonObject{{u"tools"_s, QJsonObject{}},
+                                      {u"resources"_s, QJsonObject{{u"subscribe"_s, true}}}});
+            result.insert(u"serverInfo"_s, QJsonObject{{u"name"_s, u"modern-http"_s}});
+        } else if (method == u"tools/list"_s) {
+            result.insert(u"tools"_s, QJsonArray{QJsonObject{{u"name"_s, u"touch"_s}}});
+        } else if (method == u"resources/list"_s) {
+            result.insert(u"resources"_s,
+                          QJsonArray{QJsonObject{{u"uri"_s, u"note://a"_s}, {u"name"_s, u"a"_s}}});
+        } else if (method == u"resources/templates/list"_s) {
+            result.insert(u"resourceTemplates"_s, QJsonArray{});
+        } else if (method == u"tools/call"_s) {
+            // The change is told on every open listen stream that asked for the resource.
+            for (const Listen &listen : std::as_const(listens)) {
+                if (listen.stream && listen.stream->isClientConnected()
+                    && listen.resources.contains(QJsonValue(u"note://a"_s)))
+                    listen.stream->send(sseMessage({{u"jsonrpc"_s, u"2.0"_s},
+                                                    {u"method"_s, u"notifications/resources/updated"_s},
+                                                    {u"params"_s, QJsonObject{{u"uri"_s, u"note://a"_s}}}}));
+            }
+            result.insert(u"content"_s,
+                          QJsonArray{QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u"touched"_s}}});
+        }
+        exchange.respondJson(200, {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, id}, {u"result"_s, result}});
+    });
+    auto client = startedClient(McpTestServers::httpServer(server.port(), u"modern"_s), 5000);
+    WAIT_READY(client);
+    QVERIFY(client->startupInfo()->discovered);
+    QVERIFY(client->supportsResourceSubscriptions());
+    QSignalSpy updated(client.get(), &McpClient::resourceUpdated);
+
+    std::optional<QString> subscribed;
+    client->subscribeResource(u"note://a"_s, [&subscribed](const QString &error) { subscribed = error; });
+    QTRY_VERIFY(subscribed.has_value());
+    QVERIFY2(subscribed->isEmpty(), qPrintable(*subscribed));
+    QCOMPARE(listens.size(), 1);
+    QCOMPARE(listens.constLast().resources, QJsonArray{u"note://a"_s});
+
+    QCOMPARE(call(*client, u"touch"_s, {}, 5000).failure, QString());
+    QTRY_COMPARE(updated.count(), 1);
+    QCOMPARE(updated.constLast().constFirst().toString(), u"note://a"_s);
+
+    // Unsubscribed: over HTTP the stream is closed (there is nothing else to listen for).
+    client->unsubscribeResource(u"note://a"_s);
+    QTRY_VERIFY(!listens.constFirst().stream || !listens.constFirst().stream->isClientConnected());
+    QCOMPARE(listens.size(), 1);
+    QCOMPARE(call(*client, u"touch"_s, {}, 5000).failure, QString());
+    QCOMPARE(updated.count(), 1);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u", "_s)));
+}
+
 void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds_data()
 {
     QTest::addColumn<QString>("kind");
@@ -969,8 +1067,6 @@ void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds_data()
         << u"complete"_s << u"Task done"_s << QString() << QStringList{u"Queued"_s, u"Step 1"_s};
     QTest::newRow("fails: the server's error")
         << u"fail"_s << QString() << u"failed: disk full (-32603)"_s << QStringList{u"Queued"_s};
-    QTest::newRow("asks for input: cancelled, said why")
-        << u"ask"_s << QString() << u"asked for input"_s << QStringList{u"Queued"_s};
     // The server polls every 60 s: only its notifications/tasks can end this one in time.
     QTest::newRow("ends in a notification")
         << u"notify"_s << u"Task done"_s << QString() << QStringList{u"Queued"_s};
@@ -1005,7 +1101,58 @@ void TestMcpClient::aToolAnsweredWithATaskIsPolledUntilItEnds()
                 .contains(u"io.modelcontextprotocol/tasks"_s));
     const QString log = client->stderrTail().join(u'\n');
     QVERIFY2(!log.contains(u"too soon"_s), qPrintable(log));
-    if (kind == u"ask"_s)
+}
+
+void TestMcpClient::aTaskThatAsksForInputIsAnsweredWithTasksUpdate_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<bool>("accept");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("failure");
+    QTest::newRow("a form, accepted")
+        << u"ask"_s << true << u"name: accept {\"name\": \"Ada\"}"_s << QString();
+    QTest::newRow("a form, declined: still an answer, the task goes on")
+        << u"ask"_s << false << u"name: decline {}"_s << QString();
+    QTest::newRow("a model call") << u"ask-sample"_s << true << u"summary: Paris (test-model, endTurn)"_s
+                                  << QString();
+    // No input response says "refused" for sampling: the task would wait for ever, so it is cancelled.
+    QTest::newRow("a model call, declined: the task is cancelled")
+        << u"ask-sample"_s << false << QString() << u"declined"_s;
+}
+
+void TestMcpClient::aTaskThatAsksForInputIsAnsweredWithTasksUpdate()
+{
+    QFETCH(QString, kind);
+    QFETCH(bool, accept);
+    QFETCH(QString, text);
+    QFETCH(QString, failure);
+    auto client = std::make_unique<McpClient>(McpTestServers::faultServer(u"tasks"_s), &m_network);
+    int asked = 0;
+    client->setSamplingHandler(
+        [&asked, accept](const McpSamplingRequest &request, McpClient::SamplingReply reply) {
+            ++asked;
+            QCOMPARE(request.systemPrompt, u"Answer in one word."_s);
+            reply(parisAnswer(accept));
+        });
+    client->setElicitationHandler(
+        [&asked, accept](const McpElicitation &request, McpClient::ElicitationReply reply) {
+            ++asked;
+            QCOMPARE(request.message, u"Your name?"_s);
+            reply({accept ? McpElicitationAnswer::Action::Accept : McpElicitationAnswer::Action::Decline,
+                   accept ? QJsonObject{{u"name"_s, u"Ada"_s}} : QJsonObject{}});
+        });
+    client->start();
+    WAIT_READY(client);
+    const McpCallOutcome outcome = call(*client, u"echo"_s, {{u"text"_s, kind}});
+    QCOMPARE(outcome.text, text);
+    QVERIFY2(outcome.failure.contains(failure), qPrintable(outcome.failure));
+    QCOMPARE(outcome.failure.isEmpty(), failure.isEmpty());
+    // Asked once, although the task stays input_required for a poll or more after the answer.
+    QCOMPARE(asked, 1);
+    const QString log = client->stderrTail().join(u'\n');
+    QCOMPARE(log.count(u"tasks/update task-1"_s), failure.isEmpty() ? 1 : 0);
+    QVERIFY2(!log.contains(u"too soon"_s), qPrintable(log));
+    if (!failure.isEmpty())
         QTRY_VERIFY(client->stderrTail().join(u'\n').contains(u"tasks/cancel task-1"_s));
 }
 
