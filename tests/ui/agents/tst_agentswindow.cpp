@@ -139,6 +139,42 @@ private slots:
         QVERIFY(!m_store->roster().find(u"billing"_s)->shields);
     }
 
+    void anAgentsKnowledgeBasesAreCheckedOnThePageAndStored()
+    {
+        AgentPreset billing = *m_store->roster().find(u"billing"_s);
+        billing.knowledge = QStringList{u"gone"_s}; // no longer in the library: kept, and shown
+        QString error;
+        QVERIFY(m_store->save(u"billing"_s, billing, &error));
+        AgentsPage page(m_store.get(), {}, {u"calculator"_s});
+        page.setKnowledgeBaseNames({u"notes"_s, u"manuals"_s});
+        QVERIFY(!page.sessionKnowledgeBox()->isChecked());
+        QVERIFY(page.knowledgeList()->isEnabled());
+        QCOMPARE(page.knowledgeList()->count(), 3);
+        const auto item = [&page](const QString &name) {
+            return page.knowledgeList()->findItems(name, Qt::MatchExactly).value(0);
+        };
+        QVERIFY(item(u"gone"_s) && item(u"notes"_s) && item(u"manuals"_s));
+        QCOMPARE(item(u"gone"_s)->checkState(), Qt::Checked);
+        QCOMPARE(item(u"notes"_s)->checkState(), Qt::Unchecked);
+
+        item(u"gone"_s)->setCheckState(Qt::Unchecked);
+        item(u"manuals"_s)->setCheckState(Qt::Checked);
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+        QCOMPARE(m_store->roster().find(u"billing"_s)->knowledge, std::optional(QStringList{u"manuals"_s}));
+
+        // None checked is "no knowledge bases", not the session's.
+        item(u"manuals"_s)->setCheckState(Qt::Unchecked);
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+        QCOMPARE(m_store->roster().find(u"billing"_s)->knowledge, std::optional<QStringList>(QStringList()));
+
+        page.sessionKnowledgeBox()->setChecked(true);
+        QVERIFY(!page.knowledgeList()->isEnabled());
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+        QVERIFY(!m_store->roster().find(u"billing"_s)->knowledge);
+        page.select(u"billing"_s);
+        QVERIFY(page.sessionKnowledgeBox()->isChecked());
+    }
+
     void aBadNameIsRefusedOnThePageAndNothingIsStored()
     {
         AgentsPage page(m_store.get(), {}, {});
