@@ -17,6 +17,7 @@
 #include "agent/trace/tracemodel.h"
 #include "ui/agents/agentchooser.h"
 #include "ui/agents/agentsdialog.h"
+#include "ui/agents/agentspage.h"
 #include "ui/chat/chatcomposer.h"
 #include "ui/chat/chatview.h"
 #include "ui/chat/composerattachments.h"
@@ -315,6 +316,7 @@ void MainWindow::createToolBar()
     if (m_context.agents) {
         m_agentApplier = new AgentApplier(m_context.session, m_context.agents, m_context.profiles,
                                           m_context.secrets, this);
+        m_agentApplier->setKnowledgeDirectory(KnowledgeLibrary::defaultDirectory());
         m_agentChooser = new AgentChooser(m_context.session, m_context.agents, m_agentApplier, bar);
         m_agentChooser->addTo(bar);
         connect(m_agentChooser, &AgentChooser::manageRequested, this, &MainWindow::openAgents);
@@ -520,6 +522,7 @@ void MainWindow::openAgents()
             toolNames.append(tool->name());
         m_agentsDialog = new AgentsDialog(m_context.agents, profileNames, toolNames, this);
         m_agentsDialog->setAttribute(Qt::WA_DeleteOnClose);
+        m_agentsDialog->page()->setKnowledgeBaseNames(m_knowledgeBases->names());
     }
     m_agentsDialog->show();
     m_agentsDialog->raise();

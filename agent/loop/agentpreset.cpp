@@ -40,6 +40,8 @@ AgentPreset readPreset(JsonFields &fields)
         preset.model = fields.string(u"model", Need::Required);
     if (fields.has(u"tools"))
         preset.tools = fields.strings(u"tools", Need::Required);
+    if (fields.has(u"knowledge"))
+        preset.knowledge = fields.strings(u"knowledge", Need::Required);
     preset.handoffs = fields.strings(u"handoffs", Need::Optional);
     preset.subagents = fields.strings(u"subagents", Need::Optional);
     const auto integer = [&fields](QStringView key, qint64 min, qint64 max) -> std::optional<qint64> {
@@ -147,6 +149,8 @@ QJsonObject AgentPreset::toJson() const
         json.insert(u"model"_s, *model);
     if (tools)
         json.insert(u"tools"_s, QJsonArray::fromStringList(*tools));
+    if (knowledge)
+        json.insert(u"knowledge"_s, QJsonArray::fromStringList(*knowledge));
     if (!handoffs.isEmpty())
         json.insert(u"handoffs"_s, QJsonArray::fromStringList(handoffs));
     if (!subagents.isEmpty())
@@ -207,6 +211,7 @@ QStringList AgentRoster::fieldNames()
             u"provider"_s,
             u"model"_s,
             u"tools"_s,
+            u"knowledge"_s,
             u"handoffs"_s,
             u"subagents"_s,
             u"max_iterations"_s,

@@ -33,6 +33,8 @@ struct AgentPreset
     std::optional<QStringList> tools; // nullopt: the session's tools; [] none
     QStringList handoffs;             // agents it may hand the turn to: transfer_to_<name>
     QStringList subagents;            // agents it may ask as a tool: ask_<name>
+    // The knowledge bases its knowledge_search searches, by name; nullopt: the session's; [] none.
+    std::optional<QStringList> knowledge;
     std::optional<int> maxIterations;
     std::optional<int> wrapUpIterations;
     std::optional<bool> toolLessFinalIteration;

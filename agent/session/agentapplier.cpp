@@ -3,6 +3,7 @@
 #include "agent/config/apikeyresolver.h"
 #include "agent/session/agentstore.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/knowledgeattachment.h"
 
 #include <QSet>
 
@@ -26,6 +27,7 @@ void AgentApplier::choose(const QString &name)
     setup.agent = m_store->roster().find(name) ? name : QString();
     m_session->apply(setup);
     resolveProviders();
+    attachKnowledge();
 }
 
 QString AgentApplier::chosen() const
@@ -44,6 +46,34 @@ void AgentApplier::reapply()
 {
     // A reopened session names its agent before the roster is handed over: keep the name.
     choose(m_session->setup().agent);
+}
+
+void AgentApplier::setKnowledgeDirectory(const QString &directory)
+{
+    m_knowledgeDirectory = directory;
+    attachKnowledge();
+}
+
+void AgentApplier::attachKnowledge()
+{
+    if (!m_knowledgeDirectory)
+        return;
+    SessionSetup setup = m_session->setup();
+    const KnowledgeLibrary library(*m_knowledgeDirectory);
+    bool attached = false;
+    for (const AgentPreset &agent : std::as_const(setup.agents.agents)) {
+        for (const QString &name : agent.knowledge.value_or(QStringList())) {
+            if (setup.agentKnowledge.contains(name))
+                continue;
+            QString error;
+            if (const auto base = KnowledgeAttachment::attach(library, name, &error)) {
+                setup.agentKnowledge.insert(name, *base);
+                attached = true;
+            }
+        }
+    }
+    if (attached)
+        m_session->apply(setup);
 }
 
 void AgentApplier::resolveProviders()

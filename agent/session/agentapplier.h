@@ -37,16 +37,22 @@ public:
     void setSessionPrompt(const std::optional<QString> &prompt);
     // The store's agents again (after an edit, or a reopened session that names one).
     void reapply();
+    // The knowledge library the bases an agent names ("knowledge") are attached from; unset: none is.
+    void setKnowledgeDirectory(const QString &directory);
 
 private:
     // Reads the keys of the profiles the agents name that are not known yet; each re-applies when read.
     void resolveProviders();
+    // Attaches the bases the agents name that the session does not have yet; one that cannot be (gone
+    // from the library, its key missing) is left out, so that agent's search leaves it out too.
+    void attachKnowledge();
 
     ChatSession *m_session;
     const AgentStore *m_store;
     const ProviderProfileStore *m_profiles;
     SecretStore *m_secrets;
     int m_generation = 0;
+    std::optional<QString> m_knowledgeDirectory;
 };
 
 } // namespace Loopscope

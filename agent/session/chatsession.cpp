@@ -57,7 +57,8 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
         },
         [this](Workbench &workbench, const AgentPreset &agent) {
             equipWorkbench(workbench, &agent,
-                           builtinTools(agent.tools.value_or(m_setup.tools.names), nullptr));
+                           builtinTools(agent.tools.value_or(m_setup.tools.names),
+                                        m_setup.knowledgeOf(&agent), nullptr));
         },
         [this](const AgentPreset &agent) {
             if (const auto own = m_setup.providerOf(agent))
@@ -161,6 +162,7 @@ void ChatSession::apply(const SessionSetup &setup)
     m_setup.tools = setup.tools;
     m_setup.mcpServers = setup.mcpServers;
     m_setup.knowledge = setup.knowledge;
+    m_setup.agentKnowledge = setup.agentKnowledge;
     m_setup.retrieveBeforeTurn = setup.retrieveBeforeTurn;
     m_agent->setContextSource(m_setup.retrieveBeforeTurn && !m_setup.knowledge.isEmpty()
                                   ? std::make_shared<KnowledgeContextSource>(m_setup.knowledge)
@@ -336,11 +338,13 @@ QSet<QString> ChatSession::createBuiltinTools()
     // An agent that names its tools runs with those instead of the session's.
     const AgentPreset *agent = m_setup.activeAgent();
     QSet<QString> taken;
-    m_builtinTools = builtinTools(agent && agent->tools ? *agent->tools : m_setup.tools.names, &taken);
+    m_builtinTools = builtinTools(agent && agent->tools ? *agent->tools : m_setup.tools.names,
+                                  m_setup.knowledgeOf(agent), &taken);
     return taken;
 }
 
 QList<std::shared_ptr<const Tool>> ChatSession::builtinTools(const QStringList &names,
+                                                             const QList<AttachedKnowledgeBase> &knowledge,
                                                              QSet<QString> *taken) const
 {
     const BuiltinToolContext context{Workspace(m_setup.tools.workspace), m_network,
@@ -354,9 +358,9 @@ QList<std::shared_ptr<const Tool>> ChatSession::builtinTools(const QStringList &
             made.insert(name);
         }
     }
-    // The session's knowledge bases are searched by whichever agent runs.
-    if (!m_setup.knowledge.isEmpty()) {
-        tools.append(std::make_shared<KnowledgeSearchTool>(m_setup.knowledge));
+    // The agent's knowledge bases (the session's unless it names its own).
+    if (!knowledge.isEmpty()) {
+        tools.append(std::make_shared<KnowledgeSearchTool>(knowledge));
         made.insert(QString(KnowledgeSearchTool::Name));
     }
     if (taken)

@@ -209,7 +209,9 @@ private:
     // The tools the setup names, made anew (with the current key's secrets); their names.
     QSet<QString> createBuiltinTools();
     // The built-in tools of \a names, made anew; their names into *taken.
-    QList<std::shared_ptr<const Tool>> builtinTools(const QStringList &names, QSet<QString> *taken) const;
+    QList<std::shared_ptr<const Tool>> builtinTools(const QStringList &names,
+                                                    const QList<AttachedKnowledgeBase> &knowledge,
+                                                    QSet<QString> *taken) const;
     // \a builtins, the MCP tools \a agent is offered (all without one) and its handoffs.
     void equipWorkbench(Workbench &workbench, const AgentPreset *agent,
                         const QList<std::shared_ptr<const Tool>> &builtins) const;

@@ -2,6 +2,8 @@
 
 #include "agent/config/appsettings.h"
 
+#include <algorithm>
+
 namespace Loopscope {
 
 SessionSetup SessionSetup::fromSettings(const AppSettings &settings, const SessionSetup &base)
@@ -22,6 +24,23 @@ SessionSetup SessionSetup::fromSettings(const AppSettings &settings, const Sessi
     // the user's setting.
     setup.retrieveBeforeTurn = settings.retrieveKnowledgeBeforeTurn();
     return setup;
+}
+
+QList<AttachedKnowledgeBase> SessionSetup::knowledgeOf(const AgentPreset *preset) const
+{
+    if (!preset || !preset->knowledge)
+        return knowledge;
+    QList<AttachedKnowledgeBase> bases;
+    for (const QString &name : *preset->knowledge) {
+        const auto attached
+            = std::find_if(knowledge.cbegin(), knowledge.cend(),
+                           [&name](const AttachedKnowledgeBase &base) { return base.name == name; });
+        if (attached != knowledge.cend())
+            bases.append(*attached);
+        else if (const auto own = agentKnowledge.constFind(name); own != agentKnowledge.cend())
+            bases.append(*own);
+    }
+    return bases;
 }
 
 std::optional<SessionSetup::Provider> SessionSetup::providerOf(const AgentPreset &preset) const

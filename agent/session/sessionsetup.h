@@ -89,6 +89,9 @@ public:
     // The knowledge bases the model may search (knowledge_search, read-only: it needs no tools entry
     // and runs without asking): --knowledge on the command line.
     QList<AttachedKnowledgeBase> knowledge;
+    // The knowledge bases its agents name ("knowledge") that are not among those, by base name: an agent
+    // with its own list searches those bases instead of the session's.
+    QHash<QString, AttachedKnowledgeBase> agentKnowledge;
     // Also search them for the user's question before each turn and put the best passages into its
     // requests (--retrieve auto, Settings → Knowledge); knowledge_search stays offered either way.
     bool retrieveBeforeTurn = false;
@@ -104,6 +107,9 @@ public:
     // The provider \a preset runs on when it names a profile: its entry of agentProviders, or one whose
     // turns fail saying the profile does not exist (never another profile). nullopt: the session's.
     std::optional<Provider> providerOf(const AgentPreset &preset) const;
+    // The bases \a preset's knowledge_search searches: the session's unless it names its own (nullptr:
+    // the session's). A name attached nowhere is left out (run and the window attach them first).
+    QList<AttachedKnowledgeBase> knowledgeOf(const AgentPreset *preset) const;
     // What the session's own turns go to: the active agent's provider, else the session's.
     std::optional<Provider> boundProvider() const;
 

@@ -16,6 +16,7 @@ SessionSetup HeadlessSetup::sessionSetup() const
     setup.tools = {tools, workspace, fetchPrivate};
     setup.mcpServers = mcpServers;
     setup.knowledge = knowledge;
+    setup.agentKnowledge = agentKnowledge;
     setup.retrieveBeforeTurn = retrieveBeforeTurn;
     setup.limits = limits;
     // Every built-in tool gets an explicit rule: nobody is there to ask.

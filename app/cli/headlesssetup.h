@@ -39,6 +39,8 @@ public:
     QString agent;      // the one the turn runs as (--agent, else the file's first)
     // The saved provider profiles the file's agents name ("provider"), with their keys, by name.
     QHash<QString, SessionSetup::Provider> agentProviders;
+    QHash<QString, AttachedKnowledgeBase>
+        agentKnowledge; // the bases --agents names that --knowledge does not
     QStringList tools;
     QString workspace;
     bool approveAll = true;

@@ -113,6 +113,32 @@ bool readAgentProviders(const AgentRoster &roster, HeadlessSetup &setup, QString
     return true;
 }
 
+// The knowledge bases \a roster's agents name ("knowledge") and --knowledge does not attach, into \a setup:
+// false with *error naming the agent when one is not in the library or its key is missing, before any
+// request.
+bool readAgentKnowledge(const AgentRoster &roster, HeadlessSetup &setup, QString *error)
+{
+    for (const AgentPreset &preset : roster.agents) {
+        for (const QString &name : preset.knowledge.value_or(QStringList())) {
+            const bool attached
+                = setup.agentKnowledge.contains(name)
+                  || std::any_of(setup.knowledge.cbegin(), setup.knowledge.cend(),
+                                 [&name](const AttachedKnowledgeBase &base) { return base.name == name; });
+            if (attached)
+                continue;
+            QString problem;
+            const std::optional<AttachedKnowledgeBase> base = KnowledgeCommand::attach(name, &problem);
+            if (!base) {
+                *error = RunCommand::tr("agent \"%1\" searches the knowledge base \"%2\": %3")
+                             .arg(preset.name, name, problem);
+                return false;
+            }
+            setup.agentKnowledge.insert(name, *base);
+        }
+    }
+    return true;
+}
+
 // --agents and --agent into \a setup: false with *error when the file is bad, names no such agent, or
 // names a tool this run cannot have (not built in, and no MCP server to offer it).
 bool readAgents(const QCommandLineParser &parser, const QCommandLineOption &agentsFile,
@@ -144,7 +170,7 @@ bool readAgents(const QCommandLineParser &parser, const QCommandLineOption &agen
             }
         }
     }
-    if (!readAgentProviders(*roster, setup, error))
+    if (!readAgentProviders(*roster, setup, error) || !readAgentKnowledge(*roster, setup, error))
         return false;
     setup.agents = *std::move(roster);
     setup.agent = agent->name;

@@ -39,6 +39,7 @@ private slots:
         triage.provider = u"Local Ollama"_s;
         triage.model = u"small-model"_s;
         triage.tools = QStringList{u"calculator"_s};
+        triage.knowledge = QStringList{u"notes"_s, u"manuals"_s};
         triage.handoffs = {u"billing"_s};
         triage.subagents = {u"researcher"_s};
         triage.maxIterations = 4;
@@ -72,6 +73,7 @@ private slots:
         billing.name = u"billing"_s;
         billing.instructions = u"Answer invoices."_s;
         billing.tools = QStringList();
+        billing.knowledge = QStringList();
         AgentPreset researcher;
         researcher.name = u"researcher"_s;
         researcher.instructions = u"Look things up."_s;
@@ -88,6 +90,10 @@ private slots:
         // "tools": [] (no tools) is not the same as no "tools" (the session's).
         QVERIFY(read->find(u"billing"_s)->tools.has_value());
         QVERIFY(!read->find(u"researcher"_s)->tools.has_value());
+        // The same for "knowledge": [] searches nothing, no "knowledge" the session's bases.
+        QCOMPARE(read->find(u"billing"_s)->knowledge, std::optional<QStringList>(QStringList()));
+        QVERIFY(!read->find(u"researcher"_s)->knowledge.has_value());
+        QCOMPARE(read->find(u"triage"_s)->knowledge, std::optional(QStringList{u"notes"_s, u"manuals"_s}));
         // "shields": {} (none) is not the same as no "shields" (the session's).
         QVERIFY(!read->find(u"billing"_s)->shields.has_value());
     }
@@ -175,6 +181,10 @@ private slots:
             << agentsFile({agent(u"billing desk"_s)}) << u"agents[0].name must be 1 to 48 letters"_s;
         QTest::newRow("tools that are not strings")
             << agentsFile({agent(u"a"_s, {{u"tools"_s, QJsonArray{1}}})}) << u"agents[0].tools"_s;
+        QTest::newRow("knowledge bases that are not strings")
+            << agentsFile({agent(u"a"_s, {{u"knowledge"_s, QJsonArray{1}}})}) << u"agents[0].knowledge"_s;
+        QTest::newRow("knowledge that is not a list")
+            << agentsFile({agent(u"a"_s, {{u"knowledge"_s, u"notes"_s}})}) << u"agents[0].knowledge"_s;
         QTest::newRow("an iteration limit of zero")
             << agentsFile({agent(u"a"_s, {{u"max_iterations"_s, 0}})}) << u"agents[0].max_iterations"_s;
         QTest::newRow("a temperature above 2")

@@ -1272,6 +1272,10 @@ private slots:
             << R"({"agents": [{"name": "a", "instructions": "i", "provider": "Nowhere"}]})"_ba
             << QStringList()
             << u"agent \"a\" runs on the provider profile \"Nowhere\", which is not a saved profile"_s;
+        QTest::newRow("a knowledge base the library does not have")
+            << R"({"agents": [{"name": "a", "instructions": "i", "knowledge": ["nowhere-kb-of-agents"]}]})"_ba
+            << QStringList()
+            << u"agent \"a\" searches the knowledge base \"nowhere-kb-of-agents\": there is no knowledge base named"_s;
         QTest::newRow("a model shield on tool calls")
             << R"({"agents": [{"name": "a", "instructions": "i", "shields": {"model": {"stages": ["tool_call"]}}}]})"_ba
             << QStringList() << u"agents[0].shields.model.stages names the stage \"tool_call\""_s;

@@ -2,6 +2,7 @@
 // server on 127.0.0.1 answers each agent by its instructions, the first message of its requests.
 
 #include "agent/export/otlpexport.h"
+#include "agent/knowledge/knowledgeindexer.h"
 #include "agent/loop/subagenttool.h"
 #include "agent/session/chatsession.h"
 #include "agent/trace/tracemodel.h"
@@ -9,6 +10,7 @@
 #include "agent/transcript/transcript.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/openaicompletion.h"
+#include "tests/support/testfiles.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
@@ -137,6 +139,26 @@ QMultiHash<QString, Span> otlpSpans(const Transcript &transcript)
     return spans;
 }
 
+// The names of the tools \a request offers.
+QStringList offeredTools(const HttpRequestRecord &request)
+{
+    QStringList names;
+    for (const QJsonValue &tool : request.json().value(u"tools"_s).toArray())
+        names.append(tool[u"function"_s][u"name"_s].toString());
+    return names;
+}
+
+// The knowledge base \a name, indexed from one document with \a text, in \a dir.
+AttachedKnowledgeBase indexedBase(const QTemporaryDir &dir, const QString &name, const QByteArray &text)
+{
+    const QString document = dir.filePath(name + u".md"_s);
+    const QString database = dir.filePath(name + u".sqlite"_s);
+    if (!Testing::writeFile(document, text)
+        || !KnowledgeIndexer().run({name, {document}}, database).errors.isEmpty())
+        qWarning() << "could not index" << name;
+    return {name, database, {}};
+}
+
 // What an event says for the order test: who, how deep, what.
 QString describe(const AgentEvent &event)
 {
@@ -218,6 +240,82 @@ private slots:
         QCOMPARE(m_session->usage()->turnUsage().total(), 3 * 15);
         // The chat's last answer is the lead's; the session's history holds none of the researcher's.
         QCOMPARE(m_session->agent()->history().constLast().text, u"Lead: The answer is 42."_s);
+    }
+
+    void anAgentSearchesItsOwnKnowledgeBasesAndASubAgentTheSessions()
+    {
+        // The session attaches "recipes"; the lead names "policies" of its own, the researcher none.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        AgentRoster roster;
+        AgentPreset lead = preset(u"lead"_s, leadInstructions, {u"researcher"_s});
+        lead.knowledge = QStringList{u"policies"_s};
+        roster.agents = {lead, preset(u"researcher"_s, researcherInstructions)};
+        useRoster(roster, u"lead"_s);
+        SessionSetup setup = m_session->setup();
+        setup.knowledge
+            = {indexedBase(dir, u"recipes"_s, "# Soup\n\nRefunds for burnt soup are approved by nobody.\n")};
+        setup.agentKnowledge.insert(
+            u"policies"_s,
+            indexedBase(dir, u"policies"_s, "# Refunds\n\nRefunds are approved by the finance lead.\n"));
+        m_session->apply(setup);
+
+        const auto search = [](const QString &id) {
+            return ToolCall{id, QString(KnowledgeSearchTool::Name), uR"({"query":"who approves refunds"})"_s};
+        };
+        QStringList leadOffers;
+        QStringList researcherOffers;
+        m_server->setHandler([&](const HttpRequestRecord &request, HttpExchange &exchange) {
+            const bool researcher = systemOf(request) == researcherInstructions;
+            (researcher ? researcherOffers : leadOffers) = offeredTools(request);
+            const QStringList results = toolResultsOf(request);
+            if (researcher && results.isEmpty())
+                exchange.respondJson(200, openAiToolCallCompletion({search(u"r1"_s)}, u"research-model"_s));
+            else if (researcher)
+                exchange.respondJson(200, openAiCompletion(u"Found: "_s + results.join(u" | "_s), u"m"_s));
+            else if (results.isEmpty())
+                exchange.respondJson(
+                    200, openAiToolCallCompletion({search(u"l1"_s), ask(u"researcher"_s, u"Look it up."_s)},
+                                                  u"test-model"_s));
+            else
+                exchange.respondJson(200, openAiCompletion(results.join(u"\n=====\n"_s), u"test-model"_s));
+        });
+
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"Who approves refunds?"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        const auto result = finished.last().first().value<TurnResult>();
+        QVERIFY2(result.outcome == TurnOutcome::Answered, qPrintable(result.error));
+
+        QVERIFY(leadOffers.contains(QString(KnowledgeSearchTool::Name)));
+        QVERIFY(researcherOffers.contains(QString(KnowledgeSearchTool::Name)));
+        const QStringList parts = result.text.split(u"\n=====\n"_s);
+        QCOMPARE(parts.size(), 2);
+        // The lead's search hits its own base only; the researcher's the session's only.
+        QVERIFY2(parts.at(0).contains(u"finance lead"_s), qPrintable(parts.at(0)));
+        QVERIFY2(!parts.at(0).contains(u"burnt soup"_s), qPrintable(parts.at(0)));
+        QVERIFY2(parts.at(1).contains(u"burnt soup"_s), qPrintable(parts.at(1)));
+        QVERIFY2(!parts.at(1).contains(u"finance lead"_s), qPrintable(parts.at(1)));
+    }
+
+    void anAgentWithNoKnowledgeBasesIsNotOfferedTheSearch()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        AgentRoster roster;
+        AgentPreset lead = preset(u"lead"_s, leadInstructions);
+        lead.knowledge = QStringList();
+        roster.agents = {lead};
+        useRoster(roster, u"lead"_s);
+        SessionSetup setup = m_session->setup();
+        setup.knowledge = {indexedBase(dir, u"recipes"_s, "# Soup\n\nBurnt soup.\n")};
+        m_session->apply(setup);
+        QVERIFY(!m_session->workbench()->find(QString(KnowledgeSearchTool::Name)));
+        // Without its own list it searches the session's bases.
+        roster.agents.first().knowledge.reset();
+        setup.agents = roster;
+        m_session->apply(setup);
+        QVERIFY(m_session->workbench()->find(QString(KnowledgeSearchTool::Name)));
     }
 
     void theSubAgentsStepsAppearUnderTheCallInTheTraceWhileItRuns()

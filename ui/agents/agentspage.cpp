@@ -175,6 +175,10 @@ QWidget *AgentsPage::createEditor()
                            tr("Use the session's tools"));
     m_tools = named(new QListWidget(editor), u"agentTools"_s, tr("Tools"));
     connect(m_sessionTools, &QCheckBox::toggled, m_tools, &QWidget::setDisabled);
+    m_sessionKnowledge = named(new QCheckBox(tr("The session's knowledge bases"), editor),
+                               u"agentSessionKnowledge"_s, tr("Search the session's knowledge bases"));
+    m_knowledge = named(new QListWidget(editor), u"agentKnowledge"_s, tr("Knowledge bases"));
+    connect(m_sessionKnowledge, &QCheckBox::toggled, m_knowledge, &QWidget::setDisabled);
 
     m_maxIterations = optionalSpin(1, 1000, editor);
     m_parallelTools = optionalSpin(1, 64, editor);
@@ -238,6 +242,8 @@ QWidget *AgentsPage::createEditor()
     form->addRow(tr("&Model:"), m_modelName);
     form->addRow(tr("Tools:"), m_sessionTools);
     form->addRow(QString(), m_tools);
+    form->addRow(tr("Knowledge:"), m_sessionKnowledge);
+    form->addRow(QString(), m_knowledge);
     auto *layout = new QVBoxLayout(editor);
     layout->addLayout(form);
     layout->addWidget(loop);
@@ -247,6 +253,13 @@ QWidget *AgentsPage::createEditor()
     layout->addWidget(save, 0, Qt::AlignRight);
     layout->addStretch(1);
     return editor;
+}
+
+void AgentsPage::setKnowledgeBaseNames(const QStringList &names)
+{
+    m_knowledgeNames = names;
+    // The shown agent's choice stays as it is in the editor (a base it names that is not offered is kept).
+    showChecklist(m_knowledge, names, checked(m_knowledge));
 }
 
 void AgentsPage::select(const QString &name)
@@ -289,6 +302,8 @@ void AgentsPage::show(const AgentPreset &agent)
     for (int row = 0; row < m_tools->count(); ++row)
         toolNames.append(m_tools->item(row)->text());
     showChecklist(m_tools, toolNames, agent.tools.value_or(QStringList()));
+    m_sessionKnowledge->setChecked(!agent.knowledge);
+    showChecklist(m_knowledge, m_knowledgeNames, agent.knowledge.value_or(QStringList()));
     showSpin(m_maxIterations, agent.maxIterations);
     showSpin(m_parallelTools, agent.maxParallelTools);
     showSpin(m_toolTimeout, agent.toolTimeoutSeconds);
@@ -327,6 +342,7 @@ AgentPreset AgentsPage::editedAgent() const
     const QString model = m_modelName->text().trimmed();
     agent.model = model.isEmpty() ? std::nullopt : std::optional(model);
     agent.tools = m_sessionTools->isChecked() ? std::nullopt : std::optional(checked(m_tools));
+    agent.knowledge = m_sessionKnowledge->isChecked() ? std::nullopt : std::optional(checked(m_knowledge));
     agent.maxIterations = spinValue<int>(m_maxIterations);
     agent.maxParallelTools = spinValue<int>(m_parallelTools);
     agent.toolTimeoutSeconds = spinValue<int>(m_toolTimeout);

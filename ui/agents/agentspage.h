@@ -72,6 +72,10 @@ public:
     QPlainTextEdit *instructionsEdit() const { return m_instructions; }
     QComboBox *providerBox() const { return m_provider; }
     QListWidget *toolList() const { return m_tools; }
+    // The knowledge bases an agent may search (the knowledge library's), offered in its Knowledge checklist.
+    void setKnowledgeBaseNames(const QStringList &names);
+    QCheckBox *sessionKnowledgeBox() const { return m_sessionKnowledge; }
+    QListWidget *knowledgeList() const { return m_knowledge; }
     QListWidget *historyList() const { return m_history; }
     QPlainTextEdit *versionView() const { return m_versionView; }
 
@@ -102,6 +106,9 @@ private:
     QLineEdit *m_modelName;
     QCheckBox *m_sessionTools;
     QListWidget *m_tools;
+    QCheckBox *m_sessionKnowledge;
+    QListWidget *m_knowledge;
+    QStringList m_knowledgeNames; // the library's bases, offered to every agent
     QSpinBox *m_maxIterations;
     QSpinBox *m_parallelTools;
     QSpinBox *m_toolTimeout;

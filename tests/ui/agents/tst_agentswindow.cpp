@@ -1,6 +1,7 @@
 // Agents in the window: the Agents page over a real store, and the toolbar's chooser driving a real
 // session over HTTP (a fake OpenAI-compatible server on 127.0.0.1).
 
+#include "agent/knowledge/knowledgelibrary.h"
 #include "agent/session/agentapplier.h"
 #include "agent/session/agentlistmodel.h"
 #include "agent/session/agentstore.h"
@@ -139,6 +140,42 @@ private slots:
         QVERIFY(!m_store->roster().find(u"billing"_s)->shields);
     }
 
+    void anAgentsKnowledgeBasesAreCheckedOnThePageAndStored()
+    {
+        AgentPreset billing = *m_store->roster().find(u"billing"_s);
+        billing.knowledge = QStringList{u"gone"_s}; // no longer in the library: kept, and shown
+        QString error;
+        QVERIFY(m_store->save(u"billing"_s, billing, &error));
+        AgentsPage page(m_store.get(), {}, {u"calculator"_s});
+        page.setKnowledgeBaseNames({u"notes"_s, u"manuals"_s});
+        QVERIFY(!page.sessionKnowledgeBox()->isChecked());
+        QVERIFY(page.knowledgeList()->isEnabled());
+        QCOMPARE(page.knowledgeList()->count(), 3);
+        const auto item = [&page](const QString &name) {
+            return page.knowledgeList()->findItems(name, Qt::MatchExactly).value(0);
+        };
+        QVERIFY(item(u"gone"_s) && item(u"notes"_s) && item(u"manuals"_s));
+        QCOMPARE(item(u"gone"_s)->checkState(), Qt::Checked);
+        QCOMPARE(item(u"notes"_s)->checkState(), Qt::Unchecked);
+
+        item(u"gone"_s)->setCheckState(Qt::Unchecked);
+        item(u"manuals"_s)->setCheckState(Qt::Checked);
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+        QCOMPARE(m_store->roster().find(u"billing"_s)->knowledge, std::optional(QStringList{u"manuals"_s}));
+
+        // None checked is "no knowledge bases", not the session's.
+        item(u"manuals"_s)->setCheckState(Qt::Unchecked);
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+        QCOMPARE(m_store->roster().find(u"billing"_s)->knowledge, std::optional<QStringList>(QStringList()));
+
+        page.sessionKnowledgeBox()->setChecked(true);
+        QVERIFY(!page.knowledgeList()->isEnabled());
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+        QVERIFY(!m_store->roster().find(u"billing"_s)->knowledge);
+        page.select(u"billing"_s);
+        QVERIFY(page.sessionKnowledgeBox()->isChecked());
+    }
+
     void aBadNameIsRefusedOnThePageAndNothingIsStored()
     {
         AgentsPage page(m_store.get(), {}, {});
@@ -198,6 +235,27 @@ private slots:
         QCOMPARE(f.chooser.agentBox()->currentText(), u"Default"_s);
         QVERIFY(f.sendAndWait(u"and now"_s));
         QCOMPARE(lastSystemPrompt(f.server), u"The loop's prompt."_s);
+    }
+
+    void theChosenAgentsOwnKnowledgeBasesAreAttachedFromTheLibraryAndSearched()
+    {
+        const QString directory = m_dir.filePath(u"knowledge-%1"_s.arg(m_count));
+        QCOMPARE(KnowledgeLibrary(directory).add({u"notes"_s, {m_dir.path()}, {}}), QString());
+        AgentPreset billing = *m_store->roster().find(u"billing"_s);
+        billing.knowledge = QStringList{u"notes"_s, u"gone"_s}; // "gone": not in the library, left out
+        QString error;
+        QVERIFY(m_store->save(u"billing"_s, billing, &error));
+        Fixture f(m_store.get(), m_dir.filePath(u"settings-%1.ini"_s.arg(m_count)));
+        f.applier.setKnowledgeDirectory(directory);
+
+        f.chooser.choose(u"billing"_s);
+        QCOMPARE(f.session.setup().agentKnowledge.keys(), QList<QString>{u"notes"_s});
+        QVERIFY(f.sendAndWait(u"my invoice"_s));
+        const QJsonArray tools = f.server.requests().constLast().json().value(u"tools"_s).toArray();
+        const bool offered = std::any_of(tools.begin(), tools.end(), [](const QJsonValue &tool) {
+            return tool[u"function"_s][u"name"_s].toString() == KnowledgeSearchTool::Name;
+        });
+        QVERIFY(offered);
     }
 
     void aReopenedSessionComesBackWithItsAgentAndItsPrompt()
