@@ -130,6 +130,10 @@
         <source>the sub-agents form a cycle: %1 (an agent must not reach itself through sub-agents)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the agent has an unknown field &quot;%1&quot; (known: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AnthropicProtocol</name>
@@ -506,6 +510,18 @@ Exit codes:
         <source>cancelled</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&quot;agent&quot;: %1 names an agent of an agents file: give the case &quot;agents&quot; or run the suite with --agents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent &quot;%1&quot; has the tool &quot;%2&quot;, which is not built in (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An agents file (JSON, see the README) for the suite&apos;s live cases: a case runs as its &quot;agent&quot;, else as the file&apos;s first; a case&apos;s own &quot;agents&quot; wins.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>EvalObservation</name>
@@ -626,6 +642,14 @@ Exit codes:
     </message>
     <message>
         <source>&quot;retrieve&quot;: &quot;auto&quot; needs a knowledge base to search (&quot;knowledge&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;agents&quot;: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;agent&quot;: there is no agent named &quot;%1&quot; in its agents file</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -968,10 +992,6 @@ Exit codes:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the knowledge base &apos;%1&apos; is embedded with &quot;%2&quot;, whose key is read from the environment variable %3, which is not set</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>there is no knowledge base named &quot;%1&quot; (see loopscope knowledge list)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1174,6 +1194,116 @@ Exit codes:
         <source>The summary could not be written: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 could not be asked: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped before the verdict.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shield</source>
+        <extracomment>A trace node: the model call a model shield made to judge a message</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shield %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::AgentListModel</name>
+    <message>
+        <source>%1, version %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::AgentShields</name>
+    <message>
+        <source>%1 has an unknown field &quot;%2&quot; (known: %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 names the stage &quot;%2&quot;; the stages are %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is empty: name at least one stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must contain {conversation}, where the message to judge goes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must not be empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the shields must be a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::AgentStore</name>
+    <message>
+        <source>it does not hold a &quot;history&quot; object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a version of &quot;%1&quot; is malformed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no version number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the agents&apos; history &quot;%1&quot; cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no agent &quot;%1&quot; to change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is already an agent named &quot;%1&quot;: names must be unique</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no agent &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent &quot;%1&quot; hands off to &quot;%2&quot; or asks it: take it out of its handoffs and sub-agents first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there are no agents to export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>your agents could not be read, and are not written over: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the folder &quot;%1&quot; cannot be made</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot be written: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; cannot be removed</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::AsyncTool</name>
@@ -1232,6 +1362,10 @@ Exit codes:
         <source>
 
 [Truncated by Loopscope: only the first %1 of its %2 characters are attached.]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot attach &apos;%1&apos;: it is text, but not UTF-8 (Latin-1 or another older encoding?). Save it as UTF-8 and attach it again.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2174,6 +2308,44 @@ Status: %2 %3
     </message>
 </context>
 <context>
+    <name>Loopscope::KnowledgeAttachment</name>
+    <message>
+        <source>the knowledge base &apos;%1&apos; is embedded with &quot;%2&quot;, whose key is read from the environment variable %3, which is not set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no knowledge base named &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::KnowledgeBasesModel</name>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The knowledge base &apos;%1&apos; was written but cannot be read back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no knowledge base named &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; the passages stay searchable by their words.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge base &apos;%1&apos;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; does not exist (any more); what was indexed from it is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::KnowledgeContextSource</name>
     <message>
         <source>Passages from your knowledge bases, found for the user&apos;s question (cite the files you draw on; knowledge_search finds more):
@@ -2263,6 +2435,22 @@ Status: %2 %3
         <source>A vector of %1 dimensions cannot join the index &apos;%2&apos;, whose vectors have %3 dimensions: nothing of this batch was stored.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The index &apos;%1&apos; does not exist yet: index the knowledge base first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The index &apos;%1&apos; is empty: index the knowledge base first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The index &apos;%1&apos; is damaged; the next indexing of its knowledge base rebuilds it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The index &apos;%1&apos; has schema version %2, this Loopscope uses %3; the next indexing of its knowledge base brings it up to date.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::KnowledgeIndexer</name>
@@ -2296,6 +2484,37 @@ Status: %2 %3
     </message>
     <message>
         <source>the PDF has no text layer (a scan?)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the file is no longer there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the file is now larger than %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the file cannot be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PDF can no longer be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PDF has no page %1 now</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::KnowledgeKeyReader</name>
+    <message>
+        <source>the knowledge base &apos;%1&apos; is embedded with &quot;%2&quot;, and the provider &apos;%3&apos; has no key to read (%4) nor is the environment variable %5 set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none is stored</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2553,6 +2772,11 @@ Status: %2 %3
         <extracomment>A trace step of an MCP server&apos;s OAuth sign-in: the step, the method and URL, the HTTP status</extracomment>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Waiting for you to allow a model call for %1</source>
+        <extracomment>A trace step: an MCP server asked for a model call and waits for the user to allow it</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::McpClient</name>
@@ -2598,10 +2822,6 @@ Status: %2 %3
     </message>
     <message>
         <source>The MCP server “%1” did not answer the call of “%2” within %3 s.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The MCP server “%1” asked for more input during the call of “%2”, which Loopscope does not support yet.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2681,15 +2901,59 @@ Status: %2 %3
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The task of “%1” on the MCP server “%2” asked for input, which Loopscope cannot give to a task yet; it was cancelled.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The task of “%1” on the MCP server “%2” has an unknown status “%3”.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>running as a task on the server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” offers no resource subscriptions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” kept asking for more input during the call of “%2”; Loopscope gave up after %3 rounds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The call of “%1” on the MCP server “%2” was not completed: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the user declined its request for a model call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server ended it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[Loopscope] the server&apos;s notifications stopped (subscriptions/listen): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” did not listen for the subscription: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” did not accept the subscription to %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The task of “%1” on the MCP server “%2” kept asking for more input; Loopscope gave up after %3 rounds and cancelled it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for input the task asked for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The task of “%1” on the MCP server “%2” was cancelled: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” did not take the answers for the task of “%2”: %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2804,6 +3068,57 @@ Status: %2 %3
     </message>
 </context>
 <context>
+    <name>Loopscope::McpMessageLog</name>
+    <message>
+        <source>Sent to the server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Received from the server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Way</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Round trip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::McpOAuthSettings</name>
     <message>
         <source>has an “oauth” entry that is not an object.</source>
@@ -2823,6 +3138,22 @@ Status: %2 %3
     </message>
     <message>
         <source>has an unknown OAuth grant “%1” (authorization_code or client_credentials).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::McpSamplingCall</name>
+    <message>
+        <source>The model call was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model call for %1</source>
+        <extracomment>A trace step: the model call an MCP server asked for (sampling)</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model call failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2890,6 +3221,10 @@ Status: %2 %3
     </message>
     <message>
         <source>keeps its secrets in an unknown place “%1” (keychain or file).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an unknown log level “%1” (%2).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3114,6 +3449,25 @@ Status: %2 %3
     </message>
 </context>
 <context>
+    <name>Loopscope::ModelShield</name>
+    <message>
+        <source>%1 judged it unsafe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 judged it unsafe: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 gave no clear verdict</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::OllamaBodyDecoder</name>
     <message>
         <source>Ollama&apos;s response is incomplete: it does not say it is done.</source>
@@ -3302,6 +3656,17 @@ Status: %2 %3
     </message>
     <message>
         <source>Another session is still being opened.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::SessionKnowledge</name>
+    <message>
+        <source>The knowledge base &apos;%1&apos; is not attached: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no knowledge base named &quot;%1&quot;</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3991,6 +4356,383 @@ host: %2%3</source>
     </message>
 </context>
 <context>
+    <name>Loopscope::Ui::AgentChooser</name>
+    <message>
+        <source>Agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent this session&apos;s next turn starts with</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session &amp;Prompt…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A system prompt for this session only; the agent stays as it is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;gents…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Settings → Loop&apos;s system prompt and options</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>version %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This Session&apos;s System Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For this session only (the agent is not changed); empty: the agent&apos;s own prompt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::AgentsDialog</name>
+    <message>
+        <source>Agents</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::AgentsPage</name>
+    <message>
+        <source>the session&apos;s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duplicate agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import agents file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export agents file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Without an agent, a session runs as the default agent: Settings → Loop&apos;s system prompt and options.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Versions of the agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The selected version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Versions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agents status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>letters, digits, _ or -, e.g. billing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The agent&apos;s system prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session&apos;s provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider&apos;s model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session&apos;s tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the session&apos;s tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session&apos;s knowledge bases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search the session&apos;s knowledge bases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge bases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reflect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>summary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>continue the turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>end the turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handoffs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sub-agents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Iteration limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parallel tool calls:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool time limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token budget:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After the loop:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On a handoff:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handoff limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other agents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hands off to (transfer_to_…):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asks (ask_…):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session&apos;s shields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the session&apos;s shields</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save as New Version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Instructions:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Provider:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (no such profile)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved &quot;%1&quot; as version %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not duplicated: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is a copy of &quot;%2&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not deleted: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted &quot;%1&quot; and its versions.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing imported: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported the agents of &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not exported: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported the agents to &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import Agents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agents files (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Agents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agents files (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Version %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::Ui::AppearancePage</name>
     <message>
         <source>Send with &amp;Enter (Shift+Enter starts a new line)</source>
@@ -4370,6 +5112,10 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
     </message>
     <message>
         <source>The server no longer waits for an answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server no longer waits for the model call.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4898,73 +5644,9 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
         <source>Dismiss the question without an answer</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>(none)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>name@example.com</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>https://…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>YYYY-MM-DD</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>YYYY-MM-DDTHH:MM:SSZ</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (required)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 *</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Required</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose at least %1 for %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose at most %1 for %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Fill in %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 must be an email address.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 must be an address such as https://example.com.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 must be a date such as 2026-01-31.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 must be a date and time such as 2026-01-31T09:00:00Z.</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source>%1 needs at least %n character(s).</source>
-        <translation>
+        <translation type="vanished">
             <numerusform>%1 needs at least %n character.</numerusform>
             <numerusform>%1 needs at least %n characters.</numerusform>
         </translation>
@@ -4979,6 +5661,18 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
     </message>
     <message>
         <source>You dismissed the question.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It asks you to open: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the address in your browser and tell the server you did</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5071,6 +5765,126 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
 </context>
 <context>
+    <name>Loopscope::Ui::InspectorPromptsPanel</name>
+    <message>
+        <source>&amp;Get</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask the server for this prompt&apos;s messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prompts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a prompt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This prompt takes no arguments.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Getting %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::InspectorRequestForm</name>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop waiting and tell the server the request is cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::InspectorResourcesPanel</name>
+    <message>
+        <source>Rea&amp;d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>URI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resources and resource templates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resource URI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A template&apos;s {variables} are yours to fill in before reading</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resource templates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::InspectorToolsPanel</name>
+    <message>
+        <source>&amp;Call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Call the tool with these arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a tool.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This tool takes no arguments.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled in the MCP Inspector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calling %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calling %1… %2 %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::Ui::JsonTreeView</name>
     <message>
         <source>Key</source>
@@ -5111,6 +5925,235 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
     <message>
         <source>Store in a File</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::KnowledgeBaseDialog</name>
+    <message>
+        <source>&amp;Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add Knowledge Base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. notes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;; how sessions and the command line name it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add &amp;Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add F&amp;iles…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folders and files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None: search by words only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. nomic-embed-text, text-embedding-3-small</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folders and files:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Embeddings:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Embedding &amp;model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passages are found by the words they share with the question.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passages are also found by meaning. The key is read as for chat, from this provider&apos;s keychain entry or key file, else the environment variable %1, whenever the base is indexed or searched; it is never stored with the base.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passages are also found by meaning.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a Folder to the Knowledge Base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add Files to the Knowledge Base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the base a name of letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos; (at most 64, not starting with &apos;.&apos;).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add at least one folder or file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name the embedding model, or choose None.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::KnowledgeButton</name>
+    <message>
+        <source>The knowledge bases this session&apos;s agent may search</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No knowledge base yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Manage Knowledge Bases…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge</source>
+        <extracomment>The composer&apos;s button; the number is how many knowledge bases the session attaches</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::KnowledgePage</name>
+    <message>
+        <source>S&amp;top Indexing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;dd…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remove…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-&amp;index</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge bases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Indexing progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic retrieval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Knowledge base status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the model searches them (knowledge_search)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also before every turn (automatic retrieval)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic retrieval searches the session&apos;s knowledge bases for the question and puts the best passages into the turn&apos;s requests, as loopscope run --retrieve auto.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sessions search their knowledge bases:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folders and files the agent can search. A session attaches them with the Knowledge button beside the message. Their folders are watched while Loopscope runs, and changes are indexed in the background.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No knowledge base yet: add one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Embedding: %1 of %2 passages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Indexing: %1 of %2 files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folders and files: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Files %1 · passages %2 · %3 on disk · last indexed %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Embeddings: none (searched by its words)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Embeddings: %1, passages embedded %2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Problem: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Skipped %n file(s):</source>
+        <translation>
+            <numerusform>Skipped %n file:</numerusform>
+            <numerusform>Skipped %n files:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Indexing the knowledge base &apos;%1&apos; in the background.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove Knowledge Base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the knowledge base &apos;%1&apos; and delete its index? The documents themselves stay where they are.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Removed the knowledge base &apos;%1&apos;.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5327,6 +6370,15 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
         <source>S&amp;ummary prompt:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Shields</source>
+        <extracomment>Settings → Loop: the rule and model shields of the conversation&apos;s own agent</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks on the question, each tool call&apos;s arguments and the answer; a blocked step is explained in the chat and the trace. An agent of an agents file uses its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::MainWindow</name>
@@ -5510,12 +6562,90 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
         <source>Added the MCP server “%1”.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>MCP &amp;Inspector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List an MCP server&apos;s tools, resources and prompts, call them by hand, and watch every message</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::MarkdownView</name>
     <message>
         <source>Message text</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::McpInspectorWindow</name>
+    <message>
+        <source>&amp;Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP Inspector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Resources</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Prompts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ser&amp;ver:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (disabled)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No MCP server is configured: add one in Settings → MCP Servers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is disabled: enable it in Settings → MCP Servers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Ready: %1 %2, protocol %3; %n tool(s)</source>
+        <translation>
+            <numerusform>Ready: %1 %2, protocol %3; %n tool</numerusform>
+            <numerusform>Ready: %1 %2, protocol %3; %n tools</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -5593,6 +6723,73 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
 </context>
 <context>
+    <name>Loopscope::Ui::McpLogPanel</name>
+    <message>
+        <source>&amp;Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy &amp;All</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cl&amp;ear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter by method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Both ways</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter by direction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text in the message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter by text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON-RPC messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The chosen message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the chosen message as JSON</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the messages shown, one JSON object per line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget the messages logged so far</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Loopscope::Ui::McpResourcesDialog</name>
     <message>
         <source>&amp;Insert into Message</source>
@@ -5648,6 +6845,56 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
     <message>
         <source>&amp;Attach to Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changed on the server at %1; shown as it is now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::McpResultView</name>
+    <message>
+        <source>Answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An image (%1) that could not be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>[image %1×%2]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>… (%n more characters)</source>
+        <translation>
+            <numerusform>… (%n more characters)</numerusform>
+            <numerusform>… (%n more characters)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>As received</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Structured content</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tool reported an error (isError) after %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result after %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contents of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prompt %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -6196,6 +7443,10 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
     </message>
     <message>
         <source>Assistant message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message of the agent %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -6954,6 +8205,192 @@ Its answers, tool calls and errors appear here; select one to find it in the tra
         <source>knowledge base %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1, p. %2</source>
+        <extracomment>Where a passage is: a PDF&apos;s name and its page</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::SamplingCard</name>
+    <message>
+        <source>System prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model call asked for by the MCP server %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The MCP server &lt;b&gt;%1&lt;/b&gt; asks for a model call:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It prefers:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No system prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System prompt:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assistant:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model may ask for these tools; the server runs them, not Loopscope.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tools offered:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most tokens the model may answer with</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session&apos;s model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model to run on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send this to the model on your provider and give the server its answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tell the server you do not allow this model call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You allowed the model call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You declined the model call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::SchemaForm</name>
+    <message>
+        <source>JSON object, e.g. {&quot;key&quot;: &quot;value&quot;}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON array, e.g. [1, 2]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name@example.com</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>https://…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>YYYY-MM-DD</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>YYYY-MM-DDTHH:MM:SSZ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (required)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 *</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Required</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose at least %1 for %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose at most %1 for %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fill in %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a JSON array.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be an email address.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be an address such as https://example.com.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a date such as 2026-01-31.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must be a date and time such as 2026-01-31T09:00:00Z.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 needs at least %n character(s).</source>
+        <translation>
+            <numerusform>%1 needs at least %n character.</numerusform>
+            <numerusform>%1 needs at least %n characters.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::SessionActions</name>
@@ -7407,6 +8844,196 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
     </message>
     <message>
         <source>Saving…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Knowledge</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::ShieldsEditor</name>
+    <message>
+        <source>Shield rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remo&amp;ve rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask a model whether the question and the answer are sa&amp;fe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model shield</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model shield name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model shield model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T&amp;he question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The ans&amp;wer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the verdict is unclear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model shield prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore the &amp;default prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore the default prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyword or pattern</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Regular expression</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only these tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message when it blocks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The first rule that matches blocks the step. A keyword matches as a whole word in any case; a regular expression as written. &quot;Only these tools&quot;: tool names separated by commas, empty for every tool.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The conversation&apos;s own model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The categories the model judges by and how it must answer (&quot;safe&quot;, or &quot;unsafe&quot; and the categories). {role} becomes User or Agent, {conversation} the question (and the answer).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Guard model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checks:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When un&amp;clear:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classif&amp;ier prompt:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model shield is a model call before the first request and after the answer: its tokens and cost count for the turn, and the trace shows each check with its call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule %1 (&quot;%2&quot;) looks at no stage: tick the question, the tool arguments or the answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model shield checks nothing: tick the question, the answer or both.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model shield&apos;s prompt must contain {conversation}, where the message to judge goes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::Ui::SourceViewer</name>
+    <message>
+        <source>Problem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open in Default App</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The passage cannot be shown in its file: %1. Its text as it was found is in the details pane.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file changed since it was indexed: it has %1 lines now, and the passage began at line %2. Re-index the knowledge base to search it as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file changed since it was indexed: lines %1–%2 no longer hold the passage found. Re-index the knowledge base to search it as it is.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -7905,6 +9532,14 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
         <extracomment>The details pane: the context window sent to Ollama with a model call</extracomment>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Agent %1, version %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::TraceFilterBar</name>
@@ -8215,10 +9850,6 @@ started at +%4 %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>call: forms the server asks for are accepted with their default values (all) or declined (none). Default: none.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>call: the tool to call.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -8315,29 +9946,6 @@ started at +%4 %5</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>add NAME -- COMMAND [ARGS…]: save a server that runs as a command (over stdio).
-add NAME --url URL [--header &apos;Name: value&apos;]…: save a server reached over Streamable HTTP.
-  Both save it as Settings → MCP Servers does: on, asking before each tool call, secret
-  header values and variables (Authorization, …_TOKEN, …) in the keychain, never in the
-  settings file.
-remove NAME: forget a saved server and its secrets.
-list: connect to each MCP server, print its state and tools, and end it again.
-call TOOL [ARGUMENTS]: connect to the servers, call the one tool of that name (its MCP
-name, the name the model sees, or server/tool) with a JSON object of arguments (default
-{}), print the result on stdout and progress on stderr, and end the servers again. A form
-the server asks for (elicitation) is accepted with the fields&apos; default values under
---approve all, else declined. Ctrl+C cancels the call.
-
-Exit codes:
-  0    add, remove: done; list: every server is ready; call: the tool answered
-  1    add, remove: the keychain refused a secret; list: one or more failed; call: the
-       tool reported an error (its text on stdout), or the call or a server failed
-  2    bad usage: unknown option, invalid JSON, an unknown or ambiguous tool, a name
-       already taken or not found
-  130  cancelled by SIGINT (Ctrl+C) or SIGTERM</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>add: the server&apos;s Streamable HTTP endpoint.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -8367,6 +9975,55 @@ Exit codes:
     </message>
     <message>
         <source>the commands are add, remove, list and call (see --help)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add NAME -- COMMAND [ARGS…]: save a server that runs as a command (over stdio).
+add NAME --url URL [--header &apos;Name: value&apos;]…: save a server reached over Streamable HTTP.
+  Both save it as Settings → MCP Servers does: on, asking before each tool call, secret
+  header values and variables (Authorization, …_TOKEN, …) in the keychain, never in the
+  settings file.
+remove NAME: forget a saved server and its secrets.
+list: connect to each MCP server, print its state and tools, and end it again.
+call TOOL [ARGUMENTS]: connect to the servers, call the one tool of that name (its MCP
+name, the name the model sees, or server/tool) with a JSON object of arguments (default
+{}), print the result on stdout and progress on stderr, and end the servers again. A form
+the server asks for (elicitation) is accepted with the fields&apos; default values under
+--approve all, else declined. A model call it asks for (sampling) runs as asked on the
+provider and model of --provider, --model, --base-url and --api-key-env (as for run)
+under --approve all, else it is declined. Ctrl+C cancels the call.
+
+Exit codes:
+  0    add, remove: done; list: every server is ready; call: the tool answered
+  1    add, remove: the keychain refused a secret; list: one or more failed; call: the
+       tool reported an error (its text on stdout), or the call or a server failed
+  2    bad usage: unknown option, invalid JSON, an unknown or ambiguous tool, a name
+       already taken or not found
+  130  cancelled by SIGINT (Ctrl+C) or SIGTERM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>call: forms the server asks for are accepted with their default values and model calls it asks for run (all), or both are declined (none). Default: none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the provider options are for call (the model calls a server asks for)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no API key: set the environment variable %1, or name another with --api-key-env</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked for a model call: declined (name the provider with --provider and --model)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked for a model call: declined (it needs --approve all)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked for a model call: running it on %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -8405,15 +10062,15 @@ Exit codes:
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the saved MCP server &quot;%1&quot; is used without its secret headers: the command line reads no keychain (use --mcp-config)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>there is no MCP server &quot;%1&quot;: none is configured</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>there is no MCP server &quot;%1&quot;: the servers are %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no keychain on this desktop, so the saved MCP servers %1 start without the secrets kept in it (add them again with --key-file, or use --mcp-config)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -8868,27 +10525,6 @@ The API key is read from an environment variable, never from the command line.
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>MCP servers: their tools join the built-in ones. They run only with an explicit
---approve all, which also accepts their forms (elicitations) with the fields&apos;
-default values, or declines a form whose required fields have none; otherwise
-their calls are denied (the model is told) and every form is declined. The
-servers end with the run.
-
-Exit codes:
-  0    the agent answered (or handed off to another agent), also when the
-       iteration limit forced the last answer without tools (outcome
-       forced_final in the finished event; a note on stderr says so)
-  1    the provider could not be reached or answered with an error
-  2    bad usage: unknown option or value, missing API key, unwritable file,
-       a file --attach cannot send, an image for a model known to read text only
-  3    limit reached: no answer within the iteration limit, too many tool
-       errors in a row, or the token budget was used up
-  4    a safety shield blocked the input or the answer
-  130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly
-</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>What an agent&apos;s transfer_to_NAME does: continue (the same turn goes on as that agent) or end (the turn ends, handed off). Default: continue; an agent&apos;s on_handoff wins.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -8938,6 +10574,60 @@ Exit codes:
     </message>
     <message>
         <source>To send the image all the same, add --send-images-anyway.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP servers: their tools join the built-in ones. They run only with an explicit
+--approve all, which also accepts their forms (elicitations) with the fields&apos;
+default values, or declines a form whose required fields have none, and runs
+the model calls they ask for (sampling) on this run&apos;s provider and model;
+otherwise their calls are denied (the model is told), every form and model
+call declined. The servers end with the run.
+
+Exit codes:
+  0    the agent answered (or handed off to another agent), also when the
+       iteration limit forced the last answer without tools (outcome
+       forced_final in the finished event; a note on stderr says so)
+  1    the provider could not be reached or answered with an error
+  2    bad usage: unknown option or value, missing API key, unwritable file,
+       a file --attach cannot send, an image for a model known to read text only
+  3    limit reached: no answer within the iteration limit, too many tool
+       errors in a row, or the token budget was used up
+  4    a safety shield blocked the input or the answer
+  130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent &quot;%1&quot; runs on the provider profile &quot;%2&quot;, which is not a saved profile (the profiles are: %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent &quot;%1&quot; runs on the provider profile &quot;%2&quot;: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent &quot;%1&quot; searches the knowledge base &quot;%2&quot;: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model shield: ask this model of the same provider (e.g. llama-guard3) whether the prompt and the answer are safe, with the Llama Guard 3 categories; unsafe or unclear blocks (exit 4). An agent with its own &quot;shields&quot; uses those instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--shield-model needs a model name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked for a model call: running it on %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked for a model call: declined (it needs --approve all)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -9180,6 +10870,14 @@ Exit codes:
         <source>message %1 (%2) differs</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1, version %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>SessionLibraryPanel</name>
@@ -9225,6 +10923,10 @@ Exit codes:
     </message>
     <message>
         <source>The key file could not give the key for &quot;%1&quot;: %2 Then enter the key again in Settings → Providers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent &quot;%1&quot; runs on the provider profile &quot;%2&quot;, which does not exist: add it in Settings → Providers, or choose another for the agent.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -9369,6 +11071,10 @@ Exit codes:
     </message>
     <message>
         <source>A saved session (*.loopscope.json) to open, or a loopscope://mcp/install link to add an MCP server.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your agents could not be read: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
