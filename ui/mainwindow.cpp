@@ -313,20 +313,22 @@ void MainWindow::createToolBar()
     connect(m_picker, &ProviderPicker::message, this, &MainWindow::showMessage);
     connect(m_picker, &ProviderPicker::profileChosen, this, [this] { showChat(true); });
     connect(m_picker, &ProviderPicker::setKeyRequested, this, &MainWindow::openSettings);
-    if (m_context.agents) {
-        m_agentApplier = new AgentApplier(m_context.session, m_context.agents, m_context.profiles,
-                                          m_context.secrets, this);
-        m_agentApplier->setKnowledgeDirectory(KnowledgeLibrary::defaultDirectory());
-        m_agentChooser = new AgentChooser(m_context.session, m_context.agents, m_agentApplier, bar);
-        m_agentChooser->addTo(bar);
-        connect(m_agentChooser, &AgentChooser::manageRequested, this, &MainWindow::openAgents);
-    }
     bar->addAction(m_settingsAction);
     bar->addSeparator();
     // Before the debugger's actions: a narrow window moves the last ones into the "››" menu, and
     // Stop Turn must stay in sight while a turn runs.
     bar->addAction(m_stopAction);
     bar->addSeparator();
+    if (m_context.agents) {
+        // After Stop Turn, which a narrow window keeps in sight: the agent box may go into "››".
+        m_agentApplier = new AgentApplier(m_context.session, m_context.agents, m_context.profiles,
+                                          m_context.secrets, this);
+        m_agentApplier->setKnowledgeDirectory(KnowledgeLibrary::defaultDirectory());
+        m_agentChooser = new AgentChooser(m_context.session, m_context.agents, m_agentApplier, bar);
+        m_agentChooser->addTo(bar);
+        connect(m_agentChooser, &AgentChooser::manageRequested, this, &MainWindow::openAgents);
+        bar->addSeparator();
+    }
 
     bar->addAction(m_debugModeAction);
     bar->addAction(m_debugPanel->pauseAction());

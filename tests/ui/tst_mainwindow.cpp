@@ -76,6 +76,7 @@
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -304,13 +305,21 @@ private slots:
     void stopTurnStaysInTheToolbarOfANarrowWindow_data()
     {
         QTest::addColumn<bool>("debugging");
-        QTest::newRow("without debug mode") << false;
-        QTest::newRow("in debug mode") << true;
+        QTest::addColumn<bool>("withAgents");
+        QTest::newRow("without debug mode") << false << false;
+        QTest::newRow("in debug mode") << true << false;
+        // As the app runs: with the agent box and its buttons in the bar too.
+        QTest::newRow("with the agent chooser, in debug mode") << true << true;
     }
 
     void stopTurnStaysInTheToolbarOfANarrowWindow()
     {
         QFETCH(bool, debugging);
+        QFETCH(bool, withAgents);
+        AgentStore agents(m_dir.filePath(u"agents-narrow-%1"_s.arg(++m_run)));
+        if (withAgents)
+            m_fixture->agents = &agents;
+        const auto forget = qScopeGuard([this] { m_fixture->agents = nullptr; });
         Ui::MainWindow window(m_fixture->context());
         window.resize(900, 600);
         window.show();
