@@ -506,24 +506,7 @@ private slots:
     {
         QTemporaryDir workspace;
         QVERIFY(workspace.isValid());
-        AgentRoster roster;
-        AgentPreset researcher = preset(u"researcher"_s, researcherInstructions);
-        researcher.tools = QStringList{u"write_file"_s};
-        roster.agents = {preset(u"lead"_s, leadInstructions, {u"researcher"_s}), researcher};
-        useRoster(roster, u"lead"_s, workspace.path());
-        FakeHttpServer::Handler lead = m_server->handler();
-        m_server->setHandler([lead](const HttpRequestRecord &request, HttpExchange &exchange) {
-            if (systemOf(request) != researcherInstructions)
-                lead(request, exchange);
-            else if (toolResultsOf(request).isEmpty())
-                exchange.respondJson(
-                    200, openAiToolCallCompletion(
-                             {{u"w1"_s, u"write_file"_s, uR"({"path":"notes.txt","content":"42"})"_s}},
-                             u"research-model"_s));
-            else
-                exchange.respondJson(200, openAiCompletion(u"Noted: "_s + toolResultsOf(request).constFirst(),
-                                                           u"research-model"_s));
-        });
+        useResearcherThatWrites(workspace.path());
         QAbstractItemModelTester tester(m_session->rows(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy asked(m_session->approvals(), &ToolApprovalPolicy::approvalRequested);

@@ -3,6 +3,7 @@
 #include "agent/session/knowledgebasesmodel.h"
 #include "agent/session/sessionknowledge.h"
 #include "agent/session/sessionsetup.h"
+#include "tests/support/knowledgebases.h"
 #include "ui/session/knowledgebutton.h"
 
 #include <QDir>
@@ -42,12 +43,8 @@ private slots:
     void init()
     {
         QVERIFY(m_dir.isValid());
-        QDir(m_dir.path()).removeRecursively();
+        QCOMPARE(Testing::addManualAndNotes(m_dir.path()), QString());
         m_data = m_dir.filePath(u"knowledge"_s);
-        QVERIFY(QDir().mkpath(m_dir.filePath(u"docs"_s)));
-        KnowledgeLibrary library(m_data);
-        QCOMPARE(library.add({u"manual"_s, {m_dir.filePath(u"docs"_s)}, {}}), QString());
-        QCOMPARE(library.add({u"notes"_s, {m_dir.filePath(u"docs"_s)}, {}}), QString());
     }
 
     void checkingABaseAttachesItToTheSession()
