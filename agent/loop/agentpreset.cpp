@@ -80,8 +80,9 @@ AgentPreset readPreset(JsonFields &fields)
     if (const auto n = integer(u"max_tokens", 1, 10'000'000))
         preset.maxOutputTokens = int(*n);
     if (fields.has(u"compact"))
-        preset.compaction = compactionStrategyFromName(fields.name(
-            u"compact", Need::Required, {u"auto"_s, u"trim-tool-results"_s, u"drop-oldest"_s, u"off"_s}));
+        preset.compaction = compactionStrategyFromName(
+            fields.name(u"compact", Need::Required,
+                        {u"auto"_s, u"trim-tool-results"_s, u"summarise"_s, u"drop-oldest"_s, u"off"_s}));
     if (const auto n = integer(u"compact_at", 1, 100))
         preset.compactAtPercent = int(*n);
     if (fields.ok() && fields.has(u"shields")) {

@@ -181,6 +181,25 @@ QWidget *AgentsPage::createEditor()
     connect(m_sessionKnowledge, &QCheckBox::toggled, m_knowledge, &QWidget::setDisabled);
 
     m_maxIterations = optionalSpin(1, 1000, editor);
+    m_wrapUp = named(optionalSpin(0, 1000, editor), u"agentWrapUp"_s, tr("Wrap-up iterations"));
+    m_finalWithoutTools
+        = named(new QComboBox(editor), u"agentFinalWithoutTools"_s, tr("Last iteration without tools"));
+    m_finalWithoutTools->addItem(tr("the session's"), -1);
+    m_finalWithoutTools->addItem(tr("yes: the last iteration offers no tools"), 1);
+    m_finalWithoutTools->addItem(tr("no"), 0);
+    m_toolCallsPerResponse = optionalSpin(1, AgentConfig::MaxToolCallsLimit, editor);
+    m_handoffHistory = new QComboBox(editor);
+    m_handoffHistory->addItem(tr("the session's"), -1);
+    m_handoffHistory->addItem(tr("everything"), int(HandoffHistory::All));
+    m_handoffHistory->addItem(tr("the text, without its tool calls"), int(HandoffHistory::Text));
+    m_compaction = named(new QComboBox(editor), u"agentCompaction"_s, tr("When the context fills"));
+    m_compaction->addItem(tr("the session's"), -1);
+    for (const CompactionStrategy strategy :
+         {CompactionStrategy::Auto, CompactionStrategy::TrimToolResults, CompactionStrategy::Summarise,
+          CompactionStrategy::DropOldest, CompactionStrategy::Off})
+        m_compaction->addItem(compactionStrategyName(strategy), int(strategy));
+    m_compactAt = optionalSpin(1, 100, editor);
+    m_compactAt->setSuffix(tr(" %"));
     m_parallelTools = optionalSpin(1, 64, editor);
     m_toolTimeout = optionalSpin(1, 86'400, editor);
     m_toolTimeout->setSuffix(tr(" s"));
@@ -207,12 +226,18 @@ QWidget *AgentsPage::createEditor()
     auto *loop = new QGroupBox(tr("Loop"), editor);
     auto *loopForm = new QFormLayout(loop);
     loopForm->addRow(tr("Iteration limit:"), m_maxIterations);
+    loopForm->addRow(tr("Wrap-up iterations:"), m_wrapUp);
+    loopForm->addRow(tr("Last iteration without tools:"), m_finalWithoutTools);
+    loopForm->addRow(tr("Tool calls per response:"), m_toolCallsPerResponse);
     loopForm->addRow(tr("Parallel tool calls:"), m_parallelTools);
     loopForm->addRow(tr("Tool time limit:"), m_toolTimeout);
     loopForm->addRow(tr("Token budget:"), m_tokenBudget);
     loopForm->addRow(tr("After the loop:"), m_postLoop);
     loopForm->addRow(tr("On a handoff:"), m_onHandoff);
     loopForm->addRow(tr("Handoff limit:"), m_maxHandoffs);
+    loopForm->addRow(tr("Handed on:"), m_handoffHistory);
+    loopForm->addRow(tr("When the context fills:"), m_compaction);
+    loopForm->addRow(tr("Compact at:"), m_compactAt);
     auto *sampling = new QGroupBox(tr("Sampling"), editor);
     auto *samplingForm = new QFormLayout(sampling);
     samplingForm->addRow(tr("Temperature:"), m_temperature);
@@ -305,6 +330,14 @@ void AgentsPage::show(const AgentPreset &agent)
     m_sessionKnowledge->setChecked(!agent.knowledge);
     showChecklist(m_knowledge, m_knowledgeNames, agent.knowledge.value_or(QStringList()));
     showSpin(m_maxIterations, agent.maxIterations);
+    showSpin(m_wrapUp, agent.wrapUpIterations);
+    m_finalWithoutTools->setCurrentIndex(m_finalWithoutTools->findData(
+        agent.toolLessFinalIteration ? int(*agent.toolLessFinalIteration) : -1));
+    showSpin(m_toolCallsPerResponse, agent.maxToolCallsPerResponse);
+    m_handoffHistory->setCurrentIndex(
+        m_handoffHistory->findData(agent.handoffHistory ? int(*agent.handoffHistory) : -1));
+    m_compaction->setCurrentIndex(m_compaction->findData(agent.compaction ? int(*agent.compaction) : -1));
+    showSpin(m_compactAt, agent.compactAtPercent);
     showSpin(m_parallelTools, agent.maxParallelTools);
     showSpin(m_toolTimeout, agent.toolTimeoutSeconds);
     showSpin(m_tokenBudget, agent.tokenBudget);
@@ -344,6 +377,16 @@ AgentPreset AgentsPage::editedAgent() const
     agent.tools = m_sessionTools->isChecked() ? std::nullopt : std::optional(checked(m_tools));
     agent.knowledge = m_sessionKnowledge->isChecked() ? std::nullopt : std::optional(checked(m_knowledge));
     agent.maxIterations = spinValue<int>(m_maxIterations);
+    agent.wrapUpIterations = spinValue<int>(m_wrapUp);
+    const int finalWithoutTools = m_finalWithoutTools->currentData().toInt();
+    agent.toolLessFinalIteration
+        = finalWithoutTools < 0 ? std::nullopt : std::optional(finalWithoutTools == 1);
+    agent.maxToolCallsPerResponse = spinValue<int>(m_toolCallsPerResponse);
+    const int handoffHistory = m_handoffHistory->currentData().toInt();
+    agent.handoffHistory = handoffHistory < 0 ? std::nullopt : std::optional(HandoffHistory(handoffHistory));
+    const int compaction = m_compaction->currentData().toInt();
+    agent.compaction = compaction < 0 ? std::nullopt : std::optional(CompactionStrategy(compaction));
+    agent.compactAtPercent = spinValue<int>(m_compactAt);
     agent.maxParallelTools = spinValue<int>(m_parallelTools);
     agent.toolTimeoutSeconds = spinValue<int>(m_toolTimeout);
     agent.tokenBudget = spinValue<qint64>(m_tokenBudget);

@@ -110,6 +110,12 @@ private:
     QListWidget *m_knowledge;
     QStringList m_knowledgeNames; // the library's bases, offered to every agent
     QSpinBox *m_maxIterations;
+    QSpinBox *m_wrapUp;
+    QComboBox *m_finalWithoutTools;
+    QSpinBox *m_toolCallsPerResponse;
+    QComboBox *m_handoffHistory;
+    QComboBox *m_compaction;
+    QSpinBox *m_compactAt;
     QSpinBox *m_parallelTools;
     QSpinBox *m_toolTimeout;
     QSpinBox *m_tokenBudget;

@@ -23,6 +23,7 @@
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -88,7 +89,7 @@ private slots:
     void thePageMakesAndDeletesAgentsAndKeepsWhatItCannotShow()
     {
         AgentPreset billing = *m_store->roster().find(u"billing"_s);
-        billing.compaction = CompactionStrategy::DropOldest; // no field for it on the page
+        billing.compaction = CompactionStrategy::DropOldest;
         QString error;
         QVERIFY(m_store->save(u"billing"_s, billing, &error));
         AgentsPage page(m_store.get(), {}, {u"calculator"_s});
@@ -174,6 +175,52 @@ private slots:
         QVERIFY(!m_store->roster().find(u"billing"_s)->knowledge);
         page.select(u"billing"_s);
         QVERIFY(page.sessionKnowledgeBox()->isChecked());
+    }
+
+    void everyLoopOptionIsShownAndSavedBackAsItWas()
+    {
+        AgentPreset billing = *m_store->roster().find(u"billing"_s);
+        billing.maxIterations = 7;
+        billing.wrapUpIterations = 2;
+        billing.toolLessFinalIteration = false;
+        billing.maxParallelTools = 3;
+        billing.maxToolCallsPerResponse = 12;
+        billing.toolTimeoutSeconds = 90;
+        billing.tokenBudget = 50'000;
+        billing.postLoop = PostLoopMode::Summary;
+        billing.onHandoff = HandoffMode::End;
+        billing.handoffHistory = HandoffHistory::Text;
+        billing.maxHandoffs = 2;
+        billing.temperature = 0.3;
+        billing.maxOutputTokens = 800;
+        billing.compaction = CompactionStrategy::Summarise;
+        billing.compactAtPercent = 70;
+        QString error;
+        const std::optional<AgentPreset> stored = m_store->save(u"billing"_s, billing, &error);
+        QVERIFY2(stored, qPrintable(error));
+        AgentsPage page(m_store.get(), {}, {});
+
+        // Shown and read back unchanged: saving makes no new version.
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+        QCOMPARE(m_store->roster().find(u"billing"_s)->version, stored->version);
+        QVERIFY(m_store->roster().find(u"billing"_s)->sameDefinition(*stored));
+
+        // Each is edited on the page.
+        auto *wrapUp = page.findChild<QSpinBox *>(u"agentWrapUp"_s);
+        auto *finalWithoutTools = page.findChild<QComboBox *>(u"agentFinalWithoutTools"_s);
+        auto *compaction = page.findChild<QComboBox *>(u"agentCompaction"_s);
+        QVERIFY(wrapUp && finalWithoutTools && compaction);
+        QCOMPARE(wrapUp->value(), 2);
+        QCOMPARE(compaction->currentText(), u"summarise"_s);
+        wrapUp->setValue(4);
+        finalWithoutTools->setCurrentIndex(finalWithoutTools->findData(1));
+        compaction->setCurrentIndex(compaction->findText(u"drop-oldest"_s));
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+        const AgentPreset *edited = m_store->roster().find(u"billing"_s);
+        QCOMPARE(edited->version, stored->version + 1);
+        QCOMPARE(edited->wrapUpIterations, std::optional(4));
+        QCOMPARE(edited->toolLessFinalIteration, std::optional(true));
+        QCOMPARE(edited->compaction, std::optional(CompactionStrategy::DropOldest));
     }
 
     void aBadNameIsRefusedOnThePageAndNothingIsStored()
