@@ -4731,6 +4731,62 @@ host: %2%3</source>
         <source>Version %1, %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Wrap-up iterations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last iteration without tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes: the last iteration offers no tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>everything</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the text, without its tool calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the context fills</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrap-up iterations:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last iteration without tools:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool calls per response:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handed on:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>When the context fills:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compact at:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::AppearancePage</name>
