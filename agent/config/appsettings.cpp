@@ -23,6 +23,7 @@ const QString MaxParallelToolsKey = u"loop/maxParallelTools"_s;
 const QString MaxToolCallsKey = u"loop/maxToolCallsPerResponse"_s;
 const QString PostLoopKey = u"loop/postLoop"_s;
 const QString ToolTimeoutKey = u"loop/toolTimeoutMs"_s;
+const QString TurnTimeLimitKey = u"loop/turnTimeLimitMs"_s;
 const QString CompactionKey = u"loop/compaction"_s;
 const QString CompactAtPercentKey = u"loop/compactAtPercent"_s;
 const QString CompactionModelKey = u"loop/compactionModel"_s;
@@ -77,6 +78,7 @@ AgentConfig AppSettings::agentConfig() const
         = std::min(positiveInt(*m_settings, MaxToolCallsKey, defaults.maxToolCallsPerResponse),
                    AgentConfig::MaxToolCallsLimit);
     config.toolTimeoutMs = positiveInt(*m_settings, ToolTimeoutKey, defaults.toolTimeoutMs);
+    config.turnTimeLimitMs = positiveInt(*m_settings, TurnTimeLimitKey, defaults.turnTimeLimitMs);
     config.postLoop
         = postLoopModeFromName(m_settings->value(PostLoopKey).toString()).value_or(defaults.postLoop);
     config.systemPrompt = m_settings->value(SystemPromptKey, defaults.systemPrompt).toString();
@@ -102,6 +104,7 @@ void AppSettings::setAgentConfig(const AgentConfig &config)
     setOrRemove(*m_settings, MaxToolCallsKey, config.maxToolCallsPerResponse,
                 defaults.maxToolCallsPerResponse);
     setOrRemove(*m_settings, ToolTimeoutKey, config.toolTimeoutMs, defaults.toolTimeoutMs);
+    setOrRemove(*m_settings, TurnTimeLimitKey, config.turnTimeLimitMs, defaults.turnTimeLimitMs);
     setOrRemove(*m_settings, PostLoopKey, postLoopModeName(config.postLoop),
                 postLoopModeName(defaults.postLoop));
     setOrRemove(*m_settings, SystemPromptKey, config.systemPrompt, defaults.systemPrompt);

@@ -60,6 +60,7 @@ struct Agent::Turn
     // The clients of agents handed to on providers of their own: kept until the turn is over.
     QList<std::shared_ptr<ModelClient>> handedToClients;
     int handoffs = 0;
+    int timeLimitMs = 0; // of the agent the turn started as
     // The node of the running agent's part: the turn's, and after a handoff that continues it, the
     // Handoff node, which holds the iterations of the agent handed to.
     int partNode = -1;
@@ -103,6 +104,7 @@ Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *p
     , m_clock(std::make_shared<SystemClock>())
     , m_gate(new TurnGate(this))
     , m_tools(std::make_unique<ToolPhase>(workbench, trace, m_gate, m_interceptors))
+    , m_timeLimit(new TurnTimeLimit(this))
 {
     Q_ASSERT(client && workbench && trace);
     m_tools->setClock(m_clock);
@@ -110,6 +112,8 @@ Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *p
     connect(m_tools.get(), &ToolPhase::waitingForDecision, this,
             [this](bool waiting) { setState(waiting ? State::AwaitingDecision : State::RunningTools); });
     connect(m_tools.get(), &ToolPhase::finished, this, &Agent::onToolPhaseFinished);
+    connect(m_timeLimit, &TurnTimeLimit::expired, this, &Agent::onTimeLimit);
+    sharePersonWaits(std::make_shared<PersonWaits>());
     connectClient();
 }
 
@@ -132,10 +136,36 @@ bool Agent::setModelClient(ModelClient *client)
 }
 
 // The tool phase, destroyed after this, cancels its running tools and waits for them.
+void Agent::sharePersonWaits(std::shared_ptr<PersonWaits> waits)
+{
+    if (m_personWaits) {
+        if (m_countedAsWaiting)
+            m_personWaits->add(-1);
+        disconnect(m_personWaits.get(), nullptr, m_timeLimit, nullptr);
+    }
+    m_countedAsWaiting = false;
+    m_personWaits = std::move(waits);
+    connect(m_personWaits.get(), &PersonWaits::anyoneWaitingChanged, m_timeLimit, &TurnTimeLimit::setHeld);
+    m_timeLimit->setHeld(m_personWaits->anyoneWaiting());
+    updatePersonWait();
+}
+
+void Agent::updatePersonWait()
+{
+    const bool waiting = m_state == State::AwaitingDecision || m_toolAsksPerson;
+    if (waiting == m_countedAsWaiting)
+        return;
+    m_countedAsWaiting = waiting;
+    m_personWaits->add(waiting ? 1 : -1);
+}
+
 Agent::~Agent()
 {
     if (m_turn)
         m_client->cancel();
+    // A sub-agent let go while its card was shown no longer holds its caller's clock.
+    if (m_countedAsWaiting)
+        m_personWaits->add(-1);
 }
 
 void Agent::setConfig(const AgentConfig &config)
@@ -244,6 +274,9 @@ bool Agent::send(const QString &userText, const QList<Attachment> &attachments)
     m_turn->result.traceNode = m_turn->traceNode;
     m_turn->partNode = m_turn->traceNode;
     setState(State::WaitingForModel);
+    // The limit of the agent the turn starts as bounds the whole turn, its handoffs included.
+    m_turn->timeLimitMs = m_config.turnTimeLimitMs;
+    m_timeLimit->start(m_config.turnTimeLimitMs, m_personWaits.get());
     emitEvent(AgentEvent::Kind::TurnStarted, m_turn->traceNode, userText);
 
     m_turn->input = userText;
@@ -1208,6 +1241,8 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
 
     const int traceNode = turn.traceNode;
     result.agent = m_config.name;
+    m_timeLimit->stop();
+    m_toolAsksPerson = false; // a form still open is the turn's no more
     restoreSessionAgent();
     m_turn.reset();
     m_gate->close();
@@ -1227,19 +1262,35 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
 void Agent::pauseToolTimeouts(bool paused)
 {
     m_tools->pauseTimeouts(paused);
+    m_toolAsksPerson = paused;
+    updatePersonWait();
 }
 
 void Agent::cancel()
 {
+    if (m_turn)
+        stopTurn(TurnOutcome::Cancelled, tr("Cancelled by the user."),
+                 tr("Cancelled by the user before the tool finished."));
+}
+
+void Agent::onTimeLimit()
+{
     if (!m_turn)
         return;
+    const QString why = tr("The turn stopped: it ran out of its time limit of %1 s.")
+                            .arg(QLocale::c().toString(m_turn->timeLimitMs / 1000.0, 'g', 6));
+    recordError(m_turn->partNode, u"time_limit"_s, why);
+    stopTurn(TurnOutcome::TimeLimit, why, tr("Stopped before the tool finished: %1").arg(why));
+}
+
+void Agent::stopTurn(TurnOutcome outcome, const QString &why, const QString &toolWhy)
+{
     Turn &turn = *m_turn;
     if (turn.modelCallNode >= 0) {
         m_client->cancel();
         endRetryWait(TraceStatus::Cancelled, now());
-        m_trace->update(turn.modelCallNode, [this](TraceNode &node) {
-            node.data<ModelCallData>().error = tr("Cancelled by the user.");
-        });
+        m_trace->update(turn.modelCallNode,
+                        [&why](TraceNode &node) { node.data<ModelCallData>().error = why; });
         m_trace->finish(std::exchange(turn.modelCallNode, -1), TraceStatus::Cancelled, now());
     }
     // Not passed: a question stopped during its check never entered the history, nor did such an answer.
@@ -1253,11 +1304,11 @@ void Agent::cancel()
     // During the tool phase no result is in the history yet. Every call the
     // model made gets one, so a strict provider accepts the next turn.
     if (m_tools->isActive()) {
-        m_tools->cancel();
+        m_tools->cancel(toolWhy);
         for (const ToolPhase::FinishedCall &finished : m_tools->results())
             appendMessage(toolResultMessage(finished));
     }
-    finishTurn(TurnOutcome::Cancelled, {}, tr("Cancelled by the user."));
+    finishTurn(outcome, {}, why);
 }
 
 // ---------------------------------------------------------------------------
@@ -1398,6 +1449,8 @@ void Agent::setState(State state)
     if (m_state == state)
         return;
     m_state = state;
+    // An approval or a held call waits for a person: the turn's time does not run meanwhile.
+    updatePersonWait();
     emit stateChanged(state);
 }
 

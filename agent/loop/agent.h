@@ -9,6 +9,7 @@
 #include "agent/loop/turncontextsource.h"
 #include "agent/loop/turngate.h"
 #include "agent/loop/turnresult.h"
+#include "agent/loop/turntimelimit.h"
 #include "agent/safety/shield.h"
 #include "agent/trace/clock.h"
 #include "agent/trace/tracecost.h"
@@ -81,6 +82,10 @@ public:
     const PriceLookup &priceLookup() const { return m_priceLookup; }
     const QList<std::shared_ptr<const Shield>> &shields() const { return m_shields; }
     const QList<Interceptor *> &interceptors() const { return m_interceptors; }
+    // Who of the turn waits for a person; a sub-agent shares its caller's, so that its approval card
+    // stops its caller's time limit too.
+    const std::shared_ptr<PersonWaits> &personWaits() const { return m_personWaits; }
+    void sharePersonWaits(std::shared_ptr<PersonWaits> waits);
     // Asked for context before each turn's first iteration (--retrieve auto); nullptr: none.
     void setContextSource(std::shared_ptr<const TurnContextSource> source)
     {
@@ -99,6 +104,9 @@ public:
     bool send(const QString &userText, const QList<Attachment> &attachments = {});
     // Ends the running turn as cancelled; the history stays valid for the next one.
     void cancel();
+    // Ends the running turn as its time limit does when it runs out: a replay of a turn that ran
+    // out of time stops where the recording stopped.
+    void expireTimeLimit() { onTimeLimit(); }
     // While a person answers a running tool's question, its time limit stands still.
     void pauseToolTimeouts(bool paused);
     // Says what a sub-agent asked during this agent's turn did, as it happens: whoever follows this
@@ -166,6 +174,12 @@ private:
     void onToolPhaseFinished();
 
     void runPostLoop();
+    // Ends the running turn as \a outcome before it could finish (the user stopped it, its time
+    // ran out): the request in flight is aborted and every open tool call answered with \a why.
+    void stopTurn(TurnOutcome outcome, const QString &why, const QString &toolWhy);
+    void onTimeLimit();
+    // Whether this agent itself waits for a person (a decision, or an answer to a tool's question).
+    void updatePersonWait();
     void finishWithAnswer(const QString &text, TurnOutcome outcome, bool alreadyInHistory = false);
     void finishTurn(TurnOutcome outcome, const QString &text, const QString &error = {});
     void recordError(int parent, const QString &code, const QString &message);
@@ -214,6 +228,10 @@ private:
     State m_state = State::Idle;
     TurnGate *m_gate;
     std::unique_ptr<ToolPhase> m_tools;
+    TurnTimeLimit *m_timeLimit;
+    std::shared_ptr<PersonWaits> m_personWaits;
+    bool m_toolAsksPerson = false;
+    bool m_countedAsWaiting = false; // what this agent added to m_personWaits
 };
 
 } // namespace Loopscope

@@ -96,6 +96,7 @@ QJsonObject AgentConfig::toJsonWithoutPreset() const
                      {u"maxConsecutiveErrors"_s, maxConsecutiveErrors},
                      {u"maxRepeatedCalls"_s, maxRepeatedCalls},
                      {u"tokenBudget"_s, tokenBudget},
+                     {u"turnTimeLimitMs"_s, turnTimeLimitMs},
                      {u"postLoop"_s, postLoopModeName(postLoop)},
                      {u"summaryFormat"_s, summaryFormat},
                      {u"handoff"_s, handoffModeName(handoff)},
@@ -144,6 +145,7 @@ AgentConfig AgentConfig::fromJson(const QJsonObject &json)
     integer(u"maxConsecutiveErrors", c.maxConsecutiveErrors);
     integer(u"maxRepeatedCalls", c.maxRepeatedCalls);
     integer(u"tokenBudget", c.tokenBudget);
+    integer(u"turnTimeLimitMs", c.turnTimeLimitMs);
     c.postLoop = postLoopModeFromName(json.value(u"postLoop"_s).toString()).value_or(c.postLoop);
     str(u"summaryFormat", c.summaryFormat);
     c.handoff = handoffModeFromName(json.value(u"handoff"_s).toString()).value_or(c.handoff);

@@ -69,6 +69,9 @@ struct AgentConfig
     int maxConsecutiveErrors = 3; // error-only iterations before the turn gives up
     int maxRepeatedCalls = 3;     // responses in a row with an identical call before the guard refuses
     qint64 tokenBudget = 0;       // per turn; 0 means no limit
+    // The time a turn may take, not counting waits for a person; 0 means no limit. A sub-agent's
+    // bounds its own run, so a caller can give an agent it asks a deadline.
+    int turnTimeLimitMs = 0;
     PostLoopMode postLoop = PostLoopMode::Reflect;
     QString summaryFormat = QStringLiteral("{tool_name}({arguments}) -> {result}");
     // Read from the agent that hands off: whether the turn goes on, and what the next agent sees.

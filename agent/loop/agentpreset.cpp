@@ -63,6 +63,8 @@ AgentPreset readPreset(JsonFields &fields)
         preset.toolTimeoutSeconds = int(*n);
     if (const auto n = integer(u"token_budget", 0, qint64(1) << 40))
         preset.tokenBudget = *n;
+    if (const auto n = integer(u"time_limit_seconds", 0, 86'400))
+        preset.timeLimitSeconds = int(*n);
     if (fields.has(u"post_loop")) {
         preset.postLoop = postLoopModeFromName(
             fields.name(u"post_loop", Need::Required, {u"reflect"_s, u"summary"_s, u"none"_s}));
@@ -121,6 +123,8 @@ AgentConfig AgentPreset::configOver(AgentConfig base) const
     if (toolTimeoutSeconds)
         base.toolTimeoutMs = *toolTimeoutSeconds * 1000;
     base.tokenBudget = tokenBudget.value_or(base.tokenBudget);
+    if (timeLimitSeconds)
+        base.turnTimeLimitMs = *timeLimitSeconds * 1000;
     base.postLoop = postLoop.value_or(base.postLoop);
     base.handoff = onHandoff.value_or(base.handoff);
     base.handoffHistory = handoffHistory.value_or(base.handoffHistory);
@@ -167,6 +171,7 @@ QJsonObject AgentPreset::toJson() const
     put(u"max_tool_calls"_s, maxToolCallsPerResponse);
     put(u"tool_timeout_seconds"_s, toolTimeoutSeconds);
     put(u"token_budget"_s, tokenBudget);
+    put(u"time_limit_seconds"_s, timeLimitSeconds);
     if (postLoop)
         json.insert(u"post_loop"_s, postLoopModeName(*postLoop));
     if (onHandoff)
@@ -222,6 +227,7 @@ QStringList AgentRoster::fieldNames()
             u"max_tool_calls"_s,
             u"tool_timeout_seconds"_s,
             u"token_budget"_s,
+            u"time_limit_seconds"_s,
             u"post_loop"_s,
             u"on_handoff"_s,
             u"handoff_history"_s,

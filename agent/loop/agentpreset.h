@@ -42,6 +42,7 @@ struct AgentPreset
     std::optional<int> maxToolCallsPerResponse;
     std::optional<int> toolTimeoutSeconds;
     std::optional<qint64> tokenBudget;
+    std::optional<int> timeLimitSeconds; // 0: none, whatever the session's
     std::optional<PostLoopMode> postLoop;
     std::optional<HandoffMode> onHandoff;
     std::optional<HandoffHistory> handoffHistory;

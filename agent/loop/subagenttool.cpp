@@ -30,6 +30,8 @@ public:
         m_agent->setTeam(session->team());
         m_agent->setClock(session->clock());
         m_agent->setPriceLookup(session->priceLookup());
+        // Its approval cards stop the turn's clocks, and the session's stop its.
+        m_agent->sharePersonWaits(session->personWaits());
         for (const auto &shield : session->shields())
             m_agent->addShield(shield);
         // The same debugger and approvals: a sub-agent's tool asks in the chat like its caller's.

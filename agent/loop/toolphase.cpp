@@ -626,7 +626,7 @@ void ToolPhase::finishIfDone()
     emit finished();
 }
 
-void ToolPhase::cancel()
+void ToolPhase::cancel(const QString &why)
 {
     if (!m_active)
         return;
@@ -635,8 +635,7 @@ void ToolPhase::cancel()
             continue;
         if (pending->context)
             pending->context->cancel();
-        complete(*pending, ToolResult::failure(tr("Cancelled by the user before the tool finished.")),
-                 TraceStatus::Cancelled);
+        complete(*pending, ToolResult::failure(why), TraceStatus::Cancelled);
     }
     m_active = false;
 }

@@ -80,8 +80,8 @@ public:
     // Takes over one response's calls; their trace nodes go under parentNode. The gate decides
     // whether late decisions, progress, timeouts and results still count.
     void start(TurnToken token, const QList<ToolCall> &calls, int parentNode, const AgentConfig &config);
-    // Ends every unfinished call as cancelled; `finished` is not emitted.
-    void cancel();
+    // Ends every unfinished call as cancelled, \a why its result; `finished` is not emitted.
+    void cancel(const QString &why);
     // Stops the time limits of running calls while a person answers a tool's question (an MCP
     // server's form); they go on with the time they had left.
     void pauseTimeouts(bool paused);

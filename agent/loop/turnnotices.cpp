@@ -132,7 +132,8 @@ std::optional<TurnNotice> TurnNotices::end(const End &end)
         // A blocked question would be blocked again; a blocked answer may come out differently.
         return notice(Kind::Blocked, end.error, orTurn(end.blockedNode, end), end.outputBlocked);
     case TurnOutcome::ErrorLimit:
-    case TurnOutcome::TokenBudget: return notice(Kind::Limit, end.error, errorNode, true);
+    case TurnOutcome::TokenBudget:
+    case TurnOutcome::TimeLimit: return notice(Kind::Limit, end.error, errorNode, true);
     case TurnOutcome::Cancelled:
         return notice(Kind::Cancelled, tr("You stopped the turn before it finished."), end.turnNode, true);
     case TurnOutcome::Failed: return notice(Kind::Error, end.error, errorNode, true);

@@ -11,7 +11,7 @@ constexpr EnumName<TurnOutcome> TurnOutcomeNames[] = {
     {TurnOutcome::HandedOff, u"handed_off"},     {TurnOutcome::Blocked, u"blocked"},
     {TurnOutcome::ErrorLimit, u"error_limit"},   {TurnOutcome::TokenBudget, u"token_budget"},
     {TurnOutcome::Cancelled, u"cancelled"},      {TurnOutcome::Failed, u"failed"},
-    {TurnOutcome::ForcedFinal, u"forced_final"},
+    {TurnOutcome::ForcedFinal, u"forced_final"}, {TurnOutcome::TimeLimit, u"time_limit"},
 };
 
 QString turnOutcomeName(TurnOutcome outcome)

@@ -17,6 +17,7 @@ enum class TurnOutcome {
     Blocked,     // a shield blocked the input or the output
     ErrorLimit,  // too many error-only iterations in a row
     TokenBudget, // the turn used more tokens than its budget
+    TimeLimit,   // the turn ran out of its time limit (AgentConfig::turnTimeLimitMs)
     Cancelled,
     Failed,      // the model could not be reached or answered with an error
     ForcedFinal, // the iteration limit was reached: the answer came with tools disabled

@@ -193,9 +193,10 @@ void recoverConfig(RecordedTurn &turn, const ModelRequest &firstRequest,
 
 } // namespace
 
-bool RecordedTurn::wasCancelled() const
+bool RecordedTurn::wasStopped() const
 {
-    return outcome == turnOutcomeName(TurnOutcome::Cancelled);
+    return outcome == turnOutcomeName(TurnOutcome::Cancelled)
+           || outcome == turnOutcomeName(TurnOutcome::TimeLimit);
 }
 
 QList<ToolSchema> RecordedTurn::tools() const

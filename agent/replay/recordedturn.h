@@ -104,7 +104,8 @@ public:
     QString notReplayable;
 
     bool isReplayable() const { return notReplayable.isEmpty(); }
-    bool wasCancelled() const;
+    // Stopped before it could end on its own: cancelled by the user, or out of its time limit.
+    bool wasStopped() const;
     // The tools the turn was offered, in order: what a replay's workbench must hold.
     QList<ToolSchema> tools() const;
 

@@ -37,7 +37,7 @@ QStringList streamingChunks(const QString &text)
 ReplayModelClient::ReplayModelClient(const RecordedTurn &turn, QObject *parent)
     : ModelClient(parent)
     , m_calls(turn.modelCalls)
-    , m_cancelledAtEnd(turn.wasCancelled())
+    , m_stoppedAtEnd(turn.wasStopped())
 {}
 
 ReplayModelClient::~ReplayModelClient()
@@ -86,7 +86,7 @@ void ReplayModelClient::answer(int number, const ModelRequest &request, quint64 
         return; // cancelled meanwhile
     const int index = number - 1;
     if (index >= m_calls.size()) {
-        if (m_cancelledAtEnd) {
+        if (m_stoppedAtEnd) {
             emit recordingEnded(number);
             return;
         }

@@ -85,7 +85,7 @@ private:
     QString stopMessage() const;
 
     QList<RecordedModelCall> m_calls;
-    bool m_cancelledAtEnd = false;
+    bool m_stoppedAtEnd = false;
     OnDivergence m_policy = OnDivergence::Wait;
     QPointer<ModelClient> m_live;
     bool m_liveConnected = false;

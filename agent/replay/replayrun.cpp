@@ -58,9 +58,17 @@ ReplayRun::ReplayRun(const RecordedTurn &turn, Workbench *workbench, QObject *pa
     m_agent->addInterceptor(m_edits.get());
     m_agent->addInterceptor(m_results.get());
     connect(m_client.get(), &ReplayModelClient::diverged, this, &ReplayRun::diverged);
-    // The recorded user cancelled here: so does the replay, once the client's call has returned.
-    connect(m_client.get(), &ReplayModelClient::recordingEnded, m_agent.get(), &Agent::cancel,
-            Qt::QueuedConnection);
+    // The recorded user cancelled here, or the recorded turn ran out of time: so does the replay,
+    // once the client's call has returned.
+    connect(
+        m_client.get(), &ReplayModelClient::recordingEnded, m_agent.get(),
+        [this] {
+            if (m_turn.outcome == turnOutcomeName(TurnOutcome::TimeLimit))
+                m_agent->expireTimeLimit();
+            else
+                m_agent->cancel();
+        },
+        Qt::QueuedConnection);
     connect(m_client.get(), &ReplayModelClient::wentLive, this, &ReplayRun::onWentLive);
     connect(m_agent.get(), &Agent::turnFinished, this, &ReplayRun::onTurnFinished);
 }

@@ -96,6 +96,7 @@ AgentConfig readConfig(const QJsonObject &json, const QString &where, JsonProble
     config.integer(u"maxConsecutiveErrors", Need::Optional, 0, 0, IntMax);
     config.integer(u"maxRepeatedCalls", Need::Optional, 0, 0, IntMax);
     config.integer(u"tokenBudget", Need::Optional, 0, 0, std::numeric_limits<qint64>::max());
+    config.integer(u"turnTimeLimitMs", Need::Optional, 0, 0, IntMax);
     config.name(u"postLoop", Need::Optional,
                 {postLoopModeName(PostLoopMode::Reflect), postLoopModeName(PostLoopMode::Summary),
                  postLoopModeName(PostLoopMode::None)});

@@ -240,7 +240,9 @@ int EvalCommand::exec(const QStringList &arguments)
     QString limitError;
     const std::optional<ResponseLimits> limits = limitOptions.limits(parser, &limitError);
     const std::optional<int> maxToolCalls = limitOptions.maxToolCalls(parser, &limitError);
-    if (!limits || !maxToolCalls) {
+    const std::optional<int> timeLimit
+        = limits && maxToolCalls ? limitOptions.turnTimeLimitMs(parser, &limitError) : std::nullopt;
+    if (!limits || !maxToolCalls || !timeLimit) {
         printError(limitError);
         return BadInput;
     }
@@ -278,6 +280,7 @@ int EvalCommand::exec(const QStringList &arguments)
     for (HeadlessSetup &setup : *setups) {
         setup.limits = *limits;
         setup.config.maxToolCallsPerResponse = *maxToolCalls;
+        setup.config.turnTimeLimitMs = *timeLimit;
     }
 
     QNetworkAccessManager network;

@@ -9,6 +9,7 @@ namespace Loopscope::Cli {
 namespace {
 constexpr int MaxResponseMbLimit = 65'536;
 constexpr int MaxRequestTimeoutS = 604'800; // a week
+constexpr int MaxTurnTimeLimitS = 86'400;   // a day, as an agent's time_limit_seconds
 } // namespace
 
 LimitOptions::LimitOptions(bool withRequestTimeout)
@@ -28,6 +29,11 @@ LimitOptions::LimitOptions(bool withRequestTimeout)
                          .arg(AgentConfig::MaxToolCallsLimit)
                          .arg(AgentConfig().maxToolCallsPerResponse),
                      u"n"_s)
+    , m_turnTimeLimitS(u"time-limit-s"_s,
+                       tr("The longest one turn may take, in seconds, waits for a person not counted; then "
+                          "it stops with the outcome time_limit (exit 3). 0: none (default). An agent's "
+                          "time_limit_seconds is its own."),
+                       u"n"_s)
     , m_withRequestTimeout(withRequestTimeout)
 {}
 
@@ -37,6 +43,7 @@ void LimitOptions::addTo(QCommandLineParser &parser) const
     if (m_withRequestTimeout) {
         parser.addOption(m_requestTimeoutS);
         parser.addOption(m_maxToolCalls);
+        parser.addOption(m_turnTimeLimitS);
     }
 }
 
@@ -75,6 +82,19 @@ std::optional<int> LimitOptions::maxToolCalls(const QCommandLineParser &parser, 
         return std::nullopt;
     }
     return calls;
+}
+
+std::optional<int> LimitOptions::turnTimeLimitMs(const QCommandLineParser &parser, QString *error) const
+{
+    if (!m_withRequestTimeout || !parser.isSet(m_turnTimeLimitS))
+        return AgentConfig().turnTimeLimitMs;
+    bool ok = false;
+    const int seconds = parser.value(m_turnTimeLimitS).toInt(&ok);
+    if (!ok || seconds < 0 || seconds > MaxTurnTimeLimitS) {
+        *error = tr("--time-limit-s takes a number from 0 to %1").arg(MaxTurnTimeLimitS);
+        return std::nullopt;
+    }
+    return seconds * 1000;
 }
 
 } // namespace Loopscope::Cli

@@ -25,8 +25,8 @@ class LimitOptions final
     Q_DECLARE_TR_FUNCTIONS(LimitOptions)
 
 public:
-    // withRequestTimeout: also --request-timeout-s and --max-tool-calls (run and eval; mcp call has
-    // no provider and no loop).
+    // withRequestTimeout: also --request-timeout-s, --max-tool-calls and --time-limit-s (run and eval; mcp
+    // call has no provider and no loop).
     explicit LimitOptions(bool withRequestTimeout);
 
     void addTo(QCommandLineParser &parser) const;
@@ -34,11 +34,14 @@ public:
     std::optional<ResponseLimits> limits(const QCommandLineParser &parser, QString *error) const;
     // --max-tool-calls, or AgentConfig's default; nullopt with *error on a value out of range.
     std::optional<int> maxToolCalls(const QCommandLineParser &parser, QString *error) const;
+    // --time-limit-s in milliseconds (0: none), or AgentConfig's default; nullopt with *error.
+    std::optional<int> turnTimeLimitMs(const QCommandLineParser &parser, QString *error) const;
 
 private:
     QCommandLineOption m_maxResponseMb;
     QCommandLineOption m_requestTimeoutS;
     QCommandLineOption m_maxToolCalls;
+    QCommandLineOption m_turnTimeLimitS;
     bool m_withRequestTimeout;
 };
 

@@ -73,7 +73,7 @@ QString exitCodeHelp()
                           "  2    bad usage: unknown option or value, missing API key, unwritable file,\n"
                           "       a file --attach cannot send, an image for a model known to read text only\n"
                           "  3    limit reached: no answer within the iteration limit, too many tool\n"
-                          "       errors in a row, or the token budget was used up\n"
+                          "       errors in a row, the token budget was used up, or the time limit ran out\n"
                           "  4    a safety shield blocked the input or the answer\n"
                           "  130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly\n");
 }
@@ -328,6 +328,12 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         return BadUsage;
     }
     options.setup.config.maxToolCallsPerResponse = *maxToolCalls;
+    const std::optional<int> timeLimit = limitOptions.turnTimeLimitMs(parser, &error);
+    if (!timeLimit) {
+        printError(error);
+        return BadUsage;
+    }
+    options.setup.config.turnTimeLimitMs = *timeLimit;
     if (!contextOptions.applyTo(parser, options.setup.config, &error)) {
         printError(error);
         return BadUsage;
@@ -490,7 +496,8 @@ int exitCodeFor(TurnOutcome outcome)
     case TurnOutcome::Failed: return ModelFailed;
     case TurnOutcome::Fallback:
     case TurnOutcome::ErrorLimit:
-    case TurnOutcome::TokenBudget: return LimitReached;
+    case TurnOutcome::TokenBudget:
+    case TurnOutcome::TimeLimit: return LimitReached;
     case TurnOutcome::Blocked: return Blocked;
     case TurnOutcome::Cancelled: return Cancelled;
     }

@@ -64,7 +64,7 @@ _loopscope()
             COMPREPLY=($(compgen -v -- "$cur"))
             return ;;
         --base-url|--model|--system|--agent|--shield-model|--max-iterations|--max-handoffs|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout|\
-        --max-response-mb|--request-timeout-s|--max-tool-calls|--top-k|--context-window|--compact-at|--compact-model|\
+        --max-response-mb|--request-timeout-s|--max-tool-calls|--time-limit-s|--top-k|--context-window|--compact-at|--compact-model|\
         --url|--header|--env)
             return ;;
         --compact)
@@ -79,7 +79,7 @@ _loopscope()
                     --max-handoffs --max-iterations --post-loop --context-window --compact --compact-at --compact-model
                     --no-stream --tools --workspace --approve --approve-tools --fetch-private --knowledge --retrieve --events
                     --trace-out --session --mcp-config --mcp-url --mcp-server --no-mcp --max-response-mb
-                    --request-timeout-s --max-tool-calls --attach --send-images-anyway -h --help" -- "$cur"))
+                    --request-timeout-s --max-tool-calls --time-limit-s --attach --send-images-anyway -h --help" -- "$cur"))
             fi ;;
         mcp)
             local dashes
@@ -117,7 +117,7 @@ _loopscope()
         eval)
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$provider_options --junit --agents --jobs --timeout --save-sessions
-                    --max-response-mb --request-timeout-s --max-tool-calls -h --help" -- "$cur"))
+                    --max-response-mb --request-timeout-s --max-tool-calls --time-limit-s -h --help" -- "$cur"))
             else
                 _filedir jsonl
             fi ;;

@@ -1439,6 +1439,89 @@ private slots:
         QVERIFY(historyIsWellFormed(f.agent.history()));
     }
 
+    void aTurnOutOfTimeAbortsItsRequestAndEndsAsTimeLimit()
+    {
+        Fixture f;
+        AgentConfig config;
+        config.turnTimeLimitMs = 100;
+        f.agent.setConfig(config);
+        f.client.enqueue(ScriptedModelClient::hang());
+
+        const TurnResult result = f.run(u"go"_s);
+
+        QCOMPARE(result.outcome, TurnOutcome::TimeLimit);
+        QCOMPARE(result.error, u"The turn stopped: it ran out of its time limit of 0.1 s."_s);
+        QCOMPARE(f.client.cancelCount(), 1);
+        QCOMPARE(f.agent.state(), Agent::State::Idle);
+        QVERIFY(historyIsWellFormed(f.agent.history()));
+        const QList<int> errors = nodesOfKind(f.trace, TraceKind::Error);
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(f.trace.node(errors.constFirst()).data<ErrorData>().code, u"time_limit"_s);
+        QCOMPARE(f.trace.node(nodesOfKind(f.trace, TraceKind::ModelCall).constFirst()).status,
+                 TraceStatus::Cancelled);
+        QCOMPARE(f.trace.node(f.firstTurn()).data<TurnData>().outcome, u"time_limit"_s);
+
+        // The limit is the turn's, not the session's: the next turn has its whole time again.
+        f.client.enqueue(ScriptedModelClient::text(u"back"_s));
+        QCOMPARE(f.run(u"again"_s).outcome, TurnOutcome::Answered);
+    }
+
+    void aTurnOutOfTimeWhileAToolRunsTellsItToStopAndAnswersTheCall()
+    {
+        Fixture f;
+        AgentConfig config;
+        config.turnTimeLimitMs = 150;
+        f.agent.setConfig(config);
+        std::atomic_bool sawCancel = false;
+        addTool(f.workbench, u"slow"_s, objectSchema({}, {}), [&](const QJsonObject &, ToolContext &context) {
+            QDeadlineTimer deadline(10000);
+            while (!context.isCancelled() && !deadline.hasExpired())
+                QThread::msleep(2);
+            sawCancel = context.isCancelled();
+            return ToolResult::success(u"finished anyway"_s);
+        });
+        f.client.enqueue(ScriptedModelClient::calls({call(u"s"_s, u"slow"_s)}));
+
+        QCOMPARE(f.run(u"go"_s).outcome, TurnOutcome::TimeLimit);
+
+        QTRY_VERIFY(sawCancel);
+        const QList<Message> &history = f.agent.history();
+        QVERIFY(historyIsWellFormed(history));
+        QVERIFY(history.constLast().isError);
+        QVERIFY2(history.constLast().text.startsWith(u"Stopped before the tool finished: The turn stopped"_s),
+                 qPrintable(history.constLast().text));
+    }
+
+    // The user reading an approval card is not the agent being slow: a limit shorter than the wait
+    // does not end the turn, and only the time before and after it counts.
+    void theTimeATurnWaitsForAPersonDoesNotCountTowardItsLimit()
+    {
+        Fixture f;
+        AgentConfig config;
+        config.turnTimeLimitMs = 2000;
+        f.agent.setConfig(config);
+        Invocations counted;
+        addAdder(f.workbench, &counted);
+        RecordingInterceptor interceptor;
+        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
+            d.proceed();
+        };
+        f.agent.addInterceptor(&interceptor);
+        f.client.enqueue({ScriptedModelClient::calls({call(u"1"_s, u"add"_s, uR"({"a":1,"b":1})"_s)}),
+                          ScriptedModelClient::text(u"2"_s)});
+
+        QVERIFY(f.agent.send(u"go"_s));
+        QTRY_COMPARE(interceptor.heldToolDecisions.size(), 1);
+        QCOMPARE(f.agent.state(), Agent::State::AwaitingDecision);
+        QTest::qWait(2500); // more than the limit, all of it waiting for the person
+        QCOMPARE(f.finished.size(), 0);
+        interceptor.heldToolDecisions.constFirst().allow();
+
+        QTRY_COMPARE(f.finished.size(), 1);
+        QCOMPARE(f.finished.constFirst().first().value<TurnResult>().outcome, TurnOutcome::Answered);
+        QCOMPARE(counted.count(), 1);
+    }
+
     void theFirstStreamedChunkRecordsTheTimeToFirstToken()
     {
         Fixture f;

@@ -49,6 +49,7 @@ private slots:
         triage.maxToolCallsPerResponse = 20;
         triage.toolTimeoutSeconds = 30;
         triage.tokenBudget = 5000;
+        triage.timeLimitSeconds = 90;
         triage.postLoop = PostLoopMode::Summary;
         triage.onHandoff = HandoffMode::End;
         triage.handoffHistory = HandoffHistory::Text;
@@ -129,6 +130,7 @@ private slots:
         preset.model = u"agent-model"_s;
         preset.maxIterations = 3;
         preset.toolTimeoutSeconds = 5;
+        preset.timeLimitSeconds = 120;
         preset.handoffHistory = HandoffHistory::Text;
         preset.maxHandoffs = 1;
         preset.compaction = CompactionStrategy::Off;
@@ -140,6 +142,7 @@ private slots:
         QCOMPARE(config.model.model, u"agent-model"_s);
         QCOMPARE(config.maxIterations, 3);
         QCOMPARE(config.toolTimeoutMs, 5000);
+        QCOMPARE(config.turnTimeLimitMs, 120'000);
         QCOMPARE(config.handoffHistory, HandoffHistory::Text);
         QCOMPARE(config.maxHandoffs, 1);
         QCOMPARE(config.compaction, CompactionStrategy::Off);
@@ -187,6 +190,9 @@ private slots:
             << agentsFile({agent(u"a"_s, {{u"knowledge"_s, u"notes"_s}})}) << u"agents[0].knowledge"_s;
         QTest::newRow("an iteration limit of zero")
             << agentsFile({agent(u"a"_s, {{u"max_iterations"_s, 0}})}) << u"agents[0].max_iterations"_s;
+        QTest::newRow("a time limit over a day")
+            << agentsFile({agent(u"a"_s, {{u"time_limit_seconds"_s, 86'401}})})
+            << u"agents[0].time_limit_seconds"_s;
         QTest::newRow("a temperature above 2")
             << agentsFile({agent(u"a"_s, {{u"temperature"_s, 3}})}) << u"agents[0].temperature"_s;
         QTest::newRow("an unknown post-loop mode")

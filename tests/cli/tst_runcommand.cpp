@@ -823,6 +823,23 @@ private slots:
         QCOMPARE(results.value(u"call_3"_s).value(u"status"_s).toString(), u"skipped"_s);
     }
 
+    // The provider stalls mid-answer: the turn's time limit ends it, the trace and events say
+    // why, and the exit code is the limit's, not a cancellation's.
+    void aTurnOutOfTimeStopsWithTheTimeLimitOutcomeAndExitThree()
+    {
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) { exchange.stall(); });
+
+        const Run result = run(baseArguments() << u"--time-limit-s"_s << u"1"_s << u"--events"_s << u"-"_s
+                                               << u"Take your time"_s);
+
+        QCOMPARE(result.exitCode, 3);
+        const QList<QJsonObject> events = readJsonLines(result.out);
+        QVERIFY(!events.isEmpty());
+        QCOMPARE(events.constLast().value(u"event"_s).toString(), u"finished"_s);
+        QCOMPARE(events.constLast().value(u"outcome"_s).toString(), u"time_limit"_s);
+        QVERIFY2(result.err.contains("time limit of 1 s"), result.err.constData());
+    }
+
     void limitOptionsRefuseWhatIsNotAPositiveNumber_data()
     {
         QTest::addColumn<QStringList>("options");
@@ -831,6 +848,8 @@ private slots:
         QTest::newRow("--max-response-mb 0") << QStringList{u"--max-response-mb"_s, u"0"_s};
         QTest::newRow("--max-response-mb lots") << QStringList{u"--max-response-mb"_s, u"lots"_s};
         QTest::newRow("--request-timeout-s -5") << QStringList{u"--request-timeout-s"_s, u"-5"_s};
+        QTest::newRow("--time-limit-s -1") << QStringList{u"--time-limit-s"_s, u"-1"_s};
+        QTest::newRow("--time-limit-s 86401") << QStringList{u"--time-limit-s"_s, u"86401"_s};
         QTest::newRow("--context-window 0") << QStringList{u"--context-window"_s, u"0"_s};
         QTest::newRow("--compact shrink") << QStringList{u"--compact"_s, u"shrink"_s};
         QTest::newRow("--compact-at 101") << QStringList{u"--compact-at"_s, u"101"_s};

@@ -218,7 +218,7 @@ private slots:
             << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"expect\": {\"outcome\": \"done\"}}")
             << u"line 1: unknown outcome \"done\" (known: answered, reflected, summarised, fallback, "
                u"handed_off, "
-               "blocked, error_limit, token_budget, cancelled, failed, forced_final)"_s;
+               "blocked, error_limit, token_budget, time_limit, cancelled, failed, forced_final)"_s;
         QTest::newRow("reproduced on a live case")
             << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"expect\": {\"reproduced\": true}}")
             << u"line 1: \"reproduced\" is for cases that replay a session"_s;

@@ -627,36 +627,49 @@ private slots:
             u"the turn ended differently: recorded answered, now error_limit"_s));
     }
 
-    void aCancelledRecordingIsCancelledAtTheSamePoint_data()
+    void aStoppedRecordingIsStoppedAtTheSamePoint_data()
     {
         QTest::addColumn<QList<Step>>("steps");
-        QTest::addColumn<Agent::State>("cancelIn");
-        QTest::newRow("while waiting for the model")
-            << QList<Step>{ScriptedModelClient::calls({add(u"c1"_s, 2, 3)}), ScriptedModelClient::hang()}
-            << Agent::State::WaitingForModel;
-        QTest::newRow("while a tool runs")
-            << QList<Step>{ScriptedModelClient::calls({add(u"c1"_s, 2, 3), call(u"c2"_s, u"wait"_s)})}
-            << Agent::State::RunningTools;
+        QTest::addColumn<Agent::State>("stopIn");
+        QTest::addColumn<TurnOutcome>("outcome");
+        const QList<Step> hangs{ScriptedModelClient::calls({add(u"c1"_s, 2, 3)}),
+                                ScriptedModelClient::hang()};
+        const QList<Step> waits{ScriptedModelClient::calls({add(u"c1"_s, 2, 3), call(u"c2"_s, u"wait"_s)})};
+        QTest::newRow("cancelled while waiting for the model")
+            << hangs << Agent::State::WaitingForModel << TurnOutcome::Cancelled;
+        QTest::newRow("cancelled while a tool runs")
+            << waits << Agent::State::RunningTools << TurnOutcome::Cancelled;
+        QTest::newRow("out of time while waiting for the model")
+            << hangs << Agent::State::WaitingForModel << TurnOutcome::TimeLimit;
+        QTest::newRow("out of time while a tool runs")
+            << waits << Agent::State::RunningTools << TurnOutcome::TimeLimit;
     }
 
-    void aCancelledRecordingIsCancelledAtTheSamePoint()
+    void aStoppedRecordingIsStoppedAtTheSamePoint()
     {
         QFETCH(QList<Step>, steps);
-        QFETCH(Agent::State, cancelIn);
+        QFETCH(Agent::State, stopIn);
+        QFETCH(TurnOutcome, outcome);
 
-        Recording recording;
+        AgentConfig config = recordingConfig();
+        if (outcome == TurnOutcome::TimeLimit)
+            config.turnTimeLimitMs = 300;
+        Recording recording(config);
         recording.client.enqueue(steps);
         QVERIFY(recording.agent.send(question));
-        QTRY_VERIFY(recording.agent.state() == cancelIn
-                    && recording.tools.runs > int(cancelIn == Agent::State::RunningTools));
-        recording.agent.cancel();
-        QCOMPARE(recording.finished.size(), 1);
+        if (outcome == TurnOutcome::Cancelled) {
+            QTRY_VERIFY(recording.agent.state() == stopIn
+                        && recording.tools.runs > int(stopIn == Agent::State::RunningTools));
+            recording.agent.cancel();
+        }
+        QTRY_COMPARE(recording.finished.size(), 1);
+        QCOMPARE(recording.finished.constFirst().first().value<TurnResult>().outcome, outcome);
 
         Replay replay(recording.turns().first());
         QVERIFY(replay.run->start());
         QVERIFY(replay.waitForEnd());
         QVERIFY2(replay.reproduced(), qPrintable(replay.run->report()->summary()));
-        QCOMPARE(replay.result().outcome, TurnOutcome::Cancelled);
+        QCOMPARE(replay.result().outcome, outcome);
         QCOMPARE(replay.tools.runs.load(), 0);
     }
 

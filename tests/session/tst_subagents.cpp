@@ -440,6 +440,31 @@ private slots:
         QVERIFY(call.data<ToolCallData>().isError);
     }
 
+    // A sub-agent's own time limit bounds its answer: its request is aborted and the caller's model
+    // reads why, as with any failure, and answers.
+    void aSubAgentOutOfTimeIsTheCallersToolErrorAndItsRequestIsAborted()
+    {
+        AgentRoster roster = m_session->setup().agents;
+        roster.agents[1].timeLimitSeconds = 1;
+        useRoster(roster, u"lead"_s);
+        m_answerResearcherAtOnce = false;
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QVERIFY(m_session->send(u"What is the answer?"_s));
+        QTRY_COMPARE(m_researcher.size(), 1);
+        const QPointer<HttpExchange> pending = m_researcher.first();
+
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
+        const auto result = finished.first().first().value<TurnResult>();
+        QVERIFY2(result.outcome == TurnOutcome::Answered, qPrintable(result.error));
+        QVERIFY2(result.text.contains(u"researcher did not answer"_s), qPrintable(result.text));
+        QVERIFY2(result.text.contains(u"time limit of 1 s"_s), qPrintable(result.text));
+        QTRY_VERIFY(!pending || !pending->isClientConnected());
+        const int call = nodeOfTool(u"ask_researcher"_s);
+        QCOMPARE(m_session->trace()->node(call).status, TraceStatus::Error);
+        const int nested = m_session->trace()->childrenOf(call).constFirst();
+        QCOMPARE(m_session->trace()->node(nested).data<TurnData>().outcome, u"time_limit"_s);
+    }
+
     void anAgentThatAsksItselfStopsAtTheDepthLimit()
     {
         // A file with this cycle is refused when read; a session given one still ends.
@@ -502,11 +527,26 @@ private slots:
         QCOMPARE(result.usage.total(), 4 * 15);
     }
 
+    void aSubAgentsToolThatAsksFirstIsApprovedInTheChatNamingTheAgent_data()
+    {
+        QTest::addColumn<int>("leadTimeLimitSeconds");
+        QTest::newRow("no time limit") << 0;
+        // The card waits for the person longer than the lead may take: the person's time is not
+        // the lead's, even though the card is the sub-agent's.
+        QTest::newRow("the lead's time limit shorter than the wait") << 1;
+    }
+
     void aSubAgentsToolThatAsksFirstIsApprovedInTheChatNamingTheAgent()
     {
+        QFETCH(int, leadTimeLimitSeconds);
         QTemporaryDir workspace;
         QVERIFY(workspace.isValid());
         useResearcherThatWrites(workspace.path());
+        if (leadTimeLimitSeconds > 0) {
+            AgentRoster roster = m_session->setup().agents;
+            roster.agents[0].timeLimitSeconds = leadTimeLimitSeconds;
+            useRoster(roster, u"lead"_s, workspace.path());
+        }
         QAbstractItemModelTester tester(m_session->rows(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy asked(m_session->approvals(), &ToolApprovalPolicy::approvalRequested);
@@ -523,6 +563,8 @@ private slots:
         QVERIFY(row >= 0);
         QCOMPARE(m_session->rows()->at(row).toolCall.name, u"write_file"_s);
         QCOMPARE(m_session->rows()->at(row).agent, u"researcher"_s);
+        if (leadTimeLimitSeconds > 0)
+            QTest::qWait(leadTimeLimitSeconds * 1500);
         QCOMPARE(finished.size(), 0);
 
         QVERIFY(m_session->approvals()->allowOnce(request.callId));

@@ -204,6 +204,10 @@ QWidget *AgentsPage::createEditor()
     m_toolTimeout = optionalSpin(1, 86'400, editor);
     m_toolTimeout->setSuffix(tr(" s"));
     m_tokenBudget = optionalSpin(0, 100'000'000, editor);
+    m_timeLimit = named(optionalSpin(0, 86'400, editor), u"agentTimeLimit"_s, tr("Turn time limit"));
+    m_timeLimit->setSuffix(tr(" s"));
+    m_timeLimit->setToolTip(tr("The time a turn of this agent may take, not counting waits for you; 0: none. "
+                               "As a sub-agent: the time its answer may take."));
     m_postLoop = new QComboBox(editor);
     m_postLoop->addItem(tr("the session's"), -1);
     m_postLoop->addItem(tr("reflect"), int(PostLoopMode::Reflect));
@@ -232,6 +236,7 @@ QWidget *AgentsPage::createEditor()
     loopForm->addRow(tr("Parallel tool calls:"), m_parallelTools);
     loopForm->addRow(tr("Tool time limit:"), m_toolTimeout);
     loopForm->addRow(tr("Token budget:"), m_tokenBudget);
+    loopForm->addRow(tr("Turn time limit:"), m_timeLimit);
     loopForm->addRow(tr("After the loop:"), m_postLoop);
     loopForm->addRow(tr("On a handoff:"), m_onHandoff);
     loopForm->addRow(tr("Handoff limit:"), m_maxHandoffs);
@@ -341,6 +346,7 @@ void AgentsPage::show(const AgentPreset &agent)
     showSpin(m_parallelTools, agent.maxParallelTools);
     showSpin(m_toolTimeout, agent.toolTimeoutSeconds);
     showSpin(m_tokenBudget, agent.tokenBudget);
+    showSpin(m_timeLimit, agent.timeLimitSeconds);
     m_postLoop->setCurrentIndex(m_postLoop->findData(agent.postLoop ? int(*agent.postLoop) : -1));
     m_onHandoff->setCurrentIndex(m_onHandoff->findData(agent.onHandoff ? int(*agent.onHandoff) : -1));
     showSpin(m_maxHandoffs, agent.maxHandoffs);
@@ -390,6 +396,7 @@ AgentPreset AgentsPage::editedAgent() const
     agent.maxParallelTools = spinValue<int>(m_parallelTools);
     agent.toolTimeoutSeconds = spinValue<int>(m_toolTimeout);
     agent.tokenBudget = spinValue<qint64>(m_tokenBudget);
+    agent.timeLimitSeconds = spinValue<int>(m_timeLimit);
     const int postLoop = m_postLoop->currentData().toInt();
     agent.postLoop = postLoop < 0 ? std::nullopt : std::optional(PostLoopMode(postLoop));
     const int onHandoff = m_onHandoff->currentData().toInt();

@@ -119,6 +119,7 @@ private:
     QSpinBox *m_parallelTools;
     QSpinBox *m_toolTimeout;
     QSpinBox *m_tokenBudget;
+    QSpinBox *m_timeLimit;
     QComboBox *m_postLoop;
     QComboBox *m_onHandoff;
     QSpinBox *m_maxHandoffs;

@@ -24,6 +24,7 @@ LoopPage::LoopPage(QWidget *parent)
           named(new QSpinBox(this), u"maxToolCallsSpin"_s, tr("Tool calls one response may have run")))
     , m_postLoop(named(new QComboBox(this), u"postLoopCombo"_s, tr("When the loop ends without an answer")))
     , m_toolTimeout(named(new QSpinBox(this), u"toolTimeoutSpin"_s, tr("Tool timeout in seconds")))
+    , m_turnTimeLimit(named(new QSpinBox(this), u"turnTimeLimitSpin"_s, tr("Turn time limit in seconds")))
     , m_readTimeout(named(new QSpinBox(this), u"readTimeoutSpin"_s, tr("Provider read timeout in seconds")))
     , m_maxResponse(named(new QSpinBox(this), u"maxResponseSpin"_s, tr("Response size limit in megabytes")))
     , m_requestTimeout(
@@ -72,6 +73,12 @@ LoopPage::LoopPage(QWidget *parent)
     m_toolTimeout->setRange(1, 86'400);
     m_toolTimeout->setSuffix(tr(" s"));
 
+    m_turnTimeLimit->setRange(0, 86'400);
+    m_turnTimeLimit->setSuffix(tr(" s"));
+    m_turnTimeLimit->setSpecialValueText(tr("None"));
+    m_turnTimeLimit->setToolTip(tr("How long one turn may take, not counting the time it waits for you (an "
+                                   "approval, a breakpoint); then it stops and says so."));
+
     m_readTimeout->setRange(1, 86'400);
     m_readTimeout->setSuffix(tr(" s"));
     m_readTimeout->setToolTip(tr("How long a provider may stay silent in the middle of an answer before the "
@@ -110,6 +117,7 @@ LoopPage::LoopPage(QWidget *parent)
     form->addRow(tr("Summary m&odel:"), m_compactionModel);
     form->addRow(tr("S&ummary prompt:"), m_compactionPrompt);
     form->addRow(tr("Tool &timeout:"), m_toolTimeout);
+    form->addRow(tr("Tur&n time limit:"), m_turnTimeLimit);
     form->addRow(tr("Provider &read timeout:"), m_readTimeout);
     form->addRow(tr("Response si&ze limit:"), m_maxResponse);
     form->addRow(tr("Re&quest time limit:"), m_requestTimeout);
@@ -148,6 +156,8 @@ void LoopPage::load(const AppSettings &settings)
     m_compactionPrompt->setPlainText(config.compactionPrompt);
     m_loadedToolTimeoutS = qMax(1, (config.toolTimeoutMs + 500) / 1000);
     m_toolTimeout->setValue(m_loadedToolTimeoutS);
+    m_loadedTurnTimeLimitS = (config.turnTimeLimitMs + 500) / 1000;
+    m_turnTimeLimit->setValue(m_loadedTurnTimeLimitS);
     m_loadedReadTimeoutS = qMax(1, (settings.providerReadTimeoutMs() + 500) / 1000);
     m_readTimeout->setValue(m_loadedReadTimeoutS);
     const ResponseLimits limits = settings.responseLimits();
@@ -175,12 +185,15 @@ void LoopPage::save(AppSettings &settings)
                                   : m_compactionPrompt->toPlainText();
     if (m_toolTimeout->value() != m_loadedToolTimeoutS)
         config.toolTimeoutMs = m_toolTimeout->value() * 1000;
+    if (m_turnTimeLimit->value() != m_loadedTurnTimeLimitS)
+        config.turnTimeLimitMs = m_turnTimeLimit->value() * 1000;
     config.systemPrompt = m_systemPrompt->toPlainText();
     config.shields = m_shields->shields();
     settings.setAgentConfig(config);
     if (m_readTimeout->value() != m_loadedReadTimeoutS)
         settings.setProviderReadTimeoutMs(m_readTimeout->value() * 1000);
     m_loadedToolTimeoutS = m_toolTimeout->value();
+    m_loadedTurnTimeLimitS = m_turnTimeLimit->value();
     m_loadedReadTimeoutS = m_readTimeout->value();
     ResponseLimits limits = settings.responseLimits();
     limits.maxResponseBytes = m_maxResponse->value() * ResponseLimits::MegaByte;

@@ -42,6 +42,7 @@ private:
     QSpinBox *m_maxToolCalls;
     QComboBox *m_postLoop;
     QSpinBox *m_toolTimeout;
+    QSpinBox *m_turnTimeLimit;
     QSpinBox *m_readTimeout;
     QSpinBox *m_maxResponse;
     QSpinBox *m_requestTimeout;
@@ -53,6 +54,7 @@ private:
     ShieldsEditor *m_shields; // the default agent's; an agent of the Agents page has its own
     // The values shown when loaded, so an untouched field never rounds a stored one.
     int m_loadedToolTimeoutS = 0;
+    int m_loadedTurnTimeLimitS = 0;
     int m_loadedReadTimeoutS = 0;
 };
 

@@ -195,6 +195,7 @@ private slots:
         billing.maxOutputTokens = 800;
         billing.compaction = CompactionStrategy::Summarise;
         billing.compactAtPercent = 70;
+        billing.timeLimitSeconds = 45;
         QString error;
         const std::optional<AgentPreset> stored = m_store->save(u"billing"_s, billing, &error);
         QVERIFY2(stored, qPrintable(error));
@@ -209,18 +210,22 @@ private slots:
         auto *wrapUp = page.findChild<QSpinBox *>(u"agentWrapUp"_s);
         auto *finalWithoutTools = page.findChild<QComboBox *>(u"agentFinalWithoutTools"_s);
         auto *compaction = page.findChild<QComboBox *>(u"agentCompaction"_s);
-        QVERIFY(wrapUp && finalWithoutTools && compaction);
+        auto *timeLimit = page.findChild<QSpinBox *>(u"agentTimeLimit"_s);
+        QVERIFY(wrapUp && finalWithoutTools && compaction && timeLimit);
+        QCOMPARE(timeLimit->value(), 45);
         QCOMPARE(wrapUp->value(), 2);
         QCOMPARE(compaction->currentText(), u"summarise"_s);
         wrapUp->setValue(4);
         finalWithoutTools->setCurrentIndex(finalWithoutTools->findData(1));
         compaction->setCurrentIndex(compaction->findText(u"drop-oldest"_s));
+        timeLimit->setValue(timeLimit->minimum()); // the session's again
         QVERIFY2(page.saveShown(), qPrintable(page.status()));
         const AgentPreset *edited = m_store->roster().find(u"billing"_s);
         QCOMPARE(edited->version, stored->version + 1);
         QCOMPARE(edited->wrapUpIterations, std::optional(4));
         QCOMPARE(edited->toolLessFinalIteration, std::optional(true));
         QCOMPARE(edited->compaction, std::optional(CompactionStrategy::DropOldest));
+        QCOMPARE(edited->timeLimitSeconds, std::nullopt);
     }
 
     void aBadNameIsRefusedOnThePageAndNothingIsStored()

@@ -202,21 +202,32 @@ private slots:
         QSettings file(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
         AppSettings settings(&file);
         AgentConfig config = settings.agentConfig();
-        config.toolTimeoutMs = 45'400; // shown as 45 s
+        config.toolTimeoutMs = 45'400;  // shown as 45 s
+        config.turnTimeLimitMs = 2'600; // shown as 3 s
         settings.setAgentConfig(config);
         settings.setProviderReadTimeoutMs(90'600); // shown as 91 s
         Ui::LoopPage page;
         page.load(settings);
         page.save(settings);
         QCOMPARE(settings.agentConfig().toolTimeoutMs, 45'400);
+        QCOMPARE(settings.agentConfig().turnTimeLimitMs, 2'600);
         QCOMPARE(settings.providerReadTimeoutMs(), 90'600);
         QCOMPARE(page.readTimeoutMs(), 91'000);
+        QCOMPARE(page.findChild<QSpinBox *>(u"turnTimeLimitSpin"_s)->value(), 3);
 
         page.findChild<QSpinBox *>(u"toolTimeoutSpin"_s)->setValue(30);
         page.findChild<QSpinBox *>(u"readTimeoutSpin"_s)->setValue(120);
+        page.findChild<QSpinBox *>(u"turnTimeLimitSpin"_s)->setValue(600);
         page.save(settings);
         QCOMPARE(settings.agentConfig().toolTimeoutMs, 30'000);
         QCOMPARE(settings.providerReadTimeoutMs(), 120'000);
+        QCOMPARE(settings.agentConfig().turnTimeLimitMs, 600'000);
+
+        // 0 is "None": no limit, and the stored value goes.
+        page.findChild<QSpinBox *>(u"turnTimeLimitSpin"_s)->setValue(0);
+        page.save(settings);
+        QCOMPARE(settings.agentConfig().turnTimeLimitMs, 0);
+        QVERIFY(!file.contains(u"loop/turnTimeLimitMs"_s));
     }
 
     void theToolsPageNamesAWorkspaceThatDoesNotExist()
