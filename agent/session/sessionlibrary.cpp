@@ -1,5 +1,7 @@
 #include "agent/session/sessionlibrary.h"
 
+#include "agent/session/transcriptsearch.h"
+#include "agent/trace/trace.h"
 #include "agent/transcript/transcript.h"
 
 #include <QDir>
@@ -18,10 +20,6 @@ namespace Loopscope {
 
 namespace {
 
-// How much of a message a search hit shows around the match.
-constexpr qsizetype snippetBefore = 40;
-constexpr qsizetype snippetAfter = 80;
-
 QFileInfoList sessionFiles(const QString &folder)
 {
     // QSaveFile's temporary files ("<id>.loopscope.json.XXXXXX") do not match.
@@ -33,24 +31,6 @@ bool newestFirst(const QDateTime &a, const QString &pathA, const QDateTime &b, c
     if (a != b)
         return a > b;
     return pathA < pathB;
-}
-
-// The text around [start, start + length) on one line, with an ellipsis where it was cut.
-QString snippetAround(const QString &text, qsizetype start, qsizetype length)
-{
-    qsizetype from = std::max<qsizetype>(0, start - snippetBefore);
-    qsizetype to = std::min(text.size(), start + length + snippetAfter);
-    // Never split a surrogate pair.
-    if (from > 0 && text.at(from).isLowSurrogate())
-        --from;
-    if (to < text.size() && text.at(to).isLowSurrogate())
-        ++to;
-    QString snippet = text.mid(from, to - from).simplified();
-    if (from > 0)
-        snippet.prepend(u'…');
-    if (to < text.size())
-        snippet.append(u'…');
-    return snippet;
 }
 
 } // namespace
@@ -224,22 +204,19 @@ void SessionLibrary::find(QPromise<SearchResult> &promise, const QString &folder
         for (const QFileInfo &file : files) {
             if (promise.isCanceled())
                 return;
-            const TranscriptLoadResult loaded = TranscriptFile::load(file.absoluteFilePath());
+            // The forest alone: a sub-agent's words are searched in it, and it is the fast read.
+            const TranscriptLoadResult loaded
+                = TranscriptFile::load(file.absoluteFilePath(), TranscriptFile::TraceForm::ForestOnly);
             if (!loaded.transcript)
                 continue;
             const Transcript &transcript = *loaded.transcript;
-            for (qsizetype i = 0; i < transcript.messages.size(); ++i) {
-                const QString &message = transcript.messages.at(i).text;
-                const qsizetype at = message.indexOf(text, 0, Qt::CaseInsensitive);
-                if (at < 0)
-                    continue;
-                const QDateTime updated
-                    = transcript.updated.isValid() ? transcript.updated.toUTC() : file.lastModified().toUTC();
-                found.append({updated,
-                              {file.absoluteFilePath(), transcript.title,
-                               snippetAround(message, at, text.size()), int(i)}});
-                break;
-            }
+            const auto match = TranscriptSearch::find(transcript, loaded.trace.get(), text);
+            if (!match)
+                continue;
+            const QDateTime updated
+                = transcript.updated.isValid() ? transcript.updated.toUTC() : file.lastModified().toUTC();
+            found.append(
+                {updated, {file.absoluteFilePath(), transcript.title, match->snippet, match->messageIndex}});
         }
     }
     std::sort(found.begin(), found.end(), [](const Found &a, const Found &b) {

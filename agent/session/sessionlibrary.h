@@ -34,12 +34,12 @@ struct SessionLibraryEntry
     bool operator==(const SessionLibraryEntry &) const = default;
 };
 
-/*! A session whose messages contain the searched text, at its first match. */
+/*! A session whose agents said the searched text (TranscriptSearch), at its first match. */
 struct SessionSearchHit
 {
     QString path;
     QString title;
-    QString snippet;       // the matching message's text around the match, on one line
+    QString snippet;       // the words around the match, on one line; a sub-agent's begin with its name
     int messageIndex = -1; // in Transcript::messages
     bool operator==(const SessionSearchHit &) const = default;
 };

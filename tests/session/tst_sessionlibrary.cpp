@@ -272,6 +272,45 @@ private slots:
         }
     }
 
+    // What a sub-agent was asked, found and answered lives only in the trace: the search finds it
+    // there and points at the call that asked it; the agents themselves are found by name.
+    void searchFindsWhatAgentsSaidBeyondTheMessages_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("messageIndex");
+        QTest::addColumn<QString>("snippet");
+
+        QTest::newRow("a sub-agent's task, in its part only")
+            << u"when was invoice"_s << 4 << u"researcher › When was invoice 7 paid?"_s;
+        QTest::newRow("an agent by name, where it was asked")
+            << u"Researcher"_s << 4 << u"researcher › When was invoice 7 paid?"_s;
+        QTest::newRow("an agent handed to, where the handoff is")
+            << u"billing"_s << 2 << u"Handed off to billing."_s;
+        QTest::newRow("what the messages say comes first")
+            << u"3 May"_s << 4 << u"Invoice 7 was paid on 3 May."_s;
+        QTest::newRow("nowhere") << u"refund"_s << -1 << QString();
+    }
+
+    void searchFindsWhatAgentsSaidBeyondTheMessages()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, messageIndex);
+        QFETCH(QString, snippet);
+        QVERIFY(QFile::copy(QFINDTESTDATA("../replay/fixtures/handoff-subagent.loopscope.json"),
+                            m_dir->filePath(u"invoices.loopscope.json"_s)));
+
+        SessionLibrary library(m_dir->path());
+        QSignalSpy finished(&library, &SessionLibrary::searchFinished);
+        library.search(text);
+        QTRY_COMPARE(finished.size(), 1);
+        const auto hits = finished.first().at(1).value<QList<SessionSearchHit>>();
+        QCOMPARE(hits.size(), messageIndex < 0 ? 0 : 1);
+        if (hits.isEmpty())
+            return;
+        QCOMPARE(hits.constFirst().messageIndex, messageIndex);
+        QCOMPARE(hits.constFirst().snippet, snippet);
+    }
+
     void aSnippetIsTheTextAroundTheMatchOnOneLine()
     {
         const QString before = QString(200, u'a') + u"\n\nline two "_s;
