@@ -171,6 +171,20 @@ QString TurnNodeFinder::agentOf(const Trace &trace, int nodeId)
     return {};
 }
 
+QJsonObject TurnNodeFinder::agentDefinitionOf(const Trace &trace, int nodeId)
+{
+    if (!trace.isValid(nodeId))
+        return {};
+    for (int node = trace.node(nodeId).parent; node >= 0; node = trace.node(node).parent) {
+        const TracePayload &payload = trace.node(node).payload;
+        if (const auto *handoff = std::get_if<HandoffData>(&payload))
+            return handoff->targetDefinition;
+        if (const auto *turn = std::get_if<TurnData>(&payload))
+            return turn->agentDefinition;
+    }
+    return {};
+}
+
 QList<int> TurnNodeFinder::subAgentToolCalls(const Trace &trace, int toolCallNode)
 {
     QList<int> calls;

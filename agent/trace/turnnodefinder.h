@@ -4,6 +4,7 @@
 #include "agent/trace/tracenode.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -51,6 +52,9 @@ public:
     // a Handoff node, else its turn's agent (a sub-agent's, under the call that asked it). Empty
     // for a node outside any turn.
     static QString agentOf(const Trace &trace, int nodeId);
+    // That agent's definition as the part recorded it (its agents file entry: "provider", "model",
+    // …); empty for the session's own agent and in traces from before definitions were kept.
+    static QJsonObject agentDefinitionOf(const Trace &trace, int nodeId);
     // The tool calls of the sub-agents a tool call asked (ask_<name>), and of theirs, in the
     // order they began; none for any other call.
     static QList<int> subAgentToolCalls(const Trace &trace, int toolCallNode);

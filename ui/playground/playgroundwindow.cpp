@@ -5,6 +5,7 @@
 #include "agent/playground/variantfork.h"
 #include "agent/session/chatsession.h"
 #include "agent/trace/trace.h"
+#include "agent/trace/turnnodefinder.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -46,6 +47,28 @@ QString describeAnswer(const ModelResponse &response, const QString &error, int 
     return lines.join(u'\n');
 }
 
+// The profile the call went to, when it is still there: the one its agent names (an agent on a
+// profile of its own), else the session's; else the first that speaks the protocol it was recorded
+// on; -1 when none does.
+qsizetype profileOfCall(const ChatSession *session, int modelCallNode, const QList<ProviderProfile> &profiles)
+{
+    const QString recordedKind = session->trace()->node(modelCallNode).data<ModelCallData>().provider;
+    const QString agentsOwn
+        = TurnNodeFinder::agentDefinitionOf(*session->trace(), modelCallNode).value(u"provider"_s).toString();
+    const auto &sessions = session->setup().provider;
+    const QString wanted = !agentsOwn.isEmpty() ? agentsOwn : sessions ? sessions->profile.name : QString();
+    qsizetype sameKind = -1;
+    for (qsizetype i = 0; i < profiles.size(); ++i) {
+        if (providerKindName(profiles.at(i).kind) != recordedKind)
+            continue;
+        if (profiles.at(i).name == wanted)
+            return i;
+        if (sameKind < 0)
+            sameKind = i;
+    }
+    return sameKind;
+}
+
 } // namespace
 
 PlaygroundWindow::PlaygroundWindow(ChatSession *session, int modelCallNode,
@@ -85,13 +108,7 @@ PlaygroundWindow::PlaygroundWindow(ChatSession *session, int modelCallNode,
     const ModelCallData &recorded = call();
     for (const ProviderProfile &profile : profiles)
         m_profileBox->addItem(profile.name);
-    // The profile that speaks what the call was recorded on, when there is one.
-    for (qsizetype i = 0; i < profiles.size(); ++i) {
-        if (providerKindName(profiles.at(i).kind) == recorded.provider) {
-            m_profileBox->setCurrentIndex(int(i));
-            break;
-        }
-    }
+    m_profileBox->setCurrentIndex(qMax(0, int(profileOfCall(session, modelCallNode, profiles))));
     m_modelEdit->setText(recorded.request.options().model.isEmpty() ? recorded.model
                                                                     : recorded.request.options().model);
     m_syncedJsonModel = recorded.request.options().model;

@@ -11,6 +11,7 @@
 #include "translations/translations.h"
 #include "ui/playground/playgroundwindow.h"
 
+#include <QComboBox>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLineEdit>
@@ -112,6 +113,48 @@ private slots:
         QCOMPARE(forks.size(), 1);
         QCOMPARE(forks.first().first().value<Transcript>().messages.constLast().text,
                  u"Answer from bigger-model"_s);
+    }
+
+    // Several profiles speak the same protocol: the playground starts on the one the call went to,
+    // not on the first of its kind.
+    void opensOnTheProfileTheCallWentTo_data()
+    {
+        QTest::addColumn<QString>("agentsProfile");
+        QTest::newRow("the session's") << QString();
+        QTest::newRow("the agent's own") << u"Billing profile"_s;
+    }
+
+    void opensOnTheProfileTheCallWentTo()
+    {
+        QFETCH(QString, agentsProfile);
+        const ProviderProfile first
+            = openAiTestProfile(m_server->baseUrl(), u"A first profile"_s, keyVariable);
+        const ProviderProfile billing
+            = openAiTestProfile(m_server->baseUrl(), u"Billing profile"_s, keyVariable);
+        if (!agentsProfile.isEmpty()) {
+            AgentPreset agent;
+            agent.name = u"billing"_s;
+            agent.instructions = u"You answer invoices."_s;
+            agent.provider = agentsProfile;
+            SessionSetup setup = m_session->setup();
+            setup.agents.agents = {agent};
+            setup.agent = agent.name;
+            setup.agentProviders.insert(agentsProfile, {billing, u"sk-window-0123456789"_s, {}, 600'000});
+            m_session->apply(setup);
+            QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+            QVERIFY(m_session->send(u"Was invoice 7 paid?"_s));
+            QTRY_COMPARE(finished.size(), 1);
+            m_call = m_session->trace()->size() - 1;
+            while (m_session->trace()->node(m_call).kind != TraceKind::ModelCall)
+                --m_call;
+        }
+
+        PlaygroundWindow window(m_session.get(), m_call, {first, profile(), billing},
+                                new PlaygroundRun(m_network.get(), nullptr));
+        window.setAttribute(Qt::WA_DeleteOnClose, false);
+
+        QCOMPARE(window.findChild<QComboBox *>(u"profileBox"_s)->currentText(),
+                 agentsProfile.isEmpty() ? profile().name : agentsProfile);
     }
 
     void aMalformedEditIsRefusedAndKept()
