@@ -200,13 +200,8 @@ private slots:
 
     void theToolbarsAgentChooserRunsTheNextTurnAsTheChosenAgent()
     {
-        AgentStore agents(m_dir.filePath(u"agents-%1"_s.arg(m_run)));
-        AgentPreset billing;
-        billing.name = u"billing"_s;
-        billing.instructions = u"You answer invoices."_s;
-        QString error;
-        QVERIFY(agents.save({}, billing, &error));
-        m_fixture->agents = &agents;
+        const std::unique_ptr<AgentStore> agents = useAgentStoreWithBilling();
+        QVERIFY(agents);
         Ui::MainWindow window(m_fixture->context());
         window.start();
         QVERIFY(window.agentChooser());
@@ -249,13 +244,9 @@ private slots:
 
     void theAgentsPageOffersTheSessionsMcpServersWhole()
     {
-        AgentStore agents(m_dir.filePath(u"agents-%1"_s.arg(m_run)));
-        AgentPreset billing;
-        billing.name = u"billing"_s;
-        billing.instructions = u"You answer invoices."_s;
+        const std::unique_ptr<AgentStore> agents = useAgentStoreWithBilling();
+        QVERIFY(agents);
         QString error;
-        QVERIFY(agents.save({}, billing, &error));
-        m_fixture->agents = &agents;
         Ui::MainWindow window(m_fixture->context());
         window.start();
         // A server that cannot start: it is configured all the same, its tools not known yet.
@@ -2006,6 +1997,21 @@ private slots:
     }
 
 private:
+    // An agent store in the test's folder holding the agent "billing", in the window's context; nullptr
+    // when it cannot be saved.
+    std::unique_ptr<AgentStore> useAgentStoreWithBilling()
+    {
+        auto agents = std::make_unique<AgentStore>(m_dir.filePath(u"agents-%1"_s.arg(m_run)));
+        AgentPreset billing;
+        billing.name = u"billing"_s;
+        billing.instructions = u"You answer invoices."_s;
+        QString error;
+        if (!agents->save({}, billing, &error))
+            return nullptr;
+        m_fixture->agents = agents.get();
+        return agents;
+    }
+
     // GET …/models answers with \a models; everything else goes to the demo conversation.
     void answerModelList(const QStringList &models)
     {
