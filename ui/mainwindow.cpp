@@ -518,17 +518,34 @@ void MainWindow::openAgents()
         QStringList profileNames;
         for (const ProviderProfile &profile : m_context.profiles->profiles())
             profileNames.append(profile.name);
-        // The tools an agent may name: the built-in ones, and the MCP servers' that are known now.
-        QStringList toolNames = builtinToolNames();
-        for (const auto &tool : m_context.session->mcp()->tools())
-            toolNames.append(tool->name());
-        m_agentsDialog = new AgentsDialog(m_context.agents, profileNames, toolNames, this);
+        // The tools an agent may name: the built-in ones, and each MCP server whole or tool by tool.
+        m_agentsDialog = new AgentsDialog(m_context.agents, profileNames, builtinToolNames(), this);
         m_agentsDialog->setAttribute(Qt::WA_DeleteOnClose);
         m_agentsDialog->page()->setKnowledgeBaseNames(m_knowledgeBases->names());
+        offerMcpServersToAgents();
+        // A server that starts while the page is open brings its tools.
+        connect(m_context.session->mcp(), &McpHub::toolsChanged, m_agentsDialog,
+                [this] { offerMcpServersToAgents(); });
     }
     m_agentsDialog->show();
     m_agentsDialog->raise();
     m_agentsDialog->activateWindow();
+}
+
+void MainWindow::offerMcpServersToAgents()
+{
+    const McpHub *hub = m_context.session->mcp();
+    QList<AgentsPage::McpServerTools> servers;
+    for (const McpServerConfig &server : hub->servers())
+        servers.append({server.name, {}});
+    for (const auto &tool : hub->tools()) {
+        const std::optional<McpHub::ToolRef> source = hub->resolve(tool->name());
+        for (AgentsPage::McpServerTools &server : servers) {
+            if (source && server.server == source->server)
+                server.tools.append(tool->name());
+        }
+    }
+    m_agentsDialog->page()->setMcpServers(servers);
 }
 
 SettingsDialog *MainWindow::openSettings()

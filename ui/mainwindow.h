@@ -158,6 +158,8 @@ private:
     // are read from the keychain.
     void applySettings();
     void showChat(bool show);
+    // The configured MCP servers and their tools known now, into the open Agents page's Tools checklist.
+    void offerMcpServersToAgents();
     void sendFromComposer(const QString &text, bool pastAttachmentCheck);
     void resendEditedQuestion(const QString &text, bool pastAttachmentCheck);
     void editLastQuestion(const QString &text);

@@ -22,6 +22,24 @@ namespace {
 // characters of this set.
 const QRegularExpression agentNamePattern(u"^[A-Za-z0-9_-]{1,48}$"_s);
 
+constexpr QStringView McpServerPrefix = u"mcp:";
+
+// "mcp:" with no server after it, or one with spaces around it, which no configured server is
+// called (the window trims them).
+void checkMcpServerEntries(JsonFields &fields, const QStringList &tools)
+{
+    for (qsizetype index = 0; index < tools.size() && fields.ok(); ++index) {
+        const std::optional<QString> server = AgentPreset::mcpServerOf(tools.at(index));
+        if (server && (server->isEmpty() || *server != server->trimmed())) {
+            fields.fail(AgentRoster::tr("%1[%2] must name an MCP server after \"mcp:\" (every tool of "
+                                        "that server), without spaces around the name; it is %3.")
+                            .arg(fields.path(u"tools"))
+                            .arg(index)
+                            .arg(JsonFields::quoted(tools.at(index))));
+        }
+    }
+}
+
 AgentPreset readPreset(JsonFields &fields)
 {
     AgentPreset preset;
@@ -38,8 +56,10 @@ AgentPreset readPreset(JsonFields &fields)
         preset.provider = fields.string(u"provider", Need::Required);
     if (fields.has(u"model"))
         preset.model = fields.string(u"model", Need::Required);
-    if (fields.has(u"tools"))
+    if (fields.has(u"tools")) {
         preset.tools = fields.strings(u"tools", Need::Required);
+        checkMcpServerEntries(fields, *preset.tools);
+    }
     if (fields.has(u"knowledge"))
         preset.knowledge = fields.strings(u"knowledge", Need::Required);
     preset.handoffs = fields.strings(u"handoffs", Need::Optional);
@@ -134,6 +154,33 @@ AgentConfig AgentPreset::configOver(AgentConfig base) const
     if (shields)
         base.shields = *shields;
     return base;
+}
+
+QString AgentPreset::mcpServerEntry(const QString &server)
+{
+    return McpServerPrefix + server;
+}
+
+std::optional<QString> AgentPreset::mcpServerOf(const QString &toolsEntry)
+{
+    if (!toolsEntry.startsWith(McpServerPrefix))
+        return std::nullopt;
+    return toolsEntry.sliced(McpServerPrefix.size());
+}
+
+QStringList AgentPreset::mcpServers() const
+{
+    QStringList servers;
+    for (const QString &entry : tools.value_or(QStringList())) {
+        if (const std::optional<QString> server = mcpServerOf(entry))
+            servers.append(*server);
+    }
+    return servers;
+}
+
+bool AgentPreset::offersMcpTool(const QString &server, const QString &toolName) const
+{
+    return !tools || tools->contains(toolName) || tools->contains(mcpServerEntry(server));
 }
 
 bool AgentPreset::sameDefinition(const AgentPreset &other) const

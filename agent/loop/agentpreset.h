@@ -29,10 +29,12 @@ struct AgentPreset
     int version = 0;
     // The provider profile it runs on, by name; nullopt: the session's provider.
     std::optional<QString> provider;
-    std::optional<QString> model;     // nullopt: the session's model (or the provider profile's)
-    std::optional<QStringList> tools; // nullopt: the session's tools; [] none
-    QStringList handoffs;             // agents it may hand the turn to: transfer_to_<name>
-    QStringList subagents;            // agents it may ask as a tool: ask_<name>
+    std::optional<QString> model; // nullopt: the session's model (or the provider profile's)
+    // Built-in tools and MCP tools by the name the model sees, and whole MCP servers as
+    // "mcp:SERVER" (mcpServerEntry()); nullopt: the session's tools; [] none.
+    std::optional<QStringList> tools;
+    QStringList handoffs;  // agents it may hand the turn to: transfer_to_<name>
+    QStringList subagents; // agents it may ask as a tool: ask_<name>
     // The knowledge bases its knowledge_search searches, by name; nullopt: the session's; [] none.
     std::optional<QStringList> knowledge;
     std::optional<int> maxIterations;
@@ -57,6 +59,18 @@ struct AgentPreset
 
     // \a base (the session's loop options, model and sampling) as this agent runs it.
     AgentConfig configOver(AgentConfig base) const;
+
+    // The entry of \a tools that offers every tool of the MCP server \a server, those it has now and
+    // those it adds later (tools/list_changed): "mcp:" and the server's name. A tool name the model
+    // sees never holds ":" (^[a-zA-Z0-9_-]{1,64}$), so the two cannot be confused.
+    static QString mcpServerEntry(const QString &server);
+    // The server an entry of \a tools names whole, or nullopt when it names a single tool.
+    static std::optional<QString> mcpServerOf(const QString &toolsEntry);
+    // The MCP servers this agent's tools name whole, in their order.
+    QStringList mcpServers() const;
+    // Whether this agent is offered the MCP tool \a toolName (the name the model sees) of the server
+    // \a server: the agent names it or its server, or leaves its tools to the session.
+    bool offersMcpTool(const QString &server, const QString &toolName) const;
 
     bool operator==(const AgentPreset &) const = default;
     // The same definition whatever its version: what makes an edit a new version.

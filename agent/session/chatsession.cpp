@@ -373,6 +373,8 @@ void ChatSession::rebuildWorkbench()
     m_workbenchStale = false;
     m_workbench->clear();
     equipWorkbench(*m_workbench, m_setup.activeAgent(), m_builtinTools);
+    // An agent the turn was handed to (or a sub-agent) sees a changed tool list from its next iteration too.
+    m_team->reequip();
     m_mcp->mergeApprovalRules();
 }
 
@@ -381,10 +383,14 @@ void ChatSession::equipWorkbench(Workbench &workbench, const AgentPreset *agent,
 {
     for (const auto &tool : builtins)
         workbench.add(tool);
-    // Tools still running keep their McpTool alive: the workbench shares them.
-    const QList<std::shared_ptr<const Tool>> mcpTools = m_mcp->hub()->tools();
+    // Tools still running keep their McpTool alive: the workbench shares them. An agent that names a
+    // server ("mcp:files") gets whatever that server offers now, so also tools added by list_changed.
+    const McpHub *hub = m_mcp->hub();
+    const QList<std::shared_ptr<const Tool>> mcpTools = hub->tools();
     for (const auto &tool : mcpTools) {
-        const bool offered = !agent || !agent->tools || agent->tools->contains(tool->name());
+        const std::optional<McpHub::ToolRef> source = hub->resolve(tool->name());
+        const bool offered
+            = !agent || agent->offersMcpTool(source ? source->server : QString(), tool->name());
         if (offered && !workbench.find(tool->name()))
             workbench.add(tool);
     }

@@ -29,7 +29,7 @@ std::optional<AgentTeam::Member> SessionTeam::member(const QString &name)
             member.client
                 = std::shared_ptr<ModelClient>(client.release(), [](ModelClient *c) { c->deleteLater(); });
     }
-    m_workbenches.push_back(std::move(workbench));
+    m_workbenches.push_back({name, std::move(workbench)});
     return member;
 }
 
@@ -44,6 +44,15 @@ std::unique_ptr<ModelClient> SessionTeam::createClient(const QString &name)
 void SessionTeam::release()
 {
     m_workbenches.clear();
+}
+
+void SessionTeam::reequip()
+{
+    for (const Equipped &equipped : m_workbenches) {
+        equipped.workbench->clear();
+        if (const AgentPreset *preset = m_roster->find(equipped.agent))
+            m_equip(*equipped.workbench, *preset);
+    }
 }
 
 } // namespace Loopscope

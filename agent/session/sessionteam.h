@@ -34,13 +34,21 @@ public:
     std::unique_ptr<ModelClient> createClient(const QString &name) override;
     // Lets go of the workbenches handed out; only while no turn runs.
     void release();
+    // Equips the workbenches handed out again (an MCP server's tools changed); only between
+    // iterations, when none of their tools runs.
+    void reequip();
 
 private:
     const AgentRoster *m_roster;
     Configure m_configure;
     Equip m_equip;
     MakeClient m_makeClient;
-    std::vector<std::unique_ptr<Workbench>> m_workbenches;
+    struct Equipped
+    {
+        QString agent;
+        std::unique_ptr<Workbench> workbench;
+    };
+    std::vector<Equipped> m_workbenches;
 };
 
 } // namespace Loopscope

@@ -134,6 +134,10 @@ std::optional<QList<HeadlessSetup>> setupsFor(const EvalSuite &suite,
             // Eval offers no MCP servers: an agent's tools are built-in ones.
             for (const AgentPreset &preset : agents->agents) {
                 for (const QString &tool : preset.tools.value_or(QStringList())) {
+                    if (const std::optional<QString> server = AgentPreset::mcpServerOf(tool))
+                        return fail(EvalCommand::tr("agent \"%1\" has every tool of the MCP server \"%2\", "
+                                                    "and eval runs no MCP servers")
+                                        .arg(preset.name, *server));
                     if (!builtinToolNames().contains(tool))
                         return fail(
                             EvalCommand::tr("agent \"%1\" has the tool \"%2\", which is not built in (%3)")

@@ -140,7 +140,8 @@ bool readAgentKnowledge(const AgentRoster &roster, HeadlessSetup &setup, QString
 }
 
 // --agents and --agent into \a setup: false with *error when the file is bad, names no such agent, or
-// names a tool this run cannot have (not built in, and no MCP server to offer it).
+// names a tool this run cannot have (not built in, and no MCP server to offer it) or an MCP server this run
+// does not start.
 bool readAgents(const QCommandLineParser &parser, const QCommandLineOption &agentsFile,
                 const QCommandLineOption &agentName, const QCommandLineOption &system, HeadlessSetup &setup,
                 QString *error)
@@ -160,7 +161,27 @@ bool readAgents(const QCommandLineParser &parser, const QCommandLineOption &agen
     const std::optional<AgentPreset> agent = roster->pick(parser.value(agentName), error);
     if (!agent)
         return false;
+    QStringList servers;
+    for (const McpServerConfig &server : std::as_const(setup.mcpServers)) {
+        if (server.enabled)
+            servers.append(server.name);
+    }
     for (const AgentPreset &preset : std::as_const(roster->agents)) {
+        // "mcp:SERVER" offers every tool of a server: one this run does not start is a mistake in the file
+        // or on the command line, said before any request.
+        for (const QString &server : preset.mcpServers()) {
+            if (!servers.contains(server)) {
+                *error
+                    = servers.isEmpty()
+                          ? RunCommand::tr("agent \"%1\" has every tool of the MCP server \"%2\", and this "
+                                           "run has no MCP server (none saved, --mcp-config or --mcp-url)")
+                                .arg(preset.name, server)
+                          : RunCommand::tr("agent \"%1\" has every tool of the MCP server \"%2\", which is "
+                                           "not one of this run's MCP servers (%3)")
+                                .arg(preset.name, server, servers.join(u", "_s));
+                return false;
+            }
+        }
         for (const QString &tool : preset.tools.value_or(QStringList())) {
             if (!builtinToolNames().contains(tool) && setup.mcpServers.isEmpty()) {
                 *error = RunCommand::tr("agent \"%1\" has the tool \"%2\", which is not built in (%3) and "

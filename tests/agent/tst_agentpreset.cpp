@@ -184,6 +184,13 @@ private slots:
             << agentsFile({agent(u"billing desk"_s)}) << u"agents[0].name must be 1 to 48 letters"_s;
         QTest::newRow("tools that are not strings")
             << agentsFile({agent(u"a"_s, {{u"tools"_s, QJsonArray{1}}})}) << u"agents[0].tools"_s;
+        QTest::newRow("an MCP server entry without a server")
+            << agentsFile({agent(u"a"_s, {{u"tools"_s, QJsonArray{u"calculator"_s, u"mcp:"_s}}})})
+            << u"agents[0].tools[1] must name an MCP server after \"mcp:\""_s;
+        QTest::newRow("an MCP server name with spaces around it")
+            << agentsFile({agent(u"a"_s, {{u"tools"_s, QJsonArray{u"mcp: files"_s}}})})
+            << u"agents[0].tools[0] must name an MCP server after \"mcp:\" (every tool of that server), "
+               u"without spaces around the name; it is \"mcp: files\"."_s;
         QTest::newRow("knowledge bases that are not strings")
             << agentsFile({agent(u"a"_s, {{u"knowledge"_s, QJsonArray{1}}})}) << u"agents[0].knowledge"_s;
         QTest::newRow("knowledge that is not a list")
@@ -274,6 +281,64 @@ private slots:
                            agent(u"b"_s, {{u"subagents"_s, QJsonArray{u"c"_s}}}),
                            agent(u"c"_s, {{u"subagents"_s, QJsonArray{u"a"_s}}})})
             << u"the sub-agents form a cycle: a → b → c → a"_s;
+    }
+
+    void aWholeMcpServerIsAToolsEntryOfItsOwn_data()
+    {
+        QTest::addColumn<QStringList>("tools");
+        QTest::addColumn<QStringList>("servers");
+
+        QTest::newRow("a server") << QStringList{u"mcp:files"_s} << QStringList{u"files"_s};
+        QTest::newRow("a server beside single tools")
+            << QStringList{u"calculator"_s, u"mcp:My Files"_s, u"echo"_s, u"mcp:web:8080"_s}
+            << QStringList{u"My Files"_s, u"web:8080"_s};
+        QTest::newRow("single tools only") << QStringList{u"calculator"_s, u"files_read"_s} << QStringList();
+    }
+
+    void aWholeMcpServerIsAToolsEntryOfItsOwn()
+    {
+        QFETCH(QStringList, tools);
+        QFETCH(QStringList, servers);
+
+        QString error;
+        const std::optional<AgentRoster> read = AgentRoster::fromJson(
+            agentsFile({agent(u"a"_s, {{u"tools"_s, QJsonArray::fromStringList(tools)}})}), &error);
+        QVERIFY2(read, qPrintable(error));
+        const AgentPreset &preset = read->agents.constFirst();
+        QCOMPARE(preset.tools, std::optional(tools));
+        QCOMPARE(preset.mcpServers(), servers);
+        QCOMPARE(AgentRoster::fromJson(QJsonDocument(read->toJson()).toJson(), &error), read);
+        for (const QString &server : std::as_const(servers)) {
+            QCOMPARE(AgentPreset::mcpServerEntry(server), u"mcp:"_s + server);
+            // Every tool of a server it names, whatever the tool is called; not another server's.
+            QVERIFY(preset.offersMcpTool(server, u"anything_new"_s));
+            QVERIFY(!preset.offersMcpTool(u"other"_s, u"anything_new"_s));
+        }
+    }
+
+    void anMcpToolIsOfferedByItsNameOrItsServersEntry_data()
+    {
+        QTest::addColumn<std::optional<QStringList>>("tools");
+        QTest::addColumn<bool>("offered");
+
+        QTest::newRow("the session's tools") << std::optional<QStringList>() << true;
+        QTest::newRow("no tools") << std::optional(QStringList()) << false;
+        QTest::newRow("the tool by name") << std::optional(QStringList{u"echo"_s}) << true;
+        QTest::newRow("another tool") << std::optional(QStringList{u"add"_s}) << false;
+        QTest::newRow("its server") << std::optional(QStringList{u"mcp:everything"_s}) << true;
+        QTest::newRow("another server") << std::optional(QStringList{u"mcp:files"_s}) << false;
+        // "mcp:" is not a prefix match: the server is named whole.
+        QTest::newRow("a server whose name it starts") << std::optional(QStringList{u"mcp:every"_s}) << false;
+    }
+
+    void anMcpToolIsOfferedByItsNameOrItsServersEntry()
+    {
+        QFETCH(std::optional<QStringList>, tools);
+        QFETCH(bool, offered);
+
+        AgentPreset preset;
+        preset.tools = tools;
+        QCOMPARE(preset.offersMcpTool(u"everything"_s, u"echo"_s), offered);
     }
 
     void aBadFileIsRefusedNamingTheProblem()

@@ -429,6 +429,9 @@ private slots:
                                         << u"line 1: \"agent\": nobody names an agent of an agents file"_s;
         QTest::newRow("a broken agents file")
             << QJsonObject{{u"agents"_s, u"broken.json"_s}} << false << u"line 1: \"agents\": "_s;
+        QTest::newRow("an agent with a whole MCP server")
+            << QJsonObject{{u"agents"_s, u"mcpteam.json"_s}} << false
+            << u"agent \"filer\" has every tool of the MCP server \"files\", and eval runs no MCP servers"_s;
     }
 
     void anAgentTheFileLacksIsNamedAndNothingRuns()
@@ -439,6 +442,8 @@ private slots:
         const QString agents
             = writeSuite(u"team.json"_s, R"({"agents": [{"name": "triage", "instructions": "You route."}]})");
         writeSuite(u"broken.json"_s, R"({"agents": [{"name": "a", "handoffs": ["b"]}]})");
+        writeSuite(u"mcpteam.json"_s,
+                   R"({"agents": [{"name": "filer", "instructions": "i", "tools": ["mcp:files"]}]})");
         QJsonObject line{{u"name"_s, u"x"_s}, {u"prompt"_s, u"p"_s}};
         for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
             line.insert(it.key(), it.value());

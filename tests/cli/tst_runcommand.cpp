@@ -1285,6 +1285,19 @@ private slots:
         QTest::newRow("a tool that is not built in")
             << R"({"agents": [{"name": "a", "instructions": "i", "tools": ["rm"]}]})"_ba << QStringList()
             << u"agent \"a\" has the tool \"rm\""_s;
+        QTest::newRow("an MCP server when the run has none")
+            << R"({"agents": [{"name": "a", "instructions": "i", "tools": ["mcp:files"]}]})"_ba
+            << QStringList{u"--no-mcp"_s}
+            << u"agent \"a\" has every tool of the MCP server \"files\", and this run has no MCP server"_s;
+        QTest::newRow("an MCP server the run does not have")
+            << R"({"agents": [{"name": "a", "instructions": "i"},
+                              {"name": "b", "instructions": "j", "tools": ["calculator", "mcp:files"]}]})"_ba
+            << QStringList{u"--mcp-url"_s, u"http://127.0.0.1:9/mcp"_s}
+            << u"agent \"b\" has every tool of the MCP server \"files\", which is not one of this run's MCP "
+               u"servers (127.0.0.1:9)"_s;
+        QTest::newRow("an MCP server entry without a server")
+            << R"({"agents": [{"name": "a", "instructions": "i", "tools": ["mcp:"]}]})"_ba << QStringList()
+            << u"agents[0].tools[0] must name an MCP server after \"mcp:\""_s;
         QTest::newRow("--system beside --agents")
             << good << QStringList{u"--system"_s, u"Be brief."_s} << u"either --system or --agents"_s;
         QTest::newRow("a provider profile that is not saved")

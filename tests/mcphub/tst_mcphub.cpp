@@ -519,6 +519,53 @@ private slots:
         QCOMPARE(toolResultIn(m_model->requests().at(2), u"c2"_s), u"extra ran"_s);
     }
 
+    void anAgentNamingAServerGetsEveryToolOfItAndNoneOfAnothers_data()
+    {
+        QTest::addColumn<bool>("handedTo");
+        QTest::newRow("the session's agent") << false;
+        QTest::newRow("the agent a turn is handed to") << true;
+    }
+
+    void anAgentNamingAServerGetsEveryToolOfItAndNoneOfAnothers()
+    {
+        QFETCH(bool, handedTo);
+        skipWithoutServers();
+        makeSession();
+        AgentPreset filer;
+        filer.name = u"filer"_s;
+        filer.instructions = u"Grow things."_s;
+        filer.tools = QStringList{u"calculator"_s, AgentPreset::mcpServerEntry(u"grower"_s)};
+        AgentPreset triage;
+        triage.name = u"triage"_s;
+        triage.instructions = u"Route."_s;
+        triage.tools = QStringList();
+        triage.handoffs = {filer.name};
+        SessionSetup setup = m_session->setup();
+        setup.agents.agents = {triage, filer};
+        setup.agent = handedTo ? triage.name : filer.name;
+        // Both offer "grow": each server's gets its prefix.
+        setup.mcpServers = {listChangeServer(u"grower"_s), listChangeServer(u"other"_s)};
+        setup.approvals.mcpOverride = ToolApprovalPolicy::Rule::Always;
+        m_session->apply(setup);
+        if (handedTo) {
+            m_model->enqueue(ScriptedModelClient::calls(
+                {ScriptedModelClient::call(u"h1"_s, u"transfer_to_filer"_s, uR"({"reason": "growing"})"_s)}));
+        }
+
+        // grower's "grow" adds "extra" (tools/list_changed) while the turn runs.
+        const QList<QVariant> finished = runTurnCalling(u"grower_grow"_s, u"extra"_s);
+        QVERIFY(!finished.isEmpty());
+        const QList<ModelRequest> requests = m_model->requests();
+        const qsizetype first = handedTo ? 1 : 0;
+        QCOMPARE(requests.size(), first + 3);
+        if (handedTo)
+            QCOMPARE(toolNames(requests.at(0).tools), QStringList{u"transfer_to_filer"_s});
+        QCOMPARE(toolNames(requests.at(first).tools), (QStringList{u"calculator"_s, u"grower_grow"_s}));
+        QCOMPARE(toolNames(requests.at(first + 1).tools),
+                 (QStringList{u"calculator"_s, u"grower_grow"_s, u"extra"_s}));
+        QCOMPARE(toolResultIn(requests.at(first + 2), u"c2"_s), u"extra ran"_s);
+    }
+
     void stoppingATurnThatWaitsForServersCancelsIt()
     {
         skipWithoutServers();

@@ -91,6 +91,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
+#include <QTreeWidget>
 
 using namespace Loopscope;
 using namespace Qt::StringLiterals;
@@ -199,13 +200,8 @@ private slots:
 
     void theToolbarsAgentChooserRunsTheNextTurnAsTheChosenAgent()
     {
-        AgentStore agents(m_dir.filePath(u"agents-%1"_s.arg(m_run)));
-        AgentPreset billing;
-        billing.name = u"billing"_s;
-        billing.instructions = u"You answer invoices."_s;
-        QString error;
-        QVERIFY(agents.save({}, billing, &error));
-        m_fixture->agents = &agents;
+        const std::unique_ptr<AgentStore> agents = useAgentStoreWithBilling();
+        QVERIFY(agents);
         Ui::MainWindow window(m_fixture->context());
         window.start();
         QVERIFY(window.agentChooser());
@@ -241,6 +237,34 @@ private slots:
         QCOMPARE(m_fixture->session.mcp()->servers().constFirst().command, u"loopscope-no-such-server"_s);
         // The fixture's settings outlive this test.
         QString error;
+        QVERIFY(McpSettings(&m_fixture->settings)
+                    .remove(
+                        u"linked"_s, &m_fixture->secrets, &window, [](const QString &) {}, &error));
+    }
+
+    void theAgentsPageOffersTheSessionsMcpServersWhole()
+    {
+        const std::unique_ptr<AgentStore> agents = useAgentStoreWithBilling();
+        QVERIFY(agents);
+        QString error;
+        Ui::MainWindow window(m_fixture->context());
+        window.start();
+        // A server that cannot start: it is configured all the same, its tools not known yet.
+        window.installMcpServer(McpServerInstall::link(
+            {{u"name"_s, u"linked"_s}, {u"command"_s, u"loopscope-no-such-server"_s}}));
+        QTest::mouseClick(window.mcpInstaller()->dialog()->addButton(), Qt::LeftButton);
+        QTRY_COMPARE(m_fixture->session.mcp()->servers().size(), 1);
+
+        window.openAgents();
+        const auto *dialog = window.findChild<Ui::AgentsDialog *>();
+        QVERIFY(dialog);
+        const QTreeWidget *tools = dialog->page()->toolTree();
+        QStringList entries;
+        for (int row = 0; row < tools->topLevelItemCount(); ++row)
+            entries.append(tools->topLevelItem(row)->data(0, Qt::UserRole).toString());
+        QVERIFY2(entries.contains(u"mcp:linked"_s), qPrintable(entries.join(u", ")));
+        QVERIFY(entries.contains(u"calculator"_s));
+
         QVERIFY(McpSettings(&m_fixture->settings)
                     .remove(
                         u"linked"_s, &m_fixture->secrets, &window, [](const QString &) {}, &error));
@@ -1973,6 +1997,21 @@ private slots:
     }
 
 private:
+    // An agent store in the test's folder holding the agent "billing", in the window's context; nullptr
+    // when it cannot be saved.
+    std::unique_ptr<AgentStore> useAgentStoreWithBilling()
+    {
+        auto agents = std::make_unique<AgentStore>(m_dir.filePath(u"agents-%1"_s.arg(m_run)));
+        AgentPreset billing;
+        billing.name = u"billing"_s;
+        billing.instructions = u"You answer invoices."_s;
+        QString error;
+        if (!agents->save({}, billing, &error))
+            return nullptr;
+        m_fixture->agents = agents.get();
+        return agents;
+    }
+
     // GET …/models answers with \a models; everything else goes to the demo conversation.
     void answerModelList(const QStringList &models)
     {

@@ -3,6 +3,8 @@
 #include "ui/agents/agentspage.h"
 
 #include <QDialogButtonBox>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QVBoxLayout>
 
 namespace Loopscope::Ui {
@@ -18,8 +20,12 @@ AgentsDialog::AgentsDialog(AgentStore *store, const QStringList &profileNames, c
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_page, 1);
     layout->addWidget(buttons);
+    // Roomy where there is room, never larger than the screen (the editor scrolls).
     const QFontMetrics metrics = fontMetrics();
-    resize(metrics.averageCharWidth() * 150, metrics.lineSpacing() * 40);
+    QSize size(metrics.averageCharWidth() * 150, metrics.lineSpacing() * 40);
+    if (const QScreen *screen = parent ? parent->screen() : QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableSize() * 9 / 10);
+    resize(size);
 }
 
 } // namespace Loopscope::Ui

@@ -20,8 +20,11 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -77,6 +80,36 @@ void showChecklist(QListWidget *list, QStringList names, const QStringList &on)
     }
 }
 
+// A checklist in the scrolling editor is at most about \a rows rows tall (it scrolls itself when longer), so
+// an empty or short one does not push the fields below it a screen down.
+void limitRows(QAbstractItemView *view, int rows)
+{
+    const int row = qMax(view->fontMetrics().lineSpacing(),
+                         view->style()->pixelMetric(QStyle::PM_IndicatorHeight, nullptr, view))
+                    + 4;
+    view->setMaximumHeight(row * rows + 2 * view->frameWidth());
+}
+
+// A check box in the Tools tree for \a entry (what an agent's "tools" holds), shown as \a text.
+QTreeWidgetItem *toolItem(const QString &entry, const QString &text, bool on)
+{
+    auto *item = new QTreeWidgetItem({text});
+    item->setData(0, Qt::UserRole, entry);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+    item->setCheckState(0, on ? Qt::Checked : Qt::Unchecked);
+    return item;
+}
+
+// A server checked whole offers all its tools: its single ones are shown as included, not as choices.
+void followServer(QTreeWidgetItem *server)
+{
+    const bool whole = server->checkState(0) == Qt::Checked;
+    for (int child = 0; child < server->childCount(); ++child) {
+        QTreeWidgetItem *tool = server->child(child);
+        tool->setFlags(whole ? Qt::ItemIsUserCheckable : Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+    }
+}
+
 } // namespace
 
 AgentsPage::AgentsPage(AgentStore *store, const QStringList &profileNames, const QStringList &toolNames,
@@ -84,15 +117,16 @@ AgentsPage::AgentsPage(AgentStore *store, const QStringList &profileNames, const
     : QWidget(parent)
     , m_store(store)
     , m_model(new AgentListModel(store, this))
+    , m_toolNames(toolNames)
 {
     m_list = named(new QListView(this), u"agentList"_s, tr("Agents"));
     m_list->setModel(m_model);
     m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    auto *newButton = named(new QPushButton(tr("&New"), this), u"newAgent"_s, tr("New agent"));
+    auto *newButton = named(new QPushButton(tr("N&ew"), this), u"newAgent"_s, tr("New agent"));
     m_duplicate = named(new QPushButton(tr("D&uplicate"), this), u"duplicateAgent"_s, tr("Duplicate agent"));
-    m_delete = named(new QPushButton(tr("&Delete"), this), u"deleteAgent"_s, tr("Delete agent"));
+    m_delete = named(new QPushButton(tr("De&lete"), this), u"deleteAgent"_s, tr("Delete agent"));
     auto *importButton
-        = named(new QPushButton(tr("&Import…"), this), u"importAgents"_s, tr("Import agents file"));
+        = named(new QPushButton(tr("Im&port…"), this), u"importAgents"_s, tr("Import agents file"));
     auto *exportButton
         = named(new QPushButton(tr("E&xport…"), this), u"exportAgents"_s, tr("Export agents file"));
     connect(newButton, &QPushButton::clicked, this, &AgentsPage::newAgent);
@@ -116,11 +150,19 @@ AgentsPage::AgentsPage(AgentStore *store, const QStringList &profileNames, const
     listLayout->addWidget(m_list, 1);
     listLayout->addLayout(listButtons);
 
+    // The editor is long (loop options, shields): it scrolls, and Save stays in sight below it.
     QWidget *editor = createEditor();
     auto *editorScroll = new QScrollArea(this);
     editorScroll->setWidgetResizable(true);
     editorScroll->setFrameShape(QFrame::NoFrame);
     editorScroll->setWidget(editor);
+    auto *save = named(new QPushButton(tr("&Save as New Version"), this), u"saveAgent"_s, tr("Save agent"));
+    connect(save, &QPushButton::clicked, this, &AgentsPage::saveShown);
+    auto *editorSide = new QWidget(this);
+    auto *editorLayout = new QVBoxLayout(editorSide);
+    editorLayout->setContentsMargins(0, 0, 0, 0);
+    editorLayout->addWidget(editorScroll, 1);
+    editorLayout->addWidget(save, 0, Qt::AlignRight);
 
     m_history = named(new QListWidget(this), u"agentHistory"_s, tr("Versions of the agent"));
     m_versionView = named(new QPlainTextEdit(this), u"agentVersion"_s, tr("The selected version"));
@@ -131,11 +173,19 @@ AgentsPage::AgentsPage(AgentStore *store, const QStringList &profileNames, const
     historyLayout->addWidget(m_history, 1);
     historyLayout->addWidget(m_versionView, 2);
 
+    // The agents and the shown one's versions share a column, so the editor keeps the width its forms
+    // need on a small screen.
+    auto *sideColumn = new QSplitter(Qt::Vertical, this);
+    sideColumn->addWidget(listSide);
+    sideColumn->addWidget(historyBox);
+    sideColumn->setChildrenCollapsible(false);
     auto *splitter = new QSplitter(this);
-    splitter->addWidget(listSide);
-    splitter->addWidget(editorScroll);
-    splitter->addWidget(historyBox);
-    splitter->setStretchFactor(1, 2);
+    splitter->addWidget(sideColumn);
+    splitter->addWidget(editorSide);
+    splitter->setChildrenCollapsible(false);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({1, 3}); // in proportion: a quarter for the list, the rest for the editor
 
     m_status = named(new QLabel(this), u"agentsStatus"_s, tr("Agents status"));
     m_status->setWordWrap(true);
@@ -149,7 +199,7 @@ AgentsPage::AgentsPage(AgentStore *store, const QStringList &profileNames, const
 
     for (const QString &name : profileNames)
         m_provider->addItem(name, name);
-    showChecklist(m_tools, toolNames, {});
+    showTools({});
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &AgentsPage::onListSelection);
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] { select(m_shownName); });
@@ -173,11 +223,16 @@ QWidget *AgentsPage::createEditor()
 
     m_sessionTools = named(new QCheckBox(tr("The session's tools"), editor), u"agentSessionTools"_s,
                            tr("Use the session's tools"));
-    m_tools = named(new QListWidget(editor), u"agentTools"_s, tr("Tools"));
+    m_tools = named(new QTreeWidget(editor), u"agentTools"_s, tr("Tools"));
+    m_tools->setHeaderHidden(true);
+    m_tools->setRootIsDecorated(true);
+    limitRows(m_tools, 12);
+    connect(m_tools, &QTreeWidget::itemChanged, this, &AgentsPage::onToolChanged);
     connect(m_sessionTools, &QCheckBox::toggled, m_tools, &QWidget::setDisabled);
     m_sessionKnowledge = named(new QCheckBox(tr("The session's knowledge bases"), editor),
                                u"agentSessionKnowledge"_s, tr("Search the session's knowledge bases"));
     m_knowledge = named(new QListWidget(editor), u"agentKnowledge"_s, tr("Knowledge bases"));
+    limitRows(m_knowledge, 6);
     connect(m_sessionKnowledge, &QCheckBox::toggled, m_knowledge, &QWidget::setDisabled);
 
     m_maxIterations = optionalSpin(1, 1000, editor);
@@ -226,6 +281,8 @@ QWidget *AgentsPage::createEditor()
     m_maxTokens = optionalSpin(1, 10'000'000, editor);
     m_handoffs = named(new QListWidget(editor), u"agentHandoffs"_s, tr("Handoffs"));
     m_subagents = named(new QListWidget(editor), u"agentSubagents"_s, tr("Sub-agents"));
+    limitRows(m_handoffs, 6);
+    limitRows(m_subagents, 6);
 
     auto *loop = new QGroupBox(tr("Loop"), editor);
     auto *loopForm = new QFormLayout(loop);
@@ -262,17 +319,16 @@ QWidget *AgentsPage::createEditor()
     shieldsLayout->addWidget(m_sessionShields);
     shieldsLayout->addWidget(m_shieldsEditor);
 
-    auto *save = named(new QPushButton(tr("&Save as New Version"), editor), u"saveAgent"_s, tr("Save agent"));
-    connect(save, &QPushButton::clicked, this, &AgentsPage::saveShown);
-
+    // The mnemonics leave out the letters of the shields editor below (n, g, c, i, v, f, h, w, d), which
+    // Settings → Loop shows with mnemonics of its own.
     auto *form = new QFormLayout;
-    form->addRow(tr("&Name:"), m_name);
-    form->addRow(tr("&Instructions:"), m_instructions);
-    form->addRow(tr("&Provider:"), m_provider);
+    form->addRow(tr("N&ame:"), m_name);
+    form->addRow(tr("Ins&tructions:"), m_instructions);
+    form->addRow(tr("P&rovider:"), m_provider);
     form->addRow(tr("&Model:"), m_modelName);
-    form->addRow(tr("Tools:"), m_sessionTools);
+    form->addRow(tr("T&ools:"), m_sessionTools);
     form->addRow(QString(), m_tools);
-    form->addRow(tr("Knowledge:"), m_sessionKnowledge);
+    form->addRow(tr("&Knowledge:"), m_sessionKnowledge);
     form->addRow(QString(), m_knowledge);
     auto *layout = new QVBoxLayout(editor);
     layout->addLayout(form);
@@ -280,9 +336,83 @@ QWidget *AgentsPage::createEditor()
     layout->addWidget(sampling);
     layout->addWidget(team);
     layout->addWidget(m_shieldsGroup);
-    layout->addWidget(save, 0, Qt::AlignRight);
     layout->addStretch(1);
     return editor;
+}
+
+void AgentsPage::setMcpServers(const QList<McpServerTools> &servers)
+{
+    m_mcpServers = servers;
+    // The shown agent's choice stays as it is in the editor.
+    showTools(checkedTools());
+}
+
+void AgentsPage::showTools(const QStringList &on)
+{
+    const QSignalBlocker blocker(m_tools);
+    m_tools->clear();
+    QStringList shown;
+    QStringList serversTools;
+    for (const McpServerTools &server : std::as_const(m_mcpServers))
+        serversTools += server.tools;
+    for (const QString &name : std::as_const(m_toolNames)) {
+        if (!serversTools.contains(name) && !shown.contains(name)) {
+            m_tools->addTopLevelItem(toolItem(name, name, on.contains(name)));
+            shown.append(name);
+        }
+    }
+    for (const McpServerTools &server : std::as_const(m_mcpServers)) {
+        const QString entry = AgentPreset::mcpServerEntry(server.server);
+        QTreeWidgetItem *whole
+            = toolItem(entry, tr("%1: every tool of this MCP server").arg(server.server), on.contains(entry));
+        whole->setToolTip(0, tr("Every tool the MCP server \"%1\" offers, also those it adds later (saved as "
+                                "\"%2\"). Or check single tools beneath it.")
+                                 .arg(server.server, entry));
+        m_tools->addTopLevelItem(whole);
+        shown.append(entry);
+        for (const QString &tool : server.tools) {
+            whole->addChild(toolItem(tool, tool, on.contains(tool)));
+            shown.append(tool);
+        }
+        followServer(whole);
+    }
+    // What the agent names that is not offered now (a server no longer configured, a tool of a server
+    // that has not started) stays checked, so a Save keeps it.
+    for (const QString &entry : on) {
+        if (shown.contains(entry))
+            continue;
+        const std::optional<QString> server = AgentPreset::mcpServerOf(entry);
+        m_tools->addTopLevelItem(toolItem(
+            entry, server ? tr("%1: every tool of this MCP server (not configured)").arg(*server) : entry,
+            true));
+        shown.append(entry);
+    }
+    m_tools->expandAll();
+}
+
+QStringList AgentsPage::checkedTools() const
+{
+    QStringList entries;
+    for (int top = 0; top < m_tools->topLevelItemCount(); ++top) {
+        const QTreeWidgetItem *item = m_tools->topLevelItem(top);
+        const bool whole = item->checkState(0) == Qt::Checked;
+        if (whole)
+            entries.append(item->data(0, Qt::UserRole).toString());
+        // A server checked whole already offers each of its tools.
+        for (int child = 0; child < item->childCount() && !whole; ++child) {
+            if (item->child(child)->checkState(0) == Qt::Checked)
+                entries.append(item->child(child)->data(0, Qt::UserRole).toString());
+        }
+    }
+    return entries;
+}
+
+void AgentsPage::onToolChanged(QTreeWidgetItem *item)
+{
+    if (item->childCount() > 0) {
+        const QSignalBlocker blocker(m_tools);
+        followServer(item);
+    }
 }
 
 void AgentsPage::setKnowledgeBaseNames(const QStringList &names)
@@ -328,10 +458,7 @@ void AgentsPage::show(const AgentPreset &agent)
     m_provider->setCurrentIndex(m_provider->findData(agent.provider.value_or(QString())));
     m_modelName->setText(agent.model.value_or(QString()));
     m_sessionTools->setChecked(!agent.tools);
-    QStringList toolNames;
-    for (int row = 0; row < m_tools->count(); ++row)
-        toolNames.append(m_tools->item(row)->text());
-    showChecklist(m_tools, toolNames, agent.tools.value_or(QStringList()));
+    showTools(agent.tools.value_or(QStringList()));
     m_sessionKnowledge->setChecked(!agent.knowledge);
     showChecklist(m_knowledge, m_knowledgeNames, agent.knowledge.value_or(QStringList()));
     showSpin(m_maxIterations, agent.maxIterations);
@@ -380,7 +507,7 @@ AgentPreset AgentsPage::editedAgent() const
     agent.provider = provider.isEmpty() ? std::nullopt : std::optional(provider);
     const QString model = m_modelName->text().trimmed();
     agent.model = model.isEmpty() ? std::nullopt : std::optional(model);
-    agent.tools = m_sessionTools->isChecked() ? std::nullopt : std::optional(checked(m_tools));
+    agent.tools = m_sessionTools->isChecked() ? std::nullopt : std::optional(checkedTools());
     agent.knowledge = m_sessionKnowledge->isChecked() ? std::nullopt : std::optional(checked(m_knowledge));
     agent.maxIterations = spinValue<int>(m_maxIterations);
     agent.wrapUpIterations = spinValue<int>(m_wrapUp);

@@ -16,6 +16,8 @@ class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QTreeWidget;
+class QTreeWidgetItem;
 QT_END_NAMESPACE
 
 namespace Loopscope {
@@ -41,8 +43,16 @@ class AgentsPage final : public QWidget
     Q_OBJECT
 
 public:
-    // \a profileNames: the provider profiles an agent may run on; \a toolNames: the tools it may be
-    // given (built-ins, then MCP and knowledge tools where known).
+    // A configured MCP server as the Tools checklist offers it: whole ("mcp:NAME", also the tools it
+    // adds later) or tool by tool.
+    struct McpServerTools
+    {
+        QString server;
+        QStringList tools; // the names the model sees; those known now (none while it has not started)
+    };
+
+    // \a profileNames: the provider profiles an agent may run on; \a toolNames: the single tools it
+    // may be given (the built-ins; setMcpServers() adds the servers' own).
     AgentsPage(AgentStore *store, const QStringList &profileNames, const QStringList &toolNames,
                QWidget *parent = nullptr);
 
@@ -71,7 +81,12 @@ public:
     QLineEdit *nameEdit() const { return m_name; }
     QPlainTextEdit *instructionsEdit() const { return m_instructions; }
     QComboBox *providerBox() const { return m_provider; }
-    QListWidget *toolList() const { return m_tools; }
+    QCheckBox *sessionToolsBox() const { return m_sessionTools; }
+    // The Tools checklist: the single tools, then each MCP server (its entry checks the whole server)
+    // with its tools beneath. Each item's Qt::UserRole is what an agent's "tools" holds.
+    QTreeWidget *toolTree() const { return m_tools; }
+    // The configured MCP servers, offered whole and tool by tool; the shown agent's choice stays.
+    void setMcpServers(const QList<McpServerTools> &servers);
     // The knowledge bases an agent may search (the knowledge library's), offered in its Knowledge checklist.
     void setKnowledgeBaseNames(const QStringList &names);
     QCheckBox *sessionKnowledgeBox() const { return m_sessionKnowledge; }
@@ -90,6 +105,9 @@ private:
     void showVersion(int row);
     void onListSelection();
     void refreshAgentChecklists(const AgentPreset &agent);
+    void showTools(const QStringList &on);
+    QStringList checkedTools() const;
+    void onToolChanged(QTreeWidgetItem *item);
     void setStatus(const QString &text);
     void askImport();
     void askExport();
@@ -105,7 +123,9 @@ private:
     QComboBox *m_provider;
     QLineEdit *m_modelName;
     QCheckBox *m_sessionTools;
-    QListWidget *m_tools;
+    QTreeWidget *m_tools;
+    QStringList m_toolNames;            // the single tools offered besides the servers'
+    QList<McpServerTools> m_mcpServers; // offered whole and tool by tool
     QCheckBox *m_sessionKnowledge;
     QListWidget *m_knowledge;
     QStringList m_knowledgeNames; // the library's bases, offered to every agent

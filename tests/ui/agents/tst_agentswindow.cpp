@@ -7,16 +7,20 @@
 #include "agent/session/agentstore.h"
 #include "agent/session/chatsession.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/mnemonics.h"
 #include "tests/support/openaicompletion.h"
 #include "ui/agents/agentchooser.h"
+#include "ui/agents/agentsdialog.h"
 #include "ui/agents/agentspage.h"
 #include "ui/settings/shieldseditor.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QFile>
 #include <QJsonArray>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QNetworkAccessManager>
@@ -26,6 +30,8 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 
 using namespace Loopscope;
 using namespace Loopscope::Ui;
@@ -47,6 +53,16 @@ QString lastSystemPrompt(const FakeHttpServer &server)
     const QJsonArray messages = server.requests().constLast().json().value(u"messages"_s).toArray();
     return messages.at(0)[u"role"_s].toString() == u"system" ? messages.at(0)[u"content"_s].toString()
                                                              : QString();
+}
+
+// The item of the Tools checklist for \a entry (what an agent's "tools" holds), or nullptr.
+QTreeWidgetItem *toolItem(QTreeWidget *tree, const QString &entry)
+{
+    for (QTreeWidgetItemIterator it(tree); *it; ++it) {
+        if ((*it)->data(0, Qt::UserRole).toString() == entry)
+            return *it;
+    }
+    return nullptr;
 }
 
 } // namespace
@@ -226,6 +242,62 @@ private slots:
         QCOMPARE(edited->toolLessFinalIteration, std::optional(true));
         QCOMPARE(edited->compaction, std::optional(CompactionStrategy::DropOldest));
         QCOMPARE(edited->timeLimitSeconds, std::nullopt);
+    }
+
+    void anMcpServerIsCheckedWholeAndComesBackChecked()
+    {
+        const QList<AgentsPage::McpServerTools> servers{{u"files"_s, {u"read"_s, u"list"_s}},
+                                                        {u"web"_s, {u"fetch"_s}}};
+        const QStringList chosen{u"calculator"_s, u"mcp:files"_s, u"fetch"_s};
+        {
+            AgentsPage page(m_store.get(), {}, {u"calculator"_s, u"current_time"_s});
+            page.setMcpServers(servers);
+            page.sessionToolsBox()->setChecked(false);
+            QTreeWidgetItem *files = toolItem(page.toolTree(), u"mcp:files"_s);
+            QVERIFY(files);
+            QVERIFY2(files->text(0).contains(u"files"_s), qPrintable(files->text(0)));
+            QCOMPARE(files->childCount(), 2);
+            QVERIFY(toolItem(page.toolTree(), u"mcp:web"_s));
+            files->setCheckState(0, Qt::Checked);
+            // Its tools come with it: they are no choices of their own while it is checked.
+            QVERIFY(!(files->child(0)->flags() & Qt::ItemIsEnabled));
+            toolItem(page.toolTree(), u"calculator"_s)->setCheckState(0, Qt::Checked);
+            toolItem(page.toolTree(), u"fetch"_s)->setCheckState(0, Qt::Checked);
+            QVERIFY2(page.saveShown(), qPrintable(page.status()));
+        }
+        QCOMPARE(m_store->roster().find(u"billing"_s)->tools, std::optional(chosen));
+
+        AgentsPage reopened(m_store.get(), {}, {u"calculator"_s, u"current_time"_s});
+        reopened.setMcpServers(servers);
+        QVERIFY(!reopened.sessionToolsBox()->isChecked());
+        QCOMPARE(toolItem(reopened.toolTree(), u"mcp:files"_s)->checkState(0), Qt::Checked);
+        QCOMPARE(toolItem(reopened.toolTree(), u"fetch"_s)->checkState(0), Qt::Checked);
+        QCOMPARE(toolItem(reopened.toolTree(), u"mcp:web"_s)->checkState(0), Qt::Unchecked);
+        QCOMPARE(reopened.editedAgent().tools, std::optional(chosen));
+
+        // A server no longer configured is still shown, checked, so a Save keeps it.
+        AgentsPage without(m_store.get(), {}, {u"calculator"_s});
+        QTreeWidgetItem *gone = toolItem(without.toolTree(), u"mcp:files"_s);
+        QVERIFY(gone);
+        QCOMPARE(gone->checkState(0), Qt::Checked);
+        QCOMPARE(without.editedAgent().tools, std::optional(chosen));
+    }
+
+    void everyMnemonicOfTheAgentsWindowIsItsOwn()
+    {
+        AgentsDialog dialog(m_store.get(), {u"Local"_s}, {u"calculator"_s});
+        QStringList texts;
+        for (const QLabel *label : dialog.findChildren<QLabel *>()) {
+            texts.append(label->text());
+            // Without a buddy the "&" is shown as is and the shortcut leads nowhere.
+            if (QString(label->text()).remove(u"&&"_s).contains(u'&'))
+                QVERIFY2(label->buddy(), qPrintable(label->text()));
+        }
+        for (const QAbstractButton *button : dialog.findChildren<QAbstractButton *>())
+            texts.append(button->text());
+        QVERIFY(texts.contains(u"N&ame:"_s));
+        const QString clash = Test::firstMnemonicClash(texts);
+        QVERIFY2(clash.isEmpty(), qPrintable(clash));
     }
 
     void aBadNameIsRefusedOnThePageAndNothingIsStored()
