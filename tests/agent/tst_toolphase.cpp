@@ -491,7 +491,7 @@ private slots:
     {
         HeldCall f;
         const int wait = f.trace.childrenOf(f.interceptor.checkpoints.constFirst().traceNode).constFirst();
-        f.phase.cancel();
+        f.phase.cancel(u"Cancelled by the user before the tool finished."_s);
         QCOMPARE(f.trace.node(wait).status, TraceStatus::Cancelled);
         QCOMPARE(f.trace.node(wait).data<WaitData>().decision, u"cancelled"_s);
     }
@@ -549,7 +549,7 @@ private slots:
     {
         HeldCall f;
 
-        f.phase.cancel();
+        f.phase.cancel(u"Cancelled by the user before the tool finished."_s);
         f.gate.close(); // as the Agent does when the turn ends
         const qsizetype eventsAtCancel = f.events.size();
         f.interceptor.decisions.constFirst().allow();
@@ -608,7 +608,7 @@ private slots:
         QTRY_VERIFY(later.context);
         QVERIFY(!later.cancelled);
 
-        f.phase.cancel();
+        f.phase.cancel(u"Cancelled by the user before the tool finished."_s);
 
         QVERIFY(later.cancelled);
         QVERIFY(later.context->isCancelled());
