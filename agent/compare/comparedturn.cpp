@@ -1,6 +1,7 @@
 #include "agent/compare/comparedturn.h"
 
 #include "agent/loop/agentconfig.h"
+#include "agent/loop/agentpreset.h"
 #include "agent/replay/recordedturn.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/tracetiming.h"
@@ -103,9 +104,8 @@ std::optional<ComparedTurn> ComparedTurn::fromTrace(const Trace &trace, int turn
     turn.question = data.input;
     turn.answer = data.output;
     turn.outcome = data.outcome;
-    turn.agent = data.agentName;
-    turn.agentVersion = data.agentVersion;
-    turn.agentDefinition = data.agentDefinition;
+    turn.agents.append(
+        {data.agentName, data.agentVersion, AgentPreset::recordedDefinition(data.agentDefinition), turnNode});
     turn.usage = data.usage;
     turn.durationUs = root.durationUs();
     turn.waitingUs = stepTiming(trace, turnNode).waitingUs;
@@ -125,6 +125,10 @@ std::optional<ComparedTurn> ComparedTurn::fromTrace(const Trace &trace, int turn
                 iterationOf(trace, node, iteration ? iteration->number : iterations, requests));
         } else if (node.kind == TraceKind::Reflection) {
             turn.iterations.append(iterationOf(trace, node, 0, requests));
+        } else if (const auto *handoff = std::get_if<HandoffData>(&node.payload)) {
+            // A handoff among the turn's steps is the part of the agent it went on as.
+            turn.agents.append({handoff->target, handoff->targetVersion,
+                                AgentPreset::recordedDefinition(handoff->targetDefinition), node.id});
         }
     }
     return turn;

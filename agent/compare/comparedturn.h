@@ -56,6 +56,20 @@ struct ComparedIteration
 };
 
 /*!
+    An agent a turn ran as: the one it started as, or one a handoff went on
+    as for a part of the turn. What Compare sets side by side of how the runs
+    were set up.
+*/
+struct ComparedAgent
+{
+    QString name;
+    std::optional<qint64> version;
+    QJsonObject definition; // as recorded, without the version (AgentPreset::definitionJson())
+    int node = -1;          // the turn, or the Handoff node that holds the part
+    bool operator==(const ComparedAgent &) const = default;
+};
+
+/*!
     One turn of a recorded run, taken out of its trace as a value: what a
     comparison of two runs aligns. Taking it is quick and works on any
     thread, so a session file can be read and taken apart off the GUI thread
@@ -75,10 +89,9 @@ public:
     QString question;
     QString answer;
     QString outcome; // a TurnOutcome name
-    // The agent the turn started as, as the turn recorded it (TurnData).
-    QString agent;
-    std::optional<qint64> agentVersion;
-    QJsonObject agentDefinition;
+    // The agent of each part, in order: the one the turn started as (TurnData), then each agent a
+    // handoff went on as (HandoffData), as recorded.
+    QList<ComparedAgent> agents;
     TokenUsage usage;
     qint64 durationUs = 0;               // the whole span
     qint64 waitingUs = 0;                // of which someone was waited for: the machine's time is the rest

@@ -184,58 +184,74 @@ QString fieldCell(const QJsonValue &value)
 
 } // namespace
 
-// What the runs were set up as, next to how they went: the agent each started as, and under it the
-// fields of the two definitions that differ. Shown, never counted: the steps say whether the runs
-// differ. Two runs of the session's own agent have no such rows.
+// What the runs were set up as, next to how they went: the agent of each part of the turn (the one
+// it started as, then each one a handoff went on as), paired in order, and under each the fields of
+// the two definitions that differ. Shown, never counted: the steps say whether the runs differ. Two
+// runs of the session's own agent have no such rows.
 void RunComparison::addAgentRows()
 {
-    const ComparedTurn &a = m_left;
-    const ComparedTurn &b = m_right;
-    if (a.agentDefinition.isEmpty() && b.agentDefinition.isEmpty() && a.agent == b.agent)
+    const QList<ComparedAgent> &a = m_left.agents;
+    const QList<ComparedAgent> &b = m_right.agents;
+    const auto ownAgentOnly = [](const QList<ComparedAgent> &agents) {
+        return agents.size() <= 1
+               && std::all_of(agents.cbegin(), agents.cend(),
+                              [](const ComparedAgent &agent) { return agent.definition.isEmpty(); });
+    };
+    const auto firstName = [](const QList<ComparedAgent> &agents) {
+        return agents.isEmpty() ? QString() : agents.constFirst().name;
+    };
+    if (ownAgentOnly(a) && ownAgentOnly(b) && firstName(a) == firstName(b))
         return;
+    for (qsizetype part = 0; part < std::max(a.size(), b.size()); ++part)
+        addAgentPart(part < a.size() ? &a.at(part) : nullptr, part < b.size() ? &b.at(part) : nullptr, part);
+}
+
+void RunComparison::addAgentPart(const ComparedAgent *a, const ComparedAgent *b, qsizetype part)
+{
     const bool same
-        = a.agent == b.agent && a.agentVersion == b.agentVersion && a.agentDefinition == b.agentDefinition;
-    const auto agentCell = [](const ComparedTurn &turn) {
-        return turn.agentVersion ? tr("%1, version %2").arg(turn.agent).arg(*turn.agentVersion) : turn.agent;
+        = a && b && a->name == b->name && a->version == b->version && a->definition == b->definition;
+    const auto agentCell = [](const ComparedAgent *agent) {
+        if (!agent)
+            return QString();
+        return agent->version ? tr("%1, version %2").arg(agent->name).arg(*agent->version) : agent->name;
     };
     const int parent = addRow({Row::Kind::Agent,
-                               same ? Status::Same : Status::Differs,
+                               pairStatus(a, b, same),
                                -1,
                                -1,
-                               tr("agent"),
+                               //: The agent a turn started as; then those a handoff went on as
+                               part == 0 ? tr("agent") : tr("handed to"),
                                agentCell(a),
                                agentCell(b),
-                               a.node,
-                               b.node,
+                               a ? a->node : -1,
+                               b ? b->node : -1,
                                false,
                                {}});
+    const QJsonObject left = a ? a->definition : QJsonObject();
+    const QJsonObject right = b ? b->definition : QJsonObject();
     QStringList fields = AgentRoster::fieldNames();
-    for (const QJsonObject &definition : {a.agentDefinition, b.agentDefinition}) {
+    for (const QJsonObject &definition : {left, right}) {
         for (const QString &key : definition.keys()) {
             if (!fields.contains(key))
                 fields.append(key);
         }
     }
     for (const QString &field : std::as_const(fields)) {
-        if (field == u"version")
-            continue; // the agent's row says it
-        const QJsonValue left = a.agentDefinition.value(field);
-        const QJsonValue right = b.agentDefinition.value(field);
-        if (left == right)
+        if (left.value(field) == right.value(field))
             continue;
         const int row = addRow({Row::Kind::Agent,
                                 Status::Differs,
                                 parent,
                                 -1,
                                 field,
-                                fieldCell(left),
-                                fieldCell(right),
-                                a.node,
-                                b.node,
+                                fieldCell(left.value(field)),
+                                fieldCell(right.value(field)),
+                                a ? a->node : -1,
+                                b ? b->node : -1,
                                 false,
                                 {}});
         if (field == u"instructions")
-            m_instructionsRow = row;
+            m_instructionRows.insert(row, {left.value(field).toString(), right.value(field).toString()});
     }
 }
 
@@ -467,9 +483,10 @@ QList<RequestDiffLine> RunComparison::requestDiff(int row) const
     QList<RequestDiffLine> lines;
     QStringList left;
     QStringList right;
-    if (row >= 0 && row == m_instructionsRow) {
-        left = m_left.agentDefinition.value(u"instructions"_s).toString().split(u'\n');
-        right = m_right.agentDefinition.value(u"instructions"_s).toString().split(u'\n');
+    if (const auto instructions = m_instructionRows.constFind(row);
+        instructions != m_instructionRows.cend()) {
+        left = instructions->first.split(u'\n');
+        right = instructions->second.split(u'\n');
     } else if (row >= 0 && row < m_rows.size() && m_rows.at(row).kind == Row::Kind::ModelRequest) {
         const ComparedModelCall *a = modelCallAt(m_rows.at(row).leftNode, m_left);
         const ComparedModelCall *b = modelCallAt(m_rows.at(row).rightNode, m_right);

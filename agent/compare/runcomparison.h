@@ -3,10 +3,12 @@
 #include "agent/compare/comparedturn.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QList>
 #include <QString>
 
 #include <optional>
+#include <utility>
 
 namespace Loopscope {
 
@@ -26,7 +28,7 @@ struct ComparisonRow
         Tokens,
         Time,
         Cost,
-        Agent, // the agent a run started as, and under it each field of its definition that changed
+        Agent, // the agent of each part of a run, and under it each field of its definition that changed
     };
     enum class Status { Same, Differs, OnlyLeft, OnlyRight };
 
@@ -101,6 +103,7 @@ public:
 
 private:
     void addAgentRows();
+    void addAgentPart(const ComparedAgent *left, const ComparedAgent *right, qsizetype part);
     void addIterations();
     void addIteration(const ComparedIteration *left, const ComparedIteration *right);
     void addModelCalls(int parent, int number, const ComparedIteration *left, const ComparedIteration *right);
@@ -115,7 +118,8 @@ private:
     ComparedTurn m_right;
     QList<ComparisonRow> m_rows;
     int m_firstDifference = -1;
-    int m_instructionsRow = -1;
+    // The rows of the agents' instructions, each with both instructions: their diffs.
+    QHash<int, std::pair<QString, QString>> m_instructionRows;
     QString m_summary;
 };
 

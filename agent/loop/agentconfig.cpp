@@ -1,5 +1,6 @@
 #include "agent/loop/agentconfig.h"
 
+#include "agent/loop/agentpreset.h"
 #include "agent/trace/jsonfields.h"
 
 #include "agent/conversation/enumnames.h"
@@ -131,7 +132,8 @@ AgentConfig AgentConfig::fromJson(const QJsonObject &json)
     };
     str(u"name", c.name);
     integer(u"version", c.version);
-    c.definition = json.value(u"definition"_s).toObject();
+    // Sessions saved before it was recorded on its own also kept the version inside the definition.
+    c.definition = AgentPreset::recordedDefinition(json.value(u"definition"_s).toObject());
     str(u"systemPrompt", c.systemPrompt);
     if (json.value(u"model"_s).isObject())
         c.model = ModelOptions::fromJson(json.value(u"model"_s).toObject());

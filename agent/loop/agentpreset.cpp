@@ -127,7 +127,7 @@ AgentConfig AgentPreset::configOver(AgentConfig base) const
     base.name = name;
     // What each turn records of the agent it ran as.
     base.version = version;
-    base.definition = toJson();
+    base.definition = definitionJson();
     base.systemPrompt = instructions;
     if (model)
         base.model.model = *model;
@@ -234,6 +234,17 @@ QJsonObject AgentPreset::toJson() const
     if (shields)
         json.insert(u"shields"_s, shields->toJson());
     return json;
+}
+
+QJsonObject AgentPreset::definitionJson() const
+{
+    return recordedDefinition(toJson());
+}
+
+QJsonObject AgentPreset::recordedDefinition(QJsonObject definition)
+{
+    definition.remove(u"version"_s);
+    return definition;
 }
 
 std::optional<AgentPreset> AgentPreset::fromJson(const QJsonObject &json, QString *error)

@@ -76,6 +76,12 @@ struct AgentPreset
     // The same definition whatever its version: what makes an edit a new version.
     bool sameDefinition(const AgentPreset &other) const;
     QJsonObject toJson() const;
+    // What a turn records of the agent it ran as (AgentConfig::definition): toJson() without the
+    // version, which the turn records on its own (agentVersion, targetVersion).
+    QJsonObject definitionJson() const;
+    // A definition a trace recorded, as definitionJson() writes it: sessions saved before it kept the
+    // version inside as well, which is dropped here so that they compare as newer ones do.
+    static QJsonObject recordedDefinition(QJsonObject definition);
     // One agent as toJson() writes it, its fields checked but not the agents it names; nullopt with
     // *error naming the problem.
     static std::optional<AgentPreset> fromJson(const QJsonObject &json, QString *error);

@@ -1,5 +1,6 @@
 #include "agent/replay/recordedturn.h"
 
+#include "agent/loop/agentpreset.h"
 #include "agent/loop/turnresult.h"
 #include "agent/trace/trace.h"
 #include "agent/trace/turnnodefinder.h"
@@ -100,6 +101,20 @@ std::optional<QString> systemPromptOf(const ModelRequest &firstRequest, const It
     return std::nullopt; // the note's wording changed since: keep the saved prompt
 }
 
+// The configuration the agent handed to ran with, as the team made it (AgentPreset::configOver()): its
+// recorded definition over the session's loop options, so that its instructions, model and loop
+// options are its own, whatever the session's are. nullopt without a definition this version can read
+// (the session's own agent, traces recorded before definitions were kept, a newer file's fields).
+std::optional<AgentConfig> definedConfig(const AgentConfig &session, const QJsonObject &definition)
+{
+    QString unreadable;
+    const std::optional<AgentPreset> preset
+        = definition.isEmpty() ? std::nullopt : AgentPreset::fromJson(definition, &unreadable);
+    if (!preset)
+        return std::nullopt;
+    return preset->configOver(session);
+}
+
 // The handoff tools called in the turn, and the agents it went on as, each from its part.
 void recoverHandoffs(RecordedTurn &turn, const Trace &trace, int turnNode)
 {
@@ -133,10 +148,12 @@ void recoverHandoffs(RecordedTurn &turn, const Trace &trace, int turnNode)
             continue;
         RecordedAgent agent;
         agent.name = handoff.target;
-        agent.config = turn.config;
+        const QJsonObject definition = AgentPreset::recordedDefinition(handoff.targetDefinition);
+        const std::optional<AgentConfig> defined = definedConfig(turn.config, definition);
+        agent.config = defined.value_or(turn.config);
         agent.config.name = handoff.target;
         agent.config.version = int(handoff.targetVersion.value_or(0));
-        agent.config.definition = handoff.targetDefinition;
+        agent.config.definition = definition;
         const TraceNode &firstIteration = trace.node(node.children.constFirst());
         const auto *iteration = std::get_if<IterationData>(&firstIteration.payload);
         if (iteration && iteration->maxIterations > 0)
@@ -148,10 +165,7 @@ void recoverHandoffs(RecordedTurn &turn, const Trace &trace, int turnNode)
             const ModelRequest built = call->originalRequest ? *call->originalRequest : call->request.whole();
             agent.config.model = built.options;
             agent.tools = built.tools;
-            const QJsonValue instructions = handoff.targetDefinition.value(u"instructions"_s);
-            if (instructions.isString())
-                agent.config.systemPrompt = instructions.toString();
-            else if (iteration)
+            if (!defined && iteration)
                 agent.config.systemPrompt
                     = systemPromptOf(built, *iteration, agent.config).value_or(agent.config.systemPrompt);
             break;

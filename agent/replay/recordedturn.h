@@ -48,11 +48,12 @@ struct RecordedToolCall
 
 /*!
     An agent a turn was handed to, as its part ran: what a replay goes on as
-    without the team or the agents file. Its configuration is the turn's with
-    what the part shows: the agent's instructions (from its recorded
-    definition, else its first request), the model options of its first
-    request and its iteration limit; its tools are those its first request
-    offered.
+    without the team or the agents file. Its configuration is its recorded
+    definition laid over the turn's, as the team laid it over the session's:
+    its instructions and loop options (without a definition, the turn's with
+    the instructions its first request shows); then what the part shows: the
+    model options of its first request and its iteration limit. Its tools are
+    those its first request offered.
 */
 struct RecordedAgent
 {

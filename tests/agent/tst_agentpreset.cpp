@@ -152,6 +152,27 @@ private slots:
         QCOMPARE(config.tokenBudget, 100);
     }
 
+    // The version is recorded beside the definition, once; a session saved when the definition held it
+    // too opens with the same definition a new one has.
+    void theRecordedDefinitionLeavesTheVersionToItsOwnField()
+    {
+        AgentPreset preset;
+        preset.name = u"billing"_s;
+        preset.instructions = u"Answer invoices."_s;
+        preset.version = 7;
+        const AgentConfig config = preset.configOver(AgentConfig());
+        QCOMPARE(config.version, 7);
+        QVERIFY(!config.definition.contains(u"version"_s));
+        QCOMPARE(config.definition.value(u"instructions"_s).toString(), u"Answer invoices."_s);
+        QCOMPARE(preset.toJson().value(u"version"_s).toInt(), 7); // an agents file keeps it
+
+        QJsonObject saved = config.toJson();
+        saved.insert(u"definition"_s, preset.toJson()); // as sessions were saved before
+        const AgentConfig reopened = AgentConfig::fromJson(saved);
+        QCOMPARE(reopened.definition, config.definition);
+        QCOMPARE(reopened.version, 7);
+    }
+
     void anEmptyNamePicksTheFirstAgentAndAnUnknownOneIsNamed()
     {
         QString error;

@@ -205,8 +205,11 @@ private slots:
         after.maxIterations = 6;
         const ComparedTurn left = record(threeIterations(), u"a"_s, 0, before.configOver(recordingConfig()));
         const ComparedTurn right = record(threeIterations(), u"b"_s, 0, after.configOver(recordingConfig()));
-        QCOMPARE(left.agentVersion, std::optional<qint64>(1));
-        QCOMPARE(right.agentDefinition, after.toJson());
+        QCOMPARE(left.agents.size(), 1);
+        QCOMPARE(left.agents.constFirst().version, std::optional<qint64>(1));
+        // The version is recorded on its own, not inside the definition too.
+        QCOMPARE(right.agents.constFirst().definition, after.definitionJson());
+        QVERIFY(!right.agents.constFirst().definition.contains(u"version"_s));
 
         const RunComparison comparison(left, right);
         const QStringList lines = outline(comparison);
@@ -233,6 +236,72 @@ private slots:
         QVERIFY(same.isEqual());
         const ComparedTurn plain = record(threeIterations(), u"c"_s);
         QCOMPARE(outline(RunComparison(plain, plain)), sameThreeIterations);
+    }
+
+    // Triage handed the question to billing, whose instructions were edited between the two runs: the
+    // part billing ran shows it, under the agent it was handed to. The left run is the session as
+    // older versions saved it, with each version inside its definition too; it compares as a new one.
+    void everyAgentATurnPassedThroughShowsWhatChangedInIt()
+    {
+        const auto load = [] {
+            TranscriptLoadResult loaded
+                = TranscriptFile::load(QFINDTESTDATA("../replay/fixtures/handoff-subagent.loopscope.json"));
+            auto trace = std::make_unique<Trace>();
+            if (loaded.trace)
+                trace->assign(std::move(*loaded.trace));
+            return trace;
+        };
+        const auto handoffNode = [](const Trace &trace) {
+            for (int id = 0; id < trace.size(); ++id) {
+                if (trace.node(id).kind == TraceKind::Handoff)
+                    return id;
+            }
+            return -1;
+        };
+        const std::unique_ptr<Trace> older = load();
+        const std::unique_ptr<Trace> edited = load();
+        const int handoff = handoffNode(*older);
+        QVERIFY(handoff > 0);
+        const int turn = older->roots().constFirst();
+        older->update(turn,
+                      [](TraceNode &node) { node.data<TurnData>().agentDefinition.insert(u"version"_s, 1); });
+        older->update(handoff, [](TraceNode &node) {
+            node.data<HandoffData>().targetDefinition.insert(u"version"_s, 2);
+        });
+        edited->update(handoff, [](TraceNode &node) {
+            HandoffData &data = node.data<HandoffData>();
+            data.targetVersion = 3;
+            data.targetDefinition.insert(u"instructions"_s, u"You bill.\nCite the invoice."_s);
+        });
+        const ComparedTurn left = ComparedTurn::fromTrace(*older, turn, u"older"_s).value();
+        const ComparedTurn right = ComparedTurn::fromTrace(*edited, turn, u"edited"_s).value();
+        QCOMPARE(left.agents.size(), 2);
+        QCOMPARE(left.agents.at(1).name, u"billing"_s);
+        QCOMPARE(left.agents.at(1).node, handoff);
+        QVERIFY(!left.agents.at(0).definition.contains(u"version"_s));
+
+        const RunComparison comparison(left, right);
+        QCOMPARE(outline(comparison).mid(0, 5), (QStringList{u"= question"_s, u"~ agent"_s, u"~ handed to"_s,
+                                                             u"~   instructions"_s, u"= iteration 1"_s}));
+        const QList<ComparisonRow> &rows = comparison.rows();
+        QCOMPARE(rows.at(1).status, Status::Same); // triage: the same version, the same definition
+        QCOMPARE(rows.at(1).left, u"triage, version 1"_s);
+        QCOMPARE(rows.at(2).status, Status::Differs);
+        QCOMPARE(rows.at(2).left, u"billing, version 2"_s);
+        QCOMPARE(rows.at(2).right, u"billing, version 3"_s);
+        QCOMPARE(rows.at(2).leftNode, handoff);
+        QCOMPARE(rows.at(3).parent, 2);
+        const QList<RequestDiffLine> expected{{RequestDiffLine::Kind::Same, u"You bill."_s},
+                                              {RequestDiffLine::Kind::OnlyRight, u"Cite the invoice."_s}};
+        QCOMPARE(comparison.requestDiff(3), expected);
+        // The recorded steps are the same: what the agents were is shown, never counted.
+        QVERIFY(comparison.isEqual());
+
+        // The same recording against itself: each part's agent without changes.
+        const RunComparison same(left, ComparedTurn::fromTrace(*load(), turn, u"again"_s).value());
+        QCOMPARE(outline(same).mid(0, 4),
+                 (QStringList{u"= question"_s, u"~ agent"_s, u"~ handed to"_s, u"= iteration 1"_s}));
+        QCOMPARE(same.rows().at(2).status, Status::Same);
     }
 
     void aModelRequestsDiffShowsTheLinesThatDiffer()

@@ -1,5 +1,7 @@
 #include "agent/debug/stepdebugger.h"
 #include "agent/knowledge/knowledgeindex.h"
+#include "agent/loop/agentpreset.h"
+#include "agent/loop/agentteam.h"
 #include "agent/replay/recordededits.h"
 #include "agent/replay/replayrun.h"
 #include "agent/replay/replayworkbench.h"
@@ -104,6 +106,61 @@ ModelRequest baseRequest()
     request.options.model = u"m"_s;
     request.options.temperature = 0.2;
     return request;
+}
+
+// A recorded turn replayed as `loopscope replay` does: on stand-ins of the tools it was offered, stopping
+// where it diverges.
+struct OfflineReplay
+{
+    Workbench workbench;
+    std::unique_ptr<ReplayRun> run;
+    std::unique_ptr<QSignalSpy> finished;
+
+    explicit OfflineReplay(const RecordedTurn &turn)
+    {
+        ReplayWorkbench::fill(workbench, turn);
+        run = std::make_unique<ReplayRun>(turn, &workbench);
+        run->setOnDivergence(OnDivergence::Stop);
+        finished = std::make_unique<QSignalSpy>(run.get(), &ReplayRun::finished);
+    }
+    // Whether it ran to its end and reproduced; *summary says how it went.
+    bool reproduces(QString *summary)
+    {
+        if (!run->start() || !QTest::qWaitFor([this] { return !finished->isEmpty(); }, 20000))
+            return false;
+        *summary = run->report()->summary();
+        return run->report()->reproduced;
+    }
+};
+
+// The team a live turn hands off to: one agent, as a session makes it from an agents file, on real tools.
+class OneAgentTeam final : public AgentTeam
+{
+public:
+    explicit OneAgentTeam(AgentConfig config)
+        : m_config(std::move(config))
+    {
+        m_tools.install(m_workbench);
+    }
+    std::optional<Member> member(const QString &name) override
+    {
+        if (name != m_config.name)
+            return std::nullopt;
+        return Member{m_config, &m_workbench, nullptr};
+    }
+
+private:
+    AgentConfig m_config;
+    Tools m_tools;
+    Workbench m_workbench;
+};
+
+QStringList toolNames(const ModelRequest &request)
+{
+    QStringList names;
+    for (const ToolSchema &tool : request.tools)
+        names.append(tool.name);
+    return names;
 }
 
 } // namespace
@@ -1049,20 +1106,17 @@ private slots:
         QCOMPARE(billing.tools.size(), 1);
         QCOMPARE(billing.tools.constFirst().name, u"ask_researcher"_s);
 
-        Workbench workbench;
-        ReplayWorkbench::fill(workbench, turn);
-        ReplayRun run(turn, &workbench);
-        run.setOnDivergence(OnDivergence::Stop);
-        QSignalSpy finished(&run, &ReplayRun::finished);
-        QVERIFY(run.start());
-        QTRY_COMPARE(finished.size(), 1);
-        QVERIFY2(run.report() && run.report()->reproduced, qPrintable(run.report()->summary()));
-        const auto result = finished.first().at(1).value<TurnResult>();
+        OfflineReplay offline(turn);
+        QString summary;
+        QVERIFY2(offline.reproduces(&summary), qPrintable(summary));
+        const ReplayRun &run = *offline.run;
+        const auto result = offline.finished->first().at(1).value<TurnResult>();
         QCOMPARE(result.agent, u"billing"_s);
         QCOMPARE(result.text, u"Billing: Invoice 7 was paid on 3 May."_s);
         // Triage's request and billing's two; the researcher's answer is its call's recorded result.
         QCOMPARE(run.modelClient()->requests().size(), 3);
         QCOMPARE(run.modelClient()->requests().at(1).messages.constFirst(), Message::system(u"You bill."_s));
+        QCOMPARE(toolNames(run.modelClient()->requests().at(1)), QStringList{u"ask_researcher"_s});
         // The replay's trace has billing's part, as the recording's has.
         const Trace &trace = *run.trace();
         const QList<int> parts = trace.node(result.traceNode).children;
@@ -1076,6 +1130,59 @@ private slots:
         replay.start();
         QTRY_COMPARE(replayed.size(), 1);
         QCOMPARE(replay.reproducedCount(), 1);
+    }
+
+    // Billing ran as its agents file defined it: its instructions, and its last iteration (3 of 3) still
+    // offering its tools, where the session's loop takes them away. The replay goes on as billing from
+    // that recorded definition, not from the session's configuration the turn started with.
+    void aHandedToAgentReplaysWithItsRecordedDefinitionNotTheSessions()
+    {
+        AgentPreset billing;
+        billing.name = u"billing"_s;
+        billing.version = 3;
+        billing.instructions = u"You bill."_s;
+        billing.maxIterations = 3;
+        billing.toolLessFinalIteration = false;
+        const AgentConfig session = recordingConfig();
+        QVERIFY(session.toolLessFinalIteration);
+        OneAgentTeam team(billing.configOver(session));
+        Recording recording(session);
+        recording.workbench.add(std::make_shared<HandoffTool>(u"billing"_s));
+        recording.agent.setTeam(&team);
+        const TurnResult recorded = recording.run(
+            question, {ScriptedModelClient::calls({ScriptedModelClient::call(
+                           u"h1"_s, u"transfer_to_billing"_s, uR"({"reason":"sums"})"_s)}),
+                       ScriptedModelClient::calls({add(u"c1"_s, 2, 3)}), ScriptedModelClient::text(answer)});
+        QCOMPARE(recorded.agent, u"billing"_s);
+        QCOMPARE(recorded.text, answer);
+
+        const RecordedTurn turn = recording.turns().value(0);
+        QVERIFY2(turn.isReplayable(), qPrintable(turn.notReplayable));
+        QCOMPARE(turn.modelCalls.size(), 3);
+        QCOMPARE(turn.handedTo.size(), 1);
+
+        OfflineReplay offline(turn);
+        QString summary;
+        QVERIFY2(offline.reproduces(&summary), qPrintable(summary));
+        // The requests after the handoff are billing's: its instructions and its tools, to the last.
+        const QList<ModelRequest> &requests = offline.run->modelClient()->requests();
+        QCOMPARE(requests.size(), 3);
+        const QStringList billingTools{u"add"_s, u"multiply"_s, u"fail"_s, u"wait"_s};
+        QCOMPARE(toolNames(requests.at(0)), billingTools + QStringList{u"transfer_to_billing"_s});
+        for (int i : {1, 2}) {
+            QCOMPARE(requests.at(i).messages.constFirst().role, Message::Role::System);
+            QVERIFY2(requests.at(i).messages.constFirst().text.startsWith(u"You bill."_s),
+                     qPrintable(requests.at(i).messages.constFirst().text));
+            QCOMPARE(toolNames(requests.at(i)), billingTools);
+            QCOMPARE(requests.at(i), turn.modelCalls.at(i).request);
+        }
+        QCOMPARE(requests.at(2).toolChoice, ToolChoice::Auto);
+        // What the replay went on as.
+        const AgentConfig &config = turn.handedTo.constFirst().config;
+        QCOMPARE(config.systemPrompt, u"You bill."_s);
+        QCOMPARE(config.toolLessFinalIteration, false);
+        QCOMPARE(config.version, 3);
+        QCOMPARE(config.definition, billing.definitionJson());
     }
 
 private:

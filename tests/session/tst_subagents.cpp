@@ -618,11 +618,11 @@ private slots:
         const TurnData &turn = trace.node(trace.roots().constLast()).data<TurnData>();
         QCOMPARE(turn.agentName, u"lead"_s);
         QCOMPARE(turn.agentVersion, std::optional<qint64>(4));
-        QCOMPARE(turn.agentDefinition, lead.toJson());
+        QCOMPARE(turn.agentDefinition, lead.definitionJson());
         const int call = nodeOfTool(u"ask_researcher"_s);
         const TurnData &asked = trace.node(trace.node(call).children.constFirst()).data<TurnData>();
         QCOMPARE(asked.agentVersion, std::optional<qint64>(2));
-        QCOMPARE(asked.agentDefinition, researcher.toJson());
+        QCOMPARE(asked.agentDefinition, researcher.definitionJson());
         // It survives the session file.
         std::shared_ptr<TraceForest> reopened;
         reopenedTranscript(*m_session, &reopened);
@@ -675,7 +675,7 @@ private slots:
         QCOMPARE(handoff.status, TraceStatus::Ok);
         QCOMPARE(handoff.data<HandoffData>().target, u"billing"_s);
         QCOMPARE(handoff.data<HandoffData>().targetVersion, std::optional<qint64>(7));
-        QCOMPARE(handoff.data<HandoffData>().targetDefinition, billing.toJson());
+        QCOMPARE(handoff.data<HandoffData>().targetDefinition, billing.definitionJson());
         QCOMPARE(handoff.children.size(), 1);
         QCOMPARE(trace.node(handoff.children.constFirst()).kind, TraceKind::Iteration);
         QCOMPARE(TurnNodeFinder::turnSteps(trace, turn),
