@@ -149,6 +149,7 @@ AgentsPage::AgentsPage(AgentStore *store, const QStringList &profileNames, const
 
     for (const QString &name : profileNames)
         m_provider->addItem(name, name);
+    m_shieldsEditor->setProfileNames(profileNames);
     showChecklist(m_tools, toolNames, {});
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &AgentsPage::onListSelection);
