@@ -464,6 +464,9 @@ void MainWindow::showChat(bool show)
 void MainWindow::applySettings()
 {
     m_settingsApplier->apply();
+    // The settings' model shield may name a provider profile whose key is read there.
+    if (m_agentApplier)
+        m_agentApplier->reapply();
     m_composer->setSendOnEnter(m_context.settings->sendOnEnter());
 }
 

@@ -266,9 +266,14 @@ private:
         return {};
     }
 
+    // The first call the agent itself made below a node: not a model shield's (whose request holds
+    // its prompt, not the question) nor a summary's, which may come first.
     const ModelCallData *firstModelCall(int id) const
     {
         for (int child : m_trace.node(id).children) {
+            const TraceKind kind = m_trace.node(child).kind;
+            if (kind == TraceKind::ShieldCheck || kind == TraceKind::Compaction)
+                continue;
             if (const auto *call = std::get_if<ModelCallData>(&m_trace.node(child).payload))
                 return call;
             if (const ModelCallData *call = firstModelCall(child))
@@ -323,11 +328,10 @@ private:
         }
         const qsizetype index = m_spans.size();
         m_spans.append(QJsonObject()); // pre-order: the span goes before its children
-        for (int child : node.children) {
-            const TraceNode &childNode = m_trace.node(child);
-            if (isSpan(m_trace, childNode))
-                candidates += writeSpan(child, ownId, path + u'/' + QString::number(childNode.row));
-        }
+        QList<std::pair<int, QString>> childSpans;
+        collectChildSpans(id, path, childSpans);
+        for (const auto &[child, childPath] : std::as_const(childSpans))
+            candidates += writeSpan(child, ownId, childPath);
 
         QList<Event> own;
         QList<Event> escaped;
@@ -360,6 +364,24 @@ private:
         }
         m_spans.replace(index, json);
         return escaped;
+    }
+
+    /*
+        The spans below a node: its children that are spans, and those nested
+        under its children that are events (a model shield's call under its
+        check, a summary's under its compaction), each with its path. Every
+        model call is a chat span, under the innermost span above it.
+    */
+    void collectChildSpans(int id, const QString &path, QList<std::pair<int, QString>> &spans) const
+    {
+        for (int child : m_trace.node(id).children) {
+            const TraceNode &childNode = m_trace.node(child);
+            const QString childPath = path + u'/' + QString::number(childNode.row);
+            if (isSpan(m_trace, childNode))
+                spans.append({child, childPath});
+            else
+                collectChildSpans(child, childPath, spans);
+        }
     }
 
     struct Span

@@ -94,6 +94,10 @@ struct Agent::Turn
     ShieldStage shieldStage = ShieldStage::Input;
     QString shieldContent;
     std::function<void(const QString &)> afterShields;
+    // While a model shield on a provider profile of its own is asked: the client the turn goes on
+    // with afterwards. The shield's client is let go later, with the turn: its signal may be running.
+    ModelClient *clientBeforeShield = nullptr;
+    std::shared_ptr<ModelClient> shieldClient;
 };
 
 Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *parent)
@@ -1243,6 +1247,7 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
     result.agent = m_config.name;
     m_timeLimit->stop();
     m_toolAsksPerson = false; // a form still open is the turn's no more
+    restoreClientAfterShield(); // a turn stopped while a shield on a profile of its own judged
     restoreSessionAgent();
     m_turn.reset();
     m_gate->close();
@@ -1364,10 +1369,22 @@ void Agent::askModelShield(ShieldStage stage, const QString &content,
 
     ModelRequest request;
     request.options = m_config.model;
+    turn.shielding = true;
+    // Without a client of the team's (a replay's recorded team, or none) the agent's own client
+    // answers: a replay's, from the recording. A session's team always makes one.
+    AgentTeam::ProfileClient own;
+    if (!shield.provider.isEmpty() && m_team)
+        own = m_team->createClientOnProfile(shield.provider);
+    if (own.client) {
+        request.options.model = own.model;
+        turn.shieldClient = std::shared_ptr<ModelClient>(own.client.release(),
+                                                         [](ModelClient *client) { client->deleteLater(); });
+        turn.clientBeforeShield = m_client;
+        switchClient(turn.shieldClient.get());
+    }
     if (!shield.model.isEmpty())
         request.options.model = shield.model;
     request.messages = {Message::user(shield.prompt(turn.shieldStage, turn.input, turn.shieldContent))};
-    turn.shielding = true;
     //: A trace node: the model call a model shield made to judge a message
     sendAsideCall(turn.shieldNode, request,
                   request.options.model.isEmpty() ? tr("shield")
@@ -1384,6 +1401,7 @@ void Agent::settleModelShield(const ShieldVerdict &verdict)
 {
     Turn &turn = *m_turn;
     turn.shielding = false;
+    restoreClientAfterShield();
     const int node = std::exchange(turn.shieldNode, -1);
     m_trace->update(node, [&verdict](TraceNode &check) {
         ShieldCheckData &data = check.data<ShieldCheckData>();
@@ -1398,6 +1416,12 @@ void Agent::settleModelShield(const ShieldVerdict &verdict)
     emitEvent(AgentEvent::Kind::ShieldBlocked, node, verdict.reason, {}, true,
               ShieldInfo{turn.shieldStage, m_config.shields.model->name});
     std::exchange(turn.afterShields, {})(verdict.reason);
+}
+
+void Agent::restoreClientAfterShield()
+{
+    if (m_turn && m_turn->clientBeforeShield)
+        switchClient(std::exchange(m_turn->clientBeforeShield, nullptr));
 }
 
 void Agent::recordError(int parent, const QString &code, const QString &message)

@@ -193,6 +193,8 @@ private:
     void askModelShield(ShieldStage stage, const QString &content, std::function<void(const QString &)> done);
     void onModelShieldResponse(const ModelResponse &response);
     void settleModelShield(const ShieldVerdict &verdict);
+    // After a model shield asked on a provider profile of its own: the turn's client again.
+    void restoreClientAfterShield();
     void acceptInput(const QString &userText, const QList<Attachment> &attachments);
     void withholdAnswer(const QString &reason, bool alreadyInHistory);
 

@@ -16,7 +16,7 @@ namespace {
 
 const QStringList ShieldsFields{u"rules"_s, u"model"_s};
 const QStringList RuleFields{u"pattern"_s, u"kind"_s, u"stages"_s, u"tools"_s, u"message"_s};
-const QStringList ModelFields{u"name"_s, u"model"_s, u"stages"_s, u"template"_s, u"unclear"_s};
+const QStringList ModelFields{u"name"_s, u"provider"_s, u"model"_s, u"stages"_s, u"template"_s, u"unclear"_s};
 
 // The first field of \a object that is not one of \a known, as the problem.
 bool onlyKnownFields(const QJsonObject &object, const QString &where, const QStringList &known,
@@ -98,6 +98,7 @@ std::optional<ModelShield> readModelShield(const QJsonObject &object, const QStr
     JsonFields fields(object, where, problem);
     ModelShield shield;
     shield.name = fields.string(u"name", Need::Optional, shield.name);
+    shield.provider = fields.string(u"provider", Need::Optional);
     shield.model = fields.string(u"model", Need::Optional);
     // A model shield judges the question or the answer: tool arguments are the rules' stage.
     shield.stages = readStages(fields, {ShieldStage::Input, ShieldStage::Output}, shield.stages);
@@ -110,6 +111,10 @@ std::optional<ModelShield> readModelShield(const QJsonObject &object, const QStr
     shield.unclear = unclear == u"allow" ? ModelShield::Unclear::Allow : ModelShield::Unclear::Block;
     if (fields.ok() && shield.name.trimmed().isEmpty())
         fields.fail(AgentShields::tr("%1 must not be empty").arg(fields.path(u"name")));
+    // Absent is the session's provider; an empty name would be a profile that cannot exist.
+    if (fields.ok() && fields.has(u"provider") && shield.provider.trimmed().isEmpty())
+        fields.fail(AgentShields::tr("%1 must name a saved provider profile; leave it out for the session's")
+                        .arg(fields.path(u"provider")));
     if (!problem.ok())
         return std::nullopt;
     return shield;
@@ -151,6 +156,8 @@ QJsonObject AgentShields::toJson() const
         QJsonObject object;
         if (model->name != defaults.name)
             object.insert(u"name"_s, model->name);
+        if (!model->provider.isEmpty())
+            object.insert(u"provider"_s, model->provider);
         if (!model->model.isEmpty())
             object.insert(u"model"_s, model->model);
         if (model->stages != defaults.stages)

@@ -33,6 +33,13 @@ public:
         std::shared_ptr<ModelClient> client;
     };
 
+    // A client on a saved provider profile of its own, and that profile's model.
+    struct ProfileClient
+    {
+        std::unique_ptr<ModelClient> client;
+        QString model;
+    };
+
     virtual ~AgentTeam() = default;
     // The agent named \a name, or nullopt when the team has none by that name.
     virtual std::optional<Member> member(const QString &name) = 0;
@@ -42,6 +49,16 @@ public:
     {
         Q_UNUSED(name);
         return nullptr;
+    }
+    // A model client on the saved provider profile \a profile for one model shield check that names it
+    // (a Llama Guard model usually runs elsewhere than the chat model). A profile the session does not
+    // have, or cannot use, must give a client that refuses every request saying so, never one of another
+    // profile. No client: the team makes none, and the agent's own client answers (a replay's, which
+    // answers every call from its recording).
+    virtual ProfileClient createClientOnProfile(const QString &profile)
+    {
+        Q_UNUSED(profile);
+        return {};
     }
 };
 

@@ -13,8 +13,10 @@ namespace Loopscope {
 /*!
     A model asked whether a message is safe: the Llama Guard pattern of Llama
     Stack's input and output shields. The agent sends the prompt template with
-    the conversation filled in to the session's provider (with this shield's
-    model, when it names one) and reads the first line of the answer: "safe",
+    the conversation filled in to the session's provider, or to the saved
+    provider profile this shield names (a Llama Guard model usually runs
+    elsewhere than the chat model), with this shield's model when it names
+    one, and reads the first line of the answer: "safe",
     "unsafe" (the categories violated on the next line) or anything else,
     which is unclear and allowed or blocked as the shield says. It is a value:
     the agent makes the call, so that it is asynchronous, nested in the trace,
@@ -35,7 +37,9 @@ public:
     };
 
     QString name = QStringLiteral("guard");
-    QString model; // empty: the session's model
+    QString model; // empty: the model of its provider (the session's, or its profile's)
+    // The saved provider profile it asks, by name, as an agent's "provider"; empty: the session's.
+    QString provider;
     QList<ShieldStage> stages{ShieldStage::Input, ShieldStage::Output};
     // {role} becomes "User" or "Agent" (whose message is judged), {conversation} the exchange.
     QString promptTemplate = defaultTemplate();

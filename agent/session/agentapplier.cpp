@@ -80,17 +80,17 @@ void AgentApplier::resolveProviders()
 {
     const SessionSetup &setup = m_session->setup();
     QSet<QString> wanted;
-    for (const AgentPreset &agent : setup.agents.agents) {
-        if (agent.provider && !setup.agentProviders.contains(*agent.provider))
-            wanted.insert(*agent.provider);
+    for (const QString &name : setup.namedProfiles()) {
+        if (!setup.agentProviders.contains(name))
+            wanted.insert(name);
     }
     const QList<ProviderProfile> profiles = m_profiles->profiles();
     const int generation = ++m_generation;
     for (const ProviderProfile &profile : profiles) {
         if (!wanted.contains(profile.name))
             continue;
-        // An agent's profile not known here stays unknown: its turns fail saying so
-        // (SessionSetup::providerOf).
+        // A profile not known here stays unknown: an agent's turns fail saying so
+        // (SessionSetup::providerOf), a model shield's checks are unclear saying so.
         const int readTimeoutMs = setup.provider ? setup.provider->readTimeoutMs : 600'000;
         ApiKeyResolver(m_secrets).resolve(
             profile, this, [this, generation, profile, readTimeoutMs](const ApiKeyResolver::Result &key) {

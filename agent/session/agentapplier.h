@@ -35,7 +35,8 @@ public:
     QString chosen() const;
     // This session's own system prompt (nullopt: the agent's), for this session only.
     void setSessionPrompt(const std::optional<QString> &prompt);
-    // The store's agents again (after an edit, or a reopened session that names one).
+    // The store's agents again (after an edit, or a reopened session that names one, or new settings
+    // whose model shield names a provider profile).
     void reapply();
     // The knowledge library the bases an agent names ("knowledge") are attached from; unset: none is.
     void setKnowledgeDirectory(const QString &directory);

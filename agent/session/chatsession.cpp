@@ -65,6 +65,19 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
                 return m_binding->createClientFor(*own);
             return m_binding->createModelClient();
         });
+    // A model shield on a profile of its own asks that profile, with its key, as an agent on it does.
+    m_team->setProfileClients([this](const QString &profile) -> AgentTeam::ProfileClient {
+        const auto own = m_setup.agentProviders.constFind(profile);
+        if (own == m_setup.agentProviders.cend()) {
+            return {
+                ProviderBinding::refusingClient(
+                    profile, tr("The provider profile \"%1\" does not exist: add it in Settings → Providers, "
+                                "or choose another for the model shield.")
+                                 .arg(profile)),
+                {}};
+        }
+        return {m_binding->createClientFor(*own), own->profile.model};
+    });
     m_agent->setTeam(m_team.get());
     m_rows->setTrace(m_trace.get());
     m_rows->follow(m_agent.get());

@@ -57,6 +57,26 @@ std::optional<SessionSetup::Provider> SessionSetup::providerOf(const AgentPreset
     return missing;
 }
 
+QStringList SessionSetup::namedProfiles() const
+{
+    QStringList names;
+    const auto add = [&names](const QString &name) {
+        if (!name.isEmpty() && !names.contains(name))
+            names.append(name);
+    };
+    const auto addShield = [&add](const AgentShields &shields) {
+        if (shields.model)
+            add(shields.model->provider);
+    };
+    addShield(loop.shields);
+    for (const AgentPreset &agent : agents.agents) {
+        add(agent.provider.value_or(QString()));
+        if (agent.shields)
+            addShield(*agent.shields);
+    }
+    return names;
+}
+
 std::optional<SessionSetup::Provider> SessionSetup::boundProvider() const
 {
     if (const AgentPreset *preset = activeAgent()) {

@@ -78,8 +78,9 @@ public:
     // instructions, model, tools and options laid over the rest. Empty: no agent, today's loop.
     AgentRoster agents;
     QString agent;
-    // The provider profiles its agents name ("provider"), by profile name, each with its key: an agent
-    // with one runs on it, as the session's turns do while it is the active agent.
+    // The provider profiles its agents and their model shields name ("provider"), by profile name, each
+    // with its key: an agent with one runs on it, as the session's turns do while it is the active agent;
+    // a model shield with one asks it. A name missing here fails saying so, never on another profile.
     QHash<QString, Provider> agentProviders;
     // This session's own system prompt, over whichever the starting agent (or Settings → Loop) says;
     // the agent itself is not changed. nullopt: the agent's.
@@ -110,6 +111,9 @@ public:
     // The bases \a preset's knowledge_search searches: the session's unless it names its own (nullptr:
     // the session's). A name attached nowhere is left out (run and the window attach them first).
     QList<AttachedKnowledgeBase> knowledgeOf(const AgentPreset *preset) const;
+    // The provider profiles named by the agents (their "provider" and their model shields') and by the
+    // session's own model shield (Settings → Loop), each once.
+    QStringList namedProfiles() const;
     // What the session's own turns go to: the active agent's provider, else the session's.
     std::optional<Provider> boundProvider() const;
 

@@ -41,6 +41,11 @@ std::unique_ptr<ModelClient> SessionTeam::createClient(const QString &name)
     return preset ? m_makeClient(*preset) : nullptr;
 }
 
+AgentTeam::ProfileClient SessionTeam::createClientOnProfile(const QString &profile)
+{
+    return m_makeProfileClient ? m_makeProfileClient(profile) : ProfileClient{};
+}
+
 void SessionTeam::release()
 {
     m_workbenches.clear();

@@ -25,6 +25,7 @@ public:
     using Configure = std::function<AgentConfig(const AgentPreset &)>;
     using Equip = std::function<void(Workbench &, const AgentPreset &)>;
     using MakeClient = std::function<std::unique_ptr<ModelClient>(const AgentPreset &)>;
+    using MakeProfileClient = std::function<ProfileClient(const QString &profile)>;
 
     // \a roster must outlive the team.
     SessionTeam(const AgentRoster *roster, Configure configure, Equip equip, MakeClient makeClient);
@@ -32,6 +33,12 @@ public:
 
     std::optional<Member> member(const QString &name) override;
     std::unique_ptr<ModelClient> createClient(const QString &name) override;
+    // How a model shield's client on a profile of its own is made; unset: the agent's own client answers.
+    void setProfileClients(MakeProfileClient makeProfileClient)
+    {
+        m_makeProfileClient = std::move(makeProfileClient);
+    }
+    ProfileClient createClientOnProfile(const QString &profile) override;
     // Lets go of the workbenches handed out; only while no turn runs.
     void release();
     // Equips the workbenches handed out again (an MCP server's tools changed); only between
@@ -43,6 +50,7 @@ private:
     Configure m_configure;
     Equip m_equip;
     MakeClient m_makeClient;
+    MakeProfileClient m_makeProfileClient;
     struct Equipped
     {
         QString agent;

@@ -78,37 +78,54 @@ QString exitCodeHelp()
                           "  130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly\n");
 }
 
-// The saved provider profiles \a roster's agents name ("provider"), with their keys from the environment,
-// into \a setup: false with *error when one names no saved profile or its key cannot be had, before any
-// request.
-bool readAgentProviders(const AgentRoster &roster, HeadlessSetup &setup, QString *error)
+// The saved provider profile \a name with its key from the environment into \a setup (once): false with
+// *error when there is no such profile or its key cannot be had, before any request. \a subject is who
+// runs on it, the start of the sentence (agent "a", the model shield of agent "a").
+bool readSavedProfile(const QString &name, const QString &subject, HeadlessSetup &setup, QString *error)
 {
+    if (setup.agentProviders.contains(name))
+        return true;
     QSettings settings;
     const QList<ProviderProfile> profiles = ProviderProfileStore(&settings).profiles();
+    const auto named = std::find_if(profiles.cbegin(), profiles.cend(),
+                                    [&name](const ProviderProfile &p) { return p.name == name; });
+    if (named == profiles.cend()) {
+        QStringList names;
+        for (const ProviderProfile &profile : profiles)
+            names.append(profile.name);
+        *error = RunCommand::tr("%1 runs on the provider profile \"%2\", which is not a saved profile (the "
+                                "profiles are: %3)")
+                     .arg(subject, name, names.isEmpty() ? RunCommand::tr("none") : names.join(u", "_s));
+        return false;
+    }
+    const SessionSetup::Provider provider
+        = SessionSetup::providerFor(*named, ApiKeyResolver::fromEnvironment(*named), 600'000);
+    if (!provider.isUsable()) {
+        *error = RunCommand::tr("%1 runs on the provider profile \"%2\": %3")
+                     .arg(subject, name, provider.keyProblem);
+        return false;
+    }
+    setup.agentProviders.insert(name, provider);
+    return true;
+}
+
+// The saved provider profiles \a roster's agents and their model shields name ("provider"), with their
+// keys from the environment, into \a setup: false with *error when one names no saved profile or its key
+// cannot be had, before any request.
+bool readAgentProviders(const AgentRoster &roster, HeadlessSetup &setup, QString *error)
+{
     for (const AgentPreset &preset : roster.agents) {
-        if (!preset.provider || setup.agentProviders.contains(*preset.provider))
-            continue;
-        const auto named
-            = std::find_if(profiles.cbegin(), profiles.cend(),
-                           [&preset](const ProviderProfile &p) { return p.name == *preset.provider; });
-        if (named == profiles.cend()) {
-            QStringList names;
-            for (const ProviderProfile &profile : profiles)
-                names.append(profile.name);
-            *error = RunCommand::tr("agent \"%1\" runs on the provider profile \"%2\", which is not a saved "
-                                    "profile (the profiles are: %3)")
-                         .arg(preset.name, *preset.provider,
-                              names.isEmpty() ? RunCommand::tr("none") : names.join(u", "_s));
+        if (preset.provider
+            && !readSavedProfile(*preset.provider, RunCommand::tr("agent \"%1\"").arg(preset.name), setup,
+                                 error))
             return false;
-        }
-        const SessionSetup::Provider provider
-            = SessionSetup::providerFor(*named, ApiKeyResolver::fromEnvironment(*named), 600'000);
-        if (!provider.isUsable()) {
-            *error = RunCommand::tr("agent \"%1\" runs on the provider profile \"%2\": %3")
-                         .arg(preset.name, *preset.provider, provider.keyProblem);
+        const QString shieldProfile
+            = preset.shields && preset.shields->model ? preset.shields->model->provider : QString();
+        if (!shieldProfile.isEmpty()
+            && !readSavedProfile(shieldProfile,
+                                 RunCommand::tr("the model shield of agent \"%1\"").arg(preset.name), setup,
+                                 error))
             return false;
-        }
-        setup.agentProviders.insert(*preset.provider, provider);
     }
     return true;
 }
@@ -219,10 +236,17 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         u"name"_s);
     const QCommandLineOption shieldModel(
         u"shield-model"_s,
-        RunCommand::tr("A model shield: ask this model of the same provider (e.g. llama-guard3) whether the "
+        RunCommand::tr("A model shield: ask this model (e.g. llama-guard3) of the run's provider, or of "
+                       "--shield-provider's profile, whether the "
                        "prompt and the answer are safe, with the Llama Guard 3 categories; unsafe or unclear "
                        "blocks (exit 4). An agent with its own \"shields\" uses those instead."),
         u"model"_s);
+    const QCommandLineOption shieldProvider(
+        u"shield-provider"_s,
+        RunCommand::tr("The saved provider profile the model shield asks (e.g. a local Ollama with "
+                       "llama-guard3), with its key as the profile says; its model unless --shield-model "
+                       "names one. Default: the run's provider."),
+        u"profile"_s);
     const QCommandLineOption maxIterations(
         u"max-iterations"_s, RunCommand::tr("The most model calls in the tool loop (default 10)."), u"n"_s,
         u"10"_s);
@@ -315,10 +339,10 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     limitOptions.addTo(parser);
     const ContextOptions contextOptions;
     contextOptions.addTo(parser);
-    parser.addOptions({system,      agentsFile,    agentName,    shieldModel,     onHandoff, handoffHistory,
-                       maxHandoffs, maxIterations, postLoop,     noStream,        tools,     workspace,
-                       approve,     approveTools,  fetchPrivate, knowledge,       retrieve,  events,
-                       traceOut,    session,       attach,       sendImagesAnyway});
+    parser.addOptions({system,         agentsFile,  agentName,     shieldModel,  shieldProvider,  onHandoff,
+                       handoffHistory, maxHandoffs, maxIterations, postLoop,     noStream,        tools,
+                       workspace,      approve,     approveTools,  fetchPrivate, knowledge,       retrieve,
+                       events,         traceOut,    session,       attach,       sendImagesAnyway});
     parser.addPositionalArgument(u"prompt"_s, RunCommand::tr("What to ask the agent."), u"\"prompt\""_s);
 
     QTextStream out(stdout);
@@ -390,13 +414,18 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         return BadUsage;
     }
     options.setup.config.systemPrompt = parser.value(system);
-    if (parser.isSet(shieldModel)) {
-        if (parser.value(shieldModel).trimmed().isEmpty()) {
+    if (parser.isSet(shieldModel) || parser.isSet(shieldProvider)) {
+        if (parser.isSet(shieldModel) && parser.value(shieldModel).trimmed().isEmpty()) {
             printError(RunCommand::tr("--shield-model needs a model name"));
+            return BadUsage;
+        }
+        if (parser.isSet(shieldProvider) && parser.value(shieldProvider).trimmed().isEmpty()) {
+            printError(RunCommand::tr("--shield-provider needs the name of a saved provider profile"));
             return BadUsage;
         }
         ModelShield guard;
         guard.model = parser.value(shieldModel).trimmed();
+        guard.provider = parser.value(shieldProvider).trimmed();
         options.setup.config.shields.model = guard;
     }
     // The model and its parameters come from the profile.
@@ -500,6 +529,13 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     }
     options.setup.mcpServers = *servers;
     if (!readAgents(parser, agentsFile, agentName, system, options.setup, &error)) {
+        printError(error);
+        return BadUsage;
+    }
+    // Like an agent's own profile: a shield profile that is not saved, or has no key, stops the run here.
+    if (parser.isSet(shieldProvider)
+        && !readSavedProfile(options.setup.config.shields.model->provider,
+                             RunCommand::tr("the model shield (--shield-provider)"), options.setup, &error)) {
         printError(error);
         return BadUsage;
     }

@@ -63,7 +63,7 @@ _loopscope()
         --api-key-env)
             COMPREPLY=($(compgen -v -- "$cur"))
             return ;;
-        --base-url|--model|--system|--agent|--shield-model|--max-iterations|--max-handoffs|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout|\
+        --base-url|--model|--system|--agent|--shield-model|--shield-provider|--max-iterations|--max-handoffs|--turn|--turn-b|--mcp-url|--mcp-server|--jobs|--timeout|\
         --max-response-mb|--request-timeout-s|--max-tool-calls|--time-limit-s|--top-k|--context-window|--compact-at|--compact-model|\
         --url|--header|--env)
             return ;;
@@ -75,7 +75,7 @@ _loopscope()
     case $command in
         run)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "$provider_options --system --agents --agent --shield-model --on-handoff --handoff-history
+                COMPREPLY=($(compgen -W "$provider_options --system --agents --agent --shield-model --shield-provider --on-handoff --handoff-history
                     --max-handoffs --max-iterations --post-loop --context-window --compact --compact-at --compact-model
                     --no-stream --tools --workspace --approve --approve-tools --fetch-private --knowledge --retrieve --events
                     --trace-out --session --mcp-config --mcp-url --mcp-server --no-mcp --max-response-mb

@@ -65,6 +65,7 @@ private slots:
                                  u"no keys in URLs"_s};
         ModelShield guard;
         guard.name = u"llama-guard"_s;
+        guard.provider = u"Local Ollama"_s; // a Llama Guard model usually runs elsewhere
         guard.model = u"llama-guard3:1b"_s;
         guard.stages = {ShieldStage::Output};
         guard.promptTemplate = u"Is this safe? {conversation}"_s;
@@ -97,6 +98,10 @@ private slots:
         QCOMPARE(read->find(u"triage"_s)->knowledge, std::optional(QStringList{u"notes"_s, u"manuals"_s}));
         // "shields": {} (none) is not the same as no "shields" (the session's).
         QVERIFY(!read->find(u"billing"_s)->shields.has_value());
+        // The guard's profile is written by name, as an agent's own "provider" is; none: the session's.
+        const QJsonArray written = roster.toJson().value(u"agents"_s).toArray();
+        QCOMPARE(written.at(0)[u"shields"_s][u"model"_s][u"provider"_s].toString(), u"Local Ollama"_s);
+        QVERIFY(!written.at(2)[u"shields"_s][u"model"_s].toObject().contains(u"provider"_s));
     }
 
     void anAgentsShieldsReplaceTheSessionsAndFollowItsConfig()
@@ -277,6 +282,11 @@ private slots:
                    u"a"_s, {{u"shields"_s,
                              QJsonObject{{u"model"_s, QJsonObject{{u"template"_s, u"Is it safe?"_s}}}}}})})
             << u"agents[0].shields.model.template must contain {conversation}"_s;
+        QTest::newRow("a model shield on an empty provider profile")
+            << agentsFile(
+                   {agent(u"a"_s,
+                          {{u"shields"_s, QJsonObject{{u"model"_s, QJsonObject{{u"provider"_s, u" "_s}}}}}})})
+            << u"agents[0].shields.model.provider must name a saved provider profile"_s;
         QTest::newRow("an unknown model shield field")
             << agentsFile(
                    {agent(u"a"_s, {{u"shields"_s,

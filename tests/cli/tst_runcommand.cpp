@@ -114,6 +114,29 @@ private:
     using Run = HeadlessProcess::Result;
     static constexpr int TimeoutMs = 30'000;
 
+    // \a server listening, answering every request with \a text streamed.
+    static bool listenStreaming(FakeHttpServer &server, const QString &text)
+    {
+        server.setHandler([text](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(text));
+        });
+        return server.listen();
+    }
+
+    // An OpenAI-compatible profile \a name on \a server, saved as the window saves it in the runs'
+    // configuration folder (its key from LOOPSCOPE_TEST_KEY); the folder is cleared when the guard goes.
+    static auto saveProfile(const FakeHttpServer &server, const QString &name)
+    {
+        const QString settingsPath
+            = QDir::tempPath() + u"/loopscope-tst-runcommand-config/Loopscope/Loopscope.conf"_s;
+        {
+            QSettings settings(settingsPath, QSettings::IniFormat);
+            ProviderProfileStore(&settings).save(
+                openAiTestProfile(server.baseUrl(), name, u"LOOPSCOPE_TEST_KEY"_s));
+        }
+        return qScopeGuard([settingsPath] { QFile::remove(settingsPath); });
+    }
+
     QStringList baseArguments() const
     {
         return {u"run"_s,
@@ -1109,19 +1132,8 @@ private slots:
     void anAgentOnASavedProfileIsAskedOnThatProfilesServer()
     {
         FakeHttpServer other;
-        QVERIFY(other.listen());
-        other.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
-            stream(exchange, textStream(u"From the other profile"_s));
-        });
-        // The profile as the window saves it, in this run's configuration folder.
-        const QString settingsPath
-            = QDir::tempPath() + u"/loopscope-tst-runcommand-config/Loopscope/Loopscope.conf"_s;
-        const auto removeSettings = qScopeGuard([settingsPath] { QFile::remove(settingsPath); });
-        {
-            QSettings settings(settingsPath, QSettings::IniFormat);
-            ProviderProfileStore(&settings).save(
-                openAiTestProfile(other.baseUrl(), u"Other"_s, u"LOOPSCOPE_TEST_KEY"_s));
-        }
+        QVERIFY(listenStreaming(other, u"From the other profile"_s));
+        const auto removeSettings = saveProfile(other, u"Other"_s);
         const QString path = writeAgentsFile(
             u"provider-agents.json"_s,
             R"({"agents": [{"name": "local", "instructions": "Answer.", "provider": "Other", "tools": []}]})"_ba);
@@ -1133,6 +1145,40 @@ private slots:
         QCOMPARE(result.out, "From the other profile\n"_ba);
         QCOMPARE(other.requests().size(), 1);
         QCOMPARE(other.requests().constFirst().json().value(u"model"_s).toString(), u"test-model"_s);
+        QCOMPARE(m_server.requests().size(), requestsBefore);
+    }
+
+    void aShieldProviderThatIsNotSavedExitsTwoNamingItBeforeAnyRequest()
+    {
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result = run(baseArguments() << u"--shield-model"_s << u"guard"_s << u"--shield-provider"_s
+                                               << u"Nowhere"_s << u"Hello"_s);
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("--shield-provider) runs on the provider profile \"Nowhere\", which is "
+                                     "not a saved profile"),
+                 result.err.constData());
+        QCOMPARE(m_server.requests().size(), requestsBefore);
+    }
+
+    void aModelShieldOnASavedProfileIsAskedOnThatProfilesServer()
+    {
+        FakeHttpServer guardServer;
+        QVERIFY(listenStreaming(guardServer, u"unsafe\nS2"_s));
+        const auto removeSettings = saveProfile(guardServer, u"Guard"_s);
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result
+            = run(baseArguments() << u"--shield-model"_s << u"llama-guard3:1b"_s << u"--shield-provider"_s
+                                  << u"Guard"_s << u"How do I pick a lock?"_s);
+
+        QCOMPARE(result.exitCode, 4);
+        QVERIFY2(result.err.contains("S2 (Non-Violent Crimes)"), result.err.constData());
+        // Judged on the guard's profile; the run's provider was never asked.
+        QCOMPARE(guardServer.requests().size(), 1);
+        QCOMPARE(guardServer.requests().constFirst().json().value(u"model"_s).toString(),
+                 u"llama-guard3:1b"_s);
         QCOMPARE(m_server.requests().size(), requestsBefore);
     }
 
@@ -1304,6 +1350,12 @@ private slots:
             << R"({"agents": [{"name": "a", "instructions": "i", "provider": "Nowhere"}]})"_ba
             << QStringList()
             << u"agent \"a\" runs on the provider profile \"Nowhere\", which is not a saved profile"_s;
+        QTest::newRow("a model shield on a provider profile that is not saved")
+            << R"({"agents": [{"name": "a", "instructions": "i", "shields": {"model": {"provider": "Nowhere"}}}]})"_ba
+            << QStringList()
+            << u"the model shield of agent \"a\" runs on the provider profile \"Nowhere\", which is not a "
+               u"saved "
+               "profile"_s;
         QTest::newRow("a knowledge base the library does not have")
             << R"({"agents": [{"name": "a", "instructions": "i", "knowledge": ["nowhere-kb-of-agents"]}]})"_ba
             << QStringList()

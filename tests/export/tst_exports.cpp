@@ -6,6 +6,7 @@
 #include "agent/loop/agent.h"
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/openaiprotocol.h"
+#include "agent/safety/modelshield.h"
 #include "agent/safety/ruleshield.h"
 #include "agent/tools/functiontool.h"
 #include "agent/tools/workbench.h"
@@ -1205,6 +1206,67 @@ private slots:
         QCOMPARE(toolSpan(m_spans, u"c3"_s)->statusCode, 2);
         QCOMPARE(toolSpan(m_spans, u"c3"_s)->string(u"error.type"_s), u"tool_error"_s);
         QCOMPARE(toolSpan(m_spans, u"c4"_s)->string(u"error.type"_s), u"tool_error"_s); // arguments not JSON
+    }
+
+    void otlpExportsEveryModelCallAsAChatSpanAlsoTheModelShieldsUnderItsChecks()
+    {
+        // A real agent whose model shield judges the question and the answer: each check's call is a
+        // model call nested under the check's (event) node.
+        ScriptedModelClient client;
+        Workbench workbench;
+        Trace trace;
+        Agent agent(&client, &workbench, &trace);
+        AgentConfig config;
+        config.name = u"guarded"_s;
+        config.model.model = u"gpt-test"_s;
+        ModelShield guard;
+        guard.model = u"llama-guard3:1b"_s;
+        config.shields.model = guard;
+        agent.setConfig(config);
+        client.setResponder([](const ModelRequest &request) {
+            return request.options.model == u"llama-guard3:1b"
+                       ? ScriptedModelClient::text(u"safe"_s, {40, 1})
+                       : ScriptedModelClient::text(u"Hello there."_s, {12, 3});
+        });
+        QSignalSpy finished(&agent, &Agent::turnFinished);
+        QVERIFY(agent.send(u"Hi"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        const Transcript transcript = transcriptOf(agent, trace);
+
+        const QList<OtlpSpan> spans = readSpans(exportOtlpJson(transcript, {}));
+        QList<int> calls;
+        for (int id = 0; id < trace.size(); ++id) {
+            if (trace.node(id).kind == TraceKind::ModelCall)
+                calls.append(id);
+        }
+        QCOMPARE(calls.size(), 3); // the question's check, the answer, the answer's check
+        const QList<OtlpSpan> chats = spansWithOperation(spans, u"chat"_s);
+        QCOMPARE(chats.size(), calls.size());
+        const OtlpSpan turn = spansWithOperation(spans, u"invoke_agent"_s).constFirst();
+        // The turn names the agent's model, not the guard's that was asked first.
+        QCOMPARE(turn.string(u"gen_ai.request.model"_s), u"gpt-test"_s);
+        QStringList guardParents;
+        TokenUsage exported;
+        for (const OtlpSpan &chat : chats) {
+            QCOMPARE(chat.traceId, turn.traceId);
+            QCOMPARE(chat.kind, 3); // CLIENT, as every chat span
+            QCOMPARE(chat.statusCode, 1);
+            exported.inputTokens += chat.integer(u"gen_ai.usage.input_tokens"_s);
+            exported.outputTokens += chat.integer(u"gen_ai.usage.output_tokens"_s);
+            if (chat.string(u"gen_ai.request.model"_s) == u"llama-guard3:1b") {
+                QCOMPARE(chat.name, u"chat llama-guard3:1b"_s);
+                QCOMPARE(chat.integer(u"gen_ai.usage.input_tokens"_s), 40);
+                guardParents.append(chat.parentSpanId);
+            }
+        }
+        // Under the turn's span, where the checks are its events; every token counted once.
+        QCOMPARE(guardParents, (QStringList{turn.spanId, turn.spanId}));
+        QCOMPARE(turn.eventsNamed(u"loopscope.shield_check"_s).size(), 2);
+        QCOMPARE(exported, (TokenUsage{92, 5}));
+        QSet<QString> ids;
+        for (const OtlpSpan &span : spans)
+            ids.insert(span.spanId);
+        QCOMPARE(ids.size(), spans.size());
     }
 
     void otlpLeavesContentOutUnlessAskedFor_data()

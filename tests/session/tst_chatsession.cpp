@@ -1337,6 +1337,132 @@ private slots:
         QCOMPARE(finished.at(1).constFirst().value<TurnResult>().agent, u"triage"_s);
     }
 
+    void aModelShieldOnAProfileOfItsOwnIsAskedOnThatProfilesServer_data()
+    {
+        QTest::addColumn<bool>("agentsOwn");
+        QTest::newRow("the session's shields (Settings → Loop)") << false;
+        QTest::newRow("the agent's shields") << true;
+    }
+
+    // Llama Guard on a local Ollama while the agent talks to an OpenAI-compatible server.
+    void aModelShieldOnAProfileOfItsOwnIsAskedOnThatProfilesServer()
+    {
+        QFETCH(bool, agentsOwn);
+        FakeHttpServer guardServer;
+        QVERIFY(guardServer.listen());
+        guardServer.setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
+            if (request.path != "/api/chat") {
+                exchange.respondJson(404, QJsonObject{{u"error"_s, u"not here"_s}});
+                return;
+            }
+            exchange.respondJson(200, ModelInfoRoutes::ollamaChat(request, u"safe"_s, 40, 1));
+        });
+        ProviderProfile guardProfile;
+        guardProfile.id = u"guard-profile"_s;
+        guardProfile.name = u"Guard"_s;
+        guardProfile.kind = ProviderKind::Ollama;
+        guardProfile.baseUrl = guardServer.baseUrl();
+        guardProfile.model = u"llama-guard3:1b"_s;
+        ModelShield guard;
+        guard.provider = u"Guard"_s; // and no model: the profile's
+        SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
+        if (agentsOwn) {
+            AgentPreset agent;
+            agent.name = u"careful"_s;
+            agent.instructions = u"Help."_s;
+            agent.shields = AgentShields{{}, guard};
+            setup.agents.agents = {agent};
+            setup.agent = u"careful"_s;
+        } else {
+            setup.loop.shields.model = guard;
+        }
+        setup.agentProviders.insert(u"Guard"_s, {guardProfile, QString(), {}, 600'000});
+        m_session->apply(setup);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(m_session->send(u"hello"_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        const auto result = finished.constFirst().constFirst().value<TurnResult>();
+        QCOMPARE(result.outcome, TurnOutcome::Answered);
+        QCOMPARE(result.text, u"You said: hello"_s);
+        // The question and the answer were judged on the guard's server, the answer written on the session's.
+        QCOMPARE(m_server->requests().size(), 1);
+        const QList<HttpRequestRecord> checks = requestsTo(guardServer, "/api/chat");
+        QCOMPARE(checks.size(), 2);
+        QCOMPARE(guardServer.requests().size(), 2);
+        for (const HttpRequestRecord &check : checks) {
+            QCOMPARE(check.json().value(u"model"_s).toString(), u"llama-guard3:1b"_s);
+            QVERIFY(check.json()
+                        .value(u"messages"_s)
+                        .toArray()
+                        .last()[u"content"_s]
+                        .toString()
+                        .contains(u"<BEGIN CONVERSATION>"_s));
+            QVERIFY(check.header("authorization").isEmpty()); // the session's key stays with its server
+        }
+        // The trace names where each check's call really went, and the agent's own call where it went.
+        const Trace &trace = *m_session->trace();
+        QStringList calls;
+        for (int id = 0; id < trace.size(); ++id) {
+            const TraceNode &node = trace.node(id);
+            if (node.kind != TraceKind::ModelCall)
+                continue;
+            const auto &call = node.data<ModelCallData>();
+            const bool underCheck = trace.node(node.parent).kind == TraceKind::ShieldCheck;
+            calls.append((underCheck ? u"check "_s : u"answer "_s) + call.provider + u' ' + call.model);
+        }
+        QCOMPARE(calls, (QStringList{u"check ollama llama-guard3:1b"_s, u"answer openai test-model"_s,
+                                     u"check ollama llama-guard3:1b"_s}));
+        QVERIFY(!QJsonDocument(trace.toJson()).toJson().contains(apiKey.toUtf8()));
+
+        // The next turn is asked on the session's client again, before and after its checks.
+        QVERIFY(m_session->send(u"again"_s));
+        QTRY_COMPARE(finished.size(), 2);
+        QCOMPARE(m_server->requests().size(), 2);
+        QCOMPARE(requestsTo(guardServer, "/api/chat").size(), 4);
+    }
+
+    void aModelShieldOnAProfileThatIsGoneIsUnclearSayingSoAndAsksNoOtherServer_data()
+    {
+        QTest::addColumn<bool>("allowUnclear");
+        QTest::newRow("unclear blocks") << false;
+        QTest::newRow("unclear allows") << true;
+    }
+
+    void aModelShieldOnAProfileThatIsGoneIsUnclearSayingSoAndAsksNoOtherServer()
+    {
+        QFETCH(bool, allowUnclear);
+        ModelShield guard;
+        guard.provider = u"Gone"_s;
+        guard.model = u"llama-guard3:1b"_s;
+        guard.stages = {ShieldStage::Input};
+        guard.unclear = allowUnclear ? ModelShield::Unclear::Allow : ModelShield::Unclear::Block;
+        SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
+        setup.loop.shields.model = guard;
+        m_session->apply(setup);
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+
+        QVERIFY(m_session->send(u"hello"_s));
+        QTRY_COMPARE(finished.size(), 1);
+
+        const auto result = finished.constFirst().constFirst().value<TurnResult>();
+        QCOMPARE(result.outcome, allowUnclear ? TurnOutcome::Answered : TurnOutcome::Blocked);
+        // Never judged on the session's server: only the answer, when unclear allows it, went there.
+        QCOMPARE(m_server->requests().size(), allowUnclear ? 1 : 0);
+        if (allowUnclear)
+            QVERIFY(!m_server->requests().constFirst().body.contains("BEGIN CONVERSATION"));
+        else
+            QVERIFY2(result.error.contains(u"\"Gone\" does not exist"_s), qPrintable(result.error));
+        const Trace &trace = *m_session->trace();
+        QString reason;
+        for (int id = 0; id < trace.size(); ++id) {
+            if (trace.node(id).kind == TraceKind::ShieldCheck)
+                reason = trace.node(id).data<ShieldCheckData>().reason;
+        }
+        QVERIFY2(reason.contains(u"The provider profile \"Gone\" does not exist"_s), qPrintable(reason));
+    }
+
     void aSubAgentOnAProfileOfItsOwnIsAskedOnThatProfilesServer()
     {
         FakeHttpServer other;

@@ -6,6 +6,17 @@ using namespace Qt::StringLiterals;
 
 namespace Loopscope {
 
+QJsonObject ModelInfoRoutes::ollamaChat(const HttpRequestRecord &request, const QString &text,
+                                        int promptTokens, int outputTokens)
+{
+    return {{u"model"_s, request.json().value(u"model"_s)},
+            {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, text}}},
+            {u"done"_s, true},
+            {u"done_reason"_s, u"stop"_s},
+            {u"prompt_eval_count"_s, promptTokens},
+            {u"eval_count"_s, outputTokens}};
+}
+
 QJsonObject ModelInfoRoutes::ollamaShow(std::optional<qint64> contextLength, std::optional<qint64> numCtx)
 {
     // As the API documents it: the length keyed by the architecture, the parameters padded.
@@ -50,13 +61,7 @@ void ModelInfoRoutes::install(FakeHttpServer &server) const
             return;
         }
         if (request.path == "/api/chat") {
-            exchange.respondJson(
-                200, {{u"model"_s, request.json().value(u"model"_s)},
-                      {u"message"_s, QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, u"Hi"_s}}},
-                      {u"done"_s, true},
-                      {u"done_reason"_s, u"stop"_s},
-                      {u"prompt_eval_count"_s, 12},
-                      {u"eval_count"_s, 1}});
+            exchange.respondJson(200, ModelInfoRoutes::ollamaChat(request, u"Hi"_s, 12, 1));
             return;
         }
         if (request.path.endsWith(":generateContent")) {

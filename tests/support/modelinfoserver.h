@@ -26,6 +26,9 @@ struct ModelInfoRoutes
     // Installs the routes as \a server's handler.
     void install(FakeHttpServer &server) const;
 
+    // Ollama's whole (not streamed) answer \a text to a /api/chat \a request, with its token counts.
+    static QJsonObject ollamaChat(const HttpRequestRecord &request, const QString &text, int promptTokens,
+                                  int outputTokens);
     static QJsonObject ollamaShow(std::optional<qint64> contextLength, std::optional<qint64> numCtx);
     static QJsonObject geminiModel(const QString &name, std::optional<qint64> inputTokenLimit);
 };

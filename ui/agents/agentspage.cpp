@@ -199,6 +199,7 @@ AgentsPage::AgentsPage(AgentStore *store, const QStringList &profileNames, const
 
     for (const QString &name : profileNames)
         m_provider->addItem(name, name);
+    m_shieldsEditor->setProfileNames(profileNames);
     showTools({});
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &AgentsPage::onListSelection);

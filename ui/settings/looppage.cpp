@@ -206,4 +206,9 @@ int LoopPage::readTimeoutMs() const
     return m_readTimeout->value() * 1000;
 }
 
+void LoopPage::setProfileNames(const QStringList &names)
+{
+    m_shields->setProfileNames(names);
+}
+
 } // namespace Loopscope::Ui

@@ -35,6 +35,8 @@ public:
 
     // The provider read timeout as shown (a connection test waits no longer).
     int readTimeoutMs() const;
+    // The saved provider profiles the model shield may ask.
+    void setProfileNames(const QStringList &names);
 
 private:
     QSpinBox *m_maxIterations;

@@ -32,6 +32,10 @@ SettingsDialog::SettingsDialog(ProviderProfileStore *profiles, AppSettings *sett
     setWindowTitle(tr("Settings"));
 
     m_loopPage = new LoopPage;
+    QStringList profileNames;
+    for (const ProviderProfile &profile : profiles->profiles())
+        profileNames.append(profile.name);
+    m_loopPage->setProfileNames(profileNames);
     m_providersPage
         = new ProvidersPage(profiles, secrets, tester, [this] { return m_loopPage->readTimeoutMs(); });
     m_toolsPage = new ToolsPage;

@@ -55,6 +55,8 @@ ShieldsEditor::ShieldsEditor(QWidget *parent)
           named(new QCheckBox(tr("Ask a model whether the question and the answer are sa&fe"), this),
                 u"modelShieldCheck"_s, tr("Model shield")))
     , m_modelName(named(new QLineEdit(this), u"modelShieldNameEdit"_s, tr("Model shield name")))
+    , m_provider(
+          named(new QComboBox(this), u"modelShieldProviderCombo"_s, tr("Model shield provider profile")))
     , m_model(named(new QLineEdit(this), u"modelShieldModelEdit"_s, tr("Model shield model")))
     , m_checkInput(named(new QCheckBox(tr("T&he question"), this), u"modelShieldInputCheck"_s,
                          tr("Check the question")))
@@ -80,7 +82,8 @@ ShieldsEditor::ShieldsEditor(QWidget *parent)
     m_unclear->addItem(tr("Block"), u"block"_s);
     m_unclear->addItem(tr("Allow"), u"allow"_s);
     m_modelName->setPlaceholderText(ModelShield().name);
-    m_model->setPlaceholderText(tr("The conversation's own model"));
+    m_provider->addItem(tr("The conversation's own provider"), QString());
+    m_model->setPlaceholderText(tr("The provider's own model"));
     m_template->setTabChangesFocus(true);
     m_template->setToolTip(tr("The categories the model judges by and how it must answer (\"safe\", or "
                               "\"unsafe\" and the categories). {role} becomes User or Agent, {conversation} "
@@ -98,6 +101,8 @@ ShieldsEditor::ShieldsEditor(QWidget *parent)
     stages->addStretch();
     auto *model = new QFormLayout;
     model->addRow(tr("&Name:"), m_modelName);
+    // No mnemonic: every letter of its label is taken on the pages that embed the editor.
+    model->addRow(tr("Provider profile:"), m_provider);
     model->addRow(tr("&Guard model:"), m_model);
     model->addRow(tr("Checks:"), stages);
     model->addRow(tr("When un&clear:"), m_unclear);
@@ -142,11 +147,31 @@ ShieldsEditor::ShieldsEditor(QWidget *parent)
         });
     }
     connect(m_unclear, &QComboBox::currentIndexChanged, this, &ShieldsEditor::changed);
+    connect(m_provider, &QComboBox::currentIndexChanged, this, &ShieldsEditor::changed);
     connect(m_template, &QPlainTextEdit::textChanged, this, [this] {
         showProblem();
         emit changed();
     });
     setShields({});
+}
+
+void ShieldsEditor::setProfileNames(const QStringList &names)
+{
+    const QString shown = m_provider->currentData().toString();
+    const QSignalBlocker blocker(m_provider);
+    while (m_provider->count() > 1)
+        m_provider->removeItem(1);
+    for (const QString &name : names)
+        m_provider->addItem(name, name);
+    showProvider(shown);
+}
+
+void ShieldsEditor::showProvider(const QString &profile)
+{
+    const QSignalBlocker blocker(m_provider);
+    if (m_provider->findData(profile) < 0)
+        m_provider->addItem(tr("%1 (no such profile)").arg(profile), profile);
+    m_provider->setCurrentIndex(m_provider->findData(profile));
 }
 
 void ShieldsEditor::setShields(const AgentShields &shields)
@@ -158,6 +183,7 @@ void ShieldsEditor::setShields(const AgentShields &shields)
     const ModelShield model = shields.model.value_or(ModelShield());
     m_modelEnabled->setChecked(shields.model.has_value());
     m_modelName->setText(model.name == ModelShield().name ? QString() : model.name);
+    showProvider(model.provider);
     m_model->setText(model.model);
     m_checkInput->setChecked(model.stages.contains(ShieldStage::Input));
     m_checkOutput->setChecked(model.stages.contains(ShieldStage::Output));
@@ -193,6 +219,7 @@ AgentShields ShieldsEditor::shields() const
         ModelShield model;
         if (!m_modelName->text().trimmed().isEmpty())
             model.name = m_modelName->text().trimmed();
+        model.provider = m_provider->currentData().toString();
         model.model = m_model->text().trimmed();
         model.stages.clear();
         if (m_checkInput->isChecked())
@@ -292,8 +319,9 @@ void ShieldsEditor::removeSelectedRules()
 void ShieldsEditor::updateModelShieldControls()
 {
     const bool enabled = m_modelEnabled->isChecked();
-    for (QWidget *widget : std::initializer_list<QWidget *>{m_modelName, m_model, m_checkInput, m_checkOutput,
-                                                            m_unclear, m_template, m_defaultTemplate})
+    for (QWidget *widget :
+         std::initializer_list<QWidget *>{m_modelName, m_provider, m_model, m_checkInput, m_checkOutput,
+                                          m_unclear, m_template, m_defaultTemplate})
         widget->setEnabled(enabled);
 }
 

@@ -32,6 +32,9 @@ class ShieldsEditor final : public QWidget
 public:
     explicit ShieldsEditor(QWidget *parent = nullptr);
 
+    // The saved provider profiles the model shield may ask (a Llama Guard model often runs elsewhere
+    // than the chat model); before setShields().
+    void setProfileNames(const QStringList &names);
     void setShields(const AgentShields &shields);
     // What the editor shows; rows without a pattern are left out.
     AgentShields shields() const;
@@ -58,6 +61,8 @@ private:
     void addRule(const RuleShield::Rule &rule);
     void removeSelectedRules();
     void updateModelShieldControls();
+    // Selects \a profile in the provider box, listing one that is not saved as such.
+    void showProvider(const QString &profile);
     void showProblem();
     // The first row whose rule cannot be stored, with why; -1 when every row can.
     int badRow(QString *why) const;
@@ -67,6 +72,7 @@ private:
     QPushButton *m_removeRule;
     QCheckBox *m_modelEnabled;
     QLineEdit *m_modelName;
+    QComboBox *m_provider;
     QLineEdit *m_model;
     QCheckBox *m_checkInput;
     QCheckBox *m_checkOutput;

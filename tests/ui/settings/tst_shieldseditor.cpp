@@ -1,6 +1,7 @@
 #include "ui/settings/shieldseditor.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -25,6 +26,7 @@ AgentShields everyKindOfShield()
                                       u"No keys."_s}};
     ModelShield guard;
     guard.name = u"company guard"_s;
+    guard.provider = u"Local Ollama"_s;
     guard.model = u"llama-guard3:8b"_s;
     guard.stages = {ShieldStage::Input};
     guard.promptTemplate = u"Judge the {role}: {conversation}"_s;
@@ -59,6 +61,35 @@ private slots:
 
         QCOMPARE(editor.shields(), shields);
         QCOMPARE(editor.problem(), QString());
+    }
+
+    void theModelShieldsProviderIsOneOfTheSavedProfilesOrTheConversations()
+    {
+        Ui::ShieldsEditor editor;
+        editor.setProfileNames({u"OpenAI"_s, u"Local Ollama"_s});
+        editor.setShields({{}, ModelShield()});
+        auto *provider = editor.findChild<QComboBox *>(u"modelShieldProviderCombo"_s);
+        QVERIFY(provider);
+        QCOMPARE(provider->count(), 3);
+        QCOMPARE(provider->currentIndex(), 0); // the conversation's own provider
+        QCOMPARE(editor.shields().model->provider, QString());
+        QSignalSpy changed(&editor, &Ui::ShieldsEditor::changed);
+
+        provider->setCurrentIndex(provider->findText(u"Local Ollama"_s));
+
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(editor.shields().model->provider, u"Local Ollama"_s);
+        // A profile since deleted is shown as such and kept, not silently replaced by another.
+        ModelShield gone;
+        gone.provider = u"Gone"_s;
+        editor.setShields({{}, gone});
+        QCOMPARE(provider->currentText(), u"Gone (no such profile)"_s);
+        QCOMPARE(editor.shields().model->provider, u"Gone"_s);
+        // The list of profiles may come again (the settings reopened): the choice stays.
+        editor.setShields({{}, everyKindOfShield().model});
+        editor.setProfileNames({u"Local Ollama"_s});
+        QCOMPARE(editor.shields().model->provider, u"Local Ollama"_s);
+        QCOMPARE(provider->currentText(), u"Local Ollama"_s);
     }
 
     void aRuleAddedInTheTableIsReturned()
