@@ -292,6 +292,36 @@ std::optional<ProviderProfile> ChatSession::provider() const
     return m_setup.provider->profile;
 }
 
+QString ChatSession::providerAgent() const
+{
+    const AgentPreset *agent = m_setup.activeAgent();
+    return agent && agent->provider ? agent->name : QString();
+}
+
+std::optional<ProviderProfile> ChatSession::nextTurnProvider() const
+{
+    return providerOfAgent(m_setup.agent);
+}
+
+std::optional<ProviderProfile> ChatSession::providerOfAgent(const QString &name) const
+{
+    const AgentPreset *agent = name.isEmpty() ? nullptr : m_setup.agents.find(name);
+    if (!agent)
+        return provider();
+    const std::optional<SessionSetup::Provider> own = m_setup.providerOf(*agent);
+    std::optional<ProviderProfile> profile = own ? std::optional(own->profile) : provider();
+    // As the team and applyLoop() configure it: the agent's model, else its profile's.
+    if (profile && agent->model)
+        profile->model = *agent->model;
+    return profile;
+}
+
+QString ChatSession::nextTurnProviderProblem() const
+{
+    const std::optional<SessionSetup::Provider> bound = m_setup.boundProvider();
+    return bound ? bound->keyProblem : QString();
+}
+
 bool ChatSession::setModel(const QString &model)
 {
     const QString name = model.trimmed();

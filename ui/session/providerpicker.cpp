@@ -143,6 +143,9 @@ void ProviderPicker::onProfileChosen(int index)
 
 void ProviderPicker::onProviderChanged()
 {
+    if (showAgentsProvider())
+        return;
+    enableBoxes(m_session->isBusy());
     const std::optional<ProviderProfile> profile = m_session->provider();
     if (!profile)
         return;
@@ -160,7 +163,6 @@ void ProviderPicker::onProviderChanged()
     m_setKeyAction->setToolTip(problem);
     m_providerBox->setToolTip(problem.isEmpty() ? tr("The provider for the next turn of this session")
                                                 : problem);
-    m_modelBox->setEnabled(!m_session->isBusy());
     if (!m_modelBox->lineEdit()->hasFocus() || m_modelBox->currentText().isEmpty())
         m_modelBox->setEditText(profile->model);
     // Another provider (or the same one chosen afresh, see onProfileChosen()): its own models.
@@ -266,11 +268,43 @@ void ProviderPicker::returnToProfileModel()
         m_session->setModel(chosen->model);
 }
 
+bool ProviderPicker::showAgentsProvider()
+{
+    const QString agent = m_session->providerAgent();
+    if (agent.isEmpty())
+        return false;
+    const std::optional<ProviderProfile> profile = m_session->nextTurnProvider();
+    // A profile the agent names but that is not listed (it does not exist) leaves the box empty:
+    // the tooltip says why, as the turn's failure will.
+    m_providerBox->setCurrentIndex(profile ? m_providerBox->findData(profile->id) : -1);
+    m_modelsListedFor.clear(); // the session's models are listed again once the agent no longer decides
+    m_modelBox->clear();
+    m_modelBox->setEditText(profile ? profile->model : QString());
+    const QString problem = m_session->nextTurnProviderProblem();
+    //: %1 is the agent's name. The toolbar's provider and model pickers while the agent decides.
+    const QString why = tr("Set by agent \"%1\", which runs on a provider profile of its own: choose its "
+                           "provider and model on the Agents page, or choose another agent.")
+                            .arg(agent);
+    m_providerBox->setToolTip(problem.isEmpty() ? why : why + u"\n\n"_s + problem);
+    m_modelBox->setToolTip(why);
+    m_setKeyAction->setVisible(!problem.isEmpty());
+    m_setKeyAction->setToolTip(problem);
+    enableBoxes(m_session->isBusy());
+    return true;
+}
+
+void ProviderPicker::enableBoxes(bool busy)
+{
+    // The provider and the model change between turns only, and not while the agent the turns start
+    // with runs on a profile of its own: a choice there would change nothing the next turn uses.
+    const bool choosable = !busy && m_session->providerAgent().isEmpty();
+    m_providerBox->setEnabled(choosable);
+    m_modelBox->setEnabled(choosable && m_session->hasProvider());
+}
+
 void ProviderPicker::onBusyChanged(bool busy)
 {
-    // The provider and the model change between turns only.
-    m_providerBox->setEnabled(!busy);
-    m_modelBox->setEnabled(!busy && m_session->hasProvider());
+    enableBoxes(busy);
 }
 
 } // namespace Loopscope::Ui

@@ -74,6 +74,10 @@ private:
     // A new session starts on the chosen provider's own model again.
     void returnToProfileModel();
     void onBusyChanged(bool busy);
+    // While the agent the turns start with runs on a profile of its own, the boxes name that profile
+    // and model, disabled, saying why; false when the session's provider is the one to show.
+    bool showAgentsProvider();
+    void enableBoxes(bool busy);
 
     ChatSession *m_session;
     ProviderProfileStore *m_profiles;
