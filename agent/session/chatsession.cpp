@@ -136,6 +136,9 @@ QString ChatSession::samplingModel() const
 
 void ChatSession::apply(const SessionSetup &setup)
 {
+    // What the window names as the next turn's provider and model, to say when another agent changes it.
+    const auto namedBefore = std::pair(nextTurnProvider(), providerAgent());
+    bool providerAnnounced = false;
     // Before the provider: its loop options say whether the provider is asked for the model's
     // window (not when --context-window gives one).
     m_setup.loop = setup.loop;
@@ -144,6 +147,7 @@ void ChatSession::apply(const SessionSetup &setup)
     m_setup.agentProviders = setup.agentProviders;
     m_setup.sessionPrompt = setup.sessionPrompt;
     if (setup.provider != m_setup.provider) {
+        providerAnnounced = true;
         if (!applyProvider(setup.provider)) {
             emit providerFailed(tr("The provider cannot change while a turn runs."));
         } else if (m_profileAwaitingKey) {
@@ -156,7 +160,11 @@ void ChatSession::apply(const SessionSetup &setup)
         // Another agent, or its profile, for the next turn: its own provider or the session's again.
         bindProvider();
         emit providerChanged();
+        providerAnnounced = true;
     }
+    // Another agent on the same client may still name another model or agent (an agent's own model).
+    if (!providerAnnounced && std::pair(nextTurnProvider(), providerAgent()) != namedBefore)
+        emit providerChanged();
     const bool serversChanged = setup.mcpServers != m_setup.mcpServers
                                 || setup.limits.maxResponseBytes != m_setup.limits.maxResponseBytes;
     m_setup.tools = setup.tools;

@@ -145,6 +145,12 @@ void ProviderPicker::onProviderChanged()
 {
     if (showAgentsProvider())
         return;
+    showSessionsProvider();
+    showAgentsModel();
+}
+
+void ProviderPicker::showSessionsProvider()
+{
     enableBoxes(m_session->isBusy());
     const std::optional<ProviderProfile> profile = m_session->provider();
     if (!profile)
@@ -189,6 +195,7 @@ void ProviderPicker::showModels(const QStringList &models)
                                ? tr("The provider lists no models: type the name of one.")
                                : tr("The model for the next turn of this session; %n listed, or type one.",
                                     nullptr, int(models.size())));
+    showAgentsModel();
 }
 
 void ProviderPicker::showModelListFailure(const QString &reason)
@@ -199,6 +206,7 @@ void ProviderPicker::showModelListFailure(const QString &reason)
         m_modelBox->setEditText(profile->model);
     m_modelBox->lineEdit()->setPlaceholderText(tr("Type a model"));
     m_modelBox->setToolTip(tr("The models could not be listed: %1\nType the name of a model.").arg(reason));
+    showAgentsModel();
 }
 
 void ProviderPicker::chooseModel(const QString &model)
@@ -293,13 +301,31 @@ bool ProviderPicker::showAgentsProvider()
     return true;
 }
 
+void ProviderPicker::showAgentsModel()
+{
+    const QString agent = modelAgent();
+    if (agent.isEmpty())
+        return;
+    if (const std::optional<ProviderProfile> profile = m_session->nextTurnProvider())
+        m_modelBox->setEditText(profile->model);
+    //: %1 is the agent's name. The toolbar's model picker while the agent names its model.
+    m_modelBox->setToolTip(tr("Set by agent \"%1\", which names its model: choose it on the Agents page, "
+                              "or choose another agent.")
+                               .arg(agent));
+}
+
+QString ProviderPicker::modelAgent() const
+{
+    const AgentPreset *agent = m_session->setup().activeAgent();
+    return agent && (agent->model || agent->provider) ? agent->name : QString();
+}
+
 void ProviderPicker::enableBoxes(bool busy)
 {
     // The provider and the model change between turns only, and not while the agent the turns start
     // with runs on a profile of its own: a choice there would change nothing the next turn uses.
-    const bool choosable = !busy && m_session->providerAgent().isEmpty();
-    m_providerBox->setEnabled(choosable);
-    m_modelBox->setEnabled(choosable && m_session->hasProvider());
+    m_providerBox->setEnabled(!busy && m_session->providerAgent().isEmpty());
+    m_modelBox->setEnabled(!busy && m_session->hasProvider() && modelAgent().isEmpty());
 }
 
 void ProviderPicker::onBusyChanged(bool busy)

@@ -110,18 +110,22 @@ private slots:
         QTest::addColumn<AgentPreset>("agent");
         QTest::addColumn<QString>("provider");
         QTest::addColumn<QString>("model");
-        QTest::addColumn<bool>("choosable");
+        QTest::addColumn<bool>("providerChoosable");
+        QTest::addColumn<bool>("modelChoosable");
         QTest::addColumn<QString>("status");
 
         QTest::newRow("an agent without a profile runs on the session's, which the user may change")
             << agentNamed(u"helper"_s, std::nullopt, std::nullopt) << sessionProfile.id << u"session-model"_s
-            << true << u"Session profile · session-model"_s;
+            << true << true << u"Session profile · session-model"_s;
+        QTest::newRow("an agent that names a model runs on it on the session's profile, set by the agent")
+            << agentNamed(u"helper"_s, std::nullopt, u"own-model"_s) << sessionProfile.id << u"own-model"_s
+            << true << false << u"Session profile · own-model"_s;
         QTest::newRow("an agent on its own profile runs on that profile's model, set by the agent")
             << agentNamed(u"billing"_s, agentsProfile.name, std::nullopt) << agentsProfile.id
-            << u"agents-model"_s << false << u"Agents profile · agents-model (agent billing)"_s;
+            << u"agents-model"_s << false << false << u"Agents profile · agents-model (agent billing)"_s;
         QTest::newRow("an agent on its own profile that names a model runs on that model")
             << agentNamed(u"billing"_s, agentsProfile.name, u"big-model"_s) << agentsProfile.id
-            << u"big-model"_s << false << u"Agents profile · big-model (agent billing)"_s;
+            << u"big-model"_s << false << false << u"Agents profile · big-model (agent billing)"_s;
     }
 
     void thePickerNamesWhatTheNextTurnGoesTo()
@@ -129,7 +133,8 @@ private slots:
         QFETCH(AgentPreset, agent);
         QFETCH(QString, provider);
         QFETCH(QString, model);
-        QFETCH(bool, choosable);
+        QFETCH(bool, providerChoosable);
+        QFETCH(bool, modelChoosable);
         QFETCH(QString, status);
         PickerOnASession on;
         QCOMPARE(on.picker.providerBox()->currentData().toString(), sessionProfile.id);
@@ -139,13 +144,12 @@ private slots:
 
         QCOMPARE(on.picker.providerBox()->currentData().toString(), provider);
         QCOMPARE(on.picker.modelBox()->currentText(), model);
-        QCOMPARE(on.picker.providerBox()->isEnabled(), choosable);
-        QCOMPARE(on.picker.modelBox()->isEnabled(), choosable);
+        QCOMPARE(on.picker.providerBox()->isEnabled(), providerChoosable);
+        QCOMPARE(on.picker.modelBox()->isEnabled(), modelChoosable);
         // Why nothing can be chosen there: the agent decides, and where to change that.
-        QCOMPARE(on.picker.providerBox()->toolTip().contains(u"Set by agent \"%1\""_s.arg(agent.name)),
-                 !choosable);
-        QCOMPARE(on.picker.modelBox()->toolTip().contains(u"Set by agent \"%1\""_s.arg(agent.name)),
-                 !choosable);
+        const QString setBy = u"Set by agent \"%1\""_s.arg(agent.name);
+        QCOMPARE(on.picker.providerBox()->toolTip().contains(setBy), !providerChoosable);
+        QCOMPARE(on.picker.modelBox()->toolTip().contains(setBy), !modelChoosable);
         QCOMPARE(on.providerField(), status);
     }
 
