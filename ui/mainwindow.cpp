@@ -558,14 +558,19 @@ SettingsDialog *MainWindow::openSettings()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->addMcpServersPage(m_mcpSettings.get(), m_context.session->mcp());
     dialog->addKnowledgePage(m_knowledgeBases, m_context.profiles);
-    // The Providers page opens on the profile in use, not on the first one.
-    if (const std::optional<ProviderProfile> active = m_context.session->provider())
+    // The Providers page opens on the profile the next turn goes to (the agent's own, when it has
+    // one), not on the first one.
+    const std::optional<ProviderProfile> active = m_context.session->nextTurnProvider();
+    if (active && !active->id.isEmpty())
         dialog->selectProvider(active->id);
-    // Without a provider, or one without a usable key, what is missing is on the Providers page.
+    // Without a provider, or one without a usable key (or an agent's that does not exist), what is
+    // missing is on the Providers page.
     if (m_chatStack->currentIndex() == 1)
         dialog->showPage(SettingsDialog::Page::Providers);
-    else if (!m_context.session->setup().providerProblem().isEmpty())
-        dialog->showProvider(m_context.session->provider()->id);
+    else if (!m_context.session->nextTurnProviderProblem().isEmpty() && active && !active->id.isEmpty())
+        dialog->showProvider(active->id);
+    else if (!m_context.session->nextTurnProviderProblem().isEmpty())
+        dialog->showPage(SettingsDialog::Page::Providers);
     connect(dialog, &SettingsDialog::applied, this, [this] {
         applySettings();
         m_picker->reloadProfiles();

@@ -149,6 +149,9 @@ QString ChatSession::samplingModel() const
 
 void ChatSession::apply(const SessionSetup &setup)
 {
+    // What the window names as the next turn's provider and model, to say when another agent changes it.
+    const auto namedBefore = std::pair(nextTurnProvider(), providerAgent());
+    bool providerAnnounced = false;
     // Before the provider: its loop options say whether the provider is asked for the model's
     // window (not when --context-window gives one).
     m_setup.loop = setup.loop;
@@ -157,6 +160,7 @@ void ChatSession::apply(const SessionSetup &setup)
     m_setup.agentProviders = setup.agentProviders;
     m_setup.sessionPrompt = setup.sessionPrompt;
     if (setup.provider != m_setup.provider) {
+        providerAnnounced = true;
         if (!applyProvider(setup.provider)) {
             emit providerFailed(tr("The provider cannot change while a turn runs."));
         } else if (m_profileAwaitingKey) {
@@ -169,7 +173,11 @@ void ChatSession::apply(const SessionSetup &setup)
         // Another agent, or its profile, for the next turn: its own provider or the session's again.
         bindProvider();
         emit providerChanged();
+        providerAnnounced = true;
     }
+    // Another agent on the same client may still name another model or agent (an agent's own model).
+    if (!providerAnnounced && std::pair(nextTurnProvider(), providerAgent()) != namedBefore)
+        emit providerChanged();
     const bool serversChanged = setup.mcpServers != m_setup.mcpServers
                                 || setup.limits.maxResponseBytes != m_setup.limits.maxResponseBytes;
     m_setup.tools = setup.tools;
@@ -303,6 +311,36 @@ std::optional<ProviderProfile> ChatSession::provider() const
     if (!m_setup.provider)
         return std::nullopt;
     return m_setup.provider->profile;
+}
+
+QString ChatSession::providerAgent() const
+{
+    const AgentPreset *agent = m_setup.activeAgent();
+    return agent && agent->provider ? agent->name : QString();
+}
+
+std::optional<ProviderProfile> ChatSession::nextTurnProvider() const
+{
+    return providerOfAgent(m_setup.agent);
+}
+
+std::optional<ProviderProfile> ChatSession::providerOfAgent(const QString &name) const
+{
+    const AgentPreset *agent = name.isEmpty() ? nullptr : m_setup.agents.find(name);
+    if (!agent)
+        return provider();
+    const std::optional<SessionSetup::Provider> own = m_setup.providerOf(*agent);
+    std::optional<ProviderProfile> profile = own ? std::optional(own->profile) : provider();
+    // As the team and applyLoop() configure it: the agent's model, else its profile's.
+    if (profile && agent->model)
+        profile->model = *agent->model;
+    return profile;
+}
+
+QString ChatSession::nextTurnProviderProblem() const
+{
+    const std::optional<SessionSetup::Provider> bound = m_setup.boundProvider();
+    return bound ? bound->keyProblem : QString();
 }
 
 bool ChatSession::setModel(const QString &model)

@@ -84,6 +84,19 @@ public:
     void useProfile(const ProviderProfile &profile, SecretStore *secrets, int readTimeoutMs = 600'000);
     std::optional<ProviderProfile> provider() const;
     bool hasProvider() const { return m_setup.provider.has_value(); }
+    // The agent the turns start with when it runs on a provider profile of its own: the next turn
+    // goes there, not to provider(), and choosing the session's provider or model changes nothing for
+    // it. Empty when the session's provider answers.
+    QString providerAgent() const;
+    // The profile and model the next turn starts on: the providerAgent()'s own (its model when it
+    // names one), else provider(). For what the window names, not for what it lets the user change.
+    std::optional<ProviderProfile> nextTurnProvider() const;
+    // The profile and model the requests of \a agent (of the setup's agents) go to: its own profile
+    // when it names one, else the session's, with its model when it names one. provider() for an
+    // agent the setup does not have (none: the session's own turns).
+    std::optional<ProviderProfile> providerOfAgent(const QString &agent) const;
+    // Why the next turn's provider cannot be used (no key, a profile that does not exist); empty when it can.
+    QString nextTurnProviderProblem() const;
     // A profile was chosen (useProfile()) and its key is still being read: a turn sent now waits for it.
     bool isReadingKey() const { return m_profileAwaitingKey.has_value(); }
     // Another model of the current provider for the next turn (the key and the

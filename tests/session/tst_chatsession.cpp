@@ -11,6 +11,7 @@
 #include "agent/providers/contextwindowlookup.h"
 #include "agent/session/chatsession.h"
 #include "agent/session/settingsapplier.h"
+#include "tests/support/chatsessionoverhttp.h"
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/modelinfoserver.h"
@@ -131,17 +132,14 @@ void storeKey(SecretStore &store, const QString &account, const QString &key)
 
 } // namespace
 
-class ChatSessionTest : public QObject
+class ChatSessionTest : public QObject, protected Testing::ChatSessionOverHttp
 {
     Q_OBJECT
 
 private slots:
     void init()
     {
-        m_server = std::make_unique<FakeHttpServer>();
-        QVERIFY(m_server->listen());
-        m_network = std::make_unique<QNetworkAccessManager>();
-        m_session = std::make_unique<ChatSession>(m_network.get());
+        QVERIFY(startSession());
         AgentConfig config;
         config.model.stream = false;
         SessionSetup setup = m_session->setup();
@@ -156,12 +154,7 @@ private slots:
         });
     }
 
-    void cleanup()
-    {
-        m_session.reset();
-        m_network.reset();
-        m_server.reset();
-    }
+    void cleanup() { endSession(); }
 
     void withoutAProviderSendingFailsWithAnInstruction()
     {
@@ -1657,10 +1650,6 @@ private:
         profile.model = u"test-model"_s;
         return profile;
     }
-
-    std::unique_ptr<FakeHttpServer> m_server;
-    std::unique_ptr<QNetworkAccessManager> m_network;
-    std::unique_ptr<ChatSession> m_session;
 };
 
 QTEST_GUILESS_MAIN(ChatSessionTest)

@@ -8,6 +8,7 @@
 #include "agent/trace/tracemodel.h"
 #include "agent/trace/turnnodefinder.h"
 #include "agent/transcript/transcript.h"
+#include "tests/support/chatsessionoverhttp.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/openaicompletion.h"
 #include "tests/support/testfiles.h"
@@ -167,17 +168,14 @@ QString describe(const AgentEvent &event)
 
 } // namespace
 
-class SubAgentsTest : public QObject
+class SubAgentsTest : public QObject, protected Testing::ChatSessionOverHttp
 {
     Q_OBJECT
 
 private slots:
     void init()
     {
-        m_server = std::make_unique<FakeHttpServer>();
-        QVERIFY(m_server->listen());
-        m_network = std::make_unique<QNetworkAccessManager>();
-        m_session = std::make_unique<ChatSession>(m_network.get());
+        QVERIFY(startSession());
         AgentRoster roster;
         AgentPreset researcher = preset(u"researcher"_s, researcherInstructions);
         researcher.model = u"research-model"_s;
@@ -205,9 +203,7 @@ private slots:
 
     void cleanup()
     {
-        m_session.reset();
-        m_network.reset();
-        m_server.reset();
+        endSession();
         m_answerResearcherAtOnce = true;
     }
 
@@ -818,9 +814,6 @@ private:
         return -1;
     }
 
-    std::unique_ptr<FakeHttpServer> m_server;
-    std::unique_ptr<QNetworkAccessManager> m_network;
-    std::unique_ptr<ChatSession> m_session;
     QList<QPointer<HttpExchange>> m_researcher; // the researcher's requests, answered or not
     bool m_answerResearcherAtOnce = true;
 };

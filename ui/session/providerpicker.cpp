@@ -143,6 +143,15 @@ void ProviderPicker::onProfileChosen(int index)
 
 void ProviderPicker::onProviderChanged()
 {
+    if (showAgentsProvider())
+        return;
+    showSessionsProvider();
+    showAgentsModel();
+}
+
+void ProviderPicker::showSessionsProvider()
+{
+    enableBoxes(m_session->isBusy());
     const std::optional<ProviderProfile> profile = m_session->provider();
     if (!profile)
         return;
@@ -160,7 +169,6 @@ void ProviderPicker::onProviderChanged()
     m_setKeyAction->setToolTip(problem);
     m_providerBox->setToolTip(problem.isEmpty() ? tr("The provider for the next turn of this session")
                                                 : problem);
-    m_modelBox->setEnabled(!m_session->isBusy());
     if (!m_modelBox->lineEdit()->hasFocus() || m_modelBox->currentText().isEmpty())
         m_modelBox->setEditText(profile->model);
     // Another provider (or the same one chosen afresh, see onProfileChosen()): its own models.
@@ -187,6 +195,7 @@ void ProviderPicker::showModels(const QStringList &models)
                                ? tr("The provider lists no models: type the name of one.")
                                : tr("The model for the next turn of this session; %n listed, or type one.",
                                     nullptr, int(models.size())));
+    showAgentsModel();
 }
 
 void ProviderPicker::showModelListFailure(const QString &reason)
@@ -197,6 +206,7 @@ void ProviderPicker::showModelListFailure(const QString &reason)
         m_modelBox->setEditText(profile->model);
     m_modelBox->lineEdit()->setPlaceholderText(tr("Type a model"));
     m_modelBox->setToolTip(tr("The models could not be listed: %1\nType the name of a model.").arg(reason));
+    showAgentsModel();
 }
 
 void ProviderPicker::chooseModel(const QString &model)
@@ -266,11 +276,61 @@ void ProviderPicker::returnToProfileModel()
         m_session->setModel(chosen->model);
 }
 
+bool ProviderPicker::showAgentsProvider()
+{
+    const QString agent = m_session->providerAgent();
+    if (agent.isEmpty())
+        return false;
+    const std::optional<ProviderProfile> profile = m_session->nextTurnProvider();
+    // A profile the agent names but that is not listed (it does not exist) leaves the box empty:
+    // the tooltip says why, as the turn's failure will.
+    m_providerBox->setCurrentIndex(profile ? m_providerBox->findData(profile->id) : -1);
+    m_modelsListedFor.clear(); // the session's models are listed again once the agent no longer decides
+    m_modelBox->clear();
+    m_modelBox->setEditText(profile ? profile->model : QString());
+    const QString problem = m_session->nextTurnProviderProblem();
+    //: %1 is the agent's name. The toolbar's provider and model pickers while the agent decides.
+    const QString why = tr("Set by agent \"%1\", which runs on a provider profile of its own: choose its "
+                           "provider and model on the Agents page, or choose another agent.")
+                            .arg(agent);
+    m_providerBox->setToolTip(problem.isEmpty() ? why : why + u"\n\n"_s + problem);
+    m_modelBox->setToolTip(why);
+    m_setKeyAction->setVisible(!problem.isEmpty());
+    m_setKeyAction->setToolTip(problem);
+    enableBoxes(m_session->isBusy());
+    return true;
+}
+
+void ProviderPicker::showAgentsModel()
+{
+    const QString agent = modelAgent();
+    if (agent.isEmpty())
+        return;
+    if (const std::optional<ProviderProfile> profile = m_session->nextTurnProvider())
+        m_modelBox->setEditText(profile->model);
+    //: %1 is the agent's name. The toolbar's model picker while the agent names its model.
+    m_modelBox->setToolTip(tr("Set by agent \"%1\", which names its model: choose it on the Agents page, "
+                              "or choose another agent.")
+                               .arg(agent));
+}
+
+QString ProviderPicker::modelAgent() const
+{
+    const AgentPreset *agent = m_session->setup().activeAgent();
+    return agent && (agent->model || agent->provider) ? agent->name : QString();
+}
+
+void ProviderPicker::enableBoxes(bool busy)
+{
+    // The provider and the model change between turns only, and not while the agent the turns start
+    // with runs on a profile of its own: a choice there would change nothing the next turn uses.
+    m_providerBox->setEnabled(!busy && m_session->providerAgent().isEmpty());
+    m_modelBox->setEnabled(!busy && m_session->hasProvider() && modelAgent().isEmpty());
+}
+
 void ProviderPicker::onBusyChanged(bool busy)
 {
-    // The provider and the model change between turns only.
-    m_providerBox->setEnabled(!busy);
-    m_modelBox->setEnabled(!busy && m_session->hasProvider());
+    enableBoxes(busy);
 }
 
 } // namespace Loopscope::Ui

@@ -74,6 +74,15 @@ private:
     // A new session starts on the chosen provider's own model again.
     void returnToProfileModel();
     void onBusyChanged(bool busy);
+    // While the agent the turns start with runs on a profile of its own, the boxes name that profile
+    // and model, disabled, saying why; false when the session's provider is the one to show.
+    bool showAgentsProvider();
+    void enableBoxes(bool busy);
+    void showSessionsProvider();
+    // While the agent the turns start with names its model, the model box shows it, disabled, saying why.
+    void showAgentsModel();
+    // That agent (also one on a profile of its own); empty when the session's model is the one used.
+    QString modelAgent() const;
 
     ChatSession *m_session;
     ProviderProfileStore *m_profiles;

@@ -62,9 +62,16 @@ SessionStatusBar::SessionStatusBar(ChatSession *session, QPlainTextEdit *draft, 
     connect(session, &ChatSession::busyChanged, this, [this](bool busy) {
         if (!busy)
             m_paused = false;
+        else
+            m_speaker.clear(); // a new turn starts with the session's agent, its events say who goes on
         refresh();
     });
-    connect(session, &ChatSession::restored, this, &SessionStatusBar::refresh);
+    connect(session, &ChatSession::restored, this, &SessionStatusBar::findSpeakerOfRestoredSession);
+    connect(session, &ChatSession::cleared, this, [this] {
+        m_speaker.clear();
+        refresh();
+    });
+    connect(session->agent(), &Agent::event, this, &SessionStatusBar::followSpeaker);
     connect(session, &ChatSession::usageChanged, this, &SessionStatusBar::refresh);
     connect(session, &ChatSession::contextWindowChanged, this, &SessionStatusBar::refresh);
     connect(session, &ChatSession::iterationChanged, this, &SessionStatusBar::refresh);
@@ -102,12 +109,62 @@ void SessionStatusBar::setPaused(bool paused)
     refresh();
 }
 
+QString SessionStatusBar::providerWords(const QString &agent) const
+{
+    const std::optional<ProviderProfile> profile = m_session->providerOfAgent(agent);
+    if (!profile)
+        return tr("No provider");
+    // The agent is named where its own profile, not the session's, answers.
+    const AgentPreset *preset = agent.isEmpty() ? nullptr : m_session->setup().agents.find(agent);
+    if (preset && preset->provider)
+        //: %1 provider profile, %2 model, %3 the agent that runs on them
+        return tr("%1 · %2 (agent %3)").arg(profile->name, profile->model, agent);
+    return tr("%1 · %2").arg(profile->name, profile->model);
+}
+
+QString SessionStatusBar::providerWords() const
+{
+    // What the next turn goes to: the starting agent's own profile when it has one, not the session's.
+    const QString next = providerWords(m_session->setup().agent);
+    if (m_speaker.isEmpty())
+        return next;
+    // During a turn, what the agent speaking now runs on (after a handoff, the agent handed to);
+    // after it, what answered, while that is not what the next turn goes to.
+    const QString speaking = providerWords(m_speaker);
+    if (m_session->isBusy())
+        return speaking;
+    if (speaking == next)
+        return next;
+    //: %1 what answered the last turn, %2 what the next turn goes to
+    return tr("%1 answered; next turn: %2").arg(speaking, next);
+}
+
+void SessionStatusBar::followSpeaker(const AgentEvent &event)
+{
+    // The session's own turn, not the sub-agents it asks (their calls roll up into it).
+    if (event.depth != 0 || event.agent == m_speaker)
+        return;
+    m_speaker = event.agent;
+    refresh();
+}
+
+void SessionStatusBar::findSpeakerOfRestoredSession()
+{
+    const ConversationRows *rows = m_session->rows();
+    m_speaker.clear();
+    for (int row = rows->size() - 1; row >= 0; --row) {
+        if (rows->at(row).kind == ConversationRow::Kind::Assistant) {
+            m_speaker = rows->at(row).agent;
+            break;
+        }
+    }
+    refresh();
+}
+
 void SessionStatusBar::refresh()
 {
     const ChatSession *session = m_session;
-    const std::optional<ProviderProfile> profile = session->provider();
-    setField(m_provider, profile ? tr("%1 · %2").arg(profile->name, profile->model) : tr("No provider"),
-             QString());
+    setField(m_provider, providerWords(), QString());
     // While an answer streams its tokens are an estimate, marked "≈", until the provider counts them.
     const qint64 streaming = session->usage()->streamingTokenEstimate();
     const QString approx = streaming > 0 ? u"≈"_s : QString();

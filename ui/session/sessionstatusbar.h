@@ -13,6 +13,7 @@ QT_END_NAMESPACE
 
 namespace Loopscope {
 class ChatSession;
+struct AgentEvent;
 } // namespace Loopscope
 
 namespace Loopscope::Ui {
@@ -55,6 +56,13 @@ private:
     QLabel *addField(const QString &accessibleName);
     void setPaused(bool paused);
     void refresh();
+    // The provider field: what the next turn goes to, what the agent speaking now runs on during a
+    // turn, and what answered the last one when that differs.
+    QString providerWords() const;
+    // The profile and model \a agent's requests go to, naming the agent when it has a profile of its own.
+    QString providerWords(const QString &agent) const;
+    void followSpeaker(const Loopscope::AgentEvent &event);
+    void findSpeakerOfRestoredSession();
     // Sets a field's words, and the short form it falls back to in a narrow window.
     static void setField(QLabel *label, const QString &full, const QString &brief);
     // Every field whole when they fit, else the brief forms, the least telling first.
@@ -74,6 +82,9 @@ private:
     QString m_messageText;
     QTimer m_messageTimer;
     bool m_paused = false;
+    // The agent whose part of the turn runs now, or that answered the last one; empty before any
+    // (or for the default agent).
+    QString m_speaker;
 };
 
 } // namespace Loopscope::Ui
