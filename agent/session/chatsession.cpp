@@ -214,7 +214,7 @@ void ChatSession::bindProvider()
 {
     const std::unique_ptr<ModelClient> previous = m_binding->bind(m_setup.boundProvider());
     m_agent->setModelClient(m_binding->client());
-    // run_command hides this provider's key from its commands.
+    // run_command hides every key of the session from its commands, this provider's among them.
     if (!m_builtinTools.isEmpty()) {
         createBuiltinTools();
         rebuildWorkbench();
@@ -399,7 +399,7 @@ QList<std::shared_ptr<const Tool>> ChatSession::builtinTools(const QStringList &
                                                              QSet<QString> *taken) const
 {
     const BuiltinToolContext context{Workspace(m_setup.tools.workspace), m_network,
-                                     m_setup.tools.fetchPrivate, m_binding->commandSecrets()};
+                                     m_setup.tools.fetchPrivate, m_setup.commandSecrets()};
     const QStringList known = builtinToolNames();
     QSet<QString> made;
     QList<std::shared_ptr<const Tool>> tools;

@@ -1,12 +1,10 @@
 #include "agent/session/providerbinding.h"
 
-#include "agent/config/keyenvironment.h"
 #include "agent/config/profilepricing.h"
 #include "agent/providers/contextwindowlookup.h"
 #include "agent/providers/httpmodelclient.h"
 #include "agent/providers/modellister.h"
 #include "agent/providers/providerfactory.h"
-#include "agent/wire/secretredactor.h"
 
 #include <QTimer>
 
@@ -216,24 +214,6 @@ PriceLookup ProviderBinding::priceLookup() const
     if (!m_provider)
         return {};
     return ProfilePricing(m_provider->profile, PriceTable::builtIn()).lookup();
-}
-
-CommandSecrets ProviderBinding::commandSecrets() const
-{
-    CommandSecrets secrets;
-    secrets.hiddenVariables
-        = ApiKeyResolver::keyVariables(m_provider ? m_provider->profile : ProviderProfile());
-    // The key may have come from the keychain, or be readable some other way than the
-    // environment (a file the command prints): its value is blanked wherever it shows.
-    SecretRedactor redactor;
-    if (m_provider)
-        redactor.addSecret(m_provider->apiKey);
-    for (const QString &name : std::as_const(secrets.hiddenVariables))
-        redactor.addSecret(KeyEnvironment::value(name));
-    secrets.redact = [redactor](const QString &text) {
-        return redactor.text(text);
-    };
-    return secrets;
 }
 
 } // namespace Loopscope

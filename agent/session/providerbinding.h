@@ -4,7 +4,6 @@
 #include "agent/model/modelclient.h"
 #include "agent/model/responselimits.h"
 #include "agent/session/sessionsetup.h"
-#include "agent/tools/builtin/runcommandtool.h"
 #include "agent/trace/tracecost.h"
 
 #include <QObject>
@@ -70,8 +69,6 @@ public:
     bool isLookingUpContextWindow() const;
     // Tests bound a slow provider's lookup more tightly.
     void setContextWindowTimeoutMs(int timeoutMs);
-    // What run_command hides from its commands: the key's variables and its value.
-    CommandSecrets commandSecrets() const;
 
 signals:
     void modelsListed(const QStringList &models);

@@ -1,6 +1,8 @@
 #include "agent/session/sessionsetup.h"
 
 #include "agent/config/appsettings.h"
+#include "agent/config/keyenvironment.h"
+#include "agent/wire/secretredactor.h"
 
 #include <algorithm>
 
@@ -84,6 +86,34 @@ std::optional<SessionSetup::Provider> SessionSetup::boundProvider() const
             return own;
     }
     return provider;
+}
+
+CommandSecrets SessionSetup::commandSecrets() const
+{
+    CommandSecrets secrets;
+    SecretRedactor redactor;
+    // A key may have come from the keychain, or be readable some other way than the environment (a
+    // file the command prints): its value is blanked wherever it shows, not only its variable unset.
+    const auto hide = [&secrets, &redactor](const Provider &each) {
+        for (const QString &name : ApiKeyResolver::keyVariables(each.profile)) {
+            if (!secrets.hiddenVariables.contains(name))
+                secrets.hiddenVariables.append(name);
+        }
+        redactor.addSecret(each.apiKey);
+    };
+    hide(provider.value_or(Provider{}));
+    for (const Provider &each : agentProviders)
+        hide(each);
+    for (const AttachedKnowledgeBase &base : knowledge)
+        redactor.addSecret(base.embedding.apiKey);
+    for (const AttachedKnowledgeBase &base : agentKnowledge)
+        redactor.addSecret(base.embedding.apiKey);
+    for (const QString &name : std::as_const(secrets.hiddenVariables))
+        redactor.addSecret(KeyEnvironment::value(name));
+    secrets.redact = [redactor](const QString &text) {
+        return redactor.text(text);
+    };
+    return secrets;
 }
 
 SessionSetup SessionSetup::withProvider(const ProviderProfile &profile, const QString &apiKey) const

@@ -9,6 +9,7 @@
 #include "agent/loop/agentpreset.h"
 #include "agent/mcp/mcpserverconfig.h"
 #include "agent/model/responselimits.h"
+#include "agent/tools/builtin/runcommandtool.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -119,6 +120,10 @@ public:
 
     // This setup on \a profile with \a apiKey.
     SessionSetup withProvider(const ProviderProfile &profile, const QString &apiKey) const;
+    // What run_command hides from its commands: every key this session holds — the provider's, those
+    // of the profiles its agents and model shields run on, its knowledge bases' embedding keys —
+    // left out of the environment by variable and blanked wherever a command prints one.
+    CommandSecrets commandSecrets() const;
     // Why the provider's turns fail before they start (no usable key); empty when they can go out.
     QString providerProblem() const { return provider ? provider->keyProblem : QString(); }
 

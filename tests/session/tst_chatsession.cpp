@@ -1023,6 +1023,47 @@ private slots:
                  "the variables are unset, the key blanked");
     }
 
+    // Not only the session's own key: the keys of the profiles its agents and model shields run on,
+    // and its knowledge bases' embedding key, are the user's secrets too.
+    void runCommandNeverShowsAKeyOfTheSessionsAgentsOrKnowledge()
+    {
+        QTemporaryDir workspace;
+        const QByteArray agentsKey = "sk-agents-own-0123456789";
+        const QByteArray agentsVariableKey = "sk-agents-variable-0123456789";
+        const QByteArray embeddingKey = "sk-embedding-0123456789";
+        QFile file(workspace.filePath(u"leaked.txt"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(agentsKey + '\n' + embeddingKey + '\n');
+        file.close();
+        qputenv("LOOPSCOPE_AGENTS_OWN_TEST_KEY", agentsVariableKey);
+        ProviderProfile agentsProfile = profile();
+        agentsProfile.name = u"Billing profile"_s;
+        agentsProfile.apiKeyEnv = u"LOOPSCOPE_AGENTS_OWN_TEST_KEY"_s;
+        AttachedKnowledgeBase notes;
+        notes.name = u"notes"_s;
+        notes.databasePath = workspace.filePath(u"notes.sqlite"_s);
+        notes.embedding.model = u"embed-model"_s;
+        notes.embedding.apiKey = QString::fromUtf8(embeddingKey);
+        SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
+        setup.tools = {{u"run_command"_s}, workspace.path()};
+        setup.agentProviders.insert(agentsProfile.name,
+                                    {agentsProfile, QString::fromUtf8(agentsKey), {}, 600'000});
+        setup.knowledge = {notes};
+        m_session->apply(setup);
+
+        const std::shared_ptr<const Tool> tool = m_session->workbench()->find(u"run_command"_s);
+        QVERIFY(tool);
+        ToolContext context;
+        const ToolResult result = tool->invoke(
+            {{u"command"_s, u"env; echo \"[$LOOPSCOPE_AGENTS_OWN_TEST_KEY]\"; cat leaked.txt"_s}}, context);
+        qunsetenv("LOOPSCOPE_AGENTS_OWN_TEST_KEY");
+
+        const QByteArray recorded = result.content.toUtf8() + QJsonDocument(result.details).toJson();
+        for (const QByteArray &secret : {agentsKey, agentsVariableKey, embeddingKey})
+            QVERIFY2(!recorded.contains(secret), secret.constData());
+        QVERIFY2(result.content.contains(u"\n[]\n[redacted]\n[redacted]\n"_s), qPrintable(result.content));
+    }
+
     void withoutATurnThereIsNothingToForkOrReplay()
     {
         QCOMPARE(m_session->turnIndexAt(-1), -1);
