@@ -57,6 +57,7 @@ struct Agent::Turn
     // After a handoff: the session's agent, put back when the turn ends.
     std::optional<AgentTeam::Member> sessionAgent;
     ModelClient *sessionClient = nullptr; // the session's client, put back with its agent
+    PriceLookup sessionPrices;            // and how the session's calls are priced
     // The clients of agents handed to on providers of their own: kept until the turn is over.
     QList<std::shared_ptr<ModelClient>> handedToClients;
     int handoffs = 0;
@@ -1013,8 +1014,9 @@ void Agent::continueAs(const QString &name, const AgentTeam::Member &member)
     Turn &turn = *m_turn;
     ++turn.handoffs;
     if (!turn.sessionAgent) {
-        turn.sessionAgent = AgentTeam::Member{m_config, m_workbench, nullptr};
+        turn.sessionAgent = AgentTeam::Member{m_config, m_workbench, nullptr, {}};
         turn.sessionClient = m_client;
+        turn.sessionPrices = m_priceLookup;
     }
     if (m_config.handoffHistory == HandoffHistory::Text) {
         turn.textOnlyParts.append({turn.partStart, m_history.size()});
@@ -1027,11 +1029,14 @@ void Agent::continueAs(const QString &name, const AgentTeam::Member &member)
     m_workbench = member.workbench;
     m_tools->setWorkbench(m_workbench);
     // An agent on a provider profile of its own is asked there; else on the session's provider.
+    // Its calls are priced as its profile prices them.
     if (member.client) {
         turn.handedToClients.append(member.client);
         switchClient(member.client.get());
+        m_priceLookup = member.prices ? member.prices : turn.sessionPrices;
     } else {
         switchClient(turn.sessionClient);
+        m_priceLookup = turn.sessionPrices;
     }
     m_trace->finish(turn.iterationNode, TraceStatus::Ok, now());
     startIteration();
@@ -1071,6 +1076,7 @@ void Agent::restoreSessionAgent()
     m_workbench = m_turn->sessionAgent->workbench;
     m_tools->setWorkbench(m_workbench);
     switchClient(m_turn->sessionClient);
+    m_priceLookup = m_turn->sessionPrices;
 }
 
 // Between two requests of a turn: the next goes to \a client.
@@ -1246,7 +1252,7 @@ void Agent::finishTurn(TurnOutcome outcome, const QString &text, const QString &
     const int traceNode = turn.traceNode;
     result.agent = m_config.name;
     m_timeLimit->stop();
-    m_toolAsksPerson = false; // a form still open is the turn's no more
+    m_toolAsksPerson = false;   // a form still open is the turn's no more
     restoreClientAfterShield(); // a turn stopped while a shield on a profile of its own judged
     restoreSessionAgent();
     m_turn.reset();

@@ -2,6 +2,7 @@
 
 #include "agent/loop/agentconfig.h"
 #include "agent/model/modelclient.h"
+#include "agent/trace/tracecost.h"
 
 #include <QString>
 
@@ -31,6 +32,9 @@ public:
         // there after the handoff); nullptr: the session's client. Deleted later, not at once: the
         // turn may end inside one of its signals.
         std::shared_ptr<ModelClient> client;
+        // With a client of its own: how its calls are priced (its profile's prices, which a local
+        // server's or an override's differ from the session's); unset: like the session's.
+        PriceLookup prices;
     };
 
     // A client on a saved provider profile of its own, and that profile's model.

@@ -29,7 +29,8 @@ public:
         m_agent->setConfig(member.config);
         m_agent->setTeam(session->team());
         m_agent->setClock(session->clock());
-        m_agent->setPriceLookup(session->priceLookup());
+        // On a profile of its own, its calls cost what that profile's cost.
+        m_agent->setPriceLookup(member.prices ? member.prices : session->priceLookup());
         // Its approval cards stop the turn's clocks, and the session's stop its.
         m_agent->sharePersonWaits(session->personWaits());
         for (const auto &shield : session->shields())

@@ -78,6 +78,11 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
         }
         return {m_binding->createClientFor(*own), own->profile.model};
     });
+    // An agent on a profile of its own: its calls cost what that profile's cost (0 on a local server).
+    m_team->setPrices([this](const AgentPreset &agent) -> PriceLookup {
+        const auto own = m_setup.providerOf(agent);
+        return own ? ProfilePricing(own->profile, PriceTable::builtIn()).lookup() : PriceLookup{};
+    });
     m_agent->setTeam(m_team.get());
     m_rows->setTrace(m_trace.get());
     m_rows->follow(m_agent.get());

@@ -23,11 +23,13 @@ std::optional<AgentTeam::Member> SessionTeam::member(const QString &name)
         return std::nullopt;
     auto workbench = std::make_unique<Workbench>();
     m_equip(*workbench, *preset);
-    Member member{m_configure(*preset), workbench.get(), nullptr};
+    Member member{m_configure(*preset), workbench.get(), nullptr, {}};
     if (preset->provider) {
         if (std::unique_ptr<ModelClient> client = m_makeClient(*preset))
             member.client
                 = std::shared_ptr<ModelClient>(client.release(), [](ModelClient *c) { c->deleteLater(); });
+        if (m_makePrices)
+            member.prices = m_makePrices(*preset);
     }
     m_workbenches.push_back({name, std::move(workbench)});
     return member;

@@ -26,6 +26,7 @@ public:
     using Equip = std::function<void(Workbench &, const AgentPreset &)>;
     using MakeClient = std::function<std::unique_ptr<ModelClient>(const AgentPreset &)>;
     using MakeProfileClient = std::function<ProfileClient(const QString &profile)>;
+    using MakePrices = std::function<PriceLookup(const AgentPreset &)>;
 
     // \a roster must outlive the team.
     SessionTeam(const AgentRoster *roster, Configure configure, Equip equip, MakeClient makeClient);
@@ -39,6 +40,8 @@ public:
         m_makeProfileClient = std::move(makeProfileClient);
     }
     ProfileClient createClientOnProfile(const QString &profile) override;
+    // How the calls of an agent on a profile of its own are priced; unset: as the session's.
+    void setPrices(MakePrices makePrices) { m_makePrices = std::move(makePrices); }
     // Lets go of the workbenches handed out; only while no turn runs.
     void release();
     // Equips the workbenches handed out again (an MCP server's tools changed); only between
@@ -51,6 +54,7 @@ private:
     Equip m_equip;
     MakeClient m_makeClient;
     MakeProfileClient m_makeProfileClient;
+    MakePrices m_makePrices;
     struct Equipped
     {
         QString agent;

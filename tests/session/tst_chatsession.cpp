@@ -1325,8 +1325,15 @@ private slots:
     {
         FakeHttpServer other;
         QVERIFY(other.listen());
-        const ProviderProfile otherProfile = answeringProfile(other);
-        SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
+        ProviderProfile otherProfile = answeringProfile(other);
+        // Each profile prices its own calls: the status bar and the trace must not price billing's
+        // calls as the session's.
+        otherProfile.inputPricePerMTok = 100;
+        otherProfile.outputPricePerMTok = 200;
+        ProviderProfile sessions = profile();
+        sessions.inputPricePerMTok = 1;
+        sessions.outputPricePerMTok = 2;
+        SessionSetup setup = m_session->setup().withProvider(sessions, apiKey);
         setup.agents = handoffRoster();
         // Triage hands off to billing, which runs on "Other".
         for (AgentPreset &agent : setup.agents.agents) {
@@ -1362,6 +1369,13 @@ private slots:
         const auto result = finished.constFirst().constFirst().value<TurnResult>();
         QCOMPARE(result.agent, u"billing"_s);
         QCOMPARE(result.text, u"from the other server"_s);
+        QList<double> inputPrices;
+        for (int id = 0; id < m_session->trace()->size(); ++id) {
+            const TraceNode &node = m_session->trace()->node(id);
+            if (node.kind == TraceKind::ModelCall && node.data<ModelCallData>().cost)
+                inputPrices.append(node.data<ModelCallData>().cost->basis.inputPerMTok);
+        }
+        QCOMPARE(inputPrices, (QList<double>{1, 100}));
 
         // The next turn starts as triage again, on the session's server.
         QVERIFY(m_session->send(u"And another thing"_s));
