@@ -512,6 +512,7 @@ QStringList RunComparison::requestLines(const ModelRequest &request)
     lines.append(
         tr("model: %1").arg(request.options.model.isEmpty() ? tr("default") : request.options.model));
     lines.append(tr("temperature: %1").arg(optionalText(request.options.temperature)));
+    lines.append(tr("top p: %1").arg(optionalText(request.options.topP)));
     lines.append(tr("output token limit: %1").arg(optionalText(request.options.maxOutputTokens)));
     lines.append(tr("tool choice: %1").arg(toolChoiceName(request.toolChoice)));
     for (const ToolSchema &tool : request.tools) {
@@ -539,6 +540,8 @@ std::optional<QString> RunComparison::requestDifference(const ModelRequest &left
         return tr("the model differs");
     if (left.options.temperature != right.options.temperature)
         return tr("the temperature differs");
+    if (left.options.topP != right.options.topP)
+        return tr("top p differs");
     if (left.options.maxOutputTokens != right.options.maxOutputTokens)
         return tr("the output token limit differs");
     if (left.tools != right.tools)

@@ -68,7 +68,7 @@ struct RequestDiffLine
 
     A model request is compared as the model saw it: the messages by role,
     text and tool calls (names and arguments as JSON values, never the ids a
-    provider made up), and the parameters: model, temperature, output token
+    provider made up), and the parameters: model, temperature, top p, output token
     limit, tool choice and the tools offered. The first counted row that
     differs is the first difference, and the summary says where it is:
     "diverged at iteration 2: calculator arguments differ", "same steps; the

@@ -77,6 +77,8 @@ std::optional<ProviderProfile> ProviderProfileStore::profile(const QString &id) 
     p.defaults.stream = m_settings->value(u"stream"_s, true).toBool();
     if (m_settings->contains(u"temperature"_s))
         p.defaults.temperature = m_settings->value(u"temperature"_s).toDouble();
+    if (m_settings->contains(u"topP"_s))
+        p.defaults.topP = m_settings->value(u"topP"_s).toDouble();
     if (m_settings->contains(u"maxOutputTokens"_s))
         p.defaults.maxOutputTokens = m_settings->value(u"maxOutputTokens"_s).toInt();
     if (m_settings->contains(u"inputPricePerMTok"_s))
@@ -115,6 +117,8 @@ void ProviderProfileStore::save(const ProviderProfile &profile)
     m_settings->setValue(u"stream"_s, profile.defaults.stream);
     if (profile.defaults.temperature)
         m_settings->setValue(u"temperature"_s, *profile.defaults.temperature);
+    if (profile.defaults.topP)
+        m_settings->setValue(u"topP"_s, *profile.defaults.topP);
     if (profile.defaults.maxOutputTokens)
         m_settings->setValue(u"maxOutputTokens"_s, *profile.defaults.maxOutputTokens);
     if (profile.inputPricePerMTok)

@@ -493,6 +493,8 @@ private:
         const ModelOptions &options = call.request.options();
         if (options.temperature)
             attributes.add(u"gen_ai.request.temperature"_s, doubleValue(*options.temperature));
+        if (options.topP)
+            attributes.add(u"gen_ai.request.top_p"_s, doubleValue(*options.topP));
         if (options.maxOutputTokens)
             attributes.integer(u"gen_ai.request.max_tokens"_s, *options.maxOutputTokens);
         attributes.boolean(u"gen_ai.request.stream"_s, options.stream);

@@ -33,7 +33,7 @@ struct OtlpExportOptions
     - Model call: span "chat {model}", CLIENT, gen_ai.operation.name chat,
       gen_ai.provider.name, gen_ai.request.model, gen_ai.response.model,
       gen_ai.usage.input_tokens/output_tokens, gen_ai.response.finish_reasons,
-      gen_ai.request.temperature/max_tokens/stream, server.address/port.
+      gen_ai.request.temperature/top_p/max_tokens/stream, server.address/port.
     - Tool call: span "execute_tool {tool}", INTERNAL, gen_ai.tool.name,
       gen_ai.tool.call.id, gen_ai.tool.type "function", loopscope.tool.decision.
     - Retries, shield checks, handoffs and summaries are span events

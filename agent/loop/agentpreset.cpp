@@ -99,6 +99,8 @@ AgentPreset readPreset(JsonFields &fields)
         preset.maxHandoffs = int(*n);
     if (fields.has(u"temperature"))
         preset.temperature = fields.number(u"temperature", 0, 2);
+    if (fields.has(u"top_p"))
+        preset.topP = fields.number(u"top_p", 0, 1);
     if (const auto n = integer(u"max_tokens", 1, 10'000'000))
         preset.maxOutputTokens = int(*n);
     if (fields.has(u"compact"))
@@ -133,6 +135,8 @@ AgentConfig AgentPreset::configOver(AgentConfig base) const
         base.model.model = *model;
     if (temperature)
         base.model.temperature = temperature;
+    if (topP)
+        base.model.topP = topP;
     if (maxOutputTokens)
         base.model.maxOutputTokens = maxOutputTokens;
     base.maxIterations = maxIterations.value_or(base.maxIterations);
@@ -227,6 +231,7 @@ QJsonObject AgentPreset::toJson() const
         json.insert(u"handoff_history"_s, handoffHistoryName(*handoffHistory));
     put(u"max_handoffs"_s, maxHandoffs);
     put(u"temperature"_s, temperature);
+    put(u"top_p"_s, topP);
     put(u"max_tokens"_s, maxOutputTokens);
     if (compaction)
         json.insert(u"compact"_s, compactionStrategyName(*compaction));
@@ -291,6 +296,7 @@ QStringList AgentRoster::fieldNames()
             u"handoff_history"_s,
             u"max_handoffs"_s,
             u"temperature"_s,
+            u"top_p"_s,
             u"max_tokens"_s,
             u"compact"_s,
             u"compact_at"_s,

@@ -50,6 +50,7 @@ struct AgentPreset
     std::optional<HandoffHistory> handoffHistory;
     std::optional<int> maxHandoffs;
     std::optional<double> temperature;
+    std::optional<double> topP; // top_p, 0–1
     std::optional<int> maxOutputTokens;
     // How its requests keep within the context window (compact, compact_at).
     std::optional<CompactionStrategy> compaction;

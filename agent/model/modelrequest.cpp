@@ -40,6 +40,8 @@ QJsonObject ModelOptions::toJson() const
     QJsonObject json{{u"model"_s, model}, {u"stream"_s, stream}};
     if (temperature)
         json.insert(u"temperature"_s, *temperature);
+    if (topP)
+        json.insert(u"topP"_s, *topP);
     if (maxOutputTokens)
         json.insert(u"maxOutputTokens"_s, *maxOutputTokens);
     if (contextWindow)
@@ -54,6 +56,8 @@ ModelOptions ModelOptions::fromJson(const QJsonObject &json)
     options.stream = json.value(u"stream"_s).toBool(true);
     if (json.contains(u"temperature"_s))
         options.temperature = json.value(u"temperature"_s).toDouble();
+    if (json.contains(u"topP"_s))
+        options.topP = json.value(u"topP"_s).toDouble();
     if (json.contains(u"maxOutputTokens"_s))
         options.maxOutputTokens = json.value(u"maxOutputTokens"_s).toInt();
     if (json.contains(u"contextWindow"_s))

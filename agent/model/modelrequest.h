@@ -31,6 +31,9 @@ struct ModelOptions
 {
     QString model;
     std::optional<double> temperature;
+    // Nucleus sampling, 0-1. Sent as set, next to a temperature too: some models refuse the two
+    // together, and their error says so rather than Loopscope quietly dropping one.
+    std::optional<double> topP;
     std::optional<int> maxOutputTokens;
     // The model's context window in tokens, when known: what the loop fits each request into, and
     // what Ollama is told to hold (options.num_ctx) instead of silently keeping its default.

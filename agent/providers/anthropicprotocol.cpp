@@ -480,6 +480,10 @@ HttpCall AnthropicProtocol::encode(const ModelRequest &request, const ProviderEn
     }
     if (request.options.temperature)
         body.insert(u"temperature"_s, *request.options.temperature);
+    // Both go as the user set them: newer models answer 400 "temperature and top_p cannot both be
+    // specified for this model", and that error is shown, where dropping one would be a silent change.
+    if (request.options.topP)
+        body.insert(u"top_p"_s, *request.options.topP);
     body.insert(u"stream"_s, request.options.stream);
     call.body = body;
     return call;

@@ -493,6 +493,8 @@ HttpCall GeminiProtocol::encode(const ModelRequest &request, const ProviderEndpo
     QJsonObject generationConfig;
     if (request.options.temperature)
         generationConfig.insert(u"temperature"_s, *request.options.temperature);
+    if (request.options.topP)
+        generationConfig.insert(u"topP"_s, *request.options.topP);
     if (request.options.maxOutputTokens)
         generationConfig.insert(u"maxOutputTokens"_s, *request.options.maxOutputTokens);
     if (!generationConfig.isEmpty())

@@ -338,6 +338,8 @@ HttpCall OllamaProtocol::encode(const ModelRequest &request, const ProviderEndpo
     QJsonObject options;
     if (request.options.temperature)
         options.insert(u"temperature"_s, *request.options.temperature);
+    if (request.options.topP)
+        options.insert(u"top_p"_s, *request.options.topP);
     if (request.options.maxOutputTokens)
         options.insert(u"num_predict"_s, *request.options.maxOutputTokens);
     // Without num_ctx Ollama keeps its default window (2,048 or 4,096 tokens) and drops the start of

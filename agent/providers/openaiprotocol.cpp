@@ -309,6 +309,8 @@ QJsonObject bodyWithoutMessages(const ModelRequest &request)
     }
     if (request.options.temperature)
         body.insert(u"temperature"_s, *request.options.temperature);
+    if (request.options.topP)
+        body.insert(u"top_p"_s, *request.options.topP);
     if (request.options.maxOutputTokens)
         body.insert(u"max_tokens"_s, *request.options.maxOutputTokens);
     body.insert(u"stream"_s, request.options.stream);

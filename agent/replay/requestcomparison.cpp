@@ -129,6 +129,9 @@ std::optional<QString> optionsDifference(const ModelOptions &recorded, const Mod
     if (recorded.temperature != now.temperature)
         return RC::tr("the temperature differs: recorded %1, now %2")
             .arg(optionalNumber(recorded.temperature), optionalNumber(now.temperature));
+    if (recorded.topP != now.topP)
+        return RC::tr("top p differs: recorded %1, now %2")
+            .arg(optionalNumber(recorded.topP), optionalNumber(now.topP));
     if (recorded.maxOutputTokens != now.maxOutputTokens)
         return RC::tr("the output token limit differs: recorded %1, now %2")
             .arg(optionalNumber(recorded.maxOutputTokens), optionalNumber(now.maxOutputTokens));

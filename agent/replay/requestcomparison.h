@@ -18,7 +18,7 @@ namespace Loopscope {
     with their ids, names, arguments and provider data, the call a result
     answers, the tool it names, the error flag), the tools offered (names,
     order, descriptions, parameter schemas), the tool choice and the model
-    options (model, temperature, output token limit). Only options.stream is
+    options (model, temperature, top p, output token limit). Only options.stream is
     ignored: it changes how the answer arrives, not what the model is asked.
     Texts and tool arguments compare exactly, whitespace too: a replay
     serves the recorded responses verbatim, so any change is real. Schemas

@@ -168,6 +168,8 @@ AgentConfig ProviderBinding::configFor(const AgentConfig &loop) const
         config.model.stream = own.stream;
         if (own.temperature)
             config.model.temperature = own.temperature;
+        if (own.topP)
+            config.model.topP = own.topP;
         if (own.maxOutputTokens)
             config.model.maxOutputTokens = own.maxOutputTokens;
     }

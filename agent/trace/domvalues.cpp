@@ -57,6 +57,8 @@ ModelOptions modelOptionsFrom(simdjson::dom::object json, bool &surprised)
     options.stream = fields.boolean(u"stream", Need::Optional, true);
     if (fields.has(u"temperature"))
         options.temperature = fields.number(u"temperature");
+    if (fields.has(u"topP"))
+        options.topP = fields.number(u"topP");
     if (fields.has(u"maxOutputTokens"))
         options.maxOutputTokens = int(fields.integer(u"maxOutputTokens", Need::Required, 0, IntMin, IntMax));
     if (fields.has(u"contextWindow"))

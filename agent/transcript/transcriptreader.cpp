@@ -111,6 +111,7 @@ AgentConfig readConfig(const QJsonObject &json, const QString &where, JsonProble
     model.string(u"model", Need::Optional);
     model.boolean(u"stream", Need::Optional);
     model.number(u"temperature", 0.0, 2.0);
+    model.number(u"topP", 0.0, 1.0);
     model.integer(u"maxOutputTokens", Need::Optional, 0, 1, IntMax);
     model.integer(u"contextWindow", Need::Optional, 0, 1, std::numeric_limits<qint64>::max());
     return problem.ok() ? AgentConfig::fromJson(json) : AgentConfig();

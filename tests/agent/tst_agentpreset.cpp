@@ -55,6 +55,7 @@ private slots:
         triage.handoffHistory = HandoffHistory::Text;
         triage.maxHandoffs = 2;
         triage.temperature = 0.25;
+        triage.topP = 0.9;
         triage.maxOutputTokens = 512;
         triage.compaction = CompactionStrategy::TrimToolResults;
         triage.compactAtPercent = 60;
@@ -178,6 +179,25 @@ private slots:
         QCOMPARE(reopened.version, 7);
     }
 
+    void topPIsReadFromAnAgentsFileAndLaidOverTheSessions()
+    {
+        QString error;
+        const auto roster = AgentRoster::fromJson(
+            agentsFile({agent(u"careful"_s, {{u"top_p"_s, 0.3}}), agent(u"plain"_s)}), &error);
+        QVERIFY2(roster, qPrintable(error));
+        QCOMPARE(roster->find(u"careful"_s)->topP, std::optional(0.3));
+        QVERIFY(!roster->find(u"plain"_s)->topP);
+        // Written back under the same name.
+        QCOMPARE(roster->find(u"careful"_s)->toJson().value(u"top_p"_s).toDouble(), 0.3);
+        QVERIFY(!roster->find(u"plain"_s)->toJson().contains(u"top_p"_s));
+
+        AgentConfig session;
+        session.model.topP = 0.8;
+        QCOMPARE(roster->find(u"careful"_s)->configOver(session).model.topP, std::optional(0.3));
+        QCOMPARE(roster->find(u"plain"_s)->configOver(session).model.topP, std::optional(0.8));
+        QVERIFY(!roster->find(u"plain"_s)->configOver(AgentConfig()).model.topP);
+    }
+
     void anEmptyNamePicksTheFirstAgentAndAnUnknownOneIsNamed()
     {
         QString error;
@@ -228,6 +248,12 @@ private slots:
             << u"agents[0].time_limit_seconds"_s;
         QTest::newRow("a temperature above 2")
             << agentsFile({agent(u"a"_s, {{u"temperature"_s, 3}})}) << u"agents[0].temperature"_s;
+        QTest::newRow("a top_p above 1") << agentsFile({agent(u"a"_s, {{u"top_p"_s, 1.5}})})
+                                         << u"agents[0].top_p must be a number from 0 to 1; it is 1.5."_s;
+        QTest::newRow("a negative top_p") << agentsFile({agent(u"a"_s, {{u"top_p"_s, -0.1}})})
+                                          << u"agents[0].top_p must be a number from 0 to 1; it is -0.1."_s;
+        QTest::newRow("a top_p that is not a number")
+            << agentsFile({agent(u"a"_s, {{u"top_p"_s, u"0.9"_s}})}) << u"agents[0].top_p"_s;
         QTest::newRow("an unknown post-loop mode")
             << agentsFile({agent(u"a"_s, {{u"post_loop"_s, u"think"_s}})}) << u"agents[0].post_loop"_s;
         QTest::newRow("an unknown on_handoff")

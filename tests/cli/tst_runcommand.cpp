@@ -1072,7 +1072,7 @@ private slots:
     {
         return R"({"agents": [
             {"name": "triage", "instructions": "Route the question.", "model": "triage-model",
-             "tools": ["calculator"], "handoffs": ["billing"], "temperature": 0.5},
+             "tools": ["calculator"], "handoffs": ["billing"], "temperature": 0.5, "top_p": 0.9},
             {"name": "billing", "instructions": "Answer invoices.", "tools": []}
         ]})"_ba;
     }
@@ -1092,12 +1092,13 @@ private slots:
         QTest::addColumn<QString>("model");
         QTest::addColumn<QStringList>("tools");
         QTest::addColumn<double>("temperature");
+        QTest::addColumn<double>("topP"); // -1: not sent
 
         QTest::newRow("without --agent: the file's first")
             << QStringList() << u"Route the question."_s << u"triage-model"_s
-            << QStringList{u"calculator"_s, u"transfer_to_billing"_s} << 0.5;
+            << QStringList{u"calculator"_s, u"transfer_to_billing"_s} << 0.5 << 0.9;
         QTest::newRow("--agent billing") << QStringList{u"--agent"_s, u"billing"_s} << u"Answer invoices."_s
-                                         << u"m"_s << QStringList() << -1.0;
+                                         << u"m"_s << QStringList() << -1.0 << -1.0;
     }
 
     void theTurnRunsAsTheAgentsFilesAgent()
@@ -1107,6 +1108,7 @@ private slots:
         QFETCH(QString, model);
         QFETCH(QStringList, tools);
         QFETCH(double, temperature);
+        QFETCH(double, topP);
         m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
             stream(exchange, textStream(u"Agent answer"_s));
         });
@@ -1127,6 +1129,7 @@ private slots:
         QCOMPARE(sent.value(u"model"_s).toString(), model);
         QCOMPARE(toolNames(sent), tools);
         QCOMPARE(sent.value(u"temperature"_s).toDouble(-1), temperature);
+        QCOMPARE(sent.value(u"top_p"_s).toDouble(-1), topP);
     }
 
     void anAgentOnASavedProfileIsAskedOnThatProfilesServer()

@@ -338,6 +338,17 @@ private slots:
         QCOMPARE(RunComparison::requestDifference(a, b).value_or(QString()), u"the temperature differs"_s);
     }
 
+    void topPMakesRequestsDifferAndIsShownWithTheParameters()
+    {
+        ModelRequest a;
+        a.messages = {Message::user(u"hi"_s)};
+        ModelRequest b = a;
+        b.options.topP = 0.9;
+        QCOMPARE(RunComparison::requestDifference(a, b).value_or(QString()), u"top p differs"_s);
+        QVERIFY(RunComparison::requestLines(a).contains(u"top p: default"_s));
+        QVERIFY(RunComparison::requestLines(b).contains(u"top p: 0.9"_s));
+    }
+
     void aRecordedCostIsShownButNeverMakesRunsDiffer()
     {
         ComparedTurn left = record(threeIterations(), u"a"_s);

@@ -95,6 +95,7 @@ private slots:
                                u"OPENAI_API_KEY"_s,
                                {}};
         openai.defaults.temperature = 0.2;
+        openai.defaults.topP = 0.9;
         openai.defaults.maxOutputTokens = 1024;
         openai.defaults.model = openai.model;
         ProviderProfile ollama{u"local"_s, u"Ollama"_s, ProviderKind::Ollama, {}, u"qwen2.5"_s, {}, {}};
@@ -108,6 +109,10 @@ private slots:
         QTest::newRow("openai with parameters") << openai;
         QTest::newRow("ollama with defaults") << ollama;
         QTest::newRow("prices and a context window of its own") << priced;
+        ProviderProfile nucleus = ollama;
+        nucleus.id = u"nucleus"_s;
+        nucleus.defaults.topP = 0.0; // a value, not "provider default"
+        QTest::newRow("a top p of zero, without a temperature") << nucleus;
     }
 
     void profilesRoundTripThroughSettings()

@@ -30,6 +30,7 @@
 #include <QXmlStreamReader>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 using namespace Loopscope;
@@ -589,6 +590,30 @@ private slots:
             = spansWithOperation(readSpans(exportOtlpJson(cached, {})), u"chat"_s).constFirst();
         QCOMPARE(chat.integer(u"gen_ai.usage.cache_read.input_tokens"_s), 4);
         QCOMPARE(chat.integer(u"gen_ai.usage.cache_creation.input_tokens"_s), 2);
+    }
+
+    void otlpRecordsTopPAsTheRequestSetIt_data()
+    {
+        QTest::addColumn<double>("topP"); // NaN: unset
+        QTest::newRow("unset: no attribute") << qQNaN();
+        QTest::newRow("set") << 0.9;
+        QTest::newRow("zero is a value") << 0.0;
+    }
+
+    void otlpRecordsTopPAsTheRequestSetIt()
+    {
+        QFETCH(double, topP);
+        const Transcript sampled = withModelCalls(m_session, [topP](ModelCallData &call) {
+            ModelRequest request = call.request.whole();
+            request.options.topP = std::isnan(topP) ? std::nullopt : std::optional(topP);
+            call.request = request;
+        });
+        const OtlpSpan chat
+            = spansWithOperation(readSpans(exportOtlpJson(sampled, {})), u"chat"_s).constFirst();
+        QCOMPARE(chat.attributes.contains(u"gen_ai.request.top_p"_s), !std::isnan(topP));
+        if (!std::isnan(topP))
+            QCOMPARE(chat.attributes.value(u"gen_ai.request.top_p"_s).value(u"doubleValue"_s).toDouble(-1),
+                     topP);
     }
 
     void aSessionRecordedWithoutCostsIsPricedOnExport()

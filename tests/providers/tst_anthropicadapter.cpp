@@ -1,6 +1,7 @@
 #include "agent/providers/anthropicprotocol.h"
 #include "agent/providers/httpmodelclient.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/samplingrows.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -316,6 +317,8 @@ private slots:
     void aFailedToolResultIsFlaggedIsErrorAndItsTextKept();
     void maxTokensAndSamplingOptionsAreSent_data();
     void maxTokensAndSamplingOptionsAreSent();
+    void topPIsSentAsTopPOnlyWhenSet_data();
+    void topPIsSentAsTopPOnlyWhenSet();
 
     // Answers
     void textAnswerIsStreamed();
@@ -816,6 +819,24 @@ void tst_AnthropicAdapter::maxTokensAndSamplingOptionsAreSent()
     QCOMPARE(body.contains(u"temperature"_s), !std::isnan(temperature));
     if (!std::isnan(temperature))
         QCOMPARE(body.value(u"temperature"_s).toDouble(), temperature);
+}
+
+void tst_AnthropicAdapter::topPIsSentAsTopPOnlyWhenSet_data()
+{
+    Testing::addTopPRows();
+}
+
+void tst_AnthropicAdapter::topPIsSentAsTopPOnlyWhenSet()
+{
+    QFETCH(double, topP);
+    QFETCH(double, temperature);
+    script({hello()});
+    Session &session = start(Testing::withSampling(helloRequest(), topP, temperature));
+    WAIT_DONE(session);
+    QCOMPARE(session.failed.count(), 0);
+
+    QCOMPARE(Testing::sentSampling(sentBody(), u"top_p"_s, u"temperature"_s),
+             Testing::expectedSampling(u"top_p"_s, u"temperature"_s, topP, temperature));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #include "agent/providers/geminiprotocol.h"
 #include "agent/providers/httpmodelclient.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/samplingrows.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -638,6 +639,21 @@ private slots:
         SEND_AND_WAIT(f, request);
         QCOMPARE(compact(f.lastRequest().json().value(u"generationConfig"_s)),
                  compact(json("{'temperature':0.25,'maxOutputTokens':300}")));
+    }
+
+    void topPIsSentAsGenerationConfigTopPOnlyWhenSet_data() { Testing::addTopPRows(); }
+
+    void topPIsSentAsGenerationConfigTopPOnlyWhenSet()
+    {
+        QFETCH(double, topP);
+        QFETCH(double, temperature);
+        Fixture f;
+        serveOk(f.server);
+        SEND_AND_WAIT(f, Testing::withSampling(simpleRequest(), topP, temperature));
+        const QJsonObject generationConfig = f.lastRequest().json().value(u"generationConfig"_s).toObject();
+        QCOMPARE(Testing::sentSampling(generationConfig, u"topP"_s, u"temperature"_s),
+                 Testing::expectedSampling(u"topP"_s, u"temperature"_s, topP, temperature));
+        QVERIFY(!f.lastRequest().json().contains(u"top_p"_s));
     }
 
     // --- Answers -------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include "agent/tools/functiontool.h"
 #include "agent/tools/workbench.h"
 #include "agent/trace/trace.h"
+#include "tests/support/samplingrows.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -313,6 +314,8 @@ private slots:
 
     void baseUrlGetsApiChatAppended_data();
     void baseUrlGetsApiChatAppended();
+    void topPIsSentAsOptionsTopPOnlyWhenSet_data();
+    void topPIsSentAsOptionsTopPOnlyWhenSet();
     void requestIsSentInOllamasNativeShape_data();
     void requestIsSentInOllamasNativeShape();
     void aFailedToolResultSaysErrorSinceOllamaHasNoFlag_data();
@@ -407,6 +410,30 @@ void OllamaAdapterTest::baseUrlGetsApiChatAppended()
     const HttpCall call = OllamaProtocol().encode(userRequest(u"Hi"_s), endpoint);
     QCOMPARE(call.url.toString(), expectedUrl);
     QCOMPARE(OllamaProtocol().name(), u"ollama"_s);
+}
+
+void OllamaAdapterTest::topPIsSentAsOptionsTopPOnlyWhenSet_data()
+{
+    Testing::addTopPRows();
+}
+
+void OllamaAdapterTest::topPIsSentAsOptionsTopPOnlyWhenSet()
+{
+    QFETCH(double, topP);
+    QFETCH(double, temperature);
+    m_server->setHandler([](const HttpRequestRecord &record, HttpExchange &exchange) {
+        answerText(record, exchange, u"ok"_s);
+    });
+    auto client = makeClient();
+    Observed observed(client.get());
+    client->send(Testing::withSampling(userRequest(u"Hi"_s), topP, temperature));
+    QTRY_VERIFY_WITH_TIMEOUT(observed.ended(), EndTimeoutMs);
+    QVERIFY2(observed.failed.isEmpty(), qPrintable(observed.failureText()));
+
+    const QJsonObject body = m_server->requests().constFirst().json();
+    QCOMPARE(Testing::sentSampling(body.value(u"options"_s).toObject(), u"top_p"_s, u"temperature"_s),
+             Testing::expectedSampling(u"top_p"_s, u"temperature"_s, topP, temperature));
+    QVERIFY(!body.contains(u"top_p"_s)); // Ollama reads it from options only
 }
 
 void OllamaAdapterTest::requestIsSentInOllamasNativeShape_data()

@@ -2,6 +2,7 @@
 #include "agent/providers/openaiprotocol.h"
 #include "agent/providers/recordedbody.h"
 #include "tests/support/fakehttpserver.h"
+#include "tests/support/samplingrows.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -248,6 +249,22 @@ private slots:
         const QJsonObject body = OpenAiProtocol().encode(request, ProviderEndpoint{}).body;
         QCOMPARE(body.value(u"tool_choice"_s).toString(), expected);
         QCOMPARE(body.contains(u"tools"_s), withTools);
+    }
+
+    void topPIsSentAsTopPOnlyWhenSet_data() { Testing::addTopPRows(); }
+
+    void topPIsSentAsTopPOnlyWhenSet()
+    {
+        QFETCH(double, topP);
+        QFETCH(double, temperature);
+        Fixture f;
+        serveStream(f.server, textChunk(u"ok"_s) + finishChunk(u"stop"_s) + done);
+
+        QVERIFY(f.run(Testing::withSampling(sampleRequest(), topP, temperature)));
+
+        QCOMPARE(f.failed->size(), 0);
+        QCOMPARE(Testing::sentSampling(f.server.requests().constFirst().json(), u"top_p"_s, u"temperature"_s),
+                 Testing::expectedSampling(u"top_p"_s, u"temperature"_s, topP, temperature));
     }
 
     void aFailedToolResultSaysErrorSinceChatCompletionsHasNoFlag_data()

@@ -894,6 +894,9 @@ private slots:
         r.options.temperature.reset();
         QTest::newRow("the temperature")
             << base << r << u"the temperature differs: recorded 0.2, now unset"_s;
+        r = base;
+        r.options.topP = 0.9;
+        QTest::newRow("top p") << base << r << u"top p differs: recorded unset, now 0.9"_s;
     }
 
     void theFirstDifferenceBetweenRequestsIsDescribed()

@@ -194,8 +194,10 @@ private slots:
         ProviderProfile withDefaults = profile();
         withDefaults.defaults.temperature = 0.9;
         withDefaults.defaults.maxOutputTokens = 100;
+        withDefaults.defaults.topP = 0.95;
         SessionSetup setup = m_session->setup().withProvider(withDefaults, apiKey);
         setup.loop.model.temperature = 0.1;
+        setup.loop.model.topP = 0.5;
         m_session->apply(setup);
 
         QCOMPARE(m_session->agent()->config().model.temperature, std::optional<double>(0.1));
@@ -205,6 +207,7 @@ private slots:
         QVERIFY(m_session->send(u"hi"_s));
         QTRY_COMPARE(finished.size(), 1);
         QCOMPARE(m_server->requests().constLast().json().value(u"temperature"_s).toDouble(), 0.1);
+        QCOMPARE(m_server->requests().constLast().json().value(u"top_p"_s).toDouble(), 0.5);
     }
 
     void theSessionsLoopOptionsIncludeItsAgents()

@@ -48,6 +48,7 @@ ModelCallData sampleModelCall()
                       QJsonObject{{u"type"_s, u"object"_s}, {u"required"_s, QJsonArray{u"city"_s}}}}};
     request.options.model = u"gpt-4o-mini"_s;
     request.options.temperature = 0.2;
+    request.options.topP = 0.9;
     data.request = request;
     data.originalRequest = request;
     data.originalRequest->messages.removeLast();
@@ -183,6 +184,7 @@ Transcript sampleTranscript()
     t.config.systemPrompt = u"Antworte kurz.\nUse tools."_s;
     t.config.model.model = u"gpt-4o-mini"_s;
     t.config.model.temperature = 0.35;
+    t.config.model.topP = 0.85;
     t.config.model.maxOutputTokens = 2048;
     t.config.model.contextWindow = 128000;
     t.config.compaction = CompactionStrategy::DropOldest;
@@ -763,6 +765,9 @@ void TestTranscript::malformedFilesAreRefusedWithWhatAndWhere_data()
     QTest::newRow("a temperature out of range")
         << sampleWith({u"agent"_s, u"config"_s, u"model"_s, u"temperature"_s}, 7)
         << u"agent.config.model.temperature must be a number from 0 to 2; it is 7."_s;
+    QTest::newRow("a top p out of range")
+        << sampleWith({u"agent"_s, u"config"_s, u"model"_s, u"topP"_s}, 1.5)
+        << u"agent.config.model.topP must be a number from 0 to 1; it is 1.5."_s;
     QTest::newRow("an unknown post-loop mode")
         << sampleWith({u"agent"_s, u"config"_s, u"postLoop"_s}, u"sometimes"_s)
         << u"agent.config.postLoop must be one of reflect, summary, none; it is \"sometimes\"."_s;

@@ -66,6 +66,7 @@ ModelRequest sampleRequest()
     request.toolChoice = ToolChoice::Required;
     request.options.model = u"gpt-4o-mini"_s;
     request.options.temperature = 0.2;
+    request.options.topP = 0.9;
     request.options.maxOutputTokens = 1024;
     request.options.contextWindow = 200000;
     return request;

@@ -279,6 +279,13 @@ QWidget *AgentsPage::createEditor()
     m_temperature->setSingleStep(0.05);
     m_temperature->setSpecialValueText(tr("the session's"));
     m_temperature->setValue(m_temperature->minimum());
+    m_topP = named(new QDoubleSpinBox(editor), u"agentTopP"_s, tr("Top p"));
+    m_topP->setRange(-0.05, 1);
+    m_topP->setSingleStep(0.05);
+    m_topP->setSpecialValueText(tr("the session's"));
+    m_topP->setValue(m_topP->minimum());
+    m_topP->setToolTip(tr("Nucleus sampling (top_p). Some models refuse a temperature and top_p together; "
+                          "their error is shown in the chat."));
     m_maxTokens = optionalSpin(1, 10'000'000, editor);
     m_handoffs = named(new QListWidget(editor), u"agentHandoffs"_s, tr("Handoffs"));
     m_subagents = named(new QListWidget(editor), u"agentSubagents"_s, tr("Sub-agents"));
@@ -304,6 +311,7 @@ QWidget *AgentsPage::createEditor()
     auto *sampling = new QGroupBox(tr("Sampling"), editor);
     auto *samplingForm = new QFormLayout(sampling);
     samplingForm->addRow(tr("Temperature:"), m_temperature);
+    samplingForm->addRow(tr("Top p:"), m_topP);
     samplingForm->addRow(tr("Output tokens:"), m_maxTokens);
     auto *team = new QGroupBox(tr("Other agents"), editor);
     auto *teamForm = new QFormLayout(team);
@@ -479,6 +487,7 @@ void AgentsPage::show(const AgentPreset &agent)
     m_onHandoff->setCurrentIndex(m_onHandoff->findData(agent.onHandoff ? int(*agent.onHandoff) : -1));
     showSpin(m_maxHandoffs, agent.maxHandoffs);
     m_temperature->setValue(agent.temperature.value_or(m_temperature->minimum()));
+    m_topP->setValue(agent.topP.value_or(m_topP->minimum()));
     showSpin(m_maxTokens, agent.maxOutputTokens);
     m_sessionShields->setChecked(!agent.shields);
     m_shieldsEditor->setShields(agent.shields.value_or(AgentShields{}));
@@ -533,6 +542,7 @@ AgentPreset AgentsPage::editedAgent() const
     agent.temperature = m_temperature->value() == m_temperature->minimum()
                             ? std::nullopt
                             : std::optional(m_temperature->value());
+    agent.topP = m_topP->value() == m_topP->minimum() ? std::nullopt : std::optional(m_topP->value());
     agent.maxOutputTokens = spinValue<int>(m_maxTokens);
     agent.handoffs = checked(m_handoffs);
     agent.subagents = checked(m_subagents);

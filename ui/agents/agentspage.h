@@ -144,6 +144,7 @@ private:
     QComboBox *m_onHandoff;
     QSpinBox *m_maxHandoffs;
     QDoubleSpinBox *m_temperature;
+    QDoubleSpinBox *m_topP;
     QSpinBox *m_maxTokens;
     QListWidget *m_handoffs;
     QListWidget *m_subagents;

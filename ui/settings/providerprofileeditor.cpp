@@ -52,6 +52,7 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
                                        "backups, can read it too. A keychain would keep it encrypted."),
                                     this))
     , m_temperature(new QDoubleSpinBox(this))
+    , m_topP(new QDoubleSpinBox(this))
     , m_maxOutputTokens(new QSpinBox(this))
     , m_inputPrice(new QDoubleSpinBox(this))
     , m_outputPrice(new QDoubleSpinBox(this))
@@ -135,6 +136,15 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     m_temperature->setSingleStep(0.1);
     m_temperature->setSpecialValueText(tr("provider default"));
 
+    m_topP->setObjectName(u"topPSpin"_s);
+    m_topP->setAccessibleName(tr("Top p"));
+    m_topP->setRange(-0.05, 1.0);
+    m_topP->setDecimals(2);
+    m_topP->setSingleStep(0.05);
+    m_topP->setSpecialValueText(tr("provider default"));
+    m_topP->setToolTip(tr("Nucleus sampling (top_p). Some models refuse a temperature and top_p together; "
+                          "their error is shown in the chat."));
+
     m_maxOutputTokens->setObjectName(u"maxOutputTokensSpin"_s);
     m_maxOutputTokens->setAccessibleName(tr("Maximum output tokens"));
     m_maxOutputTokens->setRange(0, 1'000'000);
@@ -188,6 +198,7 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
     form->addRow(QString(), m_noKeychain);
     form->addRow(QString(), m_keyFile);
     form->addRow(tr("Temperat&ure:"), m_temperature);
+    form->addRow(tr("Top p (nucleus s&ampling):"), m_topP);
     form->addRow(tr("Max output t&okens:"), m_maxOutputTokens);
     form->addRow(tr("&Input price per M tokens:"), m_inputPrice);
     form->addRow(tr("Output pri&ce per M tokens:"), m_outputPrice);
@@ -214,6 +225,7 @@ ProviderProfileEditor::ProviderProfileEditor(QWidget *parent)
         changed();
     });
     connect(m_temperature, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_topP, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_maxOutputTokens, &QSpinBox::valueChanged, this, changed);
     connect(m_inputPrice, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_outputPrice, &QDoubleSpinBox::valueChanged, this, changed);
@@ -239,6 +251,7 @@ void ProviderProfileEditor::setProfile(const ProviderProfile &profile)
     m_apiKey->clear();
     m_apiKeyEnv->setText(profile.apiKeyEnv);
     m_temperature->setValue(profile.defaults.temperature.value_or(m_temperature->minimum()));
+    m_topP->setValue(profile.defaults.topP.value_or(m_topP->minimum()));
     m_maxOutputTokens->setValue(profile.defaults.maxOutputTokens.value_or(0));
     m_inputPrice->setValue(profile.inputPricePerMTok.value_or(m_inputPrice->minimum()));
     m_outputPrice->setValue(profile.outputPricePerMTok.value_or(m_outputPrice->minimum()));
@@ -265,6 +278,8 @@ ProviderProfile ProviderProfileEditor::profile() const
     profile.defaults.model = profile.model;
     if (m_temperature->value() >= 0)
         profile.defaults.temperature = m_temperature->value();
+    if (m_topP->value() >= 0)
+        profile.defaults.topP = m_topP->value();
     if (m_maxOutputTokens->value() > 0)
         profile.defaults.maxOutputTokens = m_maxOutputTokens->value();
     if (m_inputPrice->value() >= 0)

@@ -81,6 +81,7 @@ private:
     QWidget *m_noKeychain; // the message and the way to an environment variable
     KeyFileCheckBox *m_keyFile;
     QDoubleSpinBox *m_temperature;
+    QDoubleSpinBox *m_topP; // the minimum reads "provider default"
     QSpinBox *m_maxOutputTokens;
     QDoubleSpinBox *m_inputPrice; // USD per million tokens; the minimum reads "price table"
     QDoubleSpinBox *m_outputPrice;

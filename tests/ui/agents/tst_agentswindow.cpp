@@ -18,6 +18,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QJsonArray>
 #include <QLabel>
@@ -32,6 +33,8 @@
 #include <QTest>
 #include <QTreeWidget>
 #include <QTreeWidgetItemIterator>
+
+#include <cmath>
 
 using namespace Loopscope;
 using namespace Loopscope::Ui;
@@ -298,6 +301,42 @@ private slots:
         QVERIFY(texts.contains(u"N&ame:"_s));
         const QString clash = Test::firstMnemonicClash(texts);
         QVERIFY2(clash.isEmpty(), qPrintable(clash));
+    }
+
+    void topPIsTheSessionsUntilSetOnThePage_data()
+    {
+        QTest::addColumn<double>("stored"); // NaN: none, "the session's"
+        QTest::addColumn<double>("typed");  // NaN: back to the minimum, "the session's"
+        QTest::newRow("set where it was the session's") << qQNaN() << 0.9;
+        QTest::newRow("zero is a value, not the session's") << 0.4 << 0.0;
+        QTest::newRow("back to the session's") << 0.9 << qQNaN();
+    }
+
+    void topPIsTheSessionsUntilSetOnThePage()
+    {
+        QFETCH(double, stored);
+        QFETCH(double, typed);
+        if (!std::isnan(stored)) {
+            AgentPreset billing = *m_store->roster().find(u"billing"_s);
+            billing.topP = stored;
+            QString error;
+            QVERIFY2(m_store->save(u"billing"_s, billing, &error), qPrintable(error));
+        }
+        AgentsPage page(m_store.get(), {}, {});
+        auto *topP = page.findChild<QDoubleSpinBox *>(u"agentTopP"_s);
+        QVERIFY(topP);
+        QCOMPARE(topP->value() == topP->minimum(), std::isnan(stored));
+        if (std::isnan(stored))
+            QCOMPARE(topP->text(), u"the session's"_s);
+        else
+            QCOMPARE(topP->value(), stored);
+
+        topP->setValue(std::isnan(typed) ? topP->minimum() : typed);
+        QVERIFY2(page.saveShown(), qPrintable(page.status()));
+
+        const AgentPreset *saved = m_store->roster().find(u"billing"_s);
+        QCOMPARE(saved->topP, std::isnan(typed) ? std::nullopt : std::optional(typed));
+        QCOMPARE(saved->toJson().contains(u"top_p"_s), !std::isnan(typed));
     }
 
     void aBadNameIsRefusedOnThePageAndNothingIsStored()

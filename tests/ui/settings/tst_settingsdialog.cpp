@@ -15,6 +15,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QJsonArray>
 #include <QLabel>
@@ -32,6 +33,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <cmath>
 #include <memory>
 
 using namespace Loopscope;
@@ -335,6 +337,48 @@ private slots:
         QTRY_VERIFY(!dialog->isVisible());
         const auto settings = f.reread();
         QCOMPARE(ProviderProfileStore(settings.get()).defaultProfileId(), u"second"_s);
+    }
+
+    void aProfilesTopPIsSavedAndShownAgainAndItsMinimumIsTheProviderDefault_data()
+    {
+        QTest::addColumn<double>("stored"); // NaN: none
+        QTest::addColumn<double>("typed");  // NaN: the minimum, "provider default"
+        QTest::newRow("set where there was none") << qQNaN() << 0.9;
+        QTest::newRow("zero is a value") << 0.5 << 0.0;
+        QTest::newRow("back to the provider default") << 0.9 << qQNaN();
+    }
+
+    void aProfilesTopPIsSavedAndShownAgainAndItsMinimumIsTheProviderDefault()
+    {
+        QFETCH(double, stored);
+        QFETCH(double, typed);
+        Fixture f;
+        ProviderProfile profile = f.seedProfile(u"work"_s, u"gpt-a"_s);
+        if (!std::isnan(stored)) {
+            profile.defaults.topP = stored;
+            f.profiles.save(profile);
+        }
+        const auto topPSpin = [](QWidget *dialog) {
+            return child<QDoubleSpinBox>(dialog, u"topPSpin"_s);
+        };
+        const auto shown = [](QDoubleSpinBox *spin) {
+            return spin->value() == spin->minimum() ? qQNaN() : spin->value();
+        };
+        auto dialog = f.open();
+        QVERIFY(topPSpin(dialog.get()));
+        QCOMPARE(shown(topPSpin(dialog.get())), stored);
+
+        topPSpin(dialog.get())->setValue(std::isnan(typed) ? topPSpin(dialog.get())->minimum() : typed);
+        QTest::mouseClick(dialogButton(dialog.get(), QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY(!dialog->isVisible());
+
+        const auto settings = f.reread();
+        const std::optional<ProviderProfile> saved = ProviderProfileStore(settings.get()).profile(u"work"_s);
+        QVERIFY(saved);
+        QCOMPARE(saved->defaults.topP, std::isnan(typed) ? std::nullopt : std::optional(typed));
+        // What the dialog says after reopening is what was saved.
+        dialog = f.open();
+        QCOMPARE(shown(topPSpin(dialog.get())), typed);
     }
 
     void loopToolsAndAppearanceSettingsPersistOnlyWhenConfirmed_data()
