@@ -49,11 +49,14 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
     m_team = std::make_unique<SessionTeam>(
         &m_setup.agents,
         [this](const AgentPreset &agent) {
-            AgentConfig base = m_binding->configFor(m_setup.loop);
-            // An agent on a profile of its own asks that profile's model unless it names one.
-            if (const auto own = m_setup.providerOf(agent); own && own->isUsable())
-                base.model.model = own->profile.model;
-            return agent.configOver(base);
+            // An agent on a profile of its own runs with that profile's model (unless it names one),
+            // sampling defaults and context window, not the session's.
+            if (const auto own = m_setup.providerOf(agent); own && own->isUsable()) {
+                ProviderProfile profile = own->profile;
+                profile.model = agent.model.value_or(profile.model);
+                return agent.configOver(m_binding->configOn(profile, m_setup.loop));
+            }
+            return agent.configOver(m_binding->configFor(m_setup.loop));
         },
         [this](Workbench &workbench, const AgentPreset &agent) {
             equipWorkbench(workbench, &agent,

@@ -157,25 +157,48 @@ void ProviderBinding::listModels()
     m_lister->list(m_provider->profile.kind, endpoint.baseUrl, endpoint.apiKey);
 }
 
-AgentConfig ProviderBinding::configFor(const AgentConfig &loop) const
+namespace {
+
+// \a loop's options with \a profile's model and \a window; the profile's sampling parameters are
+// defaults, the loop's own win, and so does a window the loop was given (--context-window).
+AgentConfig onProfile(const AgentConfig &loop, const ProviderProfile &profile, std::optional<qint64> window)
 {
     AgentConfig config = loop;
-    if (m_provider) {
-        // The profile's sampling parameters are defaults: the loop's own win.
-        const ModelOptions own = config.model;
-        config.model = m_provider->profile.defaults;
-        config.model.model = m_provider->profile.model;
-        config.model.stream = own.stream;
-        if (own.temperature)
-            config.model.temperature = own.temperature;
-        if (own.topP)
-            config.model.topP = own.topP;
-        if (own.maxOutputTokens)
-            config.model.maxOutputTokens = own.maxOutputTokens;
-    }
-    // A window the loop was given (--context-window) wins over the profile's and the table's.
-    config.model.contextWindow = loop.model.contextWindow ? loop.model.contextWindow : m_contextWindow;
+    const ModelOptions own = config.model;
+    config.model = profile.defaults;
+    config.model.model = profile.model;
+    config.model.stream = own.stream;
+    if (own.temperature)
+        config.model.temperature = own.temperature;
+    if (own.topP)
+        config.model.topP = own.topP;
+    if (own.maxOutputTokens)
+        config.model.maxOutputTokens = own.maxOutputTokens;
+    config.model.contextWindow = own.contextWindow ? own.contextWindow : window;
     return config;
+}
+
+} // namespace
+
+AgentConfig ProviderBinding::configFor(const AgentConfig &loop) const
+{
+    if (!m_provider) {
+        AgentConfig config = loop;
+        config.model.contextWindow = loop.model.contextWindow ? loop.model.contextWindow : m_contextWindow;
+        return config;
+    }
+    return onProfile(loop, m_provider->profile, m_contextWindow);
+}
+
+AgentConfig ProviderBinding::configOn(const ProviderProfile &profile, const AgentConfig &loop) const
+{
+    // No lookup of its own: what an earlier one said for this endpoint and model, else the profile's
+    // and the table's window.
+    const QUrl baseUrl = profile.effectiveBaseUrl();
+    const std::optional<qint64> window = ContextWindowChoice::choose(
+        profile.kind, profile.contextWindow, m_windowLookup->answer(profile.kind, baseUrl, profile.model),
+        PriceTable::builtIn().contextWindow(providerKindName(profile.kind), profile.model, baseUrl));
+    return onProfile(loop, profile, window);
 }
 
 void ProviderBinding::updateContextWindow()

@@ -59,6 +59,9 @@ public:
     // The loop's options with the profile's model, and its sampling parameters and context window
     // where the loop sets none.
     AgentConfig configFor(const AgentConfig &loop) const;
+    // The same on \a profile, an agent's own, which is not bound: its model, sampling defaults and
+    // context window.
+    AgentConfig configOn(const ProviderProfile &profile, const AgentConfig &loop) const;
     PriceLookup priceLookup() const;
     // The model's context window: the profile's override, else what the provider said, else the
     // price table's; for Ollama capped as ContextWindowChoice says.

@@ -1333,6 +1333,9 @@ private slots:
         // calls as the session's.
         otherProfile.inputPricePerMTok = 100;
         otherProfile.outputPricePerMTok = 200;
+        // And its sampling defaults and context window are its own, not the session's.
+        otherProfile.defaults.temperature = 0.7;
+        otherProfile.contextWindow = 50'000;
         ProviderProfile sessions = profile();
         sessions.inputPricePerMTok = 1;
         sessions.outputPricePerMTok = 2;
@@ -1369,16 +1372,24 @@ private slots:
         QCOMPARE(handedTo.json().value(u"messages"_s).toArray().at(0)[u"content"_s].toString(),
                  u"You answer invoices."_s);
         QCOMPARE(handedTo.json().value(u"model"_s).toString(), u"billing-model"_s);
+        QCOMPARE(handedTo.json().value(u"temperature"_s).toDouble(), 0.7);
+        QVERIFY(!m_server->requests().constFirst().json().contains(u"temperature"_s));
         const auto result = finished.constFirst().constFirst().value<TurnResult>();
         QCOMPARE(result.agent, u"billing"_s);
         QCOMPARE(result.text, u"from the other server"_s);
         QList<double> inputPrices;
+        QList<std::optional<qint64>> windows;
         for (int id = 0; id < m_session->trace()->size(); ++id) {
             const TraceNode &node = m_session->trace()->node(id);
-            if (node.kind == TraceKind::ModelCall && node.data<ModelCallData>().cost)
+            if (node.kind != TraceKind::ModelCall)
+                continue;
+            windows.append(node.data<ModelCallData>().request.options().contextWindow);
+            if (node.data<ModelCallData>().cost)
                 inputPrices.append(node.data<ModelCallData>().cost->basis.inputPerMTok);
         }
         QCOMPARE(inputPrices, (QList<double>{1, 100}));
+        QCOMPARE(windows.size(), 2);
+        QCOMPARE(windows.at(1), std::optional<qint64>(50'000));
 
         // The next turn starts as triage again, on the session's server.
         QVERIFY(m_session->send(u"And another thing"_s));
