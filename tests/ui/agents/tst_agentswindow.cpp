@@ -6,6 +6,7 @@
 #include "agent/session/agentlistmodel.h"
 #include "agent/session/agentstore.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/conversationrows.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/openaicompletion.h"
 #include "ui/agents/agentchooser.h"
@@ -303,6 +304,19 @@ private slots:
             return tool[u"function"_s][u"name"_s].toString() == KnowledgeSearchTool::Name;
         });
         QVERIFY(offered);
+
+        // The base left out is said in the chat, naming the agent, the base and why: once while the agent
+        // stays chosen, again when it is chosen anew.
+        const QString said
+            = u"Agent \"billing\" searches the knowledge base \"gone\", which is left out: there "
+              "is no knowledge base named \"gone\""_s;
+        QCOMPARE(noticesContaining(f.session, said), 1);
+        f.applier.reapply();
+        QVERIFY(f.sendAndWait(u"my second invoice"_s));
+        QCOMPARE(noticesContaining(f.session, said), 1);
+        f.chooser.choose(QString());
+        f.chooser.choose(u"billing"_s);
+        QCOMPARE(noticesContaining(f.session, said), 2);
     }
 
     void aReopenedSessionComesBackWithItsAgentAndItsPrompt()
@@ -352,6 +366,14 @@ private slots:
     }
 
 private:
+    static int noticesContaining(const ChatSession &session, const QString &text)
+    {
+        int count = 0;
+        for (const ConversationRow &row : session.rows()->rows())
+            count += row.kind == ConversationRow::Kind::Notice && row.text.contains(text);
+        return count;
+    }
+
     // A session on a fake server with the toolbar's chooser over the test's store.
     struct Fixture
     {
