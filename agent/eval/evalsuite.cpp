@@ -343,11 +343,9 @@ std::optional<EvalCase> readCase(const QJsonObject &object, const QDir &folder, 
         }
         evalCase.knowledge = fields.strings(u"knowledge"_s);
         if (const auto retrieve = fields.string(u"retrieve"_s)) {
+            // Whether "auto" has a base to search is known once the case's agent is (eval's set-up).
             if (*retrieve != u"tool" && *retrieve != u"auto")
                 fields.fail(EvalSuite::tr("\"retrieve\" takes \"tool\" or \"auto\""));
-            else if (*retrieve == u"auto" && evalCase.knowledge.isEmpty())
-                fields.fail(EvalSuite::tr("\"retrieve\": \"auto\" needs a knowledge base to search "
-                                          "(\"knowledge\")"));
             evalCase.retrieveBeforeTurn = *retrieve == u"auto";
         }
         // Read now, so that a bad agents file or an agent it lacks fails the suite before any request.

@@ -3,6 +3,7 @@
 #include "agent/config/apikeyresolver.h"
 #include "agent/session/agentstore.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/conversationrows.h"
 #include "agent/session/knowledgeattachment.h"
 
 #include <QSet>
@@ -25,6 +26,8 @@ void AgentApplier::choose(const QString &name)
     SessionSetup setup = m_session->setup();
     setup.agents = m_store->roster();
     setup.agent = m_store->roster().find(name) ? name : QString();
+    if (setup.agent != m_session->setup().agent)
+        m_saidMissing.clear(); // another agent chosen: its missing bases are said anew
     m_session->apply(setup);
     resolveProviders();
     attachKnowledge();
@@ -69,6 +72,14 @@ void AgentApplier::attachKnowledge()
             if (const auto base = KnowledgeAttachment::attach(library, name, &error)) {
                 setup.agentKnowledge.insert(name, *base);
                 attached = true;
+            } else if (agent.name == setup.agent && !m_saidMissing.contains(name)) {
+                // Said once while the agent stays chosen, not at every edit: its turns run without
+                // the base, and the user should know why its answers miss what the base holds.
+                m_saidMissing.insert(name);
+                m_session->rows()->addNotice(
+                    ConversationRow::Notice::Error,
+                    tr("Agent \"%1\" searches the knowledge base \"%2\", which is left out: %3.")
+                        .arg(agent.name, name, error));
             }
         }
     }

@@ -3,6 +3,7 @@
 #include "agent/config/providerprofile.h"
 
 #include <QObject>
+#include <QSet>
 
 #include <optional>
 
@@ -45,7 +46,8 @@ private:
     // Reads the keys of the profiles the agents name that are not known yet; each re-applies when read.
     void resolveProviders();
     // Attaches the bases the agents name that the session does not have yet; one that cannot be (gone
-    // from the library, its key missing) is left out, so that agent's search leaves it out too.
+    // from the library, its key missing) is left out, so that agent's search leaves it out too, and the
+    // chosen agent's are said in the chat (a notice naming the agent, the base and why).
     void attachKnowledge();
 
     ChatSession *m_session;
@@ -54,6 +56,7 @@ private:
     SecretStore *m_secrets;
     int m_generation = 0;
     std::optional<QString> m_knowledgeDirectory;
+    QSet<QString> m_saidMissing; // the chosen agent's bases already said to be left out
 };
 
 } // namespace Loopscope

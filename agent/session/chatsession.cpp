@@ -193,8 +193,12 @@ void ChatSession::apply(const SessionSetup &setup)
     m_setup.knowledge = setup.knowledge;
     m_setup.agentKnowledge = setup.agentKnowledge;
     m_setup.retrieveBeforeTurn = setup.retrieveBeforeTurn;
-    m_agent->setContextSource(m_setup.retrieveBeforeTurn && !m_setup.knowledge.isEmpty()
-                                  ? std::make_shared<KnowledgeContextSource>(m_setup.knowledge)
+    // Retrieval runs once, before the first inference, so the agent the turn starts as decides which
+    // bases are searched (its own, the session's, or none); a handoff later in the turn changes only
+    // what knowledge_search offers.
+    const QList<AttachedKnowledgeBase> retrieved = m_setup.knowledgeOf(m_setup.activeAgent());
+    m_agent->setContextSource(m_setup.retrieveBeforeTurn && !retrieved.isEmpty()
+                                  ? std::make_shared<KnowledgeContextSource>(retrieved)
                                   : nullptr);
     m_setup.approvals = setup.approvals;
     m_setup.limits = setup.limits;

@@ -144,9 +144,16 @@ std::optional<QList<HeadlessSetup>> setupsFor(const EvalSuite &suite,
                                 .arg(preset.name, tool, builtinToolNames().join(u", "_s)));
                 }
             }
+            // Each agent searches its own bases (knowledge_search and --retrieve auto's "retrieve"); one
+            // that is not in the library fails the suite before any case runs.
+            if (!setup.attachAgentKnowledge(*agents, &why))
+                return fail(why);
             setup.agents = *agents;
             setup.agent = agent->name;
         }
+        if (setup.retrieveBeforeTurn && setup.knowledge.isEmpty() && setup.agentKnowledge.isEmpty())
+            return fail(EvalCommand::tr("\"retrieve\": \"auto\" needs a knowledge base to search "
+                                        "(\"knowledge\", or an agent's)"));
     }
     return setups;
 }

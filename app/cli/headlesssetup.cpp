@@ -1,7 +1,11 @@
 #include "app/cli/headlesssetup.h"
 
+#include "app/cli/knowledgecommand.h"
+
 #include "agent/session/chatsession.h"
 #include "agent/tools/builtin/builtintools.h"
+
+#include <algorithm>
 
 namespace Loopscope::Cli {
 
@@ -63,6 +67,29 @@ void HeadlessSetup::applyTo(ChatSession &session) const
     // A continued session keeps its own system prompt (set in the window).
     setup.sessionPrompt = session.setup().sessionPrompt;
     session.apply(setup);
+}
+
+bool HeadlessSetup::attachAgentKnowledge(const AgentRoster &roster, QString *error)
+{
+    for (const AgentPreset &preset : roster.agents) {
+        for (const QString &name : preset.knowledge.value_or(QStringList())) {
+            const bool attached
+                = agentKnowledge.contains(name)
+                  || std::any_of(knowledge.cbegin(), knowledge.cend(),
+                                 [&name](const AttachedKnowledgeBase &base) { return base.name == name; });
+            if (attached)
+                continue;
+            QString problem;
+            const std::optional<AttachedKnowledgeBase> base = KnowledgeCommand::attach(name, &problem);
+            if (!base) {
+                *error = tr("agent \"%1\" searches the knowledge base \"%2\": %3")
+                             .arg(preset.name, name, problem);
+                return false;
+            }
+            agentKnowledge.insert(name, *base);
+        }
+    }
+    return true;
 }
 
 } // namespace Loopscope::Cli

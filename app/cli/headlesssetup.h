@@ -61,6 +61,10 @@ public:
     SessionSetup sessionSetup() const;
     // ChatSession::apply(sessionSetup()).
     void applyTo(ChatSession &session) const;
+    // The knowledge bases \a roster's agents name ("knowledge") that knowledge does not hold, into
+    // agentKnowledge: false with *error naming the agent and the base when one is not in the library or
+    // its key is missing, before any request (run and eval alike).
+    bool attachAgentKnowledge(const AgentRoster &roster, QString *error);
 };
 
 } // namespace Loopscope::Cli

@@ -130,32 +130,6 @@ bool readAgentProviders(const AgentRoster &roster, HeadlessSetup &setup, QString
     return true;
 }
 
-// The knowledge bases \a roster's agents name ("knowledge") and --knowledge does not attach, into \a setup:
-// false with *error naming the agent when one is not in the library or its key is missing, before any
-// request.
-bool readAgentKnowledge(const AgentRoster &roster, HeadlessSetup &setup, QString *error)
-{
-    for (const AgentPreset &preset : roster.agents) {
-        for (const QString &name : preset.knowledge.value_or(QStringList())) {
-            const bool attached
-                = setup.agentKnowledge.contains(name)
-                  || std::any_of(setup.knowledge.cbegin(), setup.knowledge.cend(),
-                                 [&name](const AttachedKnowledgeBase &base) { return base.name == name; });
-            if (attached)
-                continue;
-            QString problem;
-            const std::optional<AttachedKnowledgeBase> base = KnowledgeCommand::attach(name, &problem);
-            if (!base) {
-                *error = RunCommand::tr("agent \"%1\" searches the knowledge base \"%2\": %3")
-                             .arg(preset.name, name, problem);
-                return false;
-            }
-            setup.agentKnowledge.insert(name, *base);
-        }
-    }
-    return true;
-}
-
 // --agents and --agent into \a setup: false with *error when the file is bad, names no such agent, or
 // names a tool this run cannot have (not built in, and no MCP server to offer it) or an MCP server this run
 // does not start.
@@ -208,7 +182,7 @@ bool readAgents(const QCommandLineParser &parser, const QCommandLineOption &agen
             }
         }
     }
-    if (!readAgentProviders(*roster, setup, error) || !readAgentKnowledge(*roster, setup, error))
+    if (!readAgentProviders(*roster, setup, error) || !setup.attachAgentKnowledge(*roster, error))
         return false;
     setup.agents = *std::move(roster);
     setup.agent = agent->name;
@@ -304,10 +278,12 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         u"name"_s);
     const QCommandLineOption retrieve(
         u"retrieve"_s,
-        RunCommand::tr("How the --knowledge bases are used: tool (the model searches them with "
-                       "knowledge_search when it wants to) or auto (the question is also searched before the "
-                       "first iteration and the best passages go into the request as context; "
-                       "knowledge_search stays offered)."),
+        RunCommand::tr(
+            "How the --knowledge bases are used: tool (the model searches them with "
+            "knowledge_search when it wants to) or auto (the question is also searched before the "
+            "first iteration and the best passages go into the request as context; "
+            "knowledge_search stays offered; with --agents, the bases of the agent the turn starts "
+            "as are searched)."),
         u"tool|auto"_s, u"tool"_s);
     const QCommandLineOption events(
         u"events"_s,
@@ -492,10 +468,6 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         printError(RunCommand::tr("--retrieve takes tool or auto"));
         return BadUsage;
     }
-    if (retrieval == u"auto" && options.setup.knowledge.isEmpty()) {
-        printError(RunCommand::tr("--retrieve auto needs a knowledge base to search (--knowledge)"));
-        return BadUsage;
-    }
     options.setup.retrieveBeforeTurn = retrieval == u"auto";
     options.eventsPath = parser.value(events);
     options.traceOutPath = parser.value(traceOut);
@@ -537,6 +509,14 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
         && !readSavedProfile(options.setup.config.shields.model->provider,
                              RunCommand::tr("the model shield (--shield-provider)"), options.setup, &error)) {
         printError(error);
+        return BadUsage;
+    }
+    // The bases of the agent the turn starts as are searched (SessionSetup::knowledgeOf); an agent whose
+    // "knowledge" is [] searches none, which is its choice, not a usage error.
+    if (options.setup.retrieveBeforeTurn && options.setup.knowledge.isEmpty()
+        && options.setup.agentKnowledge.isEmpty()) {
+        printError(RunCommand::tr(
+            "--retrieve auto needs a knowledge base to search (--knowledge, or the agent's \"knowledge\")"));
         return BadUsage;
     }
     return options;

@@ -384,6 +384,60 @@ private slots:
         QCOMPARE(m_server.requests().size(), requestsBefore);
     }
 
+    void aCaseSearchesTheKnowledgeBasesOfItsAgent()
+    {
+        const QString dataHome = m_dir.filePath(u"agent-knowledge-data"_s);
+        const QString docs = m_dir.filePath(u"agent-knowledge-docs"_s);
+        QVERIFY(Testing::writeFile(docs + u"/handbook.md"_s,
+                                   "# Refunds\n\nRefunds are approved by the finance lead.\n"));
+        HeadlessProcess process = loopscope();
+        process.setEnvironmentVariable(u"XDG_DATA_HOME"_s, dataHome);
+        const Run added = textOf(process.run({u"knowledge"_s, u"add"_s, u"handbook"_s, docs}));
+        QVERIFY2(added.exitCode == 0, qPrintable(added.err));
+        const QString agents = writeSuite(
+            u"clerks.json"_s,
+            R"({"agents": [{"name": "clerk", "instructions": "Answer.", "tools": [], "knowledge": ["handbook"]}]})");
+        m_server.setHandler(answering(u"The finance lead."_s));
+        // No "knowledge" in the case: the agent's base is the one searched before the turn.
+        const QString suite
+            = writeSuite(u"agentknowledge.jsonl"_s,
+                         caseLine({{u"name"_s, u"the clerk finds the handbook"_s},
+                                   {u"prompt"_s, u"Who approves refunds?"_s},
+                                   {u"agents"_s, agents},
+                                   {u"agent"_s, u"clerk"_s},
+                                   {u"retrieve"_s, u"auto"_s},
+                                   {u"expect"_s, QJsonObject{{u"retrieved"_s, u"handbook.md"_s}}}}));
+
+        const Run result = textOf(process.run(QStringList{u"eval"_s} << providerArguments() << suite));
+
+        QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
+        QCOMPARE(result.out.split(u'\n', Qt::SkipEmptyParts).value(0),
+                 u"PASS the clerk finds the handbook"_s);
+    }
+
+    void anAgentsUnknownKnowledgeBaseFailsTheSuiteBeforeAnyRequest()
+    {
+        HeadlessProcess process = loopscope();
+        process.setEnvironmentVariable(u"XDG_DATA_HOME"_s, m_dir.filePath(u"no-agent-knowledge"_s));
+        const QString agents = writeSuite(
+            u"lost.json"_s,
+            R"({"agents": [{"name": "clerk", "instructions": "Answer.", "knowledge": ["nowhere"]}]})");
+        const QString suite = writeSuite(u"lostbase.jsonl"_s, caseLine({{u"name"_s, u"x"_s},
+                                                                        {u"prompt"_s, u"p"_s},
+                                                                        {u"agents"_s, agents},
+                                                                        {u"agent"_s, u"clerk"_s}}));
+        const int requestsBefore = int(m_server.requests().size());
+
+        const Run result = textOf(process.run(QStringList{u"eval"_s} << providerArguments() << suite));
+
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(
+            result.err.contains(u"line 1: agent \"clerk\" searches the knowledge base \"nowhere\": there "
+                                "is no knowledge base named \"nowhere\""_s),
+            qPrintable(result.err));
+        QCOMPARE(m_server.requests().size(), requestsBefore);
+    }
+
     void aCaseRunsAsTheAgentItNamesOfTheSuitesAgentsFile()
     {
         const QString agents = writeSuite(u"team.json"_s,

@@ -1683,6 +1683,77 @@ private slots:
         QCOMPARE(m_server.requests().size(), requestsBefore + 1);
     }
 
+    void retrieveAutoSearchesTheBasesOfTheAgentTheTurnStartsAs_data()
+    {
+        QTest::addColumn<QByteArray>("agentKnowledge"); // the agent's "knowledge" member, if any
+        QTest::addColumn<QStringList>("sessionKnowledge");
+        QTest::addColumn<QStringList>("searched"); // empty: no retrieval at all
+        QTest::newRow("the agent's own base, not the session's")
+            << R"(, "knowledge": ["handbook"])"_ba << QStringList{u"canteen"_s} << QStringList{u"handbook"_s};
+        QTest::newRow("the agent's own base without --knowledge")
+            << R"(, "knowledge": ["handbook"])"_ba << QStringList() << QStringList{u"handbook"_s};
+        QTest::newRow("the session's when the agent names none")
+            << QByteArray() << QStringList{u"canteen"_s} << QStringList{u"canteen"_s};
+        QTest::newRow("none when the agent's list is empty")
+            << R"(, "knowledge": [])"_ba << QStringList{u"canteen"_s} << QStringList();
+    }
+
+    void retrieveAutoSearchesTheBasesOfTheAgentTheTurnStartsAs()
+    {
+        QFETCH(QByteArray, agentKnowledge);
+        QFETCH(QStringList, sessionKnowledge);
+        QFETCH(QStringList, searched);
+        const QString dataHome = m_dir.filePath(u"agent-auto-data"_s);
+        const QString handbook = m_dir.filePath(u"agent-auto-handbook"_s);
+        const QString canteen = m_dir.filePath(u"agent-auto-canteen"_s);
+        QVERIFY(Testing::writeFile(handbook + u"/handbook.md"_s,
+                                   "# Refunds\n\nRefunds are approved by the finance lead.\n"));
+        QVERIFY(Testing::writeFile(canteen + u"/canteen.md"_s, "# Canteen\n\nRefunds of lunch at noon.\n"));
+        for (const auto &[name, folder] :
+             {std::pair{u"handbook"_s, handbook}, std::pair{u"canteen"_s, canteen}}) {
+            loopscopeWithData(dataHome).run({u"knowledge"_s, u"remove"_s, name}, TimeoutMs);
+            const Run added
+                = loopscopeWithData(dataHome).run({u"knowledge"_s, u"add"_s, name, folder}, TimeoutMs);
+            QVERIFY2(added.exitCode == 0, added.err.constData());
+        }
+        const QString agents = writeAgentsFile(
+            u"agent-auto.json"_s, R"({"agents": [{"name": "clerk", "instructions": "Answer.", "tools": [])"_ba
+                                      + agentKnowledge + "}]}");
+        m_server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            stream(exchange, textStream(u"The finance lead."_s));
+        });
+        const qsizetype requestsBefore = m_server.requests().size();
+        const QString tracePath = m_dir.filePath(u"agent-auto-trace.json"_s);
+        QStringList arguments = baseArguments() << u"--agents"_s << agents << u"--retrieve"_s << u"auto"_s
+                                                << u"--trace-out"_s << tracePath;
+        for (const QString &name : sessionKnowledge)
+            arguments << u"--knowledge"_s << name;
+
+        const Run result
+            = loopscopeWithData(dataHome).run(arguments << u"Who approves refunds?"_s, TimeoutMs);
+
+        QVERIFY2(result.exitCode == 0, result.err.constData());
+        QCOMPARE(m_server.requests().size(), requestsBefore + 1);
+        const QJsonObject system
+            = m_server.requests().at(requestsBefore).json().value(u"messages"_s).toArray().first().toObject();
+        const QString seen = system.value(u"content"_s).toString();
+        QCOMPARE(seen.contains(u"finance lead"_s), searched.contains(u"handbook"_s));
+        QCOMPARE(seen.contains(u"lunch"_s), searched.contains(u"canteen"_s));
+        QFile trace(tracePath);
+        QVERIFY(trace.open(QIODevice::ReadOnly));
+        const QJsonObject turn = QJsonDocument::fromJson(trace.readAll()).array().first().toObject();
+        QStringList retrievedFrom;
+        for (const QJsonValue &child : turn.value(u"children"_s).toArray()) {
+            if (child.toObject().value(u"kind"_s).toString() != u"retrieval")
+                continue;
+            // The Retrieval node says which bases were searched.
+            for (const QJsonValue &base :
+                 child.toObject().value(u"data"_s).toObject().value(u"bases"_s).toArray())
+                retrievedFrom.append(base.toString());
+        }
+        QCOMPARE(retrievedFrom, searched);
+    }
+
     void retrieveTakesToolOrAutoAndAutoNeedsAKnowledgeBase_data()
     {
         QTest::addColumn<QStringList>("arguments");

@@ -246,9 +246,6 @@ private slots:
         QTest::newRow("an unknown retrieval") << QByteArray(
             "{\"name\": \"x\", \"prompt\": \"p\", \"knowledge\": \"docs\", \"retrieve\": \"always\"}")
                                               << u"line 1: \"retrieve\" takes \"tool\" or \"auto\""_s;
-        QTest::newRow("automatic retrieval without a base")
-            << QByteArray("{\"name\": \"x\", \"prompt\": \"p\", \"retrieve\": \"auto\"}")
-            << u"line 1: \"retrieve\": \"auto\" needs a knowledge base to search (\"knowledge\")"_s;
         QTest::newRow("knowledge on a replay")
             << QByteArray(
                    "{\"name\": \"x\", \"session\": \"recorded.loopscope.json\", \"knowledge\": \"docs\"}")

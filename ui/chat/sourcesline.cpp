@@ -1,6 +1,7 @@
 #include "ui/chat/sourcesline.h"
 
 #include "ui/trace/retrievalview.h"
+#include "ui/trace/sourceviewer.h"
 
 #include <QStringList>
 #include <QUrl>
@@ -11,7 +12,7 @@ namespace Loopscope::Ui {
 
 SourcesLine::SourcesLine(QWidget *parent)
     : QLabel(parent)
-    , m_opener(desktopSourceOpener())
+    , m_opener([this](const RetrievalHit &hit) { SourceViewer::showIn(m_viewer, window(), hit); })
 {
     setAccessibleName(tr("Sources"));
     setTextFormat(Qt::RichText);
@@ -45,7 +46,12 @@ void SourcesLine::openSource(int index)
 {
     if (index < 0 || index >= m_sources.size() || !m_opener)
         return;
-    m_opener(m_sources.at(index).path, m_sources.at(index).startLine);
+    m_opener(m_sources.at(index));
+}
+
+SourceViewer *SourcesLine::viewer() const
+{
+    return m_viewer;
 }
 
 void SourcesLine::onLinkActivated(const QString &link)

@@ -108,14 +108,7 @@ void RetrievalView::onAnchorClicked(const QUrl &url)
 
 void RetrievalView::showInViewer(const RetrievalHit &hit)
 {
-    if (!m_viewer) {
-        m_viewer = new SourceViewer(window());
-        m_viewer->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    m_viewer->showPassage(hit);
-    m_viewer->show();
-    m_viewer->raise();
-    m_viewer->activateWindow();
+    SourceViewer::showIn(m_viewer, window(), hit);
 }
 
 } // namespace Loopscope::Ui

@@ -31,7 +31,6 @@ public:
 
     void setRetrieval(const RetrievalData &retrieval);
     const RetrievalData &retrieval() const { return m_retrieval; }
-    using PassageOpener = std::function<void(const RetrievalHit &hit)>;
     // What a click on a passage's file does; by default a SourceViewer shows it at its lines.
     void setOpener(PassageOpener opener) { m_opener = std::move(opener); }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "agent/trace/tracenode.h"
+
 #include <QString>
 
 #include <functional>
@@ -12,6 +14,10 @@ namespace Loopscope::Ui {
     one from outside, so a test sees what would be opened.
 */
 using SourceOpener = std::function<void(const QString &path, int line)>;
+
+// Shows a retrieved passage: by default in a SourceViewer at its lines (the trace's details, the chat's
+// sources), so both open a passage the same way.
+using PassageOpener = std::function<void(const RetrievalHit &hit)>;
 
 // Asks the desktop to open the file (a file URL: no desktop convention opens a file at a line, so
 // the line is shown beside the link).

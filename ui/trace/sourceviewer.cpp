@@ -99,6 +99,18 @@ void SourceViewer::onRead()
     highlightPassage();
 }
 
+void SourceViewer::showIn(QPointer<SourceViewer> &viewer, QWidget *parent, const RetrievalHit &hit)
+{
+    if (!viewer) {
+        viewer = new SourceViewer(parent);
+        viewer->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    viewer->showPassage(hit);
+    viewer->show();
+    viewer->raise();
+    viewer->activateWindow();
+}
+
 void SourceViewer::highlightPassage()
 {
     const int start = m_hit.startLine;

@@ -5,6 +5,7 @@
 
 #include <QDialog>
 #include <QFutureWatcher>
+#include <QPointer>
 
 #include <optional>
 
@@ -32,6 +33,9 @@ public:
 
     // Reads \a hit's file and shows its lines; a newer passage wins over one still being read.
     void showPassage(const RetrievalHit &hit);
+    // Shows \a hit in \a viewer, made first (a window of \a parent's, deleted on close) when there is
+    // none: what a click on a passage does in the trace's details and under an answer, one viewer each.
+    static void showIn(QPointer<SourceViewer> &viewer, QWidget *parent, const RetrievalHit &hit);
     // What "Open in default app" does; by default the desktop opens the file.
     void setOpener(SourceOpener opener) { m_opener = std::move(opener); }
 

@@ -1,14 +1,17 @@
 // Agents in the window: the Agents page over a real store, and the toolbar's chooser driving a real
 // session over HTTP (a fake OpenAI-compatible server on 127.0.0.1).
 
+#include "agent/knowledge/knowledgeindexer.h"
 #include "agent/knowledge/knowledgelibrary.h"
 #include "agent/session/agentapplier.h"
 #include "agent/session/agentlistmodel.h"
 #include "agent/session/agentstore.h"
 #include "agent/session/chatsession.h"
+#include "agent/session/conversationrows.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/mnemonics.h"
 #include "tests/support/openaicompletion.h"
+#include "tests/support/testfiles.h"
 #include "ui/agents/agentchooser.h"
 #include "ui/agents/agentsdialog.h"
 #include "ui/agents/agentspage.h"
@@ -419,6 +422,51 @@ private slots:
             return tool[u"function"_s][u"name"_s].toString() == KnowledgeSearchTool::Name;
         });
         QVERIFY(offered);
+
+        // The base left out is said in the chat, naming the agent, the base and why: once while the agent
+        // stays chosen, again when it is chosen anew.
+        const QString said
+            = u"Agent \"billing\" searches the knowledge base \"gone\", which is left out: there "
+              "is no knowledge base named \"gone\""_s;
+        QCOMPARE(noticesContaining(f.session, said), 1);
+        f.applier.reapply();
+        QVERIFY(f.sendAndWait(u"my second invoice"_s));
+        QCOMPARE(noticesContaining(f.session, said), 1);
+        f.chooser.choose(QString());
+        f.chooser.choose(u"billing"_s);
+        QCOMPARE(noticesContaining(f.session, said), 2);
+    }
+
+    void retrievalBeforeATurnSearchesTheBasesOfTheAgentItStartsAs()
+    {
+        const QString directory = m_dir.filePath(u"knowledge-%1"_s.arg(m_count));
+        const QString document = m_dir.filePath(u"refunds-%1.md"_s.arg(m_count));
+        QVERIFY(Testing::writeFile(document, "# Refunds\n\nRefunds are approved by the finance lead.\n"));
+        KnowledgeLibrary library(directory);
+        QCOMPARE(library.add({u"handbook"_s, {document}, {}}), QString());
+        QVERIFY(KnowledgeIndexer()
+                    .run({u"handbook"_s, {document}}, library.databasePath(u"handbook"_s))
+                    .errors.isEmpty());
+        AgentPreset billing = *m_store->roster().find(u"billing"_s);
+        billing.knowledge = QStringList{u"handbook"_s};
+        QString error;
+        QVERIFY(m_store->save(u"billing"_s, billing, &error));
+        Fixture f(m_store.get(), m_dir.filePath(u"settings-%1.ini"_s.arg(m_count)));
+        f.applier.setKnowledgeDirectory(directory);
+        SessionSetup setup = f.session.setup();
+        setup.retrieveBeforeTurn = true; // Settings → Knowledge: search before every turn
+        f.session.apply(setup);
+        QVERIFY(f.session.setup().knowledge.isEmpty()); // the session itself attaches none
+
+        f.chooser.choose(u"billing"_s);
+        QVERIFY(f.sendAndWait(u"Who approves refunds?"_s));
+        QVERIFY2(lastSystemPrompt(f.server).contains(u"approved by the finance lead"_s),
+                 qPrintable(lastSystemPrompt(f.server)));
+
+        // The default agent searches the session's bases: none.
+        f.chooser.choose(QString());
+        QVERIFY(f.sendAndWait(u"Who approves refunds again?"_s));
+        QVERIFY(!lastSystemPrompt(f.server).contains(u"finance lead"_s));
     }
 
     void aReopenedSessionComesBackWithItsAgentAndItsPrompt()
@@ -468,6 +516,14 @@ private slots:
     }
 
 private:
+    static int noticesContaining(const ChatSession &session, const QString &text)
+    {
+        int count = 0;
+        for (const ConversationRow &row : session.rows()->rows())
+            count += row.kind == ConversationRow::Kind::Notice && row.text.contains(text);
+        return count;
+    }
+
     // A session on a fake server with the toolbar's chooser over the test's store.
     struct Fixture
     {

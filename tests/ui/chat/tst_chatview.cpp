@@ -1267,7 +1267,7 @@ private slots:
 
         // A click on a link opens its file at its line.
         QList<std::pair<QString, int>> opened;
-        sources->setOpener([&opened](const QString &path, int line) { opened.append({path, line}); });
+        sources->setOpener([&opened](const RetrievalHit &hit) { opened.append({hit.path, hit.startLine}); });
         QTest::mouseClick(sources, Qt::LeftButton, {}, linkPosition(*sources, u"<travel>.md, line 12"_s));
         QCOMPARE(opened, (QList<std::pair<QString, int>>{{u"/docs/<travel>.md"_s, 12}}));
 

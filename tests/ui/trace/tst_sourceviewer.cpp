@@ -1,5 +1,7 @@
 #include "ui/trace/sourceviewer.h"
 
+#include "ui/chat/sourcesline.h"
+
 #include "tests/support/testfiles.h"
 #include "tests/support/testpdf.h"
 
@@ -105,6 +107,34 @@ private slots:
             QCOMPARE(caret.blockNumber(), startLine - 1);
             QVERIFY(viewer.textView()->viewport()->rect().contains(viewer.textView()->cursorRect().center()));
         }
+    }
+
+    void aSourceUnderAnAnswerShowsItsPassageInTheViewer()
+    {
+        const QString path = m_dir.filePath(u"answer.md"_s);
+        QVERIFY(writeFile(path, numberedLines(60)));
+        QWidget window;
+        Ui::SourcesLine sources(&window);
+        sources.setSources({RetrievalHit{u"notes"_s, path, 41, 42, 1.0, {}, {}, u"line 41\nline 42"_s},
+                            RetrievalHit{u"notes"_s, path, 7, 7, 0.5, {}, {}, u"line 7"_s}});
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        sources.openSource(0);
+
+        QPointer<Ui::SourceViewer> viewer = sources.viewer();
+        QVERIFY(viewer);
+        QVERIFY(viewer->isVisible());
+        QTRY_VERIFY(!viewer->isReading());
+        QCOMPARE(viewer->highlightedText(), u"line 41\nline 42"_s);
+        QCOMPARE(viewer->textView()->textCursor().blockNumber(), 40);
+
+        // Another source goes to the same viewer.
+        sources.openSource(1);
+        QCOMPARE(sources.viewer(), viewer.data());
+        QTRY_VERIFY(!viewer->isReading());
+        QCOMPARE(viewer->highlightedText(), u"line 7"_s);
+        viewer->close();
     }
 
     void openInDefaultAppHandsTheFileToTheDesktop()
