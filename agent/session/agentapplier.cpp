@@ -61,30 +61,51 @@ void AgentApplier::attachKnowledge()
 {
     if (!m_knowledgeDirectory)
         return;
-    SessionSetup setup = m_session->setup();
+    const SessionSetup setup = m_session->setup(); // a copy: a key read at once applies a new setup
     const KnowledgeLibrary library(*m_knowledgeDirectory);
-    bool attached = false;
-    for (const AgentPreset &agent : std::as_const(setup.agents.agents)) {
+    const KnowledgeKeyReader keys(m_profiles, m_secrets);
+    for (const AgentPreset &agent : setup.agents.agents) {
         for (const QString &name : agent.knowledge.value_or(QStringList())) {
-            if (setup.agentKnowledge.contains(name))
+            if (setup.agentKnowledge.contains(name) || m_readingKeys.contains(name))
                 continue;
-            QString error;
-            if (const auto base = KnowledgeAttachment::attach(library, name, &error)) {
-                setup.agentKnowledge.insert(name, *base);
-                attached = true;
-            } else if (agent.name == setup.agent && !m_saidMissing.contains(name)) {
-                // Said once while the agent stays chosen, not at every edit: its turns run without
-                // the base, and the user should know why its answers miss what the base holds.
-                m_saidMissing.insert(name);
-                m_session->rows()->addNotice(
-                    ConversationRow::Notice::Error,
-                    tr("Agent \"%1\" searches the knowledge base \"%2\", which is left out: %3.")
-                        .arg(agent.name, name, error));
+            const std::optional<KnowledgeBaseDefinition> base = library.base(name);
+            if (!base) {
+                sayLeftOut(name, tr("there is no knowledge base named \"%1\"").arg(name));
+                continue;
             }
+            // Its embedding key as chat reads a provider's (the keychain answers later), not only
+            // from the environment: a base whose key is in the keychain searches by meaning too.
+            m_readingKeys.insert(name);
+            keys.read(*base, this,
+                      [this, name, database = library.databasePath(name)](
+                          const std::optional<EmbeddingsEndpoint> &endpoint, const QString &problem) {
+                          m_readingKeys.remove(name);
+                          if (!problem.isEmpty()) {
+                              sayLeftOut(name, problem);
+                              return;
+                          }
+                          SessionSetup setup = m_session->setup();
+                          setup.agentKnowledge.insert(
+                              name,
+                              AttachedKnowledgeBase{name, database, endpoint.value_or(EmbeddingsEndpoint{})});
+                          m_session->apply(setup);
+                      });
         }
     }
-    if (attached)
-        m_session->apply(setup);
+}
+
+void AgentApplier::sayLeftOut(const QString &base, const QString &why)
+{
+    // Said once while the agent stays chosen, not at every edit: its turns run without the base,
+    // and the user should know why its answers miss what the base holds.
+    const SessionSetup &setup = m_session->setup();
+    const AgentPreset *chosen = setup.activeAgent();
+    if (!chosen || !chosen->knowledge.value_or(QStringList()).contains(base) || m_saidMissing.contains(base))
+        return;
+    m_saidMissing.insert(base);
+    m_session->rows()->addNotice(ConversationRow::Notice::Error,
+                                 tr("Agent \"%1\" searches the knowledge base \"%2\", which is left out: %3.")
+                                     .arg(chosen->name, base, why));
 }
 
 void AgentApplier::resolveProviders()

@@ -49,6 +49,8 @@ private:
     // from the library, its key missing) is left out, so that agent's search leaves it out too, and the
     // chosen agent's are said in the chat (a notice naming the agent, the base and why).
     void attachKnowledge();
+    // Tells the chat that the chosen agent's \a base is left out, and \a why; once while it stays chosen.
+    void sayLeftOut(const QString &base, const QString &why);
 
     ChatSession *m_session;
     const AgentStore *m_store;
@@ -57,6 +59,7 @@ private:
     int m_generation = 0;
     std::optional<QString> m_knowledgeDirectory;
     QSet<QString> m_saidMissing; // the chosen agent's bases already said to be left out
+    QSet<QString> m_readingKeys; // the bases whose embedding key is being read
 };
 
 } // namespace Loopscope

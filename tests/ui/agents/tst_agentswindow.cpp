@@ -10,6 +10,7 @@
 #include "agent/session/conversationrows.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/mnemonics.h"
+#include "tests/support/onekeykeychain.h"
 #include "tests/support/openaicompletion.h"
 #include "tests/support/testfiles.h"
 #include "ui/agents/agentchooser.h"
@@ -437,6 +438,36 @@ private slots:
         QCOMPARE(noticesContaining(f.session, said), 2);
     }
 
+    // A base made in the window remembers the provider profile its embeddings come from; its key is
+    // read as chat reads that profile's, from the keychain too, for an agent's base as for the session's.
+    void anAgentsBaseSearchesWithItsProfilesKeychainKey()
+    {
+        const QString directory = m_dir.filePath(u"knowledge-%1"_s.arg(m_count));
+        const QString key = u"sk-agent-base-only-in-the-keychain"_s;
+        qunsetenv("LOOPSCOPE_TEST_AGENT_KB_KEY_NOT_SET");
+        KnowledgeBaseDefinition embedded{u"embedded"_s, {m_dir.path()}, {}};
+        embedded.embedding = {ProviderKind::OpenAi, QUrl(u"http://127.0.0.1:9/v1"_s), u"concepts"_s,
+                              u"LOOPSCOPE_TEST_AGENT_KB_KEY_NOT_SET"_s, u"embedder"_s};
+        QCOMPARE(KnowledgeLibrary(directory).add(embedded), QString());
+        AgentPreset billing = *m_store->roster().find(u"billing"_s);
+        billing.knowledge = QStringList{u"embedded"_s};
+        QString error;
+        QVERIFY(m_store->save(u"billing"_s, billing, &error));
+        Testing::OneKeyKeychain keychain(u"embedder"_s, key);
+        Fixture f(m_store.get(), m_dir.filePath(u"settings-%1.ini"_s.arg(m_count)), &keychain);
+        ProviderProfile embedder;
+        embedder.id = u"embedder"_s;
+        embedder.name = u"Embedder"_s;
+        f.profiles.save(embedder);
+        f.applier.setKnowledgeDirectory(directory);
+
+        f.chooser.choose(u"billing"_s);
+
+        QTRY_VERIFY(f.session.setup().agentKnowledge.contains(u"embedded"_s));
+        QCOMPARE(f.session.setup().agentKnowledge.value(u"embedded"_s).embedding.apiKey, key);
+        QCOMPARE(noticesContaining(f.session, u"left out"_s), 0);
+    }
+
     void retrievalBeforeATurnSearchesTheBasesOfTheAgentItStartsAs()
     {
         const QString directory = m_dir.filePath(u"knowledge-%1"_s.arg(m_count));
@@ -527,11 +558,11 @@ private:
     // A session on a fake server with the toolbar's chooser over the test's store.
     struct Fixture
     {
-        Fixture(AgentStore *store, const QString &settingsPath)
+        Fixture(AgentStore *store, const QString &settingsPath, SecretStore *secrets = nullptr)
             : settings(settingsPath, QSettings::IniFormat)
             , profiles(&settings)
             , session(&network)
-            , applier(&session, store, &profiles, nullptr)
+            , applier(&session, store, &profiles, secrets)
             , chooser(&session, store, &applier, &parent)
         {
             QVERIFY(server.listen());
