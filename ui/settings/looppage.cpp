@@ -117,7 +117,8 @@ LoopPage::LoopPage(QWidget *parent)
     form->addRow(tr("Summary m&odel:"), m_compactionModel);
     form->addRow(tr("S&ummary prompt:"), m_compactionPrompt);
     form->addRow(tr("Tool &timeout:"), m_toolTimeout);
-    form->addRow(tr("Tur&n time limit:"), m_turnTimeLimit);
+    // No mnemonic: every letter of it is taken on this page (the shields editor's included).
+    form->addRow(tr("Turn time limit:"), m_turnTimeLimit);
     form->addRow(tr("Provider &read timeout:"), m_readTimeout);
     form->addRow(tr("Response si&ze limit:"), m_maxResponse);
     form->addRow(tr("Re&quest time limit:"), m_requestTimeout);
