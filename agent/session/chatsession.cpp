@@ -388,6 +388,10 @@ std::unique_ptr<ModelClient> ChatSession::createModelClient() const
 
 std::optional<qint64> ChatSession::contextWindow() const
 {
+    // During a turn, the window of the agent answering: after a handoff to an agent on a profile of
+    // its own, its model's.
+    if (m_agent->isRunning())
+        return m_agent->config().model.contextWindow;
     return m_binding->contextWindow();
 }
 

@@ -1399,6 +1399,44 @@ private slots:
         QCOMPARE(finished.at(1).constFirst().value<TurnResult>().agent, u"triage"_s);
     }
 
+    // The status bar's gauge measures the request against the window of the model that gets it:
+    // while billing answers on its own profile, billing's; once the turn is over, the session's again.
+    void whileAnAgentOnAProfileOfItsOwnAnswersTheContextWindowIsItsModels()
+    {
+        FakeHttpServer other;
+        QVERIFY(other.listen());
+        ProviderProfile otherProfile = answeringProfile(other);
+        otherProfile.contextWindow = 50'000;
+        QList<QPointer<HttpExchange>> held;
+        other.setHandler(
+            [&held](const HttpRequestRecord &, HttpExchange &exchange) { held.append(&exchange); });
+        ProviderProfile sessions = profile();
+        sessions.contextWindow = 8'000;
+        SessionSetup setup = m_session->setup().withProvider(sessions, apiKey);
+        setup.agents = handoffRoster();
+        for (AgentPreset &agent : setup.agents.agents) {
+            if (agent.name == u"billing")
+                agent.provider = u"Other"_s;
+        }
+        setup.agent = u"triage"_s;
+        setup.agentProviders.insert(u"Other"_s, {otherProfile, u"sk-other-0123456789"_s, {}, 600'000});
+        m_session->apply(setup);
+        m_server->setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
+            const ToolCall call{u"h1"_s, u"transfer_to_billing"_s, uR"({"reason":"an invoice"})"_s, {}};
+            exchange.respondJson(200, openAiToolCallCompletion({call}, u"test-model"_s));
+        });
+        QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
+        QCOMPARE(m_session->contextWindow(), std::optional<qint64>(8'000));
+
+        QVERIFY(m_session->send(u"I was charged twice"_s));
+        QTRY_COMPARE(held.size(), 1);
+        QCOMPARE(m_session->contextWindow(), std::optional<qint64>(50'000));
+
+        held.constFirst()->respondJson(200, openAiCompletion(u"from the other server"_s, u"other-model"_s));
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(m_session->contextWindow(), std::optional<qint64>(8'000));
+    }
+
     void aModelShieldOnAProfileOfItsOwnIsAskedOnThatProfilesServer_data()
     {
         QTest::addColumn<bool>("agentsOwn");
