@@ -157,32 +157,43 @@ QList<int> TurnNodeFinder::turnSteps(const Trace &trace, int turnNode)
     return steps;
 }
 
-QString TurnNodeFinder::agentOf(const Trace &trace, int nodeId)
+namespace {
+
+// The node whose agent's part holds \a nodeId: the Handoff node it lies under, else its turn's node
+// (a sub-agent's, under the call that asked it); nullptr outside any turn.
+const TraceNode *partOwner(const Trace &trace, int nodeId)
 {
     if (!trace.isValid(nodeId))
-        return {};
+        return nullptr;
     for (int node = trace.node(nodeId).parent; node >= 0; node = trace.node(node).parent) {
-        const TracePayload &payload = trace.node(node).payload;
-        if (const auto *handoff = std::get_if<HandoffData>(&payload))
-            return handoff->target;
-        if (const auto *turn = std::get_if<TurnData>(&payload))
-            return turn->agentName;
+        const TraceNode &owner = trace.node(node);
+        if (std::holds_alternative<HandoffData>(owner.payload)
+            || std::holds_alternative<TurnData>(owner.payload))
+            return &owner;
     }
-    return {};
+    return nullptr;
+}
+
+} // namespace
+
+QString TurnNodeFinder::agentOf(const Trace &trace, int nodeId)
+{
+    const TraceNode *owner = partOwner(trace, nodeId);
+    if (!owner)
+        return {};
+    if (const auto *handoff = std::get_if<HandoffData>(&owner->payload))
+        return handoff->target;
+    return owner->data<TurnData>().agentName;
 }
 
 QJsonObject TurnNodeFinder::agentDefinitionOf(const Trace &trace, int nodeId)
 {
-    if (!trace.isValid(nodeId))
+    const TraceNode *owner = partOwner(trace, nodeId);
+    if (!owner)
         return {};
-    for (int node = trace.node(nodeId).parent; node >= 0; node = trace.node(node).parent) {
-        const TracePayload &payload = trace.node(node).payload;
-        if (const auto *handoff = std::get_if<HandoffData>(&payload))
-            return handoff->targetDefinition;
-        if (const auto *turn = std::get_if<TurnData>(&payload))
-            return turn->agentDefinition;
-    }
-    return {};
+    if (const auto *handoff = std::get_if<HandoffData>(&owner->payload))
+        return handoff->targetDefinition;
+    return owner->data<TurnData>().agentDefinition;
 }
 
 QList<int> TurnNodeFinder::subAgentToolCalls(const Trace &trace, int toolCallNode)

@@ -176,12 +176,18 @@ public:
     }
 };
 
-// The user says no to every tool call and lets every model call through.
-void denyEveryToolCall(RecordingInterceptor &interceptor)
+// Every model call goes on at once; the tool calls wait for the test (heldToolDecisions).
+void letEveryModelCallThrough(RecordingInterceptor &interceptor)
 {
     interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
         d.proceed();
     };
+}
+
+// The user says no to every tool call and lets every model call through.
+void denyEveryToolCall(RecordingInterceptor &interceptor)
+{
+    letEveryModelCallThrough(interceptor);
     interceptor.onToolCall = [](const ToolCallCheckpoint &, const ToolCallDecision &d) {
         d.deny();
     };
@@ -1259,9 +1265,7 @@ private slots:
         f.agent.addInterceptor(&interceptor);
         f.client.enqueue({ScriptedModelClient::calls({call(u"1"_s, u"add"_s, uR"({"a":1,"b":2})"_s)}),
                           ScriptedModelClient::text(u"ok"_s)});
-        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
-            d.proceed();
-        };
+        letEveryModelCallThrough(interceptor);
 
         QVERIFY(f.agent.send(u"add"_s));
         // The loop waits, however long the decision takes.
@@ -1422,9 +1426,7 @@ private slots:
         Invocations counted;
         addAdder(f.workbench, &counted);
         RecordingInterceptor interceptor;
-        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
-            d.proceed();
-        };
+        letEveryModelCallThrough(interceptor);
         f.agent.addInterceptor(&interceptor);
         f.client.enqueue(ScriptedModelClient::calls({call(u"1"_s, u"add"_s, uR"({"a":1,"b":1})"_s)}));
 
@@ -1503,9 +1505,7 @@ private slots:
         Invocations counted;
         addAdder(f.workbench, &counted);
         RecordingInterceptor interceptor;
-        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
-            d.proceed();
-        };
+        letEveryModelCallThrough(interceptor);
         f.agent.addInterceptor(&interceptor);
         f.client.enqueue({ScriptedModelClient::calls({call(u"1"_s, u"add"_s, uR"({"a":1,"b":1})"_s)}),
                           ScriptedModelClient::text(u"2"_s)});
@@ -1762,9 +1762,7 @@ private slots:
     {
         Fixture f;
         RecordingInterceptor interceptor;
-        interceptor.onModelCall = [](const ModelCallCheckpoint &, const ModelCallDecision &d) {
-            d.proceed();
-        };
+        letEveryModelCallThrough(interceptor);
         f.agent.addInterceptor(&interceptor);
         f.client.enqueue(ScriptedModelClient::text(u"ok"_s));
 

@@ -1339,16 +1339,7 @@ private slots:
         ProviderProfile sessions = profile();
         sessions.inputPricePerMTok = 1;
         sessions.outputPricePerMTok = 2;
-        SessionSetup setup = m_session->setup().withProvider(sessions, apiKey);
-        setup.agents = handoffRoster();
-        // Triage hands off to billing, which runs on "Other".
-        for (AgentPreset &agent : setup.agents.agents) {
-            if (agent.name == u"billing")
-                agent.provider = u"Other"_s;
-        }
-        setup.agent = u"triage"_s;
-        setup.agentProviders.insert(u"Other"_s, {otherProfile, u"sk-other-0123456789"_s, {}, 600'000});
-        m_session->apply(setup);
+        useTriageWithBillingOn(sessions, otherProfile);
         // Triage hands the first question off; it answers the second itself.
         m_server->setHandler([](const HttpRequestRecord &request, HttpExchange &exchange) {
             const QJsonArray messages = request.json().value(u"messages"_s).toArray();
@@ -1412,15 +1403,7 @@ private slots:
             [&held](const HttpRequestRecord &, HttpExchange &exchange) { held.append(&exchange); });
         ProviderProfile sessions = profile();
         sessions.contextWindow = 8'000;
-        SessionSetup setup = m_session->setup().withProvider(sessions, apiKey);
-        setup.agents = handoffRoster();
-        for (AgentPreset &agent : setup.agents.agents) {
-            if (agent.name == u"billing")
-                agent.provider = u"Other"_s;
-        }
-        setup.agent = u"triage"_s;
-        setup.agentProviders.insert(u"Other"_s, {otherProfile, u"sk-other-0123456789"_s, {}, 600'000});
-        m_session->apply(setup);
+        useTriageWithBillingOn(sessions, otherProfile);
         m_server->setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
             const ToolCall call{u"h1"_s, u"transfer_to_billing"_s, uR"({"reason":"an invoice"})"_s, {}};
             exchange.respondJson(200, openAiToolCallCompletion({call}, u"test-model"_s));
@@ -1735,6 +1718,21 @@ private:
     }
 
     // A profile "Other" with the model "other-model" on \a server, which then answers every request.
+    // The session on \a sessions as triage, which hands off to billing, which runs on \a billings
+    // (a profile of its own named "Other").
+    void useTriageWithBillingOn(const ProviderProfile &sessions, const ProviderProfile &billings)
+    {
+        SessionSetup setup = m_session->setup().withProvider(sessions, apiKey);
+        setup.agents = handoffRoster();
+        for (AgentPreset &agent : setup.agents.agents) {
+            if (agent.name == u"billing")
+                agent.provider = u"Other"_s;
+        }
+        setup.agent = u"triage"_s;
+        setup.agentProviders.insert(u"Other"_s, {billings, u"sk-other-0123456789"_s, {}, 600'000});
+        m_session->apply(setup);
+    }
+
     ProviderProfile answeringProfile(FakeHttpServer &server) const
     {
         server.setHandler([](const HttpRequestRecord &, HttpExchange &exchange) {
