@@ -71,6 +71,10 @@
         <source>the attachments: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>top p differs: recorded %1, now %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AgentRoster</name>
@@ -132,6 +136,10 @@
     </message>
     <message>
         <source>the agent has an unknown field &quot;%1&quot; (known: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1[%2] must name an MCP server after &quot;mcp:&quot; (every tool of that server), without spaces around the name; it is %3.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -522,6 +530,14 @@ Exit codes:
         <source>An agents file (JSON, see the README) for the suite&apos;s live cases: a case runs as its &quot;agent&quot;, else as the file&apos;s first; a case&apos;s own &quot;agents&quot; wins.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>agent &quot;%1&quot; has every tool of the MCP server &quot;%2&quot;, and eval runs no MCP servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;retrieve&quot;: &quot;auto&quot; needs a knowledge base to search (&quot;knowledge&quot;, or an agent&apos;s)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>EvalObservation</name>
@@ -638,10 +654,6 @@ Exit codes:
     </message>
     <message>
         <source>&quot;retrieve&quot; takes &quot;tool&quot; or &quot;auto&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&quot;retrieve&quot;: &quot;auto&quot; needs a knowledge base to search (&quot;knowledge&quot;)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -877,6 +889,10 @@ Exit codes:
         <source>not approved in this run: tools that write files, run commands or fetch URLs, and MCP tools, need an explicit --approve all or --approve-tools</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>agent &quot;%1&quot; searches the knowledge base &quot;%2&quot;: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>KnowledgeCommand</name>
@@ -1050,6 +1066,14 @@ Exit codes:
         <source>--max-tool-calls takes a number from 1 to %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The longest one turn may take, in seconds, waits for a person not counted; then it stops with the outcome time_limit (exit 3). 0: none (default). An agent&apos;s time_limit_seconds is its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--time-limit-s takes a number from 0 to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Agent</name>
@@ -1211,6 +1235,29 @@ Exit codes:
         <source>shield %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Cancelled by the user before the tool finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The turn stopped: it ran out of its time limit of %1 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped before the tool finished: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Loopscope::AgentApplier</name>
+    <message>
+        <source>there is no knowledge base named &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Agent &quot;%1&quot; searches the knowledge base &quot;%2&quot;, which is left out: %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::AgentListModel</name>
@@ -1247,6 +1294,10 @@ Exit codes:
     </message>
     <message>
         <source>the shields must be a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 must name a saved provider profile; leave it out for the session&apos;s</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1458,6 +1509,10 @@ Exit codes:
     </message>
     <message>
         <source>The model %1 is known to read text only, and the message has an image: choose a model that reads images, leave the image out, or send it anyway.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider profile &quot;%1&quot; does not exist: add it in Settings → Providers, or choose another for the model shield.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3874,10 +3929,6 @@ host: %2%3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Cancelled by the user before the tool finished.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Not executed: this response asked for %1 tool calls, more than the limit of %2 per response (Settings → Loop, --max-tool-calls). Only the first %2 were run; ask again for what you still need.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4420,10 +4471,6 @@ host: %2%3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;New</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>New agent</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4436,15 +4483,7 @@ host: %2%3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Delete</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Delete agent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Import…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4644,27 +4683,7 @@ host: %2%3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Name:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Instructions:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Provider:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Model:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tools:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Knowledge:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4785,6 +4804,74 @@ host: %2%3</source>
     </message>
     <message>
         <source>Compact at:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N&amp;ew</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>De&amp;lete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Im&amp;port…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn time limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The time a turn of this agent may take, not counting waits for you; 0: none. As a sub-agent: the time its answer may take.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nucleus sampling (top_p). Some models refuse a temperature and top_p together; their error is shown in the chat.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn time limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top p:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N&amp;ame:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ins&amp;tructions:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;rovider:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T&amp;ools:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Knowledge:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: every tool of this MCP server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every tool the MCP server &quot;%1&quot; offers, also those it adds later (saved as &quot;%2&quot;). Or check single tools beneath it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: every tool of this MCP server (not configured)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -6435,6 +6522,22 @@ To use a hosted model, open Settings, add a provider and enter its API key. To r
         <source>Checks on the question, each tool call&apos;s arguments and the answer; a blocked step is explained in the chat and the trace. An agent of an agents file uses its own.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Turn time limit in seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long one turn may take, not counting the time it waits for you (an approval, a breakpoint); then it stops and says so.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn time limit:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::MainWindow</name>
@@ -7741,6 +7844,16 @@ Type the name of a model.</source>
         <source>This session continues on %1 with %2.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Set by agent &quot;%1&quot;, which runs on a provider profile of its own: choose its provider and model on the Agents page, or choose another agent.</source>
+        <extracomment>%1 is the agent&apos;s name. The toolbar&apos;s provider and model pickers while the agent decides.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set by agent &quot;%1&quot;, which names its model: choose it on the Agents page, or choose another agent.</source>
+        <extracomment>%1 is the agent&apos;s name. The toolbar&apos;s model picker while the agent names its model.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::ProviderProfileEditor</name>
@@ -8002,6 +8115,18 @@ Type the name of a model.</source>
     </message>
     <message>
         <source>Keychain: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nucleus sampling (top_p). Some models refuse a temperature and top_p together; their error is shown in the chat.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top p (nucleus s&amp;ampling):</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -8855,6 +8980,16 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
         <source>The last request&apos;s tokens, as the provider counted them, plus its answer, against the model&apos;s context window (from the provider profile, the provider itself, or the price table).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 · %2 (agent %3)</source>
+        <extracomment>%1 provider profile, %2 model, %3 the agent that runs on them</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 answered; next turn: %2</source>
+        <extracomment>%1 what answered the last turn, %2 what the next turn goes to</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Loopscope::Ui::SettingsDialog</name>
@@ -9014,10 +9149,6 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The conversation&apos;s own model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The categories the model judges by and how it must answer (&quot;safe&quot;, or &quot;unsafe&quot; and the categories). {role} becomes User or Agent, {conversation} the question (and the answer).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -9059,6 +9190,26 @@ Save As writes the conversation to a file elsewhere; Discard loses what is not s
     </message>
     <message>
         <source>The model shield&apos;s prompt must contain {conversation}, where the message to judge goes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model shield provider profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The conversation&apos;s own provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The provider&apos;s own model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider profile:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (no such profile)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -10617,19 +10768,27 @@ The API key is read from an environment variable, never from the command line.
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>How the --knowledge bases are used: tool (the model searches them with knowledge_search when it wants to) or auto (the question is also searched before the first iteration and the best passages go into the request as context; knowledge_search stays offered).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>--retrieve takes tool or auto</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>--retrieve auto needs a knowledge base to search (--knowledge)</source>
+        <source>To send the image all the same, add --send-images-anyway.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>To send the image all the same, add --send-images-anyway.</source>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--shield-model needs a model name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked for a model call: running it on %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the MCP server &quot;%1&quot; asked for a model call: declined (it needs --approve all)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -10648,42 +10807,58 @@ Exit codes:
   2    bad usage: unknown option or value, missing API key, unwritable file,
        a file --attach cannot send, an image for a model known to read text only
   3    limit reached: no answer within the iteration limit, too many tool
-       errors in a row, or the token budget was used up
+       errors in a row, the token budget was used up, or the time limit ran out
   4    a safety shield blocked the input or the answer
   130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly
 </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>agent &quot;%1&quot; runs on the provider profile &quot;%2&quot;, which is not a saved profile (the profiles are: %3)</source>
+        <source>%1 runs on the provider profile &quot;%2&quot;, which is not a saved profile (the profiles are: %3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>none</source>
+        <source>%1 runs on the provider profile &quot;%2&quot;: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>agent &quot;%1&quot; runs on the provider profile &quot;%2&quot;: %3</source>
+        <source>agent &quot;%1&quot;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>agent &quot;%1&quot; searches the knowledge base &quot;%2&quot;: %3</source>
+        <source>the model shield of agent &quot;%1&quot;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A model shield: ask this model of the same provider (e.g. llama-guard3) whether the prompt and the answer are safe, with the Llama Guard 3 categories; unsafe or unclear blocks (exit 4). An agent with its own &quot;shields&quot; uses those instead.</source>
+        <source>agent &quot;%1&quot; has every tool of the MCP server &quot;%2&quot;, and this run has no MCP server (none saved, --mcp-config or --mcp-url)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>--shield-model needs a model name</source>
+        <source>agent &quot;%1&quot; has every tool of the MCP server &quot;%2&quot;, which is not one of this run&apos;s MCP servers (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the MCP server &quot;%1&quot; asked for a model call: running it on %2</source>
+        <source>A model shield: ask this model (e.g. llama-guard3) of the run&apos;s provider, or of --shield-provider&apos;s profile, whether the prompt and the answer are safe, with the Llama Guard 3 categories; unsafe or unclear blocks (exit 4). An agent with its own &quot;shields&quot; uses those instead.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the MCP server &quot;%1&quot; asked for a model call: declined (it needs --approve all)</source>
+        <source>The saved provider profile the model shield asks (e.g. a local Ollama with llama-guard3), with its key as the profile says; its model unless --shield-model names one. Default: the run&apos;s provider.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How the --knowledge bases are used: tool (the model searches them with knowledge_search when it wants to) or auto (the question is also searched before the first iteration and the best passages go into the request as context; knowledge_search stays offered; with --agents, the bases of the agent the turn starts as are searched).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--shield-provider needs the name of a saved provider profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model shield (--shield-provider)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--retrieve auto needs a knowledge base to search (--knowledge, or the agent&apos;s &quot;knowledge&quot;)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -10932,6 +11107,19 @@ Exit codes:
     </message>
     <message>
         <source>agent</source>
+        <extracomment>The agent a turn started as; then those a handoff went on as</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>handed to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>top p: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>top p differs</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
