@@ -148,6 +148,10 @@ std::optional<QList<HeadlessSetup>> setupsFor(const EvalSuite &suite,
             // that is not in the library fails the suite before any case runs.
             if (!setup.attachAgentKnowledge(*agents, &why))
                 return fail(why);
+            // An agent (or its model shield) on a saved profile of its own runs there, with the key its
+            // variable holds; one that is not saved fails the suite before any case runs.
+            if (!setup.attachAgentProviders(*agents, &why))
+                return fail(why);
             setup.agents = *agents;
             setup.agent = agent->name;
         }

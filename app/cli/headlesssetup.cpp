@@ -2,10 +2,16 @@
 
 #include "app/cli/knowledgecommand.h"
 
+#include "agent/config/apikeyresolver.h"
+#include "agent/config/providerprofile.h"
 #include "agent/session/chatsession.h"
 #include "agent/tools/builtin/builtintools.h"
 
+#include <QSettings>
+
 #include <algorithm>
+
+using namespace Qt::StringLiterals;
 
 namespace Loopscope::Cli {
 
@@ -88,6 +94,49 @@ bool HeadlessSetup::attachAgentKnowledge(const AgentRoster &roster, QString *err
             }
             agentKnowledge.insert(name, *base);
         }
+    }
+    return true;
+}
+
+bool HeadlessSetup::attachSavedProfile(const QString &name, const QString &subject, QString *error)
+{
+    if (agentProviders.contains(name))
+        return true;
+    QSettings settings;
+    const QList<ProviderProfile> profiles = ProviderProfileStore(&settings).profiles();
+    const auto named = std::find_if(profiles.cbegin(), profiles.cend(),
+                                    [&name](const ProviderProfile &p) { return p.name == name; });
+    if (named == profiles.cend()) {
+        QStringList names;
+        for (const ProviderProfile &profile : profiles)
+            names.append(profile.name);
+        *error = tr("%1 runs on the provider profile \"%2\", which is not a saved profile (the profiles are: "
+                    "%3)")
+                     .arg(subject, name, names.isEmpty() ? tr("none") : names.join(u", "_s));
+        return false;
+    }
+    const SessionSetup::Provider provider
+        = SessionSetup::providerFor(*named, ApiKeyResolver::fromEnvironment(*named), 600'000);
+    if (!provider.isUsable()) {
+        *error = tr("%1 runs on the provider profile \"%2\": %3").arg(subject, name, provider.keyProblem);
+        return false;
+    }
+    agentProviders.insert(name, provider);
+    return true;
+}
+
+bool HeadlessSetup::attachAgentProviders(const AgentRoster &roster, QString *error)
+{
+    for (const AgentPreset &preset : roster.agents) {
+        if (preset.provider
+            && !attachSavedProfile(*preset.provider, tr("agent \"%1\"").arg(preset.name), error))
+            return false;
+        const QString shieldProfile
+            = preset.shields && preset.shields->model ? preset.shields->model->provider : QString();
+        if (!shieldProfile.isEmpty()
+            && !attachSavedProfile(shieldProfile, tr("the model shield of agent \"%1\"").arg(preset.name),
+                                   error))
+            return false;
     }
     return true;
 }

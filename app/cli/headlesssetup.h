@@ -65,6 +65,13 @@ public:
     // agentKnowledge: false with *error naming the agent and the base when one is not in the library or
     // its key is missing, before any request (run and eval alike).
     bool attachAgentKnowledge(const AgentRoster &roster, QString *error);
+    // The saved provider profile \a name with its key from the environment, into agentProviders (once):
+    // false with *error when there is no such profile or its key cannot be had, before any request.
+    // \a subject is who runs on it, the start of the sentence (agent "a", the model shield of agent "a").
+    bool attachSavedProfile(const QString &name, const QString &subject, QString *error);
+    // The saved provider profiles \a roster's agents and their model shields name ("provider"), as
+    // attachSavedProfile() does (run and eval alike).
+    bool attachAgentProviders(const AgentRoster &roster, QString *error);
 };
 
 } // namespace Loopscope::Cli

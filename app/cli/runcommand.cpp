@@ -78,58 +78,6 @@ QString exitCodeHelp()
                           "  130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly\n");
 }
 
-// The saved provider profile \a name with its key from the environment into \a setup (once): false with
-// *error when there is no such profile or its key cannot be had, before any request. \a subject is who
-// runs on it, the start of the sentence (agent "a", the model shield of agent "a").
-bool readSavedProfile(const QString &name, const QString &subject, HeadlessSetup &setup, QString *error)
-{
-    if (setup.agentProviders.contains(name))
-        return true;
-    QSettings settings;
-    const QList<ProviderProfile> profiles = ProviderProfileStore(&settings).profiles();
-    const auto named = std::find_if(profiles.cbegin(), profiles.cend(),
-                                    [&name](const ProviderProfile &p) { return p.name == name; });
-    if (named == profiles.cend()) {
-        QStringList names;
-        for (const ProviderProfile &profile : profiles)
-            names.append(profile.name);
-        *error = RunCommand::tr("%1 runs on the provider profile \"%2\", which is not a saved profile (the "
-                                "profiles are: %3)")
-                     .arg(subject, name, names.isEmpty() ? RunCommand::tr("none") : names.join(u", "_s));
-        return false;
-    }
-    const SessionSetup::Provider provider
-        = SessionSetup::providerFor(*named, ApiKeyResolver::fromEnvironment(*named), 600'000);
-    if (!provider.isUsable()) {
-        *error = RunCommand::tr("%1 runs on the provider profile \"%2\": %3")
-                     .arg(subject, name, provider.keyProblem);
-        return false;
-    }
-    setup.agentProviders.insert(name, provider);
-    return true;
-}
-
-// The saved provider profiles \a roster's agents and their model shields name ("provider"), with their
-// keys from the environment, into \a setup: false with *error when one names no saved profile or its key
-// cannot be had, before any request.
-bool readAgentProviders(const AgentRoster &roster, HeadlessSetup &setup, QString *error)
-{
-    for (const AgentPreset &preset : roster.agents) {
-        if (preset.provider
-            && !readSavedProfile(*preset.provider, RunCommand::tr("agent \"%1\"").arg(preset.name), setup,
-                                 error))
-            return false;
-        const QString shieldProfile
-            = preset.shields && preset.shields->model ? preset.shields->model->provider : QString();
-        if (!shieldProfile.isEmpty()
-            && !readSavedProfile(shieldProfile,
-                                 RunCommand::tr("the model shield of agent \"%1\"").arg(preset.name), setup,
-                                 error))
-            return false;
-    }
-    return true;
-}
-
 // --agents and --agent into \a setup: false with *error when the file is bad, names no such agent, or
 // names a tool this run cannot have (not built in, and no MCP server to offer it) or an MCP server this run
 // does not start.
@@ -182,7 +130,7 @@ bool readAgents(const QCommandLineParser &parser, const QCommandLineOption &agen
             }
         }
     }
-    if (!readAgentProviders(*roster, setup, error) || !setup.attachAgentKnowledge(*roster, error))
+    if (!setup.attachAgentProviders(*roster, error) || !setup.attachAgentKnowledge(*roster, error))
         return false;
     setup.agents = *std::move(roster);
     setup.agent = agent->name;
@@ -506,8 +454,9 @@ std::variant<RunOptions, int> parseOptions(const QStringList &arguments)
     }
     // Like an agent's own profile: a shield profile that is not saved, or has no key, stops the run here.
     if (parser.isSet(shieldProvider)
-        && !readSavedProfile(options.setup.config.shields.model->provider,
-                             RunCommand::tr("the model shield (--shield-provider)"), options.setup, &error)) {
+        && !options.setup.attachSavedProfile(options.setup.config.shields.model->provider,
+                                             RunCommand::tr("the model shield (--shield-provider)"),
+                                             &error)) {
         printError(error);
         return BadUsage;
     }

@@ -1,7 +1,9 @@
+#include "agent/config/providerprofile.h"
 #include "agent/transcript/transcript.h"
 #include "tests/support/democonversation.h"
 #include "tests/support/fakehttpserver.h"
 #include "tests/support/headlessprocess.h"
+#include "tests/support/openaicompletion.h"
 #include "tests/support/processtable.h"
 #include "tests/support/testfiles.h"
 
@@ -12,6 +14,7 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
@@ -466,6 +469,58 @@ private slots:
         QCOMPARE(m_server.requests().size(), requestsBefore + 2);
         QCOMPARE(m_server.requests().at(requestsBefore).json().value(u"model"_s).toString(),
                  u"billing-model"_s);
+    }
+
+    // An agent of the suite on a saved provider profile of its own is asked there, as `run` asks it;
+    // one on a profile that is not saved fails the suite before any case runs.
+    void anAgentOnASavedProfileIsAskedOnThatProfilesServer_data()
+    {
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<QString>("error"); // empty: the case runs there and passes
+        QTest::newRow("a saved profile") << u"Other"_s << QString();
+        QTest::newRow("a profile that is not saved")
+            << u"Nowhere"_s
+            << u"agent \"local\" runs on the provider profile \"Nowhere\", which is not a saved profile"_s;
+    }
+
+    void anAgentOnASavedProfileIsAskedOnThatProfilesServer()
+    {
+        QFETCH(QString, profile);
+        QFETCH(QString, error);
+        FakeHttpServer other;
+        QVERIFY(other.listen());
+        other.setHandler(answering(u"From the other profile."_s));
+        const QString settingsPath
+            = QDir::tempPath() + u"/loopscope-tst-evalcommand-config/Loopscope/Loopscope.conf"_s;
+        {
+            QSettings settings(settingsPath, QSettings::IniFormat);
+            ProviderProfileStore(&settings).save(
+                openAiTestProfile(other.baseUrl(), u"Other"_s, u"LOOPSCOPE_TEST_KEY"_s));
+        }
+        const auto removeSettings = qScopeGuard([settingsPath] { QFile::remove(settingsPath); });
+        const QString agents = writeSuite(
+            u"profiles.json"_s,
+            uR"({"agents": [{"name": "local", "instructions": "Answer.", "provider": "%1", "tools": []}]})"_s
+                .arg(profile)
+                .toUtf8());
+        const QString suite = writeSuite(
+            u"profiles.jsonl"_s,
+            caseLine({{u"name"_s, u"on its own profile"_s},
+                      {u"prompt"_s, u"Hello"_s},
+                      {u"expect"_s, QJsonObject{{u"answer_contains"_s, QJsonArray{u"other profile"_s}}}}}));
+        const qsizetype requestsBefore = m_server.requests().size();
+
+        const Run result = run(providerArguments() << u"--agents"_s << agents << suite);
+
+        QCOMPARE(m_server.requests().size(), requestsBefore);
+        if (error.isEmpty()) {
+            QVERIFY2(result.exitCode == 0, qPrintable(result.out + result.err));
+            QCOMPARE(other.requests().size(), 1);
+        } else {
+            QCOMPARE(result.exitCode, 2);
+            QVERIFY2(result.err.contains(error), qPrintable(result.err));
+            QCOMPARE(other.requests().size(), 0);
+        }
     }
 
     void anAgentTheFileLacksIsNamedAndNothingRuns_data()
