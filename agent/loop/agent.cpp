@@ -99,6 +99,8 @@ struct Agent::Turn
     // with afterwards. The shield's client is let go later, with the turn: its signal may be running.
     ModelClient *clientBeforeShield = nullptr;
     std::shared_ptr<ModelClient> shieldClient;
+    std::optional<PriceLookup>
+        pricesBeforeShield; // and its calls' prices, the shield's priced as its profile's
 };
 
 Agent::Agent(ModelClient *client, Workbench *workbench, Trace *trace, QObject *parent)
@@ -1387,6 +1389,10 @@ void Agent::askModelShield(ShieldStage stage, const QString &content,
                                                          [](ModelClient *client) { client->deleteLater(); });
         turn.clientBeforeShield = m_client;
         switchClient(turn.shieldClient.get());
+        if (own.prices) {
+            turn.pricesBeforeShield = m_priceLookup;
+            m_priceLookup = own.prices;
+        }
     }
     if (!shield.model.isEmpty())
         request.options.model = shield.model;
@@ -1428,6 +1434,8 @@ void Agent::restoreClientAfterShield()
 {
     if (m_turn && m_turn->clientBeforeShield)
         switchClient(std::exchange(m_turn->clientBeforeShield, nullptr));
+    if (m_turn && m_turn->pricesBeforeShield)
+        m_priceLookup = *std::exchange(m_turn->pricesBeforeShield, std::nullopt);
 }
 
 void Agent::recordError(int parent, const QString &code, const QString &message)

@@ -42,6 +42,7 @@ public:
     {
         std::unique_ptr<ModelClient> client;
         QString model;
+        PriceLookup prices; // how that profile prices its calls; unset: as the agent's
     };
 
     virtual ~AgentTeam() = default;

@@ -79,7 +79,8 @@ ChatSession::ChatSession(QNetworkAccessManager *network, QObject *parent)
                                  .arg(profile)),
                 {}};
         }
-        return {m_binding->createClientFor(*own), own->profile.model};
+        return {m_binding->createClientFor(*own), own->profile.model,
+                ProfilePricing(own->profile, PriceTable::builtIn()).lookup()};
     });
     // An agent on a profile of its own: its calls cost what that profile's cost (0 on a local server).
     m_team->setPrices([this](const AgentPreset &agent) -> PriceLookup {

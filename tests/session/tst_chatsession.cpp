@@ -1446,6 +1446,9 @@ private slots:
         guardProfile.kind = ProviderKind::Ollama;
         guardProfile.baseUrl = guardServer.baseUrl();
         guardProfile.model = u"llama-guard3:1b"_s;
+        // Its checks cost what the guard's profile says, not what the session's does.
+        guardProfile.inputPricePerMTok = 3;
+        guardProfile.outputPricePerMTok = 4;
         ModelShield guard;
         guard.provider = u"Guard"_s; // and no model: the profile's
         SessionSetup setup = m_session->setup().withProvider(profile(), apiKey);
@@ -1494,6 +1497,12 @@ private slots:
             const auto &call = node.data<ModelCallData>();
             const bool underCheck = trace.node(node.parent).kind == TraceKind::ShieldCheck;
             calls.append((underCheck ? u"check "_s : u"answer "_s) + call.provider + u' ' + call.model);
+            if (underCheck) {
+                QVERIFY(call.cost);
+                QCOMPARE(call.cost->basis.inputPerMTok, 3.0);
+            } else {
+                QVERIFY(!call.cost || call.cost->basis.inputPerMTok != 3.0);
+            }
         }
         QCOMPARE(calls, (QStringList{u"check ollama llama-guard3:1b"_s, u"answer openai test-model"_s,
                                      u"check ollama llama-guard3:1b"_s}));
