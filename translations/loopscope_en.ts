@@ -893,6 +893,26 @@ Exit codes:
         <source>agent &quot;%1&quot; searches the knowledge base &quot;%2&quot;: %3</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 runs on the provider profile &quot;%2&quot;, which is not a saved profile (the profiles are: %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 runs on the provider profile &quot;%2&quot;: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>agent &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model shield of agent &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>KnowledgeCommand</name>
@@ -10776,10 +10796,6 @@ The API key is read from an environment variable, never from the command line.
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>--shield-model needs a model name</source>
         <translation type="unfinished"></translation>
     </message>
@@ -10811,22 +10827,6 @@ Exit codes:
   4    a safety shield blocked the input or the answer
   130  cancelled by SIGINT (Ctrl+C), SIGTERM or SIGHUP; the turn ends cleanly
 </source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 runs on the provider profile &quot;%2&quot;, which is not a saved profile (the profiles are: %3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 runs on the provider profile &quot;%2&quot;: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>agent &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the model shield of agent &quot;%1&quot;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
