@@ -578,10 +578,7 @@ private slots:
         QTemporaryDir workspace;
         QVERIFY(workspace.isValid());
         useResearcherThatWrites(workspace.path());
-        connect(m_session->approvals(), &ToolApprovalPolicy::approvalRequested, this,
-                [this](const ToolApprovalPolicy::Request &request) {
-                    m_session->approvals()->allowOnce(request.callId);
-                });
+        allowEveryToolCall();
         QSignalSpy finished(m_session->agent(), &Agent::turnFinished);
         QVERIFY(m_session->send(u"Write it down."_s));
         QTRY_COMPARE(finished.size(), 1);
@@ -727,10 +724,7 @@ private slots:
         QTemporaryDir workspace;
         QVERIFY(workspace.isValid());
         useResearcherThatWrites(workspace.path());
-        connect(m_session->approvals(), &ToolApprovalPolicy::approvalRequested, this,
-                [this](const ToolApprovalPolicy::Request &request) {
-                    m_session->approvals()->allowOnce(request.callId);
-                });
+        allowEveryToolCall();
         StepDebugger *debugger = m_session->debugger();
         StepDebugger::Breakpoints breakpoints;
         breakpoints.toolNames = {u"write_file"_s};
@@ -759,6 +753,15 @@ private slots:
     }
 
 private:
+    // The user allows each call that asks, once, as it asks.
+    void allowEveryToolCall()
+    {
+        connect(m_session->approvals(), &ToolApprovalPolicy::approvalRequested, this,
+                [this](const ToolApprovalPolicy::Request &request) {
+                    m_session->approvals()->allowOnce(request.callId);
+                });
+    }
+
     void useResearcherThatWrites(const QString &workspace)
     {
         AgentRoster roster;
